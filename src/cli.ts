@@ -1,0 +1,71 @@
+#!/usr/bin/env bun
+/**
+ * `loam` command line: serve (default), snapshot build, import-ssurgo, --version, --help.
+ * A configuration error prints one line naming the variable and exits 2.
+ */
+import { ConfigError, loadConfig } from "./config";
+import { VERSION } from "./version";
+
+const HELP = `loam ${VERSION} - read-only soil-data API (USDA-NRCS SSURGO and KSSL)
+
+Usage:
+  loam [serve]                          serve the API (default)
+  loam snapshot build [--data <dir>]    build the offline snapshot from source exports
+  loam import-ssurgo <folder-or-zip>    add a Web Soil Survey download to the snapshot
+  loam --version | --help
+
+Configuration is read from the environment: PORT, HOST, LOAM_DB, LOAM_UPSTREAM, LOAM_SNAPSHOT,
+LOAM_DATA_DIR, SDA_URL, UPSTREAM_TIMEOUT_MS, CACHE_TTL_SECONDS, RATE_LIMIT_PER_MINUTE, TRUST_PROXY,
+LOG_LEVEL (see README).`;
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`loam: ${message}\n`);
+  process.exit(code);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command = "serve", ...rest] = argv;
+  if (command === "--version" || command === "-v") return void console.log(VERSION);
+  if (command === "--help" || command === "-h" || command === "help") return void console.log(HELP);
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`);
+    throw error;
+  }
+  switch (command) {
+    case "serve": {
+      const { serve } = await import("./server");
+      await serve(config);
+      return;
+    }
+    case "snapshot": {
+      if (rest[0] !== "build") fail(`unknown snapshot command '${rest[0] ?? ""}'; try 'loam snapshot build'`);
+      const dataFlag = rest.indexOf("--data");
+      const dataDir = dataFlag >= 0 ? rest[dataFlag + 1] : config.dataDir;
+      if (!dataDir) fail("--data needs a directory");
+      const { buildSnapshot } = await import("./snapshot/build");
+      const { DEFAULT_SNAPSHOT_PATH } = await import("./snapshot/paths");
+      const outPath = config.snapshotPath ?? DEFAULT_SNAPSHOT_PATH;
+      const report = await buildSnapshot({ dataDir, outPath, onProgress: (line: string) => process.stderr.write(`${line}\n`) });
+      console.log(JSON.stringify(report, null, 2));
+      return;
+    }
+    case "import-ssurgo": {
+      const source = rest[0];
+      if (!source) fail("import-ssurgo needs a Web Soil Survey folder or zip");
+      const { importSsurgo } = await import("./snapshot/build");
+      const { DEFAULT_SNAPSHOT_PATH } = await import("./snapshot/paths");
+      const report = await importSsurgo({ source, snapshotPath: config.snapshotPath ?? DEFAULT_SNAPSHOT_PATH });
+      console.log(JSON.stringify(report, null, 2));
+      return;
+    }
+    default:
+      fail(`unknown command '${command}'\n\n${HELP}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  fail(error instanceof Error ? error.message : String(error), 1);
+});

@@ -1,0 +1,106 @@
+/**
+ * Typed failures. Code that knows what went wrong throws one of these; one `onError` in
+ * `src/http/errors.ts` turns it into an ErrorResponse (DESIGN §3). Routes never build error bodies.
+ */
+export type ErrorCode =
+  | "validation_error"
+  | "not_found"
+  | "unknown_provider"
+  | "provider_not_operational"
+  | "method_not_allowed"
+  | "uri_too_long"
+  | "rate_limited"
+  | "upstream_error"
+  | "upstream_timeout"
+  | "upstream_unreachable"
+  | "internal_error";
+
+export class LoamError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly provider: string | null = null,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+  get retryable(): boolean {
+    return this.status === 429 || this.status === 502 || this.status === 504;
+  }
+}
+
+export class ValidationError extends LoamError {
+  constructor(message: string, provider: string | null = null) {
+    super(422, "validation_error", message, provider);
+  }
+}
+
+export class NotFoundError extends LoamError {
+  constructor(message: string, provider: string | null = null) {
+    super(404, "not_found", message, provider);
+  }
+}
+
+export class UnknownProviderError extends LoamError {
+  constructor(providerId: string) {
+    super(404, "unknown_provider", `Unknown provider '${providerId}'. GET /v1/providers lists the providers.`, null);
+  }
+}
+
+export class ProviderNotOperationalError extends LoamError {
+  constructor(providerId: string) {
+    super(409, "provider_not_operational", `Provider '${providerId}' is planned and not operational yet; it serves no data.`, providerId);
+  }
+}
+
+export class MethodNotAllowedError extends LoamError {
+  constructor(method: string) {
+    super(405, "method_not_allowed", `Method ${method} is not allowed: Loam is read-only and answers GET and HEAD only.`);
+  }
+}
+
+export class UriTooLongError extends LoamError {
+  constructor(limit: number) {
+    super(414, "uri_too_long", `The request URI exceeds ${limit} characters.`);
+  }
+}
+
+export class RateLimitedError extends LoamError {
+  constructor(
+    limit: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, "rate_limited", `Rate limit of ${limit} requests per minute exceeded; retry after ${retryAfterSeconds} s.`);
+  }
+}
+
+/** The upstream answered, but with an error status, an error body or a payload that does not parse. */
+export class UpstreamError extends LoamError {
+  constructor(message: string, provider: string | null = null) {
+    super(502, "upstream_error", message, provider);
+  }
+}
+
+/** No complete answer within UPSTREAM_TIMEOUT_MS. */
+export class UpstreamTimeoutError extends LoamError {
+  constructor(message: string, provider: string | null = null) {
+    super(504, "upstream_timeout", message, provider);
+  }
+}
+
+/** Connection refused, reset before an answer, or the host name does not resolve. */
+export class UpstreamUnreachableError extends LoamError {
+  constructor(message: string, provider: string | null = null) {
+    super(502, "upstream_unreachable", message, provider);
+  }
+}
+
+/** The same error with the provider that asked filled in (sources do not know provider ids). */
+export function withProvider(error: LoamError, provider: string): LoamError {
+  if (error.provider) return error;
+  const copy = Object.create(Object.getPrototypeOf(error)) as LoamError;
+  Object.assign(copy, error, { provider });
+  Object.defineProperty(copy, "message", { value: error.message });
+  return copy;
+}

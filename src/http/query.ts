@@ -1,0 +1,93 @@
+/**
+ * Strict query-string reading, shared by every route. Elysia's own coercion is lenient (it takes the
+ * last of repeated values, reads `0x10` as 16 and an empty string as a number), so each route's
+ * TypeBox query schema is applied here first, with messages that name the parameter and its rule.
+ * The same schema then documents the parameter in OpenAPI and types the handler.
+ */
+import type { TObject, TSchema } from "@sinclair/typebox";
+import { ValidationError } from "../errors";
+
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+interface Bounds {
+  type?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  maxLength?: number;
+  minLength?: number;
+}
+
+/** "a number from -90 to 90", "an integer from 1 to 500", "a string of at most 200 characters". */
+export function describeRule(schema: Bounds): string {
+  if (schema.type === "number" || schema.type === "integer") {
+    const noun = schema.type === "integer" ? "an integer" : "a number";
+    const low =
+      schema.exclusiveMinimum !== undefined ? `greater than ${schema.exclusiveMinimum}` : schema.minimum !== undefined ? `from ${schema.minimum}` : "";
+    const high =
+      schema.exclusiveMaximum !== undefined ? `less than ${schema.exclusiveMaximum}` : schema.maximum !== undefined ? `${low.startsWith("from") ? "to" : "and at most"} ${schema.maximum}` : "";
+    return [noun, low, high].filter(Boolean).join(" ");
+  }
+  if (schema.maxLength !== undefined) return `a string of at most ${schema.maxLength} characters`;
+  return "a string";
+}
+
+function show(raw: string): string {
+  return raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
+}
+
+function readOne(name: string, raw: string, schema: Bounds): string | number {
+  const fail = () => new ValidationError(`Query parameter '${name}' must be ${describeRule(schema)}; got '${show(raw)}'.`);
+  if (schema.type === "number" || schema.type === "integer") {
+    const trimmed = raw.trim();
+    if (!DECIMAL.test(trimmed)) throw fail();
+    const value = Number(trimmed);
+    if (!Number.isFinite(value)) throw fail();
+    if (schema.type === "integer" && !Number.isInteger(value)) throw fail();
+    if (schema.minimum !== undefined && value < schema.minimum) throw fail();
+    if (schema.maximum !== undefined && value > schema.maximum) throw fail();
+    if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) throw fail();
+    if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum) throw fail();
+    return value;
+  }
+  if (schema.maxLength !== undefined && raw.length > schema.maxLength) {
+    throw new ValidationError(`Query parameter '${name}' must be at most ${schema.maxLength} characters; got ${raw.length}.`);
+  }
+  if (schema.minLength !== undefined && raw.length < schema.minLength) {
+    throw new ValidationError(`Query parameter '${name}' must not be empty.`);
+  }
+  return raw;
+}
+
+/** Reject any parameter given twice: `?latitude=1&latitude=2` has no single meaning (DESIGN §3). */
+export function rejectRepeated(search: URLSearchParams): void {
+  const seen = new Set<string>();
+  for (const key of search.keys()) {
+    if (seen.has(key)) throw new ValidationError(`Query parameter '${show(key)}' is repeated; give it once.`);
+    seen.add(key);
+  }
+}
+
+/**
+ * Read the parameters a route declares, strictly, from the raw URL. Unknown parameters are ignored;
+ * defaults come from the schema.
+ */
+export function readQuery(url: string, schema: TObject): Record<string, string | number> {
+  const queryStart = url.indexOf("?");
+  const search = new URLSearchParams(queryStart === -1 ? "" : url.slice(queryStart + 1));
+  rejectRepeated(search);
+  const out: Record<string, string | number> = {};
+  const properties = schema.properties as Record<string, TSchema & Bounds & { default?: string | number }>;
+  const required = new Set(schema.required ?? []);
+  for (const [name, property] of Object.entries(properties)) {
+    const raw = search.get(name);
+    if (raw === null) {
+      if (required.has(name)) throw new ValidationError(`Query parameter '${name}' is required: ${describeRule(property)}.`);
+      if (property.default !== undefined) out[name] = property.default;
+      continue;
+    }
+    out[name] = readOne(name, raw, property);
+  }
+  return out;
+}

@@ -1,0 +1,42 @@
+/** GET /health and GET /v1: answered from memory, never calling an upstream. */
+import { Elysia } from "elysia";
+import { ApiMetadata, HealthResponse } from "../shared/model";
+import { documentedResponses } from "../http/openapi";
+import { PROVIDERS } from "../catalog/providers";
+import { SERVICE_NAME, VERSION } from "../version";
+
+const EXPERIMENTAL_WARNING =
+  "Loam is experimental: limits, fields and behaviour may change. Mapped survey values are not laboratory observations at a point, pedons are points, and a successful response does not establish fitness for an agronomic, environmental, engineering or regulatory decision. Check data_kind, depth, measurement_method, source, transformations, warnings and cache before using a value.";
+
+export const meta = new Elysia({ name: "loam.meta" })
+  .get(
+    "/health",
+    ({ set }) => {
+      set.headers["cache-control"] = "no-store";
+      return { status: "healthy" as const, service: SERVICE_NAME, version: VERSION };
+    },
+    {
+      response: { 200: HealthResponse },
+      detail: { tags: ["meta"], summary: "Service health", description: "Reports that the process answers. Makes no upstream call.", responses: documentedResponses({ 200: ["HealthResponse", "The service is up."] }) },
+    },
+  )
+  .get(
+    "/v1",
+    ({ set, request }) => {
+      set.headers["cache-control"] = "public, max-age=300";
+      const origin = new URL(request.url).origin;
+      return {
+        name: SERVICE_NAME,
+        version: VERSION,
+        project_status: "experimental" as const,
+        documentation_url: `${origin}/docs`,
+        openapi_url: `${origin}/openapi.json`,
+        supported_providers: PROVIDERS.filter((p) => p.operational).map((p) => p.id),
+        warning: EXPERIMENTAL_WARNING,
+      };
+    },
+    {
+      response: { 200: ApiMetadata },
+      detail: { tags: ["meta"], summary: "API metadata", description: "Name, version, maturity, where the documentation is, and the operational providers.", responses: documentedResponses({ 200: ["ApiMetadata", "API metadata."] }) },
+    },
+  );

@@ -1,0 +1,18 @@
+/** Every named model of the contract, registered once: Elysia references and OpenAPI components. */
+import { ApiMetadata, CacheMetadata, DepthInterval, ErrorBody, ErrorResponse, HealthResponse, PropertyReference, Transformation } from "./shared/model";
+import { PropertiesResponse, PropertyRecord, ProviderRecord, ProvidersResponse } from "./catalog/model";
+
+export const MODELS = {
+  ErrorBody,
+  ErrorResponse,
+  HealthResponse,
+  ApiMetadata,
+  ProviderRecord,
+  ProvidersResponse,
+  PropertyRecord,
+  PropertiesResponse,
+  CacheMetadata,
+  DepthInterval,
+  PropertyReference,
+  Transformation,
+};

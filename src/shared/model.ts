@@ -1,0 +1,77 @@
+/**
+ * TypeBox models shared by several resources. Each model is registered once with Elysia
+ * (`src/http/openapi.ts`), so the same object validates, types the handlers and is the OpenAPI
+ * component. `additionalProperties: false` everywhere the spec says so (all objects but
+ * `upstream_response`).
+ */
+import { t, type Static } from "elysia";
+
+const closed = { additionalProperties: false } as const;
+
+export const ErrorBody = t.Object(
+  {
+    code: t.String({
+      description:
+        "validation_error, not_found, unknown_provider, provider_not_operational, method_not_allowed, uri_too_long, rate_limited, upstream_error, upstream_timeout, upstream_unreachable, internal_error",
+      examples: ["validation_error"],
+    }),
+    message: t.String({ examples: ["Query parameter 'latitude' must be a number from -90 to 90; got '95'."] }),
+    request_id: t.String({ description: "Equals the X-Request-Id response header." }),
+    provider: t.Optional(t.Union([t.String(), t.Null()])),
+    retryable: t.Optional(t.Boolean({ default: false, description: "True for 429, 502 and 504." })),
+  },
+  { ...closed, title: "ErrorBody" },
+);
+
+export const ErrorResponse = t.Object({ error: ErrorBody }, { ...closed, title: "ErrorResponse", description: "Every non-2xx answer." });
+export type ErrorResponse = Static<typeof ErrorResponse>;
+
+export const CacheMetadata = t.Object(
+  {
+    hit: t.Boolean({ description: "True when the upstream answer came from Loam's cache." }),
+    stored_at: t.String({ format: "date-time", description: "When the upstream answer was retrieved and stored." }),
+    age_seconds: t.Integer({ minimum: 0 }),
+  },
+  { ...closed, title: "CacheMetadata" },
+);
+export type CacheMetadata = Static<typeof CacheMetadata>;
+
+export const DepthInterval = t.Object(
+  { top_cm: t.Number(), bottom_cm: t.Number() },
+  { ...closed, title: "DepthInterval", description: "Depth below the soil surface, centimetres." },
+);
+
+export const PropertyReference = t.Object({ id: t.String(), name: t.String() }, { ...closed, title: "PropertyReference" });
+
+export const Transformation = t.Object(
+  {
+    operation: t.String({ examples: ["derive_organic_carbon_from_organic_matter"] }),
+    from_unit: t.String(),
+    to_unit: t.String(),
+    formula: t.String({ examples: ["organic_carbon = organic_matter / 1.724"] }),
+  },
+  { ...closed, title: "Transformation" },
+);
+export type Transformation = Static<typeof Transformation>;
+
+export const HealthResponse = t.Object(
+  {
+    status: t.Literal("healthy"),
+    service: t.String({ examples: ["loam"] }),
+    version: t.String({ examples: ["0.2.0"] }),
+  },
+  { ...closed, title: "HealthResponse" },
+);
+
+export const ApiMetadata = t.Object(
+  {
+    name: t.String(),
+    version: t.String(),
+    project_status: t.Literal("experimental"),
+    documentation_url: t.String(),
+    openapi_url: t.String(),
+    supported_providers: t.Array(t.String()),
+    warning: t.String(),
+  },
+  { ...closed, title: "ApiMetadata" },
+);
