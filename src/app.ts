@@ -15,6 +15,7 @@ import { MODELS } from "./models";
 import { meta } from "./meta";
 import { catalog } from "./catalog";
 import { pages } from "./pages";
+import { location } from "./location";
 
 export interface AppDeps {
   config: Config;
@@ -28,7 +29,7 @@ export function createApp(deps: AppDeps) {
   const now = deps.now ?? Date.now;
   const rateLimiter = createRateLimiter(deps.db, deps.config.rateLimitPerMinute);
   const cache = createUpstreamCache(deps.db, { ttlSeconds: deps.config.cacheTtlSeconds, now });
-  void cache;
+  const data = { cache, source: deps.source, cacheTtlSeconds: deps.config.cacheTtlSeconds, now };
   return new Elysia({ name: "loam" })
     .use(
       httpBoundary({
@@ -38,11 +39,11 @@ export function createApp(deps: AppDeps) {
         onUnexpected: (error, requestId) => deps.log?.({ level: "error", request_id: requestId, error: error instanceof Error ? error.stack : String(error) }),
       }),
     )
-    .model(MODELS)
     .use(openApiDocument(MODELS))
     .use(bodyEntityTags)
     .use(meta)
     .use(catalog)
+    .use(location(data))
     .use(pages());
 }
 export type LoamApp = ReturnType<typeof createApp>;

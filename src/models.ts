@@ -1,5 +1,6 @@
 /** Every named model of the contract, registered once: Elysia references and OpenAPI components. */
 import { ApiMetadata, CacheMetadata, DepthInterval, ErrorBody, ErrorResponse, HealthResponse, PropertyReference, Transformation } from "./shared/model";
+import { LOCATION_MODELS } from "./location/model";
 import { PropertiesResponse, PropertyRecord, ProviderRecord, ProvidersResponse } from "./catalog/model";
 
 export const MODELS = {
@@ -15,4 +16,5 @@ export const MODELS = {
   DepthInterval,
   PropertyReference,
   Transformation,
+  ...LOCATION_MODELS,
 };

@@ -1,7 +1,7 @@
 import { t, type Static } from "elysia";
 
 export const Status = t.Union(
-  ["researching", "planned", "experimental", "supported", "temporarily_unavailable", "deprecated"].map((s) => t.Literal(s)),
+  [t.Literal("researching"), t.Literal("planned"), t.Literal("experimental"), t.Literal("supported"), t.Literal("temporarily_unavailable"), t.Literal("deprecated")],
   { description: "Maturity of a provider or property." },
 );
 

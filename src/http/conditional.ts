@@ -35,3 +35,18 @@ export const bodyEntityTags = new Elysia({ name: "loam.body-etags" }).onAfterHan
   set.headers["etag"] = etag;
   if (etagMatches(request, etag)) return notModified(set.headers as Headers);
 });
+
+interface PreparedAnswer<T> {
+  etag: string;
+  maxAgeSeconds: number;
+  body: () => T;
+}
+
+/** Send a prepared data answer: validators first, the body only when the client lacks it. */
+export function sendPrepared<T>(prepared: PreparedAnswer<T>, request: Request, set: { headers: Record<string, unknown> }): T {
+  set.headers["etag"] = prepared.etag;
+  set.headers["cache-control"] = `public, max-age=${prepared.maxAgeSeconds}`;
+  // Elysia passes a Response through untouched; typed as T so the route keeps its response model.
+  if (etagMatches(request, prepared.etag)) return notModified(set.headers as Headers) as unknown as T;
+  return prepared.body();
+}

@@ -6,11 +6,12 @@
  */
 import { swagger } from "@elysiajs/swagger";
 import type { TSchema } from "@sinclair/typebox";
+import type { OpenAPIV3 } from "openapi-types";
 import { VERSION } from "../version";
 
-type ResponseSpec = [model: string, description: string];
+type ResponseSpec = readonly [model: string, description: string];
 
-const COMMON_HEADERS = {
+const COMMON_HEADERS: Record<string, OpenAPIV3.HeaderObject> = {
   "X-Request-Id": { description: "Request id; equals error.request_id in an ErrorResponse.", schema: { type: "string" } },
   "RateLimit-Limit": { description: "Requests allowed per minute for this client.", schema: { type: "integer" } },
   "RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer" } },
@@ -28,11 +29,11 @@ const ALWAYS: Record<number, ResponseSpec> = {
 };
 
 /** `detail.responses` for a route: each status with its model and what it means. */
-export function documentedResponses(specs: Record<number, ResponseSpec>, options: { etag?: boolean } = {}) {
+export function documentedResponses(specs: Record<number, ResponseSpec>, options: { etag?: boolean } = {}): OpenAPIV3.ResponsesObject {
   const all = { ...specs, ...ALWAYS };
-  const out: Record<string, unknown> = {};
+  const out: OpenAPIV3.ResponsesObject = {};
   for (const [status, [model, description]] of Object.entries(all)) {
-    const headers: Record<string, unknown> = { ...COMMON_HEADERS };
+    const headers: Record<string, OpenAPIV3.HeaderObject> = { ...COMMON_HEADERS };
     if (status === "429") headers["Retry-After"] = { description: "Seconds to wait before retrying.", schema: { type: "integer" } };
     if (status === "200" && options.etag) {
       headers.ETag = { description: "Entity tag; send it back in If-None-Match to get 304.", schema: { type: "string" } };

@@ -5,6 +5,7 @@
  */
 import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
+// An .html import would become an HTMLBundle; `type: "file"` keeps it a plain file path.
 import docsHtml from "../../public/docs/index.html" with { type: "file" };
 import docsInit from "../../public/docs/init.js" with { type: "file" };
 import docsCss from "../../public/docs/docs.css" with { type: "file" };
@@ -20,7 +21,7 @@ const HTML = "text/html; charset=utf-8";
 
 /** URL path → file. Pages (HTML) and the scripts, styles and data they load. */
 export const ASSETS: Record<string, Asset> = {
-  "/docs": { path: docsHtml, type: HTML },
+  "/docs": { path: docsHtml as unknown as string, type: HTML },
   "/docs/init.js": { path: docsInit, type: JS },
   "/docs/docs.css": { path: docsCss, type: CSS },
   "/docs/assets/swagger-ui-bundle.js": { path: swaggerBundle, type: JS },

@@ -1,0 +1,30 @@
+/** The `properties` parameter: comma-separated ids or aliases, resolved to canonical ids (spec §4.5, §8). */
+import { ValidationError } from "../errors";
+import { resolvePropertyId } from "../catalog/properties";
+
+export const MAX_PROPERTIES = 8;
+
+export function parseProperties(raw: string): string[] {
+  const ids: string[] = [];
+  for (const item of raw.split(",")) {
+    const name = item.trim();
+    if (name === "") throw new ValidationError("Query parameter 'properties' has an empty item; give comma-separated property ids such as 'ph,clay'.");
+    const id = resolvePropertyId(name);
+    if (id === undefined) {
+      const shown = name.length > 40 ? `${name.slice(0, 40)}…` : name;
+      throw new ValidationError(`Query parameter 'properties' names an unknown property '${shown}'; GET /v1/properties lists the ids and their aliases.`);
+    }
+    if (!ids.includes(id)) ids.push(id);
+  }
+  if (ids.length > MAX_PROPERTIES) {
+    throw new ValidationError(`Query parameter 'properties' names ${ids.length} distinct properties; at most ${MAX_PROPERTIES} are allowed per request.`);
+  }
+  return ids;
+}
+
+/** depth_bottom_cm must lie below depth_top_cm (the per-parameter bounds are checked by the schema). */
+export function checkDepthInterval(top: number, bottom: number): void {
+  if (bottom <= top) {
+    throw new ValidationError(`Query parameter 'depth_bottom_cm' (${bottom}) must be greater than 'depth_top_cm' (${top}).`);
+  }
+}

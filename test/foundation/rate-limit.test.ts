@@ -1,0 +1,66 @@
+import { describe, expect, test } from "bun:test";
+import { startLoam, tempDbPath } from "../support/server";
+import { contractFrom } from "../support/openapi";
+
+describe("rate limit (120 per minute per client by default)", () => {
+  // A fixed clock in the middle of a minute keeps all requests in one window.
+  const minute = Math.floor(Date.now() / 60_000) * 60_000 + 20_000;
+
+  test("the 121st request in a minute is 429 with Retry-After, also after a restart", async () => {
+    const dbPath = tempDbPath();
+    const first = await startLoam({ dbPath, env: { RATE_LIMIT_PER_MINUTE: "120" }, now: () => minute });
+    const contract = await contractFrom(first.base).catch(() => null);
+    // contractFrom itself spent one request.
+    let last: Response | undefined;
+    for (let i = 2; i <= 120; i++) {
+      last = await first.get("/health");
+      expect(last.status).toBe(200);
+    }
+    expect(last!.headers.get("ratelimit-limit")).toBe("120");
+    expect(last!.headers.get("ratelimit-remaining")).toBe("0");
+    expect(Number(last!.headers.get("ratelimit-reset"))).toBe(40);
+    const limited = await first.json("/v1/providers");
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("40");
+    expect(limited.body.error.code).toBe("rate_limited");
+    expect(limited.body.error.retryable).toBe(true);
+    contract?.assert("ErrorResponse", limited.body);
+    await first.stop();
+
+    const restarted = await startLoam({ dbPath, env: { RATE_LIMIT_PER_MINUTE: "120" }, now: () => minute + 1000 });
+    const still = await restarted.json("/health");
+    expect(still.status).toBe(429);
+    expect(still.headers.get("retry-after")).toBe("39");
+    await restarted.stop();
+
+    const nextMinute = await startLoam({ dbPath, env: { RATE_LIMIT_PER_MINUTE: "120" }, now: () => minute + 60_000 });
+    const fresh = await nextMinute.get("/health");
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get("ratelimit-remaining")).toBe("119");
+    await nextMinute.stop();
+  });
+
+  test("pages and their assets are not counted", async () => {
+    const loam = await startLoam({ env: { RATE_LIMIT_PER_MINUTE: "3" }, now: () => minute });
+    for (let i = 0; i < 5; i++) expect((await loam.get("/docs")).status).toBe(200);
+    expect((await loam.get("/docs")).headers.get("ratelimit-limit")).toBeNull();
+    expect((await loam.get("/health")).headers.get("ratelimit-remaining")).toBe("2");
+    await loam.stop();
+  });
+
+  test("clients are counted apart; X-Forwarded-For only when TRUST_PROXY=1", async () => {
+    const untrusted = await startLoam({ env: { RATE_LIMIT_PER_MINUTE: "2" }, now: () => minute });
+    await untrusted.get("/health", { headers: { "X-Forwarded-For": "203.0.113.1" } });
+    await untrusted.get("/health", { headers: { "X-Forwarded-For": "203.0.113.2" } });
+    expect((await untrusted.get("/health", { headers: { "X-Forwarded-For": "203.0.113.3" } })).status).toBe(429);
+    await untrusted.stop();
+
+    const proxied = await startLoam({ env: { RATE_LIMIT_PER_MINUTE: "2", TRUST_PROXY: "1" }, now: () => minute });
+    for (const client of ["203.0.113.1", "203.0.113.2", "203.0.113.3"]) {
+      expect((await proxied.get("/health", { headers: { "X-Forwarded-For": client } })).status).toBe(200);
+    }
+    await proxied.get("/health", { headers: { "X-Forwarded-For": "203.0.113.1" } });
+    expect((await proxied.get("/health", { headers: { "X-Forwarded-For": "203.0.113.1, 10.0.0.1" } })).status).toBe(429);
+    await proxied.stop();
+  });
+});
