@@ -5,11 +5,11 @@
  */
 import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { importKsslFolder, type KsslFolderReport } from "./kssl-import";
 import { createBaseSchema, integrityWarnings, readSnapshotInfo, SNAPSHOT_FORMAT_VERSION, writeDatasetInfo, writeInfo, type DatasetInfo } from "./schema";
 import { deleteSsurgoArea, importSsurgoFolder, legendAreaSymbols, type SsurgoFolderReport, type SurveyArea } from "./ssurgo-import";
-import { withSurveyFolders } from "./zip";
+import { findSurveyFolders, withSurveyFolders } from "./zip";
 import { US_STATE_NAMES } from "./us-states";
 
 export interface SnapshotReport {
@@ -59,7 +59,8 @@ async function atomically<T>(outPath: string, prepare: (tmp: string) => void, fi
     db = openScratch(tmp);
     const result = await fill(db);
     db.run("PRAGMA optimize");
-    db.run("VACUUM");
+    // Only a replaced survey area leaves free pages; a fresh build has none worth a full rewrite.
+    if ((db.query<{ freelist_count: number }, []>("PRAGMA freelist_count").get()?.freelist_count ?? 0) > 0) db.run("VACUUM");
     db.close();
     db = null;
     renameSync(tmp, outPath);
@@ -169,12 +170,20 @@ function subfolders(dir: string): string[] {
 /** Build a fresh snapshot at `outPath` from `dataDir/ssurgo/*` and `dataDir/kssl/*`. */
 export async function buildSnapshot({ dataDir, outPath, onProgress = () => {} }: BuildOptions): Promise<SnapshotReport> {
   const started = performance.now();
-  const ssurgo = subfolders(join(dataDir, "ssurgo"));
-  const kssl = subfolders(join(dataDir, "kssl")).filter((p) => statSync(p).isDirectory());
+  const warnings: string[] = [];
+  const skip = (path: string, why: string) => {
+    warnings.push(`skipped ${relative(dataDir, path)}: ${why}`);
+    return false;
+  };
+  const ssurgo = subfolders(join(dataDir, "ssurgo")).filter(
+    (p) => /\.zip$/i.test(p) || findSurveyFolders(p).length > 0 || skip(p, "no tabular/ folder (not a WSS SSURGO export)"),
+  );
+  const kssl = subfolders(join(dataDir, "kssl")).filter(
+    (p) => (statSync(p).isDirectory() && existsSync(join(p, "lab_combine_nasis_ncss.csv"))) || skip(p, "no lab_combine_nasis_ncss.csv"),
+  );
   if (ssurgo.length + kssl.length === 0) throw new Error(`No datasets under ${dataDir} (expected ssurgo/<area>/ or kssl/<state>/ folders)`);
   const builtAt = new Date().toISOString();
   const datasets: DatasetInfo[] = [];
-  const warnings: string[] = [];
   let tables: Record<string, number> = {};
   await atomically(outPath, () => {}, async (db) => {
     createBaseSchema(db);
@@ -218,6 +227,7 @@ export async function importSsurgo({ source, snapshotPath, onProgress = () => {}
       for (const w of warnings) onProgress(`warning: ${w}`);
       const updatedAt = new Date().toISOString();
       writeInfo(db, "updated_at", updatedAt);
+      writeInfo(db, "warnings", JSON.stringify(warnings));
       const info = readSnapshotInfo(db);
       return {
         outPath: snapshotPath,
