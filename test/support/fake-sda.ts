@@ -2,7 +2,7 @@
  * A local stand-in for USDA Soil Data Access (tests only; the real service is unreachable here).
  *
  * It reads the T-SQL that `src/upstream/sda/queries.ts` writes, recognises which logical query it
- * is, asks `answerer` (normally a SnapshotSource) for the table, and answers in SDA's wire format:
+ * is, asks `answerer` (normally a SnapshotSource) for its answer, and sends it in SDA's wire format:
  * `{"Table": [[names], [metadata], ...rows of strings or null]}`, or `{}` for no rows. Faults
  * reproduce the ways SDA fails in the wild, on demand.
  */
@@ -114,8 +114,11 @@ export function startFakeSda({ answerer }: { answerer: UpstreamSource }): FakeSd
   }
 
   async function answerText(query: LogicalQuery): Promise<string> {
-    const { table } = await answerer.run(query);
-    return JSON.stringify(answerAsSda(table.columns, table.types, table.rows).payload);
+    const { table, payload } = await answerer.run(query);
+    // A snapshot payload already is SDA's wire shape, column sizes in its metadata row included;
+    // rebuild only when an answerer's payload disagrees with its own table.
+    const consistent = table.rows.length === 0 ? Object.keys(payload).length === 0 : Array.isArray(payload.Table);
+    return JSON.stringify(consistent ? payload : answerAsSda(table.columns, table.types, table.rows).payload);
   }
 
   async function handle(request: Request): Promise<Response> {

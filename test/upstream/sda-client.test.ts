@@ -1,6 +1,7 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { LoamError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../../src/errors";
 import type { LogicalQuery } from "../../src/upstream/queries";
+import { answerAsSda } from "../../src/upstream/sda-payload";
 import { SdaSource, serviceException } from "../../src/upstream/sda/client";
 import { sqlFor } from "../../src/upstream/sda/queries";
 import type { UpstreamSource } from "../../src/upstream/source";
@@ -18,7 +19,7 @@ const TABLE: UpstreamTable = {
 };
 const stub: UpstreamSource = {
   kind: "snapshot",
-  run: async () => ({ table: TABLE, payload: {} }),
+  run: async () => answerAsSda(TABLE.columns, TABLE.types, TABLE.rows),
   describe: () => ({ kind: "snapshot", location: "stub" }),
 };
 

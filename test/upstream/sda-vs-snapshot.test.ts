@@ -1,0 +1,97 @@
+/**
+ * The SDA path and the snapshot path must hand providers the same table (DESIGN §2): the fake SDA
+ * answers from the snapshot, so any difference comes from the T-SQL round trip or the wire format.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildSnapshot } from "../../src/snapshot/build";
+import {
+  LAB_BBOX_COLUMNS,
+  LAB_PEDON_COLUMNS,
+  SSURGO_POINT_COLUMNS,
+  type LogicalQuery,
+} from "../../src/upstream/queries";
+import { SdaSource } from "../../src/upstream/sda/client";
+import { SnapshotSource } from "../../src/upstream/snapshot-source";
+import { tableRecords } from "../../src/upstream/table";
+import { startFakeSda, type FakeSda } from "../support/fake-sda";
+
+/** The known answers of ../shared/data/README.md §1.3: [area, lon, lat, mukey]. */
+const KNOWN_POINTS: [string, number, number, string][] = [
+  ["IA073", -94.359608, 41.944131, "2765528"],
+  ["IA073", -94.361061, 41.943704, "2834838"],
+  ["IA015", -93.790716, 42.006712, "2765522"],
+  ["IA015", -93.790206, 42.007131, "2834849"],
+  ["IA183", -91.814487, 41.304477, "412099"],
+  ["IA183", -91.814651, 41.30306, "412032"],
+  ["MH936", 171.140451, 7.087128, "465580"],
+  ["MH936", 171.033504, 7.144903, "465583"],
+];
+
+let dir: string;
+let snapshot: SnapshotSource;
+let fake: FakeSda;
+let sda: SdaSource;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "loam-sda-vs-snapshot-"));
+  const outPath = join(dir, "snapshot.sqlite");
+  await buildSnapshot({ dataDir: process.env.LOAM_DATA_DIR ?? "../shared/data", outPath });
+  snapshot = new SnapshotSource(outPath);
+  fake = startFakeSda({ answerer: snapshot });
+  sda = new SdaSource({ url: fake.url, timeoutMs: 10_000 });
+}, 120_000);
+
+afterAll(() => {
+  fake?.close();
+  snapshot?.close?.();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function bothPaths(query: LogicalQuery) {
+  const [viaSda, direct] = await Promise.all([sda.run(query), snapshot.run(query)]);
+  expect(viaSda.table).toEqual(direct.table);
+  // The raw endpoints show the payload: the wire JSON must match too, metadata row included.
+  expect(viaSda.payload).toEqual(direct.payload);
+  return viaSda.table;
+}
+
+describe("SDA path equals snapshot path", () => {
+  for (const [area, longitude, latitude, mukey] of KNOWN_POINTS) {
+    test(`point ${area} (${longitude}, ${latitude}) → map unit ${mukey}, same table both ways`, async () => {
+      const table = await bothPaths({ kind: "ssurgo_point", latitude, longitude });
+      expect(table.columns).toEqual([...SSURGO_POINT_COLUMNS]);
+      expect(new Set(tableRecords(table).map((r) => r.mukey))).toEqual(new Set([mukey]));
+    });
+  }
+
+  test("a point outside coverage is empty both ways", async () => {
+    const table = await bothPaths({ kind: "ssurgo_point", latitude: 41.95, longitude: -94.35 });
+    expect(table.rows).toEqual([]);
+  });
+
+  test("a lab bbox around Kansas pedon 02N0245 gives the same pedons both ways", async () => {
+    const table = await bothPaths({ kind: "lab_bbox", bbox: [-96, 38.5, -95, 39.5], limit: 50 });
+    expect(table.columns).toEqual([...LAB_BBOX_COLUMNS]);
+    expect(tableRecords(table).map((r) => r.pedlabsampnum)).toContain("02N0245");
+  });
+
+  test("a lab bbox page smaller than its pedons is cut the same way both ways", async () => {
+    const table = await bothPaths({ kind: "lab_bbox", bbox: [-102.1, 37, -94.6, 40], limit: 3 });
+    expect(table.rows.length).toBeGreaterThanOrEqual(3);
+  });
+
+  test("lab pedon 02N0245 has its 8 layers both ways", async () => {
+    const table = await bothPaths({ kind: "lab_pedon", pedonKey: { form: "pedlabsampnum", value: "02N0245" } });
+    expect(table.columns).toEqual([...LAB_PEDON_COLUMNS]);
+    const layers = tableRecords(table);
+    expect(layers).toHaveLength(8);
+    expect(layers[0]!.labsampnum).toBe("02N01100");
+  });
+
+  test("the fake answered each SDA-path query with one upstream call", () => {
+    expect(fake.calls).toBe(KNOWN_POINTS.length + 4);
+  });
+});
