@@ -23,6 +23,18 @@ function fail(message: string, code = 2): never {
   process.exit(code);
 }
 
+/** `npm install` hook: build the snapshot when it is missing; never fail an install for want of data. */
+async function ensureSnapshot(configured: string | null, dataDir: string): Promise<void> {
+  const { existsSync } = await import("node:fs");
+  const { DEFAULT_SNAPSHOT_PATH } = await import("./snapshot/paths");
+  const outPath = configured ?? DEFAULT_SNAPSHOT_PATH;
+  if (existsSync(outPath)) return void console.error(`loam: snapshot present at ${outPath}`);
+  if (!existsSync(dataDir)) return void console.error(`loam: no snapshot and no source exports at ${dataDir}; set LOAM_DATA_DIR and run 'npm run snapshot:build'`);
+  const { buildSnapshot } = await import("./snapshot/build");
+  const report = await buildSnapshot({ dataDir, outPath, onProgress: (line: string) => process.stderr.write(`${line}\n`) });
+  console.error(`loam: snapshot built at ${outPath} (${report.bytes} bytes in ${report.seconds.toFixed(2)} s)`);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command = "serve", ...rest] = argv;
   if (command === "--version" || command === "-v") return void console.log(VERSION);
@@ -41,6 +53,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case "snapshot": {
+      if (rest[0] === "ensure") return ensureSnapshot(config.snapshotPath, config.dataDir);
       if (rest[0] !== "build") fail(`unknown snapshot command '${rest[0] ?? ""}'; try 'loam snapshot build'`);
       const dataFlag = rest.indexOf("--data");
       const dataDir = dataFlag >= 0 ? rest[dataFlag + 1] : config.dataDir;
