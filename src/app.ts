@@ -15,35 +15,68 @@ import { MODELS } from "./models";
 import { meta } from "./meta";
 import { catalog } from "./catalog";
 import { pages } from "./pages";
+import { createMetrics, instrumentSource, metricsRoute } from "./http/metrics";
+import { bufferedStdout, createAccessLog } from "./http/access-log";
+import { compression } from "./http/compression";
 import { location } from "./location";
+
+export const IDLE_TIMEOUT_SECONDS = 30;
 
 export interface AppDeps {
   config: Config;
   db: LoamDatabase;
   source: UpstreamSource;
   now?: () => number;
+  /** Internal failures (with stacks) for operators; never sent to clients. */
   log?: (line: Record<string, unknown>) => void;
+  /** Where access-log lines go (default: buffered stdout). */
+  writeLine?: (line: string) => void;
 }
 
 export function createApp(deps: AppDeps) {
   const now = deps.now ?? Date.now;
   const rateLimiter = createRateLimiter(deps.db, deps.config.rateLimitPerMinute);
+  const metrics = createMetrics();
+  const source = instrumentSource(deps.source, metrics);
   const cache = createUpstreamCache(deps.db, { ttlSeconds: deps.config.cacheTtlSeconds, now });
-  const data = { cache, source: deps.source, cacheTtlSeconds: deps.config.cacheTtlSeconds, now };
-  return new Elysia({ name: "loam" })
+  const data = { cache, source, cacheTtlSeconds: deps.config.cacheTtlSeconds, now };
+  const accessLog = createAccessLog(deps.config.logLevel, deps.writeLine ?? bufferedStdout());
+  let routeOf: (pathname: string) => string | undefined = () => undefined;
+  const app = new Elysia({
+    name: "loam",
+    // Bun closes a connection idle this long (seconds), so no client holds one open forever; the
+    // server side of every request is bounded by UPSTREAM_TIMEOUT_MS (the snapshot answers at once).
+    serve: { idleTimeout: IDLE_TIMEOUT_SECONDS },
+  })
     .use(
       httpBoundary({
         rateLimiter,
         trustProxy: deps.config.trustProxy,
+        accessLog,
+        metrics,
         now,
+        routeOf: (pathname) => routeOf(pathname),
         onUnexpected: (error, requestId) => deps.log?.({ level: "error", request_id: requestId, error: error instanceof Error ? error.stack : String(error) }),
       }),
     )
+    .use(compression)
+    .use(metricsRoute(metrics, deps.source))
     .use(openApiDocument(MODELS))
     .use(bodyEntityTags)
     .use(meta)
     .use(catalog)
     .use(location(data))
     .use(pages());
+  routeOf = routeMatcher(app.routes.map((route) => route.path));
+  return app;
+}
+
+/** Match a path to a registered pattern (`/v1/pedons/:pedon_key`), for metrics labels. */
+function routeMatcher(patterns: string[]): (pathname: string) => string | undefined {
+  const compiled = [...new Set(patterns)].map((pattern) => ({
+    pattern,
+    regex: new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+")}$`),
+  }));
+  return (pathname) => compiled.find(({ regex }) => regex.test(pathname))?.pattern;
 }
 export type LoamApp = ReturnType<typeof createApp>;

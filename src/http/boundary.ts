@@ -1,15 +1,34 @@
 /**
- * What every request meets before and after its route: a request id, the read-only method rule,
- * a bound on the URI, the rate limit, and the single mapping of failures to ErrorResponse.
+ * What every request meets before and after its route: a request id, CORS and security headers,
+ * the read-only method rule (with CORS preflight), a bound on the URI, the rate limit, the single
+ * mapping of failures to ErrorResponse, and afterwards one access-log line and the metrics.
  */
 import { Elysia } from "elysia";
 import { MethodNotAllowedError, RateLimitedError, UriTooLongError } from "../errors";
 import { asLoamError, errorResponse } from "./errors";
 import { requestIdFor } from "./request-id";
+import { startTrace, traceOf } from "./trace";
+import { loggableQuery, type AccessLog } from "./access-log";
+import type { Metrics } from "./metrics";
 import type { RateLimiter } from "./rate-limit";
 
 export const MAX_URI_LENGTH = 8192;
 const ALLOWED_METHODS = "GET, HEAD";
+
+/** A public read-only API: any origin may read, nobody sends credentials. */
+const CORS_HEADERS = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "ETag, X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Server-Timing",
+};
+const PREFLIGHT_HEADERS = {
+  "access-control-allow-methods": ALLOWED_METHODS,
+  "access-control-allow-headers": "If-None-Match, X-Request-Id",
+  "access-control-max-age": "86400",
+};
+const SECURITY_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+};
 
 /** The API is rate limited; pages and their assets are not, so loading the map spends no budget. */
 export function isCountedPath(pathname: string): boolean {
@@ -19,7 +38,11 @@ export function isCountedPath(pathname: string): boolean {
 export interface BoundaryOptions {
   rateLimiter: RateLimiter;
   trustProxy: boolean;
+  accessLog: AccessLog;
+  metrics: Metrics;
   now?: () => number;
+  /** The route pattern a path belongs to, for requests refused before routing (405, 414, 429). */
+  routeOf?: (pathname: string) => string | undefined;
   onUnexpected?: (error: unknown, requestId: string) => void;
 }
 
@@ -32,20 +55,34 @@ function clientOf(request: Request, socketAddress: string | undefined, trustProx
   return socketAddress ?? "unknown";
 }
 
+function pathnameOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const end = url.indexOf("?", start);
+  return start === -1 ? "/" : url.slice(start, end === -1 ? undefined : end);
+}
+
 export function httpBoundary(options: BoundaryOptions) {
   const now = options.now ?? Date.now;
   return new Elysia({ name: "loam.http-boundary" })
     .onRequest(({ request, set, server }) => {
       const requestId = requestIdFor(request);
+      const client = clientOf(request, server?.requestIP(request)?.address, options.trustProxy);
+      startTrace(request, requestId, client);
+      Object.assign(set.headers, CORS_HEADERS, SECURITY_HEADERS);
       set.headers["x-request-id"] = requestId;
+      if (request.method === "OPTIONS") {
+        const asked = request.headers.get("access-control-request-method");
+        if (asked === "GET" || asked === "HEAD") {
+          Object.assign(set.headers, PREFLIGHT_HEADERS);
+          return new Response(null, { status: 204, headers: set.headers as Record<string, string> });
+        }
+      }
       if (request.method !== "GET" && request.method !== "HEAD") {
         set.headers["allow"] = ALLOWED_METHODS;
         throw new MethodNotAllowedError(request.method);
       }
       if (request.url.length > MAX_URI_LENGTH) throw new UriTooLongError(MAX_URI_LENGTH);
-      const pathname = new URL(request.url).pathname;
-      if (!isCountedPath(pathname)) return;
-      const client = clientOf(request, server?.requestIP(request)?.address, options.trustProxy);
+      if (!isCountedPath(pathnameOf(request.url))) return;
       const decision = options.rateLimiter.hit(client, now());
       set.headers["ratelimit-limit"] = String(decision.limit);
       set.headers["ratelimit-remaining"] = String(decision.remaining);
@@ -64,5 +101,25 @@ export function httpBoundary(options: BoundaryOptions) {
       set.status = failure.status;
       set.headers["cache-control"] = "no-store";
       return errorResponse(failure, requestId);
+    })
+    .onAfterResponse({ as: "global" }, ({ request, set, route }) => {
+      const trace = traceOf(request);
+      if (!trace) return;
+      const status = typeof set.status === "number" ? set.status : 200;
+      const seconds = (performance.now() - trace.startedAt) / 1000;
+      const pattern = route || options.routeOf?.(pathnameOf(request.url)) || "unmatched";
+      options.metrics.observeRequest(pattern, status, seconds);
+      if (trace.cache) options.metrics.observeCache(trace.cache !== "miss");
+      options.accessLog.record({
+        request_id: trace.requestId,
+        method: request.method,
+        route: pattern,
+        status,
+        duration_ms: Math.round(seconds * 100_000) / 100,
+        cache: trace.cache ?? null,
+        upstream_ms: trace.upstreamMs === undefined ? null : Math.round(trace.upstreamMs * 100) / 100,
+        client: trace.client,
+        query: loggableQuery(request.url),
+      });
     });
 }

@@ -5,16 +5,27 @@
  */
 import { Elysia } from "elysia";
 import { VERSION } from "../version";
+import { serverTiming, traceOf } from "./trace";
 
 export function entityTag(...parts: (string | number)[]): string {
   return `"${Bun.hash(`${VERSION}|${parts.join("|")}`).toString(36)}"`;
 }
 
-export function etagMatches(request: Request, etag: string): boolean {
+/** The client's tag that matches `etag` (its own representation's variant), or null. */
+export function matchingTag(request: Request, etag: string): string | null {
   const header = request.headers.get("if-none-match");
-  if (header === null) return false;
-  if (header.trim() === "*") return true;
-  return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
+  if (header === null) return null;
+  if (header.trim() === "*") return etag;
+  // A client holding the gzip or brotli representation sends that variant's tag (see compression.ts).
+  for (const candidate of header.split(",")) {
+    const tag = candidate.trim().replace(/^W\//, "");
+    if (tag.replace(/-(?:br|gzip)"$/, '"') === etag) return tag;
+  }
+  return null;
+}
+
+export function etagMatches(request: Request, etag: string): boolean {
+  return matchingTag(request, etag) !== null;
 }
 
 type Headers = Record<string, string | number | undefined | null> & Record<string, unknown>;
@@ -33,12 +44,14 @@ export const bodyEntityTags = new Elysia({ name: "loam.body-etags" }).onAfterHan
   if (request.method !== "GET" && request.method !== "HEAD") return;
   const etag = entityTag(JSON.stringify(response));
   set.headers["etag"] = etag;
-  if (etagMatches(request, etag)) return notModified(set.headers as Headers);
+  const matched = matchingTag(request, etag);
+  if (matched) return notModified({ ...(set.headers as Headers), etag: matched });
 });
 
 interface PreparedAnswer<T> {
   etag: string;
   maxAgeSeconds: number;
+  cached: { hit: boolean; stale: boolean; upstreamMs: number };
   body: () => T;
 }
 
@@ -46,7 +59,23 @@ interface PreparedAnswer<T> {
 export function sendPrepared<T>(prepared: PreparedAnswer<T>, request: Request, set: { headers: Record<string, unknown> }): T {
   set.headers["etag"] = prepared.etag;
   set.headers["cache-control"] = `public, max-age=${prepared.maxAgeSeconds}`;
+  const trace = traceOf(request);
+  if (trace) {
+    trace.cache = prepared.cached.stale ? "stale" : prepared.cached.hit ? "hit" : "miss";
+    trace.upstreamMs = prepared.cached.upstreamMs;
+  }
   // Elysia passes a Response through untouched; typed as T so the route keeps its response model.
-  if (etagMatches(request, prepared.etag)) return notModified(set.headers as Headers) as unknown as T;
-  return prepared.body();
+  const matched = matchingTag(request, prepared.etag);
+  if (matched) {
+    if (trace) set.headers["server-timing"] = serverTiming(trace);
+    // The 304 names the representation the client holds (identity, gzip or br).
+    return notModified({ ...(set.headers as Headers), etag: matched }) as unknown as T;
+  }
+  const started = performance.now();
+  const body = prepared.body();
+  if (trace) {
+    trace.normalizeMs = performance.now() - started;
+    set.headers["server-timing"] = serverTiming(trace);
+  }
+  return body;
 }

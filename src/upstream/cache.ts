@@ -36,6 +36,8 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? 10_000;
   const inFlight = new Map<string, Promise<CachedAnswer>>();
+  // CACHE_TTL_SECONDS=0 turns the store off (identical concurrent requests still share one call).
+  const disabled = options.ttlSeconds === 0;
   const select = db.select().from(cacheEntries).where(eq(cacheEntries.key, sql.placeholder("key"))).prepare();
   let stores = 0;
   let hits = 0;
@@ -65,7 +67,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     try {
       const answer = await fetchAnswer();
       const storedAt = now();
-      store(key, provider, answer, storedAt);
+      if (!disabled) store(key, provider, answer, storedAt);
       misses++;
       return { answer, hit: false, storedAt, stale: false, upstreamMs: storedAt - started };
     } catch (error) {
@@ -82,7 +84,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     /** The answer for `query`, from the cache when fresh, else from `fetchAnswer` (shared by concurrent callers). */
     async get(provider: string, query: LogicalQuery, fetchAnswer: () => Promise<UpstreamAnswer>): Promise<CachedAnswer> {
       const key = `${provider}|${canonicalQuery(query)}`;
-      const entry = read(key);
+      const entry = disabled ? undefined : read(key);
       if (entry && entry.expiresAt > now()) {
         hits++;
         return { answer: decode(entry.payload), hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };

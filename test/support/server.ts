@@ -37,6 +37,8 @@ export interface RunningLoam {
   db: LoamDatabase;
   source: UpstreamSource;
   logs: Record<string, unknown>[];
+  /** Access-log lines, parsed. */
+  accessLog: Record<string, any>[];
   get(path: string, init?: RequestInit): Promise<Response>;
   json<T = any>(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: T }>;
   stop(): Promise<void>;
@@ -56,7 +58,8 @@ export async function startLoam(options: StartOptions = {}): Promise<RunningLoam
   const source = options.source ?? new SnapshotSource(await testSnapshot());
   const db = openDatabase(config.dbPath);
   const logs: Record<string, unknown>[] = [];
-  const app = createApp({ config, db, source, now: options.now, log: (line) => logs.push(line) });
+  const accessLog: Record<string, any>[] = [];
+  const app = createApp({ config, db, source, now: options.now, log: (line) => logs.push(line), writeLine: (line) => accessLog.push(JSON.parse(line)) });
   app.listen({ port: 0, hostname: "127.0.0.1" });
   const base = `http://127.0.0.1:${app.server!.port}`;
   const get = (path: string, init?: RequestInit) => fetch(base + path, init);
@@ -66,6 +69,7 @@ export async function startLoam(options: StartOptions = {}): Promise<RunningLoam
     db,
     source,
     logs,
+    accessLog,
     get,
     async json(path, init) {
       const response = await get(path, init);

@@ -1,0 +1,81 @@
+/**
+ * One JSON line per request on stdout. A coordinate can locate a farm or a home, so the log never
+ * holds the raw URL: only the route pattern and the known query parameters, with latitude,
+ * longitude and bbox rounded to 0.1 degree.
+ */
+import type { Config } from "../config";
+
+const COORDINATE_PARAMS = new Set(["latitude", "longitude"]);
+const LOGGED_PARAMS = new Set(["latitude", "longitude", "bbox", "providers", "provider", "properties", "depth_top_cm", "depth_bottom_cm", "limit"]);
+
+function roundTenth(raw: string): number | string {
+  const value = Number(raw);
+  return Number.isFinite(value) && raw.trim() !== "" ? Math.round(value * 10) / 10 : "[not a number]";
+}
+
+/** The query as the log may keep it: known parameters only, coordinates rounded to 0.1 degree. */
+export function loggableQuery(url: string): Record<string, unknown> | undefined {
+  const start = url.indexOf("?");
+  if (start === -1) return undefined;
+  const out: Record<string, unknown> = {};
+  const ignored: string[] = [];
+  for (const [name, value] of new URLSearchParams(url.slice(start + 1))) {
+    if (!LOGGED_PARAMS.has(name)) {
+      if (ignored.length < 10) ignored.push(name.slice(0, 40).replace(/[0-9]/g, "#"));
+      continue;
+    }
+    if (COORDINATE_PARAMS.has(name)) out[name] = roundTenth(value);
+    else if (name === "bbox") out[name] = value.split(",").slice(0, 8).map(roundTenth);
+    else out[name] = value.slice(0, 200);
+  }
+  if (ignored.length) out._other_parameters = ignored;
+  return out;
+}
+
+export interface AccessEntry {
+  request_id: string;
+  method: string;
+  route: string;
+  status: number;
+  duration_ms: number;
+  cache: "hit" | "miss" | "stale" | null;
+  upstream_ms: number | null;
+  client: string;
+  query?: Record<string, unknown>;
+}
+
+export type LineWriter = (line: string) => void;
+
+/** Lines are buffered and written in batches so logging never blocks the event loop per request. */
+export function bufferedStdout(): LineWriter & { flush(): void } {
+  let buffer: string[] = [];
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (buffer.length === 0) return;
+    const chunk = buffer.join("");
+    buffer = [];
+    process.stdout.write(chunk);
+  };
+  const write = (line: string) => {
+    buffer.push(line);
+    if (buffer.length >= 256) flush();
+    else if (!scheduled) {
+      scheduled = true;
+      setTimeout(flush, 50);
+    }
+  };
+  process.once("exit", flush);
+  return Object.assign(write, { flush });
+}
+
+export function createAccessLog(level: Config["logLevel"], write: LineWriter) {
+  return {
+    record(entry: AccessEntry): void {
+      if (level === "silent") return;
+      if (level === "error" && entry.status < 500) return;
+      write(`${JSON.stringify({ time: new Date().toISOString(), level: entry.status >= 500 ? "error" : "info", msg: "request", ...entry })}\n`);
+    },
+  };
+}
+export type AccessLog = ReturnType<typeof createAccessLog>;

@@ -1,0 +1,117 @@
+/**
+ * In-process counters exposed at GET /metrics in the Prometheus text format. Nothing here calls an
+ * upstream; the snapshot's build facts come from the source's own description.
+ */
+import { Elysia } from "elysia";
+import type { UpstreamSource } from "../upstream/source";
+import { VERSION } from "../version";
+
+const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export type UpstreamOutcome = "ok" | "error" | "timeout";
+
+function escapeLabel(value: string): string {
+  return value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+}
+
+export function createMetrics() {
+  const requests = new Map<string, number>();
+  const latency = new Map<string, { buckets: number[]; sum: number; count: number }>();
+  const upstream: Record<UpstreamOutcome, number> = { ok: 0, error: 0, timeout: 0 };
+  let cacheHits = 0;
+  let cacheMisses = 0;
+  let rateLimited = 0;
+
+  return {
+    observeRequest(route: string, status: number, seconds: number): void {
+      const key = `${route}\u0000${status}`;
+      requests.set(key, (requests.get(key) ?? 0) + 1);
+      let histogram = latency.get(route);
+      if (!histogram) latency.set(route, (histogram = { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 }));
+      BUCKETS.forEach((bound, i) => {
+        if (seconds <= bound) histogram.buckets[i]!++;
+      });
+      histogram.sum += seconds;
+      histogram.count++;
+      if (status === 429) rateLimited++;
+    },
+    observeCache(hit: boolean): void {
+      if (hit) cacheHits++;
+      else cacheMisses++;
+    },
+    observeUpstream(outcome: UpstreamOutcome): void {
+      upstream[outcome]++;
+    },
+    render(source: UpstreamSource): string {
+      const lines: string[] = [];
+      lines.push("# HELP loam_requests_total HTTP requests answered, by route and status.", "# TYPE loam_requests_total counter");
+      for (const [key, count] of requests) {
+        const [route, status] = key.split("\u0000");
+        lines.push(`loam_requests_total{route="${escapeLabel(route!)}",status="${status}"} ${count}`);
+      }
+      lines.push("# HELP loam_request_duration_seconds Time to answer, by route.", "# TYPE loam_request_duration_seconds histogram");
+      for (const [route, histogram] of latency) {
+        const label = escapeLabel(route);
+        BUCKETS.forEach((bound, i) => lines.push(`loam_request_duration_seconds_bucket{route="${label}",le="${bound}"} ${histogram.buckets[i]}`));
+        lines.push(`loam_request_duration_seconds_bucket{route="${label}",le="+Inf"} ${histogram.count}`);
+        lines.push(`loam_request_duration_seconds_sum{route="${label}"} ${histogram.sum.toFixed(6)}`);
+        lines.push(`loam_request_duration_seconds_count{route="${label}"} ${histogram.count}`);
+      }
+      lines.push("# HELP loam_cache_hits_total Upstream answers served from Loam's cache.", "# TYPE loam_cache_hits_total counter", `loam_cache_hits_total ${cacheHits}`);
+      lines.push("# HELP loam_cache_misses_total Upstream answers fetched because the cache had none fresh.", "# TYPE loam_cache_misses_total counter", `loam_cache_misses_total ${cacheMisses}`);
+      lines.push("# HELP loam_upstream_calls_total Calls to the upstream source, by outcome.", "# TYPE loam_upstream_calls_total counter");
+      for (const outcome of ["ok", "error", "timeout"] as const) lines.push(`loam_upstream_calls_total{outcome="${outcome}"} ${upstream[outcome]}`);
+      lines.push("# HELP loam_rate_limited_total Requests refused with 429.", "# TYPE loam_rate_limited_total counter", `loam_rate_limited_total ${rateLimited}`);
+      const description = source.describe();
+      lines.push(
+        "# HELP loam_build_info Version and upstream source of this process.",
+        "# TYPE loam_build_info gauge",
+        `loam_build_info{version="${VERSION}",upstream="${description.kind}"} 1`,
+      );
+      if (description.kind === "snapshot") {
+        lines.push(
+          "# HELP loam_snapshot_info The offline snapshot being served.",
+          "# TYPE loam_snapshot_info gauge",
+          `loam_snapshot_info{built_at="${escapeLabel(description.builtAt ?? "unknown")}",datasets="${(description.coverage ?? []).length}"} 1`,
+        );
+        const built = description.builtAt ? Date.parse(description.builtAt) : Number.NaN;
+        if (Number.isFinite(built)) {
+          lines.push("# HELP loam_snapshot_built_timestamp_seconds When the snapshot was built.", "# TYPE loam_snapshot_built_timestamp_seconds gauge", `loam_snapshot_built_timestamp_seconds ${Math.floor(built / 1000)}`);
+        }
+      }
+      return `${lines.join("\n")}\n`;
+    },
+  };
+}
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Count every upstream call by outcome, without the providers knowing. */
+export function instrumentSource(source: UpstreamSource, metrics: Metrics): UpstreamSource {
+  return {
+    kind: source.kind,
+    describe: () => source.describe(),
+    close: () => source.close?.(),
+    async run(query) {
+      try {
+        const answer = await source.run(query);
+        metrics.observeUpstream("ok");
+        return answer;
+      } catch (error) {
+        metrics.observeUpstream((error as { code?: string }).code === "upstream_timeout" ? "timeout" : "error");
+        throw error;
+      }
+    },
+  };
+}
+
+export function metricsRoute(metrics: Metrics, source: UpstreamSource) {
+  return new Elysia({ name: "loam.metrics" }).get(
+    "/metrics",
+    ({ set }) => {
+      set.headers["content-type"] = "text/plain; version=0.0.4; charset=utf-8";
+      set.headers["cache-control"] = "no-store";
+      return metrics.render(source);
+    },
+    { detail: { hide: true } },
+  );
+}
