@@ -1,6 +1,6 @@
 /** Models of the point query (spec §2.5–2.7, §4.5–4.6). */
 import { t } from "elysia";
-import { CacheMetadata, DepthInterval, PropertyReference, Transformation } from "../shared/model";
+import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, PropertyReference, Transformation, propertiesParameter } from "../shared/model";
 
 const closed = { additionalProperties: false } as const;
 const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
@@ -10,18 +10,8 @@ export const DEFAULT_LOCATION_PROPERTIES = "ph,organic_matter,sand,silt,clay";
 const pointParameters = {
   latitude: t.Number({ minimum: -90, maximum: 90, description: "WGS84 latitude, decimal degrees, -90 to 90.", examples: [41.944131] }),
   longitude: t.Number({ minimum: -180, maximum: 180, description: "WGS84 longitude, decimal degrees, -180 to 180.", examples: [-94.359608] }),
-  properties: t.Optional(
-    t.String({
-      maxLength: 200,
-      default: DEFAULT_LOCATION_PROPERTIES,
-      description: "Comma-separated canonical property ids or aliases (GET /v1/properties), at most eight after aliases are resolved and duplicates removed; at most 200 characters.",
-      examples: ["ph,organic_carbon,clay"],
-    }),
-  ),
-  depth_top_cm: t.Optional(t.Number({ minimum: 0, maximum: 199, default: 0, description: "Top of the depth interval, cm, 0 to 199." })),
-  depth_bottom_cm: t.Optional(
-    t.Number({ exclusiveMinimum: 0, maximum: 200, default: 200, description: "Bottom of the depth interval, cm, greater than 0 and at most 200, and greater than depth_top_cm." }),
-  ),
+  properties: propertiesParameter(DEFAULT_LOCATION_PROPERTIES),
+  ...DEPTH_PARAMETERS,
 };
 
 export const LocationQueryParams = t.Object({

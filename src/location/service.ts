@@ -4,6 +4,7 @@
  */
 import type { Static } from "elysia";
 import type { UpstreamCache, CachedAnswer } from "../upstream/cache";
+import { cacheMetadata, maxAge, sourceWarnings, type Prepared } from "../shared/answer";
 import type { UpstreamSource } from "../upstream/source";
 import type { Cell } from "../upstream/table";
 import { entityTag } from "../http/conditional";
@@ -22,42 +23,8 @@ export interface LocationDeps {
 
 export type EffectiveLocationQuery = Static<typeof LocationQuery>;
 
-export interface Prepared<T> {
-  etag: string;
-  maxAgeSeconds: number;
-  cached: CachedAnswer;
-  body: () => T;
-}
-
 const COMPONENTS_WARNING =
   "Components are constituents of the map unit, in the proportions of component_percent; none of them is located at the queried point, and which one occurs at the point is unknown.";
-
-function cacheMetadata(cached: CachedAnswer, now: number) {
-  return { hit: cached.hit, stored_at: new Date(cached.storedAt).toISOString(), age_seconds: Math.max(0, Math.floor((now - cached.storedAt) / 1000)) };
-}
-
-function maxAge(deps: LocationDeps, cached: CachedAnswer): number {
-  if (cached.stale) return 0;
-  const remaining = Math.floor((cached.storedAt + deps.cacheTtlSeconds * 1000 - deps.now()) / 1000);
-  return Math.max(0, Math.min(remaining, 86_400));
-}
-
-/** Warnings every answer from this source carries: where the data came from, and whether it is stale. */
-export function sourceWarnings(source: UpstreamSource, cached: CachedAnswer): string[] {
-  const warnings: string[] = [];
-  if (source.kind === "snapshot") {
-    const description = source.describe();
-    warnings.push(
-      `Served from Loam's offline snapshot of dated USDA-NRCS exports${description.builtAt ? ` (built ${description.builtAt.slice(0, 10)})` : ""}, not from a live query of Soil Data Access; source.retrieved_at is the export's date. Snapshot coverage: ${(description.coverage ?? []).join("; ") || "unknown"}.`,
-    );
-  }
-  if (cached.stale) {
-    warnings.push(
-      `Stale answer: the upstream failed (${cached.staleBecause?.message ?? "error"}), so this is the cached copy stored at ${new Date(cached.storedAt).toISOString()}, past its lifetime.`,
-    );
-  }
-  return warnings;
-}
 
 /** When the values were retrieved: the export date for the snapshot, the upstream call for SDA. */
 function retrievedAtFor(source: UpstreamSource, cached: CachedAnswer): (row: Record<string, Cell>) => string {
@@ -142,4 +109,3 @@ export async function rawAtPoint(deps: LocationDeps, provider: string, query: Ef
 }
 
 const MAPPED_SURVEY_NOTE = "Mapped survey data are not a laboratory observation at the queried point.";
-export { cacheMetadata, maxAge };

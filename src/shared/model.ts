@@ -41,6 +41,29 @@ export const DepthInterval = t.Object(
   { ...closed, title: "DepthInterval", description: "Depth below the soil surface, centimetres." },
 );
 
+/**
+ * Query parameters of the depth interval, shared by the point query and the pedon detail (DESIGN §3:
+ * the same bounds and defaults). depth_bottom_cm > depth_top_cm is checked by `checkDepthInterval`.
+ */
+export const DEPTH_PARAMETERS = {
+  depth_top_cm: t.Optional(t.Number({ minimum: 0, maximum: 199, default: 0, description: "Top of the depth interval, cm, 0 to 199." })),
+  depth_bottom_cm: t.Optional(
+    t.Number({ exclusiveMinimum: 0, maximum: 200, default: 200, description: "Bottom of the depth interval, cm, greater than 0 and at most 200, and greater than depth_top_cm." }),
+  ),
+};
+
+/** The `properties` query parameter with its default (spec §8: at most 200 characters, at most eight items). */
+export function propertiesParameter(defaultValue: string) {
+  return t.Optional(
+    t.String({
+      maxLength: 200,
+      default: defaultValue,
+      description: "Comma-separated canonical property ids or aliases (GET /v1/properties), at most eight after aliases are resolved and duplicates removed; at most 200 characters.",
+      examples: ["ph,organic_carbon,clay"],
+    }),
+  );
+}
+
 export const PropertyReference = t.Object({ id: t.String(), name: t.String() }, { ...closed, title: "PropertyReference" });
 
 export const Transformation = t.Object(

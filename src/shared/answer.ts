@@ -1,0 +1,48 @@
+/**
+ * What every data answer shares, whichever feature asked: a prepared answer (validators first, body
+ * on demand), the cache metadata of the body, its HTTP lifetime, and the warnings that say where the
+ * data came from. Knows nothing of HTTP beyond the numbers the route puts in headers.
+ */
+import type { CachedAnswer } from "../upstream/cache";
+import type { UpstreamSource } from "../upstream/source";
+
+export interface Prepared<T> {
+  etag: string;
+  maxAgeSeconds: number;
+  cached: CachedAnswer;
+  body: () => T;
+}
+
+/** The parts of a feature's dependencies the answer helpers read. */
+export interface AnswerClock {
+  cacheTtlSeconds: number;
+  now: () => number;
+}
+
+export function cacheMetadata(cached: CachedAnswer, now: number) {
+  return { hit: cached.hit, stored_at: new Date(cached.storedAt).toISOString(), age_seconds: Math.max(0, Math.floor((now - cached.storedAt) / 1000)) };
+}
+
+/** Cache-Control max-age: what is left of the entry's lifetime (at most a day); 0 for a stale answer. */
+export function maxAge(deps: AnswerClock, cached: CachedAnswer): number {
+  if (cached.stale) return 0;
+  const remaining = Math.floor((cached.storedAt + deps.cacheTtlSeconds * 1000 - deps.now()) / 1000);
+  return Math.max(0, Math.min(remaining, 86_400));
+}
+
+/** Warnings every answer from this source carries: where the data came from, and whether it is stale. */
+export function sourceWarnings(source: UpstreamSource, cached: CachedAnswer): string[] {
+  const warnings: string[] = [];
+  if (source.kind === "snapshot") {
+    const description = source.describe();
+    warnings.push(
+      `Served from Loam's offline snapshot of dated USDA-NRCS exports${description.builtAt ? ` (built ${description.builtAt.slice(0, 10)})` : ""}, not from a live query of Soil Data Access; source.retrieved_at is the export's date. Snapshot coverage: ${(description.coverage ?? []).join("; ") || "unknown"}.`,
+    );
+  }
+  if (cached.stale) {
+    warnings.push(
+      `Stale answer: the upstream failed (${cached.staleBecause?.message ?? "error"}), so this is the cached copy stored at ${new Date(cached.storedAt).toISOString()}, past its lifetime.`,
+    );
+  }
+  return warnings;
+}
