@@ -26,7 +26,7 @@ async function snapshotPath(config: Config): Promise<string> {
     if (!existsSync(config.snapshotPath)) throw new Error(`LOAM_SNAPSHOT: no snapshot database at ${config.snapshotPath}`);
     return config.snapshotPath;
   }
-  const embedded = resolveEmbeddedSnapshot();
+  const embedded = await resolveEmbeddedSnapshot(config.dbPath);
   if (embedded) return embedded;
   if (!existsSync(DEFAULT_SNAPSHOT_PATH)) {
     log({ level: "info", msg: `no snapshot at ${DEFAULT_SNAPSHOT_PATH}; building it from ${config.dataDir}` });
