@@ -9,6 +9,22 @@ import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import docsHtml from "../../public/docs/index.html" with { type: "file" };
 import docsInit from "../../public/docs/init.js" with { type: "file" };
 import docsCss from "../../public/docs/docs.css" with { type: "file" };
+// The map page (issue 6): Leaflet, topojson-client and the TopoJSON outlines are served from here too.
+import mapHtml from "../../public/map/index.html" with { type: "file" };
+import mapJs from "../../public/map/map.js" with { type: "file" };
+import mapCss from "../../public/map/map.css" with { type: "file" };
+import mapFavicon from "../../public/map/favicon.svg" with { type: "file" };
+import leafletJs from "leaflet/dist/leaflet.js" with { type: "file" };
+import leafletCss from "leaflet/dist/leaflet.css" with { type: "file" };
+import leafletLayers from "leaflet/dist/images/layers.png" with { type: "file" };
+import leafletLayers2x from "leaflet/dist/images/layers-2x.png" with { type: "file" };
+import leafletMarker from "leaflet/dist/images/marker-icon.png" with { type: "file" };
+import leafletMarker2x from "leaflet/dist/images/marker-icon-2x.png" with { type: "file" };
+import leafletShadow from "leaflet/dist/images/marker-shadow.png" with { type: "file" };
+import topojsonClient from "topojson-client/dist/topojson-client.min.js" with { type: "file" };
+import worldCountries from "world-atlas/countries-50m.json" with { type: "file" };
+import usStates from "us-atlas/states-10m.json" with { type: "file" };
+import usCounties from "us-atlas/counties-10m.json" with { type: "file" };
 
 export interface Asset {
   path: string;
@@ -18,6 +34,11 @@ export interface Asset {
 const JS = "text/javascript; charset=utf-8";
 const CSS = "text/css; charset=utf-8";
 const HTML = "text/html; charset=utf-8";
+const JSON_TYPE = "application/json; charset=utf-8";
+const PNG = "image/png";
+const SVG = "image/svg+xml";
+/** A JSON or HTML import typed by TypeScript as its content; with `type: "file"` it is the file's path. */
+const filePath = (imported: unknown) => imported as string;
 
 /** URL path → file. Pages (HTML) and the scripts, styles and data they load. */
 export const ASSETS: Record<string, Asset> = {
@@ -26,6 +47,24 @@ export const ASSETS: Record<string, Asset> = {
   "/docs/docs.css": { path: docsCss, type: CSS },
   "/docs/assets/swagger-ui-bundle.js": { path: swaggerBundle, type: JS },
   "/docs/assets/swagger-ui.css": { path: swaggerCss, type: CSS },
+  "/": { path: filePath(mapHtml), type: HTML },
+  "/map": { path: filePath(mapHtml), type: HTML },
+  "/map/map.js": { path: mapJs, type: JS },
+  "/map/map.css": { path: mapCss, type: CSS },
+  "/map/favicon.svg": { path: mapFavicon, type: SVG },
+  "/map/vendor/leaflet/leaflet.js": { path: leafletJs, type: JS },
+  // leaflet.css refers to images/*.png relative to itself.
+  "/map/vendor/leaflet/leaflet.css": { path: leafletCss, type: CSS },
+  "/map/vendor/leaflet/images/layers.png": { path: leafletLayers, type: PNG },
+  "/map/vendor/leaflet/images/layers-2x.png": { path: leafletLayers2x, type: PNG },
+  "/map/vendor/leaflet/images/marker-icon.png": { path: leafletMarker, type: PNG },
+  "/map/vendor/leaflet/images/marker-icon-2x.png": { path: leafletMarker2x, type: PNG },
+  "/map/vendor/leaflet/images/marker-shadow.png": { path: leafletShadow, type: PNG },
+  "/map/vendor/topojson-client.min.js": { path: topojsonClient, type: JS },
+  // Natural Earth 1:50m countries and land (world-atlas); US Census states and counties (us-atlas).
+  "/map/data/countries-50m.json": { path: filePath(worldCountries), type: JSON_TYPE },
+  "/map/data/us-states-10m.json": { path: filePath(usStates), type: JSON_TYPE },
+  "/map/data/us-counties-10m.json": { path: filePath(usCounties), type: JSON_TYPE },
 };
 
 /** Register more assets (the map page adds its own). */

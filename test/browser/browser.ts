@@ -1,0 +1,92 @@
+/**
+ * Headless Debian Chromium driven by playwright-core, for the browser tests. Never downloads a browser:
+ * /usr/bin/chromium must be installed (Debian package `chromium`; CI installs it). If it is missing the
+ * tests fail with a message saying so; nothing is skipped silently.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page, type Request } from "playwright-core";
+
+export const CHROMIUM = process.env.LOAM_CHROMIUM ?? "/usr/bin/chromium";
+
+/** Flags for this machine's closed network: no background connections, no component updates. */
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export const ARTIFACTS = join(import.meta.dir, "..", "artifacts");
+
+export function requireChromium(): void {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Browser tests need Debian's Chromium at ${CHROMIUM} (install it with: apt-get install -y chromium). ` +
+        "playwright-core never downloads a browser; set LOAM_CHROMIUM to use another Chromium binary.",
+    );
+  }
+}
+
+/** Launch Chromium. Playwright gives every launch a fresh, empty temporary --user-data-dir. */
+export async function launchChromium(): Promise<Browser> {
+  requireChromium();
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 30_000 });
+}
+
+export interface WatchedPage {
+  context: BrowserContext;
+  page: Page;
+  /** Every request the page made (URL strings), in order. */
+  requests: string[];
+  /** Console messages of type error, page errors, and failed requests. */
+  errors: string[];
+  /** Requests whose host is not 127.0.0.1 (should stay empty). */
+  foreign(): string[];
+  close(): Promise<void>;
+}
+
+/** A new page that records every request and every console error. */
+export async function watchedPage(browser: Browser, viewport = { width: 1360, height: 860 }): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, serviceWorkers: "block" });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on("request", (request: Request) => requests.push(request.url()));
+  page.on("console", (message: ConsoleMessage) => {
+    if (message.type() === "error") errors.push(`console: ${message.text()} @ ${message.location().url}`);
+  });
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  page.on("requestfailed", (request) => {
+    const failure = request.failure()?.errorText ?? "failed";
+    // An aborted stale request (AbortController) is intended, not an error.
+    if (failure !== "net::ERR_ABORTED") errors.push(`requestfailed: ${request.url()} ${failure}`);
+  });
+  return {
+    context,
+    page,
+    requests,
+    errors,
+    foreign: () => requests.filter((url) => !isLoopback(url)),
+    close: () => context.close(),
+  };
+}
+
+/** http(s)://127.0.0.1:port/... (data: URLs never leave the page). */
+export function isLoopback(url: string): boolean {
+  if (url.startsWith("data:") || url.startsWith("blob:")) return true;
+  try {
+    return new URL(url).hostname === "127.0.0.1";
+  } catch {
+    return false;
+  }
+}
+
+export function artifactPath(name: string): string {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return join(ARTIFACTS, name);
+}
