@@ -19,6 +19,7 @@ import { createMetrics, instrumentSource, metricsRoute } from "./http/metrics";
 import { bufferedStdout, createAccessLog } from "./http/access-log";
 import { compression } from "./http/compression";
 import { location } from "./location";
+import { pedons } from "./pedons";
 
 export const IDLE_TIMEOUT_SECONDS = 30;
 
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps) {
     .use(meta)
     .use(catalog)
     .use(location(data))
+    .use(pedons(data))
     .use(pages());
   routeOf = routeMatcher(app.routes.map((route) => route.path));
   return app;

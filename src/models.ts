@@ -1,6 +1,7 @@
 /** Every named model of the contract, registered once: Elysia references and OpenAPI components. */
 import { ApiMetadata, CacheMetadata, DepthInterval, ErrorBody, ErrorResponse, HealthResponse, PropertyReference, Transformation } from "./shared/model";
 import { LOCATION_MODELS } from "./location/model";
+import { PEDON_MODELS } from "./pedons/model";
 import { PropertiesResponse, PropertyRecord, ProviderRecord, ProvidersResponse } from "./catalog/model";
 
 export const MODELS = {
@@ -17,4 +18,5 @@ export const MODELS = {
   PropertyReference,
   Transformation,
   ...LOCATION_MODELS,
+  ...PEDON_MODELS,
 };

@@ -1,0 +1,67 @@
+/**
+ * The `bbox` query parameter of GET /v1/pedons (spec §4.7, §8; DESIGN §3): four plain decimals
+ * min_lon,min_lat,max_lon,max_lat in WGS84, southwest corner first, at most 5 degrees per side and
+ * 4 square degrees. Each failure names the rule it broke.
+ */
+import { ValidationError } from "../errors";
+import { decimal } from "./censored";
+
+export type Bbox = [minLon: number, minLat: number, maxLon: number, maxLat: number];
+
+export const MAX_BBOX_SIDE_DEGREES = 5;
+export const MAX_BBOX_AREA_SQ_DEGREES = 4;
+// Differences of decimal degrees carry binary noise (-100.1 - -95.1 = 5.000000000000014).
+const TOLERANCE = 1e-9;
+
+const NAMES = ["min_lon", "min_lat", "max_lon", "max_lat"] as const;
+
+function show(raw: string): string {
+  return raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
+}
+
+/** Round away the noise of a subtraction for messages (5.000000000000014 → 5). */
+function tidy(value: number): number {
+  return Number(value.toPrecision(10));
+}
+
+export function parseBbox(raw: string): Bbox {
+  const items = raw.split(",");
+  if (items.length !== 4) {
+    throw new ValidationError(`Query parameter 'bbox' must be four comma-separated numbers min_lon,min_lat,max_lon,max_lat; got ${items.length} item${items.length === 1 ? "" : "s"}.`);
+  }
+  const values = items.map((item, i) => {
+    const value = decimal(item);
+    if (value === null) throw new ValidationError(`Query parameter 'bbox' item ${i + 1} (${NAMES[i]}) must be a decimal number; got '${show(item)}'.`);
+    return value;
+  }) as Bbox;
+  const [minLon, minLat, maxLon, maxLat] = values;
+  values.forEach((value, i) => {
+    const isLon = i % 2 === 0;
+    const limit = isLon ? 180 : 90;
+    if (value < -limit || value > limit) {
+      throw new ValidationError(`Query parameter 'bbox' ${NAMES[i]} must be ${isLon ? "a longitude" : "a latitude"} from ${-limit} to ${limit}; got ${value}.`);
+    }
+  });
+  if (minLon >= maxLon) {
+    throw new ValidationError(
+      `Query parameter 'bbox' min_lon (${minLon}) must be less than max_lon (${maxLon}): give the southwest corner first; a box across the antimeridian is not supported.`,
+    );
+  }
+  if (minLat >= maxLat) {
+    throw new ValidationError(`Query parameter 'bbox' min_lat (${minLat}) must be less than max_lat (${maxLat}): give the southwest corner first.`);
+  }
+  const width = maxLon - minLon;
+  const height = maxLat - minLat;
+  if (width > MAX_BBOX_SIDE_DEGREES + TOLERANCE) {
+    throw new ValidationError(`Query parameter 'bbox' spans ${tidy(width)} degrees of longitude; at most ${MAX_BBOX_SIDE_DEGREES} degrees per side are allowed.`);
+  }
+  if (height > MAX_BBOX_SIDE_DEGREES + TOLERANCE) {
+    throw new ValidationError(`Query parameter 'bbox' spans ${tidy(height)} degrees of latitude; at most ${MAX_BBOX_SIDE_DEGREES} degrees per side are allowed.`);
+  }
+  if (width * height > MAX_BBOX_AREA_SQ_DEGREES + TOLERANCE) {
+    throw new ValidationError(
+      `Query parameter 'bbox' covers ${tidy(width * height)} square degrees (${tidy(width)} x ${tidy(height)}); at most ${MAX_BBOX_AREA_SQ_DEGREES} square degrees are allowed.`,
+    );
+  }
+  return values;
+}
