@@ -48,18 +48,36 @@ export async function serve(config: Config) {
   const server = app.server!;
   log({ level: "info", msg: `loam listening on http://${server.hostname}:${server.port}`, upstream: source.describe() });
 
+  // Stop accepting at once; give requests in flight up to SHUTDOWN_GRACE_MS (a second signal cuts
+  // them short); then close the state database (a WAL checkpoint) and the snapshot, and exit 0.
   let stopping = false;
+  let cut: (() => void) | undefined;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      log({ level: "info", msg: `${signal} again: closing in-flight connections now` });
+      return cut?.();
+    }
     stopping = true;
-    log({ level: "info", msg: `${signal}: stopping; finishing in-flight requests` });
-    const forced = setTimeout(() => server.stop(true), SHUTDOWN_GRACE_MS);
-    await server.stop(false);
-    clearTimeout(forced);
-    db.$client.close();
-    source.close?.();
-    log({ level: "info", msg: "stopped cleanly" });
-    process.exit(0);
+    log({ level: "info", msg: `${signal}: stopping; finishing in-flight requests`, in_flight: server.pendingRequests });
+    const drained = server.stop(false).then(() => true);
+    const overdue = new Promise<false>((resolve) => {
+      const timer = setTimeout(() => resolve(false), SHUTDOWN_GRACE_MS);
+      cut = () => (clearTimeout(timer), resolve(false));
+    });
+    if (!(await Promise.race([drained, overdue]))) {
+      log({ level: "warn", msg: "in-flight requests cut short", in_flight: server.pendingRequests });
+      await Promise.race([server.stop(true), Bun.sleep(1000)]);
+    }
+    let code = 0;
+    try {
+      db.$client.close();
+      source.close?.();
+    } catch (error) {
+      log({ level: "error", msg: `closing: ${error instanceof Error ? error.message : String(error)}` });
+      code = 1;
+    }
+    log({ level: "info", msg: code === 0 ? "stopped cleanly" : "stopped with errors" });
+    process.exit(code);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
