@@ -11,7 +11,7 @@
  * without source exports, data/snapshot.sqlite is embedded instead; `--snapshot` names another.
  */
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { buildSnapshot } from "../src/snapshot/build";
 import { DEFAULT_SNAPSHOT_PATH } from "../src/snapshot/paths";
 import { SnapshotSource } from "../src/upstream/snapshot-source";
@@ -24,6 +24,20 @@ const DIST = join(ROOT, "dist");
  * `start` script passes to bun: a 100 KB URL must reach Loam (414 ErrorResponse), not Bun's bare 431.
  */
 export const RUNTIME_FLAGS = ["--max-http-header-size=262144"];
+
+/**
+ * Packages the bundler must resolve as the runtime does (package.json `main`, not `module`): the
+ * `module` build of shapefile reads files through path-source's browser half, which fetch()es the
+ * path, so `loam import-ssurgo` failed in the executable with "fetch() URL is invalid".
+ */
+const RESOLVE_AS_RUNTIME = /^(shapefile|path-source)$/;
+
+const resolveAsRuntime: Bun.BunPlugin = {
+  name: "resolve-as-runtime",
+  setup(build) {
+    build.onResolve({ filter: RESOLVE_AS_RUNTIME }, (args) => ({ path: Bun.resolveSync(args.path, dirname(args.importer)) }));
+  },
+};
 
 export interface BuildResult {
   outfile: string;
@@ -93,6 +107,7 @@ export async function buildExecutable(options: { outfile?: string; snapshot?: st
     sourcemap: "linked",
     bytecode: true,
     format: "esm",
+    plugins: [resolveAsRuntime],
     compile: {
       outfile,
       execArgv: RUNTIME_FLAGS,

@@ -35,6 +35,26 @@ async function ensureSnapshot(configured: string | null, dataDir: string): Promi
   console.error(`loam: snapshot built at ${outPath} (${report.bytes} bytes in ${report.seconds.toFixed(2)} s)`);
 }
 
+/**
+ * The single executable cannot rewrite the snapshot inside itself: an import adds to a copy on disk,
+ * started from the embedded snapshot when there is none yet.
+ */
+async function seedFromEmbedded(snapshotPath: string): Promise<void> {
+  const { existsSync } = await import("node:fs");
+  const { copyEmbeddedSnapshot, embeddedSnapshot } = await import("./snapshot/embedded");
+  if (existsSync(snapshotPath) || !embeddedSnapshot()) return;
+  process.stderr.write(`loam: no snapshot at ${snapshotPath}; starting from the one embedded in this executable\n`);
+  await copyEmbeddedSnapshot(snapshotPath);
+}
+
+/** The executable serves its embedded snapshot unless LOAM_SNAPSHOT names another: say so after writing one. */
+async function hintEmbedded(configured: string | null, written: string): Promise<void> {
+  const { embeddedSnapshot } = await import("./snapshot/embedded");
+  if (configured || !embeddedSnapshot()) return;
+  const { resolve } = await import("node:path");
+  process.stderr.write(`loam: this executable serves its embedded snapshot; to serve this one: LOAM_SNAPSHOT=${resolve(written)} loam serve\n`);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command = "serve", ...rest] = argv;
   if (command === "--version" || command === "-v") return void console.log(VERSION);
@@ -63,6 +83,7 @@ async function main(argv: string[]): Promise<void> {
       const outPath = config.snapshotPath ?? DEFAULT_SNAPSHOT_PATH;
       const report = await buildSnapshot({ dataDir, outPath, onProgress: (line: string) => process.stderr.write(`${line}\n`) });
       console.log(JSON.stringify(report, null, 2));
+      await hintEmbedded(config.snapshotPath, outPath);
       return;
     }
     case "import-ssurgo": {
@@ -70,8 +91,11 @@ async function main(argv: string[]): Promise<void> {
       if (!source) fail("import-ssurgo needs a Web Soil Survey folder or zip");
       const { importSsurgo } = await import("./snapshot/build");
       const { DEFAULT_SNAPSHOT_PATH } = await import("./snapshot/paths");
-      const report = await importSsurgo({ source, snapshotPath: config.snapshotPath ?? DEFAULT_SNAPSHOT_PATH });
+      const snapshotPath = config.snapshotPath ?? DEFAULT_SNAPSHOT_PATH;
+      await seedFromEmbedded(snapshotPath);
+      const report = await importSsurgo({ source, snapshotPath });
       console.log(JSON.stringify(report, null, 2));
+      await hintEmbedded(config.snapshotPath, snapshotPath);
       return;
     }
     default:
