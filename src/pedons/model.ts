@@ -1,9 +1,13 @@
 /** Models of the laboratory pedon endpoints (spec §2.8, §4.7–4.9; DESIGN §3). */
 import { t } from "elysia";
+import { Type } from "@sinclair/typebox";
 import { LAB_PROVIDER_ID } from "../catalog/providers";
 import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, PropertyReference, Transformation, propertiesParameter } from "../shared/model";
 
 const closed = { additionalProperties: false } as const;
+// Elysia's t.Integer also admits numeric strings (for its own query coercion); Loam reads queries
+// strictly itself and answers real integers, so the plain TypeBox integer is used.
+const integer = Type.Integer;
 const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
 
 export const DEFAULT_PEDON_PROPERTIES = "ph,organic_carbon,sand,silt,clay";
@@ -27,14 +31,14 @@ export const PedonCollectionQueryParams = t.Object({
       examples: [LAB_PROVIDER_ID],
     }),
   ),
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: MAX_PEDON_LIMIT, default: DEFAULT_PEDON_LIMIT, description: "Most features to return, 1 to 500." })),
+  limit: t.Optional(integer({ minimum: 1, maximum: MAX_PEDON_LIMIT, default: DEFAULT_PEDON_LIMIT, description: "Most features to return, 1 to 500." })),
 });
 
 export const PedonCollectionQuery = t.Object(
   {
     bbox: t.Array(t.Number(), { minItems: 4, maxItems: 4, description: "[min_lon, min_lat, max_lon, max_lat]" }),
     provider: t.String({ description: "The canonical provider id (an alias is answered with it)." }),
-    limit: t.Integer(),
+    limit: integer(),
   },
   { ...closed, title: "PedonCollectionQuery", description: "The effective query: defaults applied, the provider alias resolved." },
 );
@@ -55,7 +59,7 @@ export const PedonFeatureProperties = t.Object(
     upedonid: nullable(t.String({ description: "User pedon id.", examples: ["S01KS-177-001"] })),
     name: nullable(t.String({ description: "The name the pedon was sampled as (samp_name), else its correlated name (corr_name)." })),
     site_observation_date: nullable(t.String({ format: "date", description: "Site observation date (YYYY-MM-DD); null when the provider records none." })),
-    layer_count: nullable(t.Integer({ minimum: 0, description: "Number of laboratory layers; null when unknown." })),
+    layer_count: nullable(integer({ minimum: 0, description: "Number of laboratory layers; null when unknown." })),
   },
   { ...closed, title: "PedonFeatureProperties" },
 );
