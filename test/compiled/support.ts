@@ -13,7 +13,10 @@ let built: Promise<BuildResult> | undefined;
 
 /** `bun run build`, once per test process, into a temporary directory (dist/ is left alone). */
 export function buildOnce(): Promise<BuildResult> {
-  built ??= buildExecutable({ outfile: join(mkdtempSync(join(tmpdir(), "loam-build-")), "loam"), log: () => {} });
+  built ??= (() => {
+    const dir = mkdtempSync(join(tmpdir(), "loam-build-"));
+    return buildExecutable({ outfile: join(dir, "loam"), workDir: join(dir, "work"), log: () => {} });
+  })();
   return built;
 }
 
