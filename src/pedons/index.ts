@@ -27,6 +27,7 @@ const show = (raw: string) => (raw.length > 40 ? `${raw.slice(0, 40)}…` : raw)
 
 /** A laboratory provider id or alias → the canonical id; unknown 404, planned 409, mapped-survey 422. */
 function labProvider(given: string, where: string): string {
+  if (given.trim() === "") throw new ValidationError(`${where} must name a laboratory pedon provider (usda_kssl or an alias); it is empty.`);
   const id = canonicalProviderId(given.trim());
   if (id === undefined) throw new UnknownProviderError(show(given));
   const role = providerRole(id);
