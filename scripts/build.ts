@@ -131,6 +131,8 @@ export async function buildExecutable(options: BuildOptions = {}): Promise<Build
     },
   });
   if (!result.success) throw new AggregateError(result.logs, `bun build --compile failed:\n${result.logs.join("\n")}`);
+  // The source map is embedded in the executable (stack traces name src/ files); the copy beside it is not needed.
+  rmSync(`${outfile}.map`, { force: true });
   const size = statSync(outfile).size;
   const seconds = (performance.now() - started) / 1000;
   log(`wrote ${relative(process.cwd(), outfile) || outfile} (${(size / 1e6).toFixed(1)} MB) in ${seconds.toFixed(1)} s`);
