@@ -1,4 +1,4 @@
-/** Every named model of the contract, registered once: Elysia references and OpenAPI components. */
+/** Every named model of the contract: the OpenAPI components (`#/components/schemas/<Name>`). */
 import { ApiMetadata, CacheMetadata, DepthInterval, ErrorBody, ErrorResponse, HealthResponse, PropertyReference, Transformation } from "./shared/model";
 import { LOCATION_MODELS } from "./location/model";
 import { PEDON_MODELS } from "./pedons/model";

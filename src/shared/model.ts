@@ -1,10 +1,10 @@
 /**
- * TypeBox models shared by several resources. Each model is registered once with Elysia
- * (`src/http/openapi.ts`), so the same object validates, types the handlers and is the OpenAPI
- * component. `additionalProperties: false` everywhere the spec says so (all objects but
+ * TypeBox models shared by several resources. Each is named once in `src/models.ts` as an
+ * OpenAPI component, and the same object validates and types the routes that return it. `additionalProperties: false` everywhere the spec says so (all objects but
  * `upstream_response`).
  */
 import { t, type Static } from "elysia";
+import { Type } from "@sinclair/typebox";
 
 const closed = { additionalProperties: false } as const;
 
@@ -30,7 +30,8 @@ export const CacheMetadata = t.Object(
   {
     hit: t.Boolean({ description: "True when the upstream answer came from Loam's cache." }),
     stored_at: t.String({ format: "date-time", description: "When the upstream answer was retrieved and stored." }),
-    age_seconds: t.Integer({ minimum: 0 }),
+    // TypeBox's own Integer: Elysia's t.Integer also admits numeric strings, which the document would then say.
+    age_seconds: Type.Integer({ minimum: 0 }),
   },
   { ...closed, title: "CacheMetadata" },
 );

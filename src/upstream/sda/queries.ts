@@ -167,7 +167,8 @@ export function labPedonSql(pedonKey: PedonKey): string {
   ch.total_nitrogen_ncs_method,
   ch.electrical_cond_satx_method
 FROM lab_combine_nasis_ncss AS p
-INNER JOIN lab_layer AS ly ON ly.pedon_key = p.pedon_key
+-- LEFT: a pedon without lab layers is still found (one row, null layer columns), as in the snapshot.
+LEFT JOIN lab_layer AS ly ON ly.pedon_key = p.pedon_key
 LEFT JOIN lab_physical_properties AS ph
   ON ph.labsampnum = ly.labsampnum AND IsNull(ph.prep_code, '') IN ('S', '')
 LEFT JOIN lab_chemical_properties AS ch
