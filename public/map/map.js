@@ -38,6 +38,9 @@
     cec: ["CEC, NH4OAc pH 7", "cmol(+)/kg"],
   };
 
+  /** Short column headings; the full property name is the heading's title and is listed under the table. */
+  var SHORT_LABELS = { ph: "pH", organic_carbon: "OC", organic_matter: "OM", clay: "Clay", sand: "Sand", silt: "Silt", cec: "CEC" };
+
   var PEDON_STYLE = { radius: 6, color: "#3b2415", weight: 1.5, fillColor: "#d0782c", fillOpacity: 0.9 };
   var SELECTED_STYLE = { radius: 9, color: "#111111", weight: 3, fillColor: "#ffd43b", fillOpacity: 1 };
 
@@ -162,6 +165,9 @@
 
   // ---------------------------------------------------------------- the map
 
+  /** State for tests and the curious: the map, the pedon layer, and what the last view request did. */
+  window.loam = { map: null, pedonLayer: null, lastBbox: null, lastPedonCount: null, pedonState: "pending", basemapState: "loading" };
+
   var map = L.map("map", {
     preferCanvas: true,
     minZoom: 2,
@@ -173,18 +179,21 @@
   });
   window.loamMap = map;
 
-  map.createPane("basemap").classList.add("pane-basemap");
-  map.createPane("pedons").classList.add("pane-pedons");
-  // Pane stacking order (Leaflet sets these through the CSSOM, which the CSP permits).
-  map.getPane("basemap").style.zIndex = "250";
-  map.getPane("pedons").style.zIndex = "450";
-
-  var basemapRenderer = L.canvas({ pane: "basemap", padding: 0.3 });
+  // Panes, bottom to top: land fill, county lines, state and country lines, pedons. (Leaflet sets the
+  // z-index through the CSSOM, which the CSP permits.)
+  [["land", "230"], ["counties", "240"], ["borders", "250"], ["pedons", "450"]].forEach(function (pane) {
+    map.createPane(pane[0]).style.zIndex = pane[1];
+  });
+  var renderers = {
+    land: L.canvas({ pane: "land", padding: 0.3 }),
+    counties: L.canvas({ pane: "counties", padding: 0.3 }),
+    borders: L.canvas({ pane: "borders", padding: 0.3 }),
+  };
   var pedonRenderer = L.canvas({ pane: "pedons", padding: 0.2, tolerance: 3 });
 
   map.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
-  map.attributionControl.addAttribution("Outlines: Natural Earth (world-atlas), US Census Bureau (us-atlas)");
-  map.attributionControl.addAttribution("Soil data: USDA-NRCS SSURGO and NCSS KSSL (Soil Survey Staff)");
+  map.attributionControl.addAttribution("Outlines: Natural Earth, US Census Bureau");
+  map.attributionControl.addAttribution("Soil data: USDA-NRCS (SSURGO, NCSS KSSL)");
   L.control.scale({ position: "bottomright", imperial: false }).addTo(map);
 
   // ---- basemap: country and US state (and, on request, county) outlines drawn locally
@@ -194,10 +203,10 @@
   var stateBorders = L.layerGroup().addTo(map);
   var countyBorders = L.layerGroup();
 
-  function outline(geometry, style) {
+  function outline(geometry, pane, style) {
     return L.geoJSON(geometry, {
-      renderer: basemapRenderer,
-      pane: "basemap",
+      renderer: renderers[pane],
+      pane: pane,
       interactive: false,
       style: function () {
         return style;
@@ -225,33 +234,52 @@
   var statesLoad = loadTopology("/map/data/us-states-10m.json");
   worldLoad
     .then(function (world) {
-      outline(topojson.feature(world, world.objects.land), { stroke: true, color: "#6f6558", weight: 0.8, fill: true, fillColor: "#f3eee4", fillOpacity: 1 }).addTo(landLayer);
-      outline(topojson.mesh(world, world.objects.countries, function (a, b) { return a !== b; }), { color: "#6f6558", weight: 1.2, fill: false }).addTo(countryBorders);
+      outline(topojson.feature(world, world.objects.land), "land", { stroke: true, color: "#6f6558", weight: 0.8, fill: true, fillColor: "#f3eee4", fillOpacity: 1 }).addTo(landLayer);
+      outline(topojson.mesh(world, world.objects.countries, function (a, b) { return a !== b; }), "borders", { color: "#6f6558", weight: 1.2, fill: false }).addTo(countryBorders);
     })
     .catch(basemapFailed("Country outlines"))
     .then(function () {
       return statesLoad;
     })
     .then(function (us) {
-      outline(topojson.mesh(us, us.objects.states, function (a, b) { return a !== b; }), { color: "#8c7f70", weight: 1, fill: false, dashArray: "4 3" }).addTo(stateBorders);
+      outline(topojson.mesh(us, us.objects.states, function (a, b) { return a !== b; }), "borders", { color: "#8c7f70", weight: 1, fill: false, dashArray: "4 3" }).addTo(stateBorders);
     })
-    .catch(basemapFailed("US state outlines"));
+    .catch(basemapFailed("US state outlines"))
+    .then(function () {
+      window.loam.basemapState = basemapProblems.length ? "incomplete" : "ready";
+    });
 
+  // County lines (us-atlas, ~240 kB compressed) orient the eye in the lab coverage; they are fetched the
+  // first time the view is zoomed in far enough, and drawn only from COUNTY_MIN_ZOOM on.
+  var COUNTY_MIN_ZOOM = 6;
+  var countyLines = null;
   var countiesLoading = null;
-  map.on("overlayadd", function (event) {
-    if (event.layer !== countyBorders || countiesLoading) return;
+  function updateCounties() {
+    if (!map.hasLayer(countyBorders) || map.getZoom() < COUNTY_MIN_ZOOM) {
+      if (countyLines) countyBorders.removeLayer(countyLines);
+      return;
+    }
+    if (countyLines) {
+      countyBorders.addLayer(countyLines);
+      return;
+    }
+    if (countiesLoading) return;
     countiesLoading = loadTopology("/map/data/us-counties-10m.json")
       .then(function (us) {
-        outline(topojson.mesh(us, us.objects.counties, function (a, b) { return a !== b && ((a.id / 1000) | 0) === ((b.id / 1000) | 0); }), { color: "#b3a898", weight: 0.6, fill: false }).addTo(countyBorders);
+        countyLines = outline(topojson.mesh(us, us.objects.counties, function (a, b) { return a !== b && ((a.id / 1000) | 0) === ((b.id / 1000) | 0); }), "counties", { color: "#b9ad9c", weight: 0.7, fill: false });
+        updateCounties();
+        window.loam.countiesState = "ready";
       })
       .catch(function (error) {
         countiesLoading = null;
         basemapFailed("US county outlines")(error);
       });
-  });
+  }
+  countyBorders.addTo(map);
+  map.on("zoomend overlayadd overlayremove", updateCounties);
 
   L.control
-    .layers(null, { "Country borders": countryBorders, "US state borders": stateBorders, "US county borders": countyBorders }, { position: "topright", collapsed: true })
+    .layers(null, { "Country borders": countryBorders, "US state borders": stateBorders, "US county borders (zoom 6+)": countyBorders }, { position: "topright", collapsed: true })
     .addTo(map);
 
   // ---- legend
@@ -266,6 +294,7 @@
         ["legend-dot legend-selected", "Selected pedon"],
         ["legend-pin", "Queried point (SSURGO mapped survey)"],
         ["legend-line legend-state", "US state border"],
+        ["legend-line legend-county", "US county border (zoom 6+)"],
         ["legend-line legend-country", "Country border / coast"],
       ];
       rows.forEach(function (row) {
@@ -297,8 +326,7 @@
 
   // ---------------------------------------------------------------- notes (warnings that are not errors)
 
-  var notesNode = el("details", { id: "status-notes", class: "status-notes", hidden: true });
-  statusNode.parentNode.insertBefore(notesNode, statusNode.nextSibling);
+  var notesNode = $("status-notes");
   var pedonWarnings = [];
 
   function renderNotes() {
@@ -324,6 +352,8 @@
   // ---------------------------------------------------------------- pedons in view
 
   var pedonLayer = L.layerGroup().addTo(map);
+  window.loam.map = map;
+  window.loam.pedonLayer = pedonLayer;
   var markersByKey = new Map();
   var selectedKey = null;
   var pedonController = null;
@@ -356,6 +386,7 @@
   }
 
   function scheduleLoad() {
+    window.loam.pedonState = "pending";
     clearTimeout(moveTimer);
     moveTimer = setTimeout(loadPedons, MOVE_DEBOUNCE_MS);
   }
@@ -371,6 +402,7 @@
       clearPedons();
       pedonWarnings = [];
       renderNotes();
+      window.loam.pedonState = "zoom";
       if (problem === "empty") {
         zoomMessage.hidden = true;
         setStatus("The view lies outside valid coordinates; pan back to the map.", "warn");
@@ -385,6 +417,7 @@
     var controller = new AbortController();
     pedonController = controller;
     setStatus("Loading pedons in this view…", "busy");
+    window.loam.pedonState = "loading";
     var url = "/v1/pedons?" + query({ bbox: box.join(","), limit: PEDON_LIMIT });
     getJson(url, controller.signal)
       .then(function (collection) {
@@ -395,18 +428,20 @@
         renderNotes();
         var n = markersByKey.size;
         if (collection.truncated === true) {
-          setStatus("Showing " + n + " pedons; more exist in this view — zoom in", "warn");
+          setStatus("Showing " + n + " pedon" + (n === 1 ? "" : "s") + "; more exist in this view — zoom in", "warn");
         } else if (n === 0) {
           setStatus("No laboratory pedons in this view. Click the map for the mapped soil survey at a point.", "info");
         } else {
           setStatus("Showing " + n + " laboratory pedon" + (n === 1 ? "" : "s") + " in this view. Click one for its layers.", "info");
         }
         window.loam.lastPedonCount = n;
+        window.loam.pedonState = "ready";
       })
       .catch(function (error) {
         if (isAbort(error) || sequence !== pedonSequence) return;
         clearPedons();
         setStatus("Pedons could not be loaded: " + describeError(error), "error");
+        window.loam.pedonState = "error";
       });
   }
 
@@ -428,8 +463,10 @@
       marker.bindTooltip(function () {
         return el("span", null, [el("strong", { text: key }), properties.name ? " " + String(properties.name) : ""]);
       }, { direction: "top", offset: [0, -6] });
-      marker.on("click", function () {
-        openPedon(key, false);
+      marker.on("click", function (event) {
+        // Leaflet reports a small circle marker's own centre as the event's containerPoint; use the mouse's.
+        var at = event.originalEvent ? map.mouseEventToContainerPoint(event.originalEvent) : null;
+        openPedon(nearestPedon(at) || key, false);
       });
       marker.addTo(pedonLayer);
       markersByKey.set(key, marker);
@@ -438,6 +475,20 @@
     var selected = selectedKey && markersByKey.get(selectedKey);
     if (selected) selected.bringToFront();
     fillPedonSelect(listed);
+  }
+
+  /** Overlapping markers: the canvas reports the topmost; open the one whose centre is nearest the click. */
+  function nearestPedon(containerPoint) {
+    if (!containerPoint) return null;
+    var best = null, bestDistance = Infinity;
+    markersByKey.forEach(function (marker, key) {
+      var d = map.latLngToContainerPoint(marker.getLatLng()).distanceTo(containerPoint);
+      if (d <= marker.getRadius() + 4 && d < bestDistance) {
+        best = key;
+        bestDistance = d;
+      }
+    });
+    return best;
   }
 
   function fillPedonSelect(listed) {
@@ -482,12 +533,14 @@
   var detailController = null;
   var pointMarker = null;
 
-  function openPanel(title, focus) {
+  /** Open the panel for something at `latlng`; keep that place in sight when the map narrows. */
+  function openPanel(title, focus, latlng) {
     var wasHidden = panel.hidden;
     panelTitle.textContent = title;
     panelBody.textContent = "";
     panel.hidden = false;
     if (wasHidden) map.invalidateSize({ pan: false });
+    if (latlng) map.panInside(latlng, { padding: [120, 80] });
     if (focus) {
       panelTitle.setAttribute("tabindex", "-1");
       panelTitle.focus();
@@ -567,7 +620,8 @@
       if (id && !labels[id]) labels[id] = [text(o.property.name), text(o.unit)];
     });
     return properties.map(function (id) {
-      return { id: id, name: labels[id] ? labels[id][0] : (FALLBACK_LABELS[id] || [id])[0], unit: labels[id] ? labels[id][1] : (FALLBACK_LABELS[id] || [id, ""])[1] };
+      var name = labels[id] ? labels[id][0] : (FALLBACK_LABELS[id] || [id])[0];
+      return { id: id, short: SHORT_LABELS[id] || name, name: name, unit: labels[id] ? labels[id][1] : (FALLBACK_LABELS[id] || [id, ""])[1] };
     });
   }
 
@@ -577,10 +631,17 @@
       null,
       [el("th", { scope: "col", class: "col-depth" }, ["Depth", el("span", { class: "unit", text: "cm" })]), el("th", { scope: "col", class: "col-horizon", text: "Horizon" })].concat(
         columns.map(function (c) {
-          return el("th", { scope: "col", class: "col-value" }, [c.name, el("span", { class: "unit", text: c.unit })]);
+          return el("th", { scope: "col", class: "col-value", title: c.name + ", " + c.unit }, [el("abbr", { title: c.name, text: c.short }), el("span", { class: "unit", text: c.unit })]);
         }),
       ),
     );
+  }
+
+  /** "pH = pH (1:1 water); OC = Organic carbon; …" for the headings that are abbreviated. */
+  function columnKey(columns) {
+    return "Columns: " + columns.map(function (c) {
+      return c.short === c.name ? c.name + " (" + c.unit + ")" : c.short + " = " + c.name + " (" + c.unit + ")";
+    }).join("; ") + ".";
   }
 
   // ---- pedon detail
@@ -588,10 +649,10 @@
   function openPedon(key, focus) {
     highlight(key);
     removePointMarker();
-    openPanel("Pedon " + key, focus);
+    var marker = markersByKey.get(key);
+    openPanel("Pedon " + key, focus, marker ? marker.getLatLng() : null);
     panelMessage("Loading laboratory layers…", "busy");
     var controller = startDetail();
-    var marker = markersByKey.get(key);
     var feature = marker ? marker.pedonFeature : null;
     var url = "/v1/pedons/" + encodeURIComponent(key) + "?" + query({ properties: PEDON_PROPERTIES.join(",") });
     getJson(url, controller.signal)
@@ -629,7 +690,7 @@
       definitionList([
         ["Pedon key", text(detail.pedon_key || key)],
         props.name ? ["Sampled as", text(props.name)] : null,
-        props.pedlabsampnum ? ["Lab sample no.", text(props.pedlabsampnum)] : null,
+        props.pedlabsampnum && String(props.pedlabsampnum) !== String(detail.pedon_key || key) ? ["Lab sample no.", text(props.pedlabsampnum)] : null,
         props.upedonid ? ["User pedon id", text(props.upedonid)] : null,
         ["Provider", text(detail.provider || LAB_PROVIDER) + (detail.data_kind ? " (" + detail.data_kind + ")" : "")],
         ["Coordinates", lat === null || lon === null ? "not recorded" : formatNumber(lat) + ", " + formatNumber(lon) + " (WGS84; " + accuracy + ")"],
@@ -664,7 +725,7 @@
     } else {
       panelBody.appendChild(el("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "Laboratory layers of pedon " + key }, [table]));
     }
-    var legendNotes = ["— = not reported. A value beginning with < or > is a censored result, shown as reported (never as its limit)."];
+    var legendNotes = [columnKey(columns), "— = not reported. A value beginning with < or > is a censored result, shown as reported (never as its limit)."];
     unique(derivedNotes).forEach(function (note) {
       legendNotes.push(note);
     });
@@ -705,7 +766,7 @@
     highlight(null);
     removePointMarker();
     pointMarker = L.marker([lat, lon], { keyboard: false, interactive: false, alt: "Queried point", title: "Queried point" }).addTo(map);
-    openPanel("Mapped soil survey at " + formatNumber(lat) + ", " + formatNumber(lon), focus);
+    openPanel("Mapped soil survey at " + formatNumber(lat) + ", " + formatNumber(lon), focus, L.latLng(lat, lon));
     panelMessage("Looking up the mapped soil survey at this point…", "busy");
     var controller = startDetail();
     var params = { latitude: lat, longitude: lon, properties: LOCATION_PROPERTIES.join(",") };
@@ -723,11 +784,17 @@
   function renderLocation(lat, lon, answer, params) {
     var observations = Array.isArray(answer.observations) ? answer.observations : [];
     var mapUnits = Array.isArray(answer.map_units) ? answer.map_units : [];
+    // Warnings every observation carries (the mapped-survey warning) go to the top; the rest go with
+    // their component (e.g. "minor component"), and the response's own warnings to the end.
     var observationWarnings = unique(
       observations.reduce(function (acc, o) {
         return acc.concat(Array.isArray(o.warnings) ? o.warnings : []);
       }, []),
-    );
+    ).filter(function (w) {
+      return observations.every(function (o) {
+        return Array.isArray(o.warnings) && o.warnings.indexOf(w) >= 0;
+      });
+    });
     var responseWarnings = unique(Array.isArray(answer.warnings) ? answer.warnings : []).filter(function (w) {
       return observationWarnings.indexOf(w) < 0;
     });
@@ -749,13 +816,13 @@
     var columns = columnLabels(LOCATION_PROPERTIES, observations);
     var groups = groupByMapUnit(observations);
     mapUnits.forEach(function (unit) {
-      panelBody.appendChild(mapUnitSection(unit, groups[unit.map_unit_key] || [], columns));
+      panelBody.appendChild(mapUnitSection(unit, groups[unit.map_unit_key] || [], columns, observationWarnings));
       delete groups[unit.map_unit_key];
     });
     // Observations whose map unit was not in map_units (should not happen; shown rather than dropped).
     Object.keys(groups).forEach(function (mapUnitKey) {
       var first = groups[mapUnitKey][0] && groups[mapUnitKey][0].survey_context;
-      panelBody.appendChild(mapUnitSection(first || { map_unit_key: mapUnitKey }, groups[mapUnitKey], columns));
+      panelBody.appendChild(mapUnitSection(first || { map_unit_key: mapUnitKey }, groups[mapUnitKey], columns, observationWarnings));
     });
 
     if (responseWarnings.length) panelBody.appendChild(section("Warnings", [warningList(responseWarnings)]));
@@ -785,7 +852,7 @@
     return groups;
   }
 
-  function mapUnitSection(unit, observations, columns) {
+  function mapUnitSection(unit, observations, columns, shownAbove) {
     var box = el("section", { class: "panel-section map-unit" });
     box.appendChild(el("h3", null, ["Map unit ", el("span", { class: "symbol", text: text(unit.map_unit_symbol) }), ": " + text(unit.map_unit_name)]));
     box.appendChild(
@@ -800,10 +867,13 @@
     observations.forEach(function (o) {
       var c = o.survey_context;
       if (!components[c.component_key]) {
-        components[c.component_key] = { context: c, horizons: {}, horizonOrder: [] };
+        components[c.component_key] = { context: c, horizons: {}, horizonOrder: [], warnings: [] };
         order.push(c.component_key);
       }
       var component = components[c.component_key];
+      (Array.isArray(o.warnings) ? o.warnings : []).forEach(function (w) {
+        if (shownAbove.indexOf(w) < 0) component.warnings.push(w);
+      });
       if (!component.horizons[c.horizon_key]) {
         component.horizons[c.horizon_key] = { name: c.horizon_name, depth: o.depth, values: {} };
         component.horizonOrder.push(c.horizon_key);
@@ -821,8 +891,10 @@
       var c = component.context;
       var percent = typeof c.component_percent === "number" ? formatNumber(c.component_percent) + " % of the map unit" : "share not recorded";
       box.appendChild(el("h4", { class: "component" }, [text(c.component_name) + " — " + percent, el("span", { class: "key", text: " (component key " + text(componentKey) + ")" })]));
+      var componentWarnings = unique(component.warnings);
+      if (componentWarnings.length) box.appendChild(warningList(componentWarnings, "component-warnings"));
       var table = el("table", { class: "data-table component-horizons" });
-      table.appendChild(el("caption", { text: "Horizons of " + text(c.component_name) + " (representative values; low–high typical range below)" }));
+      table.appendChild(el("caption", { text: "Horizons of " + text(c.component_name) + ": representative values" }));
       table.appendChild(el("thead", null, [headerRow(columns)]));
       var tbody = el("tbody");
       var horizonKeys = component.horizonOrder.slice().sort(function (a, b) {
@@ -840,6 +912,7 @@
       table.appendChild(tbody);
       box.appendChild(el("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "Horizons of " + text(c.component_name) }, [table]));
     });
+    if (order.length) box.appendChild(el("div", { class: "table-notes" }, [el("p", { text: columnKey(columns) }), el("p", { text: "Small figures: the low–high typical values of the component horizon (not a statistical interval). — = not reported." })]));
     return box;
   }
 
@@ -888,9 +961,9 @@
     if (window.location.hash !== hash) window.history.replaceState(null, "", hash);
   }
 
-  window.loam = { map: map, pedonLayer: pedonLayer, lastBbox: null, lastPedonCount: null };
 
   var start = readHash();
   if (start) map.setView(start.center, start.zoom);
   else map.fitBounds(KANSAS, { padding: [24, 24] });
+  updateCounties();
 })();

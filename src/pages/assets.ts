@@ -52,6 +52,8 @@ export const ASSETS: Record<string, Asset> = {
   "/map/map.js": { path: mapJs, type: JS },
   "/map/map.css": { path: mapCss, type: CSS },
   "/map/favicon.svg": { path: mapFavicon, type: SVG },
+  // Browsers ask for /favicon.ico when a page (e.g. /docs) names no icon; answer with Loam's icon, not a 404.
+  "/favicon.ico": { path: mapFavicon, type: SVG },
   "/map/vendor/leaflet/leaflet.js": { path: leafletJs, type: JS },
   // leaflet.css refers to images/*.png relative to itself.
   "/map/vendor/leaflet/leaflet.css": { path: leafletCss, type: CSS },

@@ -1,0 +1,383 @@
+/**
+ * The map page in headless Chromium (issue 6): served offline by Loam, pedons for the view, the pedon
+ * layer table, the zoom-in message, the mapped-survey panel, text-only rendering of API values.
+ * Screenshots go to test/artifacts/ (gitignored).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, Page } from "playwright-core";
+import { startLoam, type RunningLoam } from "../support/server";
+import { knownPoints } from "../location/known-answers";
+import { artifactPath, launchChromium, watchedPage, type WatchedPage } from "./browser";
+
+/** Pedon 02N0245 of ../shared/data/README.md §2.5: layer Ap1 0–13 cm, pH 6.8, clay 35.154017. */
+const KIMO = { key: "02N0245", lat: 39.0783539, lon: -95.7708282, designation: "Ap1", depth: "0–13", ph: "6.8", clay: "35.154017" };
+
+/** Per test: a browser page, a few API round trips and screenshots. */
+const BROWSER_TEST_MS = 45_000;
+
+let loam: RunningLoam;
+let browser: Browser;
+
+beforeAll(async () => {
+  loam = await startLoam();
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await loam?.stop();
+});
+
+/** Open the map page (optionally at #zoom/lat/lon) and wait for the basemap. */
+async function openMap(path = "/map"): Promise<WatchedPage> {
+  const watched = await watchedPage(browser);
+  await watched.page.goto(loam.base + path, { waitUntil: "load" });
+  await watched.page.waitForFunction(() => (window as any).loam?.basemapState === "ready", null, { timeout: 20_000 });
+  return watched;
+}
+
+/** Wait until the pedon request for the current view has been answered (or refused as too large). */
+async function settled(page: Page, states: string[] = ["ready"]): Promise<string> {
+  await page.waitForFunction((wanted) => wanted.includes((window as any).loam.pedonState), states, { timeout: 20_000 });
+  return page.evaluate(() => (window as any).loam.pedonState as string);
+}
+
+async function setView(page: Page, lat: number, lon: number, zoom: number): Promise<void> {
+  // Return nothing: serializing the Leaflet map object back to the test would take seconds.
+  await page.evaluate(
+    ([la, lo, z]) => {
+      (window as any).loamMap.setView([la, lo], z, { animate: false });
+    },
+    [lat, lon, zoom] as const,
+  );
+}
+
+/** The page position of a lat/lon on the map. */
+async function pixelOf(page: Page, lat: number, lon: number): Promise<{ x: number; y: number }> {
+  return page.evaluate(
+    ([la, lo]) => {
+      const map = (window as any).loamMap;
+      const point = map.latLngToContainerPoint([la, lo]);
+      const rect = map.getContainer().getBoundingClientRect();
+      return { x: rect.left + point.x, y: rect.top + point.y };
+    },
+    [lat, lon] as const,
+  );
+}
+
+function markerCount(page: Page): Promise<number> {
+  return page.evaluate(() => (window as any).loam.pedonLayer.getLayers().length as number);
+}
+
+/** Each test page: no console errors, no failed requests, nothing fetched from outside 127.0.0.1. */
+function expectClean(watched: WatchedPage): void {
+  expect(watched.errors).toEqual([]);
+  expect(watched.foreign()).toEqual([]);
+  expect(watched.requests.length).toBeGreaterThan(0);
+}
+
+/** Rows of a table as arrays of cell texts, keyed by the header's abbreviation or text. */
+async function tableRows(page: Page, selector: string): Promise<Record<string, string>[]> {
+  return page.evaluate((sel) => {
+    const table = document.querySelector(sel) as HTMLTableElement;
+    const headers = [...table.tHead!.rows[0]!.cells].map((cell) => (cell.querySelector("abbr")?.textContent ?? cell.firstChild?.textContent ?? "").trim());
+    return [...table.tBodies[0]!.rows].map((row) => Object.fromEntries([...row.cells].map((cell, i) => [headers[i], (cell.firstChild?.textContent ?? "").trim()])));
+  }, selector);
+}
+
+describe("map page", () => {
+  test("/ and /map serve the same page under the strict page CSP, every asset from Loam", async () => {
+    const [root, map] = await Promise.all([loam.get("/"), loam.get("/map")]);
+    expect(root.status).toBe(200);
+    expect(map.status).toBe(200);
+    const html = await root.text();
+    expect(await map.text()).toBe(html);
+    expect(root.headers.get("content-type")).toContain("text/html");
+    expect(root.headers.get("content-security-policy")).toContain("script-src 'self'");
+    // No inline script or style in the markup; every script and stylesheet is a local path.
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/i);
+    expect(html).not.toMatch(/\sstyle=/i);
+    expect(html).not.toMatch(/<style/i);
+    for (const [, url] of html.matchAll(/(?:src|href)="([^"]+)"/g)) expect(url!.startsWith("/")).toBe(true);
+    for (const asset of [
+      "/map/map.js",
+      "/map/map.css",
+      "/map/vendor/leaflet/leaflet.js",
+      "/map/vendor/leaflet/leaflet.css",
+      "/map/vendor/leaflet/images/marker-icon.png",
+      "/map/vendor/leaflet/images/layers.png",
+      "/map/vendor/topojson-client.min.js",
+      "/map/data/countries-50m.json",
+      "/map/data/us-states-10m.json",
+      "/map/data/us-counties-10m.json",
+    ]) {
+      const response = await loam.get(asset);
+      expect(`${asset} ${response.status}`).toBe(`${asset} 200`);
+      await response.arrayBuffer();
+    }
+  }, BROWSER_TEST_MS);
+
+  test("opens on the Kansas lab coverage with the offline basemap, no console errors and no request leaving 127.0.0.1", async () => {
+    const watched = await openMap("/");
+    const { page } = watched;
+    // Kansas is larger than the API's 4 square degrees: the page asks the user to zoom in instead of sending a failing request.
+    expect(await settled(page, ["zoom"])).toBe("zoom");
+    // County lines are fetched for views zoomed in to 6 or more (Kansas is); wait for them before the screenshot.
+    await page.waitForFunction(() => (window as any).loam.countiesState === "ready", null, { timeout: 20_000 });
+    await page.waitForTimeout(300);
+    const view = await page.evaluate(() => {
+      const b = (window as any).loamMap.getBounds();
+      return { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth() };
+    });
+    expect(view.west).toBeLessThanOrEqual(-102.05);
+    expect(view.east).toBeGreaterThanOrEqual(-94.6);
+    expect(view.south).toBeLessThanOrEqual(36.99);
+    expect(view.north).toBeGreaterThanOrEqual(40.0);
+    expect(view.east - view.west).toBeLessThan(20);
+    expect(await page.isVisible("#zoom-message")).toBe(true);
+    expect(watched.requests.some((url) => url.includes("/v1/pedons"))).toBe(false);
+    for (const part of ["/map/vendor/leaflet/leaflet.js", "/map/vendor/topojson-client.min.js", "/map/data/countries-50m.json", "/map/data/us-states-10m.json", "/map/data/us-counties-10m.json"]) {
+      expect(watched.requests.some((url) => url.endsWith(part))).toBe(true);
+    }
+    // The legend, the status line and labelled controls are there.
+    expect(await page.textContent(".legend")).toContain("Laboratory pedon");
+    expect(await page.getAttribute("#status", "aria-live")).toBe("polite");
+    expect(await page.getAttribute("#panel", "aria-live")).toBe("polite");
+    expect(await page.getAttribute("#panel-close", "aria-label")).toBe("Close details panel");
+    await page.screenshot({ path: artifactPath("map-opening-kansas.png") });
+    expectClean(watched);
+    await watched.close();
+  }, BROWSER_TEST_MS);
+
+  test("Kansas pedons for the view: one request with the visible bbox, as many markers as the API's features", async () => {
+    const watched = await openMap("/map#10/39.0/-95.7");
+    const { page } = watched;
+    await settled(page);
+    const bbox: number[] = await page.evaluate(() => (window as any).loam.lastBbox);
+    expect(bbox).toHaveLength(4);
+    for (const value of bbox) expect(Math.round(value * 1e6) / 1e6).toBe(value);
+    const [w, s, e, n] = bbox as [number, number, number, number];
+    expect(e - w).toBeLessThanOrEqual(5);
+    expect((e - w) * (n - s)).toBeLessThanOrEqual(4);
+    const url = `/v1/pedons?bbox=${bbox.join(",")}&limit=500`;
+    expect(watched.requests).toContain(loam.base + url);
+    const api = await loam.json(url);
+    expect(api.status).toBe(200);
+    const features = api.body.features.length;
+    expect(features).toBeGreaterThan(0);
+    expect(api.body.truncated).toBe(false);
+    expect(await markerCount(page)).toBe(features);
+    expect(await page.textContent("#status")).toContain(`Showing ${features} laboratory pedons`);
+    // The keyboard path: every pedon in view is listed in the select.
+    expect(await page.locator("#pedon-select option").count()).toBe(features + 1);
+    await page.screenshot({ path: artifactPath("map-kansas-pedons.png") });
+    expectClean(watched);
+    await watched.close();
+  }, BROWSER_TEST_MS);
+
+  test("clicking pedon 02N0245 opens its layer table with the known values", async () => {
+    const watched = await openMap("/map");
+    const { page } = watched;
+    await setView(page, KIMO.lat, KIMO.lon, 12);
+    await settled(page);
+    expect(await markerCount(page)).toBeGreaterThan(1);
+    const at = await pixelOf(page, KIMO.lat, KIMO.lon);
+    await page.mouse.click(at.x, at.y);
+    await page.waitForSelector("#pedon-layers tbody tr", { timeout: 20_000 });
+    expect(await page.textContent("#panel-title")).toBe(`Pedon ${KIMO.key}`);
+    expect(await page.isVisible("#panel")).toBe(true);
+    const rows = await tableRows(page, "#pedon-layers");
+    const ap1 = rows.find((row) => row.Horizon === KIMO.designation);
+    expect(ap1).toBeDefined();
+    expect(ap1!.Depth).toBe(KIMO.depth);
+    expect(ap1!.pH).toBe(KIMO.ph);
+    expect(ap1!.Clay).toBe(KIMO.clay);
+    // Headers carry the units.
+    const headers = await page.locator("#pedon-layers thead th").allTextContents();
+    expect(headers.some((h) => h.startsWith("Clay") && h.includes("%"))).toBe(true);
+    expect(headers.some((h) => h.startsWith("CEC") && h.includes("cmol(+)/kg"))).toBe(true);
+    const panel = (await page.textContent("#panel-body")) ?? "";
+    expect(panel).toContain("39.0783539, -95.7708282");
+    expect(panel).toContain("accuracy varies");
+    expect(panel).toContain("not representative");
+    expect(await page.getAttribute('#panel-body a:text("Pedon JSON")', "href")).toBe(`/v1/pedons/${KIMO.key}`);
+    expect(await page.getAttribute('#panel-body a:text("Raw provider table")', "href")).toBe(`/v1/providers/usda_kssl/raw/pedons/${KIMO.key}`);
+    expect(await page.evaluate(() => (document.getElementById("pedon-select") as HTMLSelectElement).value)).toBe(KIMO.key);
+    // The map narrowed for the panel and reloaded its pedons; wait for that before the screenshot.
+    await settled(page);
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: artifactPath("map-kansas-pedon-02N0245-layers.png") });
+    // The close button closes the panel.
+    await page.click("#panel-close");
+    expect(await page.isHidden("#panel")).toBe(true);
+    expectClean(watched);
+    await watched.close();
+  }, BROWSER_TEST_MS);
+
+  test("zooming out past the API limit shows the zoom-in message and sends no pedon request", async () => {
+    const watched = await openMap("/map#10/39.0/-95.7");
+    const { page } = watched;
+    await settled(page);
+    expect(await markerCount(page)).toBeGreaterThan(0);
+    expect(await page.isHidden("#zoom-message")).toBe(true);
+    const pedonRequests = () => watched.requests.filter((url) => url.includes("/v1/pedons?")).length;
+    const before = pedonRequests();
+    await page.click('a[aria-label="Zoom out"]');
+    await page.waitForTimeout(400);
+    await page.click('a[aria-label="Zoom out"]');
+    await settled(page, ["zoom"]);
+    expect(await page.isVisible("#zoom-message")).toBe(true);
+    expect(await page.textContent("#zoom-message")).toContain("Zoom in to see pedons");
+    expect(await page.textContent("#status")).toContain("Zoom in to see pedons");
+    expect(await markerCount(page)).toBe(0);
+    await page.waitForTimeout(500);
+    expect(pedonRequests()).toBe(before);
+    await page.screenshot({ path: artifactPath("map-zoom-message.png") });
+    // The message's button zooms back in far enough.
+    await page.click("#zoom-in-button");
+    await settled(page);
+    expect(await page.isHidden("#zoom-message")).toBe(true);
+    expect(await markerCount(page)).toBeGreaterThan(0);
+    expectClean(watched);
+    await watched.close();
+  }, BROWSER_TEST_MS);
+
+  test("a map click at a known-answer point shows the mapped-survey panel (IA073 L138B, Clarion 85 %, Ap 0–23 cm pH 6.2)", async () => {
+    const point = knownPoints().find((p) => p.area === "IA073-aoi" && p.musym === "L138B")!;
+    expect(point).toBeDefined();
+    const watched = await openMap("/map");
+    const { page } = watched;
+    await setView(page, point.lat, point.lon, 18);
+    await settled(page);
+    const at = await pixelOf(page, point.lat, point.lon);
+    await page.mouse.click(at.x, at.y);
+    await page.waitForSelector(".component-horizons tbody tr", { timeout: 20_000 });
+    expect(await page.textContent("#panel-title")).toContain("Mapped soil survey at");
+    const unit = (await page.textContent(".map-unit h3")) ?? "";
+    expect(unit).toContain(point.musym);
+    expect(unit).toContain(point.muname);
+    expect(await page.textContent(".map-unit .facts")).toContain(point.mukey);
+    const components = await page.locator("h4.component").allTextContents();
+    expect(components[0]).toContain(`${point.component} — ${point.comppct} % of the map unit`);
+    const rows = await tableRows(page, ".component-horizons");
+    const top = rows[0]!;
+    expect(top.Depth).toBe(`${point.top}–${point.bottom}`);
+    expect(top.Horizon).toBe(point.hzname);
+    expect(top.pH).toBe(String(point.ph));
+    expect(top.Clay).toBe(String(point.clay));
+    expect(top.OM).toBe(String(point.om));
+    expect(await page.textContent("#panel-body")).toContain("Mapped survey data are not a laboratory observation");
+    expect(await page.getAttribute('#panel-body a:text("Location JSON")', "href")).toContain("/v1/soil/location?latitude=");
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: artifactPath("map-mapped-survey-IA073.png") });
+    expectClean(watched);
+    await watched.close();
+  }, BROWSER_TEST_MS);
+
+  test("a point with no map unit (open ocean in MH936), entered with the keyboard form, shows the warnings", async () => {
+    const watched = await openMap("/map");
+    const { page } = watched;
+    await page.fill("#point-lat", "7.6");
+    await page.fill("#point-lon", "171.4");
+    await page.press("#point-lon", "Enter");
+    await page.waitForSelector("#panel-body .warnings li", { timeout: 20_000 });
+    const body = (await page.textContent("#panel-body")) ?? "";
+    expect(body).toContain("No mapped survey data at this point.");
+    expect(body).toContain("falls in no SSURGO map unit");
+    expect(await page.locator(".component-horizons").count()).toBe(0);
+    // Keyboard users land on the panel heading.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("panel-title");
+    await page.keyboard.press("Escape");
+    expect(await page.isHidden("#panel")).toBe(true);
+    expectClean(watched);
+    await watched.close();
+  }, BROWSER_TEST_MS);
+
+  test("API values are rendered as text: a hostile pedon cannot run script; censored values show as reported", async () => {
+    const watched = await openMap("/map");
+    const { page } = watched;
+    const hostile = `<img src=x onerror="window.__pwned=1">`;
+    // Answers crafted in the browser (page.route): nothing reaches the network.
+    await page.route((url) => url.pathname === "/v1/pedons", (route) =>
+      route.fulfill({
+        contentType: "application/json",
+        body: JSON.stringify({
+          type: "FeatureCollection",
+          provider: "usda_kssl",
+          truncated: true,
+          warnings: [hostile],
+          features: [
+            {
+              type: "Feature",
+              id: "99X0001",
+              geometry: { type: "Point", coordinates: [-95.7, 39.0] },
+              properties: { pedon_key: "99X0001", representative_of_bbox: false, pedlabsampnum: "99X0001", upedonid: hostile, name: hostile, layer_count: 1 },
+            },
+          ],
+        }),
+      }),
+    );
+    await page.route((url) => url.pathname === "/v1/pedons/99X0001", (route) =>
+      route.fulfill({
+        contentType: "application/json",
+        body: JSON.stringify({
+          pedon_key: "99X0001",
+          provider: "usda_kssl",
+          data_kind: "observed",
+          location: { latitude: 39.0, longitude: -95.7, horizontal_accuracy_m: null },
+          citation: hostile,
+          warnings: [hostile],
+          layers: [
+            {
+              layer_key: "L1",
+              lab_sample_key: "L1",
+              depth: { top_cm: 0, bottom_cm: 10 },
+              horizon_designation: hostile,
+              observations: [
+                { property: { id: "ph", name: "pH (1:1 water)" }, value: 6.1, reported_value: "6.1", value_qualifier: null, reporting_limit: null, unit: "pH", data_kind: "observed", warnings: [] },
+                { property: { id: "cec", name: "CEC, NH4OAc pH 7" }, value: null, reported_value: "<0.05", value_qualifier: "less_than", reporting_limit: 0.05, unit: "cmol(+)/kg", data_kind: "observed", warnings: [] },
+              ],
+            },
+          ],
+        }),
+      }),
+    );
+    await setView(page, 39.0, -95.7, 12);
+    await settled(page);
+    expect(await page.textContent("#status")).toBe("Showing 1 pedon; more exist in this view — zoom in");
+    const at = await pixelOf(page, 39.0, -95.7);
+    await page.mouse.click(at.x, at.y);
+    await page.waitForSelector("#pedon-layers tbody tr");
+    const rows = await tableRows(page, "#pedon-layers");
+    expect(rows[0]!.Horizon).toBe(hostile);
+    expect(rows[0]!.CEC).toBe("<0.05");
+    expect(rows[0]!.pH).toBe("6.1");
+    expect(await page.textContent("#panel-body")).toContain(hostile);
+    expect(await page.locator("#panel img, #status-notes img, .leaflet-tooltip img").count()).toBe(0);
+    expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+    expectClean(watched);
+    await watched.close();
+  }, BROWSER_TEST_MS);
+
+  test("an API error is shown in the status line with its ErrorResponse message", async () => {
+    const watched = await openMap("/map");
+    const { page } = watched;
+    await page.route((url) => url.pathname === "/v1/pedons", (route) =>
+      route.fulfill({
+        status: 502,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "upstream_error", message: "The laboratory provider answered with an error.", request_id: "req-123", provider: "usda_kssl", retryable: true } }),
+      }),
+    );
+    await setView(page, 39.0, -95.7, 12);
+    await settled(page, ["error"]);
+    const status = (await page.textContent("#status")) ?? "";
+    expect(status).toContain("The laboratory provider answered with an error.");
+    expect(status).toContain("HTTP 502");
+    expect(await page.getAttribute("#status", "class")).toContain("status-error");
+    // The browser logs the 502 itself; that is the only console error.
+    expect(watched.errors.every((e) => e.includes("502"))).toBe(true);
+    expect(watched.foreign()).toEqual([]);
+    await watched.close();
+  }, BROWSER_TEST_MS);
+});
