@@ -5,7 +5,7 @@
  */
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeSda, type FakeSda } from "../support/fake-sda";
@@ -88,6 +88,7 @@ async function inFlightRequestSurvives(signal: "SIGTERM" | "SIGINT", command: ()
   } finally {
     gate.release();
     gate.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -102,7 +103,8 @@ describe("graceful stop", () => {
 
   test("a second signal cuts a request that will not finish: the process still closes its database and exits 0", async () => {
     const gate = gatedSda(sda); // never released
-    const dbPath = join(mkdtempSync(join(tmpdir(), "loam-shutdown-")), "loam.sqlite");
+    const dir = mkdtempSync(join(tmpdir(), "loam-shutdown-"));
+    const dbPath = join(dir, "loam.sqlite");
     try {
       const loam = await spawnLoam({
         cmd: [process.execPath, "--max-http-header-size=262144", "src/cli.ts", "serve"],
@@ -126,6 +128,7 @@ describe("graceful stop", () => {
     } finally {
       gate.release();
       gate.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -6,7 +6,7 @@
  */
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { BuildResult } from "../../scripts/build";
@@ -32,7 +32,7 @@ let referenceSource: SnapshotSource;
 
 beforeAll(async () => {
   build = await buildOnce();
-  dir = mkdtempSync(join(tmpdir(), "loam-alone-"));
+  dir = scratchDir("loam-alone-");
   exe = join(dir, "loam");
   copyFileSync(build.outfile, exe);
   dbPath = join(dir, "state", "loam.sqlite");
@@ -46,10 +46,22 @@ beforeAll(async () => {
   reference = await startLoam({ source: referenceSource });
 }, 120_000);
 
+const scratch: string[] = [];
+/** A temporary directory removed after the tests. */
+function scratchDir(prefix: string): string {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(path);
+  return path;
+}
+
 afterAll(async () => {
-  if (loam?.proc.exitCode === null) loam.proc.kill("SIGKILL");
+  if (loam?.proc.exitCode === null) {
+    loam.proc.kill("SIGKILL");
+    await loam.proc.exited;
+  }
   await reference?.stop();
   referenceSource?.close();
+  for (const path of scratch) rmSync(path, { recursive: true, force: true });
 });
 
 /** A body with the parts that differ between two servers (their address, cache timing) taken out. */
@@ -203,7 +215,7 @@ describe("the single executable, alone in an empty directory", () => {
 
   test("`loam snapshot build --data` builds what the source build builds; LOAM_SNAPSHOT then replaces the embedded one", async () => {
     // One survey area only, so the served coverage shows which snapshot answers.
-    const work = mkdtempSync(join(tmpdir(), "loam-alone-build-"));
+    const work = scratchDir("loam-alone-build-");
     const data = join(work, "data");
     mkdirSync(join(data, "ssurgo"), { recursive: true });
     cpSync(join(resolve(DATA_DIR), "ssurgo", "IA015-aoi"), join(data, "ssurgo", "IA015-aoi"), { recursive: true });
@@ -232,7 +244,7 @@ describe("the single executable, alone in an empty directory", () => {
   });
 
   test("`loam import-ssurgo <folder>` adds an area to a copy of the embedded snapshot", () => {
-    const work = mkdtempSync(join(tmpdir(), "loam-alone-import-"));
+    const work = scratchDir("loam-alone-import-");
     const target = join(work, "snapshot.sqlite");
     const imported = Bun.spawnSync([exe, "import-ssurgo", join(resolve(DATA_DIR), "ssurgo", "IA183-aoi")], { cwd: dir, env: { LOAM_SNAPSHOT: target } });
     expect(imported.stderr.toString()).toContain("starting from the one embedded");

@@ -2,7 +2,7 @@
  * Loam as operators run it: a separate process (the single executable, or `bun src/cli.ts serve`),
  * configured only by its environment, watched through its stdout and its exit code.
  */
-import { mkdtempSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildExecutable, type BuildResult } from "../../scripts/build";
@@ -11,10 +11,28 @@ export const REPO = resolve(import.meta.dir, "../..");
 
 let built: Promise<BuildResult> | undefined;
 
+/** Executables built by test runs, one directory per test process (bun test runs no exit hooks). */
+const BUILDS = join(tmpdir(), "loam-test-executables");
+
+/** Remove what earlier test processes built (about 120 MB each), once they have exited. */
+function sweepBuilds(): void {
+  for (const name of existsSync(BUILDS) ? readdirSync(BUILDS) : []) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ESRCH") rmSync(join(BUILDS, name), { recursive: true, force: true });
+    }
+  }
+}
+
 /** `bun run build`, once per test process, into a temporary directory (dist/ is left alone). */
 export function buildOnce(): Promise<BuildResult> {
   built ??= (() => {
-    const dir = mkdtempSync(join(tmpdir(), "loam-build-"));
+    sweepBuilds();
+    const dir = join(BUILDS, String(process.pid));
+    rmSync(dir, { recursive: true, force: true });
     return buildExecutable({ outfile: join(dir, "loam"), workDir: join(dir, "work"), log: () => {} });
   })();
   return built;
