@@ -540,7 +540,10 @@
     panelBody.textContent = "";
     panel.hidden = false;
     if (wasHidden) map.invalidateSize({ pan: false });
-    if (latlng) map.panInside(latlng, { padding: [120, 80] });
+    if (latlng) {
+      var size = map.getSize();
+      map.panInside(latlng, { padding: [Math.min(120, size.x / 4), Math.min(80, size.y / 4)] });
+    }
     if (focus) {
       panelTitle.setAttribute("tabindex", "-1");
       panelTitle.focus();
