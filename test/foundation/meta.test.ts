@@ -85,7 +85,7 @@ describe("OpenAPI document", () => {
     const doc = contract.doc;
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("0.2.0");
-    for (const path of ["/health", "/v1", "/v1/providers", "/v1/properties", "/v1/soil/location", "/v1/providers/{provider_id}/raw/location"]) {
+    for (const path of ["/health", "/v1", "/v1/providers", "/v1/properties", "/v1/soil/location", "/v1/providers/{provider_id}/raw/location", "/v1/pedons", "/v1/pedons/{pedon_key}", "/v1/providers/{provider_id}/raw/pedons/{pedon_key}"]) {
       const get = doc.paths[path]?.get;
       expect(get).toBeDefined();
       expect(get.summary.length).toBeGreaterThan(3);
@@ -103,7 +103,9 @@ describe("OpenAPI document", () => {
 
   test("keeps additionalProperties false on the response models", () => {
     const schemas = contract.doc.components.schemas;
-    for (const name of ["ErrorResponse", "HealthResponse", "ApiMetadata", "ProviderRecord", "PropertyRecord", "LocationResponse", "SoilObservation", "SourceProvenance", "RawProviderResponse"]) {
+    const closedModels = Object.entries(schemas).filter(([, schema]: [string, any]) => schema.type === "object").map(([name]) => name);
+    expect(closedModels.length).toBeGreaterThan(20);
+    for (const name of closedModels) {
       expect(schemas[name].additionalProperties).toBe(false);
     }
     expect(schemas.RawProviderResponse.properties.upstream_response.additionalProperties).toBe(true);
