@@ -1,0 +1,243 @@
+/**
+ * Benchmark helpers: child processes on 127.0.0.1 (Loam and the bare-platform baseline), a bounded
+ * wrk run with machine-readable results, the peak RSS of a process, and facts about the machine.
+ * Nothing here touches the network beyond loopback.
+ */
+import { cpus, totalmem } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Subprocess } from "bun";
+
+export const ROOT = resolve(import.meta.dir, "..");
+export const TMP = join(ROOT, "bench", "tmp");
+
+/** A free TCP port on 127.0.0.1 (bind to 0, read it, release it). */
+export function freePort(): number {
+  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+  const port = probe.port!;
+  probe.stop(true);
+  return port;
+}
+
+export interface Child {
+  pid: number;
+  base: string;
+  proc: Subprocess;
+  stop(): Promise<void>;
+}
+
+/** Wait until `url` answers 200, or fail after `timeoutMs`. */
+export async function waitReady(url: string, proc: Subprocess, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`process ${proc.pid} exited with ${proc.exitCode} before it was ready`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await Bun.sleep(100);
+  }
+  throw new Error(`${url} was not ready within ${timeoutMs} ms`);
+}
+
+async function stopChild(proc: Subprocess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  proc.kill("SIGTERM");
+  const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
+  if (!exited) {
+    proc.kill("SIGKILL");
+    await proc.exited;
+  }
+}
+
+export interface LoamOptions {
+  env?: Record<string, string>;
+  /** Where the server's stdout/stderr go (default: discarded). */
+  logFile?: string;
+}
+
+/** `bun --max-http-header-size=262144 src/cli.ts serve` on 127.0.0.1 and a free port. */
+export async function startLoamServer(dbPath: string, options: LoamOptions = {}): Promise<Child> {
+  const port = freePort();
+  const proc = Bun.spawn([process.execPath, "--max-http-header-size=262144", "src/cli.ts", "serve"], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/tmp",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      LOAM_DB: dbPath,
+      RATE_LIMIT_PER_MINUTE: "1000000",
+      ...options.env,
+    },
+    stdout: options.logFile ? Bun.file(options.logFile) : "ignore",
+    stderr: options.logFile ? Bun.file(`${options.logFile}.err`) : "ignore",
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitReady(`${base}/health`, proc);
+  } catch (error) {
+    await stopChild(proc);
+    throw error;
+  }
+  return { pid: proc.pid, base, proc, stop: () => stopChild(proc) };
+}
+
+/** The bare platform: `Bun.serve` answering each path with a fixed pre-serialized body (bench/baseline.ts). */
+export async function startBaseline(bodies: Record<string, string>): Promise<Child> {
+  const port = freePort();
+  const manifest = join(TMP, "baseline-bodies.json");
+  const files: Record<string, string> = {};
+  for (const [path, body] of Object.entries(bodies)) {
+    const file = join(TMP, `baseline-${path.replace(/[^a-z0-9]+/gi, "_")}.json`);
+    writeFileSync(file, body);
+    files[path] = file;
+  }
+  writeFileSync(manifest, JSON.stringify(files));
+  const proc = Bun.spawn([process.execPath, "bench/baseline.ts", manifest], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", PORT: String(port) },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitReady(`${base}/health`, proc, 20_000);
+  return { pid: proc.pid, base, proc, stop: () => stopChild(proc) };
+}
+
+/** Peak resident set size (VmHWM) and current RSS (VmRSS) of a process, in MB. */
+export function memoryOf(pid: number): { peakMb: number; rssMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
+  return { peakMb: kb("VmHWM") / 1024, rssMb: kb("VmRSS") / 1024 };
+}
+
+export interface Machine {
+  cpu: string;
+  cores: number;
+  memoryGb: number;
+  os: string;
+  bun: string;
+  wrk: string;
+}
+
+export function machine(): Machine {
+  let osName = process.platform as string;
+  try {
+    osName = /^PRETTY_NAME="?([^"\n]+)"?/m.exec(readFileSync("/etc/os-release", "utf8"))?.[1] ?? osName;
+  } catch {
+    // not Linux
+  }
+  const kernel = Bun.spawnSync(["uname", "-r"]).stdout.toString().trim();
+  return {
+    cpu: cpus()[0]?.model.trim() ?? "unknown",
+    cores: cpus().length,
+    memoryGb: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+    os: `${osName}, Linux ${kernel}`,
+    bun: Bun.version,
+    wrk: wrkVersion() ?? "not installed",
+  };
+}
+
+export function wrkVersion(): string | null {
+  const path = Bun.which("wrk");
+  if (!path) return null;
+  const out = Bun.spawnSync([path, "-v"]);
+  return /wrk\s+(\S+)/.exec(out.stdout.toString() + out.stderr.toString())?.[1] ?? "unknown";
+}
+
+export interface WrkOptions {
+  connections: number;
+  durationSeconds: number;
+  /** Upper bound on requests for the whole run (the run stops sending when it is reached). */
+  maxRequests: number;
+  /** Lua defining `next_path()`, the path of the next request (global `id` is the thread number); default: the URL's path. */
+  pathsLua?: string;
+  threads?: number;
+  label: string;
+}
+
+export interface WrkResult {
+  label: string;
+  url: string;
+  connections: number;
+  requests: number;
+  seconds: number;
+  rps: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** Non-2xx/3xx answers, socket errors and timeouts. */
+  errors: number;
+  capped: boolean;
+  command: string;
+}
+
+/**
+ * One wrk run, bounded by time (-d) and by requests (the Lua script stops each thread after its share).
+ * The `done` hook prints one JSON line with latency percentiles in microseconds.
+ */
+export async function runWrk(url: string, options: WrkOptions): Promise<WrkResult> {
+  const wrk = Bun.which("wrk");
+  if (!wrk) throw new Error("wrk is not installed (Debian: apt-get install -y wrk)");
+  const threads = options.threads ?? 1;
+  const perThread = Math.ceil(options.maxRequests / threads);
+  const script = join(TMP, `wrk-${options.label.replace(/[^a-z0-9]+/gi, "_")}.lua`);
+  const defaultPath = new URL(url).pathname + new URL(url).search;
+  writeFileSync(
+    script,
+    `-- generated by bench/run.ts for ${options.label}
+local sent = 0
+local cap = ${perThread}
+${options.pathsLua ?? `local fixed = ${JSON.stringify(defaultPath)}\nfunction next_path() return fixed end`}
+local threads = 0
+function setup(thread)
+  thread:set("id", threads)
+  threads = threads + 1
+end
+request = function()
+  sent = sent + 1
+  if sent > cap then wrk.thread:stop() end
+  return wrk.format("GET", next_path())
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('WRKJSON {"requests":%d,"duration_us":%d,"p50":%d,"p90":%d,"p99":%d,"max":%d,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d}\\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max,
+    e.connect, e.read, e.write, e.status, e.timeout))
+end
+`,
+  );
+  const args = [wrk, `-t${threads}`, `-c${options.connections}`, `-d${options.durationSeconds}s`, "--timeout", "5s", "-s", script, url];
+  const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
+  // Hard stop: wrk gets its duration plus ten seconds, then it is killed.
+  const killer = setTimeout(() => proc.kill("SIGKILL"), (options.durationSeconds + 10) * 1000);
+  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  await proc.exited;
+  clearTimeout(killer);
+  const line = /WRKJSON (\{.*\})/.exec(stdout)?.[1];
+  if (!line) throw new Error(`wrk produced no result for ${options.label}:\n${stdout}\n${stderr}`);
+  const r = JSON.parse(line) as Record<string, number>;
+  const seconds = r.duration_us! / 1e6;
+  const requests = r.requests!;
+  const capped = requests >= perThread * threads;
+  return {
+    label: options.label,
+    url,
+    connections: options.connections,
+    requests,
+    seconds,
+    rps: requests / seconds,
+    p50Ms: r.p50! / 1000,
+    p90Ms: r.p90! / 1000,
+    p99Ms: r.p99! / 1000,
+    maxMs: r.max! / 1000,
+    errors: r.connect! + r.read! + r.write! + r.status! + r.timeout!,
+    capped,
+    command: `wrk -t${threads} -c${options.connections} -d${options.durationSeconds}s --timeout 5s -s bench/tmp/${script.split("/").pop()} '${url}'`,
+  };
+}
