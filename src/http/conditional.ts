@@ -5,6 +5,9 @@
  */
 import { Elysia } from "elysia";
 import { VERSION } from "../version";
+import { cacheMetadata } from "../shared/answer";
+import { Lru, clockOf, type CachedAnswer } from "../upstream/cache";
+import { COMPRESS_MIN_BYTES, chooseEncoding, compress, encodedTag, type Encoding } from "./compression";
 import { serverTiming, traceOf } from "./trace";
 
 export function entityTag(...parts: (string | number)[]): string {
@@ -51,12 +54,156 @@ export const bodyEntityTags = new Elysia({ name: "loam.body-etags" }).onAfterHan
 interface PreparedAnswer<T> {
   etag: string;
   maxAgeSeconds: number;
-  cached: { hit: boolean; stale: boolean; upstreamMs: number };
+  cached: CachedAnswer;
   body: () => T;
 }
 
-/** Send a prepared data answer: validators first, the body only when the client lacks it. */
-export function sendPrepared<T>(prepared: PreparedAnswer<T>, request: Request, set: { headers: Record<string, unknown> }): T {
+/**
+ * Serialized data answers, by entity tag. A tag names everything a data body is made of except its
+ * `cache` metadata (hit, stored_at, age_seconds), which grows with the answer's age while the tag
+ * stays (see `entityTag` callers). So a cache hit keeps the JSON around `cache` once and splices the
+ * current metadata in: no normalization, no serialization, no re-encoding per request; the bytes and
+ * their gzip/brotli forms are rebuilt at most once per second of age. Only answers whose body was
+ * checked to carry exactly `cacheMetadata(cached, now)` are kept, and never stale ones (their warning
+ * names this moment's upstream failure).
+ */
+interface Rendered {
+  head: string;
+  tail: string;
+  /** The `cache` JSON of the current rendering, and the rendering itself. */
+  meta: string;
+  bytes: Uint8Array<ArrayBuffer>;
+  /** Blobs are sent without a copy (a Response made from bytes copies them each time). */
+  blob: Blob;
+  encoded: Partial<Record<Encoding, Blob>>;
+}
+
+const RENDERED_ENTRIES = 256;
+const RENDERED_BYTES = 48_000_000;
+const rendered = new Lru<string, Rendered>(RENDERED_ENTRIES, RENDERED_BYTES);
+const utf8 = new TextEncoder();
+
+function weightOf(entry: Rendered): number {
+  let weight = entry.head.length + entry.tail.length + entry.bytes.byteLength + entry.blob.size;
+  for (const blob of Object.values(entry.encoded)) weight += blob?.size ?? 0;
+  return weight;
+}
+
+/** `JSON.stringify(body)` cut around the value of its top-level `key`, or null when there is none. */
+export function splitAround(body: Record<string, unknown>, key: string): [head: string, tail: string] | null {
+  let head = "{";
+  let tail = "";
+  let found = false;
+  let first = true;
+  for (const [name, value] of Object.entries(body)) {
+    const json = JSON.stringify(value) as string | undefined;
+    if (json === undefined) continue; // as JSON.stringify leaves out undefined and functions
+    const prefix = `${first ? "" : ","}${JSON.stringify(name)}:`;
+    first = false;
+    if (name === key) {
+      head += prefix;
+      found = true;
+    } else if (found) tail += prefix + json;
+    else head += prefix + json;
+  }
+  return found ? [head, `${tail}}`] : null;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+type HeaderBag = Record<string, unknown>;
+
+/** Header values as strings (Elysia copies them into its own Headers once more when it sends the Response). */
+function toHeaders(bag: HeaderBag): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name in bag) {
+    const value = bag[name];
+    if (value !== undefined && value !== null) headers[name] = String(value);
+  }
+  return headers;
+}
+
+/** The JSON answer as compression.ts would send it (same headers, same encodings, same tags). */
+function jsonResponse(
+  payload: string | Blob,
+  chars: number,
+  etag: string,
+  request: Request,
+  set: { headers: HeaderBag; status?: unknown },
+  encodedFor?: (encoding: Encoding) => Blob,
+): Response {
+  const headers = set.headers;
+  headers["content-type"] = "application/json; charset=utf-8";
+  headers["vary"] = "Accept-Encoding";
+  const status = typeof set.status === "number" ? set.status : 200;
+  const encoding = chars > COMPRESS_MIN_BYTES ? chooseEncoding(request.headers.get("accept-encoding")) : null;
+  if (!encoding) return new Response(payload, { status, headers: toHeaders(headers) });
+  headers["content-encoding"] = encoding;
+  headers["etag"] = encodedTag(etag, encoding);
+  const encoded = encodedFor ? encodedFor(encoding) : (compress(payload as string, encoding) as Uint8Array<ArrayBuffer>);
+  return new Response(encoded, { status, headers: toHeaders(headers) });
+}
+
+interface Body {
+  payload: string | Blob;
+  /** Length in characters (what compression.ts compares with its threshold). */
+  chars: number;
+  encodedFor?: (encoding: Encoding) => Blob;
+}
+
+/** A cache hit's body from its rendered copy (made on first use); null when the answer is not kept. */
+function renderedBody<T>(prepared: PreparedAnswer<T>): Body | null {
+  const cached = prepared.cached;
+  const clock = clockOf(cached);
+  if (!clock || !cached.hit || cached.stale) return null;
+  let entry = rendered.get(prepared.etag);
+  if (!entry) {
+    const at = clock();
+    const body = prepared.body();
+    const meta = JSON.stringify(cacheMetadata(cached, at));
+    const parts = isPlainObject(body) && JSON.stringify(body.cache) === meta ? splitAround(body, "cache") : null;
+    if (!parts) {
+      const text = JSON.stringify(body);
+      return { payload: text, chars: text.length };
+    }
+    const bytes = utf8.encode(parts[0] + meta + parts[1]);
+    entry = { head: parts[0], tail: parts[1], meta, bytes, blob: new Blob([bytes]), encoded: {} };
+    rendered.set(prepared.etag, entry, weightOf(entry));
+  } else {
+    const meta = JSON.stringify(cacheMetadata(cached, clock()));
+    if (meta !== entry.meta) {
+      entry.meta = meta;
+      entry.bytes = utf8.encode(entry.head + meta + entry.tail);
+      entry.blob = new Blob([entry.bytes]);
+      entry.encoded = {};
+      rendered.reweigh(prepared.etag, weightOf(entry));
+    }
+  }
+  const current = entry;
+  return {
+    payload: current.blob,
+    chars: current.head.length + current.meta.length + current.tail.length,
+    encodedFor: (encoding) => {
+      let blob = current.encoded[encoding];
+      if (!blob) {
+        blob = new Blob([compress(current.bytes, encoding) as Uint8Array<ArrayBuffer>]);
+        current.encoded[encoding] = blob;
+        rendered.reweigh(prepared.etag, weightOf(current));
+      }
+      return blob;
+    },
+  };
+}
+
+/**
+ * Send a prepared data answer: validators first, the body only when the client lacks it. The body
+ * goes out as a finished JSON Response (serialized here, compressed as compression.ts does), so
+ * Elysia does not walk it again against the route's response model: the models still document the
+ * route, and the contract tests check bodies against the served OpenAPI document.
+ */
+export function sendPrepared<T>(prepared: PreparedAnswer<T>, request: Request, set: { headers: Record<string, unknown>; status?: unknown }): T {
   set.headers["etag"] = prepared.etag;
   set.headers["cache-control"] = `public, max-age=${prepared.maxAgeSeconds}`;
   const trace = traceOf(request);
@@ -72,10 +219,14 @@ export function sendPrepared<T>(prepared: PreparedAnswer<T>, request: Request, s
     return notModified({ ...(set.headers as Headers), etag: matched }) as unknown as T;
   }
   const started = performance.now();
-  const body = prepared.body();
+  let body = renderedBody(prepared);
+  if (!body) {
+    const text = JSON.stringify(prepared.body());
+    body = { payload: text, chars: text.length };
+  }
   if (trace) {
     trace.normalizeMs = performance.now() - started;
     set.headers["server-timing"] = serverTiming(trace);
   }
-  return body;
+  return jsonResponse(body.payload, body.chars, prepared.etag, request, set, body.encodedFor) as unknown as T;
 }

@@ -1,6 +1,15 @@
 /**
  * Fixed one-minute windows per client (DESIGN §3), counted in SQLite so a restart does not hand
- * every client a fresh budget. One UPSERT per counted request; old windows are swept now and then.
+ * every client a fresh budget. Old windows are swept now and then.
+ *
+ * Counting reserves tickets: a client's requests in a window are numbered 1, 2, 3, ... and a request
+ * is allowed when its number is within the limit. The numbers are reserved in SQLite in blocks (one
+ * UPSERT `count = count + n` per block, n doubling from 1 up to a twentieth of the limit, at most 256),
+ * then handed out from memory. The stored count is therefore always at least the number of requests
+ * answered (a crash or restart can only over-count, by the unused part of the last block, never
+ * under-count), decisions are exact while a process runs, and several processes sharing LOAM_DB draw
+ * disjoint numbers from the same counter. A busy client costs one write per block instead of one per
+ * request (the per-request UPSERT was a fifth of the CPU time of a cached answer).
  */
 import { sql, lt } from "drizzle-orm";
 import type { LoamDatabase } from "../../db/client";
@@ -16,22 +25,63 @@ export interface RateDecision {
 
 const WINDOW_SECONDS = 60;
 const SWEEP_EVERY = 1000;
+const MAX_BLOCK = 256;
+/** Clients tracked in memory at most; beyond it the reservations are dropped (an over-count, never an under-count). */
+const MAX_TRACKED_CLIENTS = 100_000;
+
+interface Tickets {
+  windowStart: number;
+  /** The next number to hand out, and the last one reserved in SQLite. */
+  next: number;
+  last: number;
+  /** Size of the next reservation. */
+  block: number;
+}
+
+/** The largest block for a limit: small limits stay nearly exact across a restart (120/minute: 6). */
+export function maxBlockFor(limit: number): number {
+  return Math.max(1, Math.min(MAX_BLOCK, Math.floor(limit / 20)));
+}
 
 export function createRateLimiter(db: LoamDatabase, limit: number) {
-  const increment = db
+  const reserve = db
     .insert(rateCounters)
-    .values({ client: sql.placeholder("client"), windowStart: sql.placeholder("windowStart"), count: 1 })
-    .onConflictDoUpdate({ target: [rateCounters.client, rateCounters.windowStart], set: { count: sql`${rateCounters.count} + 1` } })
+    .values({ client: sql.placeholder("client"), windowStart: sql.placeholder("windowStart"), count: sql.placeholder("n") })
+    .onConflictDoUpdate({ target: [rateCounters.client, rateCounters.windowStart], set: { count: sql`${rateCounters.count} + excluded.count` } })
     .returning({ count: rateCounters.count })
     .prepare();
+  const maxBlock = maxBlockFor(limit);
+  const tickets = new Map<string, Tickets>();
+  let currentWindow = 0;
   let sinceSweep = 0;
+
+  function ticketFor(client: string, windowStart: number): number {
+    if (windowStart !== currentWindow) {
+      currentWindow = windowStart;
+      for (const [key, held] of tickets) if (held.windowStart !== windowStart) tickets.delete(key);
+    }
+    let held = tickets.get(client);
+    if (!held || held.windowStart !== windowStart) {
+      if (tickets.size >= MAX_TRACKED_CLIENTS) tickets.clear();
+      held = { windowStart, next: 1, last: 0, block: 1 };
+      tickets.set(client, held);
+    }
+    if (held.next > held.last) {
+      const n = held.block;
+      const [row] = reserve.all({ client, windowStart, n });
+      const last = row?.count ?? n;
+      held.last = last;
+      held.next = last - n + 1;
+      held.block = Math.min(maxBlock, held.block * 2);
+    }
+    return held.next++;
+  }
 
   return {
     hit(client: string, nowMs: number): RateDecision {
       const nowSeconds = Math.floor(nowMs / 1000);
       const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);
-      const [row] = increment.all({ client, windowStart });
-      const count = row?.count ?? 1;
+      const count = ticketFor(client, windowStart);
       if (++sinceSweep >= SWEEP_EVERY) {
         sinceSweep = 0;
         db.delete(rateCounters).where(lt(rateCounters.windowStart, windowStart - WINDOW_SECONDS)).run();

@@ -2,6 +2,11 @@
  * The upstream cache (DESIGN §3): SQLite entries keyed by provider + normalized logical query,
  * a lifetime, one shared upstream call for identical concurrent requests, stale-if-error, and a size
  * bound that evicts the oldest entries. Only complete, parsed answers are stored; failures never.
+ *
+ * SQLite is the store of record; in front of it a small in-process LRU keeps the decoded answers
+ * (payload parsed, table validated) of recently used entries, so a hit neither reads the row nor
+ * parses its JSON again. It is written through on every store, so it never holds an answer that was
+ * not stored, and an entry past its lifetime is never served from it.
  */
 import { asc, eq, sql } from "drizzle-orm";
 import type { LoamDatabase } from "../../db/client";
@@ -29,7 +34,85 @@ export interface CacheOptions {
   ttlSeconds: number;
   /** Entries kept at most; the oldest are evicted first. */
   maxEntries?: number;
+  /** Decoded answers kept in memory at most (entries and payload characters). */
+  memoryEntries?: number;
+  memoryChars?: number;
   now?: () => number;
+}
+
+/**
+ * A least-recently-used map bounded in entries and in a caller-given weight (e.g. characters).
+ * Map iteration order is insertion order, so re-inserting on use keeps the oldest first.
+ */
+export class Lru<K, V> {
+  private readonly entries = new Map<K, { value: V; weight: number }>();
+  private total = 0;
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxWeight: number,
+  ) {}
+
+  get(key: K): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  set(key: K, value: V, weight: number): void {
+    this.delete(key);
+    if (weight > this.maxWeight || this.maxEntries <= 0) return;
+    this.entries.set(key, { value, weight });
+    this.total += weight;
+    while (this.entries.size > this.maxEntries || this.total > this.maxWeight) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done) break;
+      this.delete(oldest.value);
+    }
+  }
+
+  /** Change the weight of an entry already present (its value grew or shrank in place). */
+  reweigh(key: K, weight: number): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.total += weight - entry.weight;
+    entry.weight = weight;
+    while (this.total > this.maxWeight && this.entries.size > 0) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done) break;
+      this.delete(oldest.value);
+    }
+  }
+
+  delete(key: K): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.total -= entry.weight;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get weight(): number {
+    return this.total;
+  }
+}
+
+/** The clock of the cache that produced an answer, so an answer's age can be computed where it is sent. */
+const clocks = new WeakMap<CachedAnswer, () => number>();
+
+export function clockOf(cached: CachedAnswer): (() => number) | undefined {
+  return clocks.get(cached);
+}
+
+interface Remembered {
+  answer: UpstreamAnswer;
+  storedAt: number;
+  expiresAt: number;
 }
 
 export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
@@ -39,9 +122,30 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   // CACHE_TTL_SECONDS=0 turns the store off (identical concurrent requests still share one call).
   const disabled = options.ttlSeconds === 0;
   const select = db.select().from(cacheEntries).where(eq(cacheEntries.key, sql.placeholder("key"))).prepare();
+  const memory = new Lru<string, Remembered>(options.memoryEntries ?? 1000, options.memoryChars ?? 16_000_000);
   let stores = 0;
   let hits = 0;
   let misses = 0;
+  let memoryHits = 0;
+
+  function answered(cached: CachedAnswer): CachedAnswer {
+    clocks.set(cached, now);
+    return cached;
+  }
+
+  /** A fresh entry: from memory, else from SQLite (then remembered). */
+  function fresh(key: string, at: number): Remembered | undefined {
+    const remembered = memory.get(key);
+    if (remembered && remembered.expiresAt > at) {
+      memoryHits++;
+      return remembered;
+    }
+    const entry = read(key);
+    if (!entry || entry.expiresAt <= at) return undefined;
+    const decoded = { answer: decode(entry.payload), storedAt: entry.storedAt, expiresAt: entry.expiresAt };
+    memory.set(key, decoded, entry.payload.length);
+    return decoded;
+  }
 
   function read(key: string) {
     return select.get({ key });
@@ -56,9 +160,14 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
       const count = tx.select({ n: sql<number>`count(*)` }).from(cacheEntries).get()?.n ?? 0;
       if (count > maxEntries) {
         const oldest = tx.select({ key: cacheEntries.key }).from(cacheEntries).orderBy(asc(cacheEntries.storedAt)).limit(count - maxEntries).all();
-        for (const { key: old } of oldest) tx.delete(cacheEntries).where(eq(cacheEntries.key, old)).run();
+        for (const { key: old } of oldest) {
+          tx.delete(cacheEntries).where(eq(cacheEntries.key, old)).run();
+          memory.delete(old);
+        }
       }
     });
+    // Remembered only once the row is committed.
+    memory.set(key, { answer, storedAt, expiresAt: entry.expiresAt }, payload.length);
     stores++;
   }
 
@@ -69,12 +178,12 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
       const storedAt = now();
       if (!disabled) store(key, provider, answer, storedAt);
       misses++;
-      return { answer, hit: false, storedAt, stale: false, upstreamMs: storedAt - started };
+      return answered({ answer, hit: false, storedAt, stale: false, upstreamMs: storedAt - started });
     } catch (error) {
       const stale = read(key);
       if (stale && error instanceof LoamError && error.retryable) {
         hits++;
-        return { answer: decode(stale.payload), hit: true, storedAt: stale.storedAt, stale: true, staleBecause: error, upstreamMs: now() - started };
+        return answered({ answer: decode(stale.payload), hit: true, storedAt: stale.storedAt, stale: true, staleBecause: error, upstreamMs: now() - started });
       }
       throw error;
     }
@@ -84,10 +193,10 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     /** The answer for `query`, from the cache when fresh, else from `fetchAnswer` (shared by concurrent callers). */
     async get(provider: string, query: LogicalQuery, fetchAnswer: () => Promise<UpstreamAnswer>): Promise<CachedAnswer> {
       const key = `${provider}|${canonicalQuery(query)}`;
-      const entry = disabled ? undefined : read(key);
-      if (entry && entry.expiresAt > now()) {
+      const entry = disabled ? undefined : fresh(key, now());
+      if (entry) {
         hits++;
-        return { answer: decode(entry.payload), hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
+        return answered({ answer: entry.answer, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 });
       }
       const pending = inFlight.get(key);
       // A request that joins an in-flight call shares its fresh answer (not a cache hit: it is this moment's upstream answer).
@@ -97,7 +206,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
       return loading;
     },
     stats() {
-      return { hits, misses, stores };
+      return { hits, misses, stores, memoryHits, memoryEntries: memory.size };
     },
     /** Test and operator aid: is there a stored entry for this query? */
     has(provider: string, query: LogicalQuery): boolean {
