@@ -114,4 +114,4 @@ test("kill -9 during heavy cache writes, then restart: integrity ok, stored entr
     await again.stop();
   }
   expect(integrity(dbPath)).toBe("ok");
-});
+}, 30_000);

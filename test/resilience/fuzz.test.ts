@@ -282,7 +282,7 @@ describe(`fuzzing (${RUNS} runs per endpoint)`, () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, 30_000);
 
   test("/v1/providers/{provider_id}/raw/location: path and query string", async () => {
     await fc.assert(
@@ -292,7 +292,7 @@ describe(`fuzzing (${RUNS} runs per endpoint)`, () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, 30_000);
 
   test("/v1/pedons: query string", async () => {
     // Boxes: mostly legal ones over Kansas, otherwise any four (or not four) items.
@@ -344,7 +344,7 @@ describe(`fuzzing (${RUNS} runs per endpoint)`, () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, 30_000);
 
   test("/v1/pedons/{pedon_key}: path and query string", async () => {
     await fc.assert(
@@ -355,7 +355,7 @@ describe(`fuzzing (${RUNS} runs per endpoint)`, () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, 30_000);
 
   test("/v1/providers/{provider_id}/raw/pedons/{pedon_key}: path", async () => {
     await fc.assert(
@@ -370,5 +370,5 @@ describe(`fuzzing (${RUNS} runs per endpoint)`, () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, 30_000);
 });

@@ -69,7 +69,7 @@ describe("a hanging upstream (child process, LOAM_UPSTREAM=sda, UPSTREAM_TIMEOUT
     expect(fake.calls - before).toBe(50);
     expect(healthTimes.length).toBeGreaterThanOrEqual(5);
     expect(Math.max(...healthTimes)).toBeLessThan(200);
-  });
+  }, 15_000);
 });
 
 describe("identical concurrent requests", () => {
@@ -113,6 +113,6 @@ describe("identical concurrent requests", () => {
       } finally {
         await loam.stop();
       }
-    });
+    }, 15_000);
   }
 });
