@@ -6,7 +6,7 @@
 import { Elysia } from "elysia";
 import { VERSION } from "../version";
 import { cacheMetadata } from "../shared/answer";
-import { Lru, clockOf, type CachedAnswer } from "../upstream/cache";
+import { Lru, originOf, type CachedAnswer } from "../upstream/cache";
 import { COMPRESS_MIN_BYTES, chooseEncoding, compress, encodedTag, type Encoding } from "./compression";
 import { serverTiming, traceOf } from "./trace";
 
@@ -68,25 +68,41 @@ interface PreparedAnswer<T> {
  * names this moment's upstream failure).
  */
 interface Rendered {
-  head: string;
-  tail: string;
-  /** The `cache` JSON of the current rendering, and the rendering itself. */
+  /** UTF-8 of the JSON before and after the `cache` value, and their lengths in characters. */
+  head: Uint8Array;
+  tail: Uint8Array;
+  chars: number;
+  /** The `cache` JSON of the current rendering, and the rendering as a Blob (sent without a copy). */
   meta: string;
-  bytes: Uint8Array<ArrayBuffer>;
-  /** Blobs are sent without a copy (a Response made from bytes copies them each time). */
   blob: Blob;
   encoded: Partial<Record<Encoding, Blob>>;
 }
 
-const RENDERED_ENTRIES = 256;
-const RENDERED_BYTES = 48_000_000;
-const rendered = new Lru<string, Rendered>(RENDERED_ENTRIES, RENDERED_BYTES);
+const RENDERED_ENTRIES = 128;
+const RENDERED_BYTES = 24_000_000;
+/** One store per upstream cache (per app): a tag is only unique within the app that made it. */
+const renderedBy = new WeakMap<object, Lru<string, Rendered>>();
 const utf8 = new TextEncoder();
 
 function weightOf(entry: Rendered): number {
-  let weight = entry.head.length + entry.tail.length + entry.bytes.byteLength + entry.blob.size;
+  let weight = entry.head.byteLength + entry.tail.byteLength + entry.blob.size;
   for (const blob of Object.values(entry.encoded)) weight += blob?.size ?? 0;
   return weight;
+}
+
+function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.byteLength, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
+  }
+  return out;
+}
+
+/** The body bytes with `meta` as its cache metadata. */
+function render(entry: Rendered, meta: string): Uint8Array<ArrayBuffer> {
+  return concat(entry.head, utf8.encode(meta), entry.tail);
 }
 
 /** `JSON.stringify(body)` cut around the value of its top-level `key`, or null when there is none. */
@@ -156,9 +172,13 @@ interface Body {
 /** A cache hit's body from its rendered copy (made on first use); null when the answer is not kept. */
 function renderedBody<T>(prepared: PreparedAnswer<T>): Body | null {
   const cached = prepared.cached;
-  const clock = clockOf(cached);
-  if (!clock || !cached.hit || cached.stale) return null;
-  let entry = rendered.get(prepared.etag);
+  const origin = originOf(cached);
+  if (!origin || !cached.hit || cached.stale) return null;
+  const clock = origin.now;
+  let rendered = renderedBy.get(origin.scope);
+  if (!rendered) renderedBy.set(origin.scope, (rendered = new Lru<string, Rendered>(RENDERED_ENTRIES, RENDERED_BYTES)));
+  const store = rendered;
+  let entry = store.get(prepared.etag);
   if (!entry) {
     const at = clock();
     const body = prepared.body();
@@ -168,29 +188,29 @@ function renderedBody<T>(prepared: PreparedAnswer<T>): Body | null {
       const text = JSON.stringify(body);
       return { payload: text, chars: text.length };
     }
-    const bytes = utf8.encode(parts[0] + meta + parts[1]);
-    entry = { head: parts[0], tail: parts[1], meta, bytes, blob: new Blob([bytes]), encoded: {} };
-    rendered.set(prepared.etag, entry, weightOf(entry));
+    const [head, tail] = parts;
+    entry = { head: utf8.encode(head), tail: utf8.encode(tail), chars: head.length + tail.length, meta, blob: new Blob([]), encoded: {} };
+    entry.blob = new Blob([render(entry, meta)]);
+    store.set(prepared.etag, entry, weightOf(entry));
   } else {
     const meta = JSON.stringify(cacheMetadata(cached, clock()));
     if (meta !== entry.meta) {
       entry.meta = meta;
-      entry.bytes = utf8.encode(entry.head + meta + entry.tail);
-      entry.blob = new Blob([entry.bytes]);
+      entry.blob = new Blob([render(entry, meta)]);
       entry.encoded = {};
-      rendered.reweigh(prepared.etag, weightOf(entry));
+      store.reweigh(prepared.etag, weightOf(entry));
     }
   }
   const current = entry;
   return {
     payload: current.blob,
-    chars: current.head.length + current.meta.length + current.tail.length,
+    chars: current.chars + current.meta.length,
     encodedFor: (encoding) => {
       let blob = current.encoded[encoding];
       if (!blob) {
-        blob = new Blob([compress(current.bytes, encoding) as Uint8Array<ArrayBuffer>]);
+        blob = new Blob([compress(render(current, current.meta), encoding) as Uint8Array<ArrayBuffer>]);
         current.encoded[encoding] = blob;
-        rendered.reweigh(prepared.etag, weightOf(current));
+        store.reweigh(prepared.etag, weightOf(current));
       }
       return blob;
     },

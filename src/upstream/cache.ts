@@ -102,11 +102,20 @@ export class Lru<K, V> {
   }
 }
 
-/** The clock of the cache that produced an answer, so an answer's age can be computed where it is sent. */
-const clocks = new WeakMap<CachedAnswer, () => number>();
+/**
+ * Where an answer came from: the clock of the cache that produced it (so its age can be computed where
+ * it is sent) and a token for that cache instance (so what is kept about its answers elsewhere, such
+ * as rendered bodies, is never shared with another app in the same process).
+ */
+export interface AnswerOrigin {
+  now: () => number;
+  scope: object;
+}
 
-export function clockOf(cached: CachedAnswer): (() => number) | undefined {
-  return clocks.get(cached);
+const origins = new WeakMap<CachedAnswer, AnswerOrigin>();
+
+export function originOf(cached: CachedAnswer): AnswerOrigin | undefined {
+  return origins.get(cached);
 }
 
 interface Remembered {
@@ -122,14 +131,16 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   // CACHE_TTL_SECONDS=0 turns the store off (identical concurrent requests still share one call).
   const disabled = options.ttlSeconds === 0;
   const select = db.select().from(cacheEntries).where(eq(cacheEntries.key, sql.placeholder("key"))).prepare();
-  const memory = new Lru<string, Remembered>(options.memoryEntries ?? 1000, options.memoryChars ?? 16_000_000);
+  const memory = new Lru<string, Remembered>(options.memoryEntries ?? 500, options.memoryChars ?? 8_000_000);
   let stores = 0;
   let hits = 0;
   let misses = 0;
   let memoryHits = 0;
 
+  const origin: AnswerOrigin = { now, scope: {} };
+
   function answered(cached: CachedAnswer): CachedAnswer {
-    clocks.set(cached, now);
+    origins.set(cached, origin);
     return cached;
   }
 
