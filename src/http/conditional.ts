@@ -155,11 +155,16 @@ function jsonResponse(
   headers["vary"] = "Accept-Encoding";
   const status = typeof set.status === "number" ? set.status : 200;
   const encoding = chars > COMPRESS_MIN_BYTES ? chooseEncoding(request.headers.get("accept-encoding")) : null;
-  if (!encoding) return new Response(payload, { status, headers: toHeaders(headers) });
-  headers["content-encoding"] = encoding;
-  headers["etag"] = encodedTag(etag, encoding);
-  const encoded = encodedFor ? encodedFor(encoding) : (compress(payload as string, encoding) as Uint8Array<ArrayBuffer>);
-  return new Response(encoded, { status, headers: toHeaders(headers) });
+  if (encoding) {
+    headers["content-encoding"] = encoding;
+    headers["etag"] = encodedTag(etag, encoding);
+  }
+  const body = encoding ? (encodedFor ? encodedFor(encoding) : (compress(payload as string, encoding) as Uint8Array<ArrayBuffer>)) : payload;
+  const response = new Response(body, { status, headers: toHeaders(headers) });
+  // Every header is in the Response now. With none left in `set`, Elysia sends the Response as it is
+  // instead of copying it into a new one with merged headers (about 5 % of a cached answer's cost).
+  for (const name of Object.keys(headers)) delete headers[name];
+  return response;
 }
 
 interface Body {
