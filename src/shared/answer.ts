@@ -36,7 +36,7 @@ export function sourceWarnings(source: UpstreamSource, cached: CachedAnswer): st
   if (source.kind === "snapshot") {
     const description = source.describe();
     warnings.push(
-      `Served from Loam's offline snapshot of dated USDA-NRCS exports${description.builtAt ? ` (built ${description.builtAt.slice(0, 10)})` : ""}, not from a live query of Soil Data Access; source.retrieved_at is the export's date. Snapshot coverage: ${(description.coverage ?? []).join("; ") || "unknown"}.`,
+      `Served from Loam's offline snapshot of dated USDA-NRCS exports${description.builtAt ? ` (built ${description.builtAt.slice(0, 10)})` : ""}, not from a live query of Soil Data Access; mapped-survey retrieval dates (source.retrieved_at) are the survey export's version date. Snapshot coverage: ${(description.coverage ?? []).join("; ") || "unknown"}.`,
     );
   }
   if (cached.stale) {
