@@ -7,6 +7,7 @@ import { Elysia } from "elysia";
 import { MethodNotAllowedError, RateLimitedError, UriTooLongError } from "../errors";
 import { asLoamError, errorResponse } from "./errors";
 import { requestIdFor } from "./request-id";
+import { rejectRepeated } from "./query";
 import { startTrace, traceOf } from "./trace";
 import { loggableQuery, type AccessLog } from "./access-log";
 import type { Metrics } from "./metrics";
@@ -91,6 +92,9 @@ export function httpBoundary(options: BoundaryOptions) {
         set.headers["retry-after"] = String(decision.resetSeconds);
         throw new RateLimitedError(decision.limit, decision.resetSeconds);
       }
+      // DESIGN §3: a repeated parameter is a 422 on every API route, also where the route reads none.
+      const queryStart = request.url.indexOf("?");
+      if (queryStart !== -1) rejectRepeated(new URLSearchParams(request.url.slice(queryStart + 1)));
     })
     .onError({ as: "global" }, ({ code, error, set }) => {
       const requestId = String(set.headers["x-request-id"] ?? crypto.randomUUID());

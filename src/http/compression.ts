@@ -56,6 +56,25 @@ function toHeaders(bag: HeaderBag): Headers {
   return headers;
 }
 
+/**
+ * Encoded bodies of tagged answers (catalog, metadata): the same tag is the same bytes, so each is
+ * compressed once, not per request. Data answers keep their own copies (conditional.ts).
+ */
+const ENCODED_BY_TAG_MAX = 64;
+const encodedByTag = new Map<string, Uint8Array<ArrayBuffer>>();
+
+function encodeOnce(body: string, encoding: Encoding, etag: unknown): Uint8Array<ArrayBuffer> {
+  if (typeof etag !== "string") return compress(body, encoding) as Uint8Array<ArrayBuffer>;
+  const key = `${etag}|${encoding}`;
+  let encoded = encodedByTag.get(key);
+  if (!encoded) {
+    encoded = compress(body, encoding) as Uint8Array<ArrayBuffer>;
+    if (encodedByTag.size >= ENCODED_BY_TAG_MAX) encodedByTag.delete(encodedByTag.keys().next().value as string);
+    encodedByTag.set(key, encoded);
+  }
+  return encoded;
+}
+
 /** JSON bodies returned by routes and by the error handler, encoded when worth it. */
 export const compression = new Elysia({ name: "loam.compression" }).mapResponse({ as: "global" }, ({ request, response, set }) => {
   if (response instanceof Response || response instanceof Blob || response === null || response === undefined) return;
@@ -68,6 +87,8 @@ export const compression = new Elysia({ name: "loam.compression" }).mapResponse(
   const encoding = body.length > COMPRESS_MIN_BYTES ? chooseEncoding(request.headers.get("accept-encoding")) : null;
   if (!encoding) return new Response(body, { status, headers: toHeaders(headers) });
   headers["content-encoding"] = encoding;
-  if (typeof headers["etag"] === "string") headers["etag"] = encodedTag(headers["etag"], encoding);
-  return new Response(compress(body, encoding) as Uint8Array<ArrayBuffer>, { status, headers: toHeaders(headers) });
+  const etag = headers["etag"];
+  const encoded = encodeOnce(body, encoding, etag);
+  if (typeof etag === "string") headers["etag"] = encodedTag(etag, encoding);
+  return new Response(encoded, { status, headers: toHeaders(headers) });
 });

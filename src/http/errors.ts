@@ -6,6 +6,8 @@ import { LoamError, ValidationError, NotFoundError } from "../errors";
 import type { ErrorResponse } from "../shared/model";
 
 interface ElysiaValidationLike {
+  /** What failed the check: "query", "params", ... or "response" (Loam's own body: a server bug). */
+  type?: string;
   all?: { path?: string; message?: string }[];
 }
 
@@ -13,7 +15,7 @@ interface ElysiaValidationLike {
 export function asLoamError(code: string | number, error: unknown): LoamError {
   if (error instanceof LoamError) return error;
   if (code === "NOT_FOUND") return new NotFoundError("No such resource. GET /v1 lists the API; /docs documents it.");
-  if (code === "VALIDATION") {
+  if (code === "VALIDATION" && (error as ElysiaValidationLike).type !== "response") {
     const first = (error as ElysiaValidationLike).all?.[0];
     const where = first?.path ? ` '${first.path.replace(/^\//, "")}'` : "";
     return new ValidationError(`Parameter${where} is invalid: ${first?.message ?? "it violates its rule"}.`);

@@ -51,6 +51,17 @@ describe("error matrix", () => {
     expect(body.error.message).toContain("repeated");
   });
 
+  test("a repeated parameter is 422 on routes that read no parameters too; pages are not API routes", async () => {
+    for (const path of ["/health?x=1&x=2", "/v1/providers?a=&a=", "/v1?v=1&v=1"]) {
+      const { status, body, headers } = await loam.json(path);
+      expect(status).toBe(422);
+      expectError(body, 422, "validation_error", headers);
+      expect(body.error.message).toContain("repeated");
+    }
+    expect((await loam.get("/health?x=1&y=2")).status).toBe(200);
+    expect((await loam.get("/docs?x=1&x=2")).status).toBe(200);
+  });
+
   test("a URI over 8 KB is 414 quickly", async () => {
     const started = performance.now();
     const { status, body, headers } = await loam.json(`/v1/soil/location?latitude=41&longitude=-94&pad=${"x".repeat(100_000)}`);
