@@ -7,17 +7,12 @@ import { cpus, totalmem } from "node:os";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
+import { freePort } from "../test/support/ports";
+
+export { freePort };
 
 export const ROOT = resolve(import.meta.dir, "..");
 export const TMP = join(ROOT, "bench", "tmp");
-
-/** A free TCP port on 127.0.0.1 (bind to 0, read it, release it). */
-export function freePort(): number {
-  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
-  const port = probe.port!;
-  probe.stop(true);
-  return port;
-}
 
 export interface Child {
   pid: number;

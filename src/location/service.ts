@@ -4,7 +4,7 @@
  */
 import type { Static } from "elysia";
 import type { UpstreamCache, CachedAnswer } from "../upstream/cache";
-import { cacheMetadata, maxAge, sourceWarnings, type Prepared } from "../shared/answer";
+import { cacheMetadata, maxAge, RAW_SNAPSHOT_WARNING, sourceWarnings, type Prepared } from "../shared/answer";
 import type { UpstreamSource } from "../upstream/source";
 import type { Cell } from "../upstream/table";
 import { entityTag } from "../http/conditional";
@@ -92,7 +92,7 @@ export async function rawAtPoint(deps: LocationDeps, provider: string, query: Ef
         MAPPED_SURVEY_NOTE,
       ];
       if (deps.source.kind === "snapshot") {
-        warnings.push("In snapshot mode this payload is built from the offline snapshot in the same table shape Soil Data Access returns (JSON+COLUMNNAME+METADATA); it is not a live SDA answer.");
+        warnings.push(RAW_SNAPSHOT_WARNING);
       }
       warnings.push(...sourceWarnings(deps.source, cached));
       return {

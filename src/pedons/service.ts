@@ -9,7 +9,7 @@ import type { PedonKey } from "../upstream/queries";
 import { entityTag } from "../http/conditional";
 import { NotFoundError } from "../errors";
 import { KSSL_PROPERTIES, KSSL_PROVIDER, KSSL_SOURCE_URL, ksslBbox, ksslPedon } from "../providers/kssl";
-import { cacheMetadata, maxAge, sourceWarnings, type Prepared } from "../shared/answer";
+import { cacheMetadata, maxAge, RAW_SNAPSHOT_WARNING, sourceWarnings, type Prepared } from "../shared/answer";
 import { VERSION } from "../version";
 import type { Bbox } from "./bbox";
 import { MAX_PEDON_LIMIT, type PedonCollection, type PedonQuery, type PedonResponse, type RawPedonResponse } from "./model";
@@ -185,7 +185,7 @@ export async function rawPedon(deps: PedonDeps, provider: string, key: PedonKey)
         POINT_WARNING,
       ];
       if (deps.source.kind === "snapshot") {
-        warnings.push("In snapshot mode this payload is built from the offline snapshot in the same table shape Soil Data Access returns (JSON+COLUMNNAME+METADATA); it is not a live SDA answer.");
+        warnings.push(RAW_SNAPSHOT_WARNING);
       }
       warnings.push(...sourceWarnings(deps.source, cached));
       return {

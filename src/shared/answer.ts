@@ -46,3 +46,7 @@ export function sourceWarnings(source: UpstreamSource, cached: CachedAnswer): st
   }
   return warnings;
 }
+
+/** Raw endpoints in snapshot mode: the payload has SDA's shape but no live SDA behind it. */
+export const RAW_SNAPSHOT_WARNING =
+  "In snapshot mode this payload is built from the offline snapshot in the same table shape Soil Data Access returns (JSON+COLUMNNAME+METADATA); it is not a live SDA answer.";

@@ -6,6 +6,9 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildExecutable, type BuildResult } from "../../scripts/build";
+import { freePort } from "../support/ports";
+
+export { freePort };
 
 export const REPO = resolve(import.meta.dir, "../..");
 
@@ -36,14 +39,6 @@ export function buildOnce(): Promise<BuildResult> {
     return buildExecutable({ outfile: join(dir, "loam"), workDir: join(dir, "work"), log: () => {} });
   })();
   return built;
-}
-
-/** A port nobody listens on right now (the OS picks it; Loam cannot report a PORT=0 choice). */
-export function freePort(): number {
-  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(null) });
-  const port = probe.port!;
-  probe.stop(true);
-  return port;
 }
 
 export interface LoamProcess {

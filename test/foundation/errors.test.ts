@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startLoam, type RunningLoam } from "../support/server";
-import { contractFrom, type ContractChecker } from "../support/openapi";
+import { describe, expect, test } from "bun:test";
+import { startLoam, useLoam } from "../support/server";
 import type { UpstreamSource } from "../../src/upstream/source";
 
-let loam: RunningLoam;
-let contract: ContractChecker;
-
-beforeAll(async () => {
-  loam = await startLoam();
-  contract = await contractFrom(loam.base);
-});
-afterAll(() => loam.stop());
+const { loam, contract } = useLoam();
 
 function expectError(body: any, status: number, code: string, headers: Headers) {
   contract.assert("ErrorResponse", body);

@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startLoam, type RunningLoam } from "../support/server";
-import { contractFrom, type ContractChecker } from "../support/openapi";
+import { describe, expect, test } from "bun:test";
+import { useLoam } from "../support/server";
 
-let loam: RunningLoam;
-let contract: ContractChecker;
-
-beforeAll(async () => {
-  loam = await startLoam();
-  contract = await contractFrom(loam.base);
-});
-afterAll(() => loam.stop());
+const { loam, contract } = useLoam();
 
 describe("GET /health", () => {
   test("reports healthy with the service name and version 0.2.0", async () => {

@@ -1,28 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startLoam, testSnapshot, type RunningLoam } from "../support/server";
-import { contractFrom, type ContractChecker } from "../support/openapi";
-import { startFakeSda, type FakeSda } from "../support/fake-sda";
-import { SnapshotSource } from "../../src/upstream/snapshot-source";
+import { describe, expect, test } from "bun:test";
+import { startLoam, useSnapshotAndFakeSda } from "../support/server";
 import { SdaSource } from "../../src/upstream/sda/client";
 import { knownPoints, type KnownPoint } from "./known-answers";
 
 const POINTS = knownPoints();
-let snapshot: RunningLoam;
-let viaSda: RunningLoam;
-let fake: FakeSda;
-let contract: ContractChecker;
-
-beforeAll(async () => {
-  snapshot = await startLoam();
-  fake = startFakeSda({ answerer: new SnapshotSource(await testSnapshot()) });
-  viaSda = await startLoam({ source: new SdaSource({ url: fake.url, timeoutMs: 5000 }), env: { LOAM_UPSTREAM: "sda" } });
-  contract = await contractFrom(snapshot.base);
-});
-afterAll(async () => {
-  await snapshot.stop();
-  await viaSda.stop();
-  fake.close();
-});
+const { snapshot, viaSda, fake, contract } = useSnapshotAndFakeSda();
 
 function dominantTop(body: any, point: KnownPoint, property: string) {
   return body.observations.find((o: any) => o.survey_context.horizon_key === point.chkey && o.property.id === property);

@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startLoam, type RunningLoam } from "../support/server";
-import { contractFrom, type ContractChecker } from "../support/openapi";
+import { describe, expect, test } from "bun:test";
+import { useLoam } from "../support/server";
 
-let loam: RunningLoam;
-let contract: ContractChecker;
-beforeAll(async () => {
-  loam = await startLoam();
-  contract = await contractFrom(loam.base);
-});
-afterAll(() => loam.stop());
+const { loam, contract } = useLoam();
 
 const OK = "latitude=41.944131&longitude=-94.359608";
 

@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startLoam, testSnapshot, type RunningLoam } from "../support/server";
-import { contractFrom, type ContractChecker } from "../support/openapi";
-import { startFakeSda, type FakeSda } from "../support/fake-sda";
+import { describe, expect, test } from "bun:test";
+import { startLoam, testSnapshot, useSnapshotAndFakeSda } from "../support/server";
 import { SnapshotSource } from "../../src/upstream/snapshot-source";
 import { SdaSource } from "../../src/upstream/sda/client";
 import { answerAsSda } from "../../src/upstream/sda-payload";
@@ -10,22 +8,7 @@ import { knownPedons, type KnownPedon } from "./known-answers";
 
 const PEDONS = knownPedons();
 const ALL = "ph,organic_carbon,organic_matter,sand,silt,clay,cec,total_nitrogen";
-let snapshot: RunningLoam;
-let viaSda: RunningLoam;
-let fake: FakeSda;
-let contract: ContractChecker;
-
-beforeAll(async () => {
-  snapshot = await startLoam();
-  fake = startFakeSda({ answerer: new SnapshotSource(await testSnapshot()) });
-  viaSda = await startLoam({ source: new SdaSource({ url: fake.url, timeoutMs: 5000 }), env: { LOAM_UPSTREAM: "sda" } });
-  contract = await contractFrom(snapshot.base);
-});
-afterAll(async () => {
-  await snapshot.stop();
-  await viaSda.stop();
-  fake.close();
-});
+const { snapshot, viaSda, fake, contract } = useSnapshotAndFakeSda();
 
 function observation(layer: any, property: string) {
   return layer.observations.find((o: any) => o.property.id === property);

@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startLoam, type RunningLoam } from "../support/server";
-import { contractFrom, type ContractChecker } from "../support/openapi";
+import { describe, expect, test } from "bun:test";
+import { useLoam } from "../support/server";
 
-let loam: RunningLoam;
-let contract: ContractChecker;
-beforeAll(async () => {
-  loam = await startLoam();
-  contract = await contractFrom(loam.base);
-});
-afterAll(() => loam.stop());
+const { loam, contract } = useLoam();
 
 const BOX = "bbox=-96,38.5,-95,39.5";
 

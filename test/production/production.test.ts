@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { gunzipSync, brotliDecompressSync } from "node:zlib";
-import { startLoam, type RunningLoam } from "../support/server";
-import { contractFrom, type ContractChecker } from "../support/openapi";
+import { startLoam, useLoam } from "../support/server";
 
-let loam: RunningLoam;
-let contract: ContractChecker;
-beforeAll(async () => {
-  loam = await startLoam();
-  contract = await contractFrom(loam.base);
-});
-afterAll(() => loam.stop());
+const { loam, contract } = useLoam();
 
 const POINT = "latitude=41.944131&longitude=-94.359608";
 const raw = (path: string, headers: Record<string, string> = {}, method = "GET") =>

@@ -6,15 +6,9 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Subprocess } from "bun";
 import { tempDbPath, testSnapshot } from "../support/server";
+import { freePort } from "../support/ports";
 
 const ROOT = resolve(import.meta.dir, "../..");
-
-function freePort(): number {
-  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
-  const port = probe.port!;
-  probe.stop(true);
-  return port;
-}
 
 export interface ChildLoam {
   base: string;

@@ -2,6 +2,7 @@
  * Start Loam in-process on 127.0.0.1 for tests: a snapshot built once per test run from the real
  * exports in ../shared/data, a fresh state database per server, configuration from an env map.
  */
+import { afterAll, beforeAll } from "bun:test";
 import { mkdtempSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +12,9 @@ import { createApp } from "../../src/app";
 import { buildSnapshot } from "../../src/snapshot/build";
 import { SnapshotSource } from "../../src/upstream/snapshot-source";
 import type { UpstreamSource } from "../../src/upstream/source";
+import { contractFrom, type ContractChecker } from "./openapi";
+import { startFakeSda, type FakeSda } from "./fake-sda";
+import { SdaSource } from "../../src/upstream/sda/client";
 
 export const DATA_DIR = process.env.LOAM_DATA_DIR ?? "../shared/data";
 
@@ -85,4 +89,59 @@ export async function startLoam(options: StartOptions = {}): Promise<RunningLoam
 
 export function snapshotExists(path: string): boolean {
   return existsSync(path);
+}
+
+/**
+ * One snapshot-mode Loam for a whole test file, started before its tests and stopped after, with
+ * the contract checker of its served OpenAPI document. The two handles forward to the real objects
+ * once `beforeAll` has run, so a file can destructure them at the top.
+ */
+export function useLoam(options: StartOptions = {}): { loam: RunningLoam; contract: ContractChecker } {
+  let loam: RunningLoam | undefined;
+  let contract: ContractChecker | undefined;
+  beforeAll(async () => {
+    loam = await startLoam(options);
+    contract = await contractFrom(loam.base);
+  });
+  afterAll(() => loam?.stop());
+  return { loam: late(() => loam, "loam"), contract: late(() => contract, "contract") };
+}
+
+/**
+ * The same answers two ways for a whole test file: Loam on the snapshot, and Loam in SDA mode
+ * against the fake SDA (backed by the same snapshot), plus the contract checker.
+ */
+export function useSnapshotAndFakeSda(): { snapshot: RunningLoam; viaSda: RunningLoam; fake: FakeSda; contract: ContractChecker } {
+  let snapshot: RunningLoam | undefined;
+  let viaSda: RunningLoam | undefined;
+  let fake: FakeSda | undefined;
+  let contract: ContractChecker | undefined;
+  beforeAll(async () => {
+    snapshot = await startLoam();
+    fake = startFakeSda({ answerer: new SnapshotSource(await testSnapshot()) });
+    viaSda = await startLoam({ source: new SdaSource({ url: fake.url, timeoutMs: 5000 }), env: { LOAM_UPSTREAM: "sda" } });
+    contract = await contractFrom(snapshot.base);
+  });
+  afterAll(async () => {
+    await snapshot?.stop();
+    await viaSda?.stop();
+    fake?.close();
+  });
+  return {
+    snapshot: late(() => snapshot, "snapshot"),
+    viaSda: late(() => viaSda, "viaSda"),
+    fake: late(() => fake, "fake"),
+    contract: late(() => contract, "contract"),
+  };
+}
+
+/** A handle that forwards to an object made later (in beforeAll), so test files can destructure it up front. */
+function late<T extends object>(get: () => T | undefined, name: string): T {
+  return new Proxy({} as T, {
+    get: (_, key) => {
+      const target = get();
+      if (!target) throw new Error(`${name} is used before beforeAll started it`);
+      return Reflect.get(target, key);
+    },
+  });
 }
