@@ -1,7 +1,7 @@
 /** GET /v1/soil/location and GET /v1/providers/{provider_id}/raw/location (spec §4.5–4.6). */
 import { Elysia } from "elysia";
 import { documentedResponses } from "../http/openapi";
-import { sendPrepared } from "../http/conditional";
+import { sendPrepared } from "../http/data-answer";
 import { strictQuery } from "../http/route-query";
 import { ProviderNotOperationalError, UnknownProviderError, ValidationError } from "../errors";
 import { canonicalProviderId, providerRole } from "../catalog/providers";

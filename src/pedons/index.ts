@@ -4,7 +4,7 @@
  */
 import { Elysia } from "elysia";
 import { documentedResponses } from "../http/openapi";
-import { sendPrepared } from "../http/conditional";
+import { sendPrepared } from "../http/data-answer";
 import { strictQuery } from "../http/route-query";
 import { ProviderNotOperationalError, UnknownProviderError, ValidationError } from "../errors";
 import { canonicalProviderId, LAB_PROVIDER_ID, providerRole } from "../catalog/providers";
