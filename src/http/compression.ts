@@ -58,7 +58,7 @@ function toHeaders(bag: HeaderBag): Headers {
 
 /**
  * Encoded bodies of tagged answers (catalog, metadata): the same tag is the same bytes, so each is
- * compressed once, not per request. Data answers keep their own copies (conditional.ts).
+ * compressed once, not per request. Data answers keep their own copies (data-answer.ts).
  */
 const ENCODED_BY_TAG_MAX = 64;
 const encodedByTag = new Map<string, Uint8Array<ArrayBuffer>>();
