@@ -4,7 +4,7 @@
  */
 import type { Static } from "elysia";
 import type { UpstreamCache, CachedAnswer } from "../upstream/cache";
-import { cacheMetadata, maxAge, RAW_SNAPSHOT_WARNING, sourceWarnings, type Prepared } from "../shared/answer";
+import { cacheMetadata, freshness, maxAge, rawWarnings, sourceWarnings, type Prepared } from "../shared/answer";
 import type { UpstreamSource } from "../upstream/source";
 import type { Cell } from "../upstream/table";
 import { entityTag } from "../http/conditional";
@@ -37,7 +37,7 @@ export async function soilAtPoint(deps: LocationDeps, query: EffectiveLocationQu
   const cached = await ssurgoPoint(deps.cache, deps.source, query.latitude, query.longitude);
   return {
     cached,
-    etag: entityTag("location", JSON.stringify(query), cached.storedAt, cached.stale ? "stale" : "fresh"),
+    etag: entityTag("location", JSON.stringify(query), cached.storedAt, freshness(cached)),
     maxAgeSeconds: maxAge(deps, cached),
     body: () => {
       const normalized = normalizeLocation(cached.answer.table, {
@@ -84,17 +84,13 @@ export async function rawAtPoint(deps: LocationDeps, provider: string, query: Ef
   const cached = await ssurgoPoint(deps.cache, deps.source, query.latitude, query.longitude);
   return {
     cached,
-    etag: entityTag("raw-location", provider, JSON.stringify(query), cached.storedAt, cached.stale ? "stale" : "fresh"),
+    etag: entityTag("raw-location", provider, JSON.stringify(query), cached.storedAt, freshness(cached)),
     maxAgeSeconds: maxAge(deps, cached),
     body: () => {
-      const warnings = [
+      const warnings = rawWarnings(deps.source, cached, [
         "Raw upstream payload: not normalized, no units or provenance attached, and its layout is not promised to stay stable. Use /v1/soil/location for normalized values.",
         MAPPED_SURVEY_NOTE,
-      ];
-      if (deps.source.kind === "snapshot") {
-        warnings.push(RAW_SNAPSHOT_WARNING);
-      }
-      warnings.push(...sourceWarnings(deps.source, cached));
+      ]);
       return {
         provider,
         status: "experimental" as const,

@@ -9,7 +9,7 @@ import type { PedonKey } from "../upstream/queries";
 import { entityTag } from "../http/conditional";
 import { NotFoundError } from "../errors";
 import { KSSL_PROPERTIES, KSSL_PROVIDER, KSSL_SOURCE_URL, ksslBbox, ksslPedon } from "../providers/kssl";
-import { cacheMetadata, maxAge, RAW_SNAPSHOT_WARNING, sourceWarnings, type Prepared } from "../shared/answer";
+import { cacheMetadata, freshness, maxAge, rawWarnings, sourceWarnings, type Prepared } from "../shared/answer";
 import { VERSION } from "../version";
 import type { Bbox } from "./bbox";
 import { MAX_PEDON_LIMIT, type PedonCollection, type PedonQuery, type PedonResponse, type RawPedonResponse } from "./model";
@@ -37,7 +37,6 @@ const COORDINATE_WARNING =
 const NO_COORDINATES_NOTE = "Pedons without site coordinates cannot be placed in a box and are never listed; GET /v1/pedons/{pedon_key} still answers for them.";
 const ABSENT_NOTE = "Only selected analyses were run on many layers: a property missing from a layer was not reported for it, which is not a zero.";
 
-const stateOf = (cached: CachedAnswer) => (cached.stale ? "stale" : "fresh");
 
 /** Snapshot coverage, for answers that found nothing. */
 function coverageNote(source: UpstreamSource): string {
@@ -50,7 +49,7 @@ export async function pedonsInBbox(deps: PedonDeps, query: EffectiveCollectionQu
   const cached = await ksslBbox(deps.cache, deps.source, query.bbox, query.limit);
   return {
     cached,
-    etag: entityTag("pedons", JSON.stringify(query), cached.storedAt, stateOf(cached)),
+    etag: entityTag("pedons", JSON.stringify(query), cached.storedAt, freshness(cached)),
     maxAgeSeconds: maxAge(deps, cached),
     body: () => {
       const { features, truncated } = normalizeCollection(cached.answer.table, query.limit);
@@ -141,7 +140,7 @@ export async function pedonDetail(deps: PedonDeps, key: PedonKey, query: Effecti
   if (cached.answer.table.rows.length === 0) throw notFound(deps.source, key);
   return {
     cached,
-    etag: entityTag("pedon", JSON.stringify(query), cached.storedAt, stateOf(cached)),
+    etag: entityTag("pedon", JSON.stringify(query), cached.storedAt, freshness(cached)),
     maxAgeSeconds: maxAge(deps, cached),
     body: () => {
       const normalized = normalizePedon(cached.answer.table, { properties: query.properties, depthTop: query.depth_top_cm, depthBottom: query.depth_bottom_cm });
@@ -176,18 +175,14 @@ export async function rawPedon(deps: PedonDeps, provider: string, key: PedonKey)
   if (cached.answer.table.rows.length === 0) throw notFound(deps.source, key);
   return {
     cached,
-    etag: entityTag("raw-pedon", provider, String(key.value), cached.storedAt, stateOf(cached)),
+    etag: entityTag("raw-pedon", provider, String(key.value), cached.storedAt, freshness(cached)),
     maxAgeSeconds: maxAge(deps, cached),
     body: () => {
-      const warnings = [
+      const warnings = rawWarnings(deps.source, cached, [
         "Raw upstream payload: not normalized, censored results not interpreted, no units or provenance attached, and its layout is not promised to stay stable. Use /v1/pedons/{pedon_key} for normalized values.",
         "The fixed laboratory query joins lab_combine_nasis_ncss, lab_layer, lab_physical_properties and lab_chemical_properties; companion morphological pedon data are not part of the laboratory tables and are not joined.",
         POINT_WARNING,
-      ];
-      if (deps.source.kind === "snapshot") {
-        warnings.push(RAW_SNAPSHOT_WARNING);
-      }
-      warnings.push(...sourceWarnings(deps.source, cached));
+      ]);
       return {
         provider,
         status: "experimental" as const,

@@ -48,5 +48,15 @@ export function sourceWarnings(source: UpstreamSource, cached: CachedAnswer): st
 }
 
 /** Raw endpoints in snapshot mode: the payload has SDA's shape but no live SDA behind it. */
-export const RAW_SNAPSHOT_WARNING =
+const RAW_SNAPSHOT_WARNING =
   "In snapshot mode this payload is built from the offline snapshot in the same table shape Soil Data Access returns (JSON+COLUMNNAME+METADATA); it is not a live SDA answer.";
+
+/** Warnings of a raw answer: the endpoint's own, then where the payload came from and whether it is stale. */
+export function rawWarnings(source: UpstreamSource, cached: CachedAnswer, own: string[]): string[] {
+  return [...own, ...(source.kind === "snapshot" ? [RAW_SNAPSHOT_WARNING] : []), ...sourceWarnings(source, cached)];
+}
+
+/** The part of a data answer's entity tag that says whether it is a stale copy. */
+export function freshness(cached: CachedAnswer): "stale" | "fresh" {
+  return cached.stale ? "stale" : "fresh";
+}
