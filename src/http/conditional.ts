@@ -23,9 +23,6 @@ export function matchingTag(request: Request, etag: string): string | null {
   return null;
 }
 
-export function etagMatches(request: Request, etag: string): boolean {
-  return matchingTag(request, etag) !== null;
-}
 
 export type Headers = Record<string, string | number | undefined | null> & Record<string, unknown>;
 

@@ -69,7 +69,3 @@ export const ASSETS: Record<string, Asset> = {
   "/map/data/us-counties-10m.json": { path: filePath(usCounties), type: JSON_TYPE },
 };
 
-/** Register more assets (the map page adds its own). */
-export function addAssets(more: Record<string, Asset>): void {
-  Object.assign(ASSETS, more);
-}

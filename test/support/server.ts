@@ -3,7 +3,7 @@
  * exports in ../shared/data, a fresh state database per server, configuration from an env map.
  */
 import { afterAll, beforeAll } from "bun:test";
-import { mkdtempSync, existsSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig, type Config } from "../../src/config";
@@ -87,9 +87,6 @@ export async function startLoam(options: StartOptions = {}): Promise<RunningLoam
   };
 }
 
-export function snapshotExists(path: string): boolean {
-  return existsSync(path);
-}
 
 /**
  * One snapshot-mode Loam for a whole test file, started before its tests and stopped after, with
