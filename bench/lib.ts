@@ -7,7 +7,7 @@ import { cpus, totalmem } from "node:os";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
-import { freePort } from "../test/support/ports";
+import { freePort, spawnLoam } from "../test/support/spawn";
 
 export { freePort };
 
@@ -56,16 +56,9 @@ export interface LoamOptions {
 
 /** `bun --max-http-header-size=262144 src/cli.ts serve` on 127.0.0.1 and a free port. */
 export async function startLoamServer(dbPath: string, options: LoamOptions = {}): Promise<Child> {
-  const port = freePort();
-  const proc = Bun.spawn([process.execPath, "--max-http-header-size=262144", "src/cli.ts", "serve"], {
-    cwd: ROOT,
+  const { proc, base } = spawnLoam({
     env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? "/tmp",
-      HOST: "127.0.0.1",
-      PORT: String(port),
       LOAM_DB: dbPath,
-      RATE_LIMIT_PER_MINUTE: "1000000",
       // Each wrk run names its own client in X-Forwarded-For, so no run spends another's budget.
       TRUST_PROXY: "1",
       ...options.env,
@@ -73,7 +66,6 @@ export async function startLoamServer(dbPath: string, options: LoamOptions = {})
     stdout: options.logFile ? Bun.file(options.logFile) : "ignore",
     stderr: options.logFile ? Bun.file(`${options.logFile}.err`) : "ignore",
   });
-  const base = `http://127.0.0.1:${port}`;
   try {
     await waitReady(`${base}/health`, proc);
   } catch (error) {

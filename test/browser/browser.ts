@@ -3,8 +3,10 @@
  * /usr/bin/chromium must be installed (Debian package `chromium`; CI installs it). If it is missing the
  * tests fail with a message saying so; nothing is skipped silently.
  */
+import { afterAll, beforeAll } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { late, startLoam, type RunningLoam } from "../support/server";
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page, type Request } from "playwright-core";
 
 export const CHROMIUM = process.env.LOAM_CHROMIUM ?? "/usr/bin/chromium";
@@ -89,4 +91,19 @@ export function isLoopback(url: string): boolean {
 export function artifactPath(name: string): string {
   mkdirSync(ARTIFACTS, { recursive: true });
   return join(ARTIFACTS, name);
+}
+
+/** Loam and a Chromium for a whole test file, started before its tests and closed after. */
+export function useLoamAndBrowser(): { loam: RunningLoam; browser: Browser } {
+  let loam: RunningLoam | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    loam = await startLoam();
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await loam?.stop();
+  });
+  return { loam: late(() => loam, "loam"), browser: late(() => browser, "browser") };
 }

@@ -2,23 +2,11 @@
  * /docs in headless Chromium: Swagger UI renders Loam's own OpenAPI document from local assets, and no
  * request leaves 127.0.0.1.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { startLoam, type RunningLoam } from "../support/server";
-import { artifactPath, launchChromium, watchedPage } from "./browser";
+import { artifactPath, useLoamAndBrowser, watchedPage } from "./browser";
 
-let loam: RunningLoam;
-let browser: Browser;
-
-beforeAll(async () => {
-  loam = await startLoam();
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await loam?.stop();
-});
+const { loam, browser } = useLoamAndBrowser();
 
 describe("/docs", () => {
   test("renders the API reference offline: the operations are listed, nothing is fetched from outside 127.0.0.1", async () => {

@@ -3,11 +3,10 @@
  * layer table, the zoom-in message, the mapped-survey panel, text-only rendering of API values.
  * Screenshots go to test/artifacts/ (gitignored).
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, Page } from "playwright-core";
-import { startLoam, type RunningLoam } from "../support/server";
+import { describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
 import { knownPoints } from "../location/known-answers";
-import { artifactPath, launchChromium, watchedPage, type WatchedPage } from "./browser";
+import { artifactPath, useLoamAndBrowser, watchedPage, type WatchedPage } from "./browser";
 
 /** Pedon 02N0245 of ../shared/data/README.md §2.5: layer Ap1 0–13 cm, pH 6.8, clay 35.154017. */
 const KIMO = { key: "02N0245", lat: 39.0783539, lon: -95.7708282, designation: "Ap1", depth: "0–13", ph: "6.8", clay: "35.154017" };
@@ -15,18 +14,7 @@ const KIMO = { key: "02N0245", lat: 39.0783539, lon: -95.7708282, designation: "
 /** Per test: a browser page, a few API round trips and screenshots. */
 const BROWSER_TEST_MS = 45_000;
 
-let loam: RunningLoam;
-let browser: Browser;
-
-beforeAll(async () => {
-  loam = await startLoam();
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await loam?.stop();
-});
+const { loam, browser } = useLoamAndBrowser();
 
 /** Open the map page (optionally at #zoom/lat/lon) and wait for the basemap. */
 async function openMap(path = "/map"): Promise<WatchedPage> {

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildExecutable, type BuildResult } from "../../scripts/build";
-import { freePort } from "../support/ports";
+import { freePort } from "../support/spawn";
 
 export { freePort };
 

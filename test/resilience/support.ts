@@ -3,12 +3,10 @@
  * read its memory from /proc, kill it with SIGKILL and start it again on the same state database.
  */
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import type { Subprocess } from "bun";
 import { tempDbPath, testSnapshot } from "../support/server";
-import { freePort } from "../support/ports";
+import { spawnLoam } from "../support/spawn";
 
-const ROOT = resolve(import.meta.dir, "../..");
 
 export interface ChildLoam {
   base: string;
@@ -31,24 +29,10 @@ export interface ChildOptions {
 /** Start `bun --max-http-header-size=262144 src/cli.ts serve` over the test snapshot; resolves once /health answers. */
 export async function startChild(options: ChildOptions = {}): Promise<ChildLoam> {
   const dbPath = options.dbPath ?? tempDbPath();
-  const port = freePort();
-  const proc = Bun.spawn([process.execPath, "--max-http-header-size=262144", "src/cli.ts", "serve"], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? "/tmp",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      LOAM_DB: dbPath,
-      LOAM_SNAPSHOT: await testSnapshot(),
-      RATE_LIMIT_PER_MINUTE: "1000000",
-      LOG_LEVEL: "error",
-      ...options.env,
-    },
-    stdout: "ignore",
+  const { proc, base } = spawnLoam({
+    env: { LOAM_DB: dbPath, LOAM_SNAPSHOT: await testSnapshot(), LOG_LEVEL: "error", ...options.env },
     stderr: "pipe",
   });
-  const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`loam exited with ${proc.exitCode}: ${await new Response(proc.stderr as ReadableStream).text()}`);

@@ -133,12 +133,14 @@ export function useSnapshotAndFakeSda(): { snapshot: RunningLoam; viaSda: Runnin
 }
 
 /** A handle that forwards to an object made later (in beforeAll), so test files can destructure it up front. */
-function late<T extends object>(get: () => T | undefined, name: string): T {
+export function late<T extends object>(get: () => T | undefined, name: string): T {
   return new Proxy({} as T, {
     get: (_, key) => {
       const target = get();
       if (!target) throw new Error(`${name} is used before beforeAll started it`);
-      return Reflect.get(target, key);
+      const value = Reflect.get(target, key);
+      // Methods run on the real object (class instances keep their private state).
+      return typeof value === "function" ? value.bind(target) : value;
     },
   });
 }
