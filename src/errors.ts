@@ -15,18 +15,31 @@ export type ErrorCode =
   | "upstream_unreachable"
   | "internal_error";
 
+/** What an error may carry besides its message: operator-only text, and a retry verdict that differs from its status's. */
+export interface ErrorExtras {
+  /** For the log only (e.g. the upstream's own error text); never sent to clients. */
+  detail?: string;
+  /** Overrides the status default, e.g. false for a query the upstream refused as invalid. */
+  retryable?: boolean;
+}
+
 export class LoamError extends Error {
+  readonly detail?: string;
+  private readonly retryableOverride?: boolean;
   constructor(
     readonly status: number,
     readonly code: ErrorCode,
     message: string,
     readonly provider: string | null = null,
+    extras: ErrorExtras = {},
   ) {
     super(message);
     this.name = new.target.name;
+    if (extras.detail !== undefined) this.detail = extras.detail;
+    if (extras.retryable !== undefined) this.retryableOverride = extras.retryable;
   }
   get retryable(): boolean {
-    return this.status === 429 || this.status === 502 || this.status === 504;
+    return this.retryableOverride ?? (this.status === 429 || this.status === 502 || this.status === 504);
   }
 }
 
@@ -77,22 +90,22 @@ export class RateLimitedError extends LoamError {
 
 /** The upstream answered, but with an error status, an error body or a payload that does not parse. */
 export class UpstreamError extends LoamError {
-  constructor(message: string, provider: string | null = null) {
-    super(502, "upstream_error", message, provider);
+  constructor(message: string, provider: string | null = null, extras: ErrorExtras = {}) {
+    super(502, "upstream_error", message, provider, extras);
   }
 }
 
 /** No complete answer within UPSTREAM_TIMEOUT_MS. */
 export class UpstreamTimeoutError extends LoamError {
-  constructor(message: string, provider: string | null = null) {
-    super(504, "upstream_timeout", message, provider);
+  constructor(message: string, provider: string | null = null, extras: ErrorExtras = {}) {
+    super(504, "upstream_timeout", message, provider, extras);
   }
 }
 
 /** Connection refused, reset before an answer, or the host name does not resolve. */
 export class UpstreamUnreachableError extends LoamError {
-  constructor(message: string, provider: string | null = null) {
-    super(502, "upstream_unreachable", message, provider);
+  constructor(message: string, provider: string | null = null, extras: ErrorExtras = {}) {
+    super(502, "upstream_unreachable", message, provider, extras);
   }
 }
 

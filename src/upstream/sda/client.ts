@@ -1,33 +1,45 @@
 /**
  * USDA Soil Data Access as an upstream source: T-SQL over HTTP POST, answered as
- * JSON+COLUMNNAME+METADATA. Every failure becomes one of the typed upstream errors; the
- * deadline covers the whole exchange, headers and body, so a slow drip cannot outlive it.
+ * JSON+COLUMNNAME+METADATA. Every failure becomes one of the typed upstream errors (what an answer
+ * means is `answer.ts`); the deadline covers the whole exchange, headers and body, retry included,
+ * so a slow drip cannot outlive it.
  */
 import { LoamError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../../errors";
 import type { LogicalQuery } from "../queries";
 import { parseSdaPayload } from "../sda-payload";
 import type { SourceDescription, UpstreamSource } from "../source";
 import type { SdaPayload, UpstreamAnswer } from "../table";
+import { interpretAnswer, SERVICE, type RawAnswer } from "./answer";
 import { sqlFor } from "./queries";
+
+export { serviceException } from "./answer";
 
 /** SDA's own JSON serialization limit per query (soilDB docs: "32Mb"). */
 export const SDA_MAX_BODY_BYTES = 32 * 1024 * 1024;
 export const SDA_FORMAT = "JSON+COLUMNNAME+METADATA";
 
+/** One retry at most: a second failure in a row is not a blip, and SDA is a shared public service. */
+const MAX_ATTEMPTS = 2;
+/** The retry waits this long times a random factor from 0.5 to 1.5, so callers failed together do not return together. */
+const RETRY_DELAY_MS = 250;
+/** A retry is only worth it when at least this much of the deadline is left after the pause. */
+const MIN_RETRY_BUDGET_MS = 1000;
+
 export interface SdaSourceOptions {
   url: string;
+  /** The deadline for one query, all attempts included (UPSTREAM_TIMEOUT_MS). */
   timeoutMs: number;
   maxBodyBytes?: number;
   fetch?: typeof fetch;
+  /** Base pause before the one retry (default 250 ms, jittered ±50 %). */
+  retryDelayMs?: number;
+  random?: () => number;
+  /** Sees every complete HTTP answer before it is interpreted (the smoke check saves them as captures). */
+  onAnswer?: (answer: RawAnswer & { sql: string; attempt: number; ms: number }) => void;
 }
 
-interface RawAnswer {
-  status: number;
-  contentType: string;
-  text: string;
-}
-
-const SERVICE = "Soil Data Access";
+/** Failures worth one more try: a reset connection, SDA's gateway answering 502 or 503. */
+const transient = new WeakSet<LoamError>();
 
 export class SdaSource implements UpstreamSource {
   readonly kind = "sda" as const;
@@ -35,12 +47,18 @@ export class SdaSource implements UpstreamSource {
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
   private readonly fetchImpl: typeof fetch;
+  private readonly retryDelayMs: number;
+  private readonly random: () => number;
+  private readonly onAnswer: SdaSourceOptions["onAnswer"];
 
   constructor(options: SdaSourceOptions) {
     this.url = options.url;
     this.timeoutMs = options.timeoutMs;
     this.maxBodyBytes = options.maxBodyBytes ?? SDA_MAX_BODY_BYTES;
     this.fetchImpl = options.fetch ?? fetch;
+    this.retryDelayMs = options.retryDelayMs ?? RETRY_DELAY_MS;
+    this.random = options.random ?? Math.random;
+    this.onAnswer = options.onAnswer;
   }
 
   describe(): SourceDescription {
@@ -48,14 +66,11 @@ export class SdaSource implements UpstreamSource {
   }
 
   async run(query: LogicalQuery): Promise<UpstreamAnswer> {
-    const sql = sqlFor(query);
-    const answer = await this.post(sql);
-    const payload = interpret(answer);
-    return { table: parseSdaPayload(payload), payload };
+    return this.query(sqlFor(query));
   }
 
-  /** POST one query and read the complete answer, or throw a typed error. */
-  private async post(sql: string): Promise<RawAnswer> {
+  /** Send one T-SQL text and return the parsed answer, retrying once a transient failure the deadline leaves room for. */
+  async query(sql: string): Promise<UpstreamAnswer> {
     const controller = new AbortController();
     let timedOut = false;
     // Racing every await against the deadline bounds the call even if a fetch ignores its signal.
@@ -63,35 +78,67 @@ export class SdaSource implements UpstreamSource {
       controller.signal.addEventListener("abort", () => reject(controller.signal.reason));
     });
     deadline.catch(() => {});
+    const startedAt = performance.now();
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort(new Error("deadline"));
     }, this.timeoutMs);
+    try {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          const payload = await this.post(sql, attempt, controller.signal, deadline);
+          return { table: parseSdaPayload(payload), payload };
+        } catch (error) {
+          if (timedOut || !(error instanceof LoamError) || !transient.has(error) || attempt >= MAX_ATTEMPTS) throw error;
+          const pause = this.retryDelayMs * (0.5 + this.random());
+          const left = this.timeoutMs - (performance.now() - startedAt);
+          if (left < pause + MIN_RETRY_BUDGET_MS) throw error;
+          await Promise.race([Bun.sleep(pause), deadline]);
+        }
+      }
+    } catch (error) {
+      if (timedOut) throw new UpstreamTimeoutError(`${SERVICE} did not send a complete answer within ${this.timeoutMs} ms.`);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      controller.abort();
+    }
+  }
+
+  /** POST one query, read the complete answer and interpret it; a network failure becomes upstream_unreachable. */
+  private async post(sql: string, attempt: number, signal: AbortSignal, deadline: Promise<never>): Promise<SdaPayload> {
+    const started = performance.now();
+    let raw: RawAnswer;
     try {
       const response = await Promise.race([
         this.fetchImpl(this.url, {
           method: "POST",
           headers: { "content-type": "application/json", accept: "application/json" },
           body: JSON.stringify({ query: sql, format: SDA_FORMAT }),
-          signal: controller.signal,
+          signal,
         }),
         deadline,
       ]);
       const bytes = await readCapped(response, this.maxBodyBytes, deadline);
-      return {
+      raw = {
         status: response.status,
         contentType: response.headers.get("content-type") ?? "",
         text: new TextDecoder().decode(bytes),
       };
     } catch (error) {
-      if (timedOut) {
-        throw new UpstreamTimeoutError(`${SERVICE} did not send a complete answer within ${this.timeoutMs} ms.`);
-      }
       if (error instanceof LoamError) throw error;
-      throw new UpstreamUnreachableError(`${SERVICE} (${hostOf(this.url)}) could not be reached: ${networkCause(error)}.`);
-    } finally {
-      clearTimeout(timer);
-      controller.abort();
+      const cause = networkCause(error);
+      const unreachable = new UpstreamUnreachableError(`${SERVICE} (${hostOf(this.url)}) could not be reached: ${cause}.`);
+      if (cause === CLOSED) transient.add(unreachable);
+      throw unreachable;
+    }
+    this.onAnswer?.({ ...raw, sql, attempt, ms: performance.now() - started });
+    try {
+      return interpretAnswer(raw);
+    } catch (error) {
+      // A gateway failure is retried; a 502/503 that carries SDA's own report keeps that report's verdict.
+      if ((raw.status === 502 || raw.status === 503) && error instanceof UpstreamError && error.retryable) transient.add(error);
+      throw error;
     }
   }
 }
@@ -128,64 +175,6 @@ async function readCapped(response: Response, maxBytes: number, deadline: Promis
   return bytes;
 }
 
-/** Turn a complete HTTP answer into the parsed JSON payload, or say why it is not one. */
-function interpret({ status, contentType, text }: RawAnswer): SdaPayload {
-  // SDA goes down every night and answers 200 with an HTML notice instead of a ServiceException.
-  if (/under daily maintenance/i.test(text)) {
-    throw new UpstreamError(
-      `${SERVICE} is in its nightly maintenance window (12:30 to 12:45 AM Central time); try again after 12:45 AM CST.`,
-    );
-  }
-  if (status < 200 || status > 299) {
-    const detail = serviceException(text);
-    throw new UpstreamError(`${SERVICE} answered HTTP ${status}${detail ? `: ${detail}` : "."}`);
-  }
-  if (!isJsonType(contentType)) {
-    throw new UpstreamError(
-      `${SERVICE} answered with content type '${printable(contentType) || "none"}' instead of JSON; the service may be unavailable.`,
-    );
-  }
-  let payload: unknown;
-  try {
-    payload = JSON.parse(text);
-  } catch {
-    throw new UpstreamError(`${SERVICE} sent a body that is not valid JSON (truncated or malformed).`);
-  }
-  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
-    throw new UpstreamError(`${SERVICE} sent JSON that is not an object of result tables.`);
-  }
-  return payload as SdaPayload;
-}
-
-function isJsonType(contentType: string): boolean {
-  const mime = contentType.split(";")[0]!.trim().toLowerCase();
-  return mime === "application/json" || mime === "text/json" || mime.endsWith("+json");
-}
-
-/** The text of SDA's `<ServiceException>` error element (entities unescaped), capped for a message. */
-export function serviceException(body: string, maxLength = 300): string | null {
-  const match = /<ServiceException(?:\s[^>]*)?>([\s\S]*?)<\/ServiceException>/i.exec(body);
-  if (!match) return null;
-  const text = printable(unescapeXml(match[1]!));
-  if (!text) return null;
-  return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
-}
-
-function unescapeXml(text: string): string {
-  return text
-    .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, "$1")
-    .replace(/&#x([0-9a-f]{1,6});|&#([0-9]{1,7});|&(lt|gt|quot|apos|amp);/gi, (entity, hex, dec, name) => {
-      if (name) return { lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" }[String(name).toLowerCase()] ?? entity;
-      const code = hex ? parseInt(hex, 16) : parseInt(dec, 10);
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-    });
-}
-
-/** Collapse whitespace and drop control characters, so upstream text cannot break a message. */
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 1000);
-}
-
 function hostOf(url: string): string {
   try {
     return new URL(url).host;
@@ -194,12 +183,14 @@ function hostOf(url: string): string {
   }
 }
 
+const CLOSED = "the connection was closed before a complete answer arrived";
+
 /** A plain-words cause of a network failure; never the raw error text. */
 function networkCause(error: unknown): string {
   const code = String((error as { code?: unknown } | null)?.code ?? "");
   if (/ECONNREFUSED|ConnectionRefused/i.test(code)) return "connection refused";
   if (/ENOTFOUND|EAI_AGAIN|DNS/i.test(code)) return "the host name could not be resolved";
-  if (/ECONNRESET|ConnectionClosed|EPIPE/i.test(code)) return "the connection was closed before a complete answer arrived";
+  if (/ECONNRESET|ConnectionClosed|EPIPE/i.test(code)) return CLOSED;
   if (/CERT|TLS|SSL/i.test(code)) return "the secure connection could not be established";
   return /^[A-Za-z_]{1,40}$/.test(code) ? `network error ${code}` : "network error";
 }
