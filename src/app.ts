@@ -28,7 +28,7 @@ export interface AppDeps {
   db: LoamDatabase;
   source: UpstreamSource;
   now?: () => number;
-  /** Internal failures (with stacks) for operators; never sent to clients. */
+  /** Internal failures (with stacks) and upstream error text, for operators; never sent to clients. */
   log?: (line: Record<string, unknown>) => void;
   /** Where access-log lines go (default: buffered stdout). */
   writeLine?: (line: string) => void;
@@ -58,6 +58,9 @@ export function createApp(deps: AppDeps) {
         now,
         routeOf: (pathname) => routeOf(pathname),
         onUnexpected: (error, requestId) => deps.log?.({ level: "error", request_id: requestId, error: error instanceof Error ? error.stack : String(error) }),
+        // Upstream error text is logged, not echoed: the client got a fixed message for its class.
+        onDetail: (error, requestId) =>
+          deps.log?.({ level: "warn", msg: "upstream failure", request_id: requestId, code: error.code, provider: error.provider, detail: error.detail }),
       }),
     )
     .use(compression)

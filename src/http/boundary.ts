@@ -4,7 +4,7 @@
  * mapping of failures to ErrorResponse, and afterwards one access-log line and the metrics.
  */
 import { Elysia } from "elysia";
-import { MethodNotAllowedError, RateLimitedError, UriTooLongError } from "../errors";
+import { MethodNotAllowedError, RateLimitedError, UriTooLongError, type LoamError } from "../errors";
 import { asLoamError, errorResponse } from "./errors";
 import { requestIdFor } from "./request-id";
 import { rejectRepeated } from "./query";
@@ -45,6 +45,8 @@ export interface BoundaryOptions {
   /** The route pattern a path belongs to, for requests refused before routing (405, 414, 429). */
   routeOf?: (pathname: string) => string | undefined;
   onUnexpected?: (error: unknown, requestId: string) => void;
+  /** A known failure that carries operator-only text (an upstream's own error report). */
+  onDetail?: (error: LoamError, requestId: string) => void;
 }
 
 function clientOf(request: Request, socketAddress: string | undefined, trustProxy: boolean): string {
@@ -101,6 +103,7 @@ export function httpBoundary(options: BoundaryOptions) {
       set.headers["x-request-id"] = requestId;
       const failure = asLoamError(code, error);
       if (failure.status === 500) options.onUnexpected?.(error, requestId);
+      else if (failure.detail) options.onDetail?.(failure, requestId);
       if (failure.status === 405) set.headers["allow"] = ALLOWED_METHODS;
       set.status = failure.status;
       set.headers["cache-control"] = "no-store";

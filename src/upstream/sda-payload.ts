@@ -4,7 +4,9 @@
  * parses it (the SDA client and the snapshot share it). Pure functions, no I/O.
  *
  * Wire facts (docs/sda_rest_json_wire_format_notes.md): `{"Table": [names, metadata, ...rows]}`,
- * every value a JSON string (numbers too) and NULL as `null`; an empty result set is `{}`.
+ * every value a JSON string (numbers too); an empty result set is `{}`. NULL may come as `null`, and
+ * a captured live answer (KS053, `awc_r`) sends it as `""`, so the parser reads `""` in a column that
+ * is not text as NULL: an empty number or date can only be a missing one.
  */
 import { UpstreamError } from "../errors";
 import type { Cell, SdaPayload, UpstreamAnswer, UpstreamTable } from "./table";
@@ -92,6 +94,9 @@ export function answerAsSda(columns: readonly string[], types: readonly SqlType[
   return { table: { columns: [...columns], types: typeNames, rows: rows.map((r) => [...r]) }, payload };
 }
 
+/** SQL Server types whose empty string is a value; in any other column `""` is NULL. */
+const TEXT_TYPES = new Set(["varchar", "nvarchar", "char", "nchar", "text", "ntext"]);
+
 function fail(message: string, provider: string | null): never {
   throw new UpstreamError(`Soil Data Access answered with an unexpected payload: ${message}.`, provider);
 }
@@ -126,7 +131,7 @@ export function parseSdaPayload(json: unknown, provider: string | null = null): 
       fail(`data row ${r} has ${Array.isArray(row) ? row.length : "no"} values for ${columns.length} columns`, provider);
     }
     for (const v of row) if (v !== null && typeof v !== "string") fail(`data row ${r} holds a ${typeof v}, not a string or null`, provider);
-    return row as Cell[];
+    return (row as Cell[]).map((v, i) => (v === "" && !TEXT_TYPES.has(types[i]!) ? null : v));
   });
   return { columns, types, rows };
 }
