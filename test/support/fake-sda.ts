@@ -3,9 +3,13 @@
  *
  * It reads the T-SQL that `src/upstream/sda/queries.ts` writes, recognises which logical query it
  * is, asks `answerer` (normally a SnapshotSource) for its answer, and sends it in SDA's wire format:
- * `{"Table": [[names], [metadata], ...rows of strings or null]}`, or `{}` for no rows. Faults
- * reproduce the ways SDA fails in the wild, on demand.
+ * `{"Table": [[names], [metadata], ...rows of strings or null]}`. Faults reproduce the ways SDA
+ * fails in the wild, on demand; where a real answer was recorded (the empty result, the invalid-query
+ * and timed-out reports) the fake sends those captured bytes with their status and content type.
+ * Like SDA, it takes the request as JSON or as a form (`query=...&format=...`).
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { LogicalQuery } from "../../src/upstream/queries";
 import { answerAsSda } from "../../src/upstream/sda-payload";
 import type { UpstreamSource } from "../../src/upstream/source";
@@ -16,19 +20,58 @@ export type SdaFault =
   | "http-500" // status 500 with a <ServiceException> XML body
   | "maintenance" // 200 text/html: the nightly maintenance notice
   | "truncated-json" // the real answer cut in half
-  | "empty" // {} (SDA's empty result set)
+  | "empty" // captured empty.json: {} (SDA's empty result set)
+  | "invalid-query" // captured invalid_column_400.xml: 400 text/xml, "Invalid query: Invalid column name ..."
+  | "timed-out" // captured timed_out_200.xml: 200 text/xml, "Your query timed out."
+  | "reset" // the connection is closed before any answer (ECONNRESET at the client)
+  | "http-502" // a gateway's 502 HTML page (not captured: IIS's standard text)
+  | "http-503" // a gateway's 503 HTML page (not captured: IIS's standard text)
   | "wrong-content-type" // the real answer as text/plain
   | "not-table" // valid JSON, not the Table shape
   | "endless"; // a chunked JSON body that never ends (body-cap tests)
+
+/** The recorded SDA answers (../shared/data/docs/sda-captures), with the status and content type they came with. */
+export const CAPTURES_DIR = join(process.env.LOAM_DATA_DIR ?? "../shared/data", "docs", "sda-captures");
+export const CAPTURES = {
+  "ks053_awc_metadata.json": { status: 200, contentType: "application/json" },
+  "wi_natmusym_metadata.json": { status: 200, contentType: "application/json" },
+  "dirtio_format_json.json": { status: 200, contentType: "application/json" },
+  "empty.json": { status: 200, contentType: "application/json" },
+  "invalid_column_400.xml": { status: 400, contentType: "text/xml" },
+  "timed_out_200.xml": { status: 200, contentType: "text/xml" },
+} as const;
+export type CaptureName = keyof typeof CAPTURES;
+
+/** The exact bytes of one capture. */
+export function readCapture(name: CaptureName): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(readFileSync(join(CAPTURES_DIR, name)));
+}
+
+/** An answer given verbatim, whatever was asked. */
+export interface FixedAnswer {
+  status: number;
+  contentType: string;
+  body: string | Uint8Array<ArrayBuffer>;
+}
 
 export interface FakeSda {
   url: string;
   close(): void;
   setFault(fault: SdaFault | null): void;
+  /** Faults for the next requests, one each, before the standing fault applies again. */
+  queueFaults(...faults: SdaFault[]): void;
+  /** Answer every request with these bytes (null: answer the query again). Faults take precedence. */
+  respondWith(answer: FixedAnswer | null): void;
+  /** Answer every request with a capture's bytes, status and content type. */
+  serveCapture(name: CaptureName | null): void;
   /** POST requests received so far, whatever was answered. */
   readonly calls: number;
   /** SQL text of the most recent requests, oldest first. */
   readonly lastQueries: string[];
+  /** How each of the most recent requests sent its query ("json" or "form"), oldest first. */
+  readonly lastEncodings: ("json" | "form")[];
+  /** When each POST arrived (performance.now()), oldest first. */
+  readonly callTimes: number[];
   /** Bytes the `endless` and `slow-drip` faults have pushed so far. */
   readonly bytesStreamed: number;
 }
@@ -71,11 +114,55 @@ function serviceException(status: number, message: string): Response {
   return new Response(body, { status, headers: { "content-type": "text/xml; charset=utf-8" } });
 }
 
+function captured(name: CaptureName): Response {
+  const { status, contentType } = CAPTURES[name];
+  return new Response(readCapture(name), { status, headers: { "content-type": contentType } });
+}
+
+/** What IIS in front of SDA sends when the service behind it fails (its standard wording; no SDA capture). */
+function gatewayPage(status: 502 | 503): Response {
+  const text = status === 502 ? "502 - Web server received an invalid response while acting as a gateway or proxy server." : "503 - Service Unavailable";
+  return new Response(`<html><head><title>${text}</title></head><body><h1>${text}</h1></body></html>`, {
+    status,
+    headers: { "content-type": "text/html" },
+  });
+}
+
+/** A response whose body fails at once: Bun closes the socket, the client sees ECONNRESET. */
+function connectionReset(): Response {
+  return new Response(
+    new ReadableStream({
+      pull(controller) {
+        controller.error(undefined);
+      },
+    }),
+  );
+}
+
+/** The query and format of a request, sent as JSON or as a form, as SDA accepts both. */
+async function readRequest(request: Request): Promise<{ query: unknown; format: unknown; encoding: "json" | "form" } | null> {
+  const type = request.headers.get("content-type") ?? "";
+  try {
+    if (/application\/x-www-form-urlencoded/i.test(type)) {
+      const form = new URLSearchParams(await request.text());
+      return { query: form.get("query"), format: form.get("format"), encoding: "form" };
+    }
+    const body = (await request.json()) as { query?: unknown; format?: unknown };
+    return { query: body.query, format: body.format, encoding: "json" };
+  } catch {
+    return null;
+  }
+}
+
 export function startFakeSda({ answerer }: { answerer: UpstreamSource }): FakeSda {
   let fault: SdaFault | null = null;
+  const queued: SdaFault[] = [];
+  let fixed: FixedAnswer | null = null;
   let calls = 0;
   let bytesStreamed = 0;
   const lastQueries: string[] = [];
+  const lastEncodings: ("json" | "form")[] = [];
+  const callTimes: number[] = [];
   const encoder = new TextEncoder();
 
   /** A body that dribbles `text` one byte at a time, or repeats a chunk forever when `text` is null. */
@@ -124,20 +211,21 @@ export function startFakeSda({ answerer }: { answerer: UpstreamSource }): FakeSd
   async function handle(request: Request): Promise<Response> {
     if (request.method !== "POST") return serviceException(405, "Only POST is supported.");
     calls += 1;
-    let sql: string;
-    try {
-      const body = (await request.json()) as { query?: unknown; format?: unknown };
-      if (typeof body.query !== "string" || String(body.format).toUpperCase() !== "JSON+COLUMNNAME+METADATA") {
-        return serviceException(400, "Invalid request: expected a query and format JSON+COLUMNNAME+METADATA.");
-      }
-      sql = body.query;
-    } catch {
-      return serviceException(400, "Invalid request: the body is not JSON.");
+    callTimes.push(performance.now());
+    if (callTimes.length > 100) callTimes.shift();
+    const body = await readRequest(request);
+    if (!body) return serviceException(400, "Invalid request: the body is neither JSON nor a form.");
+    if (typeof body.query !== "string" || String(body.format).toUpperCase() !== "JSON+COLUMNNAME+METADATA") {
+      return serviceException(400, "Invalid request: expected a query and format JSON+COLUMNNAME+METADATA.");
     }
+    const sql = body.query;
     lastQueries.push(sql);
+    lastEncodings.push(body.encoding);
     if (lastQueries.length > 100) lastQueries.shift();
+    if (lastEncodings.length > 100) lastEncodings.shift();
 
-    switch (fault) {
+    const current = queued.shift() ?? fault;
+    switch (current) {
       case "hang":
         return new Promise<Response>(() => {});
       case "http-500":
@@ -145,12 +233,23 @@ export function startFakeSda({ answerer }: { answerer: UpstreamSource }): FakeSd
       case "maintenance":
         return new Response(MAINTENANCE_PAGE, { status: 200, headers: { "content-type": "text/html" } });
       case "empty":
-        return new Response("{}", { headers: { "content-type": JSON_TYPE } });
+        return captured("empty.json");
+      case "invalid-query":
+        return captured("invalid_column_400.xml");
+      case "timed-out":
+        return captured("timed_out_200.xml");
+      case "reset":
+        return connectionReset();
+      case "http-502":
+        return gatewayPage(502);
+      case "http-503":
+        return gatewayPage(503);
       case "not-table":
         return new Response(JSON.stringify({ Table: { columns: ["mukey"], rows: 1 } }), { headers: { "content-type": JSON_TYPE } });
       case "endless":
         return new Response(stream(null, 1), { headers: { "content-type": JSON_TYPE } });
     }
+    if (fixed) return new Response(fixed.body, { status: fixed.status, headers: { "content-type": fixed.contentType } });
 
     const query = logicalQueryFromSql(sql);
     if (!query) return serviceException(500, "Invalid query: the fake SDA does not recognise this query.");
@@ -160,7 +259,7 @@ export function startFakeSda({ answerer }: { answerer: UpstreamSource }): FakeSd
     } catch (error) {
       return serviceException(500, `Invalid query: ${error instanceof Error ? error.message : String(error)}`);
     }
-    switch (fault) {
+    switch (current) {
       case "slow-drip":
         return new Response(stream(text, 200), { headers: { "content-type": JSON_TYPE } });
       case "truncated-json":
@@ -179,12 +278,28 @@ export function startFakeSda({ answerer }: { answerer: UpstreamSource }): FakeSd
     close: () => void server.stop(true),
     setFault: (next) => {
       fault = next;
+      queued.length = 0;
+    },
+    queueFaults: (...faults) => {
+      queued.push(...faults);
+    },
+    respondWith: (answer) => {
+      fixed = answer;
+    },
+    serveCapture: (name) => {
+      fixed = name === null ? null : { ...CAPTURES[name], body: readCapture(name) };
     },
     get calls() {
       return calls;
     },
     get lastQueries() {
       return lastQueries;
+    },
+    get lastEncodings() {
+      return lastEncodings;
+    },
+    get callTimes() {
+      return callTimes;
     },
     get bytesStreamed() {
       return bytesStreamed;
