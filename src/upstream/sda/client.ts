@@ -35,7 +35,7 @@ export interface SdaSourceOptions {
   retryDelayMs?: number;
   random?: () => number;
   /** Sees every complete HTTP answer before it is interpreted (the smoke check saves them as captures). */
-  onAnswer?: (answer: RawAnswer & { sql: string; attempt: number; ms: number }) => void;
+  onAnswer?: (answer: RawAnswer & { bytes: Uint8Array; sql: string; attempt: number; ms: number }) => void;
 }
 
 /** Failures worth one more try: a reset connection, SDA's gateway answering 502 or 503. */
@@ -109,6 +109,7 @@ export class SdaSource implements UpstreamSource {
   private async post(sql: string, attempt: number, signal: AbortSignal, deadline: Promise<never>): Promise<SdaPayload> {
     const started = performance.now();
     let raw: RawAnswer;
+    let bytes: Uint8Array;
     try {
       const response = await Promise.race([
         this.fetchImpl(this.url, {
@@ -119,7 +120,7 @@ export class SdaSource implements UpstreamSource {
         }),
         deadline,
       ]);
-      const bytes = await readCapped(response, this.maxBodyBytes, deadline);
+      bytes = await readCapped(response, this.maxBodyBytes, deadline);
       raw = {
         status: response.status,
         contentType: response.headers.get("content-type") ?? "",
@@ -132,7 +133,7 @@ export class SdaSource implements UpstreamSource {
       if (cause === CLOSED) transient.add(unreachable);
       throw unreachable;
     }
-    this.onAnswer?.({ ...raw, sql, attempt, ms: performance.now() - started });
+    this.onAnswer?.({ ...raw, bytes, sql, attempt, ms: performance.now() - started });
     try {
       return interpretAnswer(raw);
     } catch (error) {
