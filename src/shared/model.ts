@@ -18,7 +18,7 @@ export const ErrorBody = t.Object(
     message: t.String({ examples: ["Query parameter 'latitude' must be a number from -90 to 90; got '95'."] }),
     request_id: t.String({ description: "Equals the X-Request-Id response header." }),
     provider: t.Optional(t.Union([t.String(), t.Null()])),
-    retryable: t.Optional(t.Boolean({ default: false, description: "True for 429, 502 and 504." })),
+    retryable: t.Optional(t.Boolean({ default: false, description: "True for 429, 502 and 504, except a 502 for a query Soil Data Access refused as invalid (a fault in the query; retrying will not help)." })),
   },
   { ...closed, title: "ErrorBody" },
 );
