@@ -172,6 +172,14 @@ describe("one retry, for transient failures only, within the deadline", () => {
     expect(answer.upstreamCalls).toBe(1);
   });
 
+  test("a 503 that carries SDA's own report is not a gateway blip: not retried", async () => {
+    fake.respondWith({ status: 503, contentType: "text/xml", body: readCapture("invalid_column_400.xml") });
+    const answer = await ask(POINT);
+    expect(answer.status).toBe(502);
+    expect(errorOf(answer).message).toContain("Invalid column name 'nosuchcolumn'");
+    expect(answer.upstreamCalls).toBe(1);
+  });
+
   test("the retry shares the deadline: a reset then a hang answers 504 within UPSTREAM_TIMEOUT_MS", async () => {
     const short = await startLoam({ source: new SdaSource({ url: fake.url, timeoutMs: 1500 }), env: { LOAM_UPSTREAM: "sda", CACHE_TTL_SECONDS: "0" } });
     try {

@@ -9,7 +9,7 @@ import type { LogicalQuery } from "../queries";
 import { parseSdaPayload } from "../sda-payload";
 import type { SourceDescription, UpstreamSource } from "../source";
 import type { SdaPayload, UpstreamAnswer } from "../table";
-import { interpretAnswer, SERVICE, type RawAnswer } from "./answer";
+import { interpretAnswer, SERVICE, serviceExceptionText, type RawAnswer } from "./answer";
 import { sqlFor } from "./queries";
 
 export { serviceException } from "./answer";
@@ -137,8 +137,9 @@ export class SdaSource implements UpstreamSource {
     try {
       return interpretAnswer(raw);
     } catch (error) {
-      // A gateway failure is retried; a 502/503 that carries SDA's own report keeps that report's verdict.
-      if ((raw.status === 502 || raw.status === 503) && error instanceof UpstreamError && error.retryable) transient.add(error);
+      // Only a plain gateway failure is retried: a 502/503 that carries SDA's own report means what the report says.
+      const gateway = (raw.status === 502 || raw.status === 503) && serviceExceptionText(raw.text) === null;
+      if (gateway && error instanceof UpstreamError) transient.add(error);
       throw error;
     }
   }
