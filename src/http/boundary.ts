@@ -5,7 +5,7 @@
  */
 import { Elysia } from "elysia";
 import { MethodNotAllowedError, RateLimitedError, UriTooLongError } from "../errors";
-import { asLoamError, errorResponse } from "./errors";
+import { asLoamError, errorResponse } from "./error-response";
 import { requestIdFor } from "./request-id";
 import { rejectRepeated } from "./query";
 import { startTrace, traceOf } from "./trace";
@@ -92,7 +92,7 @@ export function httpBoundary(options: BoundaryOptions) {
         set.headers["retry-after"] = String(decision.resetSeconds);
         throw new RateLimitedError(decision.limit, decision.resetSeconds);
       }
-      // DESIGN §3: a repeated parameter is a 422 on every API route, also where the route reads none.
+      // A repeated parameter is a 422 on every API route, also where the route reads none (docs/decisions.md#query-parameters).
       const queryStart = request.url.indexOf("?");
       if (queryStart !== -1) rejectRepeated(new URLSearchParams(request.url.slice(queryStart + 1)));
     })

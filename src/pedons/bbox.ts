@@ -4,7 +4,7 @@
  * 4 square degrees. Each failure names the rule it broke.
  */
 import { ValidationError } from "../errors";
-import { decimal } from "./censored";
+import { decimal } from "../decimal";
 
 export type Bbox = [minLon: number, minLat: number, maxLon: number, maxLat: number];
 

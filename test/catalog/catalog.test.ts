@@ -1,18 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { PropertiesResponse, PropertyRecord, ProviderRecord, ProvidersResponse } from "../../src/catalog/model";
-import {
-  LAB_PROVIDER_ALIASES,
-  LAB_PROVIDER_ID,
-  OPERATIONAL_PROVIDER_IDS,
-  PROVIDER_ROLES,
-  PROVIDERS,
-  SURVEY_PROVIDER_ID,
-  USDA_ACKNOWLEDGEMENT,
-  canonicalProviderId,
-  findProvider,
-  providerRole,
-} from "../../src/catalog/providers";
+import { createRegistry } from "../../src/providers/registry";
+import { USDA_ACKNOWLEDGEMENT } from "../../src/providers/usda";
 import {
   PROPERTIES,
   SERVED_PROPERTY_IDS,
@@ -20,6 +10,18 @@ import {
   findProperty,
   resolvePropertyId,
 } from "../../src/catalog/properties";
+
+// The catalog as the registry serves it.
+const registry = createRegistry();
+const PROVIDERS = registry.all.map((p) => p.record);
+const SURVEY_PROVIDER_ID = registry.defaultFor("mapped_location")!.id;
+const LAB_PROVIDER_ID = registry.defaultFor("lab_pedons")!.id;
+const LAB_PROVIDER_ALIASES = registry.find(LAB_PROVIDER_ID)!.aliases;
+const OPERATIONAL_PROVIDER_IDS = registry.operational.map((p) => p.id);
+const PROVIDER_ROLES: Record<string, string> = Object.fromEntries(registry.all.map((p) => [p.id, p.role]));
+const findProvider = (idOrAlias: string) => registry.find(idOrAlias)?.record;
+const canonicalProviderId = (idOrAlias: string) => registry.find(idOrAlias)?.id;
+const providerRole = (idOrAlias: string) => registry.find(idOrAlias)?.role;
 
 const PLANNED = ["usda_osd", "usda_scan", "usgs_geochem", "isric_soilgrids"];
 const SERVED = ["ph", "organic_carbon", "organic_matter", "sand", "silt", "clay", "bulk_density", "cec", "total_nitrogen", "ec"];

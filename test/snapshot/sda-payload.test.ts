@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { UpstreamError } from "../../src/errors";
-import { answerAsSda, parseSdaPayload, sdaCell, sdaColumnMetadata, sdaDateTime, sdaNumber } from "../../src/upstream/sda-payload";
+import { answerAsSda, parseSdaPayload, sdaCell, sdaColumnMetadata, sdaDateTime, sdaNumber } from "../../src/upstream/sda/payload";
 
 // The real response pasted in an NRCS script docstring (docs/sda_rest_json_wire_format_notes.md).
 const REAL = {

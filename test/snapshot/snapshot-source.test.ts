@@ -1,12 +1,14 @@
+import { runQuery } from "../support/queries";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildSnapshot } from "../../src/snapshot/build";
-import { LAB_BBOX_COLUMNS, LAB_PEDON_COLUMNS, SSURGO_POINT_COLUMNS } from "../../src/upstream/queries";
-import { parseSdaPayload } from "../../src/upstream/sda-payload";
-import { SnapshotSource } from "../../src/upstream/snapshot-source";
-import { tableRecords, type Cell } from "../../src/upstream/table";
+import { LAB_BBOX_COLUMNS, LAB_PEDON_COLUMNS } from "../../src/providers/usda_kssl/columns";
+import { SSURGO_POINT_COLUMNS } from "../../src/providers/usda_ssurgo/columns";
+import { parseSdaPayload } from "../../src/upstream/sda/payload";
+import { SnapshotTransport } from "../../src/upstream/snapshot";
+import { tableRecords, type Cell } from "../../src/upstream/sda/payload";
 
 const DATA = resolve(process.env.LOAM_DATA_DIR ?? "../shared/data");
 
@@ -23,12 +25,12 @@ const KNOWN = [
 ];
 
 let dir: string;
-let source: SnapshotSource;
+let source: SnapshotTransport;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "loam-source-"));
   await buildSnapshot({ dataDir: DATA, outPath: join(dir, "snapshot.sqlite") });
-  source = new SnapshotSource(join(dir, "snapshot.sqlite"));
+  source = new SnapshotTransport(join(dir, "snapshot.sqlite"));
 }, 60_000);
 
 afterAll(() => {
@@ -38,12 +40,12 @@ afterAll(() => {
 
 /** The payload read back as SDA strings (what the SDA client would parse). */
 async function point(lon: number, lat: number) {
-  const answer = await source.run({ kind: "ssurgo_point", longitude: lon, latitude: lat });
+  const answer = await runQuery(source, { kind: "ssurgo_point", longitude: lon, latitude: lat });
   expect(parseSdaPayload(answer.payload)).toEqual(answer.table);
   return { answer, records: tableRecords(parseSdaPayload(answer.payload)) };
 }
 
-describe("SnapshotSource: SSURGO point", () => {
+describe("SnapshotTransport: SSURGO point", () => {
   for (const k of KNOWN) {
     test(`${k.area} (${k.lon}, ${k.lat}) -> ${k.musym} ${k.comp} (${k.pct} %), top horizon ${k.chkey} ${k.hz}`, async () => {
       const { answer, records } = await point(k.lon, k.lat);
@@ -83,8 +85,8 @@ describe("SnapshotSource: SSURGO point", () => {
   });
 
   test("points outside every polygon answer {} (outside the IA073 AOI; open ocean inside the MH936 bbox)", async () => {
-    expect((await source.run({ kind: "ssurgo_point", longitude: -94.35, latitude: 41.95 })).payload).toEqual({});
-    const ocean = await source.run({ kind: "ssurgo_point", longitude: 171.4, latitude: 7.6 });
+    expect((await runQuery(source, { kind: "ssurgo_point", longitude: -94.35, latitude: 41.95 })).payload).toEqual({});
+    const ocean = await runQuery(source, { kind: "ssurgo_point", longitude: 171.4, latitude: 7.6 });
     expect(ocean.payload).toEqual({});
     expect(ocean.table).toEqual({ columns: [], types: [], rows: [] });
   });
@@ -94,7 +96,7 @@ describe("SnapshotSource: SSURGO point", () => {
     for (let i = 0; i < 200; i++) {
       const k = KNOWN[i % KNOWN.length]!;
       const t = performance.now();
-      await source.run({ kind: "ssurgo_point", longitude: k.lon + (i % 3) * 1e-7, latitude: k.lat });
+      await runQuery(source, { kind: "ssurgo_point", longitude: k.lon + (i % 3) * 1e-7, latitude: k.lat });
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);
@@ -102,31 +104,31 @@ describe("SnapshotSource: SSURGO point", () => {
   });
 });
 
-describe("SnapshotSource: lab pedons", () => {
+describe("SnapshotTransport: lab pedons", () => {
   test("bbox: pedons ordered by pedon_key (= pedlabsampnum), at most limit+1 rows, bounds inclusive", async () => {
-    const all = tableRecords((await source.run({ kind: "lab_bbox", bbox: [-180, -90, 180, 90], limit: 10_000 })).table);
+    const all = tableRecords((await runQuery(source, { kind: "lab_bbox", bbox: [-180, -90, 180, 90], limit: 10_000 })).table);
     expect(all).toHaveLength(429);
     const keys = all.map((r) => r.pedon_key!);
     expect(keys).toEqual([...keys].sort());
-    const page = await source.run({ kind: "lab_bbox", bbox: [-180, -90, 180, 90], limit: 5 });
+    const page = await runQuery(source, { kind: "lab_bbox", bbox: [-180, -90, 180, 90], limit: 5 });
     expect(page.table.columns).toEqual([...LAB_BBOX_COLUMNS]);
     expect(tableRecords(page.table).map((r) => r.pedon_key)).toEqual(keys.slice(0, 6));
-    const exact = await source.run({ kind: "lab_bbox", bbox: [-95.7708282, 39.0783539, -95.7708282, 39.0783539], limit: 10 });
+    const exact = await runQuery(source, { kind: "lab_bbox", bbox: [-95.7708282, 39.0783539, -95.7708282, 39.0783539], limit: 10 });
     expect(tableRecords(exact.table)).toEqual([
       { pedon_key: "02N0245", pedlabsampnum: "02N0245", upedonid: "S01KS-177-001", samp_name: "Kimo", corr_name: null, site_obsdate: null, latitude_decimal_degrees: "39.0783539", longitude_decimal_degrees: "-95.7708282", layer_count: "8" },
     ]);
   });
 
   test("pedons without coordinates never appear (02N0845 has none)", async () => {
-    const all = tableRecords((await source.run({ kind: "lab_bbox", bbox: [-180, -90, 180, 90], limit: 10_000 })).table);
+    const all = tableRecords((await runQuery(source, { kind: "lab_bbox", bbox: [-180, -90, 180, 90], limit: 10_000 })).table);
     expect(all.some((r) => r.pedlabsampnum === "02N0845")).toBe(false);
     expect(all.every((r) => r.latitude_decimal_degrees !== null && r.longitude_decimal_degrees !== null)).toBe(true);
-    const nearZero = await source.run({ kind: "lab_bbox", bbox: [-1, -1, 1, 1], limit: 10 });
+    const nearZero = await runQuery(source, { kind: "lab_bbox", bbox: [-1, -1, 1, 1], limit: 10 });
     expect(nearZero.payload).toEqual({});
   });
 
   test("pedon 02N0245: 8 layers, top layer 02N01100 Ap1 0-13 cm with its lab values as reported", async () => {
-    const answer = await source.run({ kind: "lab_pedon", pedonKey: { form: "pedlabsampnum", value: "02N0245" } });
+    const answer = await runQuery(source, { kind: "lab_pedon", pedonKey: { form: "pedlabsampnum", value: "02N0245" } });
     expect(answer.table.columns).toEqual([...LAB_PEDON_COLUMNS]);
     const layers = tableRecords(answer.table);
     expect(layers).toHaveLength(8);
@@ -140,12 +142,12 @@ describe("SnapshotSource: lab pedons", () => {
   });
 
   test("a numeric pedon_key matches nothing in the snapshot, nor does an unknown pedlabsampnum", async () => {
-    expect((await source.run({ kind: "lab_pedon", pedonKey: { form: "pedon_key", value: 245 } })).payload).toEqual({});
-    expect((await source.run({ kind: "lab_pedon", pedonKey: { form: "pedlabsampnum", value: "99X9999" } })).payload).toEqual({});
+    expect((await runQuery(source, { kind: "lab_pedon", pedonKey: { form: "pedon_key", value: 245 } })).payload).toEqual({});
+    expect((await runQuery(source, { kind: "lab_pedon", pedonKey: { form: "pedlabsampnum", value: "99X9999" } })).payload).toEqual({});
   });
 });
 
-describe("SnapshotSource: opening and describing", () => {
+describe("SnapshotTransport: opening and describing", () => {
   test("describe() names the file, the build time and the coverage", () => {
     const d = source.describe();
     expect(d.kind).toBe("snapshot");
@@ -156,18 +158,18 @@ describe("SnapshotSource: opening and describing", () => {
   });
 
   test("a missing or corrupt snapshot file fails at construction with a clear message", () => {
-    expect(() => new SnapshotSource(join(dir, "missing.sqlite"))).toThrow(/Snapshot database not found at .*missing\.sqlite.*snapshot:build/);
+    expect(() => new SnapshotTransport(join(dir, "missing.sqlite"))).toThrow(/Snapshot database not found at .*missing\.sqlite.*snapshot:build/);
     const junk = join(dir, "junk.sqlite");
     writeFileSync(junk, "this is not a database, just text ".repeat(200));
-    expect(() => new SnapshotSource(junk)).toThrow(/corrupt or not a Loam snapshot/);
+    expect(() => new SnapshotTransport(junk)).toThrow(/corrupt or not a Loam snapshot/);
   });
 });
 
 test("every cell of every answer is a string or null", async () => {
   const answers = await Promise.all([
-    source.run({ kind: "ssurgo_point", longitude: 171.033504, latitude: 7.144903 }),
-    source.run({ kind: "lab_bbox", bbox: [-102.1, 37, -94.6, 40], limit: 50 }),
-    source.run({ kind: "lab_pedon", pedonKey: { form: "pedlabsampnum", value: "21N0261" } }),
+    runQuery(source, { kind: "ssurgo_point", longitude: 171.033504, latitude: 7.144903 }),
+    runQuery(source, { kind: "lab_bbox", bbox: [-102.1, 37, -94.6, 40], limit: 50 }),
+    runQuery(source, { kind: "lab_pedon", pedonKey: { form: "pedlabsampnum", value: "21N0261" } }),
   ]);
   for (const a of answers) {
     expect(a.table.rows.length).toBeGreaterThan(0);

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { parseReported } from "../../src/pedons/censored";
-import { normalizePedon } from "../../src/pedons/normalize";
-import { parseBbox } from "../../src/pedons/bbox";
-import { LAB_PEDON_COLUMNS } from "../../src/upstream/queries";
-import type { Cell, UpstreamTable } from "../../src/upstream/table";
+import { parseReported } from "../../../src/providers/usda_kssl/censored";
+import { normalizePedon } from "../../../src/providers/usda_kssl/normalize";
+import { parseBbox } from "../../../src/pedons/bbox";
+import { LAB_PEDON_COLUMNS } from "../../../src/providers/usda_kssl/columns";
+import type { Cell, SdaTable } from "../../../src/upstream/sda/payload";
 
 describe("reading a reported lab result (SDA sends every value as a string)", () => {
   test("a plain decimal is the value", () => {
@@ -57,7 +57,7 @@ describe("reading a reported lab result (SDA sends every value as a string)", ()
 });
 
 /** One SDA-shaped layer row of the lab_pedon answer, every value a string or null. */
-function pedonTable(rows: Record<string, string | null>[]): UpstreamTable {
+function pedonTable(rows: Record<string, string | null>[]): SdaTable {
   const columns = [...LAB_PEDON_COLUMNS];
   return {
     columns,

@@ -1,6 +1,6 @@
-/** The `properties` parameter: comma-separated ids or aliases, resolved to canonical ids (spec §4.5, §8). */
+/** The `properties` parameter: comma-separated ids or aliases, resolved to canonical ids (docs/decisions.md#limits). */
 import { ValidationError } from "../errors";
-import { resolvePropertyId } from "../catalog/properties";
+import { resolvePropertyId } from "./properties";
 
 export const MAX_PROPERTIES = 8;
 
@@ -20,11 +20,4 @@ export function parseProperties(raw: string): string[] {
     throw new ValidationError(`Query parameter 'properties' names ${ids.length} distinct properties; at most ${MAX_PROPERTIES} are allowed per request.`);
   }
   return ids;
-}
-
-/** depth_bottom_cm must lie below depth_top_cm (the per-parameter bounds are checked by the schema). */
-export function checkDepthInterval(top: number, bottom: number): void {
-  if (bottom <= top) {
-    throw new ValidationError(`Query parameter 'depth_bottom_cm' (${bottom}) must be greater than 'depth_top_cm' (${top}).`);
-  }
 }

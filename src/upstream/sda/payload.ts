@@ -1,13 +1,44 @@
 /**
  * The Soil Data Access JSON wire shape (`format: JSON+COLUMNNAME+METADATA`), both ways:
- * `answerAsSda` builds it (the snapshot answers exactly like SDA), `parseSdaPayload` validates and
- * parses it (the SDA client and the snapshot share it). Pure functions, no I/O.
+ * `answerAsSda` builds it (the snapshot answers exactly like SDA), `decodeSdaTable` validates and
+ * parses it, checking the columns against those the query asked for. Pure functions, no I/O.
  *
- * Wire facts (docs/sda_rest_json_wire_format_notes.md): `{"Table": [names, metadata, ...rows]}`,
- * every value a JSON string (numbers too) and NULL as `null`; an empty result set is `{}`.
+ * Wire facts (docs/decisions.md#sda-wire): `{"Table": [names, metadata, ...rows]}`, every value a
+ * JSON string (numbers too) and NULL as `null`; an empty result set is `{}`.
  */
-import { UpstreamError } from "../errors";
-import type { Cell, SdaPayload, UpstreamAnswer, UpstreamTable } from "./table";
+import { UpstreamError } from "../../errors";
+import type { Payload } from "../transport";
+
+export type Cell = string | null;
+
+export interface SdaTable {
+  /** Column names, row 0 of the SDA payload. */
+  columns: string[];
+  /** SQL Server type of each column (`DataTypeName=` of the metadata row), e.g. `int`, `varchar`, `real`. */
+  types: string[];
+  /** Data rows, every value a string or null, exactly as SDA sends them. */
+  rows: Cell[][];
+}
+
+/** The untouched wire payload: `{}` or `{"Table": [...]}`. */
+export type SdaPayload = Record<string, unknown>;
+
+/** A decoded SDA-shaped answer: the table for normalizers, the payload for the raw endpoints. */
+export interface SdaAnswer {
+  table: SdaTable;
+  payload: SdaPayload;
+}
+
+/** Rows as objects keyed by column name; convenient for normalizers. */
+export function tableRecords(table: SdaTable): Record<string, Cell>[] {
+  return table.rows.map((row) => {
+    const record: Record<string, Cell> = {};
+    table.columns.forEach((name, i) => {
+      record[name] = row[i] ?? null;
+    });
+    return record;
+  });
+}
 
 /** A column's SQL Server type: its DataTypeName, optionally with the declared size (varchar(30) -> 30). */
 export type SqlType = string | { name: string; size?: number };
@@ -82,7 +113,7 @@ export function sdaCell(value: unknown, typeName = "varchar"): Cell {
 }
 
 /** Build the SDA payload and its parsed table from columns, types and string rows. */
-export function answerAsSda(columns: readonly string[], types: readonly SqlType[], rows: Cell[][]): UpstreamAnswer {
+export function answerAsSda(columns: readonly string[], types: readonly SqlType[], rows: Cell[][]): SdaAnswer {
   if (types.length !== columns.length) throw new Error(`answerAsSda: ${columns.length} columns but ${types.length} types`);
   if (rows.length === 0) return { table: { columns: [], types: [], rows: [] }, payload: {} };
   const typeNames = types.map((t) => (typeof t === "string" ? t : t.name));
@@ -100,7 +131,7 @@ function fail(message: string, provider: string | null): never {
  * Validate and parse an SDA JSON+COLUMNNAME+METADATA payload. `{}` is the empty result set.
  * Throws UpstreamError naming what is wrong; never returns a partial table.
  */
-export function parseSdaPayload(json: unknown, provider: string | null = null): UpstreamTable {
+export function parseSdaPayload(json: unknown, provider: string | null = null): SdaTable {
   if (json === null || typeof json !== "object" || Array.isArray(json)) fail("expected a JSON object", provider);
   const object = json as Record<string, unknown>;
   if (Object.keys(object).length === 0) return { columns: [], types: [], rows: [] };
@@ -129,4 +160,34 @@ export function parseSdaPayload(json: unknown, provider: string | null = null): 
     return row as Cell[];
   });
   return { columns, types, rows };
+}
+
+/**
+ * An SDA-shaped payload as the answer to a query that asked for `expected` columns, in that order.
+ * Any other names row is refused, naming what is missing and what is extra: a renamed or absent
+ * upstream column must be an error, never a 200 full of nulls (docs/decisions.md#column-check).
+ */
+export function decodeSdaTable(payload: Payload, expected: readonly string[]): SdaAnswer {
+  let json: unknown;
+  try {
+    json = payload.json();
+  } catch {
+    throw new UpstreamError("Soil Data Access sent a body that is not valid JSON (truncated or malformed).");
+  }
+  const table = parseSdaPayload(json);
+  if (table.columns.length > 0) checkColumns(table.columns, expected);
+  return { table, payload: json as SdaPayload };
+}
+
+export function checkColumns(actual: readonly string[], expected: readonly string[]): void {
+  if (actual.length === expected.length && actual.every((name, i) => name === expected[i])) return;
+  const given = new Set(actual);
+  const asked = new Set(expected);
+  const missing = expected.filter((name) => !given.has(name));
+  const extra = actual.filter((name) => !asked.has(name));
+  const parts: string[] = [];
+  if (missing.length > 0) parts.push(`missing ${missing.join(", ")}`);
+  if (extra.length > 0) parts.push(`unexpected ${extra.join(", ")}`);
+  if (parts.length === 0) parts.push("the columns come in another order");
+  throw new UpstreamError(`Soil Data Access answered with other columns than the query asked for: ${parts.join("; ")}.`);
 }

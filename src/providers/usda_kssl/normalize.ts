@@ -1,14 +1,15 @@
 /**
- * KSSL lab answers → pedon features and lab observations (spec §2.8, DESIGN §3). Pure functions: the
- * same table from SDA or from the snapshot gives the same result.
+ * KSSL lab answers → pedon features and lab observations (docs/decisions.md#censored). Pure
+ * functions: the same table from SDA or from the snapshot gives the same result.
  */
 import type { Static } from "elysia";
-import { tableRecords, type Cell, type UpstreamTable } from "../upstream/table";
-import { findProperty } from "../catalog/properties";
-import { KSSL_PROPERTIES, methodColumnOf, type KsslProperty, type LabColumn } from "../providers/kssl";
-import { isoDay, parseSdaDateTime } from "../shared/dates";
-import { decimal, parseReported } from "./censored";
-import type { LabLayer, LabObservation, PedonFeature } from "./model";
+import { findProperty } from "../../catalog/properties";
+import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
+import { tableRecords, type Cell, type SdaTable } from "../../upstream/sda/payload";
+import type { LabLayer, LabObservation, PedonFeature } from "../../pedons/model";
+import { KSSL_PROPERTIES, type KsslProperty, type LabColumn } from "./columns";
+import { decimal } from "../../decimal";
+import { parseReported } from "./censored";
 
 type Row = Record<string, Cell>;
 
@@ -37,6 +38,8 @@ export interface NormalizedPedon {
   usedEstimatedOrganicCarbon: boolean;
   /** Observations whose result is censored (value null, qualifier set). */
   censoredCount: number;
+  /** Layers (lab sample numbers) whose results carry a prep_code other than 'S', with the code. */
+  otherPreparations: { layer: string; prepCode: string }[];
 }
 
 export interface PedonContext {
@@ -79,7 +82,7 @@ function summary(row: Row): PedonSummary {
  * Features of a lab_bbox answer in the source's pedon-key order. The answer holds at most limit + 1
  * rows; more than `limit` means more pedons exist than are listed.
  */
-export function normalizeCollection(table: UpstreamTable, limit: number): { features: Static<typeof PedonFeature>[]; truncated: boolean } {
+export function normalizeCollection(table: SdaTable, limit: number): { features: Static<typeof PedonFeature>[]; truncated: boolean } {
   const rows = tableRecords(table);
   const features: Static<typeof PedonFeature>[] = [];
   for (const row of rows.slice(0, limit)) {
@@ -120,7 +123,7 @@ function observe(row: Row, propertyId: string, mapping: KsslProperty): { observa
     if (reported.kind === "missing" || reported.reported_value === null) continue;
     const conversion = mapping.conversion;
     const convert = (value: number | null) => (value === null ? null : conversion ? tidy(value * conversion.factor) : value);
-    const methodColumn = methodColumnOf(source.column);
+    const methodColumn = source.methodColumn;
     const warnings: string[] = [];
     if (conversion) warnings.push(conversion.warning);
     if (source.warning) warnings.push(source.warning);
@@ -159,7 +162,7 @@ function overlaps(layerTop: number, layerBottom: number, top: number, bottom: nu
 }
 
 /** The pedon of a lab_pedon answer; null when the answer has no rows (no such pedon). */
-export function normalizePedon(table: UpstreamTable, context: PedonContext): NormalizedPedon | null {
+export function normalizePedon(table: SdaTable, context: PedonContext): NormalizedPedon | null {
   const rows = tableRecords(table);
   const first = rows[0];
   if (!first) return null;
@@ -172,6 +175,7 @@ export function normalizePedon(table: UpstreamTable, context: PedonContext): Nor
     unsupported: context.properties.filter((id) => !(id in KSSL_PROPERTIES)),
     usedEstimatedOrganicCarbon: false,
     censoredCount: 0,
+    otherPreparations: [],
   };
   for (const row of rows) {
     const layerKey = text(row.layer_key) ?? text(row.labsampnum);
@@ -187,6 +191,9 @@ export function normalizePedon(table: UpstreamTable, context: PedonContext): Nor
     }
     if (top === bottom) result.zeroThicknessLayers.push(sample ?? layerKey);
     if (!overlaps(top, bottom, context.depthTop, context.depthBottom)) continue;
+    // The snapshot carries no prep_code (null): nothing to say. 'S' is the standard <2 mm sample.
+    const prepCode = text(row.prep_code);
+    if (prepCode !== null && prepCode !== "S") result.otherPreparations.push({ layer: sample ?? layerKey, prepCode });
     const observations: Static<typeof LabObservation>[] = [];
     for (const id of context.properties) {
       const mapping = KSSL_PROPERTIES[id];

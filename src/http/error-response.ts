@@ -1,9 +1,31 @@
 /**
- * The one place failures become HTTP answers (DESIGN §3): a LoamError keeps its status and code;
- * Elysia's own failures are mapped; anything else is a 500 with no stack and no path.
+ * The one place failures become HTTP answers (docs/decisions.md#errors): a LoamError keeps its
+ * status and code; Elysia's own failures are mapped; anything else is a 500 with no stack and no path.
+ * ErrorResponse is the body of every non-2xx answer.
  */
+import { t, type Static } from "elysia";
 import { LoamError, ValidationError, NotFoundError } from "../errors";
-import type { ErrorResponse } from "../shared/model";
+
+const closed = { additionalProperties: false } as const;
+
+export const ErrorBody = t.Object(
+  {
+    code: t.String({
+      description:
+        "validation_error, not_found, unknown_provider, provider_not_operational, method_not_allowed, uri_too_long, rate_limited, upstream_error, upstream_timeout, upstream_unreachable, internal_error",
+      examples: ["validation_error"],
+    }),
+    message: t.String({ examples: ["Query parameter 'latitude' must be a number from -90 to 90; got '95'."] }),
+    request_id: t.String({ description: "Equals the X-Request-Id response header." }),
+    provider: t.Optional(t.Union([t.String(), t.Null()])),
+    retryable: t.Optional(t.Boolean({ default: false, description: "True for 429, 502 and 504." })),
+  },
+  { ...closed, title: "ErrorBody" },
+);
+
+export const ErrorResponse = t.Object({ error: ErrorBody }, { ...closed, title: "ErrorResponse", description: "Every non-2xx answer." });
+export type ErrorResponse = Static<typeof ErrorResponse>;
+
 
 interface ElysiaValidationLike {
   /** What failed the check: "query", "params", ... or "response" (Loam's own body: a server bug). */

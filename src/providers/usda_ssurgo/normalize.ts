@@ -1,21 +1,15 @@
 /**
- * SSURGO point answer → SoilObservations (spec §2.5–2.6, DESIGN §3–4). Pure functions: the same
+ * SSURGO point answer → SoilObservations (docs/decisions.md#provenance). Pure functions: the same
  * table from SDA or from the snapshot gives the same observations.
  */
-import { tableRecords, type Cell, type UpstreamTable } from "../upstream/table";
-import { findProperty } from "../catalog/properties";
-import {
-  SSURGO_LICENSE,
-  SSURGO_ORGANIZATION,
-  SSURGO_PROPERTIES,
-  SSURGO_PROVIDER,
-  SSURGO_SOURCE_URL,
-  SSURGO_SPATIAL_RESOLUTION,
-  type SsurgoProperty,
-} from "../providers/ssurgo";
 import type { Static } from "elysia";
-import { isoDay, parseSdaDateTime } from "../shared/dates";
-import type { MapUnitSummary, SoilObservation } from "./model";
+import { findProperty } from "../../catalog/properties";
+import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
+import { tableRecords, type Cell, type SdaAnswer } from "../../upstream/sda/payload";
+import type { MapUnitSummary, SoilObservation } from "../../location/model";
+import type { NormalizedPoint, PointContext } from "../provider";
+import { SSURGO_PROPERTY_BY_ID, SSURGO_PROPERTIES, type SsurgoProperty } from "./columns";
+import { SSURGO_ID, SSURGO_LICENSE, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL, SSURGO_SPATIAL_RESOLUTION } from "./catalog";
 
 export const MAPPED_SURVEY_WARNING =
   "Mapped survey data are not a laboratory observation at the queried point: this is a representative value estimated for a component of the map unit that contains the point.";
@@ -23,25 +17,6 @@ const MINOR_COMPONENT_WARNING =
   "Minor component (majcompflag No): it makes up a small share of the map unit and is often not mapped separately at this scale.";
 const RANGE_METHOD =
   "SSURGO low (_l) and high (_h) typical values of the component horizon: the range a soil scientist expects for most of the component, not a statistical confidence interval.";
-
-export interface LocationContext {
-  latitude: number;
-  longitude: number;
-  properties: string[];
-  depthTop: number;
-  depthBottom: number;
-  /** ISO date-time: when the values were retrieved (the export date for the snapshot). */
-  retrievedAt: (row: Record<string, Cell>) => string;
-}
-
-export interface NormalizedLocation {
-  observations: Static<typeof SoilObservation>[];
-  mapUnits: Static<typeof MapUnitSummary>[];
-  /** Components had at least one minor (majcompflag No) member among the answered observations. */
-  hasMinorComponents: boolean;
-  /** Requested properties this provider does not carry. */
-  unsupported: string[];
-}
 
 function num(cell: Cell | undefined): number | null {
   if (cell === null || cell === undefined || cell.trim() === "") return null;
@@ -61,7 +36,7 @@ function citation(row: Record<string, Cell>, retrievedAt: string): string {
   return `Soil Survey Staff, Natural Resources Conservation Service, United States Department of Agriculture. Soil Survey Geographic (SSURGO) Database for ${row.areaname ?? row.areasymbol} (${row.areasymbol}), ${version}${date}. Available online at ${SSURGO_SOURCE_URL}. Retrieved ${retrievedAt.slice(0, 10)}.`;
 }
 
-function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoProperty, context: LocationContext) {
+function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoProperty, context: PointContext) {
   const original = num(row[`${mapping.column}_r`]);
   if (original === null) return null;
   const top = num(row.hzdept_r) as number;
@@ -71,7 +46,7 @@ function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoP
   const derive = mapping.derivedFrom;
   const convert = (value: number | null) => (value === null ? null : derive ? tidy(value / derive.factor) : value);
   const minor = row.majcompflag?.trim() !== "Yes";
-  const retrievedAt = context.retrievedAt(row);
+  const retrievedAt = retrievedAtOf(row, context);
   const warnings = [MAPPED_SURVEY_WARNING];
   if (derive) warnings.push(derive.warning);
   if (minor) warnings.push(MINOR_COMPONENT_WARNING);
@@ -83,7 +58,7 @@ function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoP
     data_kind: derive ? ("derived" as const) : ("mapped_survey" as const),
     measurement_method: mapping.method,
     source: {
-      provider: SSURGO_PROVIDER,
+      provider: SSURGO_ID,
       organization: SSURGO_ORGANIZATION,
       record_id: row.chkey ?? null,
       retrieved_at: retrievedAt,
@@ -118,12 +93,18 @@ function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoP
   };
 }
 
-export function normalizeLocation(table: UpstreamTable, context: LocationContext): NormalizedLocation {
-  const records = tableRecords(table);
+/** When the values were retrieved: the survey's export date for the snapshot, the upstream call for SDA. */
+function retrievedAtOf(row: Record<string, Cell>, context: PointContext): string {
+  const stored = new Date(context.storedAt).toISOString();
+  if (context.source.kind !== "snapshot") return stored;
+  return parseSdaDateTime(row.saverest)?.toISOString() ?? stored;
+}
+
+export function normalizePoint(answer: SdaAnswer, context: PointContext): NormalizedPoint {
+  const records = tableRecords(answer.table);
   const mapUnits = new Map<string, Static<typeof MapUnitSummary>>();
   const observations: Static<typeof SoilObservation>[] = [];
   let hasMinorComponents = false;
-  const unsupported = context.properties.filter((id) => !(id in SSURGO_PROPERTIES));
   for (const row of records) {
     if (row.mukey && !mapUnits.has(row.mukey)) {
       mapUnits.set(row.mukey, { area_symbol: row.areasymbol ?? "", map_unit_key: row.mukey, map_unit_symbol: row.musym ?? "", map_unit_name: row.muname ?? "" });
@@ -134,7 +115,7 @@ export function normalizeLocation(table: UpstreamTable, context: LocationContext
     // A horizon without depths cannot be placed in the interval; one that only touches it does not overlap.
     if (top === null || bottom === null || top >= context.depthBottom || bottom <= context.depthTop) continue;
     for (const id of context.properties) {
-      const mapping = SSURGO_PROPERTIES[id];
+      const mapping = SSURGO_PROPERTY_BY_ID.get(id);
       if (!mapping) continue;
       const observation = observe(row, id, mapping, context);
       if (!observation) continue;
@@ -142,5 +123,17 @@ export function normalizeLocation(table: UpstreamTable, context: LocationContext
       observations.push(observation);
     }
   }
-  return { observations, mapUnits: [...mapUnits.values()], hasMinorComponents, unsupported };
+  const warnings: string[] = [];
+  if (mapUnits.size === 0) {
+    const coverage = context.source.kind === "snapshot" ? " Offline snapshot coverage is limited; see the snapshot warning." : "";
+    warnings.push(`The point (${context.latitude}, ${context.longitude}) falls in no SSURGO map unit: no completed soil survey covers it, or it lies in water or outside the data.${coverage}`);
+  }
+  if (hasMinorComponents) warnings.push("Minor components (majcompflag No) are included; each carries a warning and a small component_percent.");
+  if (context.properties.includes("organic_carbon") && observations.some((o) => o.data_kind === "derived")) {
+    const derived = SSURGO_PROPERTY_BY_ID.get("organic_carbon")?.derivedFrom?.factor;
+    warnings.push(`organic_carbon is derived from SSURGO organic matter (om_r / ${derived}), not reported by SSURGO; see each observation's transformations.`);
+  }
+  return { observations, mapUnits: [...mapUnits.values()], warnings };
 }
+
+

@@ -1,14 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { ValidationError } from "../../src/errors";
-import {
-  LAB_BBOX_COLUMNS,
-  LAB_PEDON_COLUMNS,
-  PEDLABSAMPNUM_PATTERN,
-  SSURGO_POINT_COLUMNS,
-  type LogicalQuery,
-} from "../../src/upstream/queries";
-import { labBboxSql, labPedonSql, sqlFor, sqlNumber, ssurgoPointSql } from "../../src/upstream/sda/queries";
+import { LAB_BBOX_COLUMNS, LAB_PEDON_COLUMNS } from "../../src/providers/usda_kssl/columns";
+import { SSURGO_POINT_COLUMNS } from "../../src/providers/usda_ssurgo/columns";
+import { PEDLABSAMPNUM_PATTERN } from "../../src/pedons/key";
+import { labBboxSql, labPedonSql } from "../../src/providers/usda_kssl/queries";
+import { ssurgoPointSql } from "../../src/providers/usda_ssurgo/queries";
+import { commentFree, sqlNumber } from "../../src/upstream/sda/sql";
+import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
+import { sqlFor, type LogicalQuery } from "../support/queries";
 import { logicalQueryFromSql } from "../support/fake-sda";
 
 /** The column names a SELECT list yields, in order (alias, else the column after the dot). */
@@ -40,34 +40,36 @@ const longitude = fc.double({ min: -180, max: 180, noNaN: true }).map((v) => (Ob
 
 describe("SDA query templates", () => {
   test("each template returns exactly the contract columns, in order", () => {
-    expect(selectedColumns(ssurgoPointSql(41.944131, -94.359608))).toEqual([...SSURGO_POINT_COLUMNS]);
-    expect(selectedColumns(labBboxSql([-96, 38, -95, 39], 100))).toEqual([...LAB_BBOX_COLUMNS]);
-    expect(selectedColumns(labPedonSql({ form: "pedlabsampnum", value: "02N0245" }))).toEqual([...LAB_PEDON_COLUMNS]);
-    expect(selectedColumns(labPedonSql({ form: "pedon_key", value: 12345 }))).toEqual([...LAB_PEDON_COLUMNS]);
+    expect(selectedColumns(ssurgoPointSql({ latitude: 41.944131, longitude: -94.359608 }))).toEqual([...SSURGO_POINT_COLUMNS]);
+    expect(selectedColumns(labBboxSql({ bbox: [-96, 38, -95, 39], limit: 100 }))).toEqual([...LAB_BBOX_COLUMNS]);
+    expect(selectedColumns(labPedonSql({ pedonKey: { form: "pedlabsampnum", value: "02N0245" } }))).toEqual([...LAB_PEDON_COLUMNS]);
+    expect(selectedColumns(labPedonSql({ pedonKey: { form: "pedon_key", value: 12345 } }))).toEqual([...LAB_PEDON_COLUMNS]);
   });
 
   test("the point query asks SDA's intersection helper in lon-lat order and leaves out STATSGO2", () => {
-    const sql = ssurgoPointSql(41.944131, -94.359608);
+    const sql = ssurgoPointSql({ latitude: 41.944131, longitude: -94.359608 });
     expect(sql).toContain("SDA_Get_Mukey_from_intersection_with_WktWgs84('POINT(-94.359608 41.944131)')");
     expect(sql).toContain("l.areasymbol <> 'US'");
     expect(sql).toContain("ORDER BY mu.mukey, c.comppct_r DESC, c.cokey, ch.hzdept_r");
   });
 
   test("the bbox query asks for one row more than the page, edges inclusive", () => {
-    const sql = labBboxSql([-96.5, 38, -95, 39.25], 100);
+    const sql = labBboxSql({ bbox: [-96.5, 38, -95, 39.25], limit: 100 });
     expect(sql).toStartWith("SELECT TOP (101)");
     expect(sql).toContain("p.longitude_decimal_degrees BETWEEN -96.5 AND -95");
     expect(sql).toContain("p.latitude_decimal_degrees BETWEEN 38 AND 39.25");
     expect(sql).toContain("ORDER BY p.pedon_key");
   });
 
-  test("the pedon query keeps soilDB's prep_code filter in the joins and is bounded", () => {
-    const sql = labPedonSql({ form: "pedlabsampnum", value: "02N0245" });
+  test("the pedon query joins the 1:1 lab tables on labsampnum alone, returns the layer's prep_code and is bounded", () => {
+    const sql = labPedonSql({ pedonKey: { form: "pedlabsampnum", value: "02N0245" } });
     expect(sql).toStartWith("SELECT TOP (1000)");
-    expect(sql).toContain("IsNull(ph.prep_code, '') IN ('S', '')");
-    expect(sql).toContain("IsNull(ch.prep_code, '') IN ('S', '')");
+    expect(sql).not.toMatch(/prep_code[^\n]*IN \(/);
+    expect(sql).toContain("LEFT JOIN lab_physical_properties AS ph ON ph.labsampnum = ly.labsampnum\n");
+    expect(sql).toContain("LEFT JOIN lab_chemical_properties AS ch ON ch.labsampnum = ly.labsampnum\n");
+    expect(sql).toContain("COALESCE(ch.prep_code, ph.prep_code) AS prep_code");
     expect(sql).toContain("WHERE p.pedlabsampnum = '02N0245'");
-    expect(labPedonSql({ form: "pedon_key", value: 52 })).toContain("WHERE p.pedon_key = 52");
+    expect(labPedonSql({ pedonKey: { form: "pedon_key", value: 52 } })).toContain("WHERE p.pedon_key = 52");
   });
 
   test("numbers are written as plain decimals that read back as the same value", () => {
@@ -78,22 +80,46 @@ describe("SDA query templates", () => {
   });
 });
 
+describe("no SQL comments reach SDA", () => {
+  // SDA refuses reserved words (user, bulk, ...) outside quoted text, so no query may carry a comment.
+  const samples: LogicalQuery[] = [
+    { kind: "ssurgo_point", latitude: 41.944131, longitude: -94.359608 },
+    { kind: "lab_bbox", bbox: [-96, 38, -95, 39], limit: 500 },
+    { kind: "lab_pedon", pedonKey: { form: "pedon_key", value: 52 } },
+    { kind: "lab_pedon", pedonKey: { form: "pedlabsampnum", value: "02N0245" } },
+  ];
+  test("every query kind of every provider, as sent", () => {
+    const kinds = DEFAULT_PROVIDERS.flatMap((p) => (p.role === "planned" ? [] : Object.keys(p.queries)));
+    expect(new Set(samples.map((q) => q.kind))).toEqual(new Set(kinds));
+    for (const query of samples) {
+      const sql = sqlFor(query);
+      expect(sql).not.toContain("--");
+      expect(sql).not.toContain("/*");
+      expect(sql).not.toMatch(/\b(user|bulk)\b/i);
+    }
+  });
+  test("the transport refuses to send a comment", () => {
+    expect(() => commentFree("SELECT 1 -- user")).toThrow(/comment/);
+    expect(() => commentFree("SELECT /* bulk */ 1")).toThrow(/comment/);
+  });
+});
+
 describe("hostile input never reaches SQL", () => {
   const hostile: [string, () => string][] = [
-    ["NaN latitude", () => ssurgoPointSql(Number.NaN, 0)],
-    ["Infinity longitude", () => ssurgoPointSql(0, Number.POSITIVE_INFINITY)],
-    ["-Infinity latitude", () => ssurgoPointSql(Number.NEGATIVE_INFINITY, 0)],
-    ["latitude out of range", () => ssurgoPointSql(90.0001, 0)],
-    ["a string posing as a number", () => ssurgoPointSql("1); DROP TABLE x--" as unknown as number, 0)],
-    ["NaN in a bbox", () => labBboxSql([Number.NaN, 38, -95, 39], 10)],
-    ["an inverted bbox", () => labBboxSql([-95, 38, -96, 39], 10)],
-    ["a fractional limit", () => labBboxSql([-96, 38, -95, 39], 1.5)],
-    ["a zero limit", () => labBboxSql([-96, 38, -95, 39], 0)],
-    ["a quoted pedlabsampnum", () => labPedonSql({ form: "pedlabsampnum", value: "02N0245'; DROP TABLE x--" })],
-    ["a lower-case pedlabsampnum", () => labPedonSql({ form: "pedlabsampnum", value: "02n0245" })],
-    ["a fractional pedon_key", () => labPedonSql({ form: "pedon_key", value: 1.5 })],
-    ["a negative pedon_key", () => labPedonSql({ form: "pedon_key", value: -1 })],
-    ["a pedon_key beyond int", () => labPedonSql({ form: "pedon_key", value: 2 ** 31 })],
+    ["NaN latitude", () => ssurgoPointSql({ latitude: Number.NaN, longitude: 0 })],
+    ["Infinity longitude", () => ssurgoPointSql({ latitude: 0, longitude: Number.POSITIVE_INFINITY })],
+    ["-Infinity latitude", () => ssurgoPointSql({ latitude: Number.NEGATIVE_INFINITY, longitude: 0 })],
+    ["latitude out of range", () => ssurgoPointSql({ latitude: 90.0001, longitude: 0 })],
+    ["a string posing as a number", () => ssurgoPointSql({ latitude: "1); DROP TABLE x--" as unknown as number, longitude: 0 })],
+    ["NaN in a bbox", () => labBboxSql({ bbox: [Number.NaN, 38, -95, 39], limit: 10 })],
+    ["an inverted bbox", () => labBboxSql({ bbox: [-95, 38, -96, 39], limit: 10 })],
+    ["a fractional limit", () => labBboxSql({ bbox: [-96, 38, -95, 39], limit: 1.5 })],
+    ["a zero limit", () => labBboxSql({ bbox: [-96, 38, -95, 39], limit: 0 })],
+    ["a quoted pedlabsampnum", () => labPedonSql({ pedonKey: { form: "pedlabsampnum", value: "02N0245'; DROP TABLE x--" } })],
+    ["a lower-case pedlabsampnum", () => labPedonSql({ pedonKey: { form: "pedlabsampnum", value: "02n0245" } })],
+    ["a fractional pedon_key", () => labPedonSql({ pedonKey: { form: "pedon_key", value: 1.5 } })],
+    ["a negative pedon_key", () => labPedonSql({ pedonKey: { form: "pedon_key", value: -1 } })],
+    ["a pedon_key beyond int", () => labPedonSql({ pedonKey: { form: "pedon_key", value: 2 ** 31 } })],
   ];
   for (const [name, build] of hostile) {
     test(`${name} is refused before any SQL is written`, () => {
@@ -102,25 +128,25 @@ describe("hostile input never reaches SQL", () => {
   }
 
   test("for any valid point the SQL differs from the template only by the two formatted numbers", () => {
-    const template = ssurgoPointSql(0, 0).replace("POINT(0 0)", "POINT(? ?)");
+    const template = ssurgoPointSql({ latitude: 0, longitude: 0 }).replace("POINT(0 0)", "POINT(? ?)");
     fc.assert(
       fc.property(latitude, longitude, (lat, lon) => {
         const [y, x] = [sqlNumber(lat, "lat", -90, 90), sqlNumber(lon, "lon", -180, 180)];
         expect(y).toMatch(/^-?\d+(\.\d+)?$/);
         expect(x).toMatch(/^-?\d+(\.\d+)?$/);
         expect(Number(y)).toBe(lat);
-        expect(ssurgoPointSql(lat, lon).replace(`POINT(${x} ${y})`, "POINT(? ?)")).toBe(template);
+        expect(ssurgoPointSql({ latitude: lat, longitude: lon }).replace(`POINT(${x} ${y})`, "POINT(? ?)")).toBe(template);
       }),
     );
   });
 
   test("for any valid bbox and limit the SQL carries only formatted numbers, no quote or semicolon", () => {
     const quotes = (s: string) => s.split("'").length;
-    const reference = labBboxSql([0, 0, 0, 0], 1);
+    const reference = labBboxSql({ bbox: [0, 0, 0, 0], limit: 1 });
     fc.assert(
       fc.property(longitude, longitude, latitude, latitude, fc.integer({ min: 1, max: 500 }), (a, b, c, d, limit) => {
         const bbox: [number, number, number, number] = [Math.min(a, b), Math.min(c, d), Math.max(a, b), Math.max(c, d)];
-        const sql = labBboxSql(bbox, limit);
+        const sql = labBboxSql({ bbox: bbox, limit: limit });
         expect(codeOnly(sql)).not.toContain(";");
         expect(quotes(sql)).toBe(quotes(reference));
         const numbers = bbox.map((v, i) => sqlNumber(v, "v", i % 2 ? -90 : -180, i % 2 ? 90 : 180));
@@ -139,7 +165,7 @@ describe("hostile input never reaches SQL", () => {
       fc.property(fc.oneof(fc.string(), fc.stringMatching(PEDLABSAMPNUM_PATTERN)), (value) => {
         let sql: string;
         try {
-          sql = labPedonSql({ form: "pedlabsampnum", value });
+          sql = labPedonSql({ pedonKey: { form: "pedlabsampnum", value } });
         } catch (error) {
           expect(error).toBeInstanceOf(ValidationError);
           expect(value).not.toMatch(PEDLABSAMPNUM_PATTERN);

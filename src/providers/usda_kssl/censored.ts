@@ -2,7 +2,7 @@
  * Reading a laboratory result as the provider reported it. SDA sends every value as a string, and a
  * lab may report a censored result ("<0.05": below the reporting limit) instead of a number.
  *
- * The one rule (spec §2.8): a censored result is never replaced by its limit. `value` is a number
+ * The one rule (docs/decisions.md#censored): a censored result is never replaced by its limit. `value` is a number
  * only for a plain numeric result; the limit goes to `reporting_limit`, the string stays in
  * `reported_value`.
  *
@@ -15,6 +15,7 @@
  * - Empty or null → missing: no result was reported, and no observation is made of it.
  * - Anything else that is not a plain decimal → value null, no qualifier, and a warning.
  */
+import { decimal } from "../../decimal";
 
 export type ValueQualifier = "less_than" | "greater_than";
 
@@ -33,18 +34,9 @@ export interface ReportedResult {
   warning: string | null;
 }
 
-const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const CENSORED = /^([<>])\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)$/;
 const NOT_DETECTED = new Set(["nd", "n.d.", "n.d", "bdl", "not detected", "below detection limit"]);
 const TRACE = new Set(["tr", "tr.", "trace"]);
-
-/** A plain decimal as a finite number; null for anything else (hex, NaN, Infinity, "1,5", ""). */
-export function decimal(text: string): number | null {
-  const trimmed = text.trim();
-  if (!DECIMAL.test(trimmed)) return null;
-  const value = Number(trimmed);
-  return Number.isFinite(value) ? value : null;
-}
 
 function result(kind: ResultKind, reported: string | null, fields: Partial<ReportedResult> = {}): ReportedResult {
   return { kind, value: null, reported_value: reported, value_qualifier: null, reporting_limit: null, warning: null, ...fields };
