@@ -13,7 +13,7 @@
 
   // ---------------------------------------------------------------- constants
 
-  /** API limits for /v1/pedons (spec §4.7, §8). */
+  /** API limits for /v1/pedons (docs/decisions.md#limits). */
   var MAX_SIDE_DEGREES = 5;
   var MAX_AREA_SQUARE_DEGREES = 4;
   var PEDON_LIMIT = 500;

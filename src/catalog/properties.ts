@@ -1,7 +1,7 @@
 /**
- * The canonical soil-property vocabulary served by `GET /v1/properties` (spec §2.4, DESIGN §4).
+ * The canonical soil-property vocabulary served by `GET /v1/properties` (docs/decisions.md#vocabulary).
  *
- * This file is data. Canonical ids and units follow DESIGN §4. Alias rules:
+ * This file is data. Canonical ids and units: docs/decisions.md#units. Alias rules:
  * - aliases are lower case, unique across the vocabulary, and never equal a canonical id;
  * - an alias names the same quantity as its canonical id. Where the canonical property is defined by a
  *   method (pH in 1:1 water, CEC by NH4OAc at pH 7, EC of the saturated paste, bulk density at 1/3 bar),
@@ -19,7 +19,7 @@ export const VOCABULARY_WARNING =
   "vs 1:5 EC). Before comparing or combining values, including values from different providers, check " +
   "measurement_method, units, data_kind and transformations.";
 
-/** Conventional organic matter / organic carbon factor (DESIGN §4). */
+/** Conventional organic matter / organic carbon factor, the one constant for both directions (docs/decisions.md#units). */
 export const OM_OC_FACTOR = 1.724;
 
 const OM_OC_NOTE =
@@ -30,7 +30,7 @@ const OM_OC_NOTE =
 const PERCENT_NOTE = "% by weight = g/100 g; 1 % = 10 g/kg.";
 
 export const PROPERTIES: readonly PropertyRecord[] = [
-  // ---- served (status experimental): DESIGN §4 table ------------------------------------------------
+  // ---- served (status experimental) ------------------------------------------------
   {
     id: "ph",
     name: "pH (1:1 water)",

@@ -156,7 +156,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 interface Body {
   payload: string | Blob;
-  /** Length in characters (what compression.ts compares with its threshold). */
+  /** Length in characters (compared with COMPRESS_MIN_BYTES). */
   chars: number;
   encodedFor?: (encoding: Encoding) => Blob;
 }

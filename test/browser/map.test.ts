@@ -8,7 +8,7 @@ import type { Page } from "playwright-core";
 import { knownPoints } from "../location/known-answers";
 import { artifactPath, useLoamAndBrowser, watchedPage, type WatchedPage } from "./browser";
 
-/** Pedon 02N0245 of ../shared/data/README.md §2.5: layer Ap1 0–13 cm, pH 6.8, clay 35.154017. */
+/** Pedon 02N0245 of the data README (LOAM_DATA_DIR/README.md, section 2.5): layer Ap1 0–13 cm, pH 6.8, clay 35.154017. */
 const KIMO = { key: "02N0245", lat: 39.0783539, lon: -95.7708282, designation: "Ap1", depth: "0–13", ph: "6.8", clay: "35.154017" };
 
 /** Per test: a browser page, a few API round trips and screenshots. */

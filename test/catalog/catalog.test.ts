@@ -41,7 +41,7 @@ const NOT_SERVED = [
   "texture_class",
 ];
 
-/** DESIGN §4: canonical units of the served vocabulary. */
+/** docs/decisions.md#vocabulary: canonical units of the served vocabulary. */
 const DESIGN_UNITS: Record<string, string> = {
   ph: "pH",
   organic_carbon: "% (by weight)",
@@ -74,7 +74,7 @@ describe("providers", () => {
     expect(Value.Check(ProvidersResponse, { providers: PROVIDERS })).toBe(true);
   });
 
-  test("DESIGN §1 providers are present with the right operational flag and status", () => {
+  test("the providers of docs/decisions.md#providers are present with the right operational flag and status", () => {
     expect(PROVIDERS.map((p) => p.id).sort()).toEqual([SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, ...PLANNED].sort());
     expect(SURVEY_PROVIDER_ID).toBe("usda_ssurgo");
     expect(LAB_PROVIDER_ID).toBe("usda_kssl");
@@ -188,7 +188,7 @@ describe("properties", () => {
     expect(Value.Check(PropertiesResponse, { properties: PROPERTIES, warning: VOCABULARY_WARNING })).toBe(true);
   });
 
-  test("the vocabulary is exactly DESIGN §4, with served and unserved statuses", () => {
+  test("the vocabulary is exactly docs/decisions.md#vocabulary, with served and unserved statuses", () => {
     expect(PROPERTIES.map((p) => p.id).sort()).toEqual([...SERVED, ...NOT_SERVED].sort());
     expect(new Set(PROPERTIES.map((p) => p.id)).size).toBe(PROPERTIES.length);
     expect([...SERVED_PROPERTY_IDS].sort()).toEqual([...SERVED].sort());
@@ -196,7 +196,7 @@ describe("properties", () => {
     for (const id of NOT_SERVED) expect(["planned", "researching"]).toContain(findProperty(id)!.status);
   });
 
-  test("canonical units follow DESIGN §4", () => {
+  test("canonical units follow docs/decisions.md#vocabulary", () => {
     for (const [id, unit] of Object.entries(DESIGN_UNITS)) expect(findProperty(id)!.standard_unit).toBe(unit);
     for (const id of ["phosphorus", "iron", "manganese", "zinc", "copper", "boron", "selenium", "arsenic"]) {
       expect(findProperty(id)!.standard_unit).toBe("mg/kg");

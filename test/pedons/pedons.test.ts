@@ -166,7 +166,7 @@ describe("GET /v1/pedons", () => {
     expect(body.warnings.join(" ")).toMatch(/No laboratory pedon.*KSSL Kansas/);
   });
 
-  test("the statements of spec §1.8 about points and coordinates are in the warnings", async () => {
+  test("the statements about points and coordinates are in the warnings", async () => {
     const { body } = await snapshot.json(`/v1/pedons?bbox=${BOX}`);
     const text = body.warnings.join(" ");
     expect(text).toMatch(/A pedon is a point\. It is not representative of its search box/);

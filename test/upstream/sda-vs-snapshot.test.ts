@@ -1,5 +1,5 @@
 /**
- * The SDA path and the snapshot path must hand providers the same table (DESIGN §2): the fake SDA
+ * The SDA path and the snapshot path must hand providers the same table (docs/decisions.md#providers): the fake SDA
  * answers from the snapshot, so any difference comes from the T-SQL round trip or the wire format.
  */
 import { runQuery } from "../support/queries";
@@ -16,7 +16,7 @@ import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { tableRecords } from "../../src/upstream/sda/payload";
 import { startFakeSda, type FakeSda } from "../support/fake-sda";
 
-/** The known answers of ../shared/data/README.md §1.3: [area, lon, lat, mukey]. */
+/** The known answers of the data README (LOAM_DATA_DIR/README.md, section 1.3): [area, lon, lat, mukey]. */
 const KNOWN_POINTS: [string, number, number, string][] = [
   ["IA073", -94.359608, 41.944131, "2765528"],
   ["IA073", -94.361061, 41.943704, "2834838"],

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { UpstreamError } from "../../src/errors";
-import { answerAsSda, parseSdaPayload, sdaCell, sdaColumnMetadata, sdaDateTime, sdaNumber } from "../../src/upstream/sda/payload";
+import { UpstreamError } from "../../../src/errors";
+import { answerAsSda, parseSdaPayload, sdaCell, sdaColumnMetadata, sdaDateTime, sdaNumber } from "../../../src/upstream/sda/payload";
 
-// The real response pasted in an NRCS script docstring (docs/sda_rest_json_wire_format_notes.md).
+// The real response pasted in an NRCS script docstring (docs/decisions.md#sda-wire).
 const REAL = {
   Table: [
     ["mukey", "musym", "muname"],
