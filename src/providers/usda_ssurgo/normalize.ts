@@ -36,11 +36,9 @@ function citation(row: Record<string, Cell>, retrievedAt: string): string {
   return `Soil Survey Staff, Natural Resources Conservation Service, United States Department of Agriculture. Soil Survey Geographic (SSURGO) Database for ${row.areaname ?? row.areasymbol} (${row.areasymbol}), ${version}${date}. Available online at ${SSURGO_SOURCE_URL}. Retrieved ${retrievedAt.slice(0, 10)}.`;
 }
 
-function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoProperty, context: PointContext) {
+function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoProperty, context: PointContext, top: number, bottom: number) {
   const original = num(row[`${mapping.column}_r`]);
   if (original === null) return null;
-  const top = num(row.hzdept_r) as number;
-  const bottom = num(row.hzdepb_r) as number;
   const low = num(row[`${mapping.column}_l`]);
   const high = num(row[`${mapping.column}_h`]);
   const derive = mapping.derivedFrom;
@@ -52,7 +50,7 @@ function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoP
   if (minor) warnings.push(MINOR_COMPONENT_WARNING);
   return {
     property: { id: propertyId, name: findProperty(propertyId)?.name ?? propertyId },
-    value: convert(original) as number,
+    value: derive ? tidy(original / derive.factor) : original,
     unit: mapping.unit,
     depth: { top_cm: top, bottom_cm: bottom },
     data_kind: derive ? ("derived" as const) : ("mapped_survey" as const),
@@ -117,7 +115,7 @@ export function normalizePoint(answer: SdaAnswer, context: PointContext): Normal
     for (const id of context.properties) {
       const mapping = SSURGO_PROPERTY_BY_ID.get(id);
       if (!mapping) continue;
-      const observation = observe(row, id, mapping, context);
+      const observation = observe(row, id, mapping, context, top, bottom);
       if (!observation) continue;
       if (row.majcompflag?.trim() !== "Yes") hasMinorComponents = true;
       observations.push(observation);
