@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Value } from "@sinclair/typebox/value";
+import { seriesKeyOrThrow, snapshotOsd } from "../../../src/providers/usda_osd/answer";
 import { SeriesResponse, type SeriesBody } from "../../../src/providers/usda_osd/model";
 import { parseOsd, revisionMonth, seriesKey } from "../../../src/providers/usda_osd/parse";
 import { buildSeriesBody } from "../../../src/providers/usda_osd/series";
@@ -193,5 +194,16 @@ describe("series names", () => {
 
   test("revision dates read as YYYY-MM, two-digit years included", () => {
     expect(["10/2005", "02/97", "8/86", "13/2005", "NA", null].map(revisionMonth)).toEqual(["2005-10", "1997-02", "1986-08", null, null, null]);
+  });
+});
+
+describe("request steps (answer.ts)", () => {
+  test("a malformed name is a 422 validation_error naming the parameter; an unknown series a 404 not_found", () => {
+    expect(seriesKeyOrThrow("Clarion")).toBe("CLARION");
+    expect(() => seriesKeyOrThrow("clarion;drop")).toThrow(expect.objectContaining({ status: 422, code: "validation_error" }));
+    expect(() => seriesKeyOrThrow("../x")).toThrow(/Path parameter 'name' must be a soil series name/);
+    // Meade: KSSL pedons carry the name, but it has no OSD (data README).
+    expect(() => snapshotOsd(db, "MEADE")).toThrow(expect.objectContaining({ status: 404, code: "not_found", provider: "usda_osd" }));
+    expect(snapshotOsd(db, "STORDEN").sourceUrl).toBe("https://raw.githubusercontent.com/ncss-tech/SoilKnowledgeBase/main/inst/extdata/OSD/S/STORDEN.json");
   });
 });
