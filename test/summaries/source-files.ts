@@ -81,7 +81,7 @@ export function readTable(area: string, table: keyof typeof FILES | string): Row
     });
 }
 
-const num = (v: string | null) => (v === null ? null : Number(v));
+const num = (v: string | null | undefined) => (v == null ? null : Number(v));
 
 export interface SourceMapUnit {
   area: string;
@@ -109,18 +109,18 @@ export function sourceMapUnits(): SourceMapUnit[] {
       const components: SummaryComponent[] = componentRows.map((c) => ({
         key: c.cokey!,
         name: c.compname!,
-        kind: c.compkind,
+        kind: c.compkind ?? null,
         percent: num(c.comppct_r),
         major: c.majcompflag === "Yes",
-        taxonomic_class: c.taxclname,
+        taxonomic_class: c.taxclname ?? null,
         slope: num(c.slope_r),
-        drainage_class: c.drainagecl,
-        hydrologic_group: c.hydgrp,
+        drainage_class: c.drainagecl ?? null,
+        hydrologic_group: c.hydgrp ?? null,
         horizons: horizonRows
           .filter((h) => h.cokey === c.cokey)
           .map((h) => ({
             key: h.chkey!,
-            name: h.hzname,
+            name: h.hzname ?? null,
             top: num(h.hzdept_r),
             bottom: num(h.hzdepb_r),
             values: Object.fromEntries(
