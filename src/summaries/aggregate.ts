@@ -21,7 +21,8 @@ import {
   type DepthInterval,
   type SummaryComponent,
 } from "./component-values";
-import type { SummaryMethod } from "./methods";
+import { ValidationError } from "../errors";
+import { assertMethodFits, type SummaryMethod } from "./methods";
 import type { SummaryProperty, SummaryTransformation } from "./properties";
 import { describeTransformations, summaryWarnings } from "./explain";
 
@@ -149,8 +150,9 @@ function decide(method: SummaryMethod, readings: ComponentReading[], property: S
 }
 
 /**
- * The summary of one property over one depth interval for a map unit's components. The caller
- * checks first that the method fits the property (`assertMethodFits`) and that top < bottom.
+ * The summary of one property over one depth interval for a map unit's components. A method that
+ * does not fit the property, or an empty interval, is a ValidationError (422); the route checks
+ * both first so its message names the query parameters.
  */
 export function summarize(
   components: readonly SummaryComponent[],
@@ -158,6 +160,8 @@ export function summarize(
   method: SummaryMethod,
   depth: DepthInterval,
 ): MapUnitSummary {
+  assertMethodFits(property, method);
+  if (!(depth.bottom_cm > depth.top_cm)) throw new ValidationError(`The depth interval ${depth.top_cm}–${depth.bottom_cm} cm is empty: the bottom must lie below the top.`);
   const readings = [...components].sort((a, b) => byDominance(a, b)).map((c) => readComponent(c, property, depth));
   const outcome = decide(method, readings, property);
   const round = (v: number | null) => (v === null ? null : clean(v));

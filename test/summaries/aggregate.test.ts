@@ -107,7 +107,7 @@ describe("Clarion loam L138B (IA073, mukey 2765528), clay 0–30 cm", () => {
         .map((h) => h.chkey);
       expect(c.horizon_keys.slice().sort()).toEqual(expectedKeys.slice().sort() as string[]);
     }
-    // Clarion's Ap (0–23 cm, 21 % clay, README §1.3) is one of its horizons here.
+    // Clarion's Ap (chkey 59949744, 0–23 cm, 21 % clay, a known answer of the data set) is one of its horizons here.
     expect(byName("Clarion").horizon_keys).toContain("59949744");
   });
 
@@ -143,7 +143,7 @@ describe("components without horizon data (MH936 Urban land-Ngedebus complex, mu
     expect(s.contributions.map((c) => c.component_name)).not.toContain("Urban land");
     expect(s.warnings.some((w) => w.includes("Urban land (60 %): no horizons"))).toBe(true);
     close(s.value, expectedWeighted(u, "claytotal_r", 0, 30));
-    // Beaches (5 %) has no horizons either (README: 4 MH936 components have none); Ngedebus' 35 % remain.
+    // Beaches (5 %) has no horizons either (Beaches, Urban land, Water and Dumps have none in MH936); Ngedebus' 35 % remain.
     expect(u.components.find((c) => c.name === "Beaches")!.horizons).toEqual([]);
     expect(s.percent_of_map_unit).toBe(35);
   });
@@ -174,7 +174,7 @@ describe("miscellaneous areas, texture class, ties", () => {
   test("texture_class: each component's thickest representative texture, then dominant_condition over the map unit", () => {
     const u = unit("2765528");
     const s = summarize(u.components, summaryProperty("texture_class")!, "dominant_condition", { top_cm: 0, bottom_cm: 30 });
-    // Clarion's Ap is loam over 23 of the 30 cm (README §1.3; chtexgrp rvindicator Yes "L").
+    // Clarion's Ap (0–23 cm) is loam: its representative texture group (rvindicator Yes) is "L".
     const clarion = s.contributions.find((c) => c.component_name === "Clarion")!;
     expect(clarion.category).toBe("L");
     expect(clarion.horizon_keys).toContain("59949744");

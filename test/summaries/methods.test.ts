@@ -46,3 +46,21 @@ describe("which methods fit which property", () => {
     expect(summaryProperty("ksat")!.unit).toBe("µm/s");
   });
 });
+
+describe("summarize refuses what the route must refuse", () => {
+  test("a misfit method or an empty interval throws a 422, never a silent number", async () => {
+    const { summarize } = await import("../../src/summaries/aggregate");
+    const status = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return (e as LoamError).status;
+      }
+      return 200;
+    };
+    expect(status(() => summarize([], summaryProperty("clay")!, "dominant_condition", { top_cm: 0, bottom_cm: 30 }))).toBe(422);
+    expect(status(() => summarize([], summaryProperty("drainage_class")!, "max", { top_cm: 0, bottom_cm: 30 }))).toBe(422);
+    expect(status(() => summarize([], summaryProperty("clay")!, "weighted_average", { top_cm: 30, bottom_cm: 30 }))).toBe(422);
+    expect(status(() => summarize([], summaryProperty("clay")!, "weighted_average", { top_cm: 0, bottom_cm: 30 }))).toBe(200);
+  });
+});
