@@ -25,6 +25,17 @@ const providerRole = (idOrAlias: string) => registry.find(idOrAlias)?.role;
 
 const PLANNED = ["usda_osd", "usda_scan", "usgs_geochem", "isric_soilgrids"];
 const SERVED = ["ph", "organic_carbon", "organic_matter", "sand", "silt", "clay", "bulk_density", "cec", "total_nitrogen", "ec"];
+/** 0.3.0: served in map-unit summaries (the class properties only there). */
+const SUMMARY_SERVED = [
+  "available_water_capacity",
+  "available_water_storage",
+  "ksat",
+  "slope",
+  "drainage_class",
+  "hydrologic_group",
+  "taxonomic_class",
+  "texture_class",
+];
 const NOT_SERVED = [
   "phosphorus",
   "calcium",
@@ -38,7 +49,6 @@ const NOT_SERVED = [
   "boron",
   "selenium",
   "arsenic",
-  "texture_class",
 ];
 
 /** docs/decisions.md#vocabulary: canonical units of the served vocabulary. */
@@ -53,6 +63,10 @@ const DESIGN_UNITS: Record<string, string> = {
   cec: "cmol(+)/kg",
   total_nitrogen: "%",
   ec: "dS/m",
+  available_water_capacity: "cm/cm",
+  available_water_storage: "cm",
+  ksat: "µm/s",
+  slope: "%",
 };
 
 function expectHttpsUrl(raw: string): void {
@@ -189,10 +203,10 @@ describe("properties", () => {
   });
 
   test("the vocabulary is exactly docs/decisions.md#vocabulary, with served and unserved statuses", () => {
-    expect(PROPERTIES.map((p) => p.id).sort()).toEqual([...SERVED, ...NOT_SERVED].sort());
+    expect(PROPERTIES.map((p) => p.id).sort()).toEqual([...SERVED, ...SUMMARY_SERVED, ...NOT_SERVED].sort());
     expect(new Set(PROPERTIES.map((p) => p.id)).size).toBe(PROPERTIES.length);
-    expect([...SERVED_PROPERTY_IDS].sort()).toEqual([...SERVED].sort());
-    for (const id of SERVED) expect(findProperty(id)!.status).toBe("experimental");
+    expect([...SERVED_PROPERTY_IDS].sort()).toEqual([...SERVED, ...SUMMARY_SERVED].sort());
+    for (const id of [...SERVED, ...SUMMARY_SERVED]) expect(findProperty(id)!.status).toBe("experimental");
     for (const id of NOT_SERVED) expect(["planned", "researching"]).toContain(findProperty(id)!.status);
   });
 
@@ -201,7 +215,13 @@ describe("properties", () => {
     for (const id of ["phosphorus", "iron", "manganese", "zinc", "copper", "boron", "selenium", "arsenic"]) {
       expect(findProperty(id)!.standard_unit).toBe("mg/kg");
     }
-    expect(findProperty("texture_class")!.standard_unit).toBeNull();
+    for (const id of ["texture_class", "drainage_class", "hydrologic_group", "taxonomic_class"]) {
+      expect(findProperty(id)!.standard_unit).toBeNull();
+      expect(findProperty(id)!.description).toContain("summaries only");
+    }
+    expect(resolvePropertyId("awc")).toBe("available_water_capacity");
+    expect(resolvePropertyId("AWS")).toBe("available_water_storage");
+    expect(resolvePropertyId("hydgrp")).toBe("hydrologic_group");
   });
 
   test("aliases are lower case, unique, never a canonical id, and resolve to their canonical id", () => {
