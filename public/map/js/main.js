@@ -53,7 +53,7 @@ function beforeDetail() {
 
 const panel = createPanel(map, beforeDetail);
 
-setUpMapUnits({ map, state, panel, catalog, property: () => chosenProperty, beforeDetail });
+const mapUnits = setUpMapUnits({ map, state, panel, catalog, property: () => chosenProperty, beforeDetail });
 
 // ---- a pedon's panel
 
@@ -96,7 +96,9 @@ async function queryPoint(lat, lon, focus) {
   }
 }
 
+// A click on a drawn map-unit polygon opens that map unit; anywhere else, the survey at the point.
 map.on("click", (event) => {
+  if (mapUnits.openAt(event.latlng)) return;
   const p = pointOf(event.latlng);
   queryPoint(p.lat, p.lon, false);
 });

@@ -14,13 +14,13 @@ function summaryQuery(property) {
 }
 
 /**
- * Creates the map-unit layer (state.mapUnits: show, clear, colourOf) and, when MAP_UNITS.enabled,
+ * Creates the map-unit layer (state.mapUnits: show, clear, featureAt, colourOf) and, when MAP_UNITS.enabled,
  * loads the polygons of every view no larger than MAP_UNITS.maxSideDegrees a side.
  * ctx: {map, state, panel, catalog (a promise), property() → the chosen property id, beforeDetail()}.
  */
 export function setUpMapUnits(ctx) {
   const { map, state, panel } = ctx;
-  const layer = createMapUnitLayer(map, openMapUnit);
+  const layer = createMapUnitLayer(map);
   state.mapUnits = layer;
   state.mapUnitState = MAP_UNITS.enabled ? "pending" : "off";
   let controller = null;
@@ -72,5 +72,14 @@ export function setUpMapUnits(ctx) {
   }
 
   map.on("moveend", load);
-  return { layer, load, openMapUnit };
+  return {
+    layer,
+    load,
+    /** Open the map unit drawn at `latlng`, if any; false when there is none (a point query then). */
+    openAt(latlng) {
+      const feature = layer.featureAt(latlng);
+      if (feature) openMapUnit(feature, latlng);
+      return Boolean(feature);
+    },
+  };
 }

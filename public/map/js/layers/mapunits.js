@@ -14,29 +14,42 @@ const valueOf = (feature) => {
   return s && typeof s.value === "number" && isFinite(s.value) ? s.value : null;
 };
 
+/** Whether [lon, lat] lies inside a Polygon or MultiPolygon geometry (even-odd rule: holes excluded). */
+export function geometryContains(geometry, lon, lat) {
+  const polygons = geometry.type === "Polygon" ? [geometry.coordinates] : geometry.type === "MultiPolygon" ? geometry.coordinates : [];
+  let inside = false;
+  for (const rings of polygons) {
+    for (const ring of rings) {
+      for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+        const [xi, yi] = ring[i], [xj, yj] = ring[j];
+        if (yi > lat !== yj > lat && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
+      }
+    }
+  }
+  return inside;
+}
+
 /**
- * The map-unit layer (drawn in the "mapunits" pane, under the borders and pedons).
- * onSelect(feature, latlng) is called when a polygon is clicked (the click does not reach the map).
+ * The map-unit layer (drawn in the "mapunits" pane, under the borders and pedons). The pedons' canvas
+ * lies over it and takes the pointer events, so polygons are not interactive themselves: the map's
+ * click handler asks featureAt(latlng) and opens the map unit found (main.js).
  */
-export function createMapUnitLayer(map, onSelect) {
+export function createMapUnitLayer(map) {
   const renderer = L.canvas({ pane: "mapunits", padding: 0.3 });
   const colours = new Map();
   let legend = null;
   const layer = L.geoJSON(null, {
     pane: "mapunits",
     renderer,
-    bubblingMouseEvents: false,
+    interactive: false,
     style: (feature) => Object.assign({ fillColor: colours.get(keyOf(feature)) || NO_VALUE }, OUTLINE),
-    onEachFeature(feature, polygon) {
-      const p = feature.properties || {};
-      polygon.bindTooltip(() => el("span", null, [el("strong", { text: text(p.map_unit_symbol) }), " " + text(p.map_unit_name)]), { sticky: true });
-      polygon.on("click", (event) => onSelect(feature, event.latlng));
-    },
   }).addTo(map);
+  let drawn = [];
 
   function clear() {
     layer.clearLayers();
     colours.clear();
+    drawn = [];
     if (legend) legend.remove();
     legend = null;
   }
@@ -56,6 +69,7 @@ export function createMapUnitLayer(map, onSelect) {
     const withUnit = features.find((f) => f.properties && f.properties.summary && f.properties.summary.unit);
     const unit = withUnit ? String(withUnit.properties.summary.unit) : label && label.unit ? label.unit : "";
     layer.addData({ type: "FeatureCollection", features });
+    drawn = features;
     legend = scaleLegend(label ? label.name : "", unit, min, max, values.length < features.length).addTo(map);
     return { count: features.length, min, max, unit };
   }
@@ -64,6 +78,11 @@ export function createMapUnitLayer(map, onSelect) {
     layer,
     show,
     clear,
+    /** The drawn feature whose polygon contains `latlng`, or null. */
+    featureAt(latlng) {
+      const p = latlng.wrap();
+      return drawn.find((f) => geometryContains(f.geometry, p.lng, p.lat)) || null;
+    },
     /** The fill colour drawn for a feature id (or map-unit key when the feature has no id). */
     colourOf: (key) => colours.get(String(key)) || null,
   };
