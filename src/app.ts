@@ -20,6 +20,7 @@ import { bufferedStdout, createAccessLog } from "./http/access-log";
 import { compression } from "./http/compression";
 import { location } from "./location";
 import { pedons } from "./pedons";
+import { tables } from "./tables";
 
 export const IDLE_TIMEOUT_SECONDS = 30;
 
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps) {
     .use(metricsRoute(metrics, deps.source))
     .use(openApiDocument(MODELS))
     .use(bodyEntityTags)
+    .use(tables)
     .use(meta)
     .use(catalog)
     .use(location(data))
