@@ -15,7 +15,8 @@ type PedonOk = operations["getPedon"]["responses"][200]["content"]["application/
 
 const baseUrl = process.env.LOAM_BASE;
 if (!baseUrl) throw new Error("LOAM_BASE is not set");
-const client = createClient<paths>({ baseUrl });
+// The data routes also document text/csv (format=csv); a JSON client says which media type it reads.
+const client = createClient<paths, "application/json">({ baseUrl });
 
 const [latitude, longitude] = [Number(process.env.POINT_LAT), Number(process.env.POINT_LON)];
 const location = await client.GET("/v1/soil/location", { params: { query: { latitude, longitude, properties: "ph,organic_matter,clay" } } });
