@@ -23,7 +23,9 @@ const CORS_HEADERS = {
 };
 const PREFLIGHT_HEADERS = {
   "access-control-allow-methods": ALLOWED_METHODS,
-  "access-control-allow-headers": "If-None-Match, X-Request-Id",
+  // Authorization and Content-Type are ignored on a GET, but browser apps and generated clients
+  // often send them on every call; refusing them at preflight would refuse the whole request.
+  "access-control-allow-headers": "Accept, Authorization, Content-Type, If-None-Match, X-Request-Id",
   "access-control-max-age": "86400",
 };
 const SECURITY_HEADERS = {

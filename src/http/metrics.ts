@@ -112,6 +112,20 @@ export function metricsRoute(metrics: Metrics, upstream: () => SourceDescription
       set.headers["cache-control"] = "no-store";
       return metrics.render(upstream());
     },
-    { detail: { hide: true } },
+    {
+      detail: {
+        tags: ["meta"],
+        summary: "Prometheus metrics",
+        description:
+          "In-process counters in the Prometheus text exposition format 0.0.4: requests by route and status, latency histograms, cache hits and misses, upstream calls by outcome, rate-limited requests, and the snapshot's build facts. Not rate limited; never cached.",
+        responses: {
+          200: {
+            description: "The metrics as text/plain; version=0.0.4.",
+            headers: { "X-Request-Id": { description: "Request id.", schema: { type: "string" } } },
+            content: { "text/plain": { schema: { type: "string" } } },
+          },
+        },
+      },
+    },
   );
 }

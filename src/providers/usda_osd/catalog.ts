@@ -3,7 +3,7 @@
  * entry of src/catalog/providers.ts when the provider is registered.
  */
 import type { ProviderRecord } from "../../catalog/model";
-import { USDA_NRCS_LICENSE } from "../../catalog/providers";
+import { USDA_NRCS_LICENSE } from "../usda";
 import { OSD_ORGANIZATION, OSD_PROVIDER_ID } from "./series";
 
 export const OSD_CATALOG_RECORD: ProviderRecord = {

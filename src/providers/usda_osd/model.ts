@@ -1,6 +1,6 @@
 /** Models of the series description endpoint, GET /v1/series/{name} (provider usda_osd). */
 import { t, type Static } from "elysia";
-import { CacheMetadata } from "../../shared/model";
+import { CacheMetadata } from "../../answer/model";
 
 const closed = { additionalProperties: false } as const;
 const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
