@@ -13,37 +13,52 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { DEFAULT_SDA_URL } from "../src/config";
 import { LoamError } from "../src/errors";
-import { SdaSource } from "../src/upstream/sda/client";
-import { labBboxSql, labPedonSql, ssurgoPointSql } from "../src/upstream/sda/queries";
-import type { UpstreamTable } from "../src/upstream/table";
+import { bboxQuery, pedonQuery } from "../src/providers/usda_kssl/queries";
+import { pointQuery } from "../src/providers/usda_ssurgo/queries";
+import { SdaTransport } from "../src/upstream/sda/client";
+import type { SdaAnswer, SdaTable } from "../src/upstream/sda/payload";
+import type { QueryKind, Transport } from "../src/upstream/transport";
 
 interface SmokeQuery {
   name: string;
   what: string;
-  sql: string;
+  /** The T-SQL sent and how its answer is read: the provider's own query, decoder (column check) included. */
+  ask: Asking;
   /** The known answer (../shared/data README), as a note for the report. */
-  known: (table: UpstreamTable) => string;
+  known: (table: SdaTable) => string;
 }
 
-const column = (table: UpstreamTable, name: string) => table.rows.map((row) => row[table.columns.indexOf(name)]);
+interface Asking {
+  sql: string;
+  run(transport: Transport): Promise<SdaAnswer>;
+}
 
-const QUERIES: SmokeQuery[] = [
+/** A provider's query with its parameters, as the app asks it (without the cache). */
+function asking<P>(query: QueryKind<P, SdaAnswer>, params: P): Asking {
+  const form = query.forms.sda;
+  if (!form) throw new Error(`the ${query.kind} query has no Soil Data Access form`);
+  return { sql: form(params), run: async (transport) => query.decode(await transport.fetch(query, params)) };
+}
+
+const column = (table: SdaTable, name: string) => table.rows.map((row) => row[table.columns.indexOf(name)]);
+
+export const QUERIES: SmokeQuery[] = [
   {
     name: "ssurgo_point_ia073",
     what: "SSURGO point 41.944131, -94.359608 (IA073)",
-    sql: ssurgoPointSql(41.944131, -94.359608),
+    ask: asking(pointQuery, { latitude: 41.944131, longitude: -94.359608 }),
     known: (t) => (column(t, "mukey").includes("2765528") ? "map unit 2765528 as known" : "map unit 2765528 NOT in the answer"),
   },
   {
     name: "kssl_bbox_02n0245",
     what: "KSSL pedons in -95.78,39.07,-95.76,39.09",
-    sql: labBboxSql([-95.78, 39.07, -95.76, 39.09], 50),
+    ask: asking(bboxQuery, { bbox: [-95.78, 39.07, -95.76, 39.09], limit: 50 }),
     known: (t) => (column(t, "pedlabsampnum").includes("02N0245") ? "pedon 02N0245 as known" : "pedon 02N0245 NOT in the answer"),
   },
   {
     name: "kssl_pedon_02n0245",
     what: "KSSL pedon 02N0245 with its layers",
-    sql: labPedonSql({ form: "pedlabsampnum", value: "02N0245" }),
+    ask: asking(pedonQuery, { pedonKey: { form: "pedlabsampnum", value: "02N0245" } }),
     known: (t) => `${new Set(column(t, "labsampnum").filter((v) => v !== null)).size} layers (8 known)`,
   },
 ];
@@ -74,13 +89,13 @@ export async function smoke(options: { url: string; outDir: string; timeoutMs: n
   const records = [];
   for (const query of QUERIES) {
     let last: { status: number; contentType: string; bytes: Uint8Array; ms: number; attempt: number } | undefined;
-    const source = new SdaSource({ url, timeoutMs, onAnswer: (answer) => (last = answer) });
-    writeFileSync(join(outDir, `${query.name}.sql`), `${query.sql}\n`);
+    const transport = new SdaTransport({ url, timeoutMs, onAnswer: (answer) => (last = answer) });
+    writeFileSync(join(outDir, `${query.name}.sql`), `${query.ask.sql}\n`);
     const started = performance.now();
     const record: Record<string, unknown> = { name: query.name, what: query.what, sql_file: `${query.name}.sql` };
     let line: string;
     try {
-      const { table } = await source.query(query.sql);
+      const { table } = await query.ask.run(transport);
       const note = query.known(table);
       Object.assign(record, { outcome: "ok", rows: table.rows.length, columns: table.columns.length, known_answer: note });
       line = `${table.rows.length} rows, ${table.columns.length} columns; ${note}`;

@@ -1,18 +1,18 @@
 /**
  * A local stand-in for USDA Soil Data Access (tests only; the real service is unreachable here).
  *
- * It reads the T-SQL that `src/upstream/sda/queries.ts` writes, recognises which logical query it
- * is, asks `answerer` (normally a SnapshotSource) for its answer, and sends it in SDA's wire format:
- * `{"Table": [[names], [metadata], ...rows of strings or null]}`. Faults reproduce the ways SDA
- * fails in the wild, on demand; where a real answer was recorded (the empty result, the invalid-query
- * and timed-out reports) the fake sends those captured bytes with their status and content type.
- * Like SDA, it takes the request as JSON or as a form (`query=...&format=...`).
+ * It reads the T-SQL that the providers' queries write, recognises which logical query it is (one
+ * entry of RECOGNIZERS per query kind), asks `answerer` (normally a SnapshotTransport) for its answer,
+ * and sends it in SDA's wire format: `{"Table": [[names], [metadata], ...rows of strings or null]}`.
+ * Faults reproduce the ways SDA fails in the wild, on demand; where a real answer was recorded (the
+ * empty result, the invalid-query and timed-out reports) the fake sends those captured bytes with
+ * their status and content type. Like SDA, it takes the request as JSON or as a form
+ * (`query=...&format=...`).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { LogicalQuery } from "../../src/upstream/queries";
-import { answerAsSda } from "../../src/upstream/sda-payload";
-import type { UpstreamSource } from "../../src/upstream/source";
+import type { Transport } from "../../src/upstream/transport";
+import { queryKind, type LogicalQuery } from "./queries";
 
 export type SdaFault =
   | "hang" // accepts the request, never answers
@@ -82,25 +82,44 @@ export const MAINTENANCE_PAGE =
 const JSON_TYPE = "application/json; charset=utf-8";
 const NUMBER = String.raw`(-?\d+(?:\.\d+)?)`;
 
-/** Which logical query a T-SQL text of `sda/queries.ts` is; null when it is none of them. */
-export function logicalQueryFromSql(sql: string): LogicalQuery | null {
-  const point = new RegExp(String.raw`WktWgs84\('POINT\(${NUMBER} ${NUMBER}\)'\)`, "i").exec(sql);
-  if (point) return { kind: "ssurgo_point", longitude: Number(point[1]), latitude: Number(point[2]) };
-  if (!/FROM lab_combine_nasis_ncss AS p/i.test(sql)) return null;
-  const top = /SELECT TOP \((\d+)\)/i.exec(sql);
-  const lon = new RegExp(String.raw`p\.longitude_decimal_degrees BETWEEN ${NUMBER} AND ${NUMBER}`, "i").exec(sql);
-  const lat = new RegExp(String.raw`p\.latitude_decimal_degrees BETWEEN ${NUMBER} AND ${NUMBER}`, "i").exec(sql);
-  if (top && lon && lat) {
+/**
+ * How the fake tells the providers' T-SQL apart: one entry per query kind, tried in order, each
+ * reading its parameters back out of the text or answering null. A new query kind is one new entry.
+ */
+export const RECOGNIZERS: ((sql: string) => LogicalQuery | null)[] = [
+  function ssurgoPoint(sql) {
+    const point = new RegExp(String.raw`WktWgs84\('POINT\(${NUMBER} ${NUMBER}\)'\)`, "i").exec(sql);
+    return point && { kind: "ssurgo_point", longitude: Number(point[1]), latitude: Number(point[2]) };
+  },
+  function labBbox(sql) {
+    if (!LAB_PEDONS.test(sql)) return null;
+    const top = /SELECT TOP \((\d+)\)/i.exec(sql);
+    const lon = new RegExp(String.raw`p\.longitude_decimal_degrees BETWEEN ${NUMBER} AND ${NUMBER}`, "i").exec(sql);
+    const lat = new RegExp(String.raw`p\.latitude_decimal_degrees BETWEEN ${NUMBER} AND ${NUMBER}`, "i").exec(sql);
+    if (!top || !lon || !lat) return null;
     return {
       kind: "lab_bbox",
       bbox: [Number(lon[1]), Number(lat[1]), Number(lon[2]), Number(lat[2])],
       limit: Number(top[1]) - 1, // the template asks for one row more than the page
     };
+  },
+  function labPedon(sql) {
+    if (!LAB_PEDONS.test(sql)) return null;
+    const byKey = /WHERE p\.pedon_key = (\d+)/i.exec(sql);
+    if (byKey) return { kind: "lab_pedon", pedonKey: { form: "pedon_key", value: Number(byKey[1]) } };
+    const bySample = /WHERE p\.pedlabsampnum = '([0-9A-Z]+)'/i.exec(sql);
+    return bySample && { kind: "lab_pedon", pedonKey: { form: "pedlabsampnum", value: bySample[1]! } };
+  },
+];
+
+const LAB_PEDONS = /FROM lab_combine_nasis_ncss AS p/i;
+
+/** Which logical query a T-SQL text of the providers' queries is; null when it is none of them. */
+export function logicalQueryFromSql(sql: string): LogicalQuery | null {
+  for (const recognize of RECOGNIZERS) {
+    const query = recognize(sql);
+    if (query) return query;
   }
-  const byKey = /WHERE p\.pedon_key = (\d+)/i.exec(sql);
-  if (byKey) return { kind: "lab_pedon", pedonKey: { form: "pedon_key", value: Number(byKey[1]) } };
-  const bySample = /WHERE p\.pedlabsampnum = '([0-9A-Z]+)'/i.exec(sql);
-  if (bySample) return { kind: "lab_pedon", pedonKey: { form: "pedlabsampnum", value: bySample[1]! } };
   return null;
 }
 
@@ -154,7 +173,7 @@ async function readRequest(request: Request): Promise<{ query: unknown; format: 
   }
 }
 
-export function startFakeSda({ answerer }: { answerer: UpstreamSource }): FakeSda {
+export function startFakeSda({ answerer }: { answerer: Transport }): FakeSda {
   let fault: SdaFault | null = null;
   const queued: SdaFault[] = [];
   let fixed: FixedAnswer | null = null;
@@ -201,11 +220,9 @@ export function startFakeSda({ answerer }: { answerer: UpstreamSource }): FakeSd
   }
 
   async function answerText(query: LogicalQuery): Promise<string> {
-    const { table, payload } = await answerer.run(query);
-    // A snapshot payload already is SDA's wire shape, column sizes in its metadata row included;
-    // rebuild only when an answerer's payload disagrees with its own table.
-    const consistent = table.rows.length === 0 ? Object.keys(payload).length === 0 : Array.isArray(payload.Table);
-    return JSON.stringify(consistent ? payload : answerAsSda(table.columns, table.types, table.rows).payload);
+    // A snapshot payload already is SDA's wire shape, column sizes in its metadata row included.
+    const { kind, ...params } = query;
+    return (await answerer.fetch(queryKind(kind), params)).text();
   }
 
   async function handle(request: Request): Promise<Response> {

@@ -4,18 +4,18 @@
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { UpstreamError } from "../../src/errors";
-import { parseSdaPayload } from "../../src/upstream/sda-payload";
-import { SdaSource, SDA_FORMAT, serviceException } from "../../src/upstream/sda/client";
-import { ssurgoPointSql } from "../../src/upstream/sda/queries";
-import type { UpstreamSource } from "../../src/upstream/source";
+import { pointQuery, ssurgoPointSql } from "../../src/providers/usda_ssurgo/queries";
+import { SdaTransport, SDA_FORMAT, serviceException } from "../../src/upstream/sda/client";
+import { decodeSdaTable, parseSdaPayload } from "../../src/upstream/sda/payload";
+import type { Transport } from "../../src/upstream/transport";
 import { readCapture, startFakeSda, type CaptureName } from "../support/fake-sda";
 
 const json = (name: CaptureName) => JSON.parse(new TextDecoder().decode(readCapture(name)));
 
 // Answers for the fake's own query path; these tests serve captures, so it is never asked.
-const unused: UpstreamSource = {
+const unused: Transport = {
   kind: "snapshot",
-  run: async () => {
+  fetch: async () => {
     throw new Error("not asked");
   },
   describe: () => ({ kind: "snapshot", location: "unused" }),
@@ -54,20 +54,29 @@ describe("the captured JSON answers through the payload reader", () => {
 });
 
 describe("the captured bytes over HTTP through the SDA client", () => {
-  const sda = new SdaSource({ url: fake.url, timeoutMs: 5000 });
-  const SQL = ssurgoPointSql(41.944131, -94.359608);
+  const sda = new SdaTransport({ url: fake.url, timeoutMs: 5000 });
+  const POINT = { latitude: 41.944131, longitude: -94.359608 };
+  const SQL = ssurgoPointSql(POINT);
 
   test("KS053 as served parses to the same table, and the payload is kept as sent", async () => {
     fake.serveCapture("ks053_awc_metadata.json");
-    const answer = await sda.query(SQL);
+    const answer = decodeSdaTable(await sda.query(SQL), KS053_COLUMNS);
     expect(answer.table.columns).toEqual(KS053_COLUMNS);
     expect(answer.table.rows[0]![12]).toBeNull();
     expect(answer.payload).toEqual(json("ks053_awc_metadata.json"));
   });
 
+  test("a real answer with other columns than the query asked for is refused by the query's decoder (column check)", async () => {
+    fake.serveCapture("ks053_awc_metadata.json");
+    const error = await sda.fetch(pointQuery, POINT).then((payload) => pointQuery.decode(payload)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect((error as UpstreamError).status).toBe(502);
+    expect((error as UpstreamError).message).toMatch(/other columns than the query asked for: missing saverest, .*; unexpected localphase, awc_r\.$/);
+  });
+
   test("a plain-JSON answer over HTTP is a 502 upstream_error, not a table", async () => {
     fake.serveCapture("dirtio_format_json.json");
-    const error = await sda.query(SQL).catch((e) => e);
+    const error = await sda.fetch(pointQuery, POINT).then((payload) => pointQuery.decode(payload)).catch((e) => e);
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error.status).toBe(502);
     expect(error.message).toMatch(/column-name and metadata rows/);
@@ -85,7 +94,7 @@ describe("the captured bytes over HTTP through the SDA client", () => {
     expect(fake.lastQueries.at(-1)).toBe(SQL);
     const viaClient = await sda.query(SQL);
     expect(fake.lastEncodings.at(-1)).toBe("json");
-    expect(parseSdaPayload(await asForm.json())).toEqual(viaClient.table);
+    expect(parseSdaPayload(await asForm.json())).toEqual(parseSdaPayload(viaClient.json()));
   });
 
   test("a form without the format is refused with SDA's error shape", async () => {

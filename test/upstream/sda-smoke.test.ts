@@ -6,17 +6,19 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseSdaPayload } from "../../src/upstream/sda-payload";
-import { labPedonSql, ssurgoPointSql } from "../../src/upstream/sda/queries";
-import { SnapshotSource } from "../../src/upstream/snapshot-source";
+import { labPedonSql } from "../../src/providers/usda_kssl/queries";
+import { ssurgoPointSql } from "../../src/providers/usda_ssurgo/queries";
+import { parseSdaPayload } from "../../src/upstream/sda/payload";
+import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { readCapture, startFakeSda, type FakeSda } from "../support/fake-sda";
+import { runQuery } from "../support/queries";
 import { testSnapshot } from "../support/server";
 
 let fake: FakeSda;
-let snapshot: SnapshotSource;
+let snapshot: SnapshotTransport;
 
 beforeAll(async () => {
-  snapshot = new SnapshotSource(await testSnapshot());
+  snapshot = new SnapshotTransport(await testSnapshot());
   fake = startFakeSda({ answerer: snapshot });
 }, 120_000);
 
@@ -60,10 +62,10 @@ describe("bun run sda:smoke", () => {
     ]);
     // The capture is what the service answered: the same table the snapshot gives for that query.
     const point = JSON.parse(readFileSync(join(out, "ssurgo_point_ia073.json"), "utf8"));
-    const direct = await snapshot.run({ kind: "ssurgo_point", latitude: 41.944131, longitude: -94.359608 });
+    const direct = await runQuery(snapshot, { kind: "ssurgo_point", latitude: 41.944131, longitude: -94.359608 });
     expect(parseSdaPayload(point)).toEqual(direct.table);
-    expect(readFileSync(join(out, "ssurgo_point_ia073.sql"), "utf8")).toBe(`${ssurgoPointSql(41.944131, -94.359608)}\n`);
-    expect(readFileSync(join(out, "kssl_pedon_02n0245.sql"), "utf8")).toBe(`${labPedonSql({ form: "pedlabsampnum", value: "02N0245" })}\n`);
+    expect(readFileSync(join(out, "ssurgo_point_ia073.sql"), "utf8")).toBe(`${ssurgoPointSql({ latitude: 41.944131, longitude: -94.359608 })}\n`);
+    expect(readFileSync(join(out, "kssl_pedon_02n0245.sql"), "utf8")).toBe(`${labPedonSql({ pedonKey: { form: "pedlabsampnum", value: "02N0245" } })}\n`);
 
     const index = JSON.parse(readFileSync(join(out, "index.json"), "utf8"));
     expect(index.sda_url).toBe(fake.url);

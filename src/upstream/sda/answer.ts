@@ -11,7 +11,7 @@
  * names the offending column; it is kept, with anything that looks like a server path masked.
  */
 import { LoamError, UpstreamError, UpstreamTimeoutError } from "../../errors";
-import type { SdaPayload } from "../table";
+import { Payload } from "../transport";
 
 export const SERVICE = "Soil Data Access";
 
@@ -26,7 +26,7 @@ export interface RawAnswer {
 const DETAIL_LENGTH = 2000;
 
 /** Turn a complete HTTP answer into the parsed JSON payload, or throw the typed error it amounts to. */
-export function interpretAnswer({ status, contentType, text }: RawAnswer): SdaPayload {
+export function interpretAnswer({ status, contentType, text }: RawAnswer): Payload {
   const report = serviceExceptionText(text);
   if (report !== null) throw reportError(status, report);
   // SDA goes down every night and answers 200 with an HTML notice instead of a ServiceException.
@@ -58,7 +58,7 @@ export function interpretAnswer({ status, contentType, text }: RawAnswer): SdaPa
   if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
     throw new UpstreamError(`${SERVICE} sent JSON that is not an object of result tables.`, null, { detail: excerpt(text) });
   }
-  return payload as SdaPayload;
+  return Payload.parsed(text, payload);
 }
 
 /** The failure class of a ServiceExceptionReport, by its text and the HTTP status it came with. */

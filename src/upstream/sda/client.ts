@@ -1,16 +1,13 @@
 /**
- * USDA Soil Data Access as an upstream source: T-SQL over HTTP POST, answered as
- * JSON+COLUMNNAME+METADATA. Every failure becomes one of the typed upstream errors (what an answer
- * means is `answer.ts`); the deadline covers the whole exchange, headers and body, retry included,
- * so a slow drip cannot outlive it.
+ * USDA Soil Data Access as a transport: T-SQL over HTTP POST, answered as JSON+COLUMNNAME+METADATA.
+ * Every failure becomes one of the typed upstream errors (what an answer means is `answer.ts`); the
+ * deadline covers the whole exchange, headers and body, retry included, so a slow drip cannot outlive
+ * it. The payload is handed back as SDA sent it; the provider's query decodes it.
  */
 import { LoamError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../../errors";
-import type { LogicalQuery } from "../queries";
-import { parseSdaPayload } from "../sda-payload";
-import type { SourceDescription, UpstreamSource } from "../source";
-import type { SdaPayload, UpstreamAnswer } from "../table";
+import type { Payload, QueryKind, SourceDescription, Transport } from "../transport";
 import { interpretAnswer, SERVICE, serviceExceptionText, type RawAnswer } from "./answer";
-import { sqlFor } from "./queries";
+import { commentFree } from "./sql";
 
 export { serviceException } from "./answer";
 
@@ -25,7 +22,7 @@ const RETRY_DELAY_MS = 250;
 /** A retry is only worth it when at least this much of the deadline is left after the pause. */
 const MIN_RETRY_BUDGET_MS = 1000;
 
-export interface SdaSourceOptions {
+export interface SdaTransportOptions {
   url: string;
   /** The deadline for one query, all attempts included (UPSTREAM_TIMEOUT_MS). */
   timeoutMs: number;
@@ -41,7 +38,7 @@ export interface SdaSourceOptions {
 /** Failures worth one more try: a reset connection, SDA's gateway answering 502 or 503. */
 const transient = new WeakSet<LoamError>();
 
-export class SdaSource implements UpstreamSource {
+export class SdaTransport implements Transport {
   readonly kind = "sda" as const;
   private readonly url: string;
   private readonly timeoutMs: number;
@@ -49,9 +46,9 @@ export class SdaSource implements UpstreamSource {
   private readonly fetchImpl: typeof fetch;
   private readonly retryDelayMs: number;
   private readonly random: () => number;
-  private readonly onAnswer: SdaSourceOptions["onAnswer"];
+  private readonly onAnswer: SdaTransportOptions["onAnswer"];
 
-  constructor(options: SdaSourceOptions) {
+  constructor(options: SdaTransportOptions) {
     this.url = options.url;
     this.timeoutMs = options.timeoutMs;
     this.maxBodyBytes = options.maxBodyBytes ?? SDA_MAX_BODY_BYTES;
@@ -65,12 +62,15 @@ export class SdaSource implements UpstreamSource {
     return { kind: "sda", location: this.url };
   }
 
-  async run(query: LogicalQuery): Promise<UpstreamAnswer> {
-    return this.query(sqlFor(query));
+  async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
+    const form = query.forms.sda;
+    if (!form) throw new UpstreamError(`The ${query.kind} query has no Soil Data Access form.`);
+    return this.query(form(params));
   }
 
-  /** Send one T-SQL text and return the parsed answer, retrying once a transient failure the deadline leaves room for. */
-  async query(sql: string): Promise<UpstreamAnswer> {
+  /** Send one T-SQL text and return SDA's JSON answer as sent, retrying once a transient failure the deadline leaves room for. */
+  async query(sql: string): Promise<Payload> {
+    commentFree(sql);
     const controller = new AbortController();
     let timedOut = false;
     // Racing every await against the deadline bounds the call even if a fetch ignores its signal.
@@ -86,8 +86,7 @@ export class SdaSource implements UpstreamSource {
     try {
       for (let attempt = 1; ; attempt += 1) {
         try {
-          const payload = await this.post(sql, attempt, controller.signal, deadline);
-          return { table: parseSdaPayload(payload), payload };
+          return await this.post(sql, attempt, controller.signal, deadline);
         } catch (error) {
           if (timedOut || !(error instanceof LoamError) || !transient.has(error) || attempt >= MAX_ATTEMPTS) throw error;
           const pause = this.retryDelayMs * (0.5 + this.random());
@@ -106,7 +105,7 @@ export class SdaSource implements UpstreamSource {
   }
 
   /** POST one query, read the complete answer and interpret it; a network failure becomes upstream_unreachable. */
-  private async post(sql: string, attempt: number, signal: AbortSignal, deadline: Promise<never>): Promise<SdaPayload> {
+  private async post(sql: string, attempt: number, signal: AbortSignal, deadline: Promise<never>): Promise<Payload> {
     const started = performance.now();
     let raw: RawAnswer;
     let bytes: Uint8Array;
