@@ -6,6 +6,7 @@
  */
 import { LoamError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../../errors";
 import type { Payload, QueryKind, SourceDescription, Transport } from "../transport";
+import { CONNECTION_CLOSED, hostOf, networkCause, readCapped, startDeadline, type Deadline } from "../http";
 import { interpretAnswer, SERVICE, serviceExceptionText, type RawAnswer } from "./answer";
 import { commentFree } from "./sql";
 
@@ -71,41 +72,32 @@ export class SdaTransport implements Transport {
   /** Send one T-SQL text and return SDA's JSON answer as sent, retrying once a transient failure the deadline leaves room for. */
   async query(sql: string): Promise<Payload> {
     commentFree(sql);
-    const controller = new AbortController();
-    let timedOut = false;
-    // Racing every await against the deadline bounds the call even if a fetch ignores its signal.
-    const deadline = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener("abort", () => reject(controller.signal.reason));
-    });
-    deadline.catch(() => {});
-    const startedAt = performance.now();
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error("deadline"));
-    }, this.timeoutMs);
+    const deadline = startDeadline(this.timeoutMs);
     try {
       for (let attempt = 1; ; attempt += 1) {
         try {
-          return await this.post(sql, attempt, controller.signal, deadline);
+          return await this.post(sql, attempt, deadline);
         } catch (error) {
-          if (timedOut || !(error instanceof LoamError) || !transient.has(error) || attempt >= MAX_ATTEMPTS) throw error;
+          if (deadline.passed || !(error instanceof LoamError) || !transient.has(error) || attempt >= MAX_ATTEMPTS) throw error;
           const pause = this.retryDelayMs * (0.5 + this.random());
-          const left = this.timeoutMs - (performance.now() - startedAt);
-          if (left < pause + MIN_RETRY_BUDGET_MS) throw error;
-          await Promise.race([Bun.sleep(pause), deadline]);
+          if (deadline.left() < pause + MIN_RETRY_BUDGET_MS) throw error;
+          await Promise.race([Bun.sleep(pause), deadline.expired]);
         }
       }
     } catch (error) {
-      if (timedOut) throw new UpstreamTimeoutError(`${SERVICE} did not send a complete answer within ${this.timeoutMs} ms.`);
+      if (deadline.passed) throw new UpstreamTimeoutError(`${SERVICE} did not send a complete answer within ${this.timeoutMs} ms.`);
       throw error;
     } finally {
-      clearTimeout(timer);
-      controller.abort();
+      deadline.end();
     }
   }
 
+  private tooLarge(): UpstreamError {
+    return new UpstreamError(`${SERVICE} sent an answer larger than ${this.maxBodyBytes} bytes, the most Loam reads for one query.`);
+  }
+
   /** POST one query, read the complete answer and interpret it; a network failure becomes upstream_unreachable. */
-  private async post(sql: string, attempt: number, signal: AbortSignal, deadline: Promise<never>): Promise<Payload> {
+  private async post(sql: string, attempt: number, deadline: Deadline): Promise<Payload> {
     const started = performance.now();
     let raw: RawAnswer;
     let bytes: Uint8Array;
@@ -115,11 +107,11 @@ export class SdaTransport implements Transport {
           method: "POST",
           headers: { "content-type": "application/json", accept: "application/json" },
           body: JSON.stringify({ query: sql, format: SDA_FORMAT }),
-          signal,
+          signal: deadline.signal,
         }),
-        deadline,
+        deadline.expired,
       ]);
-      bytes = await readCapped(response, this.maxBodyBytes, deadline);
+      bytes = await readCapped(response, this.maxBodyBytes, deadline.expired, () => this.tooLarge());
       raw = {
         status: response.status,
         contentType: response.headers.get("content-type") ?? "",
@@ -129,7 +121,7 @@ export class SdaTransport implements Transport {
       if (error instanceof LoamError) throw error;
       const cause = networkCause(error);
       const unreachable = new UpstreamUnreachableError(`${SERVICE} (${hostOf(this.url)}) could not be reached: ${cause}.`);
-      if (cause === CLOSED) transient.add(unreachable);
+      if (cause === CONNECTION_CLOSED) transient.add(unreachable);
       throw unreachable;
     }
     this.onAnswer?.({ ...raw, bytes, sql, attempt, ms: performance.now() - started });
@@ -142,56 +134,4 @@ export class SdaTransport implements Transport {
       throw error;
     }
   }
-}
-
-/** Read the body chunk by chunk, giving up as soon as it passes the cap. */
-async function readCapped(response: Response, maxBytes: number, deadline: Promise<never>): Promise<Uint8Array> {
-  const tooLarge = () =>
-    new UpstreamError(`${SERVICE} sent an answer larger than ${maxBytes} bytes, the most Loam reads for one query.`);
-  const declared = Number(response.headers.get("content-length") ?? "");
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    response.body?.cancel().catch(() => {});
-    throw tooLarge();
-  }
-  if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await Promise.race([reader.read(), deadline]);
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return "its configured address";
-  }
-}
-
-const CLOSED = "the connection was closed before a complete answer arrived";
-
-/** A plain-words cause of a network failure; never the raw error text. */
-function networkCause(error: unknown): string {
-  const code = String((error as { code?: unknown } | null)?.code ?? "");
-  if (/ECONNREFUSED|ConnectionRefused/i.test(code)) return "connection refused";
-  if (/ENOTFOUND|EAI_AGAIN|DNS/i.test(code)) return "the host name could not be resolved";
-  if (/ECONNRESET|ConnectionClosed|EPIPE/i.test(code)) return CLOSED;
-  if (/CERT|TLS|SSL/i.test(code)) return "the secure connection could not be established";
-  return /^[A-Za-z_]{1,40}$/.test(code) ? `network error ${code}` : "network error";
 }
