@@ -24,7 +24,7 @@ interface SmokeQuery {
   what: string;
   /** The T-SQL sent and how its answer is read: the provider's own query, decoder (column check) included. */
   ask: Asking;
-  /** The known answer (../shared/data README), as a note for the report. */
+  /** The known answer (from the published source data), as a note for the report. */
   known: (table: SdaTable) => string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The recorded Soil Data Access answers (../shared/data/docs/sda-captures) read by Loam's real payload
+ * The recorded Soil Data Access answers (docs/sda-captures under LOAM_DATA_DIR) read by Loam's real payload
  * reader, directly and over HTTP through the SDA client, byte for byte as SDA sent them.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";

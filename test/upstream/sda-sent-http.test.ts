@@ -4,15 +4,12 @@
  * results joined without a prep_code filter), and the captured KS053 answer, whose columns are not
  * the ones a point query asks for, refused by the column check on the served and the raw endpoint.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
 import { answerAsSda } from "../../src/upstream/sda/payload";
-import { SdaTransport } from "../../src/upstream/sda/client";
-import { SnapshotTransport } from "../../src/upstream/snapshot";
-import { logicalQueryFromSql, startFakeSda, type FakeSda } from "../support/fake-sda";
-import { contractFrom, type ContractChecker } from "../support/openapi";
+import { logicalQueryFromSql } from "../support/fake-sda";
 import { runQuery } from "../support/queries";
-import { startLoam, testSnapshot, type RunningLoam } from "../support/server";
+import { useUncachedSda } from "../support/sda-mode";
 
 /** Every data endpoint, with the query kind its SQL must be (IA073's known point, KSSL pedon 02N0245 and its bbox). */
 const ENDPOINTS: [path: string, kind: string][] = [
@@ -25,24 +22,8 @@ const ENDPOINTS: [path: string, kind: string][] = [
   ["/v1/providers/usda_kssl/raw/pedons/02N0245", "lab_pedon"],
 ];
 
-let fake: FakeSda;
-let snapshot: SnapshotTransport;
-let loam: RunningLoam;
-let contract: ContractChecker;
-
-beforeAll(async () => {
-  snapshot = new SnapshotTransport(await testSnapshot());
-  fake = startFakeSda({ answerer: snapshot });
-  // CACHE_TTL_SECONDS=0: every request reaches the fake, so each one's SQL can be read there.
-  loam = await startLoam({ source: new SdaTransport({ url: fake.url, timeoutMs: 5000 }), env: { LOAM_UPSTREAM: "sda", CACHE_TTL_SECONDS: "0" } });
-  contract = await contractFrom(loam.base);
-}, 120_000);
-
-afterAll(async () => {
-  await loam?.stop();
-  fake?.close();
-  snapshot?.close();
-});
+// No cache: every request reaches the fake, so each one's SQL can be read there.
+const { fake, snapshot, loam, contract } = useUncachedSda();
 
 afterEach(() => fake.respondWith(null));
 

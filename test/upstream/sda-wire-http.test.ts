@@ -4,35 +4,16 @@
  * class reaches the client as its documented ErrorResponse; SDA's own text goes to the log only;
  * transient failures are retried once within the deadline, query bugs and SDA time-outs never.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { SdaTransport } from "../../src/upstream/sda/client";
-import { SnapshotTransport } from "../../src/upstream/snapshot";
-import { contractFrom, type ContractChecker } from "../support/openapi";
-import { startLoam, testSnapshot, type RunningLoam } from "../support/server";
-import { readCapture, startFakeSda, type FakeSda } from "../support/fake-sda";
+import { afterEach, describe, expect, test } from "bun:test";
+import { readCapture } from "../support/fake-sda";
+import { startUncachedSdaLoam, useUncachedSda } from "../support/sda-mode";
 
-/** The IA073 known point (../shared/data README §1.3): map unit 2765528. */
+/** The IA073 known point: map unit 2765528. */
 const POINT = "/v1/soil/location?latitude=41.944131&longitude=-94.359608&properties=ph,clay";
 const PEDON = "/v1/pedons/02N0245";
 
-let fake: FakeSda;
-let snapshot: SnapshotTransport;
-let loam: RunningLoam;
-let contract: ContractChecker;
-
-beforeAll(async () => {
-  snapshot = new SnapshotTransport(await testSnapshot());
-  fake = startFakeSda({ answerer: snapshot });
-  // CACHE_TTL_SECONDS=0: every request reaches the fake, so each test counts its own upstream calls.
-  loam = await startLoam({ source: new SdaTransport({ url: fake.url, timeoutMs: 5000 }), env: { LOAM_UPSTREAM: "sda", CACHE_TTL_SECONDS: "0" } });
-  contract = await contractFrom(loam.base);
-}, 120_000);
-
-afterAll(async () => {
-  await loam?.stop();
-  fake?.close();
-  snapshot?.close();
-});
+// No cache: every request reaches the fake, so each test counts its own upstream calls.
+const { fake, loam, contract } = useUncachedSda();
 
 afterEach(() => {
   fake.setFault(null);
@@ -181,7 +162,7 @@ describe("one retry, for transient failures only, within the deadline", () => {
   });
 
   test("the retry shares the deadline: a reset then a hang answers 504 within UPSTREAM_TIMEOUT_MS", async () => {
-    const short = await startLoam({ source: new SdaTransport({ url: fake.url, timeoutMs: 1500 }), env: { LOAM_UPSTREAM: "sda", CACHE_TTL_SECONDS: "0" } });
+    const short = await startUncachedSdaLoam(fake.url, 1500);
     try {
       fake.queueFaults("reset", "hang");
       const before = fake.calls;
@@ -198,7 +179,7 @@ describe("one retry, for transient failures only, within the deadline", () => {
   });
 
   test("no retry when the deadline leaves no room for one: a reset with a 900 ms deadline is one call", async () => {
-    const short = await startLoam({ source: new SdaTransport({ url: fake.url, timeoutMs: 900 }), env: { LOAM_UPSTREAM: "sda", CACHE_TTL_SECONDS: "0" } });
+    const short = await startUncachedSdaLoam(fake.url, 900);
     try {
       fake.queueFaults("reset");
       const before = fake.calls;
