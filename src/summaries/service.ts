@@ -1,5 +1,5 @@
 /**
- * Map-unit summaries: effective query → the provider's map-unit answer (cache → transport) → one
+ * Map-unit summaries (docs/decisions.md#summaries): effective query → the provider's map-unit answer (cache → transport) → one
  * summary per property (aggregate.ts), with the map unit and every component. Works with any
  * mapped_location provider that declares `mapUnits`; knows nothing of HTTP (it returns a DataAnswer,
  * which the response pipeline sends).
