@@ -163,12 +163,11 @@ function summaryBody(
 }
 
 const depthOf = (query: EffectiveSummaryQuery): DepthInterval => ({ top_cm: query.depth_top_cm, bottom_cm: query.depth_bottom_cm });
-const methodOf = (query: EffectiveSummaryQuery) => (query.method === null ? null : parseMethod(query.method));
 
 /** GET /v1/soil/mapunits/{map_unit_key}: an unknown key is a NotFoundError (404). */
 export async function mapUnitSummary(deps: DataDeps, provider: MapUnitProvider, query: EffectiveSummaryQuery): Promise<DataAnswer<Static<typeof SummaryResponse>>> {
   const key = provider.mapUnits.checkKey(query.map_unit_key ?? "");
-  const plan = planSummaries(query.properties, methodOf(query), depthOf(query));
+  const plan = planSummaries(query.properties, query.method, depthOf(query));
   const { cached, mapUnit, source } = await loadMapUnit(deps, provider, key);
   if (mapUnit === null) {
     const coverage = source.kind === "snapshot" ? ` The offline snapshot holds only ${(source.coverage ?? []).filter((c) => c.startsWith("SSURGO")).join("; ") || "a few survey areas"}.` : "";
@@ -196,7 +195,7 @@ function combinedCache(a: CachedAnswer<unknown>, b: CachedAnswer<unknown>, ttlSe
  * location endpoint shares through the cache), then its summary. No map unit there: 200, map_unit null.
  */
 export async function summaryAtPoint(deps: DataDeps, provider: MapUnitProvider, query: EffectiveSummaryQuery): Promise<DataAnswer<Static<typeof SummaryResponse>>> {
-  const plan = planSummaries(query.properties, methodOf(query), depthOf(query));
+  const plan = planSummaries(query.properties, query.method, depthOf(query));
   const point = await deps.connected.ask(provider, provider.point.query, { latitude: query.latitude!, longitude: query.longitude! });
   const keys = provider.mapUnits.keysAtPoint(point.answer);
   const first = keys[0];
