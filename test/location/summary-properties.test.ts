@@ -11,6 +11,8 @@ const UNITS = sourceMapUnits();
 const { snapshot, viaSda, contract } = useSnapshotAndFakeSda();
 const L138B = "latitude=41.944131&longitude=-94.359608"; // IA073 L138B Clarion (data README known answer)
 const MAJURO = "latitude=7.087128&longitude=171.140451"; // MH936 map unit 1, with Rubble land and Beaches
+// Inside a MH936 polygon of map unit 7 (465586, Urban land-Ngedebus complex), picked from the snapshot's polygons.
+const URBAN = "latitude=7.076486&longitude=171.330437";
 
 for (const [mode, loam] of [["snapshot", snapshot], ["fake SDA", viaSda]] as const) {
   describe(`GET /v1/soil/location (${mode})`, () => {
@@ -38,6 +40,24 @@ for (const [mode, loam] of [["snapshot", snapshot], ["fake SDA", viaSda]] as con
         expect(warning).toContain(`/v1/soil/summary?latitude=41.944131&longitude=-94.359608&properties=${id}`);
       }
       expect(body.warnings.join(" ")).not.toMatch(/does not report '(drainage_class|hydrologic_group|available_water_storage)'/);
+    });
+
+    test("MH936 Urban land-Ngedebus complex: Urban land (60 %, no horizons) is listed with has_horizon_data false, in location and summary", async () => {
+      const source = UNITS.find((u) => u.mukey === "465586")!;
+      const location = await loam.json(`/v1/soil/location?${URBAN}&properties=clay`);
+      expect(location.status).toBe(200);
+      contract.assert("LocationResponse", location.body);
+      expect(location.body.map_units.map((m: any) => m.map_unit_key)).toEqual(["465586"]);
+      const listed = location.body.map_units[0].components;
+      expect(listed.map((c: any) => [c.component_name, c.component_percent, c.has_horizon_data]).sort()).toEqual(
+        source.components.map((c) => [c.name, c.percent, c.horizons.length > 0]).sort(),
+      );
+      expect(listed.find((c: any) => c.component_name === "Urban land")).toMatchObject({ component_kind: "Miscellaneous area", component_percent: 60, major_component: true, has_horizon_data: false });
+      // No observation can come from Urban land: it has no horizons.
+      expect(location.body.observations.some((o: any) => o.survey_context.component_name === "Urban land")).toBe(false);
+      const summary = await loam.json(`/v1/soil/summary?${URBAN}&properties=clay,hydrologic_group`);
+      expect(summary.status).toBe(200);
+      expect(summary.body.map_unit.components.find((c: any) => c.component_name === "Urban land").has_horizon_data).toBe(false);
     });
 
     test("miscellaneous areas (Rubble land, Beaches) carry a warning on each of their observations; soils do not", async () => {
