@@ -101,6 +101,21 @@ export function summarizeMapUnit(mapUnit: MapUnitData, plan: SummaryPlan): Stati
   }));
 }
 
+/**
+ * One map unit's summaries by key, through the cache: null when the key is unknown. The building block
+ * for per-feature summaries (e.g. a map layer's polygons); `plan` comes from `planSummaries`.
+ */
+export async function summarizeByKey(
+  deps: DataDeps,
+  provider: MapUnitProvider,
+  mapUnitKey: string,
+  plan: SummaryPlan,
+): Promise<{ loaded: LoadedMapUnit; mapUnit: MapUnitData; summaries: Static<typeof PropertySummary>[] } | null> {
+  const loaded = await loadMapUnit(deps, provider, mapUnitKey);
+  if (loaded.mapUnit === null) return null;
+  return { loaded, mapUnit: loaded.mapUnit, summaries: summarizeMapUnit(loaded.mapUnit, plan) };
+}
+
 /** Every component of the map unit, as listed in the body. */
 export function listComponents(mapUnit: MapUnitData): Static<typeof MapUnitComponent>[] {
   return mapUnit.components.map((c) => ({
