@@ -23,8 +23,8 @@ const db = openDatabase(config.dbPath);
 const app = createApp({ config, db, upstreams: { snapshot: new SnapshotTransport(join(ROOT, "data", "snapshot.sqlite")) }, writeLine: () => {} });
 
 const PATHS = [
-  // IA073 L138B Clarion: 3 components, 17 horizons; the five default properties.
-  "/v1/soil/mapunits/2765528",
+  // IA073 L138B Clarion: 3 components, 17 horizons; the point query's five default properties.
+  "/v1/soil/mapunits/2765528?properties=ph,organic_matter,sand,silt,clay",
   // The same map unit, every kind of property at once (8).
   "/v1/soil/mapunits/2765528?properties=clay,aws,awc,ksat,drainage_class,hydrologic_group,texture_class,slope&depth_bottom_cm=100",
   // The point form: the point query (R-tree + ring test) and then the map unit.

@@ -36,7 +36,19 @@ export const SummaryQueryParams = t.Object({
   ...summaryParameters,
 });
 
-export const MapUnitQueryParams = t.Object(summaryParameters);
+/** The map unit by key lists its components; it summarizes only when `properties` is given. */
+export const MapUnitQueryParams = t.Object({
+  ...summaryParameters,
+  properties: t.Optional(
+    t.String({
+      maxLength: 200,
+      default: "",
+      description:
+        "Comma-separated canonical property ids or aliases (GET /v1/properties) to summarize, at most eight after aliases are resolved and duplicates removed; at most 200 characters. Empty (default): the map unit and its components, no summaries.",
+      examples: ["clay,available_water_storage,drainage_class"],
+    }),
+  ),
+});
 
 export const MapUnitPathParams = t.Object({
   map_unit_key: t.String({ maxLength: 40, description: "SSURGO map unit key (mukey): digits, e.g. 2765528.", examples: ["2765528"] }),

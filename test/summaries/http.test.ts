@@ -93,9 +93,9 @@ describe("one map unit, its components and summaries", () => {
       const listed = body.map_unit.components.map((c: any) => [c.component_key, c.component_name, c.component_kind, c.component_percent, c.major_component, c.drainage_class, c.hydrologic_group, c.has_horizon_data]);
       const expected = unit.components.map((c) => [c.key, c.name, c.kind, c.percent, c.major, c.drainage_class, c.hydrologic_group, c.horizons.length > 0]);
       expect(listed.sort()).toEqual(expected.sort());
-      // Default properties of the point query, each with its default method.
-      expect(body.query.properties).toEqual(["ph", "organic_matter", "sand", "silt", "clay"]);
-      expect(body.summaries.map((s: any) => s.method)).toEqual(Array(5).fill("weighted_average"));
+      // Without properties, the map unit and its components only.
+      expect(body.query.properties).toEqual([]);
+      expect(body.summaries).toEqual([]);
     }
   });
 
@@ -187,6 +187,14 @@ describe("GET /v1/soil/summary at a point", () => {
     }
   });
 
+  test("the point's default properties: ph, organic_matter, sand, silt, clay, each by weighted_average", async () => {
+    const { status, body } = await snapshot.json(`/v1/soil/summary?${POINT}`);
+    expect(status).toBe(200);
+    expect(body.query.properties).toEqual(["ph", "organic_matter", "sand", "silt", "clay"]);
+    expect(body.summaries.map((s: any) => [s.property.id, s.method])).toEqual(["ph", "organic_matter", "sand", "silt", "clay"].map((id) => [id, "weighted_average"]));
+    expect(body.summaries.map((s: any) => s.depth)).toEqual(Array(5).fill({ top_cm: 0, bottom_cm: 200 }));
+  });
+
   test("properties summaries cannot answer are warned, not refused", async () => {
     const { status, body } = await snapshot.json(`/v1/soil/summary?${POINT}&properties=clay,total_nitrogen`);
     expect(status).toBe(200);
@@ -208,6 +216,7 @@ describe("bad input", () => {
     ["/v1/soil/mapunits/2765528?method=median", 422, /'method'/],
     ["/v1/soil/mapunits/2765528?properties=ph,sand,silt,clay,om,bulk_density,cec,ec,ksat", 422, /at most 8/],
     ["/v1/soil/mapunits/2765528?properties=unobtainium", 422, /unknown property/],
+    ["/v1/soil/mapunits/2765528?properties=clay,", 422, /empty item/],
     ["/v1/soil/mapunits/2765528?depth_top_cm=50&depth_bottom_cm=30", 422, /depth_bottom_cm/],
     ["/v1/soil/mapunits/2765528?depth_bottom_cm=250", 422, /depth_bottom_cm/],
     ["/v1/soil/mapunits/2765528?providers=usda_kssl", 422, /serves no map units/],
