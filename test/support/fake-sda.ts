@@ -91,6 +91,10 @@ export const RECOGNIZERS: ((sql: string) => LogicalQuery | null)[] = [
     const point = new RegExp(String.raw`WktWgs84\('POINT\(${NUMBER} ${NUMBER}\)'\)`, "i").exec(sql);
     return point && { kind: "ssurgo_point", longitude: Number(point[1]), latitude: Number(point[2]) };
   },
+  function ssurgoMapUnit(sql) {
+    const mapUnit = /WHERE mu\.mukey = (\d+) AND/i.exec(sql);
+    return mapUnit && { kind: "ssurgo_mapunit", mapUnitKey: mapUnit[1]! };
+  },
   function labBbox(sql) {
     if (!LAB_PEDONS.test(sql)) return null;
     const top = /SELECT TOP \((\d+)\)/i.exec(sql);
