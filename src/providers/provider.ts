@@ -93,6 +93,18 @@ export interface NormalizedPoint {
   warnings: string[];
 }
 
+/** One map-unit polygon (delineation) of a polygon answer. */
+export interface MapUnitPolygon {
+  /** The polygon's key in its source (SDA mupolygonkey; the snapshot's row id). */
+  id: string;
+  mapUnitKey: string;
+  mapUnitSymbol: string | null;
+  mapUnitName: string | null;
+  areaSymbol: string | null;
+  /** Polygons, each [outer ring, ...holes], rings of [lon, lat], wound as RFC 7946 asks. */
+  polygons: number[][][][];
+}
+
 // The answer types default to `any` so features can hold a provider of any answer type; each
 // provider object is declared with its own (e.g. PointProvider<SdaAnswer>).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -101,6 +113,12 @@ export interface PointProvider<A = any> extends OperationalBase {
   readonly point: {
     query: QueryKind<PointParams, A>;
     normalize(answer: A, context: PointContext): NormalizedPoint;
+  };
+  /** Map-unit polygons in a box (GET /v1/soil/mapunits?bbox=…), when the provider has them. */
+  readonly mapUnitPolygons?: {
+    query: QueryKind<BboxParams, A>;
+    /** At most `limit` polygons in the query's order; `truncated` when more exist. */
+    polygons(answer: A, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean };
   };
 }
 

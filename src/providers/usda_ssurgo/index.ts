@@ -6,6 +6,7 @@ import { SSURGO_ID, SSURGO_RECORD } from "./catalog";
 import { SSURGO_PROPERTIES } from "./columns";
 import { normalizePoint } from "./normalize";
 import { pointQuery } from "./queries";
+import { polygonQuery, polygonsOf } from "./polygons";
 
 export const usdaSsurgo: PointProvider<SdaAnswer> = {
   id: SSURGO_ID,
@@ -13,7 +14,8 @@ export const usdaSsurgo: PointProvider<SdaAnswer> = {
   role: "mapped_location",
   record: SSURGO_RECORD,
   columns: SSURGO_PROPERTIES,
-  queries: { [pointQuery.kind]: pointQuery },
+  queries: { [pointQuery.kind]: pointQuery, [polygonQuery.kind]: polygonQuery },
   connect: usdaTransport,
   point: { query: pointQuery, normalize: normalizePoint },
+  mapUnitPolygons: { query: polygonQuery, polygons: polygonsOf },
 };
