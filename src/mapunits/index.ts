@@ -8,14 +8,11 @@ import { checkDepthInterval, type DataDeps } from "../answer";
 import { parseBbox } from "../pedons/bbox";
 import type { PointProvider } from "../providers/provider";
 import { MAP_UNIT_BBOX_LIMITS, MapUnitCollection, MapUnitCollectionQueryParams } from "./model";
-import { mapUnitsInBbox, type EffectiveMapUnitQuery, type SummarizeMapUnits } from "./service";
+import { parseMethod, planSummaries, type SummaryPlan } from "../summaries/service";
+import { mapUnitsInBbox, type EffectiveMapUnitQuery } from "./service";
 
 export interface MapUnitRouteDeps extends DataDeps {
   send: Send;
-  /** Per-map-unit summaries for `property`; without it a property is refused. */
-  summarize?: SummarizeMapUnits;
-  /** The method a summary uses for a property when none is named, or a ValidationError (unknown property, misfit method). */
-  summaryMethod?: (property: string, method: string | null) => string;
 }
 
 const show = (raw: string) => (raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
@@ -34,23 +31,31 @@ function polygonProvider(deps: DataDeps, given: string): PointProvider {
 
 const collectionQuery = strictQuery(MapUnitCollectionQueryParams);
 
-function effectiveQuery(deps: MapUnitRouteDeps, read: QueryOf<typeof MapUnitCollectionQueryParams>, provider: string): EffectiveMapUnitQuery {
+function effectiveQuery(read: QueryOf<typeof MapUnitCollectionQueryParams>, provider: PointProvider): { query: EffectiveMapUnitQuery; plan: SummaryPlan | null } {
   const bbox = parseBbox(read.bbox, MAP_UNIT_BBOX_LIMITS);
   checkDepthInterval(read.depth_top_cm, read.depth_bottom_cm);
   const property = read.property.trim() === "" ? null : read.property.trim();
-  const method = read.method.trim() === "" ? null : read.method.trim();
+  const method = parseMethod(read.method);
   if (property === null && method !== null) throw new ValidationError("Query parameter 'method' needs a 'property' to summarize.");
-  if (property !== null && (!deps.summarize || !deps.summaryMethod)) {
-    throw new ValidationError("Query parameter 'property' is not supported by this server: map-unit summaries are not available.");
+  let plan: SummaryPlan | null = null;
+  if (property !== null) {
+    if (!provider.mapUnits) throw new ValidationError(`Provider '${provider.id}' has no map-unit summaries; leave out 'property'.`, provider.id);
+    plan = planSummaries([property], method, { top_cm: read.depth_top_cm, bottom_cm: read.depth_bottom_cm });
+    if (plan.summaries.length === 0) {
+      throw new ValidationError(`Query parameter 'property' must be a property map-unit summaries answer (GET /v1/properties); got '${show(property)}'.`);
+    }
   }
   return {
-    bbox,
-    provider,
-    limit: read.limit,
-    property,
-    method: property === null ? null : deps.summaryMethod!(property, method),
-    depth_top_cm: read.depth_top_cm,
-    depth_bottom_cm: read.depth_bottom_cm,
+    plan,
+    query: {
+      bbox,
+      provider: provider.id,
+      limit: read.limit,
+      property: plan ? plan.summaries[0]!.property.id : null,
+      method: plan ? plan.summaries[0]!.method : null,
+      depth_top_cm: read.depth_top_cm,
+      depth_bottom_cm: read.depth_bottom_cm,
+    },
   };
 }
 
@@ -60,7 +65,8 @@ export function mapUnits(deps: MapUnitRouteDeps) {
     async ({ query, request, set }) => {
       const read = collectionQuery.queryOf(query);
       const provider = polygonProvider(deps, read.provider);
-      const answer = await mapUnitsInBbox(deps, provider, effectiveQuery(deps, read, provider.id), deps.summarize);
+      const { query: effective, plan } = effectiveQuery(read, provider);
+      const answer = await mapUnitsInBbox(deps, provider, effective, plan);
       return deps.send(answer, request, set);
     },
     {

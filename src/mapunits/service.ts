@@ -6,17 +6,18 @@ import type { Static } from "elysia";
 import { cacheMetadata, describeCache, sourceWarnings, type DataAnswer, type DataDeps } from "../answer";
 import type { Bbox } from "../pedons/bbox";
 import type { MapUnitPolygon, PointProvider } from "../providers/provider";
+import { loadMapUnit, summarizeMapUnit, type MapUnitProvider, type SummaryPlan } from "../summaries/service";
 import { MAX_MAP_UNIT_LIMIT, type MapUnitCollection, type MapUnitFeature, type MapUnitFeatureSummary } from "./model";
 
 type Summary = Static<typeof MapUnitFeatureSummary>;
 
-/** The summary of one property over an interval by one method, per map unit. */
-export interface SummaryRequest {
-  property: string;
-  method: string;
-  depth_top_cm: number;
-  depth_bottom_cm: number;
-}
+/**
+ * Most map units summarized for one collection: each is one upstream query (one SDA request when not
+ * cached), so a box of many map units is bounded; the rest are listed without a summary, and said so.
+ */
+export const MAX_SUMMARIZED_MAP_UNITS = 250;
+/** Map units loaded at once (SDA requests in flight for one collection). */
+const SUMMARY_CONCURRENCY = 6;
 
 export interface EffectiveMapUnitQuery {
   bbox: Bbox;
@@ -30,8 +31,30 @@ export interface EffectiveMapUnitQuery {
   depth_bottom_cm: number;
 }
 
-/** Summaries of the map units named (each key once); a feature of another service. */
-export type SummarizeMapUnits = (mapUnitKeys: readonly string[], request: SummaryRequest) => Promise<{ byKey: Map<string, Summary>; warnings: string[] }>;
+/**
+ * The summary of each map unit named (each key once, at most MAX_SUMMARIZED_MAP_UNITS), through the
+ * map-unit summaries (the same numbers GET /v1/soil/mapunits/{map_unit_key} answers).
+ */
+async function summarizeEach(deps: DataDeps, provider: MapUnitProvider, keys: readonly string[], plan: SummaryPlan) {
+  const byKey = new Map<string, Summary>();
+  const warnings: string[] = [];
+  const storedAt: number[] = [];
+  const chosen = keys.slice(0, MAX_SUMMARIZED_MAP_UNITS);
+  for (let i = 0; i < chosen.length; i += SUMMARY_CONCURRENCY) {
+    const loaded = await Promise.all(chosen.slice(i, i + SUMMARY_CONCURRENCY).map((key) => loadMapUnit(deps, provider, key)));
+    loaded.forEach((one, k) => {
+      storedAt.push(one.cached.storedAt);
+      const summary = one.mapUnit ? summarizeMapUnit(one.mapUnit, plan)[0] : undefined;
+      byKey.set(chosen[i + k]!, summary ? { value: summary.value, category: summary.category, unit: summary.unit } : { value: null, category: null, unit: null });
+    });
+  }
+  if (keys.length > chosen.length) {
+    warnings.push(
+      `The box holds ${keys.length} map units; only the first ${chosen.length} (in polygon order) carry a summary, the others have none. Narrow the box for a complete choropleth.`,
+    );
+  }
+  return { byKey, warnings, storedAt };
+}
 
 const MAPPED_WARNING =
   "Map-unit polygons are delineations of a soil survey map (1:12,000 to 1:63,360): each holds the map unit's components in proportions, not one soil, and its lines are not exact to the metre.";
@@ -59,7 +82,7 @@ export async function mapUnitsInBbox(
   deps: DataDeps,
   provider: PointProvider,
   query: EffectiveMapUnitQuery,
-  summarize?: SummarizeMapUnits,
+  plan: SummaryPlan | null,
 ): Promise<DataAnswer<Static<typeof MapUnitCollection>>> {
   const member = provider.mapUnitPolygons!;
   const cached = await deps.connected.ask(provider, member.query, { bbox: query.bbox, limit: query.limit });
@@ -67,10 +90,10 @@ export async function mapUnitsInBbox(
   const source = deps.connected.sourceOf(provider);
   const { polygons, truncated } = member.polygons(cached.answer, query.limit);
   const keys = [...new Set(polygons.map((p) => p.mapUnitKey))];
-  const request = query.property !== null && query.method !== null ? { property: query.property, method: query.method, depth_top_cm: query.depth_top_cm, depth_bottom_cm: query.depth_bottom_cm } : null;
-  const summaries = request && summarize ? await summarize(keys, request) : null;
+  const summaries = plan && provider.mapUnits ? await summarizeEach(deps, provider as MapUnitProvider, keys, plan) : null;
   return {
-    key: `mapunits|${JSON.stringify(query)}`,
+    // The summaries' map units are cached on their own: their storage times are part of what the body is made of.
+    key: `mapunits|${JSON.stringify(query)}|${summaries ? summaries.storedAt.join(",") : ""}`,
     cache,
     body: () => {
       const warnings = [MAPPED_WARNING];

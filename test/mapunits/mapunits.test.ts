@@ -8,7 +8,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DATA_DIR, useSnapshotAndFakeSda } from "../support/server";
+import { Database } from "bun:sqlite";
+import { DATA_DIR, testSnapshot, useSnapshotAndFakeSda } from "../support/server";
 
 const { snapshot, viaSda, fake, contract } = useSnapshotAndFakeSda();
 
@@ -122,6 +123,39 @@ for (const mode of ["snapshot", "fake SDA"] as const) {
       }
     });
 
+    test("property=clay&method=weighted_average&depths 0–30: each feature's summary is its map unit's GET /v1/soil/mapunits/{key} value", async () => {
+      const { status, body } = await loam().json(`/v1/soil/mapunits?bbox=${BOX.join(",")}&property=clay&method=weighted_average&depth_top_cm=0&depth_bottom_cm=30`);
+      expect(status).toBe(200);
+      contract.assert("MapUnitCollection", body);
+      expect(body.query).toMatchObject({ property: "clay", method: "weighted_average", depth_top_cm: 0, depth_bottom_cm: 30 });
+      const keys = [...new Set<string>(body.features.map((f: any) => f.properties.map_unit_key))];
+      expect(keys.length).toBeGreaterThanOrEqual(3);
+      for (const key of keys) {
+        const one = await loam().json(`/v1/soil/mapunits/${key}?properties=clay&method=weighted_average&depth_top_cm=0&depth_bottom_cm=30`);
+        expect(one.status).toBe(200);
+        const expected = one.body.summaries[0];
+        for (const f of body.features.filter((f: any) => f.properties.map_unit_key === key)) {
+          expect(f.properties.summary).toEqual({ value: expected.value, category: expected.category, unit: expected.unit });
+        }
+      }
+      expect(body.features.some((f: any) => typeof f.properties.summary.value === "number" && f.properties.summary.unit === "%")).toBe(true);
+    });
+
+    test("available_water_storage 0–25 cm weighted_average per feature equals SSURGO's own muaggatt.aws025wta", async () => {
+      const db = new Database(await testSnapshot(), { readonly: true });
+      const aws = new Map(db.query<{ mukey: string; aws025wta: number | null }, []>("SELECT mukey, aws025wta FROM muaggatt").all().map((r) => [r.mukey, r.aws025wta]));
+      db.close();
+      const { body } = await loam().json(`/v1/soil/mapunits?bbox=${BOX.join(",")}&property=available_water_storage&depth_top_cm=0&depth_bottom_cm=25`);
+      expect(body.query.method).toBe("weighted_average");
+      expect(body.features.length).toBeGreaterThan(0);
+      for (const f of body.features) {
+        const official = aws.get(f.properties.map_unit_key);
+        expect(official).not.toBeNull();
+        expect(Math.round(f.properties.summary.value * 100) / 100).toBe(official!);
+        expect(f.properties.summary.unit).toBe("cm");
+      }
+    });
+
     test("limit=1 truncates and says so", async () => {
       const { status, body } = await loam().json(`/v1/soil/mapunits?bbox=${BOX.join(",")}&limit=1`);
       expect(status).toBe(200);
@@ -175,6 +209,9 @@ describe("GET /v1/soil/mapunits: bad input is a 422 (the pedon bbox rules, 0.25�
     [`bbox=${BOX.join(",")}&method=weighted_average`, /method.*needs a 'property'/],
     [`bbox=${BOX.join(",")}&depth_top_cm=30&depth_bottom_cm=10`, /depth_bottom_cm/],
     [`bbox=${BOX.join(",")}&provider=usda_kssl`, /no map-unit polygons/],
+    [`bbox=${BOX.join(",")}&property=nonsense`, /'property' must be a property map-unit summaries answer/],
+    [`bbox=${BOX.join(",")}&property=clay&method=dominant_condition`, /dominant_condition/],
+    [`bbox=${BOX.join(",")}&property=clay&method=median`, /'method' must be one of/],
     ["", /bbox.*required/],
   ];
   for (const [query, message] of cases) {
