@@ -230,6 +230,21 @@ describe("GET /v1/soil/mapunits: bad input is a 422 (the pedon bbox rules, 0.25Â
   });
 });
 
+test("the collection carries an ETag; a matching If-None-Match is a 304, a second request a cache hit", async () => {
+  const path = `/v1/soil/mapunits?bbox=${BOX.join(",")}&property=ph`;
+  const first = await snapshot.get(path);
+  expect(first.status).toBe(200);
+  const etag = first.headers.get("etag")!;
+  expect(etag).toBeTruthy();
+  expect(first.headers.get("cache-control")).toMatch(/^public, max-age=\d+/);
+  await first.arrayBuffer();
+  const again = await snapshot.get(path, { headers: { "if-none-match": etag } });
+  expect(again.status).toBe(304);
+  const body = await snapshot.json(path);
+  expect(body.body.cache.hit).toBe(true);
+  expect(body.body.query).toMatchObject({ property: "ph", method: "weighted_average" });
+});
+
 describe("GDAL reads the answer", () => {
   test.skipIf(!existsSync(OGRINFO))("ogrinfo reads the collection as EPSG:4326 polygons with the features' attributes", async () => {
     const dir = mkdtempSync(join(tmpdir(), "loam-mapunits-"));
