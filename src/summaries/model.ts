@@ -56,7 +56,7 @@ export const SummaryQuery = t.Object(
     map_unit_key: nullable(t.String()),
     providers: t.Array(t.String()),
     properties: t.Array(t.String()),
-    method: nullable(t.String({ description: "The method asked for; null when each property takes its default." })),
+    method: t.Union([SummaryMethodName, t.Null()], { description: "The method asked for; null when each property takes its default." }),
     depth_top_cm: t.Number(),
     depth_bottom_cm: t.Number(),
   },

@@ -6,7 +6,6 @@
  */
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { colourScale } from "../../public/map/js/layers/colour.js";
 import { knownPoints } from "../location/known-answers";
 import { artifactPath, useLoamAndBrowser, watchedPage } from "./browser";
 
@@ -76,6 +75,10 @@ async function canvasColour(page: Page, lat: number, lon: number): Promise<numbe
     [lat, lon] as const,
   );
 }
+
+/** The page's own colour scale (a plain ES module), typed here: the expected colour of a value. */
+type ColourScale = (min: number, max: number) => (value: number) => string;
+const { colourScale } = (await import("../../public/map/js/layers/colour.js")) as unknown as { colourScale: ColourScale };
 
 const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
 
