@@ -95,6 +95,11 @@ export const RECOGNIZERS: ((sql: string) => LogicalQuery | null)[] = [
     const mapUnit = /WHERE mu\.mukey = (\d+) AND/i.exec(sql);
     return mapUnit && { kind: "ssurgo_mapunit", mapUnitKey: mapUnit[1]! };
   },
+  function ssurgoPolygons(sql) {
+    const box = new RegExp(String.raw`STIntersects\(geometry::STGeomFromText\('POLYGON\(\(${NUMBER} ${NUMBER}, ${NUMBER} ${NUMBER}, ${NUMBER} ${NUMBER}`, "i").exec(sql);
+    const top = /FROM mupolygon AS P/i.test(sql) && /SELECT TOP \((\d+)\)/i.exec(sql);
+    return box && top ? { kind: "ssurgo_polygons", bbox: [Number(box[1]), Number(box[2]), Number(box[5]), Number(box[6])], limit: Number(top[1]) - 1 } : null;
+  },
   function labBbox(sql) {
     if (!LAB_PEDONS.test(sql)) return null;
     const top = /SELECT TOP \((\d+)\)/i.exec(sql);
