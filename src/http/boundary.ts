@@ -12,6 +12,7 @@ import { startTrace, traceOf } from "./trace";
 import { loggableQuery, type AccessLog } from "./access-log";
 import type { Metrics } from "./metrics";
 import type { RateLimiter } from "./rate-limit";
+import { requestQuery, routePath } from "./request-path";
 
 export const MAX_URI_LENGTH = 8192;
 const ALLOWED_METHODS = "GET, HEAD";
@@ -56,12 +57,6 @@ function clientOf(request: Request, socketAddress: string | undefined, trustProx
   return socketAddress ?? "unknown";
 }
 
-function pathnameOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  const end = url.indexOf("?", start);
-  return start === -1 ? "/" : url.slice(start, end === -1 ? undefined : end);
-}
-
 export function httpBoundary(options: BoundaryOptions) {
   const now = options.now ?? Date.now;
   return new Elysia({ name: "loam.http-boundary" })
@@ -83,7 +78,7 @@ export function httpBoundary(options: BoundaryOptions) {
         throw new MethodNotAllowedError(request.method);
       }
       if (request.url.length > MAX_URI_LENGTH) throw new UriTooLongError(MAX_URI_LENGTH);
-      if (!isCountedPath(pathnameOf(request.url))) return;
+      if (!isCountedPath(routePath(request.url))) return;
       const decision = options.rateLimiter.hit(client, now());
       set.headers["ratelimit-limit"] = String(decision.limit);
       set.headers["ratelimit-remaining"] = String(decision.remaining);
@@ -93,8 +88,8 @@ export function httpBoundary(options: BoundaryOptions) {
         throw new RateLimitedError(decision.limit, decision.resetSeconds);
       }
       // DESIGN §3: a repeated parameter is a 422 on every API route, also where the route reads none.
-      const queryStart = request.url.indexOf("?");
-      if (queryStart !== -1) rejectRepeated(new URLSearchParams(request.url.slice(queryStart + 1)));
+      const query = requestQuery(request.url);
+      if (query) rejectRepeated(new URLSearchParams(query));
     })
     .onError({ as: "global" }, ({ code, error, set }) => {
       const requestId = String(set.headers["x-request-id"] ?? crypto.randomUUID());
@@ -111,7 +106,7 @@ export function httpBoundary(options: BoundaryOptions) {
       if (!trace) return;
       const status = typeof set.status === "number" ? set.status : 200;
       const seconds = (performance.now() - trace.startedAt) / 1000;
-      const pattern = route || options.routeOf?.(pathnameOf(request.url)) || "unmatched";
+      const pattern = route || options.routeOf?.(routePath(request.url)) || "unmatched";
       options.metrics.observeRequest(pattern, status, seconds);
       if (trace.cache) options.metrics.observeCache(trace.cache !== "miss");
       options.accessLog.record({

@@ -2,6 +2,7 @@
 import { Elysia } from "elysia";
 import { ApiMetadata, HealthResponse } from "../shared/model";
 import { documentedResponses } from "../http/openapi";
+import { requestOrigin } from "../http/request-path";
 import { PROVIDERS } from "../catalog/providers";
 import { SERVICE_NAME, VERSION } from "../version";
 
@@ -24,7 +25,7 @@ export const meta = new Elysia({ name: "loam.meta" })
     "/v1",
     ({ set, request }) => {
       set.headers["cache-control"] = "public, max-age=300";
-      const origin = new URL(request.url).origin;
+      const origin = requestOrigin(request);
       return {
         name: SERVICE_NAME,
         version: VERSION,
