@@ -17,7 +17,7 @@ export function rawRequest(port: number, head: string, timeoutMs = 5000): Promis
     const chunks: Buffer[] = [];
     const socket = connect(port, "127.0.0.1", () => socket.write(`${head}\r\n\r\n`));
     const timer = setTimeout(() => socket.destroy(new Error(`no complete answer within ${timeoutMs} ms`)), timeoutMs);
-    socket.on("data", (chunk) => chunks.push(chunk));
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
     socket.on("error", (error) => (clearTimeout(timer), reject(error)));
     socket.on("close", () => {
       clearTimeout(timer);
