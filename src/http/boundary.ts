@@ -13,6 +13,7 @@ import { loggableQuery, type AccessLog } from "./access-log";
 import type { Metrics } from "./metrics";
 import type { RateLimiter } from "./rate-limit";
 import { requestQuery, routePath } from "./request-path";
+import { clientKey } from "./client-address";
 
 export const MAX_URI_LENGTH = 8192;
 const ALLOWED_METHODS = "GET, HEAD";
@@ -48,13 +49,14 @@ export interface BoundaryOptions {
   onUnexpected?: (error: unknown, requestId: string) => void;
 }
 
+/** The client's rate-limit key (client-address.ts); a forwarded value that is not an address falls back to the socket's. */
 function clientOf(request: Request, socketAddress: string | undefined, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for");
-    const first = forwarded?.split(",")[0]?.trim();
-    if (first) return first.slice(0, 64);
+    const first = request.headers.get("x-forwarded-for")?.split(",")[0];
+    const key = first ? clientKey(first) : null;
+    if (key) return key;
   }
-  return socketAddress ?? "unknown";
+  return (socketAddress && clientKey(socketAddress)) || socketAddress || "unknown";
 }
 
 export function httpBoundary(options: BoundaryOptions) {
