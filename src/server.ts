@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import type { Config } from "./config";
-import { openDatabase } from "../db/client";
+import { openStateDatabase } from "./state-db";
 import { createApp } from "./app";
 import { SdaSource } from "./upstream/sda/client";
 import { SnapshotSource } from "./upstream/snapshot-source";
@@ -41,8 +41,9 @@ export async function openSource(config: Config): Promise<UpstreamSource> {
 }
 
 export async function serve(config: Config) {
+  // LOAM_DB first: a path that cannot hold it stops the start before any snapshot work (state-db.ts).
+  const db = openStateDatabase(config.dbPath, log);
   const source = await openSource(config);
-  const db = openDatabase(config.dbPath);
   const app = createApp({ config, db, source, log });
   app.listen({ port: config.port, hostname: config.host });
   const server = app.server!;
