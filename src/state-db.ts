@@ -78,16 +78,17 @@ function moveAside(path: string, now: Date): string {
  */
 export function openStateDatabase(path: string, log: Log, now: () => Date = () => new Date()): LoamDatabase {
   checkStatePath(path);
-  let found: string | null;
+  let found: string;
   let db: LoamDatabase | undefined;
   try {
     db = openDatabase(path);
-    found = damage(db);
+    const report = damage(db);
+    if (report === null) return db;
+    found = report;
   } catch (error) {
     if (!DAMAGED.has(codeOf(error))) throw new ConfigError("LOAM_DB", `${path} cannot be opened: ${messageOf(error)}`);
     found = messageOf(error);
   }
-  if (found === null && db) return db;
   try {
     db?.$client.close();
   } catch {
