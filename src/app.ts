@@ -16,6 +16,7 @@ import { meta } from "./meta";
 import { catalog } from "./catalog";
 import { pages } from "./pages";
 import { createMetrics, instrumentSource, metricsRoute } from "./http/metrics";
+import { storageErrorReporter } from "./http/storage-errors";
 import { bufferedStdout, createAccessLog } from "./http/access-log";
 import { compression } from "./http/compression";
 import { location } from "./location";
@@ -36,8 +37,9 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps) {
   const now = deps.now ?? Date.now;
-  const rateLimiter = createRateLimiter(deps.db, deps.config.rateLimitPerMinute);
   const metrics = createMetrics();
+  // A counter write that fails is skipped (fail open), logged and counted: storage never takes the API down.
+  const rateLimiter = createRateLimiter(deps.db, deps.config.rateLimitPerMinute, storageErrorReporter("rate_counters", metrics, deps.log));
   const source = instrumentSource(deps.source, metrics);
   const cache = createUpstreamCache(deps.db, { ttlSeconds: deps.config.cacheTtlSeconds, now });
   const data = { cache, source, cacheTtlSeconds: deps.config.cacheTtlSeconds, now };
