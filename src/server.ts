@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import type { Config } from "./config";
 import { openStateDatabase } from "./state-db";
 import { createApp } from "./app";
+import { bufferedStdout } from "./http/access-log";
 import { SdaSource } from "./upstream/sda/client";
 import { SnapshotSource } from "./upstream/snapshot-source";
 import type { UpstreamSource } from "./upstream/source";
@@ -44,7 +45,8 @@ export async function serve(config: Config) {
   // LOAM_DB first: a path that cannot hold it stops the start before any snapshot work (state-db.ts).
   const db = openStateDatabase(config.dbPath, log);
   const source = await openSource(config);
-  const app = createApp({ config, db, source, log });
+  const accessLogOut = bufferedStdout();
+  const app = createApp({ config, db, source, log, writeLine: accessLogOut });
   app.listen({ port: config.port, hostname: config.host });
   const server = app.server!;
   log({ level: "info", msg: `loam listening on http://${server.hostname}:${server.port}`, upstream: source.describe() });
@@ -77,7 +79,10 @@ export async function serve(config: Config) {
       log({ level: "error", msg: `closing: ${error instanceof Error ? error.message : String(error)}` });
       code = 1;
     }
-    log({ level: "info", msg: code === 0 ? "stopped cleanly" : "stopped with errors" });
+    // The access-log lines of the last requests (written after their answers) must reach stdout first.
+    await Bun.sleep(0);
+    await accessLogOut.drain();
+    await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: "info", msg: code === 0 ? "stopped cleanly" : "stopped with errors" })}\n`, () => resolve()));
     process.exit(code);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
