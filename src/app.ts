@@ -17,12 +17,11 @@ import { catalog } from "./catalog";
 import { pages } from "./pages";
 import { createMetrics, instrumentSource, metricsRoute } from "./http/metrics";
 import { storageErrorReporter } from "./http/storage-errors";
+import { idleTimeoutFor } from "./http/idle-timeout";
 import { bufferedStdout, createAccessLog } from "./http/access-log";
 import { compression } from "./http/compression";
 import { location } from "./location";
 import { pedons } from "./pedons";
-
-export const IDLE_TIMEOUT_SECONDS = 30;
 
 export interface AppDeps {
   config: Config;
@@ -47,9 +46,9 @@ export function createApp(deps: AppDeps) {
   let routeOf: (pathname: string) => string | undefined = () => undefined;
   const app = new Elysia({
     name: "loam",
-    // Bun closes a connection idle this long (seconds), so no client holds one open forever; the
-    // server side of every request is bounded by UPSTREAM_TIMEOUT_MS (the snapshot answers at once).
-    serve: { idleTimeout: IDLE_TIMEOUT_SECONDS },
+    // Bun closes a connection idle this long (seconds), so no client holds one open forever; it
+    // outlasts UPSTREAM_TIMEOUT_MS so a slow upstream ends in a 504, not a dropped connection.
+    serve: { idleTimeout: idleTimeoutFor(deps.config.upstreamTimeoutMs) },
   })
     .use(
       httpBoundary({
