@@ -58,7 +58,7 @@ export function createApp(deps: AppDeps) {
         metrics,
         now,
         routeOf: (pathname) => routeOf(pathname),
-        onUnexpected: (error, requestId) => deps.log?.({ level: "error", request_id: requestId, error: error instanceof Error ? error.stack : String(error) }),
+        onUnexpected: (error, requestId) => deps.log?.({ level: "error", request_id: requestId, error: error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error) }),
       }),
     )
     .use(compression)

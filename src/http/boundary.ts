@@ -14,6 +14,7 @@ import type { Metrics } from "./metrics";
 import type { RateLimiter } from "./rate-limit";
 import { requestQuery, routePath } from "./request-path";
 import { clientKey } from "./client-address";
+import { clientFacing } from "./client-message";
 
 export const MAX_URI_LENGTH = 8192;
 const ALLOWED_METHODS = "GET, HEAD";
@@ -96,8 +97,10 @@ export function httpBoundary(options: BoundaryOptions) {
     .onError({ as: "global" }, ({ code, error, set }) => {
       const requestId = String(set.headers["x-request-id"] ?? crypto.randomUUID());
       set.headers["x-request-id"] = requestId;
-      const failure = asLoamError(code, error);
-      if (failure.status === 500) options.onUnexpected?.(error, requestId);
+      const raised = asLoamError(code, error);
+      // Storage error text is logged, never sent (client-message.ts).
+      const failure = clientFacing(raised);
+      if (failure.status === 500 || failure !== raised) options.onUnexpected?.(error, requestId);
       if (failure.status === 405) set.headers["allow"] = ALLOWED_METHODS;
       set.status = failure.status;
       set.headers["cache-control"] = "no-store";
