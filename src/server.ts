@@ -8,9 +8,10 @@ import type { Config } from "./config";
 import { openStateDatabase } from "./state-db";
 import { createApp } from "./app";
 import { bufferedStdout } from "./http/access-log";
-import { SdaSource } from "./upstream/sda/client";
-import { SnapshotSource } from "./upstream/snapshot-source";
-import type { UpstreamSource } from "./upstream/source";
+import { SdaTransport } from "./upstream/sda/client";
+import { SnapshotTransport } from "./upstream/snapshot";
+import type { SharedUpstreams } from "./providers/provider";
+import type { Transport } from "./upstream/transport";
 import { buildSnapshot } from "./snapshot/build";
 import { DEFAULT_SNAPSHOT_PATH } from "./snapshot/paths";
 import { resolveEmbeddedSnapshot } from "./snapshot/embedded";
@@ -36,20 +37,22 @@ async function snapshotPath(config: Config): Promise<string> {
   return DEFAULT_SNAPSHOT_PATH;
 }
 
-export async function openSource(config: Config): Promise<UpstreamSource> {
-  if (config.upstream === "sda") return new SdaSource({ url: config.sdaUrl, timeoutMs: config.upstreamTimeoutMs });
-  return new SnapshotSource(await snapshotPath(config));
+/** The shared transport of the configured upstream (LOAM_UPSTREAM): SDA, or the offline snapshot. */
+export async function openUpstreams(config: Config): Promise<SharedUpstreams> {
+  if (config.upstream === "sda") return { sda: new SdaTransport({ url: config.sdaUrl, timeoutMs: config.upstreamTimeoutMs }) };
+  return { snapshot: new SnapshotTransport(await snapshotPath(config)) };
 }
 
 export async function serve(config: Config) {
   // LOAM_DB first: a path that cannot hold it stops the start before any snapshot work (state-db.ts).
   const db = openStateDatabase(config.dbPath, log);
-  const source = await openSource(config);
+  const upstreams = await openUpstreams(config);
+  const source: Transport | undefined = upstreams.sda ?? upstreams.snapshot;
   const accessLogOut = bufferedStdout();
-  const app = createApp({ config, db, source, log, writeLine: accessLogOut });
+  const app = createApp({ config, db, upstreams, log, writeLine: accessLogOut });
   app.listen({ port: config.port, hostname: config.host });
   const server = app.server!;
-  log({ level: "info", msg: `loam listening on http://${server.hostname}:${server.port}`, upstream: source.describe() });
+  log({ level: "info", msg: `loam listening on http://${server.hostname}:${server.port}`, upstream: source?.describe() });
 
   // Stop accepting at once; give requests in flight up to SHUTDOWN_GRACE_MS (a second signal cuts
   // them short); then close the state database (a WAL checkpoint) and the snapshot, and exit 0.
@@ -74,7 +77,7 @@ export async function serve(config: Config) {
     let code = 0;
     try {
       db.$client.close();
-      source.close?.();
+      source?.close?.();
     } catch (error) {
       log({ level: "error", msg: `closing: ${error instanceof Error ? error.message : String(error)}` });
       code = 1;

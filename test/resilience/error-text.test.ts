@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { closeSync, copyFileSync, mkdtempSync, openSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SnapshotSource } from "../../src/upstream/snapshot-source";
+import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { contractFrom } from "../support/openapi";
 import { startLoam, testSnapshot, type RunningLoam } from "../support/server";
 
@@ -33,7 +33,7 @@ async function snapshotWithCorrupt(table: string): Promise<string> {
 describe("SQLite error text never reaches a client", () => {
   let loam: RunningLoam;
   beforeAll(async () => {
-    loam = await startLoam({ source: new SnapshotSource(await snapshotWithCorrupt("chorizon")) });
+    loam = await startLoam({ source: new SnapshotTransport(await snapshotWithCorrupt("chorizon")) });
   });
   afterAll(() => loam.stop());
 

@@ -5,7 +5,7 @@
  * Bun cannot outlast is refused at start (exit 2 naming the variable).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { SnapshotSource } from "../../src/upstream/snapshot-source";
+import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { idleTimeoutFor, MAX_UPSTREAM_TIMEOUT_MS } from "../../src/http/idle-timeout";
 import { startFakeSda, type FakeSda } from "../support/fake-sda";
 import { tempDbPath, testSnapshot } from "../support/server";
@@ -34,9 +34,9 @@ describe("idle timeout against UPSTREAM_TIMEOUT_MS", () => {
 
 describe("a hanging upstream with UPSTREAM_TIMEOUT_MS=38000 (over the old 30 s idle timeout)", () => {
   let sda: FakeSda;
-  let answerer: SnapshotSource;
+  let answerer: SnapshotTransport;
   beforeAll(async () => {
-    answerer = new SnapshotSource(await testSnapshot());
+    answerer = new SnapshotTransport(await testSnapshot());
     sda = startFakeSda({ answerer });
     sda.setFault("hang");
   });

@@ -4,7 +4,7 @@
  * gets SIGTERM, the requests finish with full answers, and all ten lines must be in its stdout.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { SnapshotSource } from "../../src/upstream/snapshot-source";
+import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { startFakeSda, type FakeSda } from "../support/fake-sda";
 import { tempDbPath, testSnapshot } from "../support/server";
 import { startLoggedChild } from "./child-output";
@@ -14,12 +14,12 @@ const IN_FLIGHT = 10;
 const DELAY_MS = 1500;
 
 let sda: FakeSda;
-let answerer: SnapshotSource;
+let answerer: SnapshotTransport;
 let slow: ReturnType<typeof Bun.serve>;
 let arrived = 0;
 
 beforeAll(async () => {
-  answerer = new SnapshotSource(await testSnapshot());
+  answerer = new SnapshotTransport(await testSnapshot());
   sda = startFakeSda({ answerer });
   // Holds each SDA call DELAY_MS, then forwards it to the fake SDA.
   slow = Bun.serve({
