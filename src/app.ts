@@ -45,7 +45,12 @@ export function createApp(deps: AppDeps) {
   // A counter write that fails is skipped (fail open), logged and counted: storage never takes the API down.
   const rateLimiter = createRateLimiter(deps.db, deps.config.rateLimitPerMinute, storageErrorReporter("rate_counters", metrics, deps.log));
   const registry = createRegistry(deps.providers ?? DEFAULT_PROVIDERS);
-  const cache = createUpstreamCache(deps.db, { ttlSeconds: deps.config.cacheTtlSeconds, now });
+  const cache = createUpstreamCache(deps.db, {
+    ttlSeconds: deps.config.cacheTtlSeconds,
+    now,
+    // A cache read that fails is a miss, a write that fails is skipped: logged and counted the same way.
+    onStorageError: storageErrorReporter("cache", metrics, deps.log),
+  });
   const connected = connectProviders(registry.operational, {
     config: deps.config,
     upstreams: deps.upstreams,

@@ -46,6 +46,12 @@ export interface CacheOptions {
   memoryEntries?: number;
   memoryChars?: number;
   now?: () => number;
+  /**
+   * A LOAM_DB read or write that failed (disk full, read-only, I/O error). The cache degrades instead
+   * of failing the request (docs/decisions.md#storage-faults): a failed read is a miss, a failed
+   * write is skipped. The callback logs and counts it.
+   */
+  onStorageError?: (operation: "read" | "write", error: unknown) => void;
 }
 
 interface Remembered {
@@ -82,13 +88,31 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   }
 
   function read(key: string) {
-    return select.get({ key });
+    try {
+      return select.get({ key });
+    } catch (error) {
+      options.onStorageError?.("read", error);
+      return undefined;
+    }
   }
 
   function store(key: string, provider: string, fetched: Fetched<unknown>, storedAt: number): void {
     const payload = fetched.payload.text();
     const answer = fetched.answer;
     const entry = { key, provider, payload, storedAt, expiresAt: storedAt + options.ttlSeconds * 1000, bytes: payload.length };
+    try {
+      write(entry);
+    } catch (error) {
+      // Not stored, so not remembered either: memory never holds an answer LOAM_DB does not.
+      options.onStorageError?.("write", error);
+      return;
+    }
+    // Remembered only once the row is committed.
+    memory.set(key, { answer, storedAt, expiresAt: entry.expiresAt }, payload.length);
+    stores++;
+  }
+
+  function write(entry: typeof cacheEntries.$inferInsert): void {
     db.transaction((tx) => {
       tx.insert(cacheEntries).values(entry).onConflictDoUpdate({ target: cacheEntries.key, set: entry }).run();
       // Evicting in the same transaction keeps the bound exact even under concurrent writers.
@@ -101,9 +125,6 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
         }
       }
     });
-    // Remembered only once the row is committed.
-    memory.set(key, { answer, storedAt, expiresAt: entry.expiresAt }, payload.length);
-    stores++;
   }
 
   async function load<A>(key: string, provider: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
