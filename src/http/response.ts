@@ -255,7 +255,7 @@ export function createResponsePipeline(options: PipelineOptions) {
    */
   const send: Send = <T>(answer: DataAnswer<T>, request: Request, set: SetLike): T => {
     const cache = answer.cache;
-    const etag = entityTag(answer.key, cache.storedAt, cache.stale ? "stale" : "fresh");
+    const etag = entityTag(answer.key, cache.source, cache.storedAt, cache.stale ? "stale" : "fresh");
     const at = now();
     const maxAge = cache.stale ? 0 : Math.max(0, Math.min(Math.floor((cache.storedAt + cache.ttlSeconds * 1000 - at) / 1000), MAX_AGE_CAP_SECONDS));
     set.headers["etag"] = etag;

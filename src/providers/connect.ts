@@ -4,7 +4,7 @@
  */
 import { LoamError, withProvider } from "../errors";
 import type { CachedAnswer, UpstreamCache } from "../upstream/cache";
-import type { QueryKind, SourceDescription, Transport } from "../upstream/transport";
+import { sourceIdentity, type QueryKind, type SourceDescription, type Transport } from "../upstream/transport";
 import type { ConnectContext, OperationalProvider } from "./provider";
 
 export interface Connected {
@@ -37,6 +37,7 @@ export function connectProviders(providers: readonly OperationalProvider[], opti
       try {
         return await options.cache.get(
           provider.id,
+          sourceIdentity(transport.describe()),
           `${query.kind}:${query.key(params)}`,
           async () => {
             const payload = await transport.fetch(query, params);

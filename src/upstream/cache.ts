@@ -1,5 +1,5 @@
 /**
- * The upstream cache (docs/decisions.md#cache): SQLite entries keyed by provider + logical query,
+ * The upstream cache (docs/decisions.md#cache): SQLite entries keyed by provider + source identity + logical query,
  * a lifetime, one shared upstream call for identical concurrent requests, stale-if-error, and a size
  * bound that evicts the oldest entries. Only complete, decoded answers are stored; failures never.
  *
@@ -20,6 +20,8 @@ import { Payload } from "./transport";
 
 export interface CachedAnswer<A> {
   answer: A;
+  /** The identity of the source that produced the answer (SourceDescription.identity). */
+  source: string;
   /** True when no upstream call was made for this request. */
   hit: boolean;
   /** When the upstream produced the answer (ms since epoch). */
@@ -127,19 +129,19 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     });
   }
 
-  async function load<A>(key: string, provider: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
+  async function load<A>(key: string, provider: string, source: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
     const started = now();
     try {
       const fetched = await fetchAnswer();
       const storedAt = now();
       if (!disabled) store(key, provider, fetched, storedAt);
       misses++;
-      return { answer: fetched.answer, hit: false, storedAt, stale: false, upstreamMs: storedAt - started };
+      return { answer: fetched.answer, source, hit: false, storedAt, stale: false, upstreamMs: storedAt - started };
     } catch (error) {
       const stale = read(key);
       if (stale && error instanceof LoamError && error.retryable) {
         hits++;
-        return { answer: decode(Payload.ofText(stale.payload)), hit: true, storedAt: stale.storedAt, stale: true, staleBecause: error, upstreamMs: now() - started };
+        return { answer: decode(Payload.ofText(stale.payload)), source, hit: true, storedAt: stale.storedAt, stale: true, staleBecause: error, upstreamMs: now() - started };
       }
       throw error;
     }
@@ -151,17 +153,18 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
      * fresh, else from `fetchAnswer` (shared by concurrent callers). `decode` reads a stored payload back;
      * callers pass the same decoder for the same query, so an entry always decodes to the same type.
      */
-    async get<A>(provider: string, query: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
-      const key = `${provider}|${query}`;
+    async get<A>(provider: string, source: string, query: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
+      // The source is part of the key: after a restart on another snapshot or on SDA, an old entry is never a hit.
+      const key = `${provider}|${source}|${query}`;
       const entry = disabled ? undefined : fresh(key, now(), decode);
       if (entry) {
         hits++;
-        return { answer: entry.answer as A, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
+        return { answer: entry.answer as A, source, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
       }
       const pending = inFlight.get(key) as Promise<CachedAnswer<A>> | undefined;
       // A request that joins an in-flight call shares its fresh answer (not a cache hit: it is this moment's upstream answer).
       if (pending) return pending;
-      const loading = load(key, provider, fetchAnswer, decode).finally(() => inFlight.delete(key));
+      const loading = load(key, provider, source, fetchAnswer, decode).finally(() => inFlight.delete(key));
       inFlight.set(key, loading);
       return loading;
     },
@@ -169,8 +172,8 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
       return { hits, misses, stores, memoryHits, memoryEntries: memory.size };
     },
     /** Test and operator aid: is there a stored entry for this query? */
-    has(provider: string, query: string): boolean {
-      return read(`${provider}|${query}`) !== undefined;
+    has(provider: string, source: string, query: string): boolean {
+      return read(`${provider}|${source}|${query}`) !== undefined;
     },
   };
 }
