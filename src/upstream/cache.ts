@@ -22,6 +22,8 @@ export interface CachedAnswer<A> {
   answer: A;
   /** The identity of the source that produced the answer (SourceDescription.identity). */
   source: string;
+  /** A hash of the stored payload, made once per entry: with `source`, what names the data in entity tags. */
+  digest: string;
   /** True when no upstream call was made for this request. */
   hit: boolean;
   /** When the upstream produced the answer (ms since epoch). */
@@ -56,8 +58,14 @@ export interface CacheOptions {
   onStorageError?: (operation: "read" | "write", error: unknown) => void;
 }
 
+/** The digest of a payload text (see CachedAnswer.digest). */
+export function payloadDigest(text: string): string {
+  return Bun.hash(text).toString(36);
+}
+
 interface Remembered {
   answer: unknown;
+  digest: string;
   storedAt: number;
   expiresAt: number;
 }
@@ -84,7 +92,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     }
     const entry = read(key);
     if (!entry || entry.expiresAt <= at) return undefined;
-    const decoded = { answer: decode(Payload.ofText(entry.payload)), storedAt: entry.storedAt, expiresAt: entry.expiresAt };
+    const decoded = { answer: decode(Payload.ofText(entry.payload)), digest: payloadDigest(entry.payload), storedAt: entry.storedAt, expiresAt: entry.expiresAt };
     memory.set(key, decoded, entry.payload.length);
     return decoded;
   }
@@ -98,8 +106,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     }
   }
 
-  function store(key: string, provider: string, fetched: Fetched<unknown>, storedAt: number): void {
-    const payload = fetched.payload.text();
+  function store(key: string, provider: string, fetched: Fetched<unknown>, payload: string, digest: string, storedAt: number): void {
     const answer = fetched.answer;
     const entry = { key, provider, payload, storedAt, expiresAt: storedAt + options.ttlSeconds * 1000, bytes: payload.length };
     try {
@@ -110,7 +117,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
       return;
     }
     // Remembered only once the row is committed.
-    memory.set(key, { answer, storedAt, expiresAt: entry.expiresAt }, payload.length);
+    memory.set(key, { answer, digest, storedAt, expiresAt: entry.expiresAt }, payload.length);
     stores++;
   }
 
@@ -134,14 +141,16 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     try {
       const fetched = await fetchAnswer();
       const storedAt = now();
-      if (!disabled) store(key, provider, fetched, storedAt);
+      const payload = fetched.payload.text();
+      const digest = payloadDigest(payload);
+      if (!disabled) store(key, provider, fetched, payload, digest, storedAt);
       misses++;
-      return { answer: fetched.answer, source, hit: false, storedAt, stale: false, upstreamMs: storedAt - started };
+      return { answer: fetched.answer, source, digest, hit: false, storedAt, stale: false, upstreamMs: storedAt - started };
     } catch (error) {
       const stale = read(key);
       if (stale && error instanceof LoamError && error.retryable) {
         hits++;
-        return { answer: decode(Payload.ofText(stale.payload)), source, hit: true, storedAt: stale.storedAt, stale: true, staleBecause: error, upstreamMs: now() - started };
+        return { answer: decode(Payload.ofText(stale.payload)), source, digest: payloadDigest(stale.payload), hit: true, storedAt: stale.storedAt, stale: true, staleBecause: error, upstreamMs: now() - started };
       }
       throw error;
     }
@@ -159,7 +168,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
       const entry = disabled ? undefined : fresh(key, now(), decode);
       if (entry) {
         hits++;
-        return { answer: entry.answer as A, source, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
+        return { answer: entry.answer as A, source, digest: entry.digest, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
       }
       const pending = inFlight.get(key) as Promise<CachedAnswer<A>> | undefined;
       // A request that joins an in-flight call shares its fresh answer (not a cache hit: it is this moment's upstream answer).
