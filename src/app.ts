@@ -47,6 +47,7 @@ export function createApp(deps: AppDeps) {
   const registry = createRegistry(deps.providers ?? DEFAULT_PROVIDERS);
   const cache = createUpstreamCache(deps.db, {
     ttlSeconds: deps.config.cacheTtlSeconds,
+    maxBytes: deps.config.cacheMaxBytes,
     now,
     // A cache read that fails is a miss, a write that fails is skipped: logged and counted the same way.
     onStorageError: storageErrorReporter("cache", metrics, deps.log),

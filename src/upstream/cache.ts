@@ -1,7 +1,7 @@
 /**
  * The upstream cache (docs/decisions.md#cache): SQLite entries keyed by provider + source identity + logical query,
- * a lifetime, one shared upstream call for identical concurrent requests, stale-if-error, and a size
- * bound that evicts the oldest entries. Only complete, decoded answers are stored; failures never.
+ * a lifetime, one shared upstream call for identical concurrent requests, stale-if-error, and bounds
+ * in entries and in bytes that evict the oldest entries first. Only complete, decoded answers are stored; failures never.
  *
  * Entries are opaque payloads: the cache never knows what a provider's answer looks like. Each call
  * brings the decoder of its query, used when an entry is read back from SQLite.
@@ -46,6 +46,8 @@ export interface CacheOptions {
   ttlSeconds: number;
   /** Entries kept at most; the oldest are evicted first. */
   maxEntries?: number;
+  /** Payload bytes (UTF-8) kept at most (CACHE_MAX_BYTES); the oldest entries are evicted first. */
+  maxBytes?: number;
   /** Decoded answers kept in memory at most (entries and payload characters). */
   memoryEntries?: number;
   memoryChars?: number;
@@ -73,6 +75,7 @@ interface Remembered {
 export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? 10_000;
+  const maxBytes = options.maxBytes ?? 268_435_456;
   const inFlight = new Map<string, Promise<CachedAnswer<unknown>>>();
   // CACHE_TTL_SECONDS=0 turns the store off (identical concurrent requests still share one call).
   const disabled = options.ttlSeconds === 0;
@@ -108,7 +111,9 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
 
   function store(key: string, provider: string, fetched: Fetched<unknown>, payload: string, digest: string, storedAt: number): void {
     const answer = fetched.answer;
-    const entry = { key, provider, payload, storedAt, expiresAt: storedAt + options.ttlSeconds * 1000, bytes: payload.length };
+    const entry = { key, provider, payload, storedAt, expiresAt: storedAt + options.ttlSeconds * 1000, bytes: Buffer.byteLength(payload) };
+    // An answer larger than the whole bound would evict everything and then itself: served, not stored.
+    if (entry.bytes > maxBytes) return;
     try {
       write(entry);
     } catch (error) {
@@ -124,13 +129,25 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   function write(entry: typeof cacheEntries.$inferInsert): void {
     db.transaction((tx) => {
       tx.insert(cacheEntries).values(entry).onConflictDoUpdate({ target: cacheEntries.key, set: entry }).run();
-      // Evicting in the same transaction keeps the bound exact even under concurrent writers.
-      const count = tx.select({ n: sql<number>`count(*)` }).from(cacheEntries).get()?.n ?? 0;
-      if (count > maxEntries) {
-        const oldest = tx.select({ key: cacheEntries.key }).from(cacheEntries).orderBy(asc(cacheEntries.storedAt)).limit(count - maxEntries).all();
-        for (const { key: old } of oldest) {
-          tx.delete(cacheEntries).where(eq(cacheEntries.key, old)).run();
-          memory.delete(old);
+      // Evicting in the same transaction keeps the bounds exact even under concurrent writers. Both
+      // totals and the oldest-first order come from the (stored_at, bytes) index, never the payload pages.
+      const totals = tx.select({ count: sql<number>`count(*)`, bytes: sql<number>`coalesce(sum(${cacheEntries.bytes}), 0)` }).from(cacheEntries).get();
+      let count = totals?.count ?? 0;
+      let bytes = totals?.bytes ?? 0;
+      while (count > maxEntries || bytes > maxBytes) {
+        const oldest = tx
+          .select({ key: cacheEntries.key, bytes: cacheEntries.bytes })
+          .from(cacheEntries)
+          .orderBy(asc(cacheEntries.storedAt))
+          .limit(Math.max(64, count - maxEntries))
+          .all();
+        if (oldest.length === 0) break;
+        for (const old of oldest) {
+          if (count <= maxEntries && bytes <= maxBytes) break;
+          tx.delete(cacheEntries).where(eq(cacheEntries.key, old.key)).run();
+          memory.delete(old.key);
+          count--;
+          bytes -= old.bytes;
         }
       }
     });
