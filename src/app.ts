@@ -19,6 +19,7 @@ import { MODELS } from "./models";
 import { meta } from "./meta";
 import { catalog } from "./catalog";
 import { pages } from "./pages";
+import { LoamError } from "./errors";
 import { storageErrorReporter } from "./http/storage-errors";
 import { idleTimeoutFor } from "./http/idle-timeout";
 import { location } from "./location";
@@ -77,7 +78,13 @@ export function createApp(deps: AppDeps) {
         metrics,
         now,
         routeOf: (pathname) => routeOf(pathname),
-        onUnexpected: (error, requestId) => deps.log?.({ level: "error", request_id: requestId, error: error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error) }),
+        onUnexpected: (error, requestId) =>
+          deps.log?.({
+            level: "error",
+            request_id: requestId,
+            error: error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error),
+            ...(error instanceof LoamError && error.detail !== undefined ? { detail: error.detail } : {}),
+          }),
       }),
     )
     .use(responses.plugin)

@@ -9,6 +9,9 @@ import { LoamError, UpstreamError } from "../errors";
 import { readSnapshotInfo, tableColumns } from "../snapshot/schema";
 import type { Payload, QueryKind, SnapshotForm, SourceDescription, Transport } from "./transport";
 
+/** What a client reads when the snapshot cannot answer (the SQLite error goes to the log). */
+export const SNAPSHOT_QUERY_FAILED = "The offline snapshot failed to answer this query. The failure was logged; please retry later or report it with the request id.";
+
 /** The opened snapshot as readers see it. */
 export class SnapshotFile {
   constructor(readonly db: Database) {}
@@ -76,7 +79,8 @@ export class SnapshotTransport implements Transport {
       return reader(params);
     } catch (error) {
       if (error instanceof LoamError) throw error;
-      throw new UpstreamError(`Snapshot query failed: ${error instanceof Error ? error.message : String(error)}`);
+      // SQLite's text names Loam's storage, not the request: the client gets a fixed message, the log the detail.
+      throw new UpstreamError(SNAPSHOT_QUERY_FAILED).withDetail(`snapshot query ${query.kind} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
