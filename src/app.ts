@@ -19,13 +19,14 @@ import { MODELS } from "./models";
 import { meta } from "./meta";
 import { catalog } from "./catalog";
 import { pages } from "./pages";
+import { LoamError } from "./errors";
+import { storageErrorReporter } from "./http/storage-errors";
+import { idleTimeoutFor } from "./http/idle-timeout";
 import { location } from "./location";
 import { pedons } from "./pedons";
 import { summaries } from "./summaries";
 import { mapUnits } from "./mapunits";
 import { tables } from "./tables";
-
-export const IDLE_TIMEOUT_SECONDS = 30;
 
 export interface AppDeps {
   config: Config;
@@ -43,10 +44,17 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps) {
   const now = deps.now ?? Date.now;
-  const rateLimiter = createRateLimiter(deps.db, deps.config.rateLimitPerMinute);
   const metrics = createMetrics();
+  // A counter write that fails is skipped (fail open), logged and counted: storage never takes the API down.
+  const rateLimiter = createRateLimiter(deps.db, deps.config.rateLimitPerMinute, storageErrorReporter("rate_counters", metrics, deps.log));
   const registry = createRegistry(deps.providers ?? DEFAULT_PROVIDERS);
-  const cache = createUpstreamCache(deps.db, { ttlSeconds: deps.config.cacheTtlSeconds, now });
+  const cache = createUpstreamCache(deps.db, {
+    ttlSeconds: deps.config.cacheTtlSeconds,
+    maxBytes: deps.config.cacheMaxBytes,
+    now,
+    // A cache read that fails is a miss, a write that fails is skipped: logged and counted the same way.
+    onStorageError: storageErrorReporter("cache", metrics, deps.log),
+  });
   const connected = connectProviders(registry.operational, {
     config: deps.config,
     upstreams: deps.upstreams,
@@ -60,9 +68,9 @@ export function createApp(deps: AppDeps) {
   let routeOf: (pathname: string) => string | undefined = () => undefined;
   const app = new Elysia({
     name: "loam",
-    // Bun closes a connection idle this long (seconds), so no client holds one open forever; the
-    // server side of every request is bounded by UPSTREAM_TIMEOUT_MS (the snapshot answers at once).
-    serve: { idleTimeout: IDLE_TIMEOUT_SECONDS },
+    // Bun closes a connection idle this long (seconds), so no client holds one open forever; it
+    // outlasts UPSTREAM_TIMEOUT_MS so a slow upstream ends in a 504, not a dropped connection.
+    serve: { idleTimeout: idleTimeoutFor(deps.config.upstreamTimeoutMs) },
   })
     .use(
       httpBoundary({
@@ -72,7 +80,13 @@ export function createApp(deps: AppDeps) {
         metrics,
         now,
         routeOf: (pathname) => routeOf(pathname),
-        onUnexpected: (error, requestId) => deps.log?.({ level: "error", request_id: requestId, error: error instanceof Error ? error.stack : String(error) }),
+        onUnexpected: (error, requestId) =>
+          deps.log?.({
+            level: "error",
+            request_id: requestId,
+            error: error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error),
+            ...(error instanceof LoamError && error.detail !== undefined ? { detail: error.detail } : {}),
+          }),
         // Upstream error text is logged, not echoed: the client got a fixed message for its class.
         onDetail: (error, requestId) =>
           deps.log?.({ level: "warn", msg: "upstream failure", request_id: requestId, code: error.code, provider: error.provider, detail: error.detail }),

@@ -24,7 +24,8 @@ export interface ErrorExtras {
 }
 
 export class LoamError extends Error {
-  readonly detail?: string;
+  /** What went wrong in the words of a lower layer (SQLite's, the upstream's): logged with the request id, never sent to the client. */
+  detail?: string;
   private readonly retryableOverride?: boolean;
   constructor(
     readonly status: number,
@@ -37,6 +38,11 @@ export class LoamError extends Error {
     this.name = new.target.name;
     if (extras.detail !== undefined) this.detail = extras.detail;
     if (extras.retryable !== undefined) this.retryableOverride = extras.retryable;
+  }
+  /** The same error with a detail for the log. */
+  withDetail(detail: string): this {
+    this.detail = detail;
+    return this;
   }
   get retryable(): boolean {
     return this.retryableOverride ?? (this.status === 429 || this.status === 502 || this.status === 504);

@@ -196,6 +196,9 @@ export async function mapUnitSummary(deps: DataDeps, provider: MapUnitProvider, 
 function combinedCache(a: CachedAnswer<unknown>, b: CachedAnswer<unknown>, ttlSeconds: number): CacheDescriptor {
   const older = a.storedAt <= b.storedAt ? a : b;
   return {
+    source: a.source === b.source ? a.source : `${a.source}+${b.source}`,
+    // The body is made of both stored answers, so its entity tag names both.
+    digest: `${a.digest}+${b.digest}`,
     hit: a.hit && b.hit,
     storedAt: older.storedAt,
     stale: a.stale || b.stale,

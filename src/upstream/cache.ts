@@ -1,7 +1,7 @@
 /**
- * The upstream cache (docs/decisions.md#cache): SQLite entries keyed by provider + logical query,
- * a lifetime, one shared upstream call for identical concurrent requests, stale-if-error, and a size
- * bound that evicts the oldest entries. Only complete, decoded answers are stored; failures never.
+ * The upstream cache (docs/decisions.md#cache): SQLite entries keyed by provider + source identity + logical query,
+ * a lifetime, one shared upstream call for identical concurrent requests, stale-if-error, and bounds
+ * in entries and in bytes that evict the oldest entries first. Only complete, decoded answers are stored; failures never.
  *
  * Entries are opaque payloads: the cache never knows what a provider's answer looks like. Each call
  * brings the decoder of its query, used when an entry is read back from SQLite.
@@ -20,6 +20,10 @@ import { Payload } from "./transport";
 
 export interface CachedAnswer<A> {
   answer: A;
+  /** The identity of the source that produced the answer (SourceDescription.identity). */
+  source: string;
+  /** A hash of the stored payload, made once per entry: with `source`, what names the data in entity tags. */
+  digest: string;
   /** True when no upstream call was made for this request. */
   hit: boolean;
   /** When the upstream produced the answer (ms since epoch). */
@@ -42,14 +46,28 @@ export interface CacheOptions {
   ttlSeconds: number;
   /** Entries kept at most; the oldest are evicted first. */
   maxEntries?: number;
+  /** Payload bytes (UTF-8) kept at most (CACHE_MAX_BYTES); the oldest entries are evicted first. */
+  maxBytes?: number;
   /** Decoded answers kept in memory at most (entries and payload characters). */
   memoryEntries?: number;
   memoryChars?: number;
   now?: () => number;
+  /**
+   * A LOAM_DB read or write that failed (disk full, read-only, I/O error). The cache degrades instead
+   * of failing the request (docs/decisions.md#storage-faults): a failed read is a miss, a failed
+   * write is skipped. The callback logs and counts it.
+   */
+  onStorageError?: (operation: "read" | "write", error: unknown) => void;
+}
+
+/** The digest of a payload text (see CachedAnswer.digest). */
+export function payloadDigest(text: string): string {
+  return Bun.hash(text).toString(36);
 }
 
 interface Remembered {
   answer: unknown;
+  digest: string;
   storedAt: number;
   expiresAt: number;
 }
@@ -57,6 +75,7 @@ interface Remembered {
 export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? 10_000;
+  const maxBytes = options.maxBytes ?? 268_435_456;
   const inFlight = new Map<string, Promise<CachedAnswer<unknown>>>();
   // CACHE_TTL_SECONDS=0 turns the store off (identical concurrent requests still share one call).
   const disabled = options.ttlSeconds === 0;
@@ -76,49 +95,79 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     }
     const entry = read(key);
     if (!entry || entry.expiresAt <= at) return undefined;
-    const decoded = { answer: decode(Payload.ofText(entry.payload)), storedAt: entry.storedAt, expiresAt: entry.expiresAt };
+    const decoded = { answer: decode(Payload.ofText(entry.payload)), digest: payloadDigest(entry.payload), storedAt: entry.storedAt, expiresAt: entry.expiresAt };
     memory.set(key, decoded, entry.payload.length);
     return decoded;
   }
 
   function read(key: string) {
-    return select.get({ key });
+    try {
+      return select.get({ key });
+    } catch (error) {
+      options.onStorageError?.("read", error);
+      return undefined;
+    }
   }
 
-  function store(key: string, provider: string, fetched: Fetched<unknown>, storedAt: number): void {
-    const payload = fetched.payload.text();
+  function store(key: string, provider: string, fetched: Fetched<unknown>, payload: string, digest: string, storedAt: number): void {
     const answer = fetched.answer;
-    const entry = { key, provider, payload, storedAt, expiresAt: storedAt + options.ttlSeconds * 1000, bytes: payload.length };
-    db.transaction((tx) => {
-      tx.insert(cacheEntries).values(entry).onConflictDoUpdate({ target: cacheEntries.key, set: entry }).run();
-      // Evicting in the same transaction keeps the bound exact even under concurrent writers.
-      const count = tx.select({ n: sql<number>`count(*)` }).from(cacheEntries).get()?.n ?? 0;
-      if (count > maxEntries) {
-        const oldest = tx.select({ key: cacheEntries.key }).from(cacheEntries).orderBy(asc(cacheEntries.storedAt)).limit(count - maxEntries).all();
-        for (const { key: old } of oldest) {
-          tx.delete(cacheEntries).where(eq(cacheEntries.key, old)).run();
-          memory.delete(old);
-        }
-      }
-    });
+    const entry = { key, provider, payload, storedAt, expiresAt: storedAt + options.ttlSeconds * 1000, bytes: Buffer.byteLength(payload) };
+    // An answer larger than the whole bound would evict everything and then itself: served, not stored.
+    if (entry.bytes > maxBytes) return;
+    try {
+      write(entry);
+    } catch (error) {
+      // Not stored, so not remembered either: memory never holds an answer LOAM_DB does not.
+      options.onStorageError?.("write", error);
+      return;
+    }
     // Remembered only once the row is committed.
-    memory.set(key, { answer, storedAt, expiresAt: entry.expiresAt }, payload.length);
+    memory.set(key, { answer, digest, storedAt, expiresAt: entry.expiresAt }, payload.length);
     stores++;
   }
 
-  async function load<A>(key: string, provider: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
+  function write(entry: typeof cacheEntries.$inferInsert): void {
+    db.transaction((tx) => {
+      tx.insert(cacheEntries).values(entry).onConflictDoUpdate({ target: cacheEntries.key, set: entry }).run();
+      // Evicting in the same transaction keeps the bounds exact even under concurrent writers. Both
+      // totals and the oldest-first order come from the (stored_at, bytes) index, never the payload pages.
+      const totals = tx.select({ count: sql<number>`count(*)`, bytes: sql<number>`coalesce(sum(${cacheEntries.bytes}), 0)` }).from(cacheEntries).get();
+      let count = totals?.count ?? 0;
+      let bytes = totals?.bytes ?? 0;
+      while (count > maxEntries || bytes > maxBytes) {
+        const oldest = tx
+          .select({ key: cacheEntries.key, bytes: cacheEntries.bytes })
+          .from(cacheEntries)
+          .orderBy(asc(cacheEntries.storedAt))
+          .limit(Math.max(64, count - maxEntries))
+          .all();
+        if (oldest.length === 0) break;
+        for (const old of oldest) {
+          if (count <= maxEntries && bytes <= maxBytes) break;
+          tx.delete(cacheEntries).where(eq(cacheEntries.key, old.key)).run();
+          memory.delete(old.key);
+          count--;
+          bytes -= old.bytes;
+        }
+      }
+    });
+  }
+
+  async function load<A>(key: string, provider: string, source: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
     const started = now();
     try {
       const fetched = await fetchAnswer();
       const storedAt = now();
-      if (!disabled) store(key, provider, fetched, storedAt);
+      const payload = fetched.payload.text();
+      const digest = payloadDigest(payload);
+      if (!disabled) store(key, provider, fetched, payload, digest, storedAt);
       misses++;
-      return { answer: fetched.answer, hit: false, storedAt, stale: false, upstreamMs: storedAt - started };
+      return { answer: fetched.answer, source, digest, hit: false, storedAt, stale: false, upstreamMs: storedAt - started };
     } catch (error) {
       const stale = read(key);
       if (stale && error instanceof LoamError && error.retryable) {
         hits++;
-        return { answer: decode(Payload.ofText(stale.payload)), hit: true, storedAt: stale.storedAt, stale: true, staleBecause: error, upstreamMs: now() - started };
+        return { answer: decode(Payload.ofText(stale.payload)), source, digest: payloadDigest(stale.payload), hit: true, storedAt: stale.storedAt, stale: true, staleBecause: error, upstreamMs: now() - started };
       }
       throw error;
     }
@@ -130,17 +179,18 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
      * fresh, else from `fetchAnswer` (shared by concurrent callers). `decode` reads a stored payload back;
      * callers pass the same decoder for the same query, so an entry always decodes to the same type.
      */
-    async get<A>(provider: string, query: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
-      const key = `${provider}|${query}`;
+    async get<A>(provider: string, source: string, query: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
+      // The source is part of the key: after a restart on another snapshot or on SDA, an old entry is never a hit.
+      const key = `${provider}|${source}|${query}`;
       const entry = disabled ? undefined : fresh(key, now(), decode);
       if (entry) {
         hits++;
-        return { answer: entry.answer as A, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
+        return { answer: entry.answer as A, source, digest: entry.digest, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
       }
       const pending = inFlight.get(key) as Promise<CachedAnswer<A>> | undefined;
       // A request that joins an in-flight call shares its fresh answer (not a cache hit: it is this moment's upstream answer).
       if (pending) return pending;
-      const loading = load(key, provider, fetchAnswer, decode).finally(() => inFlight.delete(key));
+      const loading = load(key, provider, source, fetchAnswer, decode).finally(() => inFlight.delete(key));
       inFlight.set(key, loading);
       return loading;
     },
@@ -148,8 +198,8 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
       return { hits, misses, stores, memoryHits, memoryEntries: memory.size };
     },
     /** Test and operator aid: is there a stored entry for this query? */
-    has(provider: string, query: string): boolean {
-      return read(`${provider}|${query}`) !== undefined;
+    has(provider: string, source: string, query: string): boolean {
+      return read(`${provider}|${source}|${query}`) !== undefined;
     },
   };
 }

@@ -128,6 +128,13 @@ export function answerAsSda(columns: readonly string[], types: readonly SqlType[
 /** SQL Server types whose empty string is a value; in any other column `""` is NULL. */
 const TEXT_TYPES = new Set(["varchar", "nvarchar", "char", "nchar", "text", "ntext"]);
 
+/**
+ * Rows one upstream answer may hold. The largest legitimate answers hold at most a few thousand rows (a page of 5,000
+ * map-unit polygons plus one; a page of 500 pedons; a map unit's components times their horizons). A
+ * point answer of 6,000 rows would already normalize to about 30 MB of JSON.
+ */
+export const MAX_ANSWER_ROWS = 6000;
+
 function fail(message: string, provider: string | null): never {
   throw new UpstreamError(`Soil Data Access answered with an unexpected payload: ${message}.`, provider);
 }
@@ -145,6 +152,11 @@ export function parseSdaPayload(json: unknown, provider: string | null = null): 
   if (!Array.isArray(table)) fail('"Table" is not an array', provider);
   if (table.length < 2) fail('"Table" lacks its column-name and metadata rows (was the format JSON+COLUMNNAME+METADATA?)', provider);
   const [names, metadata, ...data] = table as unknown[];
+  // Normalizing multiplies an answer many times over (one observation per horizon and property):
+  // past the bound it is refused before any of that work, and never cached (docs/decisions.md#limits).
+  if (data.length > MAX_ANSWER_ROWS) {
+    throw new UpstreamError(`The upstream answered with ${data.length} rows; Loam serves at most ${MAX_ANSWER_ROWS} rows from one query, so the answer was refused.`, provider);
+  }
   if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === "string")) {
     fail("row 0 is not a list of column names", provider);
   }
