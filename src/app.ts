@@ -7,6 +7,8 @@ import type { Config } from "./config";
 import type { LoamDatabase } from "../db/client";
 import type { UpstreamSource } from "./upstream/source";
 import { createRateLimiter } from "./http/rate-limit";
+import { LoamRedis } from "./redis/client";
+import { createRedisRateLimiter } from "./redis/rate-limit";
 import { httpBoundary } from "./http/boundary";
 import { bodyEntityTags } from "./http/conditional";
 import { openApiDocument } from "./http/openapi";
@@ -32,12 +34,18 @@ export interface AppDeps {
   log?: (line: Record<string, unknown>) => void;
   /** Where access-log lines go (default: buffered stdout). */
   writeLine?: (line: string) => void;
+  /** This process's number under LOAM_WORKERS > 1 (the `worker` label of /metrics). */
+  worker?: string;
+  /** A Redis connection to use instead of opening one for REDIS_URL (closed by its owner, not the app). */
+  redis?: LoamRedis;
 }
 
 export function createApp(deps: AppDeps) {
   const now = deps.now ?? Date.now;
-  const rateLimiter = createRateLimiter(deps.db, deps.config.rateLimitPerMinute);
-  const metrics = createMetrics();
+  // REDIS_URL: the counters live in Redis, shared by every instance; unset, in LOAM_DB.
+  const redis = deps.redis ?? (deps.config.redisUrl ? new LoamRedis({ url: deps.config.redisUrl, timeoutMs: deps.config.redisTimeoutMs, log: deps.log }) : undefined);
+  const rateLimiter = redis ? createRedisRateLimiter(redis, deps.config.rateLimitPerMinute) : createRateLimiter(deps.db, deps.config.rateLimitPerMinute);
+  const metrics = createMetrics({ worker: deps.worker, redis });
   const source = instrumentSource(deps.source, metrics);
   const cache = createUpstreamCache(deps.db, { ttlSeconds: deps.config.cacheTtlSeconds, now });
   const data = { cache, source, cacheTtlSeconds: deps.config.cacheTtlSeconds, now };
@@ -49,6 +57,9 @@ export function createApp(deps: AppDeps) {
     // server side of every request is bounded by UPSTREAM_TIMEOUT_MS (the snapshot answers at once).
     serve: { idleTimeout: IDLE_TIMEOUT_SECONDS },
   })
+    .onStop(() => {
+      if (redis && redis !== deps.redis) redis.close();
+    })
     .use(
       httpBoundary({
         rateLimiter,

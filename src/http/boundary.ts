@@ -11,7 +11,7 @@ import { rejectRepeated } from "./query";
 import { startTrace, traceOf } from "./trace";
 import { loggableQuery, type AccessLog } from "./access-log";
 import type { Metrics } from "./metrics";
-import type { RateLimiter } from "./rate-limit";
+import type { RateDecision } from "./rate-limit";
 
 export const MAX_URI_LENGTH = 8192;
 const ALLOWED_METHODS = "GET, HEAD";
@@ -36,8 +36,13 @@ export function isCountedPath(pathname: string): boolean {
   return pathname === "/health" || pathname === "/v1" || pathname.startsWith("/v1/") || pathname === "/openapi.json";
 }
 
+/** The SQLite limiter decides at once; the Redis one (several instances) after a round trip. */
+export interface RateLimiterLike {
+  hit(client: string, nowMs: number): RateDecision | Promise<RateDecision>;
+}
+
 export interface BoundaryOptions {
-  rateLimiter: RateLimiter;
+  rateLimiter: RateLimiterLike;
   trustProxy: boolean;
   accessLog: AccessLog;
   metrics: Metrics;
@@ -60,6 +65,21 @@ function pathnameOf(url: string): string {
   const start = url.indexOf("/", url.indexOf("//") + 2);
   const end = url.indexOf("?", start);
   return start === -1 ? "/" : url.slice(start, end === -1 ? undefined : end);
+}
+
+/** Rate-limit headers, the 429, and the repeated-parameter rule, once the limiter has decided. */
+function admit(request: Request, headers: Record<string, unknown>, decision: RateDecision): undefined {
+  headers["ratelimit-limit"] = String(decision.limit);
+  headers["ratelimit-remaining"] = String(decision.remaining);
+  headers["ratelimit-reset"] = String(decision.resetSeconds);
+  if (!decision.allowed) {
+    headers["retry-after"] = String(decision.resetSeconds);
+    throw new RateLimitedError(decision.limit, decision.resetSeconds);
+  }
+  // DESIGN §3: a repeated parameter is a 422 on every API route, also where the route reads none.
+  const queryStart = request.url.indexOf("?");
+  if (queryStart !== -1) rejectRepeated(new URLSearchParams(request.url.slice(queryStart + 1)));
+  return undefined;
 }
 
 export function httpBoundary(options: BoundaryOptions) {
@@ -85,16 +105,9 @@ export function httpBoundary(options: BoundaryOptions) {
       if (request.url.length > MAX_URI_LENGTH) throw new UriTooLongError(MAX_URI_LENGTH);
       if (!isCountedPath(pathnameOf(request.url))) return;
       const decision = options.rateLimiter.hit(client, now());
-      set.headers["ratelimit-limit"] = String(decision.limit);
-      set.headers["ratelimit-remaining"] = String(decision.remaining);
-      set.headers["ratelimit-reset"] = String(decision.resetSeconds);
-      if (!decision.allowed) {
-        set.headers["retry-after"] = String(decision.resetSeconds);
-        throw new RateLimitedError(decision.limit, decision.resetSeconds);
-      }
-      // DESIGN §3: a repeated parameter is a 422 on every API route, also where the route reads none.
-      const queryStart = request.url.indexOf("?");
-      if (queryStart !== -1) rejectRepeated(new URLSearchParams(request.url.slice(queryStart + 1)));
+      // Only a limiter that has to wait makes the request wait (a resolved undefined lets it through).
+      if (decision instanceof Promise) return decision.then((d) => admit(request, set.headers, d));
+      admit(request, set.headers, decision);
     })
     .onError({ as: "global" }, ({ code, error, set }) => {
       const requestId = String(set.headers["x-request-id"] ?? crypto.randomUUID());
