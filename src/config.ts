@@ -109,7 +109,7 @@ function redisUrl(env: Env): string | null {
 
 export function loadConfig(env: Env = process.env, cores: number = navigator.hardwareConcurrency): Config {
   const snapshot = env.LOAM_SNAPSHOT;
-  return {
+  const config: Config = {
     port: integer(env, "PORT", 3000, 0, 65535),
     host: text(env, "HOST", "0.0.0.0"),
     dbPath: text(env, "LOAM_DB", "data/loam.sqlite"),
@@ -126,4 +126,7 @@ export function loadConfig(env: Env = process.env, cores: number = navigator.har
     redisUrl: redisUrl(env),
     redisTimeoutMs: integer(env, "REDIS_TIMEOUT_MS", 250, 10, 60_000),
   };
+  // Workers share one port: with PORT=0 each would be given a different one.
+  if (config.workers > 1 && config.port === 0) throw new ConfigError("LOAM_WORKERS", "several workers need a fixed PORT, not 0");
+  return config;
 }
