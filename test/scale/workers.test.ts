@@ -9,7 +9,7 @@ import { tempDbPath, testSnapshot } from "../support/server";
 
 const KNOWN_POINT = "/v1/soil/location?latitude=41.944131&longitude=-94.359608";
 
-let supervisor: Subprocess<"ignore", "pipe", "inherit">;
+let supervisor: Subprocess<"ignore", "pipe", "ignore">;
 let base: string;
 const lines: Record<string, any>[] = [];
 
@@ -62,7 +62,7 @@ const alive = (pid: number) => {
 };
 
 beforeAll(async () => {
-  const spawned = spawnLoam({ env: { LOAM_WORKERS: "2", LOAM_SNAPSHOT: await testSnapshot(), LOAM_DB: tempDbPath(), LOG_LEVEL: "error" }, stdout: "pipe", stderr: "inherit" });
+  const spawned = spawnLoam({ env: { LOAM_WORKERS: "2", LOAM_SNAPSHOT: await testSnapshot(), LOAM_DB: tempDbPath(), LOG_LEVEL: "error" }, stdout: "pipe", stderr: "ignore" });
   supervisor = spawned.proc as typeof supervisor;
   base = spawned.base;
   void collect(supervisor.stdout);
