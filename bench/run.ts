@@ -18,7 +18,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const MAX_REQUESTS = 2_000_000; // per run; far above what 8 s can reach here, so it only bounds a runaway
 const WARMUP_SECONDS = 2;
 
-/** IA073 known answer (../shared/data/README.md §1.3): Clarion loam, 2 to 6 percent slopes. */
+/** IA073 known answer  (the data README, LOAM_DATA_DIR/README.md, section 1.3): Clarion loam, 2 to 6 percent slopes. */
 const KNOWN_POINT = "/v1/soil/location?latitude=41.944131&longitude=-94.359608";
 /** Eastern Kansas, 2 x 2 degrees (4 square degrees, the most a box may cover). */
 const KANSAS_BOX: [number, number, number, number] = [-97, 38, -95, 40];

@@ -20,7 +20,7 @@ export const cacheEntries = sqliteTable(
   (table) => [index("cache_entries_stored_at").on(table.storedAt)],
 );
 
-/** Requests per client per one-minute window (fixed windows, DESIGN §3). */
+/** Requests per client per one-minute window (fixed windows, docs/decisions.md#rate-limit). */
 export const rateCounters = sqliteTable(
   "rate_counters",
   {

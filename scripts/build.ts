@@ -14,7 +14,7 @@ import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } 
 import { dirname, join, relative, resolve } from "node:path";
 import { buildSnapshot } from "../src/snapshot/build";
 import { DEFAULT_SNAPSHOT_PATH } from "../src/snapshot/paths";
-import { SnapshotSource } from "../src/upstream/snapshot-source";
+import { SnapshotTransport } from "../src/upstream/snapshot";
 
 const ROOT = resolve(import.meta.dir, "..");
 const DIST = join(ROOT, "dist");
@@ -95,7 +95,7 @@ export async function buildExecutable(options: BuildOptions = {}): Promise<Build
 
   const snapshotFile = join(workDir, "snapshot.sqlite");
   const from = await prepareSnapshot(snapshotFile, options.snapshot, log);
-  new SnapshotSource(snapshotFile).close(); // refuses a file that is not a Loam snapshot
+  new SnapshotTransport(snapshotFile).close(); // refuses a file that is not a Loam snapshot
   const bytes = statSync(snapshotFile).size;
   const sha256 = new Bun.CryptoHasher("sha256").update(await Bun.file(snapshotFile).bytes()).digest("hex");
   log(`snapshot: ${relative(ROOT, from) || from} (${(bytes / 1e6).toFixed(1)} MB, sha256 ${sha256.slice(0, 16)}…)`);

@@ -1,34 +1,39 @@
 /**
- * Loam as one Elysia app. Data flows one way (STYLE.md):
- * route (validate) → service → provider → upstream source → cache → normalize → response.
+ * Loam as one Elysia app (docs/architecture.md): route (validate) → service → provider → cache →
+ * transport → decode → normalize → DataAnswer → response pipeline.
  */
 import { Elysia } from "elysia";
 import type { Config } from "./config";
 import type { LoamDatabase } from "../db/client";
-import type { UpstreamSource } from "./upstream/source";
 import { createRateLimiter } from "./http/rate-limit";
 import { LoamRedis } from "./redis/client";
 import { createRedisRateLimiter } from "./redis/rate-limit";
 import { httpBoundary } from "./http/boundary";
-import { bodyEntityTags } from "./http/conditional";
 import { openApiDocument } from "./http/openapi";
+import { createResponsePipeline } from "./http/response";
+import { createMetrics, instrumentTransport, metricsRoute } from "./http/metrics";
+import { bufferedStdout, createAccessLog } from "./http/access-log";
 import { createUpstreamCache } from "./upstream/cache";
+import { connectProviders } from "./providers/connect";
+import type { Provider, SharedUpstreams } from "./providers/provider";
+import { createRegistry, DEFAULT_PROVIDERS } from "./providers/registry";
 import { MODELS } from "./models";
 import { meta } from "./meta";
 import { catalog } from "./catalog";
 import { pages } from "./pages";
-import { createMetrics, instrumentSource, metricsRoute } from "./http/metrics";
-import { bufferedStdout, createAccessLog } from "./http/access-log";
-import { compression } from "./http/compression";
 import { location } from "./location";
 import { pedons } from "./pedons";
+import { tables } from "./tables";
 
 export const IDLE_TIMEOUT_SECONDS = 30;
 
 export interface AppDeps {
   config: Config;
   db: LoamDatabase;
-  source: UpstreamSource;
+  /** The transports opened for the configured upstream; each provider picks the one it reads. */
+  upstreams: SharedUpstreams;
+  /** The providers served (default: DEFAULT_PROVIDERS). */
+  providers?: readonly Provider[];
   now?: () => number;
   /** Internal failures (with stacks) for operators; never sent to clients. */
   log?: (line: Record<string, unknown>) => void;
@@ -46,9 +51,17 @@ export function createApp(deps: AppDeps) {
   const redis = deps.redis ?? (deps.config.redisUrl ? new LoamRedis({ url: deps.config.redisUrl, timeoutMs: deps.config.redisTimeoutMs, log: deps.log }) : undefined);
   const rateLimiter = redis ? createRedisRateLimiter(redis, deps.config.rateLimitPerMinute) : createRateLimiter(deps.db, deps.config.rateLimitPerMinute);
   const metrics = createMetrics({ worker: deps.worker, redis });
-  const source = instrumentSource(deps.source, metrics);
+  const registry = createRegistry(deps.providers ?? DEFAULT_PROVIDERS);
   const cache = createUpstreamCache(deps.db, { ttlSeconds: deps.config.cacheTtlSeconds, now });
-  const data = { cache, source, cacheTtlSeconds: deps.config.cacheTtlSeconds, now };
+  const connected = connectProviders(registry.operational, {
+    config: deps.config,
+    upstreams: deps.upstreams,
+    cache,
+    instrument: (transport) => instrumentTransport(transport, metrics),
+  });
+  const responses = createResponsePipeline({ now });
+  const data = { registry, connected, cacheTtlSeconds: deps.config.cacheTtlSeconds, now, send: responses.send };
+  const upstream = deps.upstreams.sda ?? deps.upstreams.snapshot;
   const accessLog = createAccessLog(deps.config.logLevel, deps.writeLine ?? bufferedStdout());
   let routeOf: (pathname: string) => string | undefined = () => undefined;
   const app = new Elysia({
@@ -71,15 +84,15 @@ export function createApp(deps: AppDeps) {
         onUnexpected: (error, requestId) => deps.log?.({ level: "error", request_id: requestId, error: error instanceof Error ? error.stack : String(error) }),
       }),
     )
-    .use(compression)
-    .use(metricsRoute(metrics, deps.source))
+    .use(responses.plugin)
+    .use(metricsRoute(metrics, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }))
     .use(openApiDocument(MODELS))
-    .use(bodyEntityTags)
-    .use(meta)
-    .use(catalog)
+    .use(tables)
+    .use(meta(registry))
+    .use(catalog(registry))
     .use(location(data))
     .use(pedons(data))
-    .use(pages());
+    .use(pages(responses.sendFile));
   routeOf = routeMatcher(app.routes.map((route) => route.path));
   return app;
 }

@@ -1,5 +1,5 @@
 /**
- * Configuration from the environment (DESIGN §2b), validated once at start. A bad value stops the
+ * Configuration from the environment (docs/decisions.md#config), validated once at start. A bad value stops the
  * process with one line naming the variable; nothing else in Loam reads `process.env`.
  */
 export interface Config {

@@ -1,6 +1,6 @@
 /**
  * Typed failures. Code that knows what went wrong throws one of these; one `onError` in
- * `src/http/errors.ts` turns it into an ErrorResponse (DESIGN §3). Routes never build error bodies.
+ * `src/http/error-response.ts` turns it into an ErrorResponse (docs/decisions.md#errors). Routes never build error bodies.
  */
 export type ErrorCode =
   | "validation_error"

@@ -1,8 +1,10 @@
 /** Every named model of the contract: the OpenAPI components (`#/components/schemas/<Name>`). */
-import { ApiMetadata, CacheMetadata, DepthInterval, ErrorBody, ErrorResponse, HealthResponse, PropertyReference, Transformation } from "./shared/model";
+import { CacheMetadata, DepthInterval } from "./answer/model";
+import { ErrorBody, ErrorResponse } from "./http/error-response";
+import { ApiMetadata, HealthResponse } from "./meta/model";
 import { LOCATION_MODELS } from "./location/model";
 import { PEDON_MODELS } from "./pedons/model";
-import { PropertiesResponse, PropertyRecord, ProviderRecord, ProvidersResponse } from "./catalog/model";
+import { PropertiesResponse, PropertyRecord, PropertyReference, ProviderRecord, ProvidersResponse, Transformation } from "./catalog/model";
 
 export const MODELS = {
   ErrorBody,

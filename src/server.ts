@@ -7,9 +7,10 @@ import { existsSync } from "node:fs";
 import type { Config } from "./config";
 import { openDatabase } from "../db/client";
 import { createApp } from "./app";
-import { SdaSource } from "./upstream/sda/client";
-import { SnapshotSource } from "./upstream/snapshot-source";
-import type { UpstreamSource } from "./upstream/source";
+import { SdaTransport } from "./upstream/sda/client";
+import { SnapshotTransport } from "./upstream/snapshot";
+import type { SharedUpstreams } from "./providers/provider";
+import type { Transport } from "./upstream/transport";
 import { buildSnapshot } from "./snapshot/build";
 import { DEFAULT_SNAPSHOT_PATH } from "./snapshot/paths";
 import { resolveEmbeddedSnapshot } from "./snapshot/embedded";
@@ -35,9 +36,10 @@ export async function snapshotPath(config: Config): Promise<string> {
   return DEFAULT_SNAPSHOT_PATH;
 }
 
-export async function openSource(config: Config): Promise<UpstreamSource> {
-  if (config.upstream === "sda") return new SdaSource({ url: config.sdaUrl, timeoutMs: config.upstreamTimeoutMs });
-  return new SnapshotSource(await snapshotPath(config));
+/** The shared transport of the configured upstream (LOAM_UPSTREAM): SDA, or the offline snapshot. */
+export async function openUpstreams(config: Config): Promise<SharedUpstreams> {
+  if (config.upstream === "sda") return { sda: new SdaTransport({ url: config.sdaUrl, timeoutMs: config.upstreamTimeoutMs }) };
+  return { snapshot: new SnapshotTransport(await snapshotPath(config)) };
 }
 
 export interface ServeOptions {
@@ -48,12 +50,13 @@ export interface ServeOptions {
 export async function serve(config: Config, options: ServeOptions = {}) {
   const worker = options.worker;
   const logLine = worker === undefined ? log : (line: Record<string, unknown>) => log({ ...line, worker });
-  const source = await openSource(config);
+  const upstreams = await openUpstreams(config);
+  const source: Transport | undefined = upstreams.sda ?? upstreams.snapshot;
   const db = openDatabase(config.dbPath);
-  const app = createApp({ config, db, source, log: logLine, worker: worker === undefined ? undefined : String(worker) });
+  const app = createApp({ config, db, upstreams, log: logLine, worker: worker === undefined ? undefined : String(worker) });
   app.listen({ port: config.port, hostname: config.host, reusePort: worker !== undefined });
   const server = app.server!;
-  logLine({ level: "info", msg: `loam listening on http://${server.hostname}:${server.port}`, upstream: source.describe() });
+  logLine({ level: "info", msg: `loam listening on http://${server.hostname}:${server.port}`, upstream: source?.describe() });
 
   // Stop accepting at once; give requests in flight up to SHUTDOWN_GRACE_MS (a second signal cuts
   // them short); then close the state database (a WAL checkpoint) and the snapshot, and exit 0.
@@ -78,7 +81,7 @@ export async function serve(config: Config, options: ServeOptions = {}) {
     let code = 0;
     try {
       db.$client.close();
-      source.close?.();
+      source?.close?.();
     } catch (error) {
       logLine({ level: "error", msg: `closing: ${error instanceof Error ? error.message : String(error)}` });
       code = 1;

@@ -1,4 +1,7 @@
+/** Models of the catalog: providers, the property vocabulary, and how answers name a property and a conversion. */
 import { t, type Static } from "elysia";
+
+const closed = { additionalProperties: false } as const;
 
 export const Status = t.Union(
   [t.Literal("researching"), t.Literal("planned"), t.Literal("experimental"), t.Literal("supported"), t.Literal("temporarily_unavailable"), t.Literal("deprecated")],
@@ -50,3 +53,28 @@ export const PropertiesResponse = t.Object(
   { properties: t.Array(PropertyRecord), warning: t.String() },
   { additionalProperties: false, title: "PropertiesResponse" },
 );
+
+export const PropertyReference = t.Object({ id: t.String(), name: t.String() }, { ...closed, title: "PropertyReference" });
+
+export const Transformation = t.Object(
+  {
+    operation: t.String({ examples: ["derive_organic_carbon_from_organic_matter"] }),
+    from_unit: t.String(),
+    to_unit: t.String(),
+    formula: t.String({ examples: ["organic_carbon = organic_matter / 1.724"] }),
+  },
+  { ...closed, title: "Transformation" },
+);
+export type Transformation = Static<typeof Transformation>;
+
+/** The `properties` query parameter with its default (at most 200 characters, at most eight items: docs/decisions.md#limits). */
+export function propertiesParameter(defaultValue: string) {
+  return t.Optional(
+    t.String({
+      maxLength: 200,
+      default: defaultValue,
+      description: "Comma-separated canonical property ids or aliases (GET /v1/properties), at most eight after aliases are resolved and duplicates removed; at most 200 characters.",
+      examples: ["ph,organic_carbon,clay"],
+    }),
+  );
+}

@@ -1,7 +1,7 @@
 /**
- * The canonical soil-property vocabulary served by `GET /v1/properties` (spec §2.4, DESIGN §4).
+ * The canonical soil-property vocabulary served by `GET /v1/properties` (docs/decisions.md#vocabulary).
  *
- * This file is data. Canonical ids and units follow DESIGN §4. Alias rules:
+ * This file is data. Canonical ids and units: docs/decisions.md#units. Alias rules:
  * - aliases are lower case, unique across the vocabulary, and never equal a canonical id;
  * - an alias names the same quantity as its canonical id. Where the canonical property is defined by a
  *   method (pH in 1:1 water, CEC by NH4OAc at pH 7, EC of the saturated paste, bulk density at 1/3 bar),
@@ -19,7 +19,7 @@ export const VOCABULARY_WARNING =
   "vs 1:5 EC). Before comparing or combining values, including values from different providers, check " +
   "measurement_method, units, data_kind and transformations.";
 
-/** Conventional organic matter / organic carbon factor (DESIGN §4). */
+/** Conventional organic matter / organic carbon factor, the one constant for both directions (docs/decisions.md#units). */
 export const OM_OC_FACTOR = 1.724;
 
 const OM_OC_NOTE =
@@ -30,7 +30,7 @@ const OM_OC_NOTE =
 const PERCENT_NOTE = "% by weight = g/100 g; 1 % = 10 g/kg.";
 
 export const PROPERTIES: readonly PropertyRecord[] = [
-  // ---- served (status experimental): DESIGN §4 table ------------------------------------------------
+  // ---- served (status experimental) ------------------------------------------------
   {
     id: "ph",
     name: "pH (1:1 water)",
@@ -372,7 +372,9 @@ export const PROPERTIES: readonly PropertyRecord[] = [
     name: "Texture class",
     description:
       "Soil textural class of the fine-earth fraction (USDA classes such as loam, silty clay loam), as in SSURGO " +
-      "chtexturegrp / chtexture, KSSL texture_lab). Categorical: no unit.",
+      "chtexturegrp / chtexture, KSSL texture_lab). Categorical: no unit. Served in map-unit summaries only (SSURGO " +
+      "chtexturegrp.texture of the representative texture group; per component the class covering the greatest " +
+      "thickness of the interval).",
     standard_unit: null,
     accepted_aliases: ["texture", "texcl", "textural_class", "soil_texture"],
     conversion_notes:
@@ -383,7 +385,109 @@ export const PROPERTIES: readonly PropertyRecord[] = [
       "other size limits and class boundaries) and on how the fractions were obtained: field hand-texture " +
       "estimates are not laboratory particle-size analysis. SSURGO texture groups add modifiers (e.g. gravelly) " +
       "and terms used in lieu of texture (e.g. muck, bedrock).",
-    status: "planned",
+    status: "experimental",
+  },
+
+  // ---- 0.3.0: SSURGO properties of map-unit summaries (class properties appear in summaries only) -------
+  {
+    id: "available_water_capacity",
+    name: "Available water capacity",
+    description:
+      "Water a horizon can hold between field capacity and the wilting point, per unit of soil depth (SSURGO " +
+      "awc_r, a representative estimate for the component horizon).",
+    standard_unit: "cm/cm",
+    accepted_aliases: ["awc", "available_water"],
+    conversion_notes: "cm/cm = in/in = m/m (a ratio; numerically equal). x 100 gives mm of water per 10 cm of soil.",
+    method_dependency_warning:
+      "SSURGO awc is an estimate for the horizon, usually from texture, organic matter and structure, and sometimes " +
+      "from lab water retention at 1/3 (or 1/10) bar minus 15 bar; it is corrected for coarse fragments. It is not a " +
+      "field measurement, and the upper limit (1/3 vs 1/10 bar) differs between sandy and other soils.",
+    status: "experimental",
+  },
+  {
+    id: "available_water_storage",
+    name: "Available water storage",
+    description:
+      "Available water a soil holds over a depth interval: the sum of available water capacity x overlapping " +
+      "horizon thickness (NRCS muaggatt aws0xxwta). Derived; served in map-unit summaries only.",
+    standard_unit: "cm",
+    accepted_aliases: ["aws"],
+    conversion_notes: "cm of water; 1 cm = 10 mm = 0.3937 in. Depends on the depth interval asked for.",
+    method_dependency_warning:
+      "A derived sum, not a measurement: it inherits the estimation of awc_r, stops where the component's horizon " +
+      "data stop (bedrock or the described depth), and is only comparable between intervals of the same depth.",
+    status: "experimental",
+  },
+  {
+    id: "ksat",
+    name: "Saturated hydraulic conductivity",
+    description:
+      "Rate at which water moves through saturated soil under a unit hydraulic gradient (SSURGO ksat_r, " +
+      "micrometers per second).",
+    standard_unit: "µm/s",
+    accepted_aliases: ["saturated_hydraulic_conductivity", "k_sat"],
+    conversion_notes: "µm/s x 0.36 = cm/h; µm/s x 0.1417 = in/h; µm/s x 8.64 = cm/day.",
+    method_dependency_warning:
+      "SSURGO ksat is estimated, mostly from texture, bulk density and structure classes, not measured. Measured " +
+      "Ksat (constant-head or falling-head permeameter, double-ring infiltrometer, auger-hole) varies by an order of " +
+      "magnitude within a field and between methods; values are log-normally distributed.",
+    status: "experimental",
+  },
+  {
+    id: "slope",
+    name: "Slope gradient",
+    description: "Slope gradient of the component, percent (SSURGO component slope_r; the map unit name gives its range).",
+    standard_unit: "%",
+    accepted_aliases: ["slope_gradient", "slopegrad"],
+    conversion_notes: "Percent = rise / run x 100; degrees = atan(percent / 100) x 180 / pi (45 degrees = 100 %).",
+    method_dependency_warning:
+      "A component-level representative value for the map unit, not a slope measured at the point; it is not " +
+      "derived from a digital elevation model, whose values depend on resolution.",
+    status: "experimental",
+  },
+  {
+    id: "drainage_class",
+    name: "Drainage class",
+    description:
+      "Natural drainage class of the component (SSURGO drainagecl, e.g. Well drained, Poorly drained). " +
+      "Categorical: served in map-unit summaries only (category).",
+    standard_unit: null,
+    accepted_aliases: ["drainagecl", "natural_drainage_class"],
+    conversion_notes: "Categorical, no unit conversion. Seven USDA classes from Excessively drained to Very poorly drained.",
+    method_dependency_warning:
+      "A class judged from the wetness of the soil under natural conditions (redoximorphic features, landscape " +
+      "position), not from artificial drainage; a tiled field keeps its natural class. Other national systems " +
+      "define drainage classes differently.",
+    status: "experimental",
+  },
+  {
+    id: "hydrologic_group",
+    name: "Hydrologic soil group",
+    description:
+      "Hydrologic soil group of the component (SSURGO hydgrp: A, B, C, D, or dual A/D, B/D, C/D for undrained " +
+      "conditions). Categorical: served in map-unit summaries only (category).",
+    standard_unit: null,
+    accepted_aliases: ["hydgrp", "hydrologic_soil_group", "hsg"],
+    conversion_notes: "Categorical, no unit conversion. A dual group (B/D) is the drained / undrained pair.",
+    method_dependency_warning:
+      "Assigned from the depth to a water-impermeable layer, the depth to a high water table and the saturated " +
+      "hydraulic conductivity (NRCS National Engineering Handbook, part 630, chapter 7); the assignment rules " +
+      "changed in 2009, so older surveys may differ. It is a runoff-potential class, not a measurement.",
+    status: "experimental",
+  },
+  {
+    id: "taxonomic_class",
+    name: "Taxonomic class",
+    description:
+      "Soil Taxonomy family name of the component (SSURGO taxclname, e.g. Fine-loamy, mixed, superactive, mesic " +
+      "Typic Hapludolls). Categorical: served in map-unit summaries only (category).",
+    standard_unit: null,
+    accepted_aliases: ["taxclname", "taxonomic_classification", "soil_taxonomy_class"],
+    conversion_notes: "Categorical, no unit conversion. There is no one-to-one conversion to WRB reference soil groups.",
+    method_dependency_warning:
+      "USDA Soil Taxonomy (the edition used by the survey); classes change between editions, miscellaneous areas " +
+      "(Urban land, Water) have none, and a correlated map-unit component is not a classified pedon at the point.",
+    status: "experimental",
   },
 ];
 

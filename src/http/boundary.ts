@@ -5,7 +5,7 @@
  */
 import { Elysia } from "elysia";
 import { MethodNotAllowedError, RateLimitedError, UriTooLongError } from "../errors";
-import { asLoamError, errorResponse } from "./errors";
+import { asLoamError, errorResponse } from "./error-response";
 import { requestIdFor } from "./request-id";
 import { rejectRepeated } from "./query";
 import { startTrace, traceOf } from "./trace";
@@ -23,7 +23,9 @@ const CORS_HEADERS = {
 };
 const PREFLIGHT_HEADERS = {
   "access-control-allow-methods": ALLOWED_METHODS,
-  "access-control-allow-headers": "If-None-Match, X-Request-Id",
+  // Authorization and Content-Type are ignored on a GET, but browser apps and generated clients
+  // often send them on every call; refusing them at preflight would refuse the whole request.
+  "access-control-allow-headers": "Accept, Authorization, Content-Type, If-None-Match, X-Request-Id",
   "access-control-max-age": "86400",
 };
 const SECURITY_HEADERS = {
@@ -76,7 +78,7 @@ function admit(request: Request, headers: Record<string, unknown>, decision: Rat
     headers["retry-after"] = String(decision.resetSeconds);
     throw new RateLimitedError(decision.limit, decision.resetSeconds);
   }
-  // DESIGN §3: a repeated parameter is a 422 on every API route, also where the route reads none.
+  // A repeated parameter is a 422 on every API route, also where the route reads none (docs/decisions.md#query-parameters).
   const queryStart = request.url.indexOf("?");
   if (queryStart !== -1) rejectRepeated(new URLSearchParams(request.url.slice(queryStart + 1)));
   return undefined;

@@ -3,7 +3,7 @@
  * upstream; the snapshot's build facts come from the source's own description.
  */
 import { Elysia } from "elysia";
-import type { UpstreamSource } from "../upstream/source";
+import type { SourceDescription, Transport } from "../upstream/transport";
 import { VERSION } from "../version";
 import type { RedisStats } from "../redis/client";
 
@@ -59,7 +59,7 @@ export function createMetrics(options: MetricsOptions = {}) {
     observeUpstream(outcome: UpstreamOutcome): void {
       upstream[outcome]++;
     },
-    render(source: UpstreamSource): string {
+    render(description: SourceDescription): string {
       const lines: string[] = [];
       lines.push("# HELP loam_requests_total HTTP requests answered, by route and status.", "# TYPE loam_requests_total counter");
       for (const [key, count] of requests) {
@@ -79,7 +79,6 @@ export function createMetrics(options: MetricsOptions = {}) {
       lines.push("# HELP loam_upstream_calls_total Calls to the upstream source, by outcome.", "# TYPE loam_upstream_calls_total counter");
       for (const outcome of ["ok", "error", "timeout"] as const) lines.push(`loam_upstream_calls_total{outcome="${outcome}"} ${upstream[outcome]}`);
       lines.push("# HELP loam_rate_limited_total Requests refused with 429.", "# TYPE loam_rate_limited_total counter", `loam_rate_limited_total ${rateLimited}`);
-      const description = source.describe();
       lines.push(
         "# HELP loam_build_info Version and upstream source of this process.",
         "# TYPE loam_build_info gauge",
@@ -110,14 +109,14 @@ export function createMetrics(options: MetricsOptions = {}) {
 export type Metrics = ReturnType<typeof createMetrics>;
 
 /** Count every upstream call by outcome, without the providers knowing. */
-export function instrumentSource(source: UpstreamSource, metrics: Metrics): UpstreamSource {
+export function instrumentTransport(transport: Transport, metrics: Metrics): Transport {
   return {
-    kind: source.kind,
-    describe: () => source.describe(),
-    close: () => source.close?.(),
-    async run(query) {
+    kind: transport.kind,
+    describe: () => transport.describe(),
+    close: () => transport.close?.(),
+    async fetch(query, params) {
       try {
-        const answer = await source.run(query);
+        const answer = await transport.fetch(query, params);
         metrics.observeUpstream("ok");
         return answer;
       } catch (error) {
@@ -128,14 +127,29 @@ export function instrumentSource(source: UpstreamSource, metrics: Metrics): Upst
   };
 }
 
-export function metricsRoute(metrics: Metrics, source: UpstreamSource) {
+/** GET /metrics; `upstream` describes the configured upstream (snapshot or SDA) for the build-info series. */
+export function metricsRoute(metrics: Metrics, upstream: () => SourceDescription) {
   return new Elysia({ name: "loam.metrics" }).get(
     "/metrics",
     ({ set }) => {
       set.headers["content-type"] = "text/plain; version=0.0.4; charset=utf-8";
       set.headers["cache-control"] = "no-store";
-      return metrics.render(source);
+      return metrics.render(upstream());
     },
-    { detail: { hide: true } },
+    {
+      detail: {
+        tags: ["meta"],
+        summary: "Prometheus metrics",
+        description:
+          "In-process counters in the Prometheus text exposition format 0.0.4: requests by route and status, latency histograms, cache hits and misses, upstream calls by outcome, rate-limited requests, and the snapshot's build facts. Not rate limited; never cached.",
+        responses: {
+          200: {
+            description: "The metrics as text/plain; version=0.0.4.",
+            headers: { "X-Request-Id": { description: "Request id.", schema: { type: "string" } } },
+            content: { "text/plain": { schema: { type: "string" } } },
+          },
+        },
+      },
+    },
   );
 }

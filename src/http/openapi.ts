@@ -5,9 +5,13 @@
  * inline response schemas).
  */
 import { swagger } from "@elysiajs/swagger";
+import { Elysia } from "elysia";
 import type { TSchema } from "@sinclair/typebox";
 import type { OpenAPIV3 } from "openapi-types";
 import { VERSION } from "../version";
+import { polishDocument } from "./openapi-polish";
+
+export const SPEC_PATH = "/openapi.json";
 
 type ResponseSpec = readonly [model: string, description: string];
 
@@ -45,11 +49,24 @@ export function documentedResponses(specs: Record<number, ResponseSpec>, options
   return out;
 }
 
+/**
+ * The swagger plugin, with `polishDocument` applied to the document it returns (see
+ * openapi-polish.ts). The hook is local and declared before the plugin, so it wraps only the
+ * plugin's own routes.
+ */
 export function openApiDocument(models: Record<string, TSchema>) {
+  return new Elysia({ name: "loam.openapi" })
+    .onAfterHandle(({ path, response }) => {
+      if (path === SPEC_PATH && response && typeof response === "object" && !(response instanceof Response)) return polishDocument(response as Record<string, unknown>);
+    })
+    .use(swaggerPlugin(models));
+}
+
+function swaggerPlugin(models: Record<string, TSchema>) {
   return swagger({
     // The plugin's own page would load Swagger UI from a CDN; Loam serves /docs itself (src/pages).
     path: "/docs",
-    specPath: "/openapi.json",
+    specPath: SPEC_PATH,
     exclude: ["/docs", "/", "/map"],
     documentation: {
       openapi: "3.1.0",
@@ -58,8 +75,16 @@ export function openApiDocument(models: Record<string, TSchema>) {
         version: VERSION,
         description:
           "Read-only, experimental HTTP/JSON access to USDA-NRCS soil data: SSURGO mapped-survey values for one WGS84 point and NCSS/KSSL laboratory pedons, every value with its provenance, method, transformations and warnings. Mapped survey data are not a laboratory observation at the queried point; a pedon is a point, not representative of an area. A successful response does not establish fitness for an agronomic, environmental, engineering or regulatory decision.",
-        license: { name: "Source data: USDA-NRCS public information; acknowledge the Soil Survey Staff." },
+        license: {
+          name: "Source data: USDA-NRCS public information; acknowledge the Soil Survey Staff (GET /v1/providers gives each provider's terms).",
+          url: "https://ncsslabdatamart.sc.egov.usda.gov/datause.aspx",
+        },
+        contact: { name: "Loam maintainers" },
       },
+      // Relative: the document describes the instance that serves it, wherever that is mounted.
+      servers: [{ url: "/", description: "The Loam instance serving this document." }],
+      // A public read-only API: no authentication on any operation.
+      security: [],
       tags: [
         { name: "meta", description: "Service health, metadata and catalogs." },
         { name: "soil", description: "Mapped-survey values for one point." },

@@ -1,10 +1,12 @@
 /**
  * Strict query-string reading, shared by every route. Elysia's own coercion is lenient (it takes the
  * last of repeated values, reads `0x10` as 16 and an empty string as a number), so each route's
- * TypeBox query schema is applied here first, with messages that name the parameter and its rule.
- * The same schema then documents the parameter in OpenAPI and types the handler.
+ * TypeBox query schema is applied here first (`strictQuery`, a transform hook), with messages that
+ * name the parameter and its rule. The same schema then documents the parameter in OpenAPI and types
+ * the handler: every optional query parameter has a default, so `queryOf` gives the handler every
+ * parameter, typed from the schema (docs/decisions.md#query-parameters).
  */
-import type { TObject, TSchema } from "@sinclair/typebox";
+import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { ValidationError } from "../errors";
 
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -60,7 +62,7 @@ function readOne(name: string, raw: string, schema: Bounds): string | number {
   return raw;
 }
 
-/** Reject any parameter given twice: `?latitude=1&latitude=2` has no single meaning (DESIGN §3). */
+/** Reject any parameter given twice: `?latitude=1&latitude=2` has no single meaning (docs/decisions.md#query-parameters). */
 export function rejectRepeated(search: URLSearchParams): void {
   const seen = new Set<string>();
   for (const key of search.keys()) {
@@ -90,4 +92,38 @@ export function readQuery(url: string, schema: TObject): Record<string, string |
     out[name] = readOne(name, raw, property);
   }
   return out;
+}
+
+/** A route's query once read: optional parameters have their defaults, so every one is present. */
+export type QueryOf<S extends TObject> = Required<Static<S>>;
+
+function defaultsOf(schema: TObject): string[] {
+  const properties = schema.properties as Record<string, TSchema & { default?: unknown }>;
+  const required = new Set(schema.required ?? []);
+  const missing = Object.keys(properties).filter((name) => !required.has(name) && properties[name]!.default === undefined);
+  if (missing.length > 0) throw new Error(`Query parameters ${missing.join(", ")} are optional without a default; give each a default.`);
+  return Object.keys(properties);
+}
+
+/**
+ * The transform hook of a route: applies the strict reader before Elysia's own validation, and
+ * returns `queryOf`, which types the handler's query from the same schema.
+ */
+export function strictQuery<S extends TObject>(schema: S) {
+  const names = defaultsOf(schema);
+  return {
+    transform({ request, query }: { request: Request; query: Record<string, unknown> }) {
+      const parsed = readQuery(request.url, schema);
+      for (const key of Object.keys(query)) if (!(key in parsed)) delete query[key];
+      Object.assign(query, parsed);
+    },
+    /** The query the transform filled in, every parameter present. */
+    queryOf(query: Static<S>): QueryOf<S> {
+      for (const name of names) {
+        if ((query as Record<string, unknown>)[name] === undefined) throw new Error(`Query parameter '${name}' was not read.`);
+      }
+      // Checked just above: every parameter of the schema is present.
+      return query as QueryOf<S>;
+    },
+  };
 }

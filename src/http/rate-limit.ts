@@ -1,5 +1,5 @@
 /**
- * Fixed one-minute windows per client (DESIGN §3), counted in SQLite so a restart does not hand
+ * Fixed one-minute windows per client (docs/decisions.md#rate-limit), counted in SQLite so a restart does not hand
  * every client a fresh budget. Old windows are swept now and then.
  *
  * Counting reserves tickets: a client's requests in a window are numbered 1, 2, 3, ... and a request

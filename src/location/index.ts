@@ -1,42 +1,52 @@
-/** GET /v1/soil/location and GET /v1/providers/{provider_id}/raw/location (spec §4.5–4.6). */
+/** GET /v1/soil/location and GET /v1/providers/{provider_id}/raw/location: any mapped_location provider. */
 import { Elysia } from "elysia";
 import { documentedResponses } from "../http/openapi";
-import { sendPrepared } from "../http/data-answer";
-import { strictQuery } from "../http/route-query";
+import { strictQuery, type QueryOf } from "../http/query";
+import type { Send } from "../http/response";
 import { ProviderNotOperationalError, UnknownProviderError, ValidationError } from "../errors";
-import { canonicalProviderId, providerRole } from "../catalog/providers";
-import { checkDepthInterval, parseProperties } from "../shared/properties-param";
+import { checkDepthInterval, type DataDeps } from "../answer";
+import { parseProperties } from "../catalog/properties-param";
+import type { PointProvider, Provider } from "../providers/provider";
 import { DEFAULT_LOCATION_PROPERTIES, LocationQueryParams, LocationResponse, RawLocationQueryParams, RawProviderResponse } from "./model";
-import { rawAtPoint, soilAtPoint, type EffectiveLocationQuery, type LocationDeps } from "./service";
+import { rawAtPoint, soilAtPoint, type EffectiveLocationQuery } from "./service";
 
-/** `providers`: exactly one operational mapped-location provider. */
-function locationProvider(raw: string): string {
-  const items = raw.split(",").map((item) => item.trim());
-  if (items.length !== 1 || items[0] === "") {
-    throw new ValidationError(`Query parameter 'providers' must name exactly one mapped-location provider (e.g. usda_ssurgo); got ${items.length}.`);
-  }
-  const given = items[0] as string;
-  const id = canonicalProviderId(given);
-  if (id === undefined) throw new ValidationError(`Query parameter 'providers' names an unknown provider '${given}'; GET /v1/providers lists them.`);
-  const role = providerRole(id);
-  if (role === "planned") throw new ProviderNotOperationalError(id);
-  if (role !== "mapped_location") {
-    throw new ValidationError(`Provider '${id}' serves laboratory pedons, not mapped values for a point; use GET /v1/pedons?bbox=... for it.`, id);
-  }
-  return id;
+export interface LocationRouteDeps extends DataDeps {
+  send: Send;
 }
 
-function effectiveQuery(query: Record<string, unknown>, provider: string): EffectiveLocationQuery {
-  const top = query.depth_top_cm as number;
-  const bottom = query.depth_bottom_cm as number;
-  checkDepthInterval(top, bottom);
+/** A provider that serves mapped values for a point; planned 409, another role 422. */
+function pointProvider(provider: Provider): PointProvider {
+  if (provider.role === "planned") throw new ProviderNotOperationalError(provider.id);
+  if (provider.role !== "mapped_location") {
+    throw new ValidationError(`Provider '${provider.id}' serves laboratory pedons, not mapped values for a point; use GET /v1/pedons?bbox=... for it.`, provider.id);
+  }
+  return provider;
+}
+
+/** `providers`: exactly one operational mapped-location provider. */
+function locationProvider(deps: DataDeps, raw: string): PointProvider {
+  const items = raw.split(",").map((item) => item.trim());
+  const given = items[0] ?? "";
+  if (items.length !== 1 || given === "") {
+    throw new ValidationError(`Query parameter 'providers' must name exactly one mapped-location provider (e.g. usda_ssurgo); got ${items.length}.`);
+  }
+  const provider = deps.registry.find(given);
+  if (provider === undefined) throw new ValidationError(`Query parameter 'providers' names an unknown provider '${given}'; GET /v1/providers lists them.`);
+  return pointProvider(provider);
+}
+
+const locationQuery = strictQuery(LocationQueryParams);
+const rawLocationQuery = strictQuery(RawLocationQueryParams);
+
+function effectiveQuery(query: QueryOf<typeof RawLocationQueryParams>, provider: string): EffectiveLocationQuery {
+  checkDepthInterval(query.depth_top_cm, query.depth_bottom_cm);
   return {
-    latitude: query.latitude as number,
-    longitude: query.longitude as number,
+    latitude: query.latitude,
+    longitude: query.longitude,
     providers: [provider],
-    properties: parseProperties((query.properties as string | undefined) ?? DEFAULT_LOCATION_PROPERTIES),
-    depth_top_cm: top,
-    depth_bottom_cm: bottom,
+    properties: parseProperties(query.properties),
+    depth_top_cm: query.depth_top_cm,
+    depth_bottom_cm: query.depth_bottom_cm,
   };
 }
 
@@ -46,17 +56,18 @@ const DATA_ERRORS = {
   504: ["ErrorResponse", "The upstream provider gave no complete answer in time (code upstream_timeout); retryable."],
 } as const;
 
-export function location(deps: LocationDeps) {
+export function location(deps: LocationRouteDeps) {
   return new Elysia({ name: "loam.location" })
     .get(
       "/v1/soil/location",
       async ({ query, request, set }) => {
-        const provider = locationProvider((query.providers as string | undefined) ?? "usda_ssurgo");
-        const prepared = await soilAtPoint(deps, effectiveQuery(query, provider));
-        return sendPrepared(prepared, request, set);
+        const read = locationQuery.queryOf(query);
+        const provider = locationProvider(deps, read.providers);
+        const answer = await soilAtPoint(deps, provider, effectiveQuery(read, provider.id));
+        return deps.send(answer, request, set);
       },
       {
-        transform: strictQuery(LocationQueryParams),
+        transform: locationQuery.transform,
         query: LocationQueryParams,
         response: { 200: LocationResponse },
         detail: {
@@ -78,16 +89,17 @@ export function location(deps: LocationDeps) {
     .get(
       "/v1/providers/:provider_id/raw/location",
       async ({ params, query, request, set }) => {
-        const id = canonicalProviderId(params.provider_id);
-        if (id === undefined) throw new UnknownProviderError(params.provider_id.slice(0, 60));
-        const role = providerRole(id);
-        if (role === "planned") throw new ProviderNotOperationalError(id);
-        if (role !== "mapped_location") throw new ValidationError(`Provider '${id}' has no raw location endpoint: it serves laboratory pedons (use /v1/providers/${id}/raw/pedons/{pedon_key}).`, id);
-        const prepared = await rawAtPoint(deps, id, effectiveQuery(query, id));
-        return sendPrepared(prepared, request, set);
+        const found = deps.registry.find(params.provider_id);
+        if (found === undefined) throw new UnknownProviderError(params.provider_id.slice(0, 60));
+        if (found.role === "lab_pedons") {
+          throw new ValidationError(`Provider '${found.id}' has no raw location endpoint: it serves laboratory pedons (use /v1/providers/${found.id}/raw/pedons/{pedon_key}).`, found.id);
+        }
+        const provider = pointProvider(found);
+        const answer = await rawAtPoint(deps, provider, effectiveQuery(rawLocationQuery.queryOf(query), provider.id));
+        return deps.send(answer, request, set);
       },
       {
-        transform: strictQuery(RawLocationQueryParams),
+        transform: rawLocationQuery.transform,
         query: RawLocationQueryParams,
         response: { 200: RawProviderResponse },
         detail: {

@@ -1,6 +1,7 @@
-/** Models of the point query (spec §2.5–2.7, §4.5–4.6). */
+/** Models of the point query and its raw twin (docs/decisions.md#provenance). */
 import { t } from "elysia";
-import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, PropertyReference, Transformation, propertiesParameter } from "../shared/model";
+import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval } from "../answer/model";
+import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 
 const closed = { additionalProperties: false } as const;
 const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);

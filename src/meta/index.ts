@@ -1,14 +1,16 @@
 /** GET /health and GET /v1: answered from memory, never calling an upstream. */
 import { Elysia } from "elysia";
-import { ApiMetadata, HealthResponse } from "../shared/model";
 import { documentedResponses } from "../http/openapi";
-import { PROVIDERS } from "../catalog/providers";
+import type { Registry } from "../providers/registry";
 import { SERVICE_NAME, VERSION } from "../version";
+import { ApiMetadata, HealthResponse } from "./model";
 
 const EXPERIMENTAL_WARNING =
   "Loam is experimental: limits, fields and behaviour may change. Mapped survey values are not laboratory observations at a point, pedons are points, and a successful response does not establish fitness for an agronomic, environmental, engineering or regulatory decision. Check data_kind, depth, measurement_method, source, transformations, warnings and cache before using a value.";
 
-export const meta = new Elysia({ name: "loam.meta" })
+export function meta(registry: Registry) {
+  const supported = registry.operational.map((p) => p.id);
+  return new Elysia({ name: "loam.meta" })
   .get(
     "/health",
     ({ set }) => {
@@ -31,7 +33,7 @@ export const meta = new Elysia({ name: "loam.meta" })
         project_status: "experimental" as const,
         documentation_url: `${origin}/docs`,
         openapi_url: `${origin}/openapi.json`,
-        supported_providers: PROVIDERS.filter((p) => p.operational).map((p) => p.id),
+        supported_providers: [...supported],
         warning: EXPERIMENTAL_WARNING,
       };
     },
@@ -40,3 +42,4 @@ export const meta = new Elysia({ name: "loam.meta" })
       detail: { tags: ["meta"], summary: "API metadata", description: "Name, version, maturity, where the documentation is, and the operational providers.", responses: documentedResponses({ 200: ["ApiMetadata", "API metadata."] }) },
     },
   );
+}

@@ -11,7 +11,24 @@ import docsInit from "../../public/docs/init.js" with { type: "file" };
 import docsCss from "../../public/docs/docs.css" with { type: "file" };
 // The map page (issue 6): Leaflet, topojson-client and the TopoJSON outlines are served from here too.
 import mapHtml from "../../public/map/index.html" with { type: "file" };
-import mapJs from "../../public/map/map.js" with { type: "file" };
+// The page's ES modules (public/map/js/): each one listed here, or the compiled executable lacks it.
+import mapJsApi from "../../public/map/js/api.js" with { type: "file" };
+import mapJsCatalog from "../../public/map/js/catalog.js" with { type: "file" };
+import mapJsChartsDepth from "../../public/map/js/charts/depth.js" with { type: "file" };
+import mapJsConfig from "../../public/map/js/config.js" with { type: "file" };
+import mapJsDom from "../../public/map/js/dom.js" with { type: "file" };
+import mapJsLayersColour from "../../public/map/js/layers/colour.js" with { type: "file" };
+import mapJsLayersMapunits from "../../public/map/js/layers/mapunits.js" with { type: "file" };
+import mapJsLayersPedons from "../../public/map/js/layers/pedons.js" with { type: "file" };
+import mapJsMain from "../../public/map/js/main.js" with { type: "file" };
+import mapJsMap from "../../public/map/js/map.js" with { type: "file" };
+import mapJsMapunits from "../../public/map/js/mapunits.js" with { type: "file" };
+import mapJsPanelsLocation from "../../public/map/js/panels/location.js" with { type: "file" };
+import mapJsPanelsMapunit from "../../public/map/js/panels/mapunit.js" with { type: "file" };
+import mapJsPanelsPanel from "../../public/map/js/panels/panel.js" with { type: "file" };
+import mapJsPanelsParts from "../../public/map/js/panels/parts.js" with { type: "file" };
+import mapJsPanelsPedon from "../../public/map/js/panels/pedon.js" with { type: "file" };
+import mapJsStatus from "../../public/map/js/status.js" with { type: "file" };
 import mapCss from "../../public/map/map.css" with { type: "file" };
 import mapFavicon from "../../public/map/favicon.svg" with { type: "file" };
 import leafletJs from "leaflet/dist/leaflet.js" with { type: "file" };
@@ -49,7 +66,23 @@ export const ASSETS: Record<string, Asset> = {
   "/docs/assets/swagger-ui.css": { path: swaggerCss, type: CSS },
   "/": { path: filePath(mapHtml), type: HTML },
   "/map": { path: filePath(mapHtml), type: HTML },
-  "/map/map.js": { path: mapJs, type: JS },
+  "/map/js/api.js": { path: mapJsApi, type: JS },
+  "/map/js/catalog.js": { path: mapJsCatalog, type: JS },
+  "/map/js/charts/depth.js": { path: mapJsChartsDepth, type: JS },
+  "/map/js/config.js": { path: mapJsConfig, type: JS },
+  "/map/js/dom.js": { path: mapJsDom, type: JS },
+  "/map/js/layers/colour.js": { path: mapJsLayersColour, type: JS },
+  "/map/js/layers/mapunits.js": { path: mapJsLayersMapunits, type: JS },
+  "/map/js/layers/pedons.js": { path: mapJsLayersPedons, type: JS },
+  "/map/js/main.js": { path: mapJsMain, type: JS },
+  "/map/js/map.js": { path: mapJsMap, type: JS },
+  "/map/js/mapunits.js": { path: mapJsMapunits, type: JS },
+  "/map/js/panels/location.js": { path: mapJsPanelsLocation, type: JS },
+  "/map/js/panels/mapunit.js": { path: mapJsPanelsMapunit, type: JS },
+  "/map/js/panels/panel.js": { path: mapJsPanelsPanel, type: JS },
+  "/map/js/panels/parts.js": { path: mapJsPanelsParts, type: JS },
+  "/map/js/panels/pedon.js": { path: mapJsPanelsPedon, type: JS },
+  "/map/js/status.js": { path: mapJsStatus, type: JS },
   "/map/map.css": { path: mapCss, type: CSS },
   "/map/favicon.svg": { path: mapFavicon, type: SVG },
   // Browsers ask for /favicon.ico when a page (e.g. /docs) names no icon; answer with Loam's icon, not a 404.

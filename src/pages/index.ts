@@ -1,34 +1,28 @@
 /**
- * The HTML pages and their assets: not rate limited. Each file is read once, tagged, and compressed
- * once per encoding on first demand. HTML pages get a Content-Security-Policy that allows only Loam's
- * own origin for scripts, styles, images and connections, and forbids framing.
+ * The HTML pages and their assets: not rate limited. Each file is read once and handed to the
+ * response pipeline (tag, 304, lifetime, compression once per encoding). HTML pages get a
+ * Content-Security-Policy that allows only Loam's own origin for scripts, styles, images and
+ * connections, and forbids framing.
  */
 import { Elysia } from "elysia";
+import type { ResponsePipeline, StaticFile } from "../http/response";
+import { staticFile } from "../http/response";
 import { ASSETS, type Asset } from "./assets";
-import { chooseEncoding, compressStatic, COMPRESS_MIN_BYTES, encodedTag, type Encoding } from "../http/compression";
-import { entityTag, matchingTag, notModified } from "../http/conditional";
 
 export const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-interface Loaded {
-  bytes: Uint8Array<ArrayBuffer>;
-  etag: string;
-  encoded: Partial<Record<Encoding, Promise<Uint8Array<ArrayBuffer>>>>;
-}
+const PAGE_HEADERS = { "content-security-policy": PAGE_CSP, "x-frame-options": "DENY" };
 
-function compressible(asset: Asset): boolean {
-  return /^(text\/|application\/(json|geo\+json))/.test(asset.type);
-}
-
-export function pages() {
-  const loaded = new Map<string, Promise<Loaded>>();
+export function pages(sendFile: ResponsePipeline["sendFile"]) {
+  const loaded = new Map<string, Promise<StaticFile>>();
   const load = (url: string, asset: Asset) => {
     let entry = loaded.get(url);
     if (!entry) {
+      const html = asset.type.startsWith("text/html");
       entry = Bun.file(asset.path)
         .bytes()
-        .then((bytes) => ({ bytes: bytes as Uint8Array<ArrayBuffer>, etag: entityTag(url, Bun.hash(bytes).toString(36)), encoded: {} }));
+        .then((bytes) => staticFile(bytes as Uint8Array<ArrayBuffer>, asset.type, url, html ? "no-cache" : "public, max-age=3600", html ? PAGE_HEADERS : undefined));
       loaded.set(url, entry);
     }
     return entry;
@@ -36,30 +30,7 @@ export function pages() {
 
   const app = new Elysia({ name: "loam.pages" });
   for (const [url, asset] of Object.entries(ASSETS)) {
-    app.get(
-      url,
-      async ({ request, set }) => {
-        const file = await load(url, asset);
-        const html = asset.type.startsWith("text/html");
-        const headers = set.headers as Record<string, string>;
-        headers["content-type"] = asset.type;
-        headers["cache-control"] = html ? "no-cache" : "public, max-age=3600";
-        if (html) {
-          headers["content-security-policy"] = PAGE_CSP;
-          headers["x-frame-options"] = "DENY";
-        }
-        const encoding = compressible(asset) && file.bytes.length > COMPRESS_MIN_BYTES ? chooseEncoding(request.headers.get("accept-encoding")) : null;
-        if (compressible(asset)) headers["vary"] = "Accept-Encoding";
-        headers["etag"] = encoding ? encodedTag(file.etag, encoding) : file.etag;
-        const matched = matchingTag(request, file.etag);
-        if (matched) return notModified({ ...headers, etag: matched });
-        if (!encoding) return new Response(file.bytes, { headers });
-        headers["content-encoding"] = encoding;
-        const body = await (file.encoded[encoding] ??= compressStatic(file.bytes, encoding));
-        return new Response(body, { headers });
-      },
-      { detail: { hide: true } },
-    );
+    app.get(url, async ({ request, set }) => sendFile(await load(url, asset), request, set), { detail: { hide: true } });
   }
   return app;
 }

@@ -1,10 +1,10 @@
 /**
- * The `bbox` query parameter of GET /v1/pedons (spec §4.7, §8; DESIGN §3): four plain decimals
+ * The `bbox` query parameter of GET /v1/pedons (docs/decisions.md#limits): four plain decimals
  * min_lon,min_lat,max_lon,max_lat in WGS84, southwest corner first, at most 5 degrees per side and
  * 4 square degrees. Each failure names the rule it broke.
  */
 import { ValidationError } from "../errors";
-import { decimal } from "./censored";
+import { decimal } from "../decimal";
 
 export type Bbox = [minLon: number, minLat: number, maxLon: number, maxLat: number];
 

@@ -1,18 +1,19 @@
 /**
- * GET /v1/pedons, GET /v1/pedons/{pedon_key} and GET /v1/providers/{provider_id}/raw/pedons/{pedon_key}
- * (spec §4.7–4.9, DESIGN §3).
+ * GET /v1/pedons, GET /v1/pedons/{pedon_key} and GET /v1/providers/{provider_id}/raw/pedons/{pedon_key}:
+ * any lab_pedons provider.
  */
 import { Elysia } from "elysia";
 import { documentedResponses } from "../http/openapi";
-import { sendPrepared } from "../http/data-answer";
-import { strictQuery } from "../http/route-query";
+import { strictQuery, type QueryOf } from "../http/query";
+import type { Send } from "../http/response";
 import { ProviderNotOperationalError, UnknownProviderError, ValidationError } from "../errors";
-import { canonicalProviderId, LAB_PROVIDER_ID, providerRole } from "../catalog/providers";
-import { checkDepthInterval, parseProperties } from "../shared/properties-param";
-import { parsePedonKey, type PedonKey } from "../upstream/queries";
+import { checkDepthInterval, type DataDeps } from "../answer";
+import { parseProperties } from "../catalog/properties-param";
+import type { PedonKey, PedonProvider } from "../providers/provider";
+import { parsePedonKey } from "./key";
 import { parseBbox } from "./bbox";
 import {
-  DEFAULT_PEDON_PROPERTIES,
+  DEFAULT_LAB_PROVIDER,
   PedonCollection,
   PedonCollectionQueryParams,
   PedonParams,
@@ -21,21 +22,24 @@ import {
   RawPedonParams,
   RawPedonResponse,
 } from "./model";
-import { pedonDetail, pedonsInBbox, rawPedon, type EffectivePedonQuery, type PedonDeps } from "./service";
+import { pedonDetail, pedonsInBbox, rawPedon, type EffectivePedonQuery } from "./service";
+
+export interface PedonRouteDeps extends DataDeps {
+  send: Send;
+}
 
 const show = (raw: string) => (raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
 
-/** A laboratory provider id or alias → the canonical id; unknown 404, planned 409, mapped-survey 422. */
-function labProvider(given: string, where: string): string {
+/** A laboratory provider id or alias → the provider; unknown 404, planned 409, another role 422. */
+function labProvider(deps: DataDeps, given: string, where: string): PedonProvider {
   if (given.trim() === "") throw new ValidationError(`${where} must name a laboratory pedon provider (usda_kssl or an alias); it is empty.`);
-  const id = canonicalProviderId(given.trim());
-  if (id === undefined) throw new UnknownProviderError(show(given));
-  const role = providerRole(id);
-  if (role === "planned") throw new ProviderNotOperationalError(id);
-  if (role !== "lab_pedons") {
-    throw new ValidationError(`${where} names '${id}', which serves mapped values for a point, not laboratory pedons; use GET /v1/soil/location for it.`, id);
+  const provider = deps.registry.find(given.trim());
+  if (provider === undefined) throw new UnknownProviderError(show(given));
+  if (provider.role === "planned") throw new ProviderNotOperationalError(provider.id);
+  if (provider.role !== "lab_pedons") {
+    throw new ValidationError(`${where} names '${provider.id}', which serves mapped values for a point, not laboratory pedons; use GET /v1/soil/location for it.`, provider.id);
   }
-  return id;
+  return provider;
 }
 
 function pedonKey(raw: string): PedonKey {
@@ -48,15 +52,16 @@ function pedonKey(raw: string): PedonKey {
   return key;
 }
 
-function effectivePedonQuery(key: PedonKey, query: Record<string, unknown>): EffectivePedonQuery {
-  const top = query.depth_top_cm as number;
-  const bottom = query.depth_bottom_cm as number;
-  checkDepthInterval(top, bottom);
+const collectionQuery = strictQuery(PedonCollectionQueryParams);
+const pedonQuery = strictQuery(PedonQueryParams);
+
+function effectivePedonQuery(key: PedonKey, query: QueryOf<typeof PedonQueryParams>): EffectivePedonQuery {
+  checkDepthInterval(query.depth_top_cm, query.depth_bottom_cm);
   return {
     pedon_key: String(key.value),
-    properties: parseProperties((query.properties as string | undefined) ?? DEFAULT_PEDON_PROPERTIES),
-    depth_top_cm: top,
-    depth_bottom_cm: bottom,
+    properties: parseProperties(query.properties),
+    depth_top_cm: query.depth_top_cm,
+    depth_bottom_cm: query.depth_bottom_cm,
   };
 }
 
@@ -69,18 +74,19 @@ const PROVIDER_ERRORS = {
   409: ["ErrorResponse", "The provider is planned, not operational (code provider_not_operational)."],
 } as const;
 
-export function pedons(deps: PedonDeps) {
+export function pedons(deps: PedonRouteDeps) {
   return new Elysia({ name: "loam.pedons" })
     .get(
       "/v1/pedons",
       async ({ query, request, set }) => {
-        const provider = labProvider((query.provider as string | undefined) ?? LAB_PROVIDER_ID, "Query parameter 'provider'");
-        const bbox = parseBbox(query.bbox as string);
-        const prepared = await pedonsInBbox(deps, { bbox, provider, limit: query.limit as number });
-        return sendPrepared(prepared, request, set);
+        const read = collectionQuery.queryOf(query);
+        const provider = labProvider(deps, read.provider, "Query parameter 'provider'");
+        const bbox = parseBbox(read.bbox);
+        const answer = await pedonsInBbox(deps, provider, { bbox, provider: provider.id, limit: read.limit });
+        return deps.send(answer, request, set);
       },
       {
-        transform: strictQuery(PedonCollectionQueryParams),
+        transform: collectionQuery.transform,
         query: PedonCollectionQueryParams,
         response: { 200: PedonCollection },
         detail: {
@@ -104,15 +110,15 @@ export function pedons(deps: PedonDeps) {
     .get(
       "/v1/pedons/:pedon_key",
       async ({ params, query, request, set }) => {
-        // The detail names no provider: it is the laboratory provider, refused (409) should the catalog ever mark it planned.
-        labProvider(LAB_PROVIDER_ID, "The laboratory provider");
+        // The detail names no provider: it is the default laboratory provider, refused (409) should the catalog ever mark it planned.
+        const provider = labProvider(deps, DEFAULT_LAB_PROVIDER, "The laboratory provider");
         const key = pedonKey(params.pedon_key);
-        const prepared = await pedonDetail(deps, key, effectivePedonQuery(key, query));
-        return sendPrepared(prepared, request, set);
+        const answer = await pedonDetail(deps, provider, key, effectivePedonQuery(key, pedonQuery.queryOf(query)));
+        return deps.send(answer, request, set);
       },
       {
         params: PedonParams,
-        transform: strictQuery(PedonQueryParams),
+        transform: pedonQuery.transform,
         query: PedonQueryParams,
         response: { 200: PedonResponse },
         detail: {
@@ -136,9 +142,9 @@ export function pedons(deps: PedonDeps) {
     .get(
       "/v1/providers/:provider_id/raw/pedons/:pedon_key",
       async ({ params, request, set }) => {
-        const provider = labProvider(params.provider_id, "Path parameter 'provider_id'");
-        const prepared = await rawPedon(deps, provider, pedonKey(params.pedon_key));
-        return sendPrepared(prepared, request, set);
+        const provider = labProvider(deps, params.provider_id, "Path parameter 'provider_id'");
+        const answer = await rawPedon(deps, provider, pedonKey(params.pedon_key));
+        return deps.send(answer, request, set);
       },
       {
         params: RawPedonParams,

@@ -1,8 +1,11 @@
-/** Models of the laboratory pedon endpoints (spec §2.8, §4.7–4.9; DESIGN §3). */
+/** Models of the laboratory pedon endpoints (docs/decisions.md#censored). */
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { LAB_PROVIDER_ID } from "../catalog/providers";
-import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, PropertyReference, Transformation, propertiesParameter } from "../shared/model";
+import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval } from "../answer/model";
+import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
+
+/** The laboratory provider a request names when it names none (a documented default of the contract). */
+export const DEFAULT_LAB_PROVIDER = "usda_kssl";
 
 const closed = { additionalProperties: false } as const;
 // Elysia's t.Integer also admits numeric strings (for its own query coercion); Loam reads queries
@@ -26,9 +29,9 @@ export const PedonCollectionQueryParams = t.Object({
   provider: t.Optional(
     t.String({
       maxLength: 40,
-      default: LAB_PROVIDER_ID,
+      default: DEFAULT_LAB_PROVIDER,
       description: "Laboratory pedon provider: usda_kssl, or one of its aliases kssl, ncss_lab, ncss_kssl (answered as usda_kssl).",
-      examples: [LAB_PROVIDER_ID],
+      examples: [DEFAULT_LAB_PROVIDER],
     }),
   ),
   limit: t.Optional(integer({ minimum: 1, maximum: MAX_PEDON_LIMIT, default: DEFAULT_PEDON_LIMIT, description: "Most features to return, 1 to 500." })),
@@ -165,7 +168,7 @@ export const PedonResponse = t.Object(
 // ---- GET /v1/providers/{provider_id}/raw/pedons/{pedon_key} --------------------------------------
 
 export const RawPedonParams = t.Object({
-  provider_id: t.String({ description: "Laboratory provider id or alias (usda_kssl, kssl, ncss_lab, ncss_kssl).", examples: [LAB_PROVIDER_ID] }),
+  provider_id: t.String({ description: "Laboratory provider id or alias (usda_kssl, kssl, ncss_lab, ncss_kssl).", examples: [DEFAULT_LAB_PROVIDER] }),
   pedon_key: PedonKeyParam,
 });
 

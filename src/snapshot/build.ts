@@ -7,6 +7,7 @@ import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { importKsslFolder, type KsslFolderReport } from "./kssl-import";
+import { importOsd } from "./osd-import";
 import { createBaseSchema, integrityWarnings, readSnapshotInfo, SNAPSHOT_FORMAT_VERSION, writeDatasetInfo, writeInfo, type DatasetInfo } from "./schema";
 import { deleteSsurgoArea, importSsurgoFolder, legendAreaSymbols, type SsurgoFolderReport, type SurveyArea } from "./ssurgo-import";
 import { findSurveyFolders, withSurveyFolders } from "./zip";
@@ -18,6 +19,8 @@ export interface SnapshotReport {
   /** Row counts per table over the whole snapshot. */
   tables: Record<string, number>;
   datasets: DatasetInfo[];
+  /** Series descriptions and Munsell renotation rows stored (a full build only). */
+  osd?: { series: number; munsellRows: number };
   /** Orphan keys, missing files, absent versions: everything kept but worth a look. */
   warnings: string[];
   seconds: number;
@@ -185,6 +188,7 @@ export async function buildSnapshot({ dataDir, outPath, onProgress = () => {} }:
   const builtAt = new Date().toISOString();
   const datasets: DatasetInfo[] = [];
   let tables: Record<string, number> = {};
+  let osdCounts = { series: 0, munsellRows: 0 };
   await atomically(outPath, () => {}, async (db) => {
     createBaseSchema(db);
     writeInfo(db, "format_version", SNAPSHOT_FORMAT_VERSION);
@@ -200,6 +204,9 @@ export async function buildSnapshot({ dataDir, outPath, onProgress = () => {} }:
       writeDatasetInfo(db, info);
       datasets.push(info);
     }
+    const osd = importOsd(db, dataDir, onProgress);
+    osdCounts = { series: osd.series, munsellRows: osd.munsellRows };
+    warnings.push(...osd.warnings);
     onProgress("checking keys");
     warnings.push(...integrityWarnings(db));
     for (const w of warnings) onProgress(`warning: ${w}`);
@@ -207,7 +214,7 @@ export async function buildSnapshot({ dataDir, outPath, onProgress = () => {} }:
     writeInfo(db, "warnings", JSON.stringify(warnings));
     tables = tableCounts(db);
   });
-  const report = { outPath, builtAt, tables, datasets, warnings, seconds: (performance.now() - started) / 1000, bytes: statSync(outPath).size };
+  const report = { outPath, builtAt, tables, datasets, osd: osdCounts, warnings, seconds: (performance.now() - started) / 1000, bytes: statSync(outPath).size };
   onProgress(`snapshot written: ${outPath} (${(report.bytes / 1e6).toFixed(1)} MB, ${report.seconds.toFixed(1)} s)`);
   return report;
 }

@@ -130,10 +130,3 @@ export function pointInEncodedRings(blob: Uint8Array, px: number, py: number): b
 export function pointInRings(rings: readonly Ring[], px: number, py: number): boolean {
   return pointInEncodedRings(encodeRings(rings), px, py);
 }
-
-/**
- * The R*Tree prefilter: candidate polygon ids whose bbox contains the point. SQLite's rtree stores
- * 32-bit floats rounded outward, so the prefilter never misses; the exact test above decides.
- */
-export const RTREE_CANDIDATES_SQL =
-  "SELECT id FROM mupolygon_rtree WHERE min_x <= ?1 AND max_x >= ?1 AND min_y <= ?2 AND max_y >= ?2";

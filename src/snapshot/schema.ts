@@ -30,6 +30,20 @@ export function createBaseSchema(db: Database): void {
   db.run("CREATE INDEX IF NOT EXISTS mupolygon_mukey ON mupolygon (mukey)");
 }
 
+/**
+ * Series descriptions: each OSD file byte-exact (the same JSON text live mode fetches, so both go
+ * through one parser), keyed by its file name (NEW_CAMBRIA); and the Munsell renotation table (x, y
+ * and luminance Y: SQLite names are case-insensitive, so Y cannot be a column beside y) the
+ * colours are converted with, so the single executable needs nothing beside its snapshot.
+ */
+export function createOsdTables(db: Database): void {
+  db.run(`CREATE TABLE IF NOT EXISTS osd_series (
+    series_key TEXT PRIMARY KEY, series_name TEXT NOT NULL, revdate TEXT, json TEXT NOT NULL, source_file TEXT NOT NULL)`);
+  db.run(`CREATE TABLE IF NOT EXISTS munsell_renotation (
+    hue TEXT NOT NULL, value REAL NOT NULL, chroma REAL NOT NULL, x REAL NOT NULL, y REAL NOT NULL, luminance REAL NOT NULL,
+    PRIMARY KEY (hue, value, chroma))`);
+}
+
 export function tableExists(db: Database, table: string): boolean {
   return db.query("SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?").get(table) !== null;
 }

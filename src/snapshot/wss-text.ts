@@ -90,9 +90,6 @@ export function parseWssRecords(text: string, fileLabel?: string): WssValue[][] 
   return [...iterateWssRecords(text, fileLabel)];
 }
 
-/** SSURGO logical data types as mstabcol names them. */
-export type SsurgoLogicalType = "String" | "Choice" | "Vtext" | "Integer" | "Float" | "Boolean" | "Date/Time";
-
 export interface SsurgoColumn {
   table: string;
   sequence: number;

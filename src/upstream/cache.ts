@@ -1,23 +1,25 @@
 /**
- * The upstream cache (DESIGN §3): SQLite entries keyed by provider + normalized logical query,
+ * The upstream cache (docs/decisions.md#cache): SQLite entries keyed by provider + logical query,
  * a lifetime, one shared upstream call for identical concurrent requests, stale-if-error, and a size
- * bound that evicts the oldest entries. Only complete, parsed answers are stored; failures never.
+ * bound that evicts the oldest entries. Only complete, decoded answers are stored; failures never.
  *
- * SQLite is the store of record; in front of it a small in-process LRU keeps the decoded answers
- * (payload parsed, table validated) of recently used entries, so a hit neither reads the row nor
- * parses its JSON again. It is written through on every store, so it never holds an answer that was
- * not stored, and an entry past its lifetime is never served from it.
+ * Entries are opaque payloads: the cache never knows what a provider's answer looks like. Each call
+ * brings the decoder of its query, used when an entry is read back from SQLite.
+ *
+ * SQLite is the store of record; in front of it a small in-process LRU keeps the decoded answers of
+ * recently used entries, so a hit neither reads the row nor decodes it again. It is written through
+ * on every store, so it never holds an answer that was not stored, and an entry past its lifetime is
+ * never served from it.
  */
 import { asc, eq, sql } from "drizzle-orm";
 import type { LoamDatabase } from "../../db/client";
 import { cacheEntries } from "../../db/schema";
 import { LoamError } from "../errors";
-import { canonicalQuery, type LogicalQuery } from "./queries";
-import { parseSdaPayload } from "./sda-payload";
-import type { UpstreamAnswer } from "./table";
+import { Lru } from "../lru";
+import { Payload } from "./transport";
 
-export interface CachedAnswer {
-  answer: UpstreamAnswer;
+export interface CachedAnswer<A> {
+  answer: A;
   /** True when no upstream call was made for this request. */
   hit: boolean;
   /** When the upstream produced the answer (ms since epoch). */
@@ -30,6 +32,12 @@ export interface CachedAnswer {
   upstreamMs: number;
 }
 
+/** A fresh upstream answer: the payload to store and the answer decoded from it. */
+export interface Fetched<A> {
+  payload: Payload;
+  answer: A;
+}
+
 export interface CacheOptions {
   ttlSeconds: number;
   /** Entries kept at most; the oldest are evicted first. */
@@ -40,86 +48,8 @@ export interface CacheOptions {
   now?: () => number;
 }
 
-/**
- * A least-recently-used map bounded in entries and in a caller-given weight (e.g. characters).
- * Map iteration order is insertion order, so re-inserting on use keeps the oldest first.
- */
-export class Lru<K, V> {
-  private readonly entries = new Map<K, { value: V; weight: number }>();
-  private total = 0;
-
-  constructor(
-    private readonly maxEntries: number,
-    private readonly maxWeight: number,
-  ) {}
-
-  get(key: K): V | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.value;
-  }
-
-  set(key: K, value: V, weight: number): void {
-    this.delete(key);
-    if (weight > this.maxWeight || this.maxEntries <= 0) return;
-    this.entries.set(key, { value, weight });
-    this.total += weight;
-    while (this.entries.size > this.maxEntries || this.total > this.maxWeight) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done) break;
-      this.delete(oldest.value);
-    }
-  }
-
-  /** Change the weight of an entry already present (its value grew or shrank in place). */
-  reweigh(key: K, weight: number): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.total += weight - entry.weight;
-    entry.weight = weight;
-    while (this.total > this.maxWeight && this.entries.size > 0) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done) break;
-      this.delete(oldest.value);
-    }
-  }
-
-  delete(key: K): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.total -= entry.weight;
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  get weight(): number {
-    return this.total;
-  }
-}
-
-/**
- * Where an answer came from: the clock of the cache that produced it (so its age can be computed where
- * it is sent) and a token for that cache instance (so what is kept about its answers elsewhere, such
- * as rendered bodies, is never shared with another app in the same process).
- */
-export interface AnswerOrigin {
-  now: () => number;
-  scope: object;
-}
-
-const origins = new WeakMap<CachedAnswer, AnswerOrigin>();
-
-export function originOf(cached: CachedAnswer): AnswerOrigin | undefined {
-  return origins.get(cached);
-}
-
 interface Remembered {
-  answer: UpstreamAnswer;
+  answer: unknown;
   storedAt: number;
   expiresAt: number;
 }
@@ -127,7 +57,7 @@ interface Remembered {
 export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? 10_000;
-  const inFlight = new Map<string, Promise<CachedAnswer>>();
+  const inFlight = new Map<string, Promise<CachedAnswer<unknown>>>();
   // CACHE_TTL_SECONDS=0 turns the store off (identical concurrent requests still share one call).
   const disabled = options.ttlSeconds === 0;
   const select = db.select().from(cacheEntries).where(eq(cacheEntries.key, sql.placeholder("key"))).prepare();
@@ -137,15 +67,8 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   let misses = 0;
   let memoryHits = 0;
 
-  const origin: AnswerOrigin = { now, scope: {} };
-
-  function answered(cached: CachedAnswer): CachedAnswer {
-    origins.set(cached, origin);
-    return cached;
-  }
-
   /** A fresh entry: from memory, else from SQLite (then remembered). */
-  function fresh(key: string, at: number): Remembered | undefined {
+  function fresh(key: string, at: number, decode: (payload: Payload) => unknown): Remembered | undefined {
     const remembered = memory.get(key);
     if (remembered && remembered.expiresAt > at) {
       memoryHits++;
@@ -153,7 +76,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     }
     const entry = read(key);
     if (!entry || entry.expiresAt <= at) return undefined;
-    const decoded = { answer: decode(entry.payload), storedAt: entry.storedAt, expiresAt: entry.expiresAt };
+    const decoded = { answer: decode(Payload.ofText(entry.payload)), storedAt: entry.storedAt, expiresAt: entry.expiresAt };
     memory.set(key, decoded, entry.payload.length);
     return decoded;
   }
@@ -162,8 +85,9 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     return select.get({ key });
   }
 
-  function store(key: string, provider: string, answer: UpstreamAnswer, storedAt: number): void {
-    const payload = JSON.stringify(answer.payload);
+  function store(key: string, provider: string, fetched: Fetched<unknown>, storedAt: number): void {
+    const payload = fetched.payload.text();
+    const answer = fetched.answer;
     const entry = { key, provider, payload, storedAt, expiresAt: storedAt + options.ttlSeconds * 1000, bytes: payload.length };
     db.transaction((tx) => {
       tx.insert(cacheEntries).values(entry).onConflictDoUpdate({ target: cacheEntries.key, set: entry }).run();
@@ -182,37 +106,41 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     stores++;
   }
 
-  async function load(key: string, provider: string, fetchAnswer: () => Promise<UpstreamAnswer>): Promise<CachedAnswer> {
+  async function load<A>(key: string, provider: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
     const started = now();
     try {
-      const answer = await fetchAnswer();
+      const fetched = await fetchAnswer();
       const storedAt = now();
-      if (!disabled) store(key, provider, answer, storedAt);
+      if (!disabled) store(key, provider, fetched, storedAt);
       misses++;
-      return answered({ answer, hit: false, storedAt, stale: false, upstreamMs: storedAt - started });
+      return { answer: fetched.answer, hit: false, storedAt, stale: false, upstreamMs: storedAt - started };
     } catch (error) {
       const stale = read(key);
       if (stale && error instanceof LoamError && error.retryable) {
         hits++;
-        return answered({ answer: decode(stale.payload), hit: true, storedAt: stale.storedAt, stale: true, staleBecause: error, upstreamMs: now() - started });
+        return { answer: decode(Payload.ofText(stale.payload)), hit: true, storedAt: stale.storedAt, stale: true, staleBecause: error, upstreamMs: now() - started };
       }
       throw error;
     }
   }
 
   return {
-    /** The answer for `query`, from the cache when fresh, else from `fetchAnswer` (shared by concurrent callers). */
-    async get(provider: string, query: LogicalQuery, fetchAnswer: () => Promise<UpstreamAnswer>): Promise<CachedAnswer> {
-      const key = `${provider}|${canonicalQuery(query)}`;
-      const entry = disabled ? undefined : fresh(key, now());
+    /**
+     * The answer for `query` (a stable text naming the logical query) of `provider`: from the cache when
+     * fresh, else from `fetchAnswer` (shared by concurrent callers). `decode` reads a stored payload back;
+     * callers pass the same decoder for the same query, so an entry always decodes to the same type.
+     */
+    async get<A>(provider: string, query: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
+      const key = `${provider}|${query}`;
+      const entry = disabled ? undefined : fresh(key, now(), decode);
       if (entry) {
         hits++;
-        return answered({ answer: entry.answer, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 });
+        return { answer: entry.answer as A, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
       }
-      const pending = inFlight.get(key);
+      const pending = inFlight.get(key) as Promise<CachedAnswer<A>> | undefined;
       // A request that joins an in-flight call shares its fresh answer (not a cache hit: it is this moment's upstream answer).
       if (pending) return pending;
-      const loading = load(key, provider, fetchAnswer).finally(() => inFlight.delete(key));
+      const loading = load(key, provider, fetchAnswer, decode).finally(() => inFlight.delete(key));
       inFlight.set(key, loading);
       return loading;
     },
@@ -220,15 +148,9 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
       return { hits, misses, stores, memoryHits, memoryEntries: memory.size };
     },
     /** Test and operator aid: is there a stored entry for this query? */
-    has(provider: string, query: LogicalQuery): boolean {
-      return read(`${provider}|${canonicalQuery(query)}`) !== undefined;
+    has(provider: string, query: string): boolean {
+      return read(`${provider}|${query}`) !== undefined;
     },
   };
 }
 export type UpstreamCache = ReturnType<typeof createUpstreamCache>;
-
-function decode(payload: string): UpstreamAnswer {
-  const json = JSON.parse(payload) as Record<string, unknown>;
-  return { payload: json, table: parseSdaPayload(json) };
-}
-

@@ -5,10 +5,12 @@
  */
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
+import { join } from "node:path";
+import { ASSETS } from "../../src/pages/assets";
 import { knownPoints } from "../location/known-answers";
 import { artifactPath, useLoamAndBrowser, watchedPage, type WatchedPage } from "./browser";
 
-/** Pedon 02N0245 of ../shared/data/README.md §2.5: layer Ap1 0–13 cm, pH 6.8, clay 35.154017. */
+/** Pedon 02N0245 of the data README (LOAM_DATA_DIR/README.md, section 2.5): layer Ap1 0–13 cm, pH 6.8, clay 35.154017. */
 const KIMO = { key: "02N0245", lat: 39.0783539, lon: -95.7708282, designation: "Ap1", depth: "0–13", ph: "6.8", clay: "35.154017" };
 
 /** Per test: a browser page, a few API round trips and screenshots. */
@@ -87,8 +89,17 @@ describe("map page", () => {
     expect(html).not.toMatch(/\sstyle=/i);
     expect(html).not.toMatch(/<style/i);
     for (const [, url] of html.matchAll(/(?:src|href)="([^"]+)"/g)) expect(url!.startsWith("/")).toBe(true);
+    // The page's code is ES modules from Loam: the entry module, and every module file under public/map/js/ listed in ASSETS.
+    expect(html).toContain('<script type="module" src="/map/js/main.js"></script>');
+    const moduleFiles = [...new Bun.Glob("**/*.js").scanSync(join(import.meta.dir, "../../public/map/js"))].map((f) => `/map/js/${f}`).sort();
+    expect(moduleFiles.length).toBeGreaterThan(5);
+    expect(Object.keys(ASSETS).filter((url) => url.startsWith("/map/js/")).sort()).toEqual(moduleFiles);
+    for (const url of moduleFiles) {
+      const response = await loam.get(url);
+      expect(`${url} ${response.status} ${response.headers.get("content-type")}`).toBe(`${url} 200 text/javascript; charset=utf-8`);
+      await response.arrayBuffer();
+    }
     for (const asset of [
-      "/map/map.js",
       "/map/map.css",
       "/map/vendor/leaflet/leaflet.js",
       "/map/vendor/leaflet/leaflet.css",
@@ -105,27 +116,30 @@ describe("map page", () => {
     }
   }, BROWSER_TEST_MS);
 
-  test("opens on the Kansas lab coverage with the offline basemap, no console errors and no request leaving 127.0.0.1", async () => {
+  test("opens where data is: Kansas pedons on the first screen, offline basemap, no console errors, no request leaving 127.0.0.1", async () => {
     const watched = await openMap("/");
     const { page } = watched;
-    // Kansas is larger than the API's 4 square degrees: the page asks the user to zoom in instead of sending a failing request.
-    expect(await settled(page, ["zoom"])).toBe("zoom");
-    // County lines are fetched for views zoomed in to 6 or more (Kansas is); wait for them before the screenshot.
+    // The first view is small enough for the pedon box limits: pedons, not a "zoom in" message.
+    expect(await settled(page)).toBe("ready");
+    expect(await page.isHidden("#zoom-message")).toBe(true);
+    const bbox: number[] = await page.evaluate(() => (window as any).loam.lastBbox);
+    const [w, s, e, n] = bbox as [number, number, number, number];
+    expect(e - w).toBeLessThanOrEqual(5);
+    expect((e - w) * (n - s)).toBeLessThanOrEqual(4);
+    // Inside Kansas (the snapshot's lab coverage).
+    expect(w).toBeGreaterThan(-102.05);
+    expect(e).toBeLessThan(-94.0);
+    expect(s).toBeGreaterThan(36.99);
+    expect(n).toBeLessThan(40.5);
+    const api = await loam.json(`/v1/pedons?bbox=${bbox.join(",")}&limit=500`);
+    expect(api.body.features.length).toBeGreaterThan(10);
+    expect(await markerCount(page)).toBe(api.body.features.length);
+    expect(watched.requests).toContain(`${loam.base}/v1/pedons?bbox=${bbox.join(",")}&limit=500`);
+    // County lines are fetched for views zoomed in to 6 or more; wait for them before the screenshot.
     await page.waitForFunction(() => (window as any).loam.countiesState === "ready", null, { timeout: 20_000 });
     await page.waitForTimeout(300);
-    const view = await page.evaluate(() => {
-      const b = (window as any).loamMap.getBounds();
-      return { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth() };
-    });
-    expect(view.west).toBeLessThanOrEqual(-102.05);
-    expect(view.east).toBeGreaterThanOrEqual(-94.6);
-    expect(view.south).toBeLessThanOrEqual(36.99);
-    expect(view.north).toBeGreaterThanOrEqual(40.0);
-    expect(view.east - view.west).toBeLessThan(20);
-    expect(await page.isVisible("#zoom-message")).toBe(true);
-    expect(watched.requests.some((url) => url.includes("/v1/pedons"))).toBe(false);
-    for (const part of ["/map/vendor/leaflet/leaflet.js", "/map/vendor/topojson-client.min.js", "/map/data/countries-50m.json", "/map/data/us-states-10m.json", "/map/data/us-counties-10m.json"]) {
-      expect(watched.requests.some((url) => url.endsWith(part))).toBe(true);
+    for (const part of ["/map/vendor/leaflet/leaflet.js", "/map/vendor/topojson-client.min.js", "/map/js/main.js", "/map/data/countries-50m.json", "/map/data/us-states-10m.json", "/map/data/us-counties-10m.json", "/v1/properties", "/v1/providers"]) {
+      expect(`${part} ${watched.requests.some((url) => url.endsWith(part))}`).toBe(`${part} true`);
     }
     // The legend, the status line and labelled controls are there.
     expect(await page.textContent(".legend")).toContain("Laboratory pedon");
@@ -198,6 +212,52 @@ describe("map page", () => {
     // The close button closes the panel.
     await page.click("#panel-close");
     expect(await page.isHidden("#panel")).toBe(true);
+    expectClean(watched);
+    await watched.close();
+  }, BROWSER_TEST_MS);
+
+  test("pedon 02N0245's depth chart: clay against depth, one step per layer (8), values equal to the API's; another property redraws it", async () => {
+    const watched = await openMap(`/map#12/${KIMO.lat}/${KIMO.lon}`);
+    const { page } = watched;
+    await settled(page);
+    await page.selectOption("#pedon-select", KIMO.key);
+    await page.waitForSelector("#panel-body svg.depth-chart .step", { timeout: 20_000 });
+    const api = await loam.json(`/v1/pedons/${KIMO.key}?properties=clay,ph`);
+    expect(api.status).toBe(200);
+    const layers: any[] = api.body.layers;
+    expect(layers).toHaveLength(8);
+    /** Each step as [top, bottom, value or null], in profile order, and the API's layers the same way. */
+    const steps = () =>
+      page.$$eval("#panel-body svg.depth-chart .step", (nodes) =>
+        nodes.map((n) => [Number(n.getAttribute("data-top")), Number(n.getAttribute("data-bottom")), n.hasAttribute("data-value") ? Number(n.getAttribute("data-value")) : null]),
+      );
+    const expected = (property: string) =>
+      layers
+        .map((l) => [l.depth.top_cm, l.depth.bottom_cm, l.observations.find((o: any) => o.property.id === property)?.value ?? null])
+        .sort((a, b) => a[0] - b[0]);
+    expect(await page.evaluate(() => (document.getElementById("depth-chart-property") as HTMLSelectElement).value)).toBe("clay");
+    const clay = await steps();
+    expect(clay).toHaveLength(8);
+    expect([...clay].sort((a, b) => a[0]! - b[0]!)).toEqual(expected("clay"));
+    // The 0–5 cm layer reports organic carbon only: its clay step is drawn empty, not as a value.
+    expect(clay.filter((step) => step[2] === null)).toEqual([[0, 5, null]]);
+    expect(clay.some((step) => step[2] === Number(KIMO.clay))).toBe(true);
+    const catalog = (await loam.json("/v1/properties")).body.properties as { id: string; name: string; standard_unit: string }[];
+    const named = (id: string) => catalog.find((p) => p.id === id)!;
+    expect(await page.textContent("#panel-body svg.depth-chart .axis-label")).toBe(`${named("clay").name} (${named("clay").standard_unit})`);
+    // A bar's length is its value: Bw (49.17 %) is the longest clay bar.
+    const widths = await page.$$eval("#panel-body svg.depth-chart .step:not(.step-missing) rect", (nodes) => nodes.map((n) => Number(n.getAttribute("width"))));
+    const valued = clay.filter((step) => step[2] !== null);
+    expect(valued[widths.indexOf(Math.max(...widths))]![2]).toBe(Math.max(...valued.map((step) => step[2]!)));
+    await page.waitForTimeout(300);
+    await page.locator("#panel-body .depth-chart-section").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: artifactPath("map-pedon-02N0245-depth-chart.png") });
+    await page.selectOption("#depth-chart-property", "ph");
+    const ph = await steps();
+    expect(ph).toHaveLength(8);
+    expect([...ph].sort((a, b) => a[0]! - b[0]!)).toEqual(expected("ph"));
+    expect(await page.textContent("#panel-body svg.depth-chart .axis-label")).toBe(`${named("ph").name} (pH)`);
+    expect(await page.locator("#panel-body svg.depth-chart foreignObject, #panel-body svg.depth-chart script").count()).toBe(0);
     expectClean(watched);
     await watched.close();
   }, BROWSER_TEST_MS);
@@ -340,6 +400,10 @@ describe("map page", () => {
     expect(rows[0]!.Horizon).toBe(hostile);
     expect(rows[0]!.CEC).toBe("<0.05");
     expect(rows[0]!.pH).toBe("6.1");
+    // No clay observation came back: the Clay heading's name and unit come from /v1/properties.
+    const clay = (await loam.json("/v1/properties")).body.properties.find((p: any) => p.id === "clay");
+    expect(clay.name).toStartWith("Clay");
+    expect(await page.getAttribute('#pedon-layers thead th:has(abbr:text("Clay"))', "title")).toBe(`${clay.name}, ${clay.standard_unit}`);
     expect(await page.textContent("#panel-body")).toContain(hostile);
     expect(await page.locator("#panel img, #status-notes img, .leaflet-tooltip img").count()).toBe(0);
     expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();

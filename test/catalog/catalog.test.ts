@@ -1,18 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { PropertiesResponse, PropertyRecord, ProviderRecord, ProvidersResponse } from "../../src/catalog/model";
-import {
-  LAB_PROVIDER_ALIASES,
-  LAB_PROVIDER_ID,
-  OPERATIONAL_PROVIDER_IDS,
-  PROVIDER_ROLES,
-  PROVIDERS,
-  SURVEY_PROVIDER_ID,
-  USDA_ACKNOWLEDGEMENT,
-  canonicalProviderId,
-  findProvider,
-  providerRole,
-} from "../../src/catalog/providers";
+import { createRegistry } from "../../src/providers/registry";
+import { USDA_ACKNOWLEDGEMENT } from "../../src/providers/usda";
 import {
   PROPERTIES,
   SERVED_PROPERTY_IDS,
@@ -21,8 +11,31 @@ import {
   resolvePropertyId,
 } from "../../src/catalog/properties";
 
+// The catalog as the registry serves it.
+const registry = createRegistry();
+const PROVIDERS = registry.all.map((p) => p.record);
+const SURVEY_PROVIDER_ID = registry.defaultFor("mapped_location")!.id;
+const LAB_PROVIDER_ID = registry.defaultFor("lab_pedons")!.id;
+const LAB_PROVIDER_ALIASES = registry.find(LAB_PROVIDER_ID)!.aliases;
+const OPERATIONAL_PROVIDER_IDS = registry.operational.map((p) => p.id);
+const PROVIDER_ROLES: Record<string, string> = Object.fromEntries(registry.all.map((p) => [p.id, p.role]));
+const findProvider = (idOrAlias: string) => registry.find(idOrAlias)?.record;
+const canonicalProviderId = (idOrAlias: string) => registry.find(idOrAlias)?.id;
+const providerRole = (idOrAlias: string) => registry.find(idOrAlias)?.role;
+
 const PLANNED = ["usda_osd", "usda_scan", "usgs_geochem", "isric_soilgrids"];
 const SERVED = ["ph", "organic_carbon", "organic_matter", "sand", "silt", "clay", "bulk_density", "cec", "total_nitrogen", "ec"];
+/** 0.3.0: served in map-unit summaries (the class properties only there). */
+const SUMMARY_SERVED = [
+  "available_water_capacity",
+  "available_water_storage",
+  "ksat",
+  "slope",
+  "drainage_class",
+  "hydrologic_group",
+  "taxonomic_class",
+  "texture_class",
+];
 const NOT_SERVED = [
   "phosphorus",
   "calcium",
@@ -36,10 +49,9 @@ const NOT_SERVED = [
   "boron",
   "selenium",
   "arsenic",
-  "texture_class",
 ];
 
-/** DESIGN §4: canonical units of the served vocabulary. */
+/** docs/decisions.md#vocabulary: canonical units of the served vocabulary. */
 const DESIGN_UNITS: Record<string, string> = {
   ph: "pH",
   organic_carbon: "% (by weight)",
@@ -51,6 +63,10 @@ const DESIGN_UNITS: Record<string, string> = {
   cec: "cmol(+)/kg",
   total_nitrogen: "%",
   ec: "dS/m",
+  available_water_capacity: "cm/cm",
+  available_water_storage: "cm",
+  ksat: "µm/s",
+  slope: "%",
 };
 
 function expectHttpsUrl(raw: string): void {
@@ -72,7 +88,7 @@ describe("providers", () => {
     expect(Value.Check(ProvidersResponse, { providers: PROVIDERS })).toBe(true);
   });
 
-  test("DESIGN §1 providers are present with the right operational flag and status", () => {
+  test("the providers of docs/decisions.md#providers are present with the right operational flag and status", () => {
     expect(PROVIDERS.map((p) => p.id).sort()).toEqual([SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, ...PLANNED].sort());
     expect(SURVEY_PROVIDER_ID).toBe("usda_ssurgo");
     expect(LAB_PROVIDER_ID).toBe("usda_kssl");
@@ -186,20 +202,26 @@ describe("properties", () => {
     expect(Value.Check(PropertiesResponse, { properties: PROPERTIES, warning: VOCABULARY_WARNING })).toBe(true);
   });
 
-  test("the vocabulary is exactly DESIGN §4, with served and unserved statuses", () => {
-    expect(PROPERTIES.map((p) => p.id).sort()).toEqual([...SERVED, ...NOT_SERVED].sort());
+  test("the vocabulary is exactly docs/decisions.md#vocabulary, with served and unserved statuses", () => {
+    expect(PROPERTIES.map((p) => p.id).sort()).toEqual([...SERVED, ...SUMMARY_SERVED, ...NOT_SERVED].sort());
     expect(new Set(PROPERTIES.map((p) => p.id)).size).toBe(PROPERTIES.length);
-    expect([...SERVED_PROPERTY_IDS].sort()).toEqual([...SERVED].sort());
-    for (const id of SERVED) expect(findProperty(id)!.status).toBe("experimental");
+    expect([...SERVED_PROPERTY_IDS].sort()).toEqual([...SERVED, ...SUMMARY_SERVED].sort());
+    for (const id of [...SERVED, ...SUMMARY_SERVED]) expect(findProperty(id)!.status).toBe("experimental");
     for (const id of NOT_SERVED) expect(["planned", "researching"]).toContain(findProperty(id)!.status);
   });
 
-  test("canonical units follow DESIGN §4", () => {
+  test("canonical units follow docs/decisions.md#vocabulary", () => {
     for (const [id, unit] of Object.entries(DESIGN_UNITS)) expect(findProperty(id)!.standard_unit).toBe(unit);
     for (const id of ["phosphorus", "iron", "manganese", "zinc", "copper", "boron", "selenium", "arsenic"]) {
       expect(findProperty(id)!.standard_unit).toBe("mg/kg");
     }
-    expect(findProperty("texture_class")!.standard_unit).toBeNull();
+    for (const id of ["texture_class", "drainage_class", "hydrologic_group", "taxonomic_class"]) {
+      expect(findProperty(id)!.standard_unit).toBeNull();
+      expect(findProperty(id)!.description).toContain("summaries only");
+    }
+    expect(resolvePropertyId("awc")).toBe("available_water_capacity");
+    expect(resolvePropertyId("AWS")).toBe("available_water_storage");
+    expect(resolvePropertyId("hydgrp")).toBe("hydrologic_group");
   });
 
   test("aliases are lower case, unique, never a canonical id, and resolve to their canonical id", () => {

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeSda, type FakeSda } from "../support/fake-sda";
 import { testSnapshot } from "../support/server";
-import { SnapshotSource } from "../../src/upstream/snapshot-source";
+import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { buildOnce, refusesConnections, REPO, spawnLoam } from "./support";
 
 /** An SDA that holds every request until `release()`, then forwards it to the fake SDA. */
@@ -35,10 +35,10 @@ function gatedSda(target: FakeSda) {
 }
 
 let sda: FakeSda;
-let answerer: SnapshotSource;
+let answerer: SnapshotTransport;
 
 beforeAll(async () => {
-  answerer = new SnapshotSource(await testSnapshot());
+  answerer = new SnapshotTransport(await testSnapshot());
   sda = startFakeSda({ answerer });
 });
 afterAll(() => {

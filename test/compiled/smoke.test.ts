@@ -12,7 +12,7 @@ import { join, resolve } from "node:path";
 import type { BuildResult } from "../../scripts/build";
 import { ASSETS } from "../../src/pages/assets";
 import { buildSnapshot } from "../../src/snapshot/build";
-import { SnapshotSource } from "../../src/upstream/snapshot-source";
+import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { DATA_DIR, startLoam, type RunningLoam } from "../support/server";
 import { buildOnce, REPO, spawnLoam, type LoamProcess } from "./support";
 
@@ -28,7 +28,7 @@ let exe: string;
 let dbPath: string;
 let loam: LoamProcess;
 let reference: RunningLoam;
-let referenceSource: SnapshotSource;
+let referenceSource: SnapshotTransport;
 
 beforeAll(async () => {
   build = await buildOnce();
@@ -42,7 +42,7 @@ beforeAll(async () => {
     env: { LOAM_DB: dbPath, LOAM_DATA_DIR: join(dir, "no-such-data"), RATE_LIMIT_PER_MINUTE: "100000" },
   });
   // Loam from source over the very snapshot the executable embeds: the answers must be the same.
-  referenceSource = new SnapshotSource(build.snapshot.file);
+  referenceSource = new SnapshotTransport(build.snapshot.file);
   reference = await startLoam({ source: referenceSource });
 }, 120_000);
 

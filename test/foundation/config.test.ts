@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { ConfigError, loadConfig } from "../../src/config";
 
 describe("configuration", () => {
-  test("defaults are those of DESIGN §2b", () => {
+  test("defaults are those of docs/decisions.md#config", () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 3000,

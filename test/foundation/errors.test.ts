@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { startLoam, useLoam } from "../support/server";
-import type { UpstreamSource } from "../../src/upstream/source";
+import type { Transport } from "../../src/upstream/transport";
 
 const { loam, contract } = useLoam();
 
@@ -63,10 +63,10 @@ describe("error matrix", () => {
   });
 
   test("an unexpected exception is a 500 without stack or internal path", async () => {
-    const broken: UpstreamSource = {
+    const broken: Transport = {
       kind: "sda",
       describe: () => ({ kind: "sda", location: "test" }),
-      run: async () => {
+      fetch: async () => {
         throw new TypeError("Cannot read properties of undefined (reading 'x') at /work/main/src/secret.ts:1:1");
       },
     };

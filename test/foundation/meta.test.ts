@@ -28,7 +28,7 @@ describe("GET /v1", () => {
 });
 
 describe("GET /v1/providers", () => {
-  test("lists every provider of DESIGN §1 with truthful operational flags", async () => {
+  test("lists every provider of docs/decisions.md#providers with truthful operational flags", async () => {
     const { status, body } = await loam.json("/v1/providers");
     expect(status).toBe(200);
     contract.assert("ProvidersResponse", body);

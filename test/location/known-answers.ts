@@ -1,4 +1,4 @@
-/** Known answers of ../shared/data/README.md §1.3, read from the README itself so the test cannot drift from it. */
+/** Known answers of the data README (LOAM_DATA_DIR/README.md, section 1.3), read from the README itself so the test cannot drift from it. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DATA_DIR } from "../support/server";

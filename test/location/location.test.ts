@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { startLoam, useSnapshotAndFakeSda } from "../support/server";
-import { SdaSource } from "../../src/upstream/sda/client";
+import { SdaTransport } from "../../src/upstream/sda/client";
 import { knownPoints, type KnownPoint } from "./known-answers";
 
 const POINTS = knownPoints();
@@ -164,7 +164,7 @@ describe("cache and HTTP validators", () => {
   test("the second identical call is a cache hit with the same data", async () => {
     const point = POINTS[3]!;
     const path = `/v1/soil/location?latitude=${point.lat}&longitude=${point.lon}&properties=ph`;
-    const fresh = await startLoam({ source: new SdaSource({ url: fake.url, timeoutMs: 5000 }) });
+    const fresh = await startLoam({ source: new SdaTransport({ url: fake.url, timeoutMs: 5000 }) });
     const callsBefore = fake.calls;
     const first = await fresh.json(path);
     const second = await fresh.json(path);
@@ -218,7 +218,7 @@ describe("upstream failures", () => {
   });
 
   test("no answer within UPSTREAM_TIMEOUT_MS is a 504", async () => {
-    const impatient = await startLoam({ source: new SdaSource({ url: fake.url, timeoutMs: 300 }) });
+    const impatient = await startLoam({ source: new SdaTransport({ url: fake.url, timeoutMs: 300 }) });
     fake.setFault("hang");
     try {
       const started = performance.now();
@@ -233,7 +233,7 @@ describe("upstream failures", () => {
   });
 
   test("connection refused is a 502 upstream_unreachable", async () => {
-    const closed = await startLoam({ source: new SdaSource({ url: "http://127.0.0.1:9/tabular/post.rest", timeoutMs: 2000 }) });
+    const closed = await startLoam({ source: new SdaTransport({ url: "http://127.0.0.1:9/tabular/post.rest", timeoutMs: 2000 }) });
     const response = await closed.json(`/v1/soil/location?latitude=41.9441&longitude=-94.3596`);
     expect(response.status).toBe(502);
     expect(response.body.error.code).toBe("upstream_unreachable");
@@ -242,7 +242,7 @@ describe("upstream failures", () => {
 
   test("stale-if-error: an expired entry is served with a warning when SDA fails", async () => {
     let clock = Date.now();
-    const short = await startLoam({ source: new SdaSource({ url: fake.url, timeoutMs: 2000 }), env: { CACHE_TTL_SECONDS: "60" }, now: () => clock });
+    const short = await startLoam({ source: new SdaTransport({ url: fake.url, timeoutMs: 2000 }), env: { CACHE_TTL_SECONDS: "60" }, now: () => clock });
     const point = POINTS[5]!;
     const path = `/v1/soil/location?latitude=${point.lat}&longitude=${point.lon}&properties=ph`;
     const fresh = await short.json(path);

@@ -1,9 +1,11 @@
+import { runQuery } from "../support/queries";
 import { describe, expect, test } from "bun:test";
 import { startLoam, testSnapshot, useSnapshotAndFakeSda } from "../support/server";
-import { SnapshotSource } from "../../src/upstream/snapshot-source";
-import { SdaSource } from "../../src/upstream/sda/client";
-import { answerAsSda } from "../../src/upstream/sda-payload";
-import type { UpstreamSource } from "../../src/upstream/source";
+import { SnapshotTransport } from "../../src/upstream/snapshot";
+import { SdaTransport } from "../../src/upstream/sda/client";
+import { answerAsSda, decodeSdaTable } from "../../src/upstream/sda/payload";
+import { Payload } from "../../src/upstream/transport";
+import type { Transport } from "../../src/upstream/transport";
 import { knownPedons, type KnownPedon } from "./known-answers";
 
 const PEDONS = knownPedons();
@@ -164,7 +166,7 @@ describe("GET /v1/pedons", () => {
     expect(body.warnings.join(" ")).toMatch(/No laboratory pedon.*KSSL Kansas/);
   });
 
-  test("the statements of spec §1.8 about points and coordinates are in the warnings", async () => {
+  test("the statements about points and coordinates are in the warnings", async () => {
     const { body } = await snapshot.json(`/v1/pedons?bbox=${BOX}`);
     const text = body.warnings.join(" ");
     expect(text).toMatch(/A pedon is a point\. It is not representative of its search box/);
@@ -263,13 +265,14 @@ describe("GET /v1/pedons/{pedon_key}", () => {
 
 describe("censored results through HTTP", () => {
   /** The snapshot's answer for 02N0245 with censored strings in some cells, as SDA would send them. */
-  function censoringSource(inner: UpstreamSource): UpstreamSource {
+  function censoringSource(inner: Transport): Transport {
     return {
       kind: "sda",
       describe: () => ({ kind: "sda", location: "test" }),
-      async run(query) {
-        const answer = await inner.run(query);
-        if (query.kind !== "lab_pedon") return answer;
+      async fetch(query, params) {
+        const payload = await inner.fetch(query, params);
+        if (query.kind !== "lab_pedon") return payload;
+        const answer = decodeSdaTable(payload, query.columns);
         const { columns, types } = answer.table;
         const set = (row: (string | null)[], column: string, value: string) => (row[columns.indexOf(column)] = value);
         const rows = answer.table.rows.map((row) => [...row]);
@@ -278,13 +281,13 @@ describe("censored results through HTTP", () => {
         set(rows[1]!, "ph_h2o", ">200");
         set(rows[1]!, "cec_nh4_ph_7", "ND");
         set(rows[2]!, "ph_h2o", "tr");
-        return answerAsSda(columns, types.map((name) => name as never), rows);
+        return Payload.ofJson(answerAsSda(columns, types.map((name) => name as never), rows).payload);
       },
     };
   }
 
   test("value null, reported_value kept, reporting_limit set and never in value", async () => {
-    const loam = await startLoam({ source: censoringSource(new SnapshotSource(await testSnapshot())) });
+    const loam = await startLoam({ source: censoringSource(new SnapshotTransport(await testSnapshot())) });
     try {
       const { status, body } = await loam.json(`/v1/pedons/02N0245?properties=ph,oc,om,clay,cec`);
       expect(status).toBe(200);
@@ -360,7 +363,7 @@ describe("cache and HTTP validators", () => {
   }
 
   test("the second identical call is a cache hit; the pedon's two key spellings share one answer", async () => {
-    const fresh = await startLoam({ source: new SdaSource({ url: fake.url, timeoutMs: 5000 }) });
+    const fresh = await startLoam({ source: new SdaTransport({ url: fake.url, timeoutMs: 5000 }) });
     try {
       const before = fake.calls;
       const first = await fresh.json(`/v1/pedons/12N7611`);
@@ -377,7 +380,7 @@ describe("cache and HTTP validators", () => {
   });
 
   test("an upstream failure is a 502 ErrorResponse naming the provider, never a 200", async () => {
-    const fresh = await startLoam({ source: new SdaSource({ url: fake.url, timeoutMs: 5000 }) });
+    const fresh = await startLoam({ source: new SdaTransport({ url: fake.url, timeoutMs: 5000 }) });
     fake.setFault("http-500");
     try {
       for (const path of ["/v1/pedons/21N0261", "/v1/pedons?bbox=-99,39,-98,40", "/v1/providers/usda_kssl/raw/pedons/21N0261"]) {

@@ -8,14 +8,15 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { LoamRedis, waitUntilUp } from "../../src/redis/client";
 import { createRedisCacheStore, type StoredEntry } from "../../src/redis/cache-store";
 import { createRedisSingleFlight } from "../../src/redis/single-flight";
-import { SnapshotSource } from "../../src/upstream/snapshot-source";
+import { SnapshotTransport } from "../../src/upstream/snapshot";
+import { pointQuery } from "../../src/providers/usda_ssurgo/queries";
 import { testSnapshot } from "../support/server";
 import { startRedis, type RunningRedis } from "./support";
 
 let redis: RunningRedis;
 let a: LoamRedis;
 let b: LoamRedis;
-let source: SnapshotSource;
+let source: SnapshotTransport;
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -23,7 +24,7 @@ beforeAll(async () => {
   b = new LoamRedis({ url: redis.url, timeoutMs: 200 });
   expect(await waitUntilUp(a, 3000)).toBe(true);
   expect(await waitUntilUp(b, 3000)).toBe(true);
-  source = new SnapshotSource(await testSnapshot());
+  source = new SnapshotTransport(await testSnapshot());
 });
 afterAll(async () => {
   a?.close();
@@ -34,8 +35,7 @@ afterAll(async () => {
 
 /** A real upstream answer: the snapshot's map units at the IA073 known point, as a payload text. */
 async function realPayload(): Promise<string> {
-  const answer = await source.run({ kind: "ssurgo_point", latitude: 41.944131, longitude: -94.359608 });
-  const text = JSON.stringify(answer.payload);
+  const text = (await source.fetch(pointQuery, { latitude: 41.944131, longitude: -94.359608 })).text();
   if (!text.includes("Clarion")) throw new Error("the IA073 known point no longer answers Clarion loam");
   return text;
 }

@@ -172,7 +172,7 @@ const lon = (validOnly = false) => numeric(-180, 180, (v) => v >= -180 && v <= 1
 const top = (validOnly = false) => numeric(0, 199, (v) => v >= 0 && v <= 199, false, validOnly);
 const bottom = (validOnly = false) => numeric(0, 200, (v) => v > 0 && v <= 200, false, validOnly);
 
-/** Point-query parameters (spec §4.5) and their validity, depth order included. */
+/** Point-query parameters (docs/decisions.md#depth) and their validity, depth order included. */
 /** Half the time every parameter is valid on its own (so valid queries are common), else anything goes. */
 const pointQuery = () =>
   fc.oneof(
@@ -199,7 +199,7 @@ function pointValidity(q: { latitude: Param; longitude: Param; properties: Param
   return valueOf(q.depth_bottom_cm, 200)! > valueOf(q.depth_top_cm, 0)!;
 }
 
-/** Depth and properties of the pedon detail (bounds and defaults of the point query, DESIGN §3). */
+/** Depth and properties of the pedon detail (bounds and defaults of the point query, docs/decisions.md#depth). */
 const detailQuery = () =>
   fc.oneof(
     ...[true, false].map((validOnly) =>

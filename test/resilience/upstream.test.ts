@@ -2,13 +2,14 @@
  * Resilience against the upstream: a hanging Soil Data Access must cost each caller no more than the
  * deadline and must not slow /health; identical concurrent requests must share one upstream call.
  */
+import { runQuery } from "../support/queries";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startFakeSda, type FakeSda } from "../support/fake-sda";
 import { contractFrom, type ContractChecker } from "../support/openapi";
 import { startLoam, testSnapshot } from "../support/server";
-import { SdaSource } from "../../src/upstream/sda/client";
-import { SnapshotSource } from "../../src/upstream/snapshot-source";
-import type { UpstreamSource } from "../../src/upstream/source";
+import { SdaTransport } from "../../src/upstream/sda/client";
+import { SnapshotTransport } from "../../src/upstream/snapshot";
+import type { Transport } from "../../src/upstream/transport";
 import { distinctPoints, startChild, type ChildLoam } from "./support";
 
 const TIMEOUT_MS = 1000;
@@ -19,7 +20,7 @@ describe("a hanging upstream (child process, LOAM_UPSTREAM=sda, UPSTREAM_TIMEOUT
   let contract: ContractChecker;
 
   beforeAll(async () => {
-    fake = startFakeSda({ answerer: new SnapshotSource(await testSnapshot()) });
+    fake = startFakeSda({ answerer: new SnapshotTransport(await testSnapshot()) });
     loam = await startChild({ env: { LOAM_UPSTREAM: "sda", SDA_URL: fake.url, UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS) } });
     contract = await contractFrom(loam.base);
   });
@@ -74,17 +75,17 @@ describe("a hanging upstream (child process, LOAM_UPSTREAM=sda, UPSTREAM_TIMEOUT
 
 describe("identical concurrent requests", () => {
   let fake: FakeSda;
-  let snapshot: SnapshotSource;
+  let snapshot: SnapshotTransport;
 
   beforeAll(async () => {
-    snapshot = new SnapshotSource(await testSnapshot());
+    snapshot = new SnapshotTransport(await testSnapshot());
     // An upstream that takes 300 ms, so every request arrives while the first call is in flight.
-    const slow: UpstreamSource = {
+    const slow: Transport = {
       kind: "snapshot",
       describe: () => snapshot.describe(),
-      async run(query) {
+      async fetch(query, params) {
         await Bun.sleep(300);
-        return snapshot.run(query);
+        return snapshot.fetch(query, params);
       },
     };
     fake = startFakeSda({ answerer: slow });
@@ -97,7 +98,7 @@ describe("identical concurrent requests", () => {
 
   for (const ttl of ["604800", "0"]) {
     test(`200 identical concurrent requests cause exactly one upstream call (CACHE_TTL_SECONDS=${ttl})`, async () => {
-      const loam = await startLoam({ source: new SdaSource({ url: fake.url, timeoutMs: 5000 }), env: { LOAM_UPSTREAM: "sda", CACHE_TTL_SECONDS: ttl } });
+      const loam = await startLoam({ source: new SdaTransport({ url: fake.url, timeoutMs: 5000 }), env: { LOAM_UPSTREAM: "sda", CACHE_TTL_SECONDS: ttl } });
       try {
         const before = fake.calls;
         const path = "/v1/soil/location?latitude=41.944131&longitude=-94.359608&properties=ph,clay";

@@ -1,3 +1,4 @@
+import { runQuery } from "../support/queries";
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
@@ -5,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { zipSync } from "fflate";
 import { buildSnapshot, importSsurgo, type SnapshotReport } from "../../src/snapshot/build";
-import { SnapshotSource } from "../../src/upstream/snapshot-source";
-import { tableRecords } from "../../src/upstream/table";
+import { SnapshotTransport } from "../../src/upstream/snapshot";
+import { tableRecords } from "../../src/upstream/sda/payload";
 
 const DATA = resolve(process.env.LOAM_DATA_DIR ?? "../shared/data");
 
@@ -160,9 +161,9 @@ describe("importSsurgo: a user's Web Soil Survey download", () => {
     expect(second.tables).toEqual(first.tables);
     expect(existsSync(`${base}.tmp-${process.pid}`)).toBe(false);
 
-    const source = new SnapshotSource(base);
+    const source = new SnapshotTransport(base);
     try {
-      const answer = await source.run({ kind: "ssurgo_point", longitude: -91.814651, latitude: 41.30306 });
+      const answer = await runQuery(source, { kind: "ssurgo_point", longitude: -91.814651, latitude: 41.30306 });
       expect(tableRecords(answer.table)[0]).toMatchObject({ mukey: "412032", musym: "279", compname: "Taintor" });
       expect(source.describe().coverage).toEqual([
         "SSURGO IA183 Washington County, Iowa (survey version 27, 2020-06-10; area-of-interest extract only)",

@@ -1,14 +1,13 @@
 /**
  * A local stand-in for USDA Soil Data Access (tests only; the real service is unreachable here).
  *
- * It reads the T-SQL that `src/upstream/sda/queries.ts` writes, recognises which logical query it
- * is, asks `answerer` (normally a SnapshotSource) for its answer, and sends it in SDA's wire format:
+ * It reads the T-SQL that the providers' queries write, recognises which logical query it is, asks
+ * `answerer` (normally a SnapshotTransport) for its answer, and sends it in SDA's wire format:
  * `{"Table": [[names], [metadata], ...rows of strings or null]}`, or `{}` for no rows. Faults
  * reproduce the ways SDA fails in the wild, on demand.
  */
-import type { LogicalQuery } from "../../src/upstream/queries";
-import { answerAsSda } from "../../src/upstream/sda-payload";
-import type { UpstreamSource } from "../../src/upstream/source";
+import type { Transport } from "../../src/upstream/transport";
+import { queryKind, type LogicalQuery } from "./queries";
 
 export type SdaFault =
   | "hang" // accepts the request, never answers
@@ -39,7 +38,7 @@ export const MAINTENANCE_PAGE =
 const JSON_TYPE = "application/json; charset=utf-8";
 const NUMBER = String.raw`(-?\d+(?:\.\d+)?)`;
 
-/** Which logical query a T-SQL text of `sda/queries.ts` is; null when it is none of them. */
+/** Which logical query a T-SQL text of the providers' queries is; null when it is none of them. */
 export function logicalQueryFromSql(sql: string): LogicalQuery | null {
   const point = new RegExp(String.raw`WktWgs84\('POINT\(${NUMBER} ${NUMBER}\)'\)`, "i").exec(sql);
   if (point) return { kind: "ssurgo_point", longitude: Number(point[1]), latitude: Number(point[2]) };
@@ -71,7 +70,7 @@ function serviceException(status: number, message: string): Response {
   return new Response(body, { status, headers: { "content-type": "text/xml; charset=utf-8" } });
 }
 
-export function startFakeSda({ answerer }: { answerer: UpstreamSource }): FakeSda {
+export function startFakeSda({ answerer }: { answerer: Transport }): FakeSda {
   let fault: SdaFault | null = null;
   let calls = 0;
   let bytesStreamed = 0;
@@ -114,11 +113,9 @@ export function startFakeSda({ answerer }: { answerer: UpstreamSource }): FakeSd
   }
 
   async function answerText(query: LogicalQuery): Promise<string> {
-    const { table, payload } = await answerer.run(query);
-    // A snapshot payload already is SDA's wire shape, column sizes in its metadata row included;
-    // rebuild only when an answerer's payload disagrees with its own table.
-    const consistent = table.rows.length === 0 ? Object.keys(payload).length === 0 : Array.isArray(payload.Table);
-    return JSON.stringify(consistent ? payload : answerAsSda(table.columns, table.types, table.rows).payload);
+    // A snapshot payload already is SDA's wire shape, column sizes in its metadata row included.
+    const { kind, ...params } = query;
+    return (await answerer.fetch(queryKind(kind), params)).text();
   }
 
   async function handle(request: Request): Promise<Response> {

@@ -10,11 +10,12 @@ import { loadConfig, type Config } from "../../src/config";
 import { openDatabase, type LoamDatabase } from "../../db/client";
 import { createApp } from "../../src/app";
 import { buildSnapshot } from "../../src/snapshot/build";
-import { SnapshotSource } from "../../src/upstream/snapshot-source";
-import type { UpstreamSource } from "../../src/upstream/source";
+import { SnapshotTransport } from "../../src/upstream/snapshot";
+import type { Transport } from "../../src/upstream/transport";
+import type { Provider, SharedUpstreams } from "../../src/providers/provider";
 import { contractFrom, type ContractChecker } from "./openapi";
 import { startFakeSda, type FakeSda } from "./fake-sda";
-import { SdaSource } from "../../src/upstream/sda/client";
+import { SdaTransport } from "../../src/upstream/sda/client";
 
 export const DATA_DIR = process.env.LOAM_DATA_DIR ?? "../shared/data";
 
@@ -39,7 +40,7 @@ export interface RunningLoam {
   base: string;
   config: Config;
   db: LoamDatabase;
-  source: UpstreamSource;
+  source: Transport;
   logs: Record<string, unknown>[];
   /** Access-log lines, parsed. */
   accessLog: Record<string, any>[];
@@ -50,8 +51,10 @@ export interface RunningLoam {
 
 export interface StartOptions {
   env?: Record<string, string>;
-  /** Defaults to a SnapshotSource over the test snapshot. */
-  source?: UpstreamSource;
+  /** The shared USDA transport; defaults to a SnapshotTransport over the test snapshot. */
+  source?: Transport;
+  /** The providers served (default: the app's own list). */
+  providers?: readonly Provider[];
   dbPath?: string;
   now?: () => number;
 }
@@ -59,11 +62,12 @@ export interface StartOptions {
 export async function startLoam(options: StartOptions = {}): Promise<RunningLoam> {
   const dbPath = options.dbPath ?? tempDbPath();
   const config = loadConfig({ RATE_LIMIT_PER_MINUTE: "100000", LOAM_DB: dbPath, ...options.env });
-  const source = options.source ?? new SnapshotSource(await testSnapshot());
+  const source = options.source ?? new SnapshotTransport(await testSnapshot());
+  const upstreams: SharedUpstreams = source.kind === "sda" ? { sda: source } : { snapshot: source };
   const db = openDatabase(config.dbPath);
   const logs: Record<string, unknown>[] = [];
   const accessLog: Record<string, any>[] = [];
-  const app = createApp({ config, db, source, now: options.now, log: (line) => logs.push(line), writeLine: (line) => accessLog.push(JSON.parse(line)) });
+  const app = createApp({ config, db, upstreams, providers: options.providers, now: options.now, log: (line) => logs.push(line), writeLine: (line) => accessLog.push(JSON.parse(line)) });
   app.listen({ port: 0, hostname: "127.0.0.1" });
   const base = `http://127.0.0.1:${app.server!.port}`;
   const get = (path: string, init?: RequestInit) => fetch(base + path, init);
@@ -115,8 +119,8 @@ export function useSnapshotAndFakeSda(): { snapshot: RunningLoam; viaSda: Runnin
   let contract: ContractChecker | undefined;
   beforeAll(async () => {
     snapshot = await startLoam();
-    fake = startFakeSda({ answerer: new SnapshotSource(await testSnapshot()) });
-    viaSda = await startLoam({ source: new SdaSource({ url: fake.url, timeoutMs: 5000 }), env: { LOAM_UPSTREAM: "sda" } });
+    fake = startFakeSda({ answerer: new SnapshotTransport(await testSnapshot()) });
+    viaSda = await startLoam({ source: new SdaTransport({ url: fake.url, timeoutMs: 5000 }), env: { LOAM_UPSTREAM: "sda" } });
     contract = await contractFrom(snapshot.base);
   });
   afterAll(async () => {

@@ -2,18 +2,34 @@ import { describe, expect, test } from "bun:test";
 import { openDatabase } from "../../db/client";
 import { createUpstreamCache } from "../../src/upstream/cache";
 import { UpstreamError, UpstreamTimeoutError, ValidationError } from "../../src/errors";
-import { SnapshotSource } from "../../src/upstream/snapshot-source";
-import type { LogicalQuery } from "../../src/upstream/queries";
-import type { UpstreamAnswer } from "../../src/upstream/table";
+import { SnapshotTransport } from "../../src/upstream/snapshot";
+import { queryKind, runQuery, type LogicalQuery } from "../support/queries";
+import { Payload } from "../../src/upstream/transport";
+import type { SdaAnswer } from "../../src/upstream/sda/payload";
 import { tempDbPath, testSnapshot } from "../support/server";
 
 const point = (i: number): LogicalQuery => ({ kind: "ssurgo_point", latitude: 41.944131 + i / 1e6, longitude: -94.359608 });
 
-async function realAnswer(): Promise<UpstreamAnswer> {
-  return new SnapshotSource(await testSnapshot()).run(point(0));
+async function realAnswer(): Promise<SdaAnswer> {
+  return runQuery(new SnapshotTransport(await testSnapshot()), point(0));
 }
 
-function counted(answer: UpstreamAnswer) {
+type Cache = ReturnType<typeof createUpstreamCache>;
+const decode = (payload: Payload) => queryKind("ssurgo_point").decode(payload);
+/** The cache as the providers use it: the query as a stable text, the payload stored, the provider's decoder. */
+const get = (cache: Cache, provider: string, query: LogicalQuery, fetch: () => Promise<SdaAnswer>) =>
+  cache.get(
+    provider,
+    JSON.stringify(query),
+    async () => {
+      const answer = await fetch();
+      return { payload: Payload.ofJson(answer.payload), answer };
+    },
+    decode,
+  );
+const has = (cache: Cache, provider: string, query: LogicalQuery): boolean => cache.has(provider, JSON.stringify(query));
+
+function counted(answer: SdaAnswer) {
   const fetcher = async () => {
     fetcher.calls++;
     return answer;
@@ -28,24 +44,24 @@ describe("upstream cache", () => {
     const answer = await realAnswer();
     const cache = createUpstreamCache(openDatabase(tempDbPath()), { ttlSeconds: 60, now: () => clock });
     const fetch = counted(answer);
-    const first = await cache.get("usda_ssurgo", point(0), fetch);
+    const first = await get(cache, "usda_ssurgo", point(0), fetch);
     clock += 59_000;
-    const second = await cache.get("usda_ssurgo", point(0), fetch);
+    const second = await get(cache, "usda_ssurgo", point(0), fetch);
     expect([first.hit, second.hit, fetch.calls]).toEqual([false, true, 1]);
     expect(second.storedAt).toBe(first.storedAt);
     expect(second.answer.payload).toEqual(answer.payload);
     clock += 2_000;
-    const third = await cache.get("usda_ssurgo", point(0), fetch);
+    const third = await get(cache, "usda_ssurgo", point(0), fetch);
     expect([third.hit, fetch.calls]).toEqual([false, 2]);
   });
 
   test("the key is provider + normalized query: another point or provider is another entry", async () => {
     const cache = createUpstreamCache(openDatabase(tempDbPath()), { ttlSeconds: 600 });
     const fetch = counted(await realAnswer());
-    await cache.get("usda_ssurgo", point(0), fetch);
-    await cache.get("usda_ssurgo", point(1), fetch);
-    await cache.get("other", point(0), fetch);
-    await cache.get("usda_ssurgo", { ...point(0) }, fetch);
+    await get(cache, "usda_ssurgo", point(0), fetch);
+    await get(cache, "usda_ssurgo", point(1), fetch);
+    await get(cache, "other", point(0), fetch);
+    await get(cache, "usda_ssurgo", { ...point(0) }, fetch);
     expect(fetch.calls).toBe(3);
   });
 
@@ -58,7 +74,7 @@ describe("upstream cache", () => {
       await Bun.sleep(50);
       return answer;
     };
-    const results = await Promise.all(Array.from({ length: 50 }, () => cache.get("usda_ssurgo", point(7), slow)));
+    const results = await Promise.all(Array.from({ length: 50 }, () => get(cache, "usda_ssurgo", point(7), slow)));
     expect(calls).toBe(1);
     expect(new Set(results.map((r) => r.storedAt)).size).toBe(1);
   });
@@ -66,13 +82,13 @@ describe("upstream cache", () => {
   test("failures are never stored, and the next request asks the upstream again", async () => {
     const cache = createUpstreamCache(openDatabase(tempDbPath()), { ttlSeconds: 600 });
     let calls = 0;
-    const failing = async (): Promise<UpstreamAnswer> => {
+    const failing = async (): Promise<SdaAnswer> => {
       calls++;
       throw new UpstreamError("SDA answered HTTP 500");
     };
-    await expect(cache.get("usda_ssurgo", point(3), failing)).rejects.toBeInstanceOf(UpstreamError);
-    expect(cache.has("usda_ssurgo", point(3))).toBe(false);
-    await expect(cache.get("usda_ssurgo", point(3), failing)).rejects.toBeInstanceOf(UpstreamError);
+    await expect(get(cache, "usda_ssurgo", point(3), failing)).rejects.toBeInstanceOf(UpstreamError);
+    expect(has(cache, "usda_ssurgo", point(3))).toBe(false);
+    await expect(get(cache, "usda_ssurgo", point(3), failing)).rejects.toBeInstanceOf(UpstreamError);
     expect(calls).toBe(2);
   });
 
@@ -80,15 +96,15 @@ describe("upstream cache", () => {
     let clock = 1_800_000_000_000;
     const cache = createUpstreamCache(openDatabase(tempDbPath()), { ttlSeconds: 60, now: () => clock });
     const answer = await realAnswer();
-    const stored = await cache.get("usda_ssurgo", point(4), async () => answer);
+    const stored = await get(cache, "usda_ssurgo", point(4), async () => answer);
     clock += 3_600_000;
-    const stale = await cache.get("usda_ssurgo", point(4), async () => {
+    const stale = await get(cache, "usda_ssurgo", point(4), async () => {
       throw new UpstreamTimeoutError("no answer in 15000 ms");
     });
     expect(stale).toMatchObject({ hit: true, stale: true, storedAt: stored.storedAt });
     expect(stale.staleBecause?.code).toBe("upstream_timeout");
     await expect(
-      cache.get("usda_ssurgo", point(4), async () => {
+      get(cache, "usda_ssurgo", point(4), async () => {
         throw new ValidationError("bad query");
       }),
     ).rejects.toBeInstanceOf(ValidationError);
@@ -101,19 +117,19 @@ describe("upstream cache", () => {
     const answer = await realAnswer();
     for (let i = 0; i < 5; i++) {
       clock += 1000;
-      await cache.get("usda_ssurgo", point(10 + i), async () => answer);
+      await get(cache, "usda_ssurgo", point(10 + i), async () => answer);
     }
     const kept = db.$client.query("SELECT count(*) AS n FROM cache_entries").get() as { n: number };
     expect(kept.n).toBe(3);
-    expect([10, 11, 12, 13, 14].map((i) => cache.has("usda_ssurgo", point(i)))).toEqual([false, false, true, true, true]);
+    expect([10, 11, 12, 13, 14].map((i) => has(cache, "usda_ssurgo", point(i)))).toEqual([false, false, true, true, true]);
   });
 
   test("CACHE_TTL_SECONDS=0 stores nothing", async () => {
     const db = openDatabase(tempDbPath());
     const cache = createUpstreamCache(db, { ttlSeconds: 0 });
     const fetch = counted(await realAnswer());
-    await cache.get("usda_ssurgo", point(20), fetch);
-    await cache.get("usda_ssurgo", point(20), fetch);
+    await get(cache, "usda_ssurgo", point(20), fetch);
+    await get(cache, "usda_ssurgo", point(20), fetch);
     expect(fetch.calls).toBe(2);
     expect((db.$client.query("SELECT count(*) AS n FROM cache_entries").get() as { n: number }).n).toBe(0);
   });

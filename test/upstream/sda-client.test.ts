@@ -1,15 +1,16 @@
+import { queryKind, runQuery, sqlFor } from "../support/queries";
+import { Payload } from "../../src/upstream/transport";
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { LoamError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../../src/errors";
-import type { LogicalQuery } from "../../src/upstream/queries";
-import { answerAsSda } from "../../src/upstream/sda-payload";
-import { SdaSource, serviceException } from "../../src/upstream/sda/client";
-import { sqlFor } from "../../src/upstream/sda/queries";
-import type { UpstreamSource } from "../../src/upstream/source";
-import type { UpstreamTable } from "../../src/upstream/table";
+import type { LogicalQuery } from "../support/queries";
+import { answerAsSda, decodeSdaTable } from "../../src/upstream/sda/payload";
+import { SdaTransport, serviceException } from "../../src/upstream/sda/client";
+import type { Transport } from "../../src/upstream/transport";
+import type { SdaTable } from "../../src/upstream/sda/payload";
 import { startFakeSda, type SdaFault } from "../support/fake-sda";
 
 /** A fixed answer, in the shape SDA sends for the point query's first columns. */
-const TABLE: UpstreamTable = {
+const TABLE: SdaTable = {
   columns: ["areasymbol", "mukey", "muname", "comppct_r"],
   types: ["varchar", "int", "varchar", "smallint"],
   rows: [
@@ -17,19 +18,24 @@ const TABLE: UpstreamTable = {
     ["IA073", "2765528", "Canisteo clay loam", null],
   ],
 };
-const stub: UpstreamSource = {
+const stub: Transport = {
   kind: "snapshot",
-  run: async () => answerAsSda(TABLE.columns, TABLE.types, TABLE.rows),
+  fetch: async () => Payload.ofJson(answerAsSda(TABLE.columns, TABLE.types, TABLE.rows).payload),
   describe: () => ({ kind: "snapshot", location: "stub" }),
 };
 
 const POINT: LogicalQuery = { kind: "ssurgo_point", latitude: 41.944131, longitude: -94.359608 };
+
+/** The point query's SQL, answered by the stub's four columns: the table decoded as the stub's. */
+async function runTable(transport: Transport, { kind, ...params }: LogicalQuery) {
+  return decodeSdaTable(await transport.fetch(queryKind(kind), params), TABLE.columns);
+}
 const fake = startFakeSda({ answerer: stub });
 afterAll(() => fake.close());
 beforeEach(() => fake.setFault(null));
 
 const sda = (options: { timeoutMs?: number; maxBodyBytes?: number; url?: string } = {}) =>
-  new SdaSource({ url: options.url ?? fake.url, timeoutMs: options.timeoutMs ?? 5000, maxBodyBytes: options.maxBodyBytes });
+  new SdaTransport({ url: options.url ?? fake.url, timeoutMs: options.timeoutMs ?? 5000, maxBodyBytes: options.maxBodyBytes });
 
 async function failure(run: Promise<unknown>): Promise<LoamError> {
   try {
@@ -44,10 +50,10 @@ async function failure(run: Promise<unknown>): Promise<LoamError> {
   throw new Error("expected the call to fail");
 }
 
-describe("SdaSource answers", () => {
+describe("SdaTransport answers", () => {
   test("posts the template's T-SQL as JSON and returns the parsed table with the untouched payload", async () => {
     const before = fake.calls;
-    const answer = await sda().run(POINT);
+    const answer = await runTable(sda(), POINT);
     expect(fake.calls).toBe(before + 1);
     expect(fake.lastQueries.at(-1)).toBe(sqlFor(POINT));
     expect(answer.table).toEqual(TABLE);
@@ -58,9 +64,18 @@ describe("SdaSource answers", () => {
 
   test("SDA's empty result set {} is an empty table, not an error", async () => {
     fake.setFault("empty");
-    const answer = await sda().run(POINT);
+    const answer = await runTable(sda(), POINT);
     expect(answer.payload).toEqual({});
     expect(answer.table.rows).toEqual([]);
+  });
+
+  test("an answer whose columns differ from those asked for is a 502 naming the missing and extra columns", async () => {
+    const error = await failure(runQuery(sda(), POINT));
+    expect(error.status).toBe(502);
+    expect(error.code).toBe("upstream_error");
+    expect(error.message).toContain("missing areaname, saverest");
+    expect(error.message).toMatch(/missing [^;]*ph1to1h2o_r/);
+    expect(error.message).not.toMatch(/unexpected/);
   });
 
   test("describe names the endpoint", () => {
@@ -69,12 +84,12 @@ describe("SdaSource answers", () => {
 
   test("a hostile query is refused before anything is sent", async () => {
     const before = fake.calls;
-    await expect(sda().run({ kind: "ssurgo_point", latitude: Number.NaN, longitude: 0 })).rejects.toThrow();
+    await expect(runQuery(sda(), { kind: "ssurgo_point", latitude: Number.NaN, longitude: 0 })).rejects.toThrow();
     expect(fake.calls).toBe(before);
   });
 });
 
-describe("SdaSource failures map to typed upstream errors", () => {
+describe("SdaTransport failures map to typed upstream errors", () => {
   // Every one of these is SDA answering, but not with a usable table: upstream_error, 502.
   const cases: [SdaFault, RegExp][] = [
     ["http-500", /HTTP 500: Invalid query: Incorrect syntax near '<'\. Table "x" & co\./],
@@ -86,7 +101,7 @@ describe("SdaSource failures map to typed upstream errors", () => {
   for (const [fault, message] of cases) {
     test(`${fault} → upstream_error (502) naming the cause`, async () => {
       fake.setFault(fault);
-      const error = await failure(sda().run(POINT));
+      const error = await failure(runTable(sda(), POINT));
       expect(error).toBeInstanceOf(UpstreamError);
       expect(error.code).toBe("upstream_error");
       expect(error.status).toBe(502);
@@ -98,7 +113,7 @@ describe("SdaSource failures map to typed upstream errors", () => {
   test("a hang times out within the deadline (timeoutMs 300)", async () => {
     fake.setFault("hang");
     const started = performance.now();
-    const error = await failure(sda({ timeoutMs: 300 }).run(POINT));
+    const error = await failure(runTable(sda({ timeoutMs: 300 }), POINT));
     const elapsed = performance.now() - started;
     expect(error).toBeInstanceOf(UpstreamTimeoutError);
     expect(error.code).toBe("upstream_timeout");
@@ -111,7 +126,7 @@ describe("SdaSource failures map to typed upstream errors", () => {
   test("a slow drip that started in time still times out: the deadline covers the body", async () => {
     fake.setFault("slow-drip");
     const started = performance.now();
-    const error = await failure(sda({ timeoutMs: 700 }).run(POINT));
+    const error = await failure(runTable(sda({ timeoutMs: 700 }), POINT));
     const elapsed = performance.now() - started;
     expect(error).toBeInstanceOf(UpstreamTimeoutError);
     expect(fake.bytesStreamed).toBeGreaterThan(0);
@@ -119,8 +134,8 @@ describe("SdaSource failures map to typed upstream errors", () => {
   });
 
   test("a fetch that ignores its abort signal is still bounded by the deadline", async () => {
-    const source = new SdaSource({ url: fake.url, timeoutMs: 200, fetch: (() => new Promise(() => {})) as unknown as typeof fetch });
-    const error = await failure(source.run(POINT));
+    const source = new SdaTransport({ url: fake.url, timeoutMs: 200, fetch: (() => new Promise(() => {})) as unknown as typeof fetch });
+    const error = await failure(runTable(source, POINT));
     expect(error).toBeInstanceOf(UpstreamTimeoutError);
   });
 
@@ -128,7 +143,7 @@ describe("SdaSource failures map to typed upstream errors", () => {
     const closed = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
     const url = `http://127.0.0.1:${closed.port}/Tabular/post.rest`;
     closed.stop(true);
-    const error = await failure(sda({ url }).run(POINT));
+    const error = await failure(runTable(sda({ url }), POINT));
     expect(error).toBeInstanceOf(UpstreamUnreachableError);
     expect(error.code).toBe("upstream_unreachable");
     expect(error.status).toBe(502);
@@ -137,20 +152,20 @@ describe("SdaSource failures map to typed upstream errors", () => {
 
   test("a host name that does not resolve is upstream_unreachable", async () => {
     const dnsFailure = Object.assign(new TypeError("getaddrinfo ENOTFOUND sda.invalid"), { code: "ENOTFOUND" });
-    const source = new SdaSource({
+    const source = new SdaTransport({
       url: "https://sda.invalid/Tabular/post.rest",
       timeoutMs: 1000,
       fetch: (async () => {
         throw dnsFailure;
       }) as unknown as typeof fetch,
     });
-    const error = await failure(source.run(POINT));
+    const error = await failure(runTable(source, POINT));
     expect(error).toBeInstanceOf(UpstreamUnreachableError);
     expect(error.message).toMatch(/host name could not be resolved/);
   });
 
   test("an answer over the body cap is refused (declared length)", async () => {
-    const error = await failure(sda({ maxBodyBytes: 64 }).run(POINT));
+    const error = await failure(runTable(sda({ maxBodyBytes: 64 }), POINT));
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error.message).toMatch(/larger than 64 bytes/);
   });
@@ -159,7 +174,7 @@ describe("SdaSource failures map to typed upstream errors", () => {
     fake.setFault("endless");
     const cap = 1024 * 1024;
     const started = performance.now();
-    const error = await failure(sda({ maxBodyBytes: cap, timeoutMs: 10_000 }).run(POINT));
+    const error = await failure(runTable(sda({ maxBodyBytes: cap, timeoutMs: 10_000 }), POINT));
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error.message).toMatch(/larger than 1048576 bytes/);
     expect(performance.now() - started).toBeLessThan(5000);

@@ -1,24 +1,22 @@
 /**
- * The SDA path and the snapshot path must hand providers the same table (DESIGN §2): the fake SDA
+ * The SDA path and the snapshot path must hand providers the same table (docs/decisions.md#providers): the fake SDA
  * answers from the snapshot, so any difference comes from the T-SQL round trip or the wire format.
  */
+import { runQuery } from "../support/queries";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSnapshot } from "../../src/snapshot/build";
-import {
-  LAB_BBOX_COLUMNS,
-  LAB_PEDON_COLUMNS,
-  SSURGO_POINT_COLUMNS,
-  type LogicalQuery,
-} from "../../src/upstream/queries";
-import { SdaSource } from "../../src/upstream/sda/client";
-import { SnapshotSource } from "../../src/upstream/snapshot-source";
-import { tableRecords } from "../../src/upstream/table";
+import { LAB_BBOX_COLUMNS, LAB_PEDON_COLUMNS } from "../../src/providers/usda_kssl/columns";
+import { SSURGO_POINT_COLUMNS } from "../../src/providers/usda_ssurgo/columns";
+import type { LogicalQuery } from "../support/queries";
+import { SdaTransport } from "../../src/upstream/sda/client";
+import { SnapshotTransport } from "../../src/upstream/snapshot";
+import { tableRecords } from "../../src/upstream/sda/payload";
 import { startFakeSda, type FakeSda } from "../support/fake-sda";
 
-/** The known answers of ../shared/data/README.md §1.3: [area, lon, lat, mukey]. */
+/** The known answers of the data README (LOAM_DATA_DIR/README.md, section 1.3): [area, lon, lat, mukey]. */
 const KNOWN_POINTS: [string, number, number, string][] = [
   ["IA073", -94.359608, 41.944131, "2765528"],
   ["IA073", -94.361061, 41.943704, "2834838"],
@@ -31,17 +29,17 @@ const KNOWN_POINTS: [string, number, number, string][] = [
 ];
 
 let dir: string;
-let snapshot: SnapshotSource;
+let snapshot: SnapshotTransport;
 let fake: FakeSda;
-let sda: SdaSource;
+let sda: SdaTransport;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "loam-sda-vs-snapshot-"));
   const outPath = join(dir, "snapshot.sqlite");
   await buildSnapshot({ dataDir: process.env.LOAM_DATA_DIR ?? "../shared/data", outPath });
-  snapshot = new SnapshotSource(outPath);
+  snapshot = new SnapshotTransport(outPath);
   fake = startFakeSda({ answerer: snapshot });
-  sda = new SdaSource({ url: fake.url, timeoutMs: 10_000 });
+  sda = new SdaTransport({ url: fake.url, timeoutMs: 10_000 });
 }, 120_000);
 
 afterAll(() => {
@@ -51,7 +49,7 @@ afterAll(() => {
 });
 
 async function bothPaths(query: LogicalQuery) {
-  const [viaSda, direct] = await Promise.all([sda.run(query), snapshot.run(query)]);
+  const [viaSda, direct] = await Promise.all([runQuery(sda, query), runQuery(snapshot, query)]);
   expect(viaSda.table).toEqual(direct.table);
   // The raw endpoints show the payload: the wire JSON must match too, metadata row included.
   expect(viaSda.payload).toEqual(direct.payload);

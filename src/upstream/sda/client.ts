@@ -1,20 +1,18 @@
 /**
- * USDA Soil Data Access as an upstream source: T-SQL over HTTP POST, answered as
- * JSON+COLUMNNAME+METADATA. Every failure becomes one of the typed upstream errors; the
- * deadline covers the whole exchange, headers and body, so a slow drip cannot outlive it.
+ * USDA Soil Data Access as a transport: T-SQL over HTTP POST, answered as JSON+COLUMNNAME+METADATA.
+ * Every failure becomes one of the typed upstream errors; the deadline covers the whole exchange,
+ * headers and body, so a slow drip cannot outlive it. The payload is handed back as SDA sent it;
+ * the provider's query decodes it.
  */
 import { LoamError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../../errors";
-import type { LogicalQuery } from "../queries";
-import { parseSdaPayload } from "../sda-payload";
-import type { SourceDescription, UpstreamSource } from "../source";
-import type { SdaPayload, UpstreamAnswer } from "../table";
-import { sqlFor } from "./queries";
+import { Payload, type QueryKind, type SourceDescription, type Transport } from "../transport";
+import { commentFree } from "./sql";
 
 /** SDA's own JSON serialization limit per query (soilDB docs: "32Mb"). */
 export const SDA_MAX_BODY_BYTES = 32 * 1024 * 1024;
 export const SDA_FORMAT = "JSON+COLUMNNAME+METADATA";
 
-export interface SdaSourceOptions {
+export interface SdaTransportOptions {
   url: string;
   timeoutMs: number;
   maxBodyBytes?: number;
@@ -29,14 +27,14 @@ interface RawAnswer {
 
 const SERVICE = "Soil Data Access";
 
-export class SdaSource implements UpstreamSource {
+export class SdaTransport implements Transport {
   readonly kind = "sda" as const;
   private readonly url: string;
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
   private readonly fetchImpl: typeof fetch;
 
-  constructor(options: SdaSourceOptions) {
+  constructor(options: SdaTransportOptions) {
     this.url = options.url;
     this.timeoutMs = options.timeoutMs;
     this.maxBodyBytes = options.maxBodyBytes ?? SDA_MAX_BODY_BYTES;
@@ -47,11 +45,16 @@ export class SdaSource implements UpstreamSource {
     return { kind: "sda", location: this.url };
   }
 
-  async run(query: LogicalQuery): Promise<UpstreamAnswer> {
-    const sql = sqlFor(query);
-    const answer = await this.post(sql);
-    const payload = interpret(answer);
-    return { table: parseSdaPayload(payload), payload };
+  async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
+    const form = query.forms.sda;
+    if (!form) throw new UpstreamError(`The ${query.kind} query has no Soil Data Access form.`);
+    return this.query(form(params));
+  }
+
+  /** Send one T-SQL text and return SDA's JSON answer as sent, or throw a typed error. */
+  async query(sql: string): Promise<Payload> {
+    const answer = await this.post(commentFree(sql));
+    return interpret(answer);
   }
 
   /** POST one query and read the complete answer, or throw a typed error. */
@@ -129,7 +132,7 @@ async function readCapped(response: Response, maxBytes: number, deadline: Promis
 }
 
 /** Turn a complete HTTP answer into the parsed JSON payload, or say why it is not one. */
-function interpret({ status, contentType, text }: RawAnswer): SdaPayload {
+function interpret({ status, contentType, text }: RawAnswer): Payload {
   // SDA goes down every night and answers 200 with an HTML notice instead of a ServiceException.
   if (/under daily maintenance/i.test(text)) {
     throw new UpstreamError(
@@ -154,7 +157,7 @@ function interpret({ status, contentType, text }: RawAnswer): SdaPayload {
   if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
     throw new UpstreamError(`${SERVICE} sent JSON that is not an object of result tables.`);
   }
-  return payload as SdaPayload;
+  return Payload.parsed(text, payload);
 }
 
 function isJsonType(contentType: string): boolean {

@@ -1,0 +1,67 @@
+// The API client: every URL the page asks Loam for is built here, and every answer is read by getJson.
+
+/** key=value pairs; a comma-separated value keeps its commas (properties=ph,clay; bbox=w,s,e,n). */
+export function query(params) {
+  return Object.keys(params)
+    .filter((key) => params[key] !== undefined && params[key] !== null)
+    .map((key) => encodeURIComponent(key) + "=" + String(params[key]).split(",").map(encodeURIComponent).join(","))
+    .join("&");
+}
+
+/** GET JSON from Loam. Non-2xx answers throw an Error with the ErrorResponse message. */
+export async function getJson(url, signal) {
+  let response;
+  try {
+    response = await fetch(url, { signal, headers: { accept: "application/json" } });
+  } catch (networkError) {
+    if (isAbort(networkError)) throw networkError;
+    throw new Error("Could not reach Loam: " + (networkError && networkError.message ? networkError.message : String(networkError)));
+  }
+  const body = await response.text();
+  let parsed = null;
+  try {
+    parsed = body ? JSON.parse(body) : null;
+  } catch {
+    parsed = null;
+  }
+  if (!response.ok) {
+    const apiError = parsed && parsed.error && typeof parsed.error === "object" ? parsed.error : null;
+    const error = new Error(apiError && typeof apiError.message === "string" ? apiError.message : "HTTP " + response.status + " " + response.statusText);
+    error.status = response.status;
+    error.requestId = apiError && typeof apiError.request_id === "string" ? apiError.request_id : response.headers.get("x-request-id");
+    throw error;
+  }
+  if (parsed === null || typeof parsed !== "object") throw new Error("Loam sent an answer that is not JSON.");
+  return parsed;
+}
+
+export function describeError(error) {
+  const parts = [error && error.message ? error.message : String(error)];
+  if (error && error.status) parts.push("(HTTP " + error.status + (error.requestId ? ", request id " + error.requestId : "") + ")");
+  return parts.join(" ");
+}
+
+export function isAbort(error) {
+  return Boolean(error && error.name === "AbortError");
+}
+
+// ---- URLs
+
+export const urls = {
+  properties: () => "/v1/properties",
+  providers: () => "/v1/providers",
+  /** Pedons in a box [w, s, e, n]. */
+  pedons: (box, limit) => "/v1/pedons?" + query({ bbox: box.join(","), limit }),
+  pedon: (key, properties) => "/v1/pedons/" + encodeURIComponent(key) + (properties && properties.length ? "?" + query({ properties: properties.join(",") }) : ""),
+  rawPedon: (provider, key) => "/v1/providers/" + encodeURIComponent(provider) + "/raw/pedons/" + encodeURIComponent(key),
+  /** params: latitude, longitude, properties (comma-separated). */
+  location: (params) => "/v1/soil/location?" + query(params),
+  rawLocation: (provider, params) => "/v1/providers/" + encodeURIComponent(provider) + "/raw/location?" + query(params),
+  /**
+   * Map-unit polygons in a box (GET /v1/soil/mapunits?bbox=…, a GeoJSON FeatureCollection); with
+   * `property`, `method` and depths each feature carries a `summary` {value, category, unit}.
+   */
+  mapUnits: (box, options) => "/v1/soil/mapunits?" + query(Object.assign({ bbox: box.join(",") }, options || {})),
+  /** One map unit with its components and, with `properties`, its summaries (GET /v1/soil/mapunits/{key}). */
+  mapUnit: (key, options) => "/v1/soil/mapunits/" + encodeURIComponent(key) + (options ? "?" + query(options) : ""),
+};

@@ -1,0 +1,49 @@
+// Page settings: choices of this page (views, styles, which columns a table shows), not API data.
+// Property names and units come from GET /v1/properties (catalog.js).
+
+/**
+ * Limits of GET /v1/pedons (its OpenAPI description: bbox at most 5 degrees a side and 4 square
+ * degrees, limit 1 to 500). No catalog endpoint serves them, so they are stated here; a view over the
+ * limits shows the zoom-in message instead of sending a request the API would refuse with a 422.
+ */
+export const PEDON_BOX = { maxSideDegrees: 5, maxAreaSquareDegrees: 4 };
+export const PEDON_LIMIT = 500;
+/** Data endpoints answer at most this many properties per request (`properties` parameter). */
+export const MAX_PROPERTIES_PER_REQUEST = 8;
+
+/** Wait this long after the view stops moving before asking for its pedons. */
+export const MOVE_DEBOUNCE_MS = 300;
+
+/**
+ * The first view (when the URL names none): laboratory pedons around Topeka and Lawrence, Kansas,
+ * a box small enough for the pedon limits, so the first screen shows data. If the window makes the
+ * fitted view larger than the limits, the map zooms in until it is not (map.js openFirstView).
+ */
+export const FIRST_VIEW = { south: 38.6, west: -96.4, north: 39.5, east: -95.0 };
+
+/** County lines are drawn from this zoom on. */
+export const COUNTY_MIN_ZOOM = 6;
+
+/** Table columns, in order (only those the provider serves are shown). */
+export const PEDON_COLUMNS = ["ph", "organic_carbon", "clay", "sand", "silt", "cec"];
+export const LOCATION_COLUMNS = ["ph", "organic_matter", "clay", "sand", "silt"];
+
+/** The property a depth chart (and, later, the map-unit choropleth) shows first. */
+export const DEFAULT_PROPERTY = "clay";
+
+/** Short column headings; the full property name is the heading's title and is listed under the table. */
+export const SHORT_LABELS = { ph: "pH", organic_carbon: "OC", organic_matter: "OM", clay: "Clay", sand: "Sand", silt: "Silt", cec: "CEC", bulk_density: "BD", total_nitrogen: "N", ec: "EC" };
+
+export const PEDON_STYLE = { radius: 6, color: "#3b2415", weight: 1.5, fillColor: "#d0782c", fillOpacity: 0.9 };
+export const SELECTED_STYLE = { radius: 9, color: "#111111", weight: 3, fillColor: "#ffd43b", fillOpacity: 1 };
+
+export const PEDON_CAVEAT =
+  "Pedon coordinates are provider records whose accuracy varies, especially for older pedons. " +
+  "A pedon is a point: it is not representative of the surrounding area, field, soil series or map unit without further evidence.";
+
+/**
+ * Map-unit polygons (GET /v1/soil/mapunits?bbox=…; mapunits.js). `enabled` is the switch: turn it on
+ * once the endpoint is served. Boxes of at most 0.25 degrees a side; summaries of `method` over
+ * [depthTopCm, depthBottomCm) of the chosen property (DEFAULT_PROPERTY at first).
+ */
+export const MAP_UNITS = { enabled: false, maxSideDegrees: 0.25, limit: 2000, method: "weighted_average", depthTopCm: 0, depthBottomCm: 30 };

@@ -1,0 +1,122 @@
+// Loam map page: laboratory pedons for the current view (/v1/pedons), a pedon's layers and depth
+// chart (/v1/pedons/{key}), the mapped soil survey at a clicked point (/v1/soil/location) and, when
+// switched on, map-unit polygons (mapunits.js). This module wires the others together.
+//
+// Rules every module keeps:
+// - Everything that comes from the API is written as text (textContent, createElement), never as HTML.
+// - No request leaves Loam's origin: Leaflet, the TopoJSON outlines and topojson-client are served by
+//   Loam itself; there is no tile server.
+// - The page's Content-Security-Policy allows only 'self' for scripts, styles and connections: no inline
+//   script, no style attribute in markup (Leaflet's own element styles are set through the CSSOM).
+/* global L */
+import { describeError, getJson, isAbort, urls } from "./api.js";
+import { loadCatalog } from "./catalog.js";
+import { DEFAULT_PROPERTY } from "./config.js";
+import { $, formatNumber, round6 } from "./dom.js";
+import { createPedonLayer, pedonBoxProblem } from "./layers/pedons.js";
+import { createMap, openFirstView, pointOf, writeHash } from "./map.js";
+import { setUpMapUnits } from "./mapunits.js";
+import { createPanel } from "./panels/panel.js";
+import { pedonProperties, renderPedon } from "./panels/pedon.js";
+import { locationProperties, renderLocation } from "./panels/location.js";
+import { setNotes, setStatus } from "./status.js";
+
+/** State for tests and the curious: the map, the layers, and what the last view request did. */
+const state = { map: null, pedonLayer: null, lastBbox: null, lastPedonCount: null, pedonState: "pending", basemapState: "loading" };
+window.loam = state;
+
+const map = createMap(state);
+window.loamMap = map;
+state.map = map;
+
+const catalog = loadCatalog().then((loaded) => {
+  setNotes("catalog", loaded.problems);
+  return loaded;
+});
+
+/** The property the depth chart (and the map-unit choropleth) shows; the user's last pick. */
+let chosenProperty = DEFAULT_PROPERTY;
+
+const pedons = createPedonLayer(map, state, openPedon);
+state.pedonLayer = pedons.layer;
+
+let pointMarker = null;
+function removePointMarker() {
+  if (pointMarker) pointMarker.remove();
+  pointMarker = null;
+}
+/** Before a new detail opens: no pedon selected, no point marker. */
+function beforeDetail() {
+  pedons.highlight(null);
+  removePointMarker();
+}
+
+const panel = createPanel(map, beforeDetail);
+
+const mapUnits = setUpMapUnits({ map, state, panel, catalog, property: () => chosenProperty, beforeDetail });
+
+// ---- a pedon's panel
+
+async function openPedon(key, focus) {
+  pedons.highlight(key);
+  removePointMarker();
+  const marker = pedons.marker(key);
+  panel.open("Pedon " + key, focus, marker ? marker.getLatLng() : null);
+  panel.message("Loading laboratory layers…", "busy");
+  const controller = panel.start();
+  const feature = marker ? marker.pedonFeature : null;
+  try {
+    const known = await catalog;
+    const detail = await getJson(urls.pedon(key, pedonProperties(known)), controller.signal);
+    if (!panel.current(controller)) return;
+    renderPedon(panel.body, key, detail, feature, known, { property: chosenProperty, onChange: (id) => (chosenProperty = id) });
+  } catch (error) {
+    if (isAbort(error) || !panel.current(controller)) return;
+    panel.message("The pedon could not be loaded: " + describeError(error), "error");
+  }
+}
+
+// ---- the mapped survey at a point
+
+async function queryPoint(lat, lon, focus) {
+  beforeDetail();
+  pointMarker = L.marker([lat, lon], { keyboard: false, interactive: false, alt: "Queried point", title: "Queried point" }).addTo(map);
+  panel.open("Mapped soil survey at " + formatNumber(lat) + ", " + formatNumber(lon), focus, L.latLng(lat, lon));
+  panel.message("Looking up the mapped soil survey at this point…", "busy");
+  const controller = panel.start();
+  try {
+    const known = await catalog;
+    const params = { latitude: lat, longitude: lon, properties: locationProperties(known).join(",") };
+    const answer = await getJson(urls.location(params), controller.signal);
+    if (!panel.current(controller)) return;
+    renderLocation(panel.body, lat, lon, answer, params, known);
+  } catch (error) {
+    if (isAbort(error) || !panel.current(controller)) return;
+    panel.message("The mapped survey could not be loaded: " + describeError(error), "error");
+  }
+}
+
+// A click on a drawn map-unit polygon opens that map unit; anywhere else, the survey at the point.
+map.on("click", (event) => {
+  if (mapUnits.openAt(event.latlng)) return;
+  const p = pointOf(event.latlng);
+  queryPoint(p.lat, p.lon, false);
+});
+
+$("point-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const lat = Number($("point-lat").value), lon = Number($("point-lon").value);
+  if (!isFinite(lat) || !isFinite(lon) || lat < -90 || lat > 90 || lon < -180 || lon > 180) {
+    setStatus("Enter a latitude from -90 to 90 and a longitude from -180 to 180.", "error");
+    return;
+  }
+  map.setView([lat, lon], Math.max(map.getZoom(), 14));
+  queryPoint(round6(lat), round6(lon), true);
+});
+
+map.on("moveend", () => {
+  pedons.scheduleLoad();
+  writeHash(map);
+});
+
+openFirstView(map, (box) => pedonBoxProblem(box) === null);

@@ -1,0 +1,196 @@
+// The Leaflet map and its offline basemap: country, US state and county outlines drawn from TopoJSON
+// served by Loam (there is no tile server), the legend, the cursor coordinates and the view in the URL.
+// Leaflet (L) and topojson-client (topojson) are classic scripts loaded before the modules.
+/* global L, topojson */
+import { getJson, describeError } from "./api.js";
+import { COUNTY_MIN_ZOOM, FIRST_VIEW } from "./config.js";
+import { clamp, el, round6 } from "./dom.js";
+import { addNote } from "./status.js";
+
+/** Panes, bottom to top: land fill, county lines, map units, state and country lines, pedons. */
+const PANES = [["land", "230"], ["counties", "240"], ["mapunits", "245"], ["borders", "250"], ["pedons", "450"]];
+
+const LEGEND_ROWS = [
+  ["legend-dot legend-pedon", "Laboratory pedon (KSSL, observed point)"],
+  ["legend-dot legend-selected", "Selected pedon"],
+  ["legend-pin", "Queried point (SSURGO mapped survey)"],
+  ["legend-line legend-state", "US state border"],
+  ["legend-line legend-county", "US county border (zoom 6+)"],
+  ["legend-line legend-country", "Country border / coast"],
+];
+
+export function createMap(state) {
+  const map = L.map("map", {
+    preferCanvas: true,
+    minZoom: 2,
+    maxZoom: 18,
+    maxBounds: L.latLngBounds([-90, -180], [90, 180]),
+    maxBoundsViscosity: 1,
+    worldCopyJump: false,
+    keyboard: true,
+  });
+  // Leaflet sets each pane's z-index through the CSSOM, which the CSP permits.
+  for (const [name, zIndex] of PANES) map.createPane(name).style.zIndex = zIndex;
+  const renderers = {
+    land: L.canvas({ pane: "land", padding: 0.3 }),
+    counties: L.canvas({ pane: "counties", padding: 0.3 }),
+    borders: L.canvas({ pane: "borders", padding: 0.3 }),
+  };
+
+  map.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
+  map.attributionControl.addAttribution("Outlines: Natural Earth, US Census Bureau");
+  map.attributionControl.addAttribution("Soil data: USDA-NRCS (SSURGO, NCSS KSSL)");
+  L.control.scale({ position: "bottomright", imperial: false }).addTo(map);
+
+  const outline = (geometry, pane, style) => L.geoJSON(geometry, { renderer: renderers[pane], pane, interactive: false, style: () => style });
+  drawBasemap(map, outline, state);
+  addLegend(map);
+  addCursorCoordinates(map);
+  return map;
+}
+
+function loadTopology(url) {
+  return getJson(url).then((topology) => {
+    if (!topology || topology.type !== "Topology") throw new Error(url + " is not TopoJSON");
+    return topology;
+  });
+}
+
+function drawBasemap(map, outline, state) {
+  const landLayer = L.layerGroup().addTo(map);
+  const countryBorders = L.layerGroup().addTo(map);
+  const stateBorders = L.layerGroup().addTo(map);
+  const countyBorders = L.layerGroup();
+  let problems = 0;
+  const failed = (what) => (error) => {
+    problems++;
+    addNote("basemap", what + " could not be loaded (" + describeError(error) + ").");
+  };
+  const different = (a, b) => a !== b;
+
+  // Fetched in parallel, drawn in order: the opaque land fill first, borders over it.
+  const worldLoad = loadTopology("/map/data/countries-50m.json");
+  const statesLoad = loadTopology("/map/data/us-states-10m.json");
+  worldLoad
+    .then((world) => {
+      outline(topojson.feature(world, world.objects.land), "land", { stroke: true, color: "#6f6558", weight: 0.8, fill: true, fillColor: "#f3eee4", fillOpacity: 1 }).addTo(landLayer);
+      outline(topojson.mesh(world, world.objects.countries, different), "borders", { color: "#6f6558", weight: 1.2, fill: false }).addTo(countryBorders);
+    })
+    .catch(failed("Country outlines"))
+    .then(() => statesLoad)
+    .then((us) => {
+      outline(topojson.mesh(us, us.objects.states, different), "borders", { color: "#8c7f70", weight: 1, fill: false, dashArray: "4 3" }).addTo(stateBorders);
+    })
+    .catch(failed("US state outlines"))
+    .then(() => {
+      state.basemapState = problems ? "incomplete" : "ready";
+    });
+
+  // County lines (us-atlas, ~240 kB compressed) orient the eye in the lab coverage; they are fetched the
+  // first time the view is zoomed in far enough, and drawn only from COUNTY_MIN_ZOOM on.
+  let countyLines = null;
+  let countiesLoading = null;
+  const sameState = (a, b) => a !== b && ((a.id / 1000) | 0) === ((b.id / 1000) | 0);
+  function updateCounties() {
+    if (!map.hasLayer(countyBorders) || map.getZoom() < COUNTY_MIN_ZOOM) {
+      if (countyLines) countyBorders.removeLayer(countyLines);
+      return;
+    }
+    if (countyLines) {
+      countyBorders.addLayer(countyLines);
+      return;
+    }
+    if (countiesLoading) return;
+    countiesLoading = loadTopology("/map/data/us-counties-10m.json")
+      .then((us) => {
+        countyLines = outline(topojson.mesh(us, us.objects.counties, sameState), "counties", { color: "#b9ad9c", weight: 0.7, fill: false });
+        updateCounties();
+        state.countiesState = "ready";
+      })
+      .catch((error) => {
+        countiesLoading = null;
+        failed("US county outlines")(error);
+      });
+  }
+  countyBorders.addTo(map);
+  map.on("zoomend overlayadd overlayremove", updateCounties);
+  map.whenReady(updateCounties);
+
+  L.control
+    .layers(null, { "Country borders": countryBorders, "US state borders": stateBorders, "US county borders (zoom 6+)": countyBorders }, { position: "topright", collapsed: true })
+    .addTo(map);
+}
+
+function addLegend(map) {
+  const Legend = L.Control.extend({
+    options: { position: "bottomleft" },
+    onAdd() {
+      const box = el("div", { class: "legend", role: "group", "aria-label": "Legend" });
+      box.appendChild(el("p", { class: "legend-title", text: "Legend" }));
+      for (const [className, label] of LEGEND_ROWS) {
+        box.appendChild(el("div", { class: "legend-row" }, [el("span", { class: className, "aria-hidden": "true" }), el("span", { text: label })]));
+      }
+      L.DomEvent.disableClickPropagation(box);
+      return box;
+    },
+  });
+  new Legend().addTo(map);
+}
+
+function addCursorCoordinates(map) {
+  const node = el("div", { class: "cursor-coordinates", "aria-hidden": "true", text: "" });
+  const Coordinates = L.Control.extend({ options: { position: "bottomright" }, onAdd: () => node });
+  new Coordinates().addTo(map);
+  map.on("mousemove", (event) => {
+    const p = event.latlng.wrap();
+    node.textContent = p.lat.toFixed(5) + ", " + p.lng.toFixed(5);
+  });
+  map.on("mouseout", () => {
+    node.textContent = "";
+  });
+}
+
+/** The visible box as the API wants it: [w, s, e, n], clamped to valid ranges, 6 decimals. */
+export function viewBox(map) {
+  const b = map.getBounds();
+  return [round6(clamp(b.getWest(), -180, 180)), round6(clamp(b.getSouth(), -90, 90)), round6(clamp(b.getEast(), -180, 180)), round6(clamp(b.getNorth(), -90, 90))];
+}
+
+/** A clicked point as the API wants it: wrapped, clamped, 6 decimals. */
+export function pointOf(latlng) {
+  const p = latlng.wrap();
+  return { lat: round6(clamp(p.lat, -90, 90)), lon: round6(clamp(p.lng, -180, 180)) };
+}
+
+// ---- the view in the URL (#zoom/lat/lon)
+
+function readHash() {
+  const m = /^#(\d{1,2})\/(-?\d+(?:\.\d+)?)\/(-?\d+(?:\.\d+)?)$/.exec(window.location.hash);
+  if (!m) return null;
+  const zoom = Number(m[1]), lat = Number(m[2]), lon = Number(m[3]);
+  if (zoom < 2 || zoom > 18 || Math.abs(lat) > 90 || Math.abs(lon) > 180) return null;
+  return { zoom, center: [lat, lon] };
+}
+
+export function writeHash(map) {
+  const c = map.getCenter();
+  const hash = "#" + map.getZoom() + "/" + c.lat.toFixed(5) + "/" + c.lng.toFixed(5);
+  if (window.location.hash !== hash) window.history.replaceState(null, "", hash);
+}
+
+/**
+ * The view the URL names, or else FIRST_VIEW, zoomed in (if the window is large) until `fits(box)`
+ * holds, so that the first screen shows data instead of a "zoom in" message.
+ */
+export function openFirstView(map, fits) {
+  const start = readHash();
+  if (start) {
+    map.setView(start.center, start.zoom);
+    return;
+  }
+  const bounds = L.latLngBounds([FIRST_VIEW.south, FIRST_VIEW.west], [FIRST_VIEW.north, FIRST_VIEW.east]);
+  const center = bounds.getCenter();
+  let zoom = map.getBoundsZoom(bounds, false, L.point(48, 48));
+  map.setView(center, zoom, { animate: false });
+  while (!fits(viewBox(map)) && zoom < map.getMaxZoom()) map.setView(center, ++zoom, { animate: false });
+}

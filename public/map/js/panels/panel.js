@@ -1,0 +1,59 @@
+// The side panel: one detail at a time (a pedon, the survey at a point, a map unit). Opening a new
+// detail aborts the request of the previous one.
+import { $, el } from "../dom.js";
+
+export function createPanel(map, onClose) {
+  const panel = $("panel");
+  const title = $("panel-title");
+  const body = $("panel-body");
+  let controller = null;
+
+  /** Open the panel for something at `latlng`; keep that place in sight when the map narrows. */
+  function open(heading, focus, latlng) {
+    const wasHidden = panel.hidden;
+    title.textContent = heading;
+    body.textContent = "";
+    panel.hidden = false;
+    if (wasHidden) map.invalidateSize({ pan: false });
+    if (latlng) {
+      const size = map.getSize();
+      map.panInside(latlng, { padding: [Math.min(120, size.x / 4), Math.min(80, size.y / 4)] });
+    }
+    if (focus) {
+      title.setAttribute("tabindex", "-1");
+      title.focus();
+    }
+  }
+
+  function close() {
+    if (controller) controller.abort();
+    controller = null;
+    onClose();
+    panel.hidden = true;
+    map.invalidateSize({ pan: false });
+    map.getContainer().focus();
+  }
+
+  $("panel-close").addEventListener("click", close);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !panel.hidden) close();
+  });
+
+  return {
+    body,
+    open,
+    close,
+    /** A fresh AbortController for the detail about to load; the previous one is aborted. */
+    start() {
+      if (controller) controller.abort();
+      controller = new AbortController();
+      return controller;
+    },
+    /** Whether `c` still belongs to the detail on show (answers of replaced details are dropped). */
+    current: (c) => c === controller,
+    message(text, kind) {
+      body.textContent = "";
+      body.appendChild(el("p", { class: "panel-message panel-" + (kind || "info"), text }));
+    },
+  };
+}

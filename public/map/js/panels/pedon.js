@@ -1,0 +1,131 @@
+// A laboratory pedon's panel (GET /v1/pedons/{key}): where it is, its layers as a table, a depth chart
+// of one property, warnings, source and links.
+import { depthChart } from "../charts/depth.js";
+import { MAX_PROPERTIES_PER_REQUEST, PEDON_CAVEAT, PEDON_COLUMNS } from "../config.js";
+import { asArray, el, formatDepth, formatNumber, text, unique } from "../dom.js";
+import { urls } from "../api.js";
+import { columnKey, columnLabels, definitionList, headerRow, links, observationWarnings, section, warningList } from "./parts.js";
+
+/**
+ * The properties to ask a pedon for: the table's columns, then other numeric properties the lab
+ * provider serves (the depth chart can show any of them), up to the per-request limit.
+ */
+export function pedonProperties(catalog) {
+  return catalog.numericProperties(catalog.labProvider, PEDON_COLUMNS).slice(0, MAX_PROPERTIES_PER_REQUEST);
+}
+
+const topOf = (layer) => (layer && layer.depth && typeof layer.depth.top_cm === "number" ? layer.depth.top_cm : Infinity);
+
+/**
+ * Fill `body` with a pedon. `feature` is its /v1/pedons feature when it is on the map (name, sample
+ * numbers); `chart` is {property, onChange(id)}: the property the depth chart shows first and who to
+ * tell when the user picks another.
+ */
+export function renderPedon(body, key, detail, feature, catalog, chart) {
+  const props = (feature && feature.properties) || {};
+  const location = detail.location || {};
+  const lat = typeof location.latitude === "number" ? location.latitude : feature ? feature.geometry.coordinates[1] : null;
+  const lon = typeof location.longitude === "number" ? location.longitude : feature ? feature.geometry.coordinates[0] : null;
+  const accuracy = typeof location.horizontal_accuracy_m === "number" ? "± " + formatNumber(location.horizontal_accuracy_m) + " m as recorded" : "accuracy not recorded";
+  const layers = asArray(detail.layers).slice().sort((a, b) => topOf(a) - topOf(b));
+  const allObservations = [].concat(...layers.map((layer) => asArray(layer && layer.observations)));
+  const provider = typeof detail.provider === "string" ? detail.provider : catalog.labProvider ? catalog.labProvider.id : null;
+
+  body.textContent = "";
+  body.appendChild(
+    definitionList([
+      ["Pedon key", text(detail.pedon_key || key)],
+      props.name ? ["Sampled as", text(props.name)] : null,
+      props.pedlabsampnum && String(props.pedlabsampnum) !== String(detail.pedon_key || key) ? ["Lab sample no.", text(props.pedlabsampnum)] : null,
+      props.upedonid ? ["User pedon id", text(props.upedonid)] : null,
+      ["Provider", text(provider) + (detail.data_kind ? " (" + detail.data_kind + ")" : "")],
+      ["Coordinates", lat === null || lon === null ? "not recorded" : formatNumber(lat) + ", " + formatNumber(lon) + " (WGS84; " + accuracy + ")"],
+    ]),
+  );
+  body.appendChild(el("p", { class: "caveat", text: PEDON_CAVEAT }));
+
+  // Layer table: depth, designation, then each property with its unit.
+  const columns = columnLabels(catalog.columns(catalog.labProvider, PEDON_COLUMNS), allObservations, catalog);
+  const derivedNotes = [];
+  const table = el("table", { class: "data-table", id: "pedon-layers" });
+  table.appendChild(el("caption", { text: "Laboratory layers (" + layers.length + ")" }));
+  table.appendChild(el("thead", null, [headerRow(columns)]));
+  const tbody = el("tbody");
+  for (const layer of layers) {
+    const byProperty = observationsByProperty(layer);
+    const row = el("tr", { "data-layer-key": text(layer.layer_key) }, [
+      el("th", { scope: "row", class: "col-depth", text: formatDepth(layer.depth) }),
+      el("td", { class: "col-horizon", text: text(layer.horizon_designation) }),
+    ]);
+    for (const c of columns) row.appendChild(labCell(byProperty[c.id], derivedNotes));
+    tbody.appendChild(row);
+  }
+  table.appendChild(tbody);
+  if (layers.length === 0) {
+    body.appendChild(el("p", { class: "panel-message", text: "No laboratory layers overlap the requested depth interval." }));
+  } else {
+    body.appendChild(el("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "Laboratory layers of pedon " + key }, [table]));
+  }
+  const legendNotes = [columnKey(columns), "— = not reported. A value beginning with < or > is a censored result, shown as reported (never as its limit)."].concat(unique(derivedNotes));
+  body.appendChild(el("div", { class: "table-notes" }, legendNotes.map((n) => el("p", { text: n }))));
+
+  if (layers.length) body.appendChild(chartSection(key, layers, allObservations, catalog, chart));
+
+  const warnings = unique(asArray(detail.warnings).concat(observationWarnings(allObservations)));
+  if (warnings.length) body.appendChild(section("Warnings", [warningList(warnings)]));
+  if (detail.citation) body.appendChild(section("Source", [el("p", { class: "citation", text: String(detail.citation) + (detail.retrieved_at ? " Retrieved " + String(detail.retrieved_at) + "." : "") })]));
+  body.appendChild(links([["Pedon JSON", urls.pedon(key)], provider ? ["Raw provider table", urls.rawPedon(provider, key)] : null]));
+}
+
+function observationsByProperty(layer) {
+  const byProperty = {};
+  for (const o of asArray(layer && layer.observations)) if (o && o.property && o.property.id && !byProperty[o.property.id]) byProperty[o.property.id] = o;
+  return byProperty;
+}
+
+/** The depth chart with its property picker: one step per layer (see charts/depth.js). */
+function chartSection(key, layers, allObservations, catalog, chart) {
+  const served = unique(allObservations.map((o) => o && o.property && o.property.id));
+  const choices = pedonProperties(catalog).filter((id) => served.includes(id));
+  const box = el("section", { class: "panel-section depth-chart-section" }, [el("h3", { text: "Depth chart" })]);
+  if (choices.length === 0) return box;
+  let chosen = choices.includes(chart.property) ? chart.property : choices[0];
+  const labelOf = (id) => columnLabels([id], allObservations, catalog)[0];
+  const select = el("select", { id: "depth-chart-property", "aria-label": "Property shown in the depth chart" }, choices.map((id) => el("option", { value: id, text: labelOf(id).name })));
+  select.value = chosen;
+  const holder = el("div", { class: "depth-chart-holder" });
+  const draw = () => {
+    holder.textContent = "";
+    const label = labelOf(chosen);
+    holder.appendChild(
+      depthChart(
+        layers.map((layer) => ({ depth: layer.depth, name: layer.horizon_designation, observation: observationsByProperty(layer)[chosen] || null })),
+        { name: label.name, unit: label.unit, title: label.name + " against depth, pedon " + key },
+      ),
+    );
+  };
+  select.addEventListener("change", () => {
+    chosen = select.value;
+    if (chart.onChange) chart.onChange(chosen);
+    draw();
+  });
+  box.appendChild(el("label", { class: "depth-chart-pick", for: "depth-chart-property" }, ["Property ", select]));
+  box.appendChild(holder);
+  draw();
+  return box;
+}
+
+/** One lab value: censored results as reported ("<0.05"), never as their limit. */
+function labCell(observation, derivedNotes) {
+  if (!observation) return el("td", { class: "col-value missing", text: "—", title: "not reported" });
+  const present = (x) => x !== null && x !== undefined;
+  const censored = !present(observation.value) || present(observation.value_qualifier);
+  const shown = censored ? (present(observation.reported_value) && observation.reported_value !== "" ? String(observation.reported_value) : "censored") : formatNumber(observation.value);
+  const cell = el("td", { class: "col-value" + (censored ? " censored" : ""), title: observation.measurement_method || null }, [shown]);
+  if (censored && typeof observation.reporting_limit === "number") cell.setAttribute("title", "Censored result; reporting limit " + formatNumber(observation.reporting_limit));
+  if (observation.data_kind === "derived") {
+    cell.appendChild(el("sup", { class: "derived-mark", text: "d", title: "derived, not measured" }));
+    derivedNotes.push("d = derived, not a direct measurement" + (observation.property && observation.property.name ? " (" + observation.property.name + ")" : "") + (observation.measurement_method ? ": " + observation.measurement_method : "."));
+  }
+  return cell;
+}

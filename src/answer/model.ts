@@ -1,0 +1,36 @@
+/**
+ * Models every data answer shares: its cache metadata and the depth interval (the same bounds and
+ * defaults for the point query and the pedon detail, docs/decisions.md#depth).
+ */
+import { t, type Static } from "elysia";
+import { Type } from "@sinclair/typebox";
+
+const closed = { additionalProperties: false } as const;
+
+export const CacheMetadata = t.Object(
+  {
+    hit: t.Boolean({ description: "True when the upstream answer came from Loam's cache." }),
+    stored_at: t.String({ format: "date-time", description: "When the upstream answer was retrieved and stored." }),
+    // TypeBox's own Integer: Elysia's t.Integer also admits numeric strings, which the document would then say.
+    age_seconds: Type.Integer({ minimum: 0 }),
+  },
+  { ...closed, title: "CacheMetadata" },
+);
+export type CacheMetadata = Static<typeof CacheMetadata>;
+
+export const DepthInterval = t.Object(
+  { top_cm: t.Number(), bottom_cm: t.Number() },
+  { ...closed, title: "DepthInterval", description: "Depth below the soil surface, centimetres." },
+);
+
+/**
+ * Query parameters of the depth interval, shared by the point query and the pedon detail (the same
+ * bounds and defaults). depth_bottom_cm > depth_top_cm is checked by `checkDepthInterval`.
+ */
+export const DEPTH_PARAMETERS = {
+  depth_top_cm: t.Optional(t.Number({ minimum: 0, maximum: 199, default: 0, description: "Top of the depth interval, cm, 0 to 199." })),
+  depth_bottom_cm: t.Optional(
+    t.Number({ exclusiveMinimum: 0, maximum: 200, default: 200, description: "Bottom of the depth interval, cm, greater than 0 and at most 200, and greater than depth_top_cm." }),
+  ),
+};
+

@@ -1,0 +1,10 @@
+/** Plain decimal text as numbers, for query parameters and upstream values alike. */
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** A plain decimal as a finite number; null for anything else (hex, NaN, Infinity, "1,5", ""). */
+export function decimal(text: string): number | null {
+  const trimmed = text.trim();
+  if (!DECIMAL.test(trimmed)) return null;
+  const value = Number(trimmed);
+  return Number.isFinite(value) ? value : null;
+}

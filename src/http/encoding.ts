@@ -1,0 +1,48 @@
+/**
+ * gzip or brotli for JSON and text bodies over 1 KB when the client accepts it. Each encoding is its
+ * own representation: its ETag gets a suffix, and `Vary: Accept-Encoding` tells caches the body
+ * depends on that header (docs/decisions.md#http-caching). Used only by the response pipeline.
+ */
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+
+export const COMPRESS_MIN_BYTES = 1024;
+export type Encoding = "br" | "gzip";
+
+/** The encoding to use for this Accept-Encoding, brotli first; null for identity. */
+export function chooseEncoding(acceptEncoding: string | null): Encoding | null {
+  if (!acceptEncoding) return null;
+  const accepted = new Map<string, number>();
+  for (const part of acceptEncoding.toLowerCase().split(",")) {
+    const [name, ...params] = part.trim().split(";");
+    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+    accepted.set(name!.trim(), q === undefined ? 1 : Number(q));
+  }
+  const weight = (name: Encoding) => accepted.get(name) ?? (accepted.has("*") ? accepted.get("*")! : 0);
+  if (weight("br") > 0) return "br";
+  if (weight("gzip") > 0) return "gzip";
+  return null;
+}
+
+/** Small dynamic bodies: fast settings, on the spot. */
+export function compress(bytes: Uint8Array | string, encoding: Encoding): Uint8Array {
+  if (encoding === "gzip") return gzipSync(bytes, { level: 6 });
+  return brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+}
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/** Static files, compressed once: stronger settings, off the event loop (a 1.4 MB bundle must not stall /health). */
+export async function compressStatic(bytes: Uint8Array, encoding: Encoding): Promise<Uint8Array<ArrayBuffer>> {
+  const out =
+    encoding === "gzip"
+      ? await gzipAsync(bytes, { level: 9 })
+      : await brotliAsync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+  return new Uint8Array(out);
+}
+
+/** `"abc"` → `"abc-br"`: a distinct strong tag per encoding. */
+export function encodedTag(etag: string, encoding: Encoding): string {
+  return etag.endsWith('"') ? `${etag.slice(0, -1)}-${encoding}"` : etag;
+}

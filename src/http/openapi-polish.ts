@@ -1,0 +1,151 @@
+/**
+ * A pass over the document @elysiajs/swagger generates, so that linters (Redocly recommended,
+ * Spectral `spectral:oas`) and client generators accept it. It works on the finished JSON, not on
+ * the route files, so it keeps working when routes move between files.
+ *
+ * - A nested schema that is a copy of a named component becomes a `$ref` to it: generated clients
+ *   get one named type (SoilObservation, LabObservation, ...) instead of anonymous copies, and every
+ *   component is used.
+ * - Short operation ids from one table (the plugin would say getV1ProvidersByProviderIdRawPedonsByPedonKey).
+ * - Parameter `examples` (the plugin copies the JSON Schema array) become the parameter's `example`.
+ * - Patterns the route parsers enforce are stated on `bbox` and `pedon_key`.
+ * - HEAD and 405 are noted on every operation: each GET also answers HEAD, other methods get 405.
+ */
+import type { OpenAPIV3 } from "openapi-types";
+import { CSV_MEDIA_TYPE, CSV_ROUTES } from "../tables";
+
+/** OpenAPI paths of the routes that also answer CSV (`/v1/pedons/:pedon_key` → `/v1/pedons/{pedon_key}`). */
+const CSV_PATHS = new Set(Object.keys(CSV_ROUTES).map((route) => route.replace(/:([^/]+)/g, "{$1}")));
+
+const FORMAT_PARAMETER = {
+  name: "format",
+  in: "query",
+  required: false,
+  description: "json (default) or csv: RFC 4180, a header row, one row per record, provenance as columns, warnings last. Accept: text/csv does the same. Errors stay JSON.",
+  schema: { type: "string", enum: ["json", "csv"], default: "json" },
+};
+
+/** The 200 of a CSV route also offers text/csv, with the file name it is sent under. */
+function withCsv(operation: Record<string, any>): Record<string, any> {
+  const ok = operation.responses?.["200"];
+  if (!ok) return operation;
+  return {
+    ...operation,
+    parameters: [...(operation.parameters ?? []), FORMAT_PARAMETER],
+    responses: {
+      ...operation.responses,
+      200: {
+        ...ok,
+        headers: { ...ok.headers, "Content-Disposition": { description: "For text/csv: attachment; filename=\"loam-….csv\".", schema: { type: "string" } } },
+        content: { ...ok.content, [CSV_MEDIA_TYPE.split(";")[0]!]: { schema: { type: "string", description: "RFC 4180 CSV, UTF-8, with a header row." } } },
+      },
+    },
+  };
+}
+
+/**
+ * Operation ids by "METHOD path". A table rather than a `detail.operationId` per route: the names
+ * are a public contract (generated clients use them as method names), so they are reviewed in one
+ * place, and a route moving between files cannot lose its name. Routes planned for 0.3.0 are here
+ * already so they get a short name the day they are mounted.
+ */
+export const OPERATION_IDS: Record<string, string> = {
+  "get /health": "getHealth",
+  "get /v1": "getApiMetadata",
+  "get /v1/providers": "listProviders",
+  "get /v1/properties": "listProperties",
+  "get /v1/soil/location": "getSoilLocation",
+  "get /v1/soil/summary": "getSoilSummary",
+  "get /v1/soil/mapunits": "listMapUnits",
+  "get /v1/soil/mapunits/{map_unit_key}": "getMapUnit",
+  "get /v1/providers/{provider_id}/raw/location": "getRawLocation",
+  "get /v1/pedons": "listPedons",
+  "get /v1/pedons/{pedon_key}": "getPedon",
+  "get /v1/providers/{provider_id}/raw/pedons/{pedon_key}": "getRawPedon",
+  "get /metrics": "getMetrics",
+};
+
+/** Decimal as `decimal()` in src/pedons/censored.ts reads it, with the surrounding blanks it trims. */
+const DECIMAL = String.raw`\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*`;
+
+/**
+ * Patterns by parameter name: a value that fails one is refused by the route's own parser (the
+ * parser checks more: ranges, box size), so the document never promises less than the API does.
+ */
+export const PARAMETER_PATTERNS: Record<string, string> = {
+  bbox: `^${DECIMAL},${DECIMAL},${DECIMAL},${DECIMAL}$`,
+  // src/pedons/key.ts parsePedonKey: an SDA integer pedon_key, or a pedlabsampnum in any case.
+  pedon_key: "^(?:[1-9][0-9]{0,9}|[0-9]{2}[A-Za-z][0-9A-Za-z]{4})$",
+};
+
+const HEAD_NOTE = "Also answers HEAD with the same status and headers and no body.";
+
+const METHOD_NOT_ALLOWED: OpenAPIV3.ResponseObject = {
+  description: "A method other than GET, HEAD or a CORS preflight OPTIONS (code method_not_allowed); the Allow header lists GET, HEAD.",
+  headers: { Allow: { description: "GET, HEAD", schema: { type: "string" } } },
+  content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } },
+};
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]));
+  }
+  return value;
+}
+
+/**
+ * Replace, below `node`, each schema that is an exact copy of component `title` by a `$ref` to it
+ * (TypeBox keeps the `title` on the nested copy; the equality check means a copy changed on the way
+ * is left inline rather than silently replaced by something else).
+ */
+function refCopies(node: Json, schemas: Record<string, Json>, isRoot: boolean): Json {
+  if (Array.isArray(node)) return node.map((item) => refCopies(item, schemas, false));
+  if (!node || typeof node !== "object") return node;
+  const title = node.title;
+  if (!isRoot && typeof title === "string" && title in schemas && sameJson(node, schemas[title])) {
+    return { $ref: `#/components/schemas/${title}` };
+  }
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, refCopies(value, schemas, false)]));
+}
+
+function polishParameter(parameter: Record<string, any>): Record<string, any> {
+  const { examples, ...rest } = parameter;
+  const out: Record<string, any> = { ...rest };
+  if (Array.isArray(examples) && examples.length > 0) out.example = examples[0];
+  else if (examples && typeof examples === "object") out.examples = examples;
+  const pattern = PARAMETER_PATTERNS[parameter.name];
+  if (pattern && out.schema?.type === "string") out.schema = { ...out.schema, pattern };
+  return out;
+}
+
+export function polishDocument<T extends Record<string, any>>(doc: T): T {
+  const schemas = (doc.components?.schemas ?? {}) as Record<string, Json>;
+  const componentSchemas = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, refCopies(schema, schemas, true)]));
+  const paths: Record<string, Record<string, any>> = {};
+  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, any>>)) {
+    const operations: Record<string, any> = {};
+    for (const [method, operation] of Object.entries(item)) {
+      const id = OPERATION_IDS[`${method} ${path}`];
+      const polished: Record<string, any> = {
+        ...operation,
+        ...(id ? { operationId: id } : {}),
+        responses: { ...operation.responses, ...(operation.responses?.["405"] ? {} : { 405: METHOD_NOT_ALLOWED }) },
+      };
+      if (Array.isArray(operation.parameters)) polished.parameters = operation.parameters.map(polishParameter);
+      if (method === "get" && CSV_PATHS.has(path) && !polished.parameters?.some((p: { name: string }) => p.name === "format")) Object.assign(polished, withCsv(polished));
+      if (method === "get" && !String(operation.description ?? "").includes(HEAD_NOTE)) {
+        polished.description = operation.description ? `${operation.description} ${HEAD_NOTE}` : HEAD_NOTE;
+      }
+      operations[method] = refCopies(polished as Json, schemas, true);
+    }
+    paths[path] = operations;
+  }
+  return { ...doc, paths, components: { ...doc.components, schemas: componentSchemas } };
+}

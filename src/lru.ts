@@ -1,0 +1,61 @@
+/**
+ * A least-recently-used map bounded in entries and in a caller-given weight (e.g. characters).
+ * Map iteration order is insertion order, so re-inserting on use keeps the oldest first.
+ */
+export class Lru<K, V> {
+  private readonly entries = new Map<K, { value: V; weight: number }>();
+  private total = 0;
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxWeight: number,
+  ) {}
+
+  get(key: K): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  set(key: K, value: V, weight: number): void {
+    this.delete(key);
+    if (weight > this.maxWeight || this.maxEntries <= 0) return;
+    this.entries.set(key, { value, weight });
+    this.total += weight;
+    while (this.entries.size > this.maxEntries || this.total > this.maxWeight) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done) break;
+      this.delete(oldest.value);
+    }
+  }
+
+  /** Change the weight of an entry already present (its value grew or shrank in place). */
+  reweigh(key: K, weight: number): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.total += weight - entry.weight;
+    entry.weight = weight;
+    while (this.total > this.maxWeight && this.entries.size > 0) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done) break;
+      this.delete(oldest.value);
+    }
+  }
+
+  delete(key: K): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.total -= entry.weight;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get weight(): number {
+    return this.total;
+  }
+}

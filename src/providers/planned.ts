@@ -1,0 +1,124 @@
+/**
+ * Providers listed in the catalog that serve no data yet (role planned). Each becomes operational by
+ * getting its own folder (src/providers/<id>/) and replacing its entry here in the registry.
+ */
+import type { PlannedProvider } from "./provider";
+import { USDA_NRCS_LICENSE } from "./usda";
+
+const planned = (record: PlannedProvider["record"]): PlannedProvider => ({ id: record.id, aliases: [], role: "planned", record });
+
+export const PLANNED_PROVIDERS: readonly PlannedProvider[] = [
+  planned({
+    id: "usda_osd",
+    name: "Official Soil Series Descriptions (OSD) and Series Classification (SC) database",
+    organization: "USDA Natural Resources Conservation Service (NRCS), Soil Survey Staff, National Cooperative Soil Survey",
+    coverage:
+      "Every soil series established in the United States and its territories (more than 20,000 series), plus " +
+      "tentative and inactive series in the Series Classification database.",
+    // Judgment: an OSD is a described series concept (a typical pedon plus ranges in characteristics), neither
+    // a mapped survey value nor a lab observation, so it gets its own kind.
+    data_kind: "descriptive",
+    status: "planned",
+    access_method:
+      "Planned: OSD documents by series name from the NRCS Official Series Description service, and the " +
+      "Series Classification records (taxonomic class, status, benchmark flag). No upstream call is made today.",
+    documentation_url: "https://www.nrcs.usda.gov/resources/data-and-reports/official-soil-series-descriptions-osds",
+    source_url: "https://soilseries.sc.egov.usda.gov/",
+    license: USDA_NRCS_LICENSE,
+    authentication: "none: public web service, no key.",
+    operational: false,
+    // Judgment: the typical pedon of an OSD gives a texture class and usually a reaction (pH) per horizon.
+    supported_properties: ["texture_class", "ph"],
+    limitations: [
+      "Not live yet: OSDs are semi-structured narrative text, and turning typical-pedon horizons and the 'Range in Characteristics' into depth-resolved values needs a parser validated against many series.",
+      "An OSD describes the central concept and allowed ranges of a series, not a measurement at any point; the typical pedon location is approximate.",
+      "Series are revised, combined and made inactive over time; a series name alone does not say which revision a survey used.",
+    ],
+  }),
+  planned({
+    id: "usda_scan",
+    name: "Soil Climate Analysis Network (SCAN)",
+    organization: "USDA Natural Resources Conservation Service (NRCS), National Water and Climate Center",
+    coverage:
+      "Automated monitoring stations (on the order of two hundred) in most US states, Puerto Rico and the US Virgin " +
+      "Islands; each station is a point record.",
+    data_kind: "observed",
+    status: "planned",
+    access_method:
+      "Planned: the NRCS Air and Water Database (AWDB) REST API, station time series of soil moisture and soil " +
+      "temperature at standard depths (2, 4, 8, 20 and 40 inches, about 5, 10, 20, 50 and 100 cm) with weather " +
+      "elements, hourly and daily.",
+    documentation_url: "https://www.nrcs.usda.gov/resources/data-and-reports/soil-climate-analysis-network",
+    source_url: "https://wcc.sc.egov.usda.gov/awdbRestApi/swagger-ui/index.html",
+    license: "Public domain: US Government work (USDA-NRCS); acknowledge the USDA-NRCS National Water and Climate Center as the source.",
+    authentication: "none: public service, no key.",
+    operational: false,
+    // SCAN measures soil water content and soil temperature, which are not (yet) in the property vocabulary.
+    supported_properties: [],
+    limitations: [
+      "Not live yet: SCAN data are time series, and the v1 contract has no time-series endpoint (sensor time series are a planned capability).",
+      "Its variables (volumetric soil water content, soil temperature, weather elements) are not yet in Loam's property vocabulary.",
+      "Recent data are provisional until quality-controlled; dielectric soil-moisture sensors need soil-specific calibration; a station represents its site only.",
+    ],
+  }),
+  planned({
+    id: "usgs_geochem",
+    name: "Geochemical and Mineralogical Survey of Soils of the Conterminous United States (USGS Data Series 801)",
+    organization: "U.S. Geological Survey (USGS)",
+    coverage:
+      "Conterminous United States: 4,857 sites at a density of about one site per 1,600 square kilometres, sampled " +
+      "2007 to 2010; at each site a 0 to 5 cm sample, a composite of the soil A horizon and a deeper (usually C " +
+      "horizon) sample.",
+    data_kind: "observed",
+    status: "planned",
+    access_method:
+      "Planned: import of the published data tables of USGS Data Series 801 (Smith and others, 2013; maps in " +
+      "Scientific Investigations Report 2014-5108, Smith and others, 2014). A static dataset, not a query service.",
+    documentation_url: "https://pubs.usgs.gov/ds/801/",
+    source_url: "https://pubs.usgs.gov/ds/801/downloads/",
+    license:
+      "Public domain: US Government work (USGS). Cite: Smith, D.B., Cannon, W.F., Woodruff, L.G., Solano, F., " +
+      "Kilburn, J.E., and Fey, D.L., 2013, Geochemical and mineralogical data for soils of the conterminous United " +
+      "States: U.S. Geological Survey Data Series 801, https://doi.org/10.3133/ds801.",
+    authentication: "none: public download, no key.",
+    operational: false,
+    // Judgment: only the elements whose vocabulary meaning is a total concentration are listed. The survey's
+    // Ca, Mg, K, Na, P, Fe, Mn, Zn and Cu are total contents, not the exchangeable or extractable quantities the
+    // vocabulary's base-cation, phosphorus and micronutrient ids describe.
+    supported_properties: ["arsenic", "selenium"],
+    limitations: [
+      "Not live yet: needs an importer, and its sample depths (0 to 5 cm, A horizon, C horizon) are not fixed depth intervals, so depth handling must be designed.",
+      "Concentrations are total or near-total element contents of the <2 mm fraction (strong-acid digestions); they are not exchangeable or plant-available amounts and must not be compared with them.",
+      "Sites are tens of kilometres apart: a site describes its own samples, not its surroundings. Results below the detection limit are reported as censored values.",
+    ],
+  }),
+  planned({
+    id: "isric_soilgrids",
+    name: "SoilGrids 250 m (version 2.0)",
+    organization: "ISRIC - World Soil Information",
+    coverage:
+      "Global land areas on a 250 m grid (Interrupted Goode Homolosine projection), at six depth intervals: 0-5, " +
+      "5-15, 15-30, 30-60, 60-100 and 100-200 cm.",
+    data_kind: "modeled",
+    status: "planned",
+    access_method:
+      "Planned: the SoilGrids cloud-optimized GeoTIFF / VRT rasters over HTTPS (files.isric.org, read with range " +
+      "requests), or the ISRIC SoilGrids REST point query (beta, fair-use limited): mean, median and 5 % / 95 % " +
+      "quantile predictions per depth interval.",
+    documentation_url: "https://www.isric.org/explore/soilgrids",
+    source_url: "https://files.isric.org/soilgrids/latest/data/",
+    license:
+      "CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/). Cite: Poggio, L., de Sousa, L.M., Batjes, N.H., " +
+      "Heuvelink, G.B.M., Kempen, B., Ribeiro, E., and Rossiter, D., 2021, SoilGrids 2.0: producing soil " +
+      "information for the globe with quantified spatial uncertainty, SOIL 7, 217-240, https://doi.org/10.5194/soil-7-217-2021.",
+    authentication: "none: public files and API, no key (ISRIC asks for fair use of the REST API).",
+    operational: false,
+    supported_properties: ["ph", "organic_carbon", "sand", "silt", "clay", "bulk_density", "cec", "total_nitrogen"],
+    limitations: [
+      "Not live yet: needs raster reads in the Homolosine projection and a modeled-data path that carries the prediction quantiles as uncertainty.",
+      "Values are machine-learning predictions, not measurements; at 250 m they smooth local variation, and prediction intervals are wide where training profiles are sparse.",
+      "Stored as scaled integers in non-standard units (pH x 10, dg/kg, cg/cm3, mmol(c)/kg, g/kg, cg/kg) that must be converted.",
+      "The training profiles were measured by many laboratories and methods, harmonized only approximately; values are not method-specific.",
+    ],
+  }),
+];

@@ -1,0 +1,164 @@
+/**
+ * What a provider is to the rest of Loam (docs/architecture.md#providers): one object per provider
+ * folder, behind this interface. Features ask the registry for "the provider of this role" and use
+ * only what its role declares; they never name SSURGO or KSSL.
+ *
+ * A provider declares:
+ * - its catalog record and aliases (GET /v1/providers);
+ * - its column table: which upstream column answers which canonical property, in what unit, with
+ *   what meaning and method column (the SELECTs, the normalizer and `supported_properties` are
+ *   generated from it, docs/decisions.md#column-tables);
+ * - its logical queries (`QueryKind`: columns, one form per transport, decoder);
+ * - how it reaches its upstream (`connect`: the shared snapshot or SDA transport, or its own);
+ * - what its role needs (a point answer normalized to observations; pedons in a box and one pedon).
+ */
+import type { Static } from "elysia";
+import type { Config } from "../config";
+import type { ProviderRecord } from "../catalog/model";
+import type { QueryKind, SourceDescription, Transport } from "../upstream/transport";
+import type { MapUnitSummary, SoilObservation } from "../location/model";
+import type { LabLayer, PedonFeature } from "../pedons/model";
+
+/** Which endpoint family a provider serves. */
+export type ProviderRole = Provider["role"];
+
+/** One row of a provider's column table, in the form every provider shares. */
+export interface PropertyColumn {
+  /** Canonical property id (GET /v1/properties). */
+  property: string;
+  /** Upstream table and column that answer it. */
+  table: string;
+  column: string;
+  /** The canonical unit of the served value (the vocabulary's standard_unit). */
+  unit: string;
+  /** What the column holds, in words. */
+  meaning: string;
+  /** The column holding the method code of this result, or null where the upstream has none. */
+  methodColumn: string | null;
+}
+
+/** The transports Loam opened for the configured upstream, shared by the providers that read them. */
+export interface SharedUpstreams {
+  /** The offline snapshot (a SnapshotTransport in production). */
+  snapshot?: Transport;
+  /** Soil Data Access (an SdaTransport in production). */
+  sda?: Transport;
+}
+
+export interface ConnectContext {
+  config: Config;
+  upstreams: SharedUpstreams;
+}
+
+interface ProviderBase {
+  readonly id: string;
+  /** Other names accepted wherever the id is; answers always name the id. */
+  readonly aliases: readonly string[];
+  readonly record: ProviderRecord;
+}
+
+/** A provider that answers data requests. */
+interface OperationalBase extends ProviderBase {
+  readonly columns: readonly PropertyColumn[];
+  /** Its logical queries, by kind. */
+  readonly queries: Readonly<Record<string, QueryKind<never, unknown>>>;
+  /** The transport this provider reads for this configuration. */
+  connect(context: ConnectContext): Transport;
+}
+
+/** What answers are built from, beside the upstream answer: where the transport reads. */
+export interface AnswerContext {
+  source: SourceDescription;
+  /** When the upstream answer was stored (ms since epoch). */
+  storedAt: number;
+}
+
+// ---- mapped values for one point (GET /v1/soil/location) ------------------------------------------
+
+export interface PointParams {
+  latitude: number;
+  longitude: number;
+}
+
+export interface PointContext extends AnswerContext, PointParams {
+  properties: string[];
+  depthTop: number;
+  depthBottom: number;
+}
+
+export interface NormalizedPoint {
+  observations: Static<typeof SoilObservation>[];
+  mapUnits: Static<typeof MapUnitSummary>[];
+  /** The provider's own warnings about this answer (the service adds the shared ones). */
+  warnings: string[];
+}
+
+// The answer types default to `any` so features can hold a provider of any answer type; each
+// provider object is declared with its own (e.g. PointProvider<SdaAnswer>).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface PointProvider<A = any> extends OperationalBase {
+  readonly role: "mapped_location";
+  readonly point: {
+    query: QueryKind<PointParams, A>;
+    normalize(answer: A, context: PointContext): NormalizedPoint;
+  };
+}
+
+// ---- laboratory pedons (GET /v1/pedons, /v1/pedons/{key}) ------------------------------------------
+
+export interface BboxParams {
+  bbox: [number, number, number, number];
+  limit: number;
+}
+
+/** A pedon key in one of its two forms (docs/decisions.md#pedon-keys). */
+export type PedonKey = { form: "pedon_key"; value: number } | { form: "pedlabsampnum"; value: string };
+
+export interface PedonParams {
+  pedonKey: PedonKey;
+}
+
+export interface PedonDetailContext extends AnswerContext {
+  properties: string[];
+  depthTop: number;
+  depthBottom: number;
+}
+
+export interface PedonDetail {
+  pedonKey: string;
+  location: { latitude: number | null; longitude: number | null; horizontal_accuracy_m: null };
+  citation: string;
+  sourceUrl: string;
+  retrievedAt: string;
+  layers: Static<typeof LabLayer>[];
+  warnings: string[];
+  /** Warnings that follow the shared source warnings (e.g. how a snapshot dates this provider's data). */
+  afterSourceWarnings: string[];
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface PedonProvider<B = any, D = any> extends OperationalBase {
+  readonly role: "lab_pedons";
+  readonly pedons: {
+    bbox: QueryKind<BboxParams, B>;
+    /** Features in the query's order; `truncated` when more than `limit` exist. */
+    features(answer: B, limit: number): { features: Static<typeof PedonFeature>[]; truncated: boolean };
+    /** What an empty box says about this provider's coverage ("" when nothing to add). */
+    coverageNote(source: SourceDescription): string;
+    pedon: QueryKind<PedonParams, D>;
+    /** Does the answer hold the pedon at all? */
+    found(answer: D): boolean;
+    notFoundMessage(key: PedonKey, source: SourceDescription): string;
+    detail(answer: D, context: PedonDetailContext): PedonDetail;
+    /** The raw endpoint's own notes about what the fixed query reads. */
+    rawNotes: readonly string[];
+  };
+}
+
+/** Listed in the catalog; serves no data yet. */
+export interface PlannedProvider extends ProviderBase {
+  readonly role: "planned";
+}
+
+export type Provider = PointProvider | PedonProvider | PlannedProvider;
+export type OperationalProvider = Exclude<Provider, PlannedProvider>;

@@ -1,0 +1,37 @@
+/**
+ * Every provider Loam knows, in catalog order: one registration line each (docs/architecture.md#providers).
+ * `createApp({ providers })` may serve another list (tests add a fixture provider this way).
+ */
+import type { OperationalProvider, Provider, ProviderRole } from "./provider";
+import { usdaSsurgo } from "./usda_ssurgo";
+import { usdaKssl } from "./usda_kssl";
+import { PLANNED_PROVIDERS } from "./planned";
+
+export const DEFAULT_PROVIDERS: readonly Provider[] = [usdaSsurgo, usdaKssl, ...PLANNED_PROVIDERS];
+
+export interface Registry {
+  readonly all: readonly Provider[];
+  /** The provider of an id or alias (case-sensitive); undefined when unknown. */
+  find(idOrAlias: string): Provider | undefined;
+  /** The first operational provider of a role: the default when a request names none. */
+  defaultFor<R extends ProviderRole>(role: R): Extract<Provider, { role: R }> | undefined;
+  /** Providers that answer data requests. */
+  readonly operational: readonly OperationalProvider[];
+}
+
+export function createRegistry(providers: readonly Provider[] = DEFAULT_PROVIDERS): Registry {
+  const byName = new Map<string, Provider>();
+  for (const provider of providers) {
+    for (const name of [provider.id, ...provider.aliases]) {
+      if (byName.has(name)) throw new Error(`Provider name '${name}' is registered twice.`);
+      byName.set(name, provider);
+    }
+  }
+  const operational = providers.filter((p): p is OperationalProvider => p.role !== "planned");
+  return {
+    all: providers,
+    operational,
+    find: (idOrAlias) => byName.get(idOrAlias),
+    defaultFor: <R extends ProviderRole>(role: R) => providers.find((p): p is Extract<Provider, { role: R }> => p.role === role),
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * What a KSSL pedon answer says beside its layers: citation, retrieval date, and the warnings a
+ * reader needs to use lab results (docs/decisions.md#censored, #prep-code).
+ */
+import type { SourceDescription } from "../../upstream/transport";
+import type { SdaAnswer } from "../../upstream/sda/payload";
+import type { PedonDetail, PedonDetailContext, PedonKey } from "../provider";
+import { KSSL_ID, KSSL_SOURCE_URL } from "./catalog";
+import { KSSL_PROPERTIES } from "./columns";
+import { normalizePedon, type NormalizedPedon, type PedonSummary } from "./normalize";
+
+export const POINT_WARNING = "A pedon is a point. It is not representative of its search box, field, soil series or map unit without further evidence.";
+export const COORDINATE_WARNING =
+  "Pedon coordinates are provider records whose accuracy varies, especially for older pedons (some were located from maps or recorded to the nearest minute); horizontal accuracy is unknown.";
+const ABSENT_NOTE = "Only selected analyses were run on many layers: a property missing from a layer was not reported for it, which is not a zero.";
+
+/** Snapshot coverage, for answers that found nothing. */
+export function coverageNote(source: SourceDescription): string {
+  if (source.kind !== "snapshot") return "";
+  const coverage = source.coverage?.filter((c) => c.startsWith("KSSL")) ?? [];
+  return ` The offline snapshot holds only ${coverage.join("; ") || "no laboratory pedons"}.`;
+}
+
+export function notFoundMessage(key: PedonKey, source: SourceDescription): string {
+  const snapshotKeys =
+    source.kind === "snapshot" && key.form === "pedon_key" ? " Offline snapshot pedons are keyed by their pedlabsampnum (e.g. 02N0245), not by SDA's integer pedon_key." : "";
+  return `No ${KSSL_ID} pedon has the key '${key.value}'.${coverageNote(source)}${snapshotKeys}`;
+}
+
+/** When the values were retrieved: the upstream call for SDA; for the snapshot, when it was built (the KSSL export states no date). */
+function retrievedAt(context: PedonDetailContext): string {
+  const stored = new Date(context.storedAt).toISOString();
+  if (context.source.kind !== "snapshot") return stored;
+  const built = context.source.builtAt;
+  const date = built ? new Date(built) : null;
+  return date && Number.isFinite(date.getTime()) ? date.toISOString() : stored;
+}
+
+function citation(pedon: PedonSummary, retrieved: string, snapshot: boolean): string {
+  const id = pedon.pedlabsampnum ?? pedon.pedonKey;
+  const user = pedon.upedonid ? ` (${pedon.upedonid})` : "";
+  const name = pedon.name ? `, sampled as ${pedon.name}` : "";
+  const copy = snapshot ? " (offline snapshot of a Lab Data Mart-named export)" : "";
+  return `National Cooperative Soil Survey, Kellogg Soil Survey Laboratory. Pedon ${id}${user}${name}. NCSS Soil Characterization Database / Lab Data Mart, ${KSSL_SOURCE_URL}. Retrieved ${retrieved.slice(0, 10)}${copy}. Soil Survey Staff, Natural Resources Conservation Service, United States Department of Agriculture.`;
+}
+
+function pedonWarnings(normalized: NormalizedPedon, context: PedonDetailContext): string[] {
+  const { pedon, layers } = normalized;
+  const warnings = [POINT_WARNING];
+  warnings.push(pedon.latitude === null ? `Pedon ${pedon.pedonKey} has no site coordinates in the provider's record: location is null.` : COORDINATE_WARNING);
+  warnings.push(ABSENT_NOTE);
+  for (const id of normalized.unsupported) {
+    warnings.push(`${KSSL_ID} does not report '${id}'; it serves ${Object.keys(KSSL_PROPERTIES).join(", ")}.`);
+  }
+  if (normalized.usedEstimatedOrganicCarbon) {
+    warnings.push(
+      "Where no Walkley-Black organic carbon was reported, organic carbon (and organic matter derived from it) comes from KSSL's estimated organic carbon (total carbon minus carbonate carbon): data_kind derived, method stated on each observation.",
+    );
+  }
+  if (context.properties.includes("organic_matter")) {
+    warnings.push(`organic_matter is not measured by KSSL: it is derived from organic carbon x ${KSSL_PROPERTIES.organic_matter?.conversion?.factor}; see each observation's transformations and warnings.`);
+  }
+  if (normalized.censoredCount > 0) {
+    warnings.push(
+      `${normalized.censoredCount} result(s) are censored: value is null, and reported_value, value_qualifier and reporting_limit keep what was reported. A reporting limit is never a value.`,
+    );
+  }
+  if (layers.some((layer) => layer.observations.some((o) => o.method_code === null))) {
+    warnings.push("Some results carry no KSSL method code (method_code null); measurement_method then names the column's standard method. Compare results only of the same method.");
+  }
+  if (normalized.otherPreparations.length > 0) {
+    const listed = normalized.otherPreparations.map((p) => `${p.layer} (${p.prepCode})`).join(", ");
+    warnings.push(
+      `Layer(s) ${listed} are labelled with a preparation other than 'S' (the <2 mm air-dry sieved sample the standard results refer to); the label is one per layer while its results may come from several preparations, so check the method codes before comparing them.`,
+    );
+  }
+  if (normalized.layersWithoutDepth.length > 0) {
+    warnings.push(
+      `Layer(s) ${normalized.layersWithoutDepth.join(", ")} have no reported depth and cannot be placed in the depth interval, so they are left out; the raw endpoint shows them.`,
+    );
+  }
+  if (normalized.zeroThicknessLayers.length > 0) {
+    warnings.push(`Layer(s) ${normalized.zeroThicknessLayers.join(", ")} are recorded with zero thickness (hzn_top = hzn_bot); such a layer is kept, as recorded, when that depth lies in the interval.`);
+  }
+  if (normalized.layerCount === 0) warnings.push(`Pedon ${pedon.pedonKey} has no laboratory layers.`);
+  else if (layers.length === 0) warnings.push(`No layer of pedon ${pedon.pedonKey} overlaps ${context.depthTop}–${context.depthBottom} cm.`);
+  return warnings;
+}
+
+/** The pedon answer's KSSL part; the caller has checked that the answer holds the pedon. */
+export function pedonDetail(answer: SdaAnswer, context: PedonDetailContext): PedonDetail {
+  const normalized = normalizePedon(answer.table, { properties: context.properties, depthTop: context.depthTop, depthBottom: context.depthBottom });
+  if (!normalized) throw new Error("pedonDetail: the answer holds no pedon");
+  const retrieved = retrievedAt(context);
+  return {
+    pedonKey: normalized.pedon.pedonKey,
+    location: { latitude: normalized.pedon.latitude, longitude: normalized.pedon.longitude, horizontal_accuracy_m: null },
+    citation: citation(normalized.pedon, retrieved, context.source.kind === "snapshot"),
+    sourceUrl: KSSL_SOURCE_URL,
+    retrievedAt: retrieved,
+    layers: normalized.layers,
+    warnings: pedonWarnings(normalized, context),
+    afterSourceWarnings:
+      context.source.kind === "snapshot" ? ["The KSSL export in the snapshot states no export date: retrieved_at is when Loam built its snapshot from it."] : [],
+  };
+}

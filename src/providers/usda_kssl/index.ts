@@ -1,0 +1,32 @@
+/** NCSS / KSSL laboratory pedons (role lab_pedons). */
+import type { SdaAnswer } from "../../upstream/sda/payload";
+import type { PedonProvider } from "../provider";
+import { usdaTransport } from "../usda";
+import { KSSL_ALIASES, KSSL_ID, KSSL_RECORD } from "./catalog";
+import { KSSL_PROPERTY_COLUMNS } from "./columns";
+import { coverageNote, notFoundMessage, pedonDetail, POINT_WARNING } from "./detail";
+import { normalizeCollection } from "./normalize";
+import { bboxQuery, pedonQuery } from "./queries";
+
+export const usdaKssl: PedonProvider<SdaAnswer, SdaAnswer> = {
+  id: KSSL_ID,
+  aliases: KSSL_ALIASES,
+  role: "lab_pedons",
+  record: KSSL_RECORD,
+  columns: KSSL_PROPERTY_COLUMNS,
+  queries: { [bboxQuery.kind]: bboxQuery, [pedonQuery.kind]: pedonQuery },
+  connect: usdaTransport,
+  pedons: {
+    bbox: bboxQuery,
+    features: (answer, limit) => normalizeCollection(answer.table, limit),
+    coverageNote,
+    pedon: pedonQuery,
+    found: (answer) => answer.table.rows.length > 0,
+    notFoundMessage,
+    detail: pedonDetail,
+    rawNotes: [
+      "The fixed laboratory query joins lab_combine_nasis_ncss, lab_layer, lab_physical_properties and lab_chemical_properties; companion morphological pedon data are not part of the laboratory tables and are not joined.",
+      POINT_WARNING,
+    ],
+  },
+};

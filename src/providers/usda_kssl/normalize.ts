@@ -1,0 +1,216 @@
+/**
+ * KSSL lab answers → pedon features and lab observations (docs/decisions.md#censored). Pure
+ * functions: the same table from SDA or from the snapshot gives the same result.
+ */
+import type { Static } from "elysia";
+import { findProperty } from "../../catalog/properties";
+import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
+import { tableRecords, type Cell, type SdaTable } from "../../upstream/sda/payload";
+import type { LabLayer, LabObservation, PedonFeature } from "../../pedons/model";
+import { KSSL_PROPERTIES, type KsslProperty, type LabColumn } from "./columns";
+import { decimal } from "../../decimal";
+import { parseReported } from "./censored";
+
+type Row = Record<string, Cell>;
+
+/** A pedon's identity and site coordinates, as read from any row of its answer. */
+export interface PedonSummary {
+  pedonKey: string;
+  pedlabsampnum: string | null;
+  upedonid: string | null;
+  name: string | null;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export interface NormalizedPedon {
+  pedon: PedonSummary;
+  layers: Static<typeof LabLayer>[];
+  /** Layers the answer holds at all (before the depth filter). */
+  layerCount: number;
+  /** Lab sample numbers of layers without a top or bottom depth: they cannot be placed in an interval. */
+  layersWithoutDepth: string[];
+  /** Lab sample numbers of layers with hzn_top = hzn_bot (kept when that depth lies in the interval). */
+  zeroThicknessLayers: string[];
+  /** Requested properties KSSL does not report. */
+  unsupported: string[];
+  /** Some organic carbon (or organic matter) came from KSSL's estimate, not from Walkley-Black. */
+  usedEstimatedOrganicCarbon: boolean;
+  /** Observations whose result is censored (value null, qualifier set). */
+  censoredCount: number;
+  /** Layers (lab sample numbers) whose results carry a prep_code other than 'S', with the code. */
+  otherPreparations: { layer: string; prepCode: string }[];
+}
+
+export interface PedonContext {
+  properties: string[];
+  depthTop: number;
+  depthBottom: number;
+}
+
+function text(cell: Cell | undefined): string | null {
+  if (cell === null || cell === undefined) return null;
+  const trimmed = cell.trim();
+  return trimmed === "" ? null : trimmed;
+}
+
+function num(cell: Cell | undefined): number | null {
+  return cell === null || cell === undefined ? null : decimal(cell);
+}
+
+/** Site coordinates only when both are real WGS84 numbers; anything else is "no coordinates". */
+function coordinates(row: Row): { latitude: number | null; longitude: number | null } {
+  const latitude = num(row.latitude_decimal_degrees);
+  const longitude = num(row.longitude_decimal_degrees);
+  if (latitude === null || longitude === null || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return { latitude: null, longitude: null };
+  return { latitude, longitude };
+}
+
+function summary(row: Row): PedonSummary {
+  return {
+    pedonKey: text(row.pedon_key) ?? text(row.pedlabsampnum) ?? "",
+    pedlabsampnum: text(row.pedlabsampnum),
+    upedonid: text(row.upedonid),
+    name: text(row.samp_name) ?? text(row.corr_name),
+    ...coordinates(row),
+  };
+}
+
+// ---- the bounding-box collection ---------------------------------------------------------------
+
+/**
+ * Features of a lab_bbox answer in the source's pedon-key order. The answer holds at most limit + 1
+ * rows; more than `limit` means more pedons exist than are listed.
+ */
+export function normalizeCollection(table: SdaTable, limit: number): { features: Static<typeof PedonFeature>[]; truncated: boolean } {
+  const rows = tableRecords(table);
+  const features: Static<typeof PedonFeature>[] = [];
+  for (const row of rows.slice(0, limit)) {
+    const pedon = summary(row);
+    // A pedon without coordinates cannot be placed in a box (the query excludes them; this is a guard).
+    if (pedon.latitude === null || pedon.longitude === null || pedon.pedonKey === "") continue;
+    const observed = parseSdaDateTime(row.site_obsdate);
+    const layerCount = num(row.layer_count);
+    features.push({
+      type: "Feature",
+      id: pedon.pedonKey,
+      geometry: { type: "Point", coordinates: [pedon.longitude, pedon.latitude] },
+      properties: {
+        pedon_key: pedon.pedonKey,
+        representative_of_bbox: false,
+        pedlabsampnum: pedon.pedlabsampnum,
+        upedonid: pedon.upedonid,
+        name: pedon.name,
+        site_observation_date: observed ? isoDay(observed) : null,
+        layer_count: layerCount !== null && Number.isInteger(layerCount) && layerCount >= 0 ? layerCount : null,
+      },
+    });
+  }
+  return { features, truncated: rows.length > limit };
+}
+
+// ---- one pedon's layers and observations -------------------------------------------------------
+
+/** Round away the binary noise of a multiplication (1.35 * 1.724) without dropping reported digits. */
+function tidy(value: number): number {
+  return Number(value.toPrecision(12));
+}
+
+function observe(row: Row, propertyId: string, mapping: KsslProperty): { observation: Static<typeof LabObservation>; source: LabColumn } | null {
+  for (const source of mapping.columns) {
+    const reported = parseReported(row[source.column]);
+    // Nothing reported in this column: try the next one; an absent result is not a zero.
+    if (reported.kind === "missing" || reported.reported_value === null) continue;
+    const conversion = mapping.conversion;
+    const convert = (value: number | null) => (value === null ? null : conversion ? tidy(value * conversion.factor) : value);
+    const methodColumn = source.methodColumn;
+    const warnings: string[] = [];
+    if (conversion) warnings.push(conversion.warning);
+    if (source.warning) warnings.push(source.warning);
+    if (reported.warning) warnings.push(reported.warning);
+    if (conversion && reported.reporting_limit !== null) {
+      warnings.push(`The reporting limit ${reported.reporting_limit} of ${source.column} is converted with the same factor: ${convert(reported.reporting_limit)} ${mapping.unit}.`);
+    }
+    return {
+      source,
+      observation: {
+        property: { id: propertyId, name: findProperty(propertyId)?.name ?? propertyId },
+        value: convert(reported.value),
+        reported_value: reported.reported_value,
+        value_qualifier: reported.value_qualifier,
+        reporting_limit: convert(reported.reporting_limit),
+        unit: mapping.unit,
+        original_column: `${source.table}.${source.column}`,
+        method_code: methodColumn ? text(row[methodColumn]) : null,
+        measurement_method: conversion ? `Derived: ${source.method}, multiplied by ${conversion.factor}` : source.method,
+        data_kind: conversion ? "derived" : source.dataKind,
+        transformations: conversion ? [{ operation: conversion.operation, from_unit: source.unit, to_unit: mapping.unit, formula: conversion.formula }] : [],
+        warnings,
+      },
+    };
+  }
+  return null;
+}
+
+/**
+ * Does a layer lie in the interval [top, bottom)? A layer that only touches it does not overlap; a
+ * zero-thickness layer (hzn_top = hzn_bot, as recorded) counts where its one depth lies in the interval.
+ */
+function overlaps(layerTop: number, layerBottom: number, top: number, bottom: number): boolean {
+  if (layerTop === layerBottom) return layerTop >= top && layerTop < bottom;
+  return layerTop < bottom && layerBottom > top;
+}
+
+/** The pedon of a lab_pedon answer; null when the answer has no rows (no such pedon). */
+export function normalizePedon(table: SdaTable, context: PedonContext): NormalizedPedon | null {
+  const rows = tableRecords(table);
+  const first = rows[0];
+  if (!first) return null;
+  const result: NormalizedPedon = {
+    pedon: summary(first),
+    layers: [],
+    layerCount: 0,
+    layersWithoutDepth: [],
+    zeroThicknessLayers: [],
+    unsupported: context.properties.filter((id) => !(id in KSSL_PROPERTIES)),
+    usedEstimatedOrganicCarbon: false,
+    censoredCount: 0,
+    otherPreparations: [],
+  };
+  for (const row of rows) {
+    const layerKey = text(row.layer_key) ?? text(row.labsampnum);
+    // The snapshot answers a pedon without layers with one row whose layer columns are null.
+    if (layerKey === null) continue;
+    result.layerCount++;
+    const sample = text(row.labsampnum);
+    const top = num(row.hzn_top);
+    const bottom = num(row.hzn_bot);
+    if (top === null || bottom === null) {
+      result.layersWithoutDepth.push(sample ?? layerKey);
+      continue;
+    }
+    if (top === bottom) result.zeroThicknessLayers.push(sample ?? layerKey);
+    if (!overlaps(top, bottom, context.depthTop, context.depthBottom)) continue;
+    // The snapshot carries no prep_code (null): nothing to say. 'S' is the standard <2 mm sample.
+    const prepCode = text(row.prep_code);
+    if (prepCode !== null && prepCode !== "S") result.otherPreparations.push({ layer: sample ?? layerKey, prepCode });
+    const observations: Static<typeof LabObservation>[] = [];
+    for (const id of context.properties) {
+      const mapping = KSSL_PROPERTIES[id];
+      if (!mapping) continue;
+      const observed = observe(row, id, mapping);
+      if (!observed) continue;
+      if (observed.source.column === "estimated_organic_carbon") result.usedEstimatedOrganicCarbon = true;
+      if (observed.observation.value_qualifier !== null) result.censoredCount++;
+      observations.push(observed.observation);
+    }
+    result.layers.push({
+      layer_key: layerKey,
+      lab_sample_key: sample,
+      depth: { top_cm: top, bottom_cm: bottom },
+      horizon_designation: text(row.hzn_desgn),
+      observations,
+    });
+  }
+  return result;
+}

@@ -1,0 +1,163 @@
+/**
+ * The laboratory queries: pedons in a bounding box, and one pedon with its layers and results.
+ * Both forms (SDA T-SQL, snapshot SQLite) select the columns of `columns.ts` in order.
+ *
+ * The chemical and physical tables are 1:1 with lab_layer, so they are joined on labsampnum alone:
+ * a filter on their prep_code would blank real results; the label is returned instead
+ * (docs/decisions.md#prep-code). User input enters only as validated numbers or a pedlabsampnum that
+ * matched PEDLABSAMPNUM_PATTERN.
+ */
+import { ValidationError } from "../../errors";
+import { quoteIdent } from "../../snapshot/schema";
+import { answerAsSda, decodeSdaTable, sdaCell, type Cell, type SdaAnswer, type SqlType } from "../../upstream/sda/payload";
+import { selectList, sqlInteger, sqlNumber } from "../../upstream/sda/sql";
+import { Payload, type QueryKind } from "../../upstream/transport";
+import type { SnapshotFile } from "../../upstream/snapshot";
+import type { BboxParams, PedonKey, PedonParams } from "../provider";
+import { PEDLABSAMPNUM_PATTERN } from "../../pedons/key";
+import { BBOX_COLUMNS, LAB_BBOX_COLUMNS, LAB_PEDON_COLUMNS, LAB_TABLES, PEDON_COLUMNS, type LabAnswerColumn } from "./columns";
+
+/** SDA caps a lab pedon at this many layers; real pedons have a few dozen at most. */
+export const LAB_PEDON_MAX_LAYERS = 1000;
+/** Largest page the lab bbox query may ask for (the API allows 500). */
+export const LAB_BBOX_MAX_LIMIT = 10_000;
+
+const sdaSelect = (columns: readonly LabAnswerColumn[]) =>
+  selectList(columns.map((c) => ({ as: c.column, sql: c.sdaSql ?? `${c.alias}.${c.column}` })));
+
+/** Pedons with site coordinates inside a bbox (edges inclusive), ordered by pedon_key; one row more than the page, so the caller can tell that more exist. */
+export function labBboxSql({ bbox, limit }: BboxParams): string {
+  const [minLon, minLat, maxLon, maxLat] = bbox;
+  const west = sqlNumber(minLon, "bbox min_lon", -180, 180);
+  const south = sqlNumber(minLat, "bbox min_lat", -90, 90);
+  const east = sqlNumber(maxLon, "bbox max_lon", -180, 180);
+  const north = sqlNumber(maxLat, "bbox max_lat", -90, 90);
+  if (minLon > maxLon || minLat > maxLat) throw new ValidationError("bbox minimum must not exceed its maximum.");
+  sqlInteger(limit, "limit", 1, LAB_BBOX_MAX_LIMIT);
+  const top = sqlInteger(limit + 1, "limit + 1", 2, LAB_BBOX_MAX_LIMIT + 1);
+  return `SELECT TOP (${top})
+${sdaSelect(BBOX_COLUMNS)}
+FROM lab_combine_nasis_ncss AS p
+WHERE p.latitude_decimal_degrees IS NOT NULL
+  AND p.longitude_decimal_degrees IS NOT NULL
+  AND p.longitude_decimal_degrees BETWEEN ${west} AND ${east}
+  AND p.latitude_decimal_degrees BETWEEN ${south} AND ${north}
+ORDER BY p.pedon_key`;
+}
+
+/** The WHERE clause naming one pedon by either key form. */
+function pedonFilter(pedonKey: PedonKey): string {
+  if (pedonKey.form === "pedon_key") {
+    return `p.pedon_key = ${sqlInteger(pedonKey.value, "pedon_key", 1, 2_147_483_647)}`;
+  }
+  if (typeof pedonKey.value !== "string" || !PEDLABSAMPNUM_PATTERN.test(pedonKey.value)) {
+    throw new ValidationError("pedlabsampnum must look like 02N0245 (two digits, a letter, four digits or letters).");
+  }
+  return `p.pedlabsampnum = '${pedonKey.value}'`;
+}
+
+/** One lab pedon with its layers and their results, one row per layer; a pedon without layers still answers one row (LEFT JOIN). */
+export function labPedonSql({ pedonKey }: PedonParams): string {
+  return `SELECT TOP (${LAB_PEDON_MAX_LAYERS})
+${sdaSelect(PEDON_COLUMNS)}
+FROM lab_combine_nasis_ncss AS p
+LEFT JOIN lab_layer AS ly ON ly.pedon_key = p.pedon_key
+LEFT JOIN lab_physical_properties AS ph ON ph.labsampnum = ly.labsampnum
+LEFT JOIN lab_chemical_properties AS ch ON ch.labsampnum = ly.labsampnum
+WHERE ${pedonFilter(pedonKey)}
+ORDER BY ly.hzn_top, ly.labsampnum`;
+}
+
+// ---- the snapshot forms ----------------------------------------------------------------------------
+
+type Row = Record<string, unknown>;
+
+/** SQL Server types of the LDM columns as SDA reports them; snapshot keys are text (pedlabsampnum, labsampnum). */
+const LAB_TYPES: Record<string, SqlType> = {
+  pedon_key: { name: "varchar", size: 20 },
+  layer_key: { name: "varchar", size: 20 },
+  pedlabsampnum: { name: "varchar", size: 128 },
+  labsampnum: { name: "varchar", size: 20 },
+  upedonid: { name: "varchar", size: 128 },
+  samp_name: { name: "varchar", size: 128 },
+  corr_name: { name: "varchar", size: 128 },
+  site_obsdate: "datetime",
+  latitude_decimal_degrees: "float",
+  longitude_decimal_degrees: "float",
+  layer_count: "int",
+  layer_type: { name: "varchar", size: 15 },
+  hzn_top: "real",
+  hzn_bot: "real",
+  hzn_desgn: { name: "varchar", size: 12 },
+  prep_code: { name: "varchar", size: 2 },
+};
+const labType = (column: string): SqlType => LAB_TYPES[column] ?? (column.endsWith("_method") ? { name: "varchar", size: 8 } : "real");
+
+function answer(columns: readonly string[], rows: Row[]): Payload {
+  const types = columns.map(labType);
+  const names = types.map((t) => (typeof t === "string" ? t : t.name));
+  const cells: Cell[][] = rows.map((row) => columns.map((c, i) => sdaCell(row[c], names[i])));
+  return Payload.ofJson(answerAsSda(columns, types, cells).payload);
+}
+
+function prepareBbox(file: SnapshotFile): (params: BboxParams) => Payload {
+  const p = LAB_TABLES.p;
+  if (!file.has(p, "pedlabsampnum") || !file.has(p, "latitude_decimal_degrees") || !file.has(p, "longitude_decimal_degrees")) return () => answer(LAB_BBOX_COLUMNS, []);
+  const layerCount = file.has("lab_layer", "pedlabsampnum") ? "(SELECT count(*) FROM lab_layer ll WHERE ll.pedlabsampnum = p.pedlabsampnum)" : "NULL";
+  const select = LAB_BBOX_COLUMNS.map((c) => {
+    if (c === "pedon_key") return "p.pedlabsampnum AS pedon_key";
+    if (c === "layer_count") return `${layerCount} AS layer_count`;
+    return file.has(p, c) ? `p.${quoteIdent(c)} AS ${quoteIdent(c)}` : `NULL AS ${quoteIdent(c)}`;
+  });
+  // Same expressions as the lon/lat index built by the importer, so SQLite can use it.
+  const statement = file.db.prepare<Row, [number, number, number, number, number]>(
+    `SELECT ${select.join(", ")} FROM ${p} p
+     WHERE p.latitude_decimal_degrees IS NOT NULL AND p.longitude_decimal_degrees IS NOT NULL
+       AND CAST(p.longitude_decimal_degrees AS REAL) BETWEEN ?1 AND ?3
+       AND CAST(p.latitude_decimal_degrees AS REAL) BETWEEN ?2 AND ?4
+     ORDER BY p.pedlabsampnum LIMIT ?5`,
+  );
+  return ({ bbox: [minLon, minLat, maxLon, maxLat], limit }) => answer(LAB_BBOX_COLUMNS, statement.all(minLon, minLat, maxLon, maxLat, limit + 1));
+}
+
+/** Snapshot pedons have no numeric keys: pedon_key is the pedlabsampnum, layer_key the labsampnum; absent columns (prep_code, method codes) are null. */
+function preparePedon(file: SnapshotFile): (params: PedonParams) => Payload {
+  if (!file.has(LAB_TABLES.p, "pedlabsampnum") || !file.has(LAB_TABLES.ly, "pedlabsampnum")) return () => answer(LAB_PEDON_COLUMNS, []);
+  const select = PEDON_COLUMNS.map(({ column, alias }) => {
+    if (column === "pedon_key") return "p.pedlabsampnum AS pedon_key";
+    if (column === "layer_key") return "ly.labsampnum AS layer_key";
+    // Results may sit in either lab table of an export; the first that has the column answers.
+    const candidates: (keyof typeof LAB_TABLES)[] = alias === "ph" || alias === "ch" ? ["ph", "ch"] : [alias];
+    const hit = candidates.find((a) => file.has(LAB_TABLES[a], column));
+    return hit ? `${hit}.${quoteIdent(column)} AS ${quoteIdent(column)}` : `NULL AS ${quoteIdent(column)}`;
+  });
+  const joins = (["ph", "ch"] as const)
+    .filter((a) => file.has(LAB_TABLES[a], "labsampnum"))
+    .map((a) => `LEFT JOIN ${LAB_TABLES[a]} ${a} ON ${a}.labsampnum = ly.labsampnum`);
+  const statement = file.db.prepare<Row, [string]>(
+    `SELECT ${select.join(", ")} FROM lab_combine_nasis_ncss p
+     LEFT JOIN lab_layer ly ON ly.pedlabsampnum = p.pedlabsampnum
+     ${joins.join("\n")}
+     WHERE p.pedlabsampnum = ?
+     ORDER BY CAST(ly.hzn_top AS REAL), ly.labsampnum`,
+  );
+  return ({ pedonKey }) => answer(LAB_PEDON_COLUMNS, pedonKey.form === "pedlabsampnum" ? statement.all(pedonKey.value) : []);
+}
+
+export const bboxQuery: QueryKind<BboxParams, SdaAnswer> = {
+  kind: "lab_bbox",
+  columns: LAB_BBOX_COLUMNS,
+  key: ({ bbox, limit }) => `${bbox.join(",")}:${limit}`,
+  forms: { sda: labBboxSql, snapshot: { prepare: prepareBbox } },
+  decode: (payload) => decodeSdaTable(payload, LAB_BBOX_COLUMNS),
+  raw: (answer) => answer.payload,
+};
+
+export const pedonQuery: QueryKind<PedonParams, SdaAnswer> = {
+  kind: "lab_pedon",
+  columns: LAB_PEDON_COLUMNS,
+  key: ({ pedonKey }) => `${pedonKey.form}:${pedonKey.value}`,
+  forms: { sda: labPedonSql, snapshot: { prepare: preparePedon } },
+  decode: (payload) => decodeSdaTable(payload, LAB_PEDON_COLUMNS),
+  raw: (answer) => answer.payload,
+};

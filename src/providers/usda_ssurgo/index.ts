@@ -1,0 +1,19 @@
+/** USDA-NRCS SSURGO: mapped-survey values for a point (role mapped_location). */
+import type { SdaAnswer } from "../../upstream/sda/payload";
+import type { PointProvider } from "../provider";
+import { usdaTransport } from "../usda";
+import { SSURGO_ID, SSURGO_RECORD } from "./catalog";
+import { SSURGO_PROPERTIES } from "./columns";
+import { normalizePoint } from "./normalize";
+import { pointQuery } from "./queries";
+
+export const usdaSsurgo: PointProvider<SdaAnswer> = {
+  id: SSURGO_ID,
+  aliases: [],
+  role: "mapped_location",
+  record: SSURGO_RECORD,
+  columns: SSURGO_PROPERTIES,
+  queries: { [pointQuery.kind]: pointQuery },
+  connect: usdaTransport,
+  point: { query: pointQuery, normalize: normalizePoint },
+};

@@ -1,0 +1,137 @@
+/**
+ * SSURGO point answer → SoilObservations (docs/decisions.md#provenance). Pure functions: the same
+ * table from SDA or from the snapshot gives the same observations.
+ */
+import type { Static } from "elysia";
+import { findProperty } from "../../catalog/properties";
+import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
+import { tableRecords, type Cell, type SdaAnswer } from "../../upstream/sda/payload";
+import type { MapUnitSummary, SoilObservation } from "../../location/model";
+import type { NormalizedPoint, PointContext } from "../provider";
+import { SSURGO_PROPERTY_BY_ID, SSURGO_PROPERTIES, type SsurgoProperty } from "./columns";
+import { SSURGO_ID, SSURGO_LICENSE, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL, SSURGO_SPATIAL_RESOLUTION } from "./catalog";
+
+export const MAPPED_SURVEY_WARNING =
+  "Mapped survey data are not a laboratory observation at the queried point: this is a representative value estimated for a component of the map unit that contains the point.";
+const MINOR_COMPONENT_WARNING =
+  "Minor component (majcompflag No): it makes up a small share of the map unit and is often not mapped separately at this scale.";
+const RANGE_METHOD =
+  "SSURGO low (_l) and high (_h) typical values of the component horizon: the range a soil scientist expects for most of the component, not a statistical confidence interval.";
+
+function num(cell: Cell | undefined): number | null {
+  if (cell === null || cell === undefined || cell.trim() === "") return null;
+  const value = Number(cell);
+  return Number.isFinite(value) ? value : null;
+}
+
+/** Round away binary noise of a division (e.g. 3.5 / 1.724) without claiming more precision than the input. */
+function tidy(value: number): number {
+  return Number(value.toPrecision(6));
+}
+
+function citation(row: Record<string, Cell>, retrievedAt: string): string {
+  const version = row.saversion ? `survey area version ${row.saversion}` : "survey area version unknown";
+  const versionDate = parseSdaDateTime(row.saverest);
+  const date = versionDate ? ` of ${isoDay(versionDate)}` : "";
+  return `Soil Survey Staff, Natural Resources Conservation Service, United States Department of Agriculture. Soil Survey Geographic (SSURGO) Database for ${row.areaname ?? row.areasymbol} (${row.areasymbol}), ${version}${date}. Available online at ${SSURGO_SOURCE_URL}. Retrieved ${retrievedAt.slice(0, 10)}.`;
+}
+
+function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoProperty, context: PointContext, top: number, bottom: number) {
+  const original = num(row[`${mapping.column}_r`]);
+  if (original === null) return null;
+  const low = num(row[`${mapping.column}_l`]);
+  const high = num(row[`${mapping.column}_h`]);
+  const derive = mapping.derivedFrom;
+  const convert = (value: number | null) => (value === null ? null : derive ? tidy(value / derive.factor) : value);
+  const minor = row.majcompflag?.trim() !== "Yes";
+  const retrievedAt = retrievedAtOf(row, context);
+  const warnings = [MAPPED_SURVEY_WARNING];
+  if (derive) warnings.push(derive.warning);
+  if (minor) warnings.push(MINOR_COMPONENT_WARNING);
+  return {
+    property: { id: propertyId, name: findProperty(propertyId)?.name ?? propertyId },
+    value: derive ? tidy(original / derive.factor) : original,
+    unit: mapping.unit,
+    depth: { top_cm: top, bottom_cm: bottom },
+    data_kind: derive ? ("derived" as const) : ("mapped_survey" as const),
+    measurement_method: mapping.method,
+    source: {
+      provider: SSURGO_ID,
+      organization: SSURGO_ORGANIZATION,
+      record_id: row.chkey ?? null,
+      retrieved_at: retrievedAt,
+      original_property_name: `chorizon.${mapping.column}_r`,
+      original_value: original,
+      original_unit: mapping.originalUnit,
+      original_depth: { top_cm: top, bottom_cm: bottom },
+      original_measurement_method: "SSURGO representative value (_r) of the component horizon",
+      citation: citation(row, retrievedAt),
+      source_url: SSURGO_SOURCE_URL,
+      spatial_resolution: SSURGO_SPATIAL_RESOLUTION,
+    },
+    location: { latitude: context.latitude, longitude: context.longitude, horizontal_accuracy_m: null },
+    uncertainty:
+      low === null && high === null ? { lower: null, upper: null, method: null } : { lower: convert(low), upper: convert(high), method: RANGE_METHOD },
+    license: SSURGO_LICENSE,
+    transformations: derive
+      ? [{ operation: derive.operation, from_unit: mapping.originalUnit, to_unit: mapping.unit, formula: derive.formula }]
+      : [],
+    warnings,
+    survey_context: {
+      area_symbol: row.areasymbol ?? "",
+      map_unit_key: row.mukey ?? "",
+      map_unit_symbol: row.musym ?? "",
+      map_unit_name: row.muname ?? "",
+      component_key: row.cokey ?? "",
+      component_name: row.compname ?? "",
+      component_percent: num(row.comppct_r),
+      horizon_key: row.chkey ?? "",
+      horizon_name: row.hzname ?? null,
+    },
+  };
+}
+
+/** When the values were retrieved: the survey's export date for the snapshot, the upstream call for SDA. */
+function retrievedAtOf(row: Record<string, Cell>, context: PointContext): string {
+  const stored = new Date(context.storedAt).toISOString();
+  if (context.source.kind !== "snapshot") return stored;
+  return parseSdaDateTime(row.saverest)?.toISOString() ?? stored;
+}
+
+export function normalizePoint(answer: SdaAnswer, context: PointContext): NormalizedPoint {
+  const records = tableRecords(answer.table);
+  const mapUnits = new Map<string, Static<typeof MapUnitSummary>>();
+  const observations: Static<typeof SoilObservation>[] = [];
+  let hasMinorComponents = false;
+  for (const row of records) {
+    if (row.mukey && !mapUnits.has(row.mukey)) {
+      mapUnits.set(row.mukey, { area_symbol: row.areasymbol ?? "", map_unit_key: row.mukey, map_unit_symbol: row.musym ?? "", map_unit_name: row.muname ?? "" });
+    }
+    if (!row.chkey) continue;
+    const top = num(row.hzdept_r);
+    const bottom = num(row.hzdepb_r);
+    // A horizon without depths cannot be placed in the interval; one that only touches it does not overlap.
+    if (top === null || bottom === null || top >= context.depthBottom || bottom <= context.depthTop) continue;
+    for (const id of context.properties) {
+      const mapping = SSURGO_PROPERTY_BY_ID.get(id);
+      if (!mapping) continue;
+      const observation = observe(row, id, mapping, context, top, bottom);
+      if (!observation) continue;
+      if (row.majcompflag?.trim() !== "Yes") hasMinorComponents = true;
+      observations.push(observation);
+    }
+  }
+  const warnings: string[] = [];
+  if (mapUnits.size === 0) {
+    const coverage = context.source.kind === "snapshot" ? " Offline snapshot coverage is limited; see the snapshot warning." : "";
+    warnings.push(`The point (${context.latitude}, ${context.longitude}) falls in no SSURGO map unit: no completed soil survey covers it, or it lies in water or outside the data.${coverage}`);
+  }
+  if (hasMinorComponents) warnings.push("Minor components (majcompflag No) are included; each carries a warning and a small component_percent.");
+  if (context.properties.includes("organic_carbon") && observations.some((o) => o.data_kind === "derived")) {
+    const derived = SSURGO_PROPERTY_BY_ID.get("organic_carbon")?.derivedFrom?.factor;
+    warnings.push(`organic_carbon is derived from SSURGO organic matter (om_r / ${derived}), not reported by SSURGO; see each observation's transformations.`);
+  }
+  return { observations, mapUnits: [...mapUnits.values()], warnings };
+}
+
+

@@ -1,0 +1,90 @@
+/**
+ * The SSURGO point query: map units, components and horizons under one WGS84 point, one row per
+ * map unit x component x horizon. Both forms (SDA T-SQL, snapshot SQLite) select the columns of
+ * `columns.ts` in order, so one decoder and one normalizer serve both.
+ */
+import type { Database } from "bun:sqlite";
+import { pointInEncodedRings } from "../../snapshot/geometry";
+import { quoteIdent } from "../../snapshot/schema";
+import { answerAsSda, decodeSdaTable, sdaCell, type Cell, type SdaAnswer, type SqlType } from "../../upstream/sda/payload";
+import { selectList, sqlNumber } from "../../upstream/sda/sql";
+import { Payload, type QueryKind } from "../../upstream/transport";
+import type { SnapshotFile } from "../../upstream/snapshot";
+import type { PointParams } from "../provider";
+import { POINT_COLUMNS, POINT_TABLES, SSURGO_POINT_COLUMNS } from "./columns";
+
+/**
+ * T-SQL for SDA. WKT is lon-lat order. STATSGO2 (areasymbol 'US') overlaps every SSURGO area at
+ * 1:250,000 and would add a second, coarser map unit at each point, so it is excluded. The LEFT JOINs
+ * keep components without horizons and map units without components, with null keys.
+ */
+export function ssurgoPointSql({ latitude, longitude }: PointParams): string {
+  const lat = sqlNumber(latitude, "latitude", -90, 90);
+  const lon = sqlNumber(longitude, "longitude", -180, 180);
+  return `SELECT
+${selectList(POINT_COLUMNS.map((c) => ({ as: c.column, sql: `${c.alias}.${c.column}` })))}
+FROM legend AS l
+INNER JOIN mapunit AS mu ON mu.lkey = l.lkey
+LEFT JOIN sacatalog AS sc ON sc.areasymbol = l.areasymbol
+LEFT JOIN component AS c ON c.mukey = mu.mukey
+LEFT JOIN chorizon AS ch ON ch.cokey = c.cokey
+WHERE mu.mukey IN (SELECT mukey FROM SDA_Get_Mukey_from_intersection_with_WktWgs84('POINT(${lon} ${lat})'))
+  AND l.areasymbol <> 'US'
+ORDER BY mu.mukey, c.comppct_r DESC, c.cokey, ch.hzdept_r`;
+}
+
+type Row = Record<string, unknown>;
+
+/** Numeric-string keys (mukey, cokey) sort as numbers, as SDA's int keys do. */
+const byKey = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+
+/** The snapshot form: candidate polygons from the R-tree, exact point-in-polygon, then the same joins as SDA. */
+function prepareSnapshot(file: SnapshotFile): (params: PointParams) => Payload {
+  const db: Database = file.db;
+  const typeOf = db.query<{ sqltype: string; sqlsize: number }, [string, string]>(
+    "SELECT sqltype, sqlsize FROM ssurgo_columns WHERE tabphyname = ? AND colphyname = ?",
+  );
+  const types: SqlType[] = [];
+  const select = POINT_COLUMNS.map(({ column, alias }) => {
+    const table = POINT_TABLES[alias];
+    const t = typeOf.get(table, column);
+    types.push(t ? { name: t.sqltype, size: t.sqlsize } : { name: "varchar", size: 8000 });
+    return file.has(table, column) ? `${alias}.${quoteIdent(column)} AS ${quoteIdent(column)}` : `NULL AS ${quoteIdent(column)}`;
+  });
+  const typeNames = types.map((t) => (typeof t === "string" ? t : t.name));
+  const answer = (rows: Row[]): Payload => {
+    const cells: Cell[][] = rows.map((row) => SSURGO_POINT_COLUMNS.map((c, i) => sdaCell(row[c], typeNames[i])));
+    return Payload.ofJson(answerAsSda(SSURGO_POINT_COLUMNS, types, cells).payload);
+  };
+  if (![...Object.values(POINT_TABLES), "mupolygon"].every((t) => file.has(t))) return () => answer([]);
+  const candidates = db.prepare<Row, [number, number]>(
+    `SELECT p.mukey, p.rings FROM mupolygon_rtree r JOIN mupolygon p ON p.id = r.id
+     WHERE r.min_x <= ?1 AND r.max_x >= ?1 AND r.min_y <= ?2 AND r.max_y >= ?2`,
+  );
+  const mapUnitRows = db.prepare<Row, [string]>(
+    `SELECT ${select.join(", ")}
+     FROM mapunit mu
+     JOIN legend l ON l.lkey = mu.lkey
+     LEFT JOIN sacatalog sc ON sc.areasymbol = l.areasymbol
+     LEFT JOIN component c ON c.mukey = mu.mukey
+     LEFT JOIN chorizon ch ON ch.cokey = c.cokey
+     WHERE mu.mukey = ? AND l.areasymbol <> 'US'
+     ORDER BY c.comppct_r DESC, CAST(c.cokey AS INTEGER), c.cokey, ch.hzdept_r, CAST(ch.chkey AS INTEGER)`,
+  );
+  return ({ longitude, latitude }) => {
+    const mukeys = new Set<string>();
+    for (const c of candidates.all(longitude, latitude)) {
+      if (typeof c.mukey === "string" && pointInEncodedRings(c.rings as Uint8Array, longitude, latitude)) mukeys.add(c.mukey);
+    }
+    return answer([...mukeys].sort(byKey).flatMap((mukey) => mapUnitRows.all(mukey)));
+  };
+}
+
+export const pointQuery: QueryKind<PointParams, SdaAnswer> = {
+  kind: "ssurgo_point",
+  columns: SSURGO_POINT_COLUMNS,
+  key: ({ longitude, latitude }) => `${longitude},${latitude}`,
+  forms: { sda: ssurgoPointSql, snapshot: { prepare: prepareSnapshot } },
+  decode: (payload) => decodeSdaTable(payload, SSURGO_POINT_COLUMNS),
+  raw: (answer) => answer.payload,
+};

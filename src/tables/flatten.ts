@@ -1,0 +1,153 @@
+/**
+ * The JSON answers as tables, one row per thing a user counts: an observation of the point query,
+ * a pedon of the collection, a lab observation of a pedon. Every column a row needs to stand alone
+ * in a spreadsheet is on it (provenance, censoring, depth), and the last column is `warnings`: the
+ * row's own warnings, then the answer's, joined with " | " (a row copied out of its file keeps the
+ * caveats that apply to it). Pure functions over the bodies the JSON routes send; nothing here
+ * knows HTTP.
+ */
+import type { Static } from "@sinclair/typebox";
+import type { LocationResponse, SoilObservation } from "../location/model";
+import type { LabLayer, LabObservation, PedonCollection, PedonFeature, PedonResponse } from "../pedons/model";
+import type { Transformation } from "../catalog/model";
+import { toCsv, type Column } from "./csv";
+
+export const WARNING_SEPARATOR = " | ";
+
+type Location = Static<typeof LocationResponse>;
+type Observation = Static<typeof SoilObservation>;
+type Collection = Static<typeof PedonCollection>;
+type Feature = Static<typeof PedonFeature>;
+type Pedon = Static<typeof PedonResponse>;
+
+/** "operation: formula (from -> to)", joined: enough to redo the conversion by hand. */
+export function joinTransformations(transformations: readonly Static<typeof Transformation>[]): string {
+  return transformations.map((t) => `${t.operation}: ${t.formula} (${t.from_unit} -> ${t.to_unit})`).join(WARNING_SEPARATOR);
+}
+
+function joinWarnings(own: readonly string[], answer: readonly string[]): string {
+  return [...new Set([...own, ...answer])].join(WARNING_SEPARATOR);
+}
+
+// ---- GET /v1/soil/location: one row per observation ------------------------------------------
+
+type LocationRow = { observation: Observation; answer: Location };
+
+export const LOCATION_COLUMNS: readonly Column<LocationRow>[] = [
+  ["property_id", ({ observation: o }) => o.property.id],
+  ["property_name", ({ observation: o }) => o.property.name],
+  ["value", ({ observation: o }) => o.value],
+  ["unit", ({ observation: o }) => o.unit],
+  ["depth_top_cm", ({ observation: o }) => o.depth.top_cm],
+  ["depth_bottom_cm", ({ observation: o }) => o.depth.bottom_cm],
+  ["data_kind", ({ observation: o }) => o.data_kind],
+  ["measurement_method", ({ observation: o }) => o.measurement_method],
+  ["latitude", ({ observation: o }) => o.location.latitude],
+  ["longitude", ({ observation: o }) => o.location.longitude],
+  ["area_symbol", ({ observation: o }) => o.survey_context.area_symbol],
+  ["map_unit_key", ({ observation: o }) => o.survey_context.map_unit_key],
+  ["map_unit_symbol", ({ observation: o }) => o.survey_context.map_unit_symbol],
+  ["map_unit_name", ({ observation: o }) => o.survey_context.map_unit_name],
+  ["component_key", ({ observation: o }) => o.survey_context.component_key],
+  ["component_name", ({ observation: o }) => o.survey_context.component_name],
+  ["component_percent", ({ observation: o }) => o.survey_context.component_percent],
+  ["horizon_key", ({ observation: o }) => o.survey_context.horizon_key],
+  ["horizon_name", ({ observation: o }) => o.survey_context.horizon_name],
+  ["provider", ({ observation: o }) => o.source.provider],
+  ["organization", ({ observation: o }) => o.source.organization],
+  ["record_id", ({ observation: o }) => o.source.record_id],
+  ["retrieved_at", ({ observation: o }) => o.source.retrieved_at],
+  ["original_property_name", ({ observation: o }) => o.source.original_property_name],
+  ["original_value", ({ observation: o }) => o.source.original_value],
+  ["original_unit", ({ observation: o }) => o.source.original_unit],
+  ["original_depth_top_cm", ({ observation: o }) => o.source.original_depth.top_cm],
+  ["original_depth_bottom_cm", ({ observation: o }) => o.source.original_depth.bottom_cm],
+  ["original_measurement_method", ({ observation: o }) => o.source.original_measurement_method],
+  ["citation", ({ observation: o }) => o.source.citation],
+  ["source_url", ({ observation: o }) => o.source.source_url],
+  ["uncertainty_lower", ({ observation: o }) => o.uncertainty.lower],
+  ["uncertainty_upper", ({ observation: o }) => o.uncertainty.upper],
+  ["uncertainty_method", ({ observation: o }) => o.uncertainty.method],
+  ["license_name", ({ observation: o }) => o.license.name],
+  ["license_url", ({ observation: o }) => o.license.url],
+  ["transformations", ({ observation: o }) => joinTransformations(o.transformations)],
+  ["warnings", ({ observation: o, answer }) => joinWarnings(o.warnings, answer.warnings)],
+];
+
+export function locationRows(answer: Location): LocationRow[] {
+  return answer.observations.map((observation) => ({ observation, answer }));
+}
+
+export function locationCsv(answer: Location): string {
+  return toCsv(LOCATION_COLUMNS, locationRows(answer));
+}
+
+// ---- GET /v1/pedons: one row per feature ------------------------------------------------------
+
+type FeatureRow = { feature: Feature; answer: Collection };
+
+export const PEDON_FEATURE_COLUMNS: readonly Column<FeatureRow>[] = [
+  ["pedon_key", ({ feature: f }) => f.properties.pedon_key],
+  ["pedlabsampnum", ({ feature: f }) => f.properties.pedlabsampnum],
+  ["upedonid", ({ feature: f }) => f.properties.upedonid],
+  ["name", ({ feature: f }) => f.properties.name],
+  ["site_observation_date", ({ feature: f }) => f.properties.site_observation_date],
+  ["layer_count", ({ feature: f }) => f.properties.layer_count],
+  ["longitude", ({ feature: f }) => f.geometry.coordinates[0]],
+  ["latitude", ({ feature: f }) => f.geometry.coordinates[1]],
+  ["representative_of_bbox", ({ feature: f }) => f.properties.representative_of_bbox],
+  ["provider", ({ answer }) => answer.provider],
+  // A column, not only a warning: a script filtering rows must still see that the list is cut short.
+  ["truncated", ({ answer }) => answer.truncated],
+  ["retrieved_at", ({ answer }) => answer.cache.stored_at],
+  ["warnings", ({ answer }) => joinWarnings([], answer.warnings)],
+];
+
+export function pedonFeatureRows(answer: Collection): FeatureRow[] {
+  return answer.features.map((feature) => ({ feature, answer }));
+}
+
+export function pedonCollectionCsv(answer: Collection): string {
+  return toCsv(PEDON_FEATURE_COLUMNS, pedonFeatureRows(answer));
+}
+
+// ---- GET /v1/pedons/{pedon_key}: one row per lab observation ------------------------------------
+
+type LabRow = { observation: Static<typeof LabObservation>; layer: Static<typeof LabLayer>; answer: Pedon };
+
+export const LAB_OBSERVATION_COLUMNS: readonly Column<LabRow>[] = [
+  ["pedon_key", ({ answer }) => answer.pedon_key],
+  ["latitude", ({ answer }) => answer.location.latitude],
+  ["longitude", ({ answer }) => answer.location.longitude],
+  ["layer_key", ({ layer }) => layer.layer_key],
+  ["lab_sample_key", ({ layer }) => layer.lab_sample_key],
+  ["horizon_designation", ({ layer }) => layer.horizon_designation],
+  ["depth_top_cm", ({ layer }) => layer.depth.top_cm],
+  ["depth_bottom_cm", ({ layer }) => layer.depth.bottom_cm],
+  ["property_id", ({ observation: o }) => o.property.id],
+  ["property_name", ({ observation: o }) => o.property.name],
+  ["value", ({ observation: o }) => o.value],
+  ["unit", ({ observation: o }) => o.unit],
+  // Censoring: value is empty for "<0.05" or "ND"; these three say what was reported and why.
+  ["reported_value", ({ observation: o }) => o.reported_value],
+  ["value_qualifier", ({ observation: o }) => o.value_qualifier],
+  ["reporting_limit", ({ observation: o }) => o.reporting_limit],
+  ["data_kind", ({ observation: o }) => o.data_kind],
+  ["original_column", ({ observation: o }) => o.original_column],
+  ["method_code", ({ observation: o }) => o.method_code],
+  ["measurement_method", ({ observation: o }) => o.measurement_method],
+  ["provider", ({ answer }) => answer.provider],
+  ["retrieved_at", ({ answer }) => answer.retrieved_at],
+  ["citation", ({ answer }) => answer.citation],
+  ["source_url", ({ answer }) => answer.source_url],
+  ["transformations", ({ observation: o }) => joinTransformations(o.transformations)],
+  ["warnings", ({ observation: o, answer }) => joinWarnings(o.warnings, answer.warnings)],
+];
+
+export function labObservationRows(answer: Pedon): LabRow[] {
+  return answer.layers.flatMap((layer) => layer.observations.map((observation) => ({ observation, layer, answer })));
+}
+
+export function pedonCsv(answer: Pedon): string {
+  return toCsv(LAB_OBSERVATION_COLUMNS, labObservationRows(answer));
+}

@@ -1,0 +1,73 @@
+/**
+ * The offline transport: answers each provider query from the snapshot SQLite file, through the
+ * query's `snapshot` form (a reader prepared once per file, in the provider's folder). The readers
+ * answer in the very shape the live upstream would send (for SDA providers: SDA's JSON table).
+ */
+import { Database } from "bun:sqlite";
+import { existsSync } from "node:fs";
+import { LoamError, UpstreamError } from "../errors";
+import { readSnapshotInfo, tableColumns } from "../snapshot/schema";
+import type { Payload, QueryKind, SnapshotForm, SourceDescription, Transport } from "./transport";
+
+/** The opened snapshot as readers see it. */
+export class SnapshotFile {
+  constructor(readonly db: Database) {}
+
+  /** Does the snapshot hold this table (and column)? Exports differ in what they carry. */
+  has(table: string, column?: string): boolean {
+    const columns = tableColumns(this.db, table);
+    return column === undefined ? columns.length > 0 : columns.includes(column);
+  }
+}
+
+export class SnapshotTransport implements Transport {
+  readonly kind = "snapshot" as const;
+  private readonly file: SnapshotFile;
+  private readonly readers = new Map<SnapshotForm<never>, (params: never) => Payload>();
+  private readonly description: SourceDescription;
+
+  constructor(readonly path: string) {
+    if (!existsSync(path)) throw new Error(`Snapshot database not found at ${path}; build it with 'bun run snapshot:build'.`);
+    let db: Database | null = null;
+    try {
+      db = new Database(path, { readonly: true });
+      const info = readSnapshotInfo(db);
+      this.file = new SnapshotFile(db);
+      this.description = {
+        kind: "snapshot",
+        location: path,
+        builtAt: info.values.get("updated_at") ?? info.values.get("built_at"),
+        // SSURGO areas first, then lab collections, each by id.
+        coverage: [...info.datasets].sort((a, b) => b.kind.localeCompare(a.kind) || a.id.localeCompare(b.id)).map((d) => d.label),
+      };
+    } catch (error) {
+      db?.close();
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`Snapshot database ${path} is corrupt or not a Loam snapshot (${reason}); rebuild it with 'bun run snapshot:build'.`);
+    }
+  }
+
+  async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
+    const form = query.forms.snapshot;
+    if (!form) throw new UpstreamError(`The offline snapshot cannot answer the ${query.kind} query.`);
+    try {
+      let reader = this.readers.get(form as SnapshotForm<never>) as ((params: P) => Payload) | undefined;
+      if (!reader) {
+        reader = form.prepare(this.file);
+        this.readers.set(form as SnapshotForm<never>, reader as (params: never) => Payload);
+      }
+      return reader(params);
+    } catch (error) {
+      if (error instanceof LoamError) throw error;
+      throw new UpstreamError(`Snapshot query failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  describe(): SourceDescription {
+    return this.description;
+  }
+
+  close(): void {
+    this.file.db.close();
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The contract between a provider and the place its data comes from (docs/architecture.md#upstream).
+ *
+ * A transport answers a provider's logical query with an opaque payload: the upstream's own text
+ * (SDA's JSON, a snapshot table in the same shape, an HTTPS JSON document). It never interprets what it
+ * fetched beyond telling a complete answer from a failure; the provider's query decodes the payload.
+ * Failures are the typed upstream errors of `src/errors.ts`; a transport never returns a partial answer.
+ */
+
+/** What a transport hands back and what the cache stores: text, with its parsed JSON when the transport had it anyway. */
+export class Payload {
+  private constructor(
+    private textForm: string | undefined,
+    private jsonForm: unknown,
+  ) {}
+
+  static ofText(text: string): Payload {
+    return new Payload(text, undefined);
+  }
+
+  /** Text that was parsed already (the parse is not repeated). */
+  static parsed(text: string, json: unknown): Payload {
+    return new Payload(text, json);
+  }
+
+  /** A payload built in memory (the snapshot): serialized only when it is stored. */
+  static ofJson(json: unknown): Payload {
+    return new Payload(undefined, json);
+  }
+
+  text(): string {
+    return (this.textForm ??= JSON.stringify(this.jsonForm));
+  }
+
+  /** The payload parsed as JSON (throws SyntaxError when it is not JSON). */
+  json(): unknown {
+    if (this.jsonForm === undefined) this.jsonForm = JSON.parse(this.textForm ?? "null");
+    return this.jsonForm;
+  }
+}
+
+/**
+ * One logical query of a provider: what it asks (its forms, one per transport that can answer it), what
+ * the answer must carry, and how its payload is read. Declared in the provider's folder
+ * (docs/decisions.md#providers); the transports only read the form they know.
+ */
+export interface QueryKind<P, A> {
+  /** Unique within its provider; with the provider id and `key(params)` it names a cache entry. */
+  readonly kind: string;
+  /** Columns the answer carries, in order; an answer with other columns is refused (docs/decisions.md#column-check). */
+  readonly columns: readonly string[];
+  /** A stable text of the parameters. */
+  key(params: P): string;
+  /** The query in each transport's terms, e.g. `sda` (T-SQL text) or `snapshot` (a reader over the snapshot file). */
+  readonly forms: QueryForms<P>;
+  /** The payload as the provider's answer; throws UpstreamError when it is not one. */
+  decode(payload: Payload): A;
+  /** The answer as the raw endpoint shows it: the upstream's own JSON, unmodified. */
+  raw(answer: A): Record<string, unknown>;
+}
+
+/** Per-transport forms of a query. A transport of a provider's own adds its own form (any name). */
+export interface QueryForms<P> {
+  /** Soil Data Access: the T-SQL text (no comments: docs/decisions.md#sda-sql). */
+  sda?: (params: P) => string;
+  /** The offline snapshot: prepares a reader once per snapshot file. */
+  snapshot?: SnapshotForm<P>;
+  [form: string]: unknown;
+}
+
+/** A snapshot reader: `prepare` runs once per opened snapshot, the returned function once per query. */
+export interface SnapshotForm<P> {
+  prepare(snapshot: import("./snapshot").SnapshotFile): (params: P) => Payload;
+}
+
+export interface SourceDescription {
+  /** snapshot, sda, or a provider's own transport name. */
+  kind: string;
+  /** SDA: the endpoint; snapshot: the database file. */
+  location: string;
+  /** Snapshot only: when it was built (ISO date-time). */
+  builtAt?: string;
+  /** Snapshot only: survey areas and lab collections it holds, e.g. "SSURGO IA073 (2020-06-10)". */
+  coverage?: string[];
+}
+
+export interface Transport {
+  readonly kind: string;
+  fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload>;
+  /** Facts for warnings and /metrics. */
+  describe(): SourceDescription;
+  close?(): void;
+}

@@ -1,0 +1,52 @@
+/**
+ * A client as a TypeScript user would write one: types generated from Loam's served document by
+ * openapi-typescript (schema.d.ts, made by the test), calls through openapi-fetch. Type-checked with
+ * tsc --strict before it runs, so a response field the document names wrongly fails here. Prints
+ * what it read as JSON; the test compares it with the data README.
+ */
+import createClient from "openapi-fetch";
+import type { components, operations, paths } from "./schema";
+
+type SoilObservation = components["schemas"]["SoilObservation"];
+type LabLayer = components["schemas"]["LabLayer"];
+type ErrorResponse = components["schemas"]["ErrorResponse"];
+// Operation ids are the generator's names for the calls (operations["getPedon"] exists only with short ids).
+type PedonOk = operations["getPedon"]["responses"][200]["content"]["application/json"];
+
+const baseUrl = process.env.LOAM_BASE;
+if (!baseUrl) throw new Error("LOAM_BASE is not set");
+// The data routes also document text/csv (format=csv); a JSON client says which media type it reads.
+const client = createClient<paths, "application/json">({ baseUrl });
+
+const [latitude, longitude] = [Number(process.env.POINT_LAT), Number(process.env.POINT_LON)];
+const location = await client.GET("/v1/soil/location", { params: { query: { latitude, longitude, properties: "ph,organic_matter,clay" } } });
+if (!location.data) throw new Error(`location failed: ${JSON.stringify(location.error)}`);
+const clayRows: SoilObservation[] = location.data.observations.filter((o) => o.property.id === "clay");
+const clay = clayRows.map((o) => ({ component: o.survey_context.component_name, horizon: o.survey_context.horizon_name, value: o.value, unit: o.unit, provider: o.source.provider }));
+
+const pedons = await client.GET("/v1/pedons", { params: { query: { bbox: "-96.5,38.5,-95,39.5", limit: 50 } } });
+if (!pedons.data) throw new Error(`pedons failed: ${JSON.stringify(pedons.error)}`);
+const keys: string[] = pedons.data.features.map((f) => f.properties.pedon_key);
+const firstCoordinates: number[] | undefined = pedons.data.features[0]?.geometry.coordinates;
+
+const pedon = await client.GET("/v1/pedons/{pedon_key}", { params: { path: { pedon_key: "02N0245" }, query: { properties: "ph,clay,cec" } } });
+if (!pedon.data) throw new Error(`pedon failed: ${JSON.stringify(pedon.error)}`);
+const detail: PedonOk = pedon.data;
+const layers: LabLayer[] = detail.layers;
+const top = layers[0]!;
+const topClay = top.observations.find((o) => o.property.id === "clay");
+
+const missing = await client.GET("/v1/pedons/{pedon_key}", { params: { path: { pedon_key: "99Z9999" } } });
+const notFound: ErrorResponse | undefined = missing.error;
+const invalid = await client.GET("/v1/soil/location", { params: { query: { latitude: 95, longitude: 0 } } });
+const invalidError: ErrorResponse | undefined = invalid.error;
+
+console.log(
+  JSON.stringify({
+    clay,
+    pedons: { count: keys.length, truncated: pedons.data.truncated, keys, firstCoordinates },
+    pedon: { key: detail.pedon_key, layerCount: layers.length, topHorizon: top.horizon_designation, topClay: topClay?.value ?? null, topClayReported: topClay?.reported_value ?? null },
+    notFound: { status: missing.response.status, code: notFound?.error.code ?? null, requestIdHeader: missing.response.headers.get("x-request-id"), requestId: notFound?.error.request_id ?? null },
+    invalid: { status: invalid.response.status, code: invalidError?.error.code ?? null, message: invalidError?.error.message ?? null },
+  }),
+);

@@ -1,0 +1,43 @@
+/**
+ * One fact, one place: every provider's column table, its catalog record and /v1/properties agree
+ * (docs/decisions.md#column-tables).
+ */
+import { describe, expect, test } from "bun:test";
+import { PROPERTIES } from "../../src/catalog/properties";
+import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
+import { fixtureProvider } from "../fixtures/fixture_points";
+import { useLoam } from "../support/server";
+
+const { loam } = useLoam();
+const operational = [...DEFAULT_PROVIDERS, fixtureProvider].filter((p) => p.role !== "planned");
+
+describe("column tables, catalog and vocabulary agree", () => {
+  for (const provider of operational) {
+    test(`${provider.id}: supported_properties is its column table's properties, each in the vocabulary with its unit`, async () => {
+      const served = [...new Set(provider.columns.map((c) => c.property))];
+      expect(provider.record.supported_properties).toEqual(served);
+      const { body } = await loam.json("/v1/properties");
+      const vocabulary = new Map<string, { standard_unit: string | null }>(body.properties.map((p: any) => [p.id, p]));
+      for (const column of provider.columns) {
+        expect(vocabulary.has(column.property)).toBe(true);
+        expect(vocabulary.get(column.property)!.standard_unit).toBe(column.unit);
+      }
+    });
+  }
+
+  test("/v1/providers serves exactly the registered records", async () => {
+    const { body } = await loam.json("/v1/providers");
+    expect(body.providers).toEqual(DEFAULT_PROVIDERS.map((p) => p.record));
+  });
+
+  test("/v1/properties is the vocabulary module", async () => {
+    const { body } = await loam.json("/v1/properties");
+    expect(body.properties).toEqual([...PROPERTIES]);
+  });
+
+  test("every query's answer columns are those its SQL and snapshot forms produce (checked on every answer)", () => {
+    for (const provider of operational) {
+      for (const query of Object.values(provider.queries)) expect(query.columns.length).toBeGreaterThan(0);
+    }
+  });
+});

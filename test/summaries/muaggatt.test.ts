@@ -1,0 +1,79 @@
+/**
+ * Loam's aggregation against NRCS's own map-unit aggregates (muaggatt) for every map unit in
+ * shared/data: available water storage by weighted_average, drainage class and hydrologic group by
+ * dominant_condition. Inputs and expected values both come from the source text files, read by the
+ * tests' own reader.
+ */
+import { describe, expect, test } from "bun:test";
+import { summarize } from "../../src/summaries/aggregate";
+import { summaryProperty } from "../../src/summaries/properties";
+import { sourceMapUnits } from "./source-files";
+
+const UNITS = sourceMapUnits();
+const AWS = [
+  [25, "aws025wta"],
+  [50, "aws050wta"],
+  [100, "aws0100wta"],
+  [150, "aws0150wta"],
+] as const;
+
+/** muaggatt prints two decimals; compare at that precision (exactly, not within a tolerance). */
+const twoDecimals = (v: number | null) => (v === null ? null : (Math.round(v * 100) / 100).toFixed(2));
+
+describe("muaggatt: Loam reproduces NRCS's map-unit aggregates", () => {
+  test("shared/data holds 21 map units in 4 survey areas", () => {
+    expect(UNITS.length).toBe(21);
+    expect(new Set(UNITS.map((u) => u.area)).size).toBe(4);
+  });
+
+  for (const unit of UNITS) {
+    test(`${unit.area} ${unit.musym} (${unit.mukey}): available_water_storage weighted_average 0–25/50/100/150 cm = aws0xxwta`, () => {
+      const aws = summaryProperty("available_water_storage")!;
+      for (const [bottom, column] of AWS) {
+        const s = summarize(unit.components, aws, "weighted_average", { top_cm: 0, bottom_cm: bottom });
+        const expected = unit.muaggatt[column];
+        expect({ column, value: twoDecimals(s.value) }).toEqual({ column, value: expected === null ? null : Number(expected).toFixed(2) });
+        expect(s.unit).toBe("cm");
+      }
+    });
+
+    test(`${unit.area} ${unit.musym} (${unit.mukey}): drainage_class / hydrologic_group dominant_condition = drclassdcd / hydgrpdcd`, () => {
+      for (const [id, column] of [["drainage_class", "drclassdcd"], ["hydrologic_group", "hydgrpdcd"]] as const) {
+        const s = summarize(unit.components, summaryProperty(id)!, "dominant_condition", { top_cm: 0, bottom_cm: 200 });
+        expect({ column, category: s.category }).toEqual({ column, category: unit.muaggatt[column] ?? null });
+        expect(s.value).toBeNull();
+      }
+    });
+  }
+
+  test("all 84 storage values and 42 classes match (counted, so a silently skipped unit fails)", () => {
+    let aws = 0;
+    let classes = 0;
+    for (const unit of UNITS) {
+      for (const [bottom, column] of AWS) {
+        const s = summarize(unit.components, summaryProperty("available_water_storage")!, "weighted_average", { top_cm: 0, bottom_cm: bottom });
+        const expected = unit.muaggatt[column];
+        if (twoDecimals(s.value) === (expected === null ? null : Number(expected).toFixed(2))) aws++;
+      }
+      for (const [id, column] of [["drainage_class", "drclassdcd"], ["hydrologic_group", "hydgrpdcd"]] as const) {
+        const s = summarize(unit.components, summaryProperty(id)!, "dominant_condition", { top_cm: 0, bottom_cm: 200 });
+        if (s.category === (unit.muaggatt[column] ?? null)) classes++;
+      }
+    }
+    expect({ aws, classes }).toEqual({ aws: 84, classes: 42 });
+  });
+
+  test("Urban land-Ngedebus complex (MH936 465586): no dominant drainage class, because the 60 % Urban land has none", () => {
+    const unit = UNITS.find((u) => u.mukey === "465586")!;
+    expect(unit.muaggatt.drclassdcd).toBeNull();
+    const s = summarize(unit.components, summaryProperty("drainage_class")!, "dominant_condition", { top_cm: 0, bottom_cm: 200 });
+    expect(s.category).toBeNull();
+    expect(s.percent_of_map_unit).toBe(0);
+    expect(s.warnings.join(" ")).toContain("60 % of the map unit, more than any class");
+    // The classes that were there are still shown, with their components.
+    expect(s.contributions.map((c) => [c.component_name, c.category])).toEqual([
+      ["Ngedebus", "Somewhat excessively drained"],
+      ["Beaches", "Excessively drained"],
+    ]);
+  });
+});

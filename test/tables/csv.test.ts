@@ -1,0 +1,225 @@
+/**
+ * CSV tables: RFC 4180 on the wire, and the same rows and values as the JSON answer for the known
+ * point and pedons of the data README, read back as a Python or R user would.
+ */
+import { describe, expect, test } from "bun:test";
+import { csvField, csvLine, toCsv } from "../../src/tables/csv";
+import { LAB_OBSERVATION_COLUMNS, LOCATION_COLUMNS, PEDON_FEATURE_COLUMNS, pedonCsv, WARNING_SEPARATOR } from "../../src/tables/flatten";
+import { normalizePedon } from "../../src/providers/usda_kssl/normalize";
+import { LAB_PEDON_COLUMNS } from "../../src/providers/usda_kssl/columns";
+import type { Cell as UpstreamCell, SdaTable as UpstreamTable } from "../../src/upstream/sda/payload";
+import { useLoam } from "../support/server";
+import { parseRfc4180, parseWithPython, PYTHON, records } from "../support/csv";
+import { knownPoints } from "../location/known-answers";
+import { knownPedons } from "../pedons/known-answers";
+
+const { loam } = useLoam();
+
+/** A JSON number or null as the CSV cell it must read back as. */
+const cell = (value: unknown) => (value === null || value === undefined ? "" : String(value));
+
+async function both(path: string): Promise<{ json: any; csv: string; response: Response }> {
+  const json = await (await loam.get(path)).json();
+  const response = await loam.get(`${path}${path.includes("?") ? "&" : "?"}format=csv`);
+  return { json, csv: await response.text(), response };
+}
+
+describe("the RFC 4180 writer", () => {
+  test("quotes a field with a comma, a quote, CR or LF, doubles inner quotes, leaves others bare", () => {
+    expect(csvField("Clarion loam, Bemis moraine")).toBe('"Clarion loam, Bemis moraine"');
+    expect(csvField('12" deep')).toBe('"12"" deep"');
+    expect(csvField("a\r\nb")).toBe('"a\r\nb"');
+    expect(csvField("a\nb")).toBe('"a\nb"');
+    expect(csvField("Ap1")).toBe("Ap1");
+    expect(csvField(-94.359608)).toBe("-94.359608");
+    expect(csvField(null)).toBe("");
+    expect(csvField(false)).toBe("false");
+    expect(csvLine(["x", null, "y,z"])).toBe('x,,"y,z"\r\n');
+  });
+
+  test("a table is a header row then one CRLF record per row; no rows is the header alone", () => {
+    const columns = [["name", (r: { n: string }) => r.n]] as const;
+    expect(toCsv(columns, [])).toBe("name\r\n");
+    const tricky = ['say "hi"', "a,b", "line\nbreak", "ümlaut µm/s", ""];
+    const text = toCsv(columns, tricky.map((n) => ({ n })));
+    expect(parseRfc4180(text)).toEqual([["name"], ...tricky.map((n) => [n])]);
+  });
+
+  test.skipIf(!PYTHON)("Python's csv reads the tricky fields back unchanged", async () => {
+    const tricky = ['say "hi"', "a,b", "line\r\nbreak", "ümlaut µm/s", ""];
+    const text = toCsv([["name", (n: string) => n], ["n", (n: string) => n.length]], tricky);
+    expect(await parseWithPython(text)).toEqual([["name", "n"], ...tricky.map((n) => [n, String(n.length)])]);
+  });
+});
+
+describe("GET /v1/soil/location as CSV", () => {
+  test("the known points: one record per observation, with the JSON's values, provenance and warnings", async () => {
+    for (const point of knownPoints()) {
+      const { json, csv, response } = await both(`/v1/soil/location?latitude=${point.lat}&longitude=${point.lon}&properties=ph,organic_matter,clay`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8; header=present");
+      const rows = records(parseRfc4180(csv));
+      expect(rows.length).toBe(json.observations.length);
+      expect(rows.length).toBeGreaterThan(0);
+      expect(Object.keys(rows[0]!)).toEqual(LOCATION_COLUMNS.map(([name]) => name));
+      expect(Object.keys(rows[0]!).at(-1)).toBe("warnings");
+      json.observations.forEach((o: any, i: number) => {
+        const row = rows[i]!;
+        expect(row).toMatchObject({
+          property_id: o.property.id,
+          value: cell(o.value),
+          unit: o.unit,
+          depth_top_cm: cell(o.depth.top_cm),
+          depth_bottom_cm: cell(o.depth.bottom_cm),
+          data_kind: o.data_kind,
+          map_unit_key: o.survey_context.map_unit_key,
+          component_key: o.survey_context.component_key,
+          horizon_key: o.survey_context.horizon_key,
+          provider: o.source.provider,
+          record_id: cell(o.source.record_id),
+          retrieved_at: o.source.retrieved_at,
+          original_property_name: o.source.original_property_name,
+          original_value: cell(o.source.original_value),
+          citation: o.source.citation,
+          warnings: [...new Set([...o.warnings, ...json.warnings])].join(WARNING_SEPARATOR),
+        });
+      });
+      // The README's answer: the dominant component's top horizon.
+      const top = (id: string) => rows.find((r) => r.property_id === id && r.component_key === point.cokey && r.horizon_key === point.chkey)!;
+      expect(top("clay")).toMatchObject({ component_name: point.component, horizon_name: point.hzname, map_unit_key: point.mukey, map_unit_name: point.muname });
+      expect(Number(top("clay").value)).toBe(point.clay);
+      expect(Number(top("ph").value)).toBe(point.ph);
+      expect(Number(top("organic_matter").value)).toBe(point.om);
+    }
+  });
+
+  test.skipIf(!PYTHON)("Python's csv.DictReader gets the Clarion Ap clay of 21 at the IA073 point", async () => {
+    const point = knownPoints().find((p) => p.area === "IA073-aoi" && p.component === "Clarion")!;
+    const { csv } = await both(`/v1/soil/location?latitude=${point.lat}&longitude=${point.lon}`);
+    const [header, ...body] = await parseWithPython(csv);
+    const rows = body.map((cells) => Object.fromEntries(header!.map((h, k) => [h, cells[k]])));
+    const clay = rows.find((r) => r.property_id === "clay" && r.component_name === "Clarion" && r.horizon_name === "Ap")!;
+    expect(Number(clay.value)).toBe(21);
+    expect(clay.map_unit_name).toBe("Clarion loam, Bemis moraine, 2 to 6 percent slopes");
+  });
+
+  test("no data at a valid point: the header alone, still 200 CSV", async () => {
+    const { json, csv } = await both("/v1/soil/location?latitude=41.95&longitude=-94.35");
+    expect(json.observations).toEqual([]);
+    expect(parseRfc4180(csv)).toEqual([LOCATION_COLUMNS.map(([name]) => name)]);
+  });
+});
+
+describe("GET /v1/pedons as CSV", () => {
+  test("one record per feature, same keys, coordinates and layer counts as the GeoJSON", async () => {
+    const { json, csv, response } = await both("/v1/pedons?bbox=-96.5,38.5,-95,39.5&limit=50");
+    expect(response.headers.get("content-disposition")).toBe('attachment; filename="loam-pedons_-96.5_38.5_-95_39.5.csv"');
+    const rows = records(parseRfc4180(csv));
+    expect(Object.keys(rows[0]!)).toEqual(PEDON_FEATURE_COLUMNS.map(([name]) => name));
+    expect(rows.length).toBe(json.features.length);
+    expect(rows.length).toBeGreaterThan(1);
+    json.features.forEach((f: any, i: number) => {
+      expect(rows[i]).toMatchObject({
+        pedon_key: f.properties.pedon_key,
+        pedlabsampnum: cell(f.properties.pedlabsampnum),
+        layer_count: cell(f.properties.layer_count),
+        longitude: cell(f.geometry.coordinates[0]),
+        latitude: cell(f.geometry.coordinates[1]),
+        representative_of_bbox: "false",
+        truncated: String(json.truncated),
+      });
+    });
+    const kimo = rows.find((r) => r.pedlabsampnum === "02N0245")!;
+    const known = knownPedons().find((p) => p.pedlabsampnum === "02N0245")!;
+    expect(Number(kimo.layer_count)).toBe(known.layerCount);
+    expect(Number(kimo.latitude)).toBe(known.latitude);
+  });
+});
+
+describe("GET /v1/pedons/{pedon_key} as CSV", () => {
+  test("the known pedons: one record per lab observation, values as the JSON (02N0245: 8 layers)", async () => {
+    for (const known of knownPedons()) {
+      const { json, csv, response } = await both(`/v1/pedons/${known.pedlabsampnum}?properties=ph,clay,cec`);
+      expect(response.headers.get("content-disposition")).toBe(`attachment; filename="loam-pedon_${known.pedlabsampnum}.csv"`);
+      const rows = records(parseRfc4180(csv));
+      const observations = json.layers.flatMap((l: any) => l.observations.map((o: any) => ({ l, o })));
+      expect(rows.length).toBe(observations.length);
+      // A layer with none of the asked properties has no observation, so no record (JSON: observations []).
+      expect(json.layers.length).toBe(known.layerCount);
+      expect([...new Set(rows.map((r) => r.layer_key))]).toEqual(json.layers.filter((l: any) => l.observations.length > 0).map((l: any) => l.layer_key));
+      observations.forEach(({ l, o }: any, i: number) => {
+        expect(rows[i]).toMatchObject({
+          layer_key: l.layer_key,
+          depth_top_cm: cell(l.depth.top_cm),
+          property_id: o.property.id,
+          value: cell(o.value),
+          reported_value: o.reported_value,
+          value_qualifier: cell(o.value_qualifier),
+          reporting_limit: cell(o.reporting_limit),
+          method_code: cell(o.method_code),
+          original_column: o.original_column,
+        });
+      });
+      const first = (id: string) => rows.find((r) => r.lab_sample_key === known.labsampnum && r.property_id === id)!;
+      expect(first("ph")).toMatchObject({ horizon_designation: known.hzn_desgn, depth_top_cm: String(known.top), depth_bottom_cm: String(known.bottom) });
+      expect(Number(first("ph").value)).toBe(known.ph);
+      expect(Number(first("clay").value)).toBe(known.clay);
+      expect(Number(first("cec").value)).toBe(known.cec);
+    }
+  });
+
+  test("censored results keep reported_value, value_qualifier and reporting_limit; value stays empty", async () => {
+    const real = await (await loam.get("/v1/pedons/02N0245")).json();
+    // The normalizer's own output for censored cells in SDA's shape (every value a string).
+    const columns = [...LAB_PEDON_COLUMNS];
+    const row: Record<string, string> = {
+      pedon_key: "02N0245", pedlabsampnum: "02N0245", layer_key: "02N01100", labsampnum: "02N01100", hzn_top: "0", hzn_bot: "13", hzn_desgn: "Ap1",
+      estimated_organic_carbon: "<0.05", clay_total: ">80", electrical_conductivity_satx: "ND",
+    };
+    const table: UpstreamTable = { columns, types: columns.map(() => "varchar"), rows: [columns.map((c): UpstreamCell => row[c] ?? null)] };
+    const normalized = normalizePedon(table, { properties: ["organic_carbon", "clay", "ec"], depthTop: 0, depthBottom: 200 })!;
+    const rows = records(parseRfc4180(pedonCsv({ ...real, layers: normalized.layers })));
+    expect(Object.keys(rows[0]!)).toEqual(LAB_OBSERVATION_COLUMNS.map(([name]) => name));
+    const byId = Object.fromEntries(rows.map((r) => [r.property_id, r]));
+    expect(byId.organic_carbon).toMatchObject({ value: "", reported_value: "<0.05", value_qualifier: "less_than", reporting_limit: "0.05" });
+    expect(byId.clay).toMatchObject({ value: "", reported_value: ">80", value_qualifier: "greater_than", reporting_limit: "80" });
+    expect(byId.ec).toMatchObject({ value: "", reported_value: "ND", value_qualifier: "less_than", reporting_limit: "" });
+    expect(byId.organic_carbon!.warnings).toContain("Censored result '<0.05'");
+  });
+});
+
+describe("negotiation, validators and errors", () => {
+  test("Accept: text/csv selects CSV; a browser's Accept and format=json stay JSON", async () => {
+    const path = "/v1/pedons/02N0245";
+    expect((await loam.get(path, { headers: { Accept: "text/csv" } })).headers.get("content-type")).toStartWith("text/csv");
+    expect((await loam.get(path, { headers: { Accept: "text/csv;q=0.9, application/json;q=0.5" } })).headers.get("content-type")).toStartWith("text/csv");
+    expect((await loam.get(path, { headers: { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" } })).headers.get("content-type")).toStartWith("application/json");
+    expect((await loam.get(`${path}?format=json`, { headers: { Accept: "text/csv" } })).headers.get("content-type")).toStartWith("application/json");
+  });
+
+  test("the CSV has its own ETag, answers If-None-Match with 304, and varies on Accept", async () => {
+    const json = await loam.get("/v1/pedons/02N0245", { headers: { "Accept-Encoding": "identity" } });
+    const csv = await loam.get("/v1/pedons/02N0245?format=csv", { headers: { "Accept-Encoding": "identity" } });
+    const tag = csv.headers.get("etag")!;
+    expect(tag).toMatch(/-csv"$/);
+    expect(tag).not.toBe(json.headers.get("etag"));
+    expect(csv.headers.get("vary")).toContain("Accept");
+    expect(csv.headers.get("cache-control")).toBe(json.headers.get("cache-control"));
+    const again = await loam.get("/v1/pedons/02N0245?format=csv", { headers: { "If-None-Match": tag, "Accept-Encoding": "identity" } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+  });
+
+  test("errors stay JSON ErrorResponse; an unknown format is a 422", async () => {
+    for (const [path, status, code] of [
+      ["/v1/pedons/99Z9999?format=csv", 404, "not_found"],
+      ["/v1/soil/location?latitude=95&longitude=0&format=csv", 422, "validation_error"],
+      ["/v1/pedons/02N0245?format=xml", 422, "validation_error"],
+    ] as const) {
+      const response = await loam.get(path, { headers: { Accept: "text/csv" } });
+      expect(response.status).toBe(status);
+      expect(response.headers.get("content-type")).toStartWith("application/json");
+      expect((await response.json()).error.code).toBe(code);
+    }
+  });
+});

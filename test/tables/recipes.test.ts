@@ -1,0 +1,62 @@
+/**
+ * The README's "Use from R, Python and QGIS" recipes, run as written against a running Loam: the
+ * Python block with python3, the ogrinfo line with GDAL. Skipped only where the tool is missing
+ * (CI installs gdal-bin). R is not installed here, so its recipe is not run.
+ */
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { useLoam } from "../support/server";
+import { knownPedons } from "../pedons/known-answers";
+import { knownPoints } from "../location/known-answers";
+
+const { loam } = useLoam();
+const README = readFileSync(resolve(import.meta.dir, "../../README.md"), "utf8");
+const SECTION = README.slice(README.indexOf("## Use from R, Python and QGIS"), README.indexOf("## The snapshot"));
+const PYTHON = Bun.which("python3");
+const OGRINFO = Bun.which("ogrinfo");
+
+function block(language: string): string {
+  const match = new RegExp("```" + language + "\\n([\\s\\S]*?)```").exec(SECTION);
+  if (!match) throw new Error(`the README section has no ${language} block`);
+  return match[1]!;
+}
+
+async function run(cmd: string[], env: Record<string, string> = {}): Promise<string> {
+  // No proxy: the only server is on loopback.
+  const child = Bun.spawn(cmd, { env: { ...process.env, ...env, http_proxy: "", HTTP_PROXY: "", no_proxy: "*" }, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  if (code !== 0) throw new Error(`${cmd[0]} exited ${code}: ${stderr}`);
+  return stdout;
+}
+
+describe("README recipes", () => {
+  test.skipIf(!PYTHON)("the Python recipe prints the Clarion Ap clay and 02N0245's layer count", async () => {
+    const out = await run([PYTHON!, "-c", block("python")], { LOAM_BASE: loam.base });
+    const point = knownPoints().find((p) => p.area === "IA073-aoi" && p.component === "Clarion")!;
+    const kimo = knownPedons().find((p) => p.pedlabsampnum === "02N0245")!;
+    expect(out).toBe(`clay Clarion Ap ${point.clay} %\nlayers 02N0245 ${kimo.layerCount}\n`);
+  });
+
+  test.skipIf(!OGRINFO)("ogrinfo reads /v1/pedons as a point layer with the same features as the JSON", async () => {
+    const line = block("sh").split("\n").find((l) => l.startsWith("ogrinfo"))!;
+    const url = /'([^']+)'/.exec(line)![1]!.replace("http://localhost:3000", loam.base);
+    const flags = line.slice("ogrinfo".length, line.indexOf("'")).trim().split(/\s+/);
+    const out = await run([OGRINFO!, ...flags, url]);
+    const json = await (await loam.get(url.slice(loam.base.length))).json();
+    expect(json.features.length).toBeGreaterThan(1);
+    expect(out).toContain(`Feature Count: ${json.features.length}`);
+    expect(out).toMatch(/Geometry: Point/);
+    for (const field of ["pedon_key", "pedlabsampnum", "layer_count"]) expect(out).toContain(`${field}:`);
+  });
+
+  test("the R recipe asks for URLs that answer CSV", async () => {
+    const urls = [...block("r").matchAll(/"(\/v1\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(urls.length).toBe(2);
+    for (const path of urls) {
+      const response = await loam.get(path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toStartWith("text/csv");
+    }
+  });
+});
