@@ -8,6 +8,7 @@ import type { LoamDatabase } from "../db/client";
 import { createRateLimiter } from "./http/rate-limit";
 import { LoamRedis } from "./redis/client";
 import { createRedisRateLimiter } from "./redis/rate-limit";
+import { createSharedCacheStore, sharedCacheTimes } from "./redis/cache-store";
 import { httpBoundary } from "./http/boundary";
 import { openApiDocument } from "./http/openapi";
 import { createResponsePipeline } from "./http/response";
@@ -52,7 +53,9 @@ export function createApp(deps: AppDeps) {
   const rateLimiter = redis ? createRedisRateLimiter(redis, deps.config.rateLimitPerMinute) : createRateLimiter(deps.db, deps.config.rateLimitPerMinute);
   const metrics = createMetrics({ worker: deps.worker, redis });
   const registry = createRegistry(deps.providers ?? DEFAULT_PROVIDERS);
-  const cache = createUpstreamCache(deps.db, { ttlSeconds: deps.config.cacheTtlSeconds, now });
+  // REDIS_URL: cache entries and the one-upstream-call lock are shared with the other instances too.
+  const store = redis ? createSharedCacheStore(redis, { ...sharedCacheTimes(deps.config), now }) : undefined;
+  const cache = createUpstreamCache(deps.db, { ttlSeconds: deps.config.cacheTtlSeconds, now, store });
   const connected = connectProviders(registry.operational, {
     config: deps.config,
     upstreams: deps.upstreams,

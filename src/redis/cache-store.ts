@@ -7,17 +7,11 @@
  * the upstream fails (stale-if-error); freshness is the caller's decision, from `expiresAt`.
  * Redis down or slow: a read is a miss and a write is skipped (never an error for the request).
  */
+import type { CacheStore, StoredEntry } from "../upstream/cache";
 import type { LoamRedis } from "./client";
+import { createRedisSingleFlight } from "./single-flight";
 
-export interface StoredEntry {
-  /** The upstream answer as stored (opaque text to this store). */
-  payload: string;
-  /** When the upstream produced it (ms since epoch). */
-  storedAt: number;
-  /** When it stops being fresh (ms since epoch). */
-  expiresAt: number;
-  provider: string;
-}
+export type { StoredEntry };
 
 export interface RedisCacheStoreOptions {
   prefix?: string;
@@ -78,3 +72,32 @@ export function createRedisCacheStore(redis: LoamRedis, options: RedisCacheStore
   };
 }
 export type RedisCacheStore = ReturnType<typeof createRedisCacheStore>;
+
+export interface SharedStoreOptions extends RedisCacheStoreOptions {
+  /** Lifetime of the single-flight lock: longer than the slowest upstream call. */
+  lockMs: number;
+  /** How long an instance waits for another's upstream call before asking the upstream itself. */
+  waitMs: number;
+}
+
+/**
+ * The cache's store for several instances (REDIS_URL): entries in Redis, and one upstream call per
+ * question across instances (the single-flight lock). Nothing is evicted by Loam: entries expire by
+ * themselves (freshness + `staleSeconds`), and Redis's own maxmemory policy bounds the rest.
+ */
+export function createSharedCacheStore(redis: LoamRedis, options: SharedStoreOptions): CacheStore {
+  const entries = createRedisCacheStore(redis, options);
+  const flight = createRedisSingleFlight(redis, { lockMs: options.lockMs, waitMs: options.waitMs });
+  return {
+    kind: "redis",
+    read: async (key) => (await entries.get(key)) ?? undefined,
+    write: async (key, entry) => ({ stored: await entries.set(key, entry), evicted: [] }),
+    exclusive: async (key, steps) => (await flight.run(key, steps)).value,
+  };
+}
+
+/** Lock and wait times from the configuration: an upstream call lasts at most UPSTREAM_TIMEOUT_MS. */
+export function sharedCacheTimes(config: { upstreamTimeoutMs: number }): { lockMs: number; waitMs: number } {
+  const lockMs = config.upstreamTimeoutMs + 5_000;
+  return { lockMs, waitMs: lockMs };
+}

@@ -1,14 +1,16 @@
 /**
- * The upstream cache (docs/decisions.md#cache): SQLite entries keyed by provider + logical query,
- * a lifetime, one shared upstream call for identical concurrent requests, stale-if-error, and a size
- * bound that evicts the oldest entries. Only complete, decoded answers are stored; failures never.
+ * The upstream cache (docs/decisions.md#cache): entries keyed by provider + logical query, a lifetime,
+ * one shared upstream call for identical concurrent requests, stale-if-error, and a size bound that
+ * evicts the oldest entries. Only complete, decoded answers are stored; failures never.
  *
  * Entries are opaque payloads: the cache never knows what a provider's answer looks like. Each call
- * brings the decoder of its query, used when an entry is read back from SQLite.
+ * brings the decoder of its query, used when an entry is read back from its store.
  *
- * SQLite is the store of record; in front of it a small in-process LRU keeps the decoded answers of
- * recently used entries, so a hit neither reads the row nor decodes it again. It is written through
- * on every store, so it never holds an answer that was not stored, and an entry past its lifetime is
+ * Where entries live is a `CacheStore`: SQLite (LOAM_DB) by default, or Redis (REDIS_URL) when several
+ * instances share one cache; a store shared between instances also shares the one upstream call per
+ * question (`exclusive`). In front of the store a small in-process LRU keeps the decoded answers of
+ * recently used entries, so a hit neither reads the store nor decodes again. It is written through on
+ * every store, so it never holds an answer that was not stored, and an entry past its lifetime is
  * never served from it.
  */
 import { asc, eq, sql } from "drizzle-orm";
@@ -38,8 +40,78 @@ export interface Fetched<A> {
   answer: A;
 }
 
+/** One entry as a store keeps it: the payload as the upstream sent it, and its times. */
+export interface StoredEntry {
+  provider: string;
+  payload: string;
+  /** When the upstream answered (ms since epoch). */
+  storedAt: number;
+  /** When it stops being fresh (ms since epoch); a store may keep it longer, for stale-if-error. */
+  expiresAt: number;
+}
+
+/** What a store did with a write: whether the entry is stored, and the keys it evicted to stay in bounds. */
+export interface StoreResult {
+  stored: boolean;
+  evicted: readonly string[];
+}
+
+/** The steps of one upstream call shared between instances (see `CacheStore.exclusive`). */
+export interface ExclusiveSteps<T> {
+  /** The stored answer, if another instance has stored it meanwhile. */
+  lookup(): Promise<T | undefined>;
+  /** Ask the upstream and store the answer. */
+  produce(): Promise<T>;
+}
+
+/**
+ * Where cache entries live. A store that cannot read or write (Redis down) answers "absent" and
+ * "not stored": the request goes on uncached, never fails because of the store.
+ */
+export interface CacheStore {
+  /** sqlite or redis (for /metrics and logs). */
+  readonly kind: string;
+  /** The entry, fresh or expired; undefined when absent or unreadable. */
+  read(key: string): StoredEntry | undefined | Promise<StoredEntry | undefined>;
+  write(key: string, entry: StoredEntry): StoreResult | Promise<StoreResult>;
+  /**
+   * For a store shared by several instances: run `steps` so that one instance asks the upstream for
+   * `key` while the others wait and look the answer up. Absent: one call per process.
+   */
+  exclusive?<T>(key: string, steps: ExclusiveSteps<T>): Promise<T>;
+}
+
+/** The default store: the cache_entries table of LOAM_DB, at most `maxEntries` rows (oldest evicted first). */
+export function createSqliteCacheStore(db: LoamDatabase, options: { maxEntries?: number } = {}): CacheStore {
+  const maxEntries = options.maxEntries ?? 10_000;
+  const select = db.select().from(cacheEntries).where(eq(cacheEntries.key, sql.placeholder("key"))).prepare();
+  return {
+    kind: "sqlite",
+    read: (key) => select.get({ key }),
+    write(key, stored) {
+      const entry = { key, ...stored, bytes: stored.payload.length };
+      const evicted: string[] = [];
+      db.transaction((tx) => {
+        tx.insert(cacheEntries).values(entry).onConflictDoUpdate({ target: cacheEntries.key, set: entry }).run();
+        // Evicting in the same transaction keeps the bound exact even under concurrent writers.
+        const count = tx.select({ n: sql<number>`count(*)` }).from(cacheEntries).get()?.n ?? 0;
+        if (count > maxEntries) {
+          const oldest = tx.select({ key: cacheEntries.key }).from(cacheEntries).orderBy(asc(cacheEntries.storedAt)).limit(count - maxEntries).all();
+          for (const { key: old } of oldest) {
+            tx.delete(cacheEntries).where(eq(cacheEntries.key, old)).run();
+            evicted.push(old);
+          }
+        }
+      });
+      return { stored: true, evicted };
+    },
+  };
+}
+
 export interface CacheOptions {
   ttlSeconds: number;
+  /** Where entries live (default: the SQLite store over `db`, bounded by `maxEntries`). */
+  store?: CacheStore;
   /** Entries kept at most; the oldest are evicted first. */
   maxEntries?: number;
   /** Decoded answers kept in memory at most (entries and payload characters). */
@@ -56,53 +128,38 @@ interface Remembered {
 
 export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   const now = options.now ?? Date.now;
-  const maxEntries = options.maxEntries ?? 10_000;
+  const store = options.store ?? createSqliteCacheStore(db, { maxEntries: options.maxEntries });
   const inFlight = new Map<string, Promise<CachedAnswer<unknown>>>();
   // CACHE_TTL_SECONDS=0 turns the store off (identical concurrent requests still share one call).
   const disabled = options.ttlSeconds === 0;
-  const select = db.select().from(cacheEntries).where(eq(cacheEntries.key, sql.placeholder("key"))).prepare();
   const memory = new Lru<string, Remembered>(options.memoryEntries ?? 500, options.memoryChars ?? 8_000_000);
   let stores = 0;
   let hits = 0;
   let misses = 0;
   let memoryHits = 0;
 
-  /** A fresh entry: from memory, else from SQLite (then remembered). */
-  function fresh(key: string, at: number, decode: (payload: Payload) => unknown): Remembered | undefined {
+  /** A fresh entry: from memory, else from the store (then remembered). */
+  async function fresh(key: string, decode: (payload: Payload) => unknown): Promise<Remembered | undefined> {
     const remembered = memory.get(key);
-    if (remembered && remembered.expiresAt > at) {
+    if (remembered && remembered.expiresAt > now()) {
       memoryHits++;
       return remembered;
     }
-    const entry = read(key);
-    if (!entry || entry.expiresAt <= at) return undefined;
+    const entry = await store.read(key);
+    if (!entry || entry.expiresAt <= now()) return undefined;
     const decoded = { answer: decode(Payload.ofText(entry.payload)), storedAt: entry.storedAt, expiresAt: entry.expiresAt };
     memory.set(key, decoded, entry.payload.length);
     return decoded;
   }
 
-  function read(key: string) {
-    return select.get({ key });
-  }
-
-  function store(key: string, provider: string, fetched: Fetched<unknown>, storedAt: number): void {
+  async function save(key: string, provider: string, fetched: Fetched<unknown>, storedAt: number): Promise<void> {
     const payload = fetched.payload.text();
-    const answer = fetched.answer;
-    const entry = { key, provider, payload, storedAt, expiresAt: storedAt + options.ttlSeconds * 1000, bytes: payload.length };
-    db.transaction((tx) => {
-      tx.insert(cacheEntries).values(entry).onConflictDoUpdate({ target: cacheEntries.key, set: entry }).run();
-      // Evicting in the same transaction keeps the bound exact even under concurrent writers.
-      const count = tx.select({ n: sql<number>`count(*)` }).from(cacheEntries).get()?.n ?? 0;
-      if (count > maxEntries) {
-        const oldest = tx.select({ key: cacheEntries.key }).from(cacheEntries).orderBy(asc(cacheEntries.storedAt)).limit(count - maxEntries).all();
-        for (const { key: old } of oldest) {
-          tx.delete(cacheEntries).where(eq(cacheEntries.key, old)).run();
-          memory.delete(old);
-        }
-      }
-    });
-    // Remembered only once the row is committed.
-    memory.set(key, { answer, storedAt, expiresAt: entry.expiresAt }, payload.length);
+    const expiresAt = storedAt + options.ttlSeconds * 1000;
+    const result = await store.write(key, { provider, payload, storedAt, expiresAt });
+    for (const old of result.evicted) memory.delete(old);
+    if (!result.stored) return;
+    // Remembered only once the entry is stored.
+    memory.set(key, { answer: fetched.answer, storedAt, expiresAt }, payload.length);
     stores++;
   }
 
@@ -111,17 +168,32 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     try {
       const fetched = await fetchAnswer();
       const storedAt = now();
-      if (!disabled) store(key, provider, fetched, storedAt);
+      if (!disabled) await save(key, provider, fetched, storedAt);
       misses++;
       return { answer: fetched.answer, hit: false, storedAt, stale: false, upstreamMs: storedAt - started };
     } catch (error) {
-      const stale = read(key);
+      const stale = disabled ? undefined : await store.read(key);
       if (stale && error instanceof LoamError && error.retryable) {
         hits++;
         return { answer: decode(Payload.ofText(stale.payload)), hit: true, storedAt: stale.storedAt, stale: true, staleBecause: error, upstreamMs: now() - started };
       }
       throw error;
     }
+  }
+
+  /** The upstream call, shared with the other instances when the store is shared. */
+  function loadOnce<A>(key: string, provider: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
+    if (disabled || !store.exclusive) return load(key, provider, fetchAnswer, decode);
+    return store.exclusive<CachedAnswer<A>>(key, {
+      // Another instance stored it while this one waited: a hit on its entry.
+      lookup: async () => {
+        const entry = await fresh(key, decode);
+        if (!entry) return undefined;
+        hits++;
+        return { answer: entry.answer as A, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
+      },
+      produce: () => load(key, provider, fetchAnswer, decode),
+    });
   }
 
   return {
@@ -132,24 +204,27 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
      */
     async get<A>(provider: string, query: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
       const key = `${provider}|${query}`;
-      const entry = disabled ? undefined : fresh(key, now(), decode);
+      const pending = inFlight.get(key) as Promise<CachedAnswer<A>> | undefined;
+      // A request that joins an in-flight call shares its fresh answer (not a cache hit: it is this moment's upstream answer).
+      if (pending) return pending;
+      const entry = disabled ? undefined : await fresh(key, decode);
       if (entry) {
         hits++;
         return { answer: entry.answer as A, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
       }
-      const pending = inFlight.get(key) as Promise<CachedAnswer<A>> | undefined;
-      // A request that joins an in-flight call shares its fresh answer (not a cache hit: it is this moment's upstream answer).
-      if (pending) return pending;
-      const loading = load(key, provider, fetchAnswer, decode).finally(() => inFlight.delete(key));
+      // The store read may have awaited: another request may have started the call meanwhile.
+      const started = inFlight.get(key) as Promise<CachedAnswer<A>> | undefined;
+      if (started) return started;
+      const loading = loadOnce(key, provider, fetchAnswer, decode).finally(() => inFlight.delete(key));
       inFlight.set(key, loading);
       return loading;
     },
     stats() {
-      return { hits, misses, stores, memoryHits, memoryEntries: memory.size };
+      return { hits, misses, stores, memoryHits, memoryEntries: memory.size, store: store.kind };
     },
     /** Test and operator aid: is there a stored entry for this query? */
-    has(provider: string, query: string): boolean {
-      return read(`${provider}|${query}`) !== undefined;
+    async has(provider: string, query: string): Promise<boolean> {
+      return (await store.read(`${provider}|${query}`)) !== undefined;
     },
   };
 }
