@@ -22,11 +22,11 @@ import { MODELS } from "./models";
 import { meta } from "./meta";
 import { catalog } from "./catalog";
 import { pages } from "./pages";
+import { storageErrorReporter } from "./http/storage-errors";
+import { idleTimeoutFor } from "./http/idle-timeout";
 import { location } from "./location";
 import { pedons } from "./pedons";
 import { tables } from "./tables";
-
-export const IDLE_TIMEOUT_SECONDS = 30;
 
 export interface AppDeps {
   config: Config;
@@ -50,12 +50,21 @@ export function createApp(deps: AppDeps) {
   const now = deps.now ?? Date.now;
   // REDIS_URL: the counters live in Redis, shared by every instance; unset, in LOAM_DB.
   const redis = deps.redis ?? (deps.config.redisUrl ? new LoamRedis({ url: deps.config.redisUrl, timeoutMs: deps.config.redisTimeoutMs, log: deps.log }) : undefined);
-  const rateLimiter = redis ? createRedisRateLimiter(redis, deps.config.rateLimitPerMinute) : createRateLimiter(deps.db, deps.config.rateLimitPerMinute);
   const metrics = createMetrics({ worker: deps.worker, redis });
+  // A counter write that fails is skipped (fail open), logged and counted: storage never takes the API down.
+  const rateLimiter = redis
+    ? createRedisRateLimiter(redis, deps.config.rateLimitPerMinute)
+    : createRateLimiter(deps.db, deps.config.rateLimitPerMinute, storageErrorReporter("rate_counters", metrics, deps.log));
   const registry = createRegistry(deps.providers ?? DEFAULT_PROVIDERS);
   // REDIS_URL: cache entries and the one-upstream-call lock are shared with the other instances too.
   const store = redis ? createSharedCacheStore(redis, { ...sharedCacheTimes(deps.config), now }) : undefined;
-  const cache = createUpstreamCache(deps.db, { ttlSeconds: deps.config.cacheTtlSeconds, now, store });
+  const cache = createUpstreamCache(deps.db, {
+    ttlSeconds: deps.config.cacheTtlSeconds,
+    now,
+    store,
+    // A cache read that fails is a miss, a write that fails is skipped: logged and counted the same way.
+    onStorageError: storageErrorReporter("cache", metrics, deps.log),
+  });
   const connected = connectProviders(registry.operational, {
     config: deps.config,
     upstreams: deps.upstreams,
@@ -69,9 +78,9 @@ export function createApp(deps: AppDeps) {
   let routeOf: (pathname: string) => string | undefined = () => undefined;
   const app = new Elysia({
     name: "loam",
-    // Bun closes a connection idle this long (seconds), so no client holds one open forever; the
-    // server side of every request is bounded by UPSTREAM_TIMEOUT_MS (the snapshot answers at once).
-    serve: { idleTimeout: IDLE_TIMEOUT_SECONDS },
+    // Bun closes a connection idle this long (seconds), so no client holds one open forever; it
+    // outlasts UPSTREAM_TIMEOUT_MS so a slow upstream ends in a 504, not a dropped connection.
+    serve: { idleTimeout: idleTimeoutFor(deps.config.upstreamTimeoutMs) },
   })
     .onStop(() => {
       if (redis && redis !== deps.redis) redis.close();
@@ -84,7 +93,7 @@ export function createApp(deps: AppDeps) {
         metrics,
         now,
         routeOf: (pathname) => routeOf(pathname),
-        onUnexpected: (error, requestId) => deps.log?.({ level: "error", request_id: requestId, error: error instanceof Error ? error.stack : String(error) }),
+        onUnexpected: (error, requestId) => deps.log?.({ level: "error", request_id: requestId, error: error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error) }),
       }),
     )
     .use(responses.plugin)

@@ -118,5 +118,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
+  // Some settings can only be checked by using them (LOAM_DB's path): still a configuration error.
+  if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`);
   fail(error instanceof Error ? error.message : String(error), 1);
 });

@@ -2,6 +2,8 @@
  * Configuration from the environment (docs/decisions.md#config), validated once at start. A bad value stops the
  * process with one line naming the variable; nothing else in Loam reads `process.env`.
  */
+import { MAX_IDLE_TIMEOUT_SECONDS, MAX_UPSTREAM_TIMEOUT_MS } from "./http/idle-timeout";
+
 export interface Config {
   port: number;
   host: string;
@@ -107,6 +109,15 @@ function redisUrl(env: Env): string | null {
   return raw;
 }
 
+/** The idle timeout must outlast it, and Bun's is at most 255 s (http/idle-timeout.ts). */
+function upstreamTimeout(env: Env): number {
+  const raw = env.UPSTREAM_TIMEOUT_MS?.trim();
+  if (raw && /^[0-9]+$/.test(raw) && Number(raw) > MAX_UPSTREAM_TIMEOUT_MS) {
+    throw new ConfigError("UPSTREAM_TIMEOUT_MS", `at most ${MAX_UPSTREAM_TIMEOUT_MS} (connections are closed after ${MAX_IDLE_TIMEOUT_SECONDS} s without traffic, which must outlast the upstream timeout), got '${env.UPSTREAM_TIMEOUT_MS}'`);
+  }
+  return integer(env, "UPSTREAM_TIMEOUT_MS", 15000, 100, MAX_UPSTREAM_TIMEOUT_MS);
+}
+
 export function loadConfig(env: Env = process.env, cores: number = navigator.hardwareConcurrency): Config {
   const snapshot = env.LOAM_SNAPSHOT;
   const config: Config = {
@@ -117,7 +128,7 @@ export function loadConfig(env: Env = process.env, cores: number = navigator.har
     snapshotPath: snapshot === undefined || snapshot === "" ? null : snapshot,
     dataDir: text(env, "LOAM_DATA_DIR", "../shared/data"),
     sdaUrl: url(env, "SDA_URL", DEFAULT_SDA_URL),
-    upstreamTimeoutMs: integer(env, "UPSTREAM_TIMEOUT_MS", 15000, 100, 600_000),
+    upstreamTimeoutMs: upstreamTimeout(env),
     cacheTtlSeconds: integer(env, "CACHE_TTL_SECONDS", 604800, 0, 31_536_000),
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 120, 1, 1_000_000),
     trustProxy: oneOf(env, "TRUST_PROXY", "0", ["0", "1"] as const) === "1",

@@ -5,8 +5,9 @@
  */
 import { existsSync } from "node:fs";
 import type { Config } from "./config";
-import { openDatabase } from "../db/client";
+import { openStateDatabase } from "./state-db";
 import { createApp } from "./app";
+import { bufferedStdout } from "./http/access-log";
 import { SdaTransport } from "./upstream/sda/client";
 import { SnapshotTransport } from "./upstream/snapshot";
 import type { SharedUpstreams } from "./providers/provider";
@@ -50,10 +51,12 @@ export interface ServeOptions {
 export async function serve(config: Config, options: ServeOptions = {}) {
   const worker = options.worker;
   const logLine = worker === undefined ? log : (line: Record<string, unknown>) => log({ ...line, worker });
+  // LOAM_DB first: a path that cannot hold it stops the start before any snapshot work (state-db.ts).
+  const db = openStateDatabase(config.dbPath, logLine);
   const upstreams = await openUpstreams(config);
   const source: Transport | undefined = upstreams.sda ?? upstreams.snapshot;
-  const db = openDatabase(config.dbPath);
-  const app = createApp({ config, db, upstreams, log: logLine, worker: worker === undefined ? undefined : String(worker) });
+  const accessLogOut = bufferedStdout();
+  const app = createApp({ config, db, upstreams, log: logLine, writeLine: accessLogOut, worker: worker === undefined ? undefined : String(worker) });
   app.listen({ port: config.port, hostname: config.host, reusePort: worker !== undefined });
   const server = app.server!;
   logLine({ level: "info", msg: `loam listening on http://${server.hostname}:${server.port}`, upstream: source?.describe() });
@@ -86,7 +89,10 @@ export async function serve(config: Config, options: ServeOptions = {}) {
       logLine({ level: "error", msg: `closing: ${error instanceof Error ? error.message : String(error)}` });
       code = 1;
     }
-    logLine({ level: "info", msg: code === 0 ? "stopped cleanly" : "stopped with errors" });
+    // The access-log lines of the last requests (written after their answers) must reach stdout first.
+    await Bun.sleep(0);
+    await accessLogOut.drain();
+    await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: "info", msg: code === 0 ? "stopped cleanly" : "stopped with errors", ...(worker === undefined ? {} : { worker }) })}\n`, () => resolve()));
     process.exit(code);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

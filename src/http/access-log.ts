@@ -46,16 +46,25 @@ export interface AccessEntry {
 
 export type LineWriter = (line: string) => void;
 
-/** Lines are buffered and written in batches so logging never blocks the event loop per request. */
-export function bufferedStdout(): LineWriter & { flush(): void } {
+/**
+ * Lines are buffered and written in batches so logging never blocks the event loop per request.
+ * `drain` writes what is buffered and resolves once stdout has taken it: a process must await it
+ * before `process.exit`, which drops both the buffer and writes still queued for a pipe.
+ */
+export function bufferedStdout(): LineWriter & { flush(): void; drain(): Promise<void> } {
   let buffer: string[] = [];
   let scheduled = false;
+  let written: Promise<void> = Promise.resolve();
   const flush = () => {
     scheduled = false;
     if (buffer.length === 0) return;
     const chunk = buffer.join("");
     buffer = [];
-    process.stdout.write(chunk);
+    written = new Promise<void>((resolve) => process.stdout.write(chunk, () => resolve()));
+  };
+  const drain = () => {
+    flush();
+    return written;
   };
   const write = (line: string) => {
     buffer.push(line);
@@ -66,7 +75,7 @@ export function bufferedStdout(): LineWriter & { flush(): void } {
     }
   };
   process.once("exit", flush);
-  return Object.assign(write, { flush });
+  return Object.assign(write, { flush, drain });
 }
 
 export function createAccessLog(level: Config["logLevel"], write: LineWriter) {

@@ -11,7 +11,10 @@ import { rejectRepeated } from "./query";
 import { startTrace, traceOf } from "./trace";
 import { loggableQuery, type AccessLog } from "./access-log";
 import type { Metrics } from "./metrics";
-import type { RateDecision } from "./rate-limit";
+import type { RateDecision, RateLimiter } from "./rate-limit";
+import { requestQuery, routePath } from "./request-path";
+import { clientKey } from "./client-address";
+import { clientFacing } from "./client-message";
 
 export const MAX_URI_LENGTH = 8192;
 const ALLOWED_METHODS = "GET, HEAD";
@@ -54,19 +57,14 @@ export interface BoundaryOptions {
   onUnexpected?: (error: unknown, requestId: string) => void;
 }
 
+/** The client's rate-limit key (client-address.ts); a forwarded value that is not an address falls back to the socket's. */
 function clientOf(request: Request, socketAddress: string | undefined, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for");
-    const first = forwarded?.split(",")[0]?.trim();
-    if (first) return first.slice(0, 64);
+    const first = request.headers.get("x-forwarded-for")?.split(",")[0];
+    const key = first ? clientKey(first) : null;
+    if (key) return key;
   }
-  return socketAddress ?? "unknown";
-}
-
-function pathnameOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  const end = url.indexOf("?", start);
-  return start === -1 ? "/" : url.slice(start, end === -1 ? undefined : end);
+  return (socketAddress && clientKey(socketAddress)) || socketAddress || "unknown";
 }
 
 /** Rate-limit headers, the 429, and the repeated-parameter rule, once the limiter has decided. */
@@ -79,8 +77,8 @@ function admit(request: Request, headers: Record<string, unknown>, decision: Rat
     throw new RateLimitedError(decision.limit, decision.resetSeconds);
   }
   // A repeated parameter is a 422 on every API route, also where the route reads none (docs/decisions.md#query-parameters).
-  const queryStart = request.url.indexOf("?");
-  if (queryStart !== -1) rejectRepeated(new URLSearchParams(request.url.slice(queryStart + 1)));
+  const query = requestQuery(request.url);
+  if (query) rejectRepeated(new URLSearchParams(query));
   return undefined;
 }
 
@@ -105,7 +103,7 @@ export function httpBoundary(options: BoundaryOptions) {
         throw new MethodNotAllowedError(request.method);
       }
       if (request.url.length > MAX_URI_LENGTH) throw new UriTooLongError(MAX_URI_LENGTH);
-      if (!isCountedPath(pathnameOf(request.url))) return;
+      if (!isCountedPath(routePath(request.url))) return;
       const decision = options.rateLimiter.hit(client, now());
       // Only a limiter that has to wait makes the request wait (a resolved undefined lets it through).
       if (decision instanceof Promise) return decision.then((d) => admit(request, set.headers, d));
@@ -114,8 +112,10 @@ export function httpBoundary(options: BoundaryOptions) {
     .onError({ as: "global" }, ({ code, error, set }) => {
       const requestId = String(set.headers["x-request-id"] ?? crypto.randomUUID());
       set.headers["x-request-id"] = requestId;
-      const failure = asLoamError(code, error);
-      if (failure.status === 500) options.onUnexpected?.(error, requestId);
+      const raised = asLoamError(code, error);
+      // Storage error text is logged, never sent (client-message.ts).
+      const failure = clientFacing(raised);
+      if (failure.status === 500 || failure !== raised) options.onUnexpected?.(error, requestId);
       if (failure.status === 405) set.headers["allow"] = ALLOWED_METHODS;
       set.status = failure.status;
       set.headers["cache-control"] = "no-store";
@@ -126,7 +126,7 @@ export function httpBoundary(options: BoundaryOptions) {
       if (!trace) return;
       const status = typeof set.status === "number" ? set.status : 200;
       const seconds = (performance.now() - trace.startedAt) / 1000;
-      const pattern = route || options.routeOf?.(pathnameOf(request.url)) || "unmatched";
+      const pattern = route || options.routeOf?.(routePath(request.url)) || "unmatched";
       options.metrics.observeRequest(pattern, status, seconds);
       if (trace.cache) options.metrics.observeCache(trace.cache !== "miss");
       options.accessLog.record({

@@ -38,6 +38,8 @@ export function createMetrics(options: MetricsOptions = {}) {
   let cacheHits = 0;
   let cacheMisses = 0;
   let rateLimited = 0;
+  /** Failed reads and writes of LOAM_DB that were skipped instead of failing a request, by store and operation. */
+  const storageErrors = new Map<string, number>();
 
   return {
     observeRequest(route: string, status: number, seconds: number): void {
@@ -59,6 +61,10 @@ export function createMetrics(options: MetricsOptions = {}) {
     observeUpstream(outcome: UpstreamOutcome): void {
       upstream[outcome]++;
     },
+    observeStorageError(store: string, operation: string): void {
+      const key = `${store}\u0000${operation}`;
+      storageErrors.set(key, (storageErrors.get(key) ?? 0) + 1);
+    },
     render(description: SourceDescription): string {
       const lines: string[] = [];
       lines.push("# HELP loam_requests_total HTTP requests answered, by route and status.", "# TYPE loam_requests_total counter");
@@ -78,6 +84,11 @@ export function createMetrics(options: MetricsOptions = {}) {
       lines.push("# HELP loam_cache_misses_total Upstream answers fetched because the cache had none fresh.", "# TYPE loam_cache_misses_total counter", `loam_cache_misses_total ${cacheMisses}`);
       lines.push("# HELP loam_upstream_calls_total Calls to the upstream source, by outcome.", "# TYPE loam_upstream_calls_total counter");
       for (const outcome of ["ok", "error", "timeout"] as const) lines.push(`loam_upstream_calls_total{outcome="${outcome}"} ${upstream[outcome]}`);
+      lines.push("# HELP loam_storage_errors_total LOAM_DB reads and writes that failed and were skipped (the request was still answered).", "# TYPE loam_storage_errors_total counter");
+      for (const [key, count] of storageErrors) {
+        const [store, operation] = key.split("\u0000");
+        lines.push(`loam_storage_errors_total{store="${escapeLabel(store!)}",operation="${escapeLabel(operation!)}"} ${count}`);
+      }
       lines.push("# HELP loam_rate_limited_total Requests refused with 429.", "# TYPE loam_rate_limited_total counter", `loam_rate_limited_total ${rateLimited}`);
       lines.push(
         "# HELP loam_build_info Version and upstream source of this process.",

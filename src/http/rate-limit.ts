@@ -10,6 +10,10 @@
  * under-count), decisions are exact while a process runs, and several processes sharing LOAM_DB draw
  * disjoint numbers from the same counter. A busy client costs one write per block instead of one per
  * request (the per-request UPSERT was a fifth of the CPU time of a cached answer).
+ *
+ * A storage fault (disk full, read-only file, I/O error) never fails a request: the block is then
+ * handed out from memory alone (this process still limits; other processes sharing LOAM_DB do not
+ * see these requests), and the fault is reported to `onStorageError` (logged, counted in /metrics).
  */
 import { sql, lt } from "drizzle-orm";
 import type { LoamDatabase } from "../../db/client";
@@ -43,7 +47,10 @@ export function maxBlockFor(limit: number): number {
   return Math.max(1, Math.min(MAX_BLOCK, Math.floor(limit / 20)));
 }
 
-export function createRateLimiter(db: LoamDatabase, limit: number) {
+/** A failed counter write or sweep, for the log and /metrics. */
+export type StorageErrorHandler = (operation: "reserve" | "sweep", error: unknown) => void;
+
+export function createRateLimiter(db: LoamDatabase, limit: number, onStorageError: StorageErrorHandler = () => {}) {
   const reserve = db
     .insert(rateCounters)
     .values({ client: sql.placeholder("client"), windowStart: sql.placeholder("windowStart"), count: sql.placeholder("n") })
@@ -68,8 +75,15 @@ export function createRateLimiter(db: LoamDatabase, limit: number) {
     }
     if (held.next > held.last) {
       const n = held.block;
-      const [row] = reserve.all({ client, windowStart, n });
-      const last = row?.count ?? n;
+      let last: number;
+      try {
+        const [row] = reserve.all({ client, windowStart, n });
+        // Never hand out a number twice, also after numbers were drawn from memory alone.
+        last = Math.max(row?.count ?? n, held.next + n - 1);
+      } catch (error) {
+        onStorageError("reserve", error);
+        last = held.next + n - 1;
+      }
       held.last = last;
       held.next = last - n + 1;
       held.block = Math.min(maxBlock, held.block * 2);
@@ -84,7 +98,11 @@ export function createRateLimiter(db: LoamDatabase, limit: number) {
       const count = ticketFor(client, windowStart);
       if (++sinceSweep >= SWEEP_EVERY) {
         sinceSweep = 0;
-        db.delete(rateCounters).where(lt(rateCounters.windowStart, windowStart - WINDOW_SECONDS)).run();
+        try {
+          db.delete(rateCounters).where(lt(rateCounters.windowStart, windowStart - WINDOW_SECONDS)).run();
+        } catch (error) {
+          onStorageError("sweep", error);
+        }
       }
       return {
         allowed: count <= limit,

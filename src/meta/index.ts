@@ -1,6 +1,7 @@
 /** GET /health and GET /v1: answered from memory, never calling an upstream. */
 import { Elysia } from "elysia";
 import { documentedResponses } from "../http/openapi";
+import { requestOrigin } from "../http/request-path";
 import type { Registry } from "../providers/registry";
 import { SERVICE_NAME, VERSION } from "../version";
 import { ApiMetadata, HealthResponse } from "./model";
@@ -26,7 +27,7 @@ export function meta(registry: Registry) {
     "/v1",
     ({ set, request }) => {
       set.headers["cache-control"] = "public, max-age=300";
-      const origin = new URL(request.url).origin;
+      const origin = requestOrigin(request);
       return {
         name: SERVICE_NAME,
         version: VERSION,

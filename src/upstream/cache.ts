@@ -81,32 +81,52 @@ export interface CacheStore {
   exclusive?<T>(key: string, steps: ExclusiveSteps<T>): Promise<T>;
 }
 
-/** The default store: the cache_entries table of LOAM_DB, at most `maxEntries` rows (oldest evicted first). */
-export function createSqliteCacheStore(db: LoamDatabase, options: { maxEntries?: number } = {}): CacheStore {
+/**
+ * The default store: the cache_entries table of LOAM_DB, at most `maxEntries` rows (oldest evicted
+ * first). A LOAM_DB read or write that fails (disk full, read-only, I/O error) degrades instead of
+ * failing the request (docs/decisions.md#storage-faults): a failed read is a miss, a failed write is
+ * skipped; `onStorageError` logs and counts it.
+ */
+export function createSqliteCacheStore(db: LoamDatabase, options: { maxEntries?: number; onStorageError?: StorageErrorHandler } = {}): CacheStore {
   const maxEntries = options.maxEntries ?? 10_000;
   const select = db.select().from(cacheEntries).where(eq(cacheEntries.key, sql.placeholder("key"))).prepare();
   return {
     kind: "sqlite",
-    read: (key) => select.get({ key }),
+    read(key) {
+      try {
+        return select.get({ key });
+      } catch (error) {
+        options.onStorageError?.("read", error);
+        return undefined;
+      }
+    },
     write(key, stored) {
       const entry = { key, ...stored, bytes: stored.payload.length };
       const evicted: string[] = [];
-      db.transaction((tx) => {
-        tx.insert(cacheEntries).values(entry).onConflictDoUpdate({ target: cacheEntries.key, set: entry }).run();
-        // Evicting in the same transaction keeps the bound exact even under concurrent writers.
-        const count = tx.select({ n: sql<number>`count(*)` }).from(cacheEntries).get()?.n ?? 0;
-        if (count > maxEntries) {
-          const oldest = tx.select({ key: cacheEntries.key }).from(cacheEntries).orderBy(asc(cacheEntries.storedAt)).limit(count - maxEntries).all();
-          for (const { key: old } of oldest) {
-            tx.delete(cacheEntries).where(eq(cacheEntries.key, old)).run();
-            evicted.push(old);
+      try {
+        db.transaction((tx) => {
+          tx.insert(cacheEntries).values(entry).onConflictDoUpdate({ target: cacheEntries.key, set: entry }).run();
+          // Evicting in the same transaction keeps the bound exact even under concurrent writers.
+          const count = tx.select({ n: sql<number>`count(*)` }).from(cacheEntries).get()?.n ?? 0;
+          if (count > maxEntries) {
+            const oldest = tx.select({ key: cacheEntries.key }).from(cacheEntries).orderBy(asc(cacheEntries.storedAt)).limit(count - maxEntries).all();
+            for (const { key: old } of oldest) {
+              tx.delete(cacheEntries).where(eq(cacheEntries.key, old)).run();
+              evicted.push(old);
+            }
           }
-        }
-      });
+        });
+      } catch (error) {
+        // Not stored (the transaction rolled back), so not remembered either.
+        options.onStorageError?.("write", error);
+        return { stored: false, evicted: [] };
+      }
       return { stored: true, evicted };
     },
   };
 }
+
+export type StorageErrorHandler = (operation: "read" | "write", error: unknown) => void;
 
 export interface CacheOptions {
   ttlSeconds: number;
@@ -118,6 +138,12 @@ export interface CacheOptions {
   memoryEntries?: number;
   memoryChars?: number;
   now?: () => number;
+  /**
+   * A LOAM_DB read or write that failed (disk full, read-only, I/O error). The cache degrades instead
+   * of failing the request (docs/decisions.md#storage-faults): a failed read is a miss, a failed
+   * write is skipped. The callback logs and counts it.
+   */
+  onStorageError?: StorageErrorHandler;
 }
 
 interface Remembered {
@@ -128,7 +154,7 @@ interface Remembered {
 
 export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   const now = options.now ?? Date.now;
-  const store = options.store ?? createSqliteCacheStore(db, { maxEntries: options.maxEntries });
+  const store = options.store ?? createSqliteCacheStore(db, { maxEntries: options.maxEntries, onStorageError: options.onStorageError });
   const inFlight = new Map<string, Promise<CachedAnswer<unknown>>>();
   // CACHE_TTL_SECONDS=0 turns the store off (identical concurrent requests still share one call).
   const disabled = options.ttlSeconds === 0;

@@ -1,0 +1,48 @@
+/**
+ * The path of a request as the rate limit and the metrics see it. Bun hands over `request.url` as
+ * an absolute URL only when the `Host` header is a valid host; with an odd Host (`a/b`, `a b`, `a@b`)
+ * or none (HTTP/1.0) it is the bare request target (`/v1/...?...`). Cutting the path at "the slash
+ * after the scheme" then misses it, and the request escaped the count. Both forms are read here, and
+ * a trailing slash is dropped so that `/health/` and `/health` are one route for counting.
+ */
+
+/** The path of an absolute URL or a bare request target, without query or fragment. */
+export function requestPath(url: string): string {
+  let path: string;
+  if (url.startsWith("/")) {
+    // A bare target: never parsed as a URL, since `//host/x` would read as a host.
+    path = url;
+  } else {
+    try {
+      path = new URL(url).pathname;
+    } catch {
+      return "/";
+    }
+  }
+  const end = path.search(/[?#]/);
+  if (end !== -1) path = path.slice(0, end);
+  return path === "" ? "/" : path;
+}
+
+/** The path with trailing slashes dropped (`/health/` → `/health`; `/` stays `/`). */
+export function routePath(url: string): string {
+  const path = requestPath(url).replace(/\/+$/, "");
+  return path === "" ? "/" : path;
+}
+
+/** The query string after `?`, or "" (fragment dropped), for absolute URLs and bare targets alike. */
+export function requestQuery(url: string): string {
+  const start = url.indexOf("?");
+  if (start === -1) return "";
+  const end = url.indexOf("#", start);
+  return url.slice(start + 1, end === -1 ? undefined : end);
+}
+
+/** The origin for links in a body: the request's own when its URL is absolute, else "" (links stay relative). */
+export function requestOrigin(request: Request): string {
+  try {
+    return new URL(request.url).origin;
+  } catch {
+    return "";
+  }
+}
