@@ -4,9 +4,11 @@
  */
 import journal from "./migrations/meta/_journal.json";
 import init from "./migrations/0000_init.sql" with { type: "text" };
+import cacheBytesIndex from "./migrations/0001_cache_bytes_index.sql" with { type: "text" };
 
 const SQL_BY_TAG: Record<string, string> = {
   "0000_init": init,
+  "0001_cache_bytes_index": cacheBytesIndex,
 };
 
 export interface MigrationMeta {

@@ -17,7 +17,8 @@ export const cacheEntries = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     bytes: integer("bytes").notNull(),
   },
-  (table) => [index("cache_entries_stored_at").on(table.storedAt)],
+  // Covering (stored_at, bytes): the byte total and the oldest-first eviction read the index, never the payload pages.
+  (table) => [index("cache_entries_stored_at_bytes").on(table.storedAt, table.bytes)],
 );
 
 /** Requests per client per one-minute window (fixed windows, docs/decisions.md#rate-limit). */

@@ -22,6 +22,7 @@ import { MODELS } from "./models";
 import { meta } from "./meta";
 import { catalog } from "./catalog";
 import { pages } from "./pages";
+import { LoamError } from "./errors";
 import { storageErrorReporter } from "./http/storage-errors";
 import { idleTimeoutFor } from "./http/idle-timeout";
 import { location } from "./location";
@@ -60,6 +61,7 @@ export function createApp(deps: AppDeps) {
   const store = redis ? createSharedCacheStore(redis, { ...sharedCacheTimes(deps.config), now }) : undefined;
   const cache = createUpstreamCache(deps.db, {
     ttlSeconds: deps.config.cacheTtlSeconds,
+    maxBytes: deps.config.cacheMaxBytes,
     now,
     store,
     // A cache read that fails is a miss, a write that fails is skipped: logged and counted the same way.
@@ -93,7 +95,13 @@ export function createApp(deps: AppDeps) {
         metrics,
         now,
         routeOf: (pathname) => routeOf(pathname),
-        onUnexpected: (error, requestId) => deps.log?.({ level: "error", request_id: requestId, error: error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error) }),
+        onUnexpected: (error, requestId) =>
+          deps.log?.({
+            level: "error",
+            request_id: requestId,
+            error: error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error),
+            ...(error instanceof LoamError && error.detail !== undefined ? { detail: error.detail } : {}),
+          }),
       }),
     )
     .use(responses.plugin)

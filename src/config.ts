@@ -17,6 +17,8 @@ export interface Config {
   sdaUrl: string;
   upstreamTimeoutMs: number;
   cacheTtlSeconds: number;
+  /** Bytes of upstream answers LOAM_DB keeps at most; the oldest entries are evicted first. */
+  cacheMaxBytes: number;
   rateLimitPerMinute: number;
   trustProxy: boolean;
   logLevel: "silent" | "error" | "info" | "debug";
@@ -130,6 +132,7 @@ export function loadConfig(env: Env = process.env, cores: number = navigator.har
     sdaUrl: url(env, "SDA_URL", DEFAULT_SDA_URL),
     upstreamTimeoutMs: upstreamTimeout(env),
     cacheTtlSeconds: integer(env, "CACHE_TTL_SECONDS", 604800, 0, 31_536_000),
+    cacheMaxBytes: integer(env, "CACHE_MAX_BYTES", 268_435_456, 1_048_576, 1_099_511_627_776),
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 120, 1, 1_000_000),
     trustProxy: oneOf(env, "TRUST_PROXY", "0", ["0", "1"] as const) === "1",
     logLevel: oneOf(env, "LOG_LEVEL", "info", ["silent", "error", "info", "debug"] as const),

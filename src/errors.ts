@@ -16,6 +16,8 @@ export type ErrorCode =
   | "internal_error";
 
 export class LoamError extends Error {
+  /** What went wrong in the words of a lower layer (e.g. SQLite's): logged with the request id, never sent to the client. */
+  detail?: string;
   constructor(
     readonly status: number,
     readonly code: ErrorCode,
@@ -24,6 +26,11 @@ export class LoamError extends Error {
   ) {
     super(message);
     this.name = new.target.name;
+  }
+  /** The same error with a detail for the log. */
+  withDetail(detail: string): this {
+    this.detail = detail;
+    return this;
   }
   get retryable(): boolean {
     return this.status === 429 || this.status === 502 || this.status === 504;

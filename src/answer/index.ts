@@ -15,6 +15,9 @@ import type { CacheMetadata } from "./model";
 
 /** Where an answer's upstream data stand in the cache. */
 export interface CacheDescriptor {
+  /** The identity of the source that answered, and a hash of its stored answer (together they name the data in the entity tag). */
+  source: string;
+  digest: string;
   /** True when no upstream call was made for this request. */
   hit: boolean;
   /** When the upstream produced the answer (ms since epoch). */
@@ -79,7 +82,7 @@ export function checkDepthInterval(top: number, bottom: number): void {
 
 /** The cache descriptor of an upstream answer. */
 export function describeCache(cached: CachedAnswer<unknown>, ttlSeconds: number): CacheDescriptor {
-  return { hit: cached.hit, storedAt: cached.storedAt, stale: cached.stale, staleBecause: cached.staleBecause, ttlSeconds, upstreamMs: cached.upstreamMs };
+  return { source: cached.source, digest: cached.digest, hit: cached.hit, storedAt: cached.storedAt, stale: cached.stale, staleBecause: cached.staleBecause, ttlSeconds, upstreamMs: cached.upstreamMs };
 }
 
 /** Dependencies of the data features: the connected providers, the registry, the cache lifetime, the clock. */

@@ -115,7 +115,7 @@ export function httpBoundary(options: BoundaryOptions) {
       const raised = asLoamError(code, error);
       // Storage error text is logged, never sent (client-message.ts).
       const failure = clientFacing(raised);
-      if (failure.status === 500 || failure !== raised) options.onUnexpected?.(error, requestId);
+      if (failure.status === 500 || failure !== raised || raised.detail !== undefined) options.onUnexpected?.(error, requestId);
       if (failure.status === 405) set.headers["allow"] = ALLOWED_METHODS;
       set.status = failure.status;
       set.headers["cache-control"] = "no-store";

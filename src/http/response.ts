@@ -2,9 +2,11 @@
  * The response pipeline (docs/architecture.md#responses): the one place that turns what a route
  * returns into validators, headers and bytes, for data answers, JSON documents, pages and assets.
  *
- * - Entity tags and 304: data answers get a tag from their key, stored_at and freshness (the body's
- *   `cache` metadata grows with age while the tag stays); other JSON gets a tag from its body; files
- *   from their bytes. A matching If-None-Match (any encoding's variant) is a 304.
+ * - Entity tags and 304: data answers get a tag from the data they serve (docs/decisions.md#http-caching):
+ *   their key, the source's identity, the digest of the stored upstream answer (hashed once per cache
+ *   entry, never per request) and, when stale, the stale warning's inputs. So replicas and a cache
+ *   turned off agree on it, and a stale answer's tag is not a fresh one's. Other JSON gets a tag from
+ *   its body; files from their bytes. A matching If-None-Match (any encoding's variant) is a 304.
  * - Cache-Control: data answers `public, max-age=<what is left of the entry's lifetime, at most a
  *   day>` (0 when stale); routes set it for their own documents; pages `no-cache`, assets an hour.
  * - Compression: brotli or gzip over 1 KB when accepted, each encoding its own tag (encoding.ts).
@@ -86,9 +88,9 @@ function jsonResponse(payload: string | Blob, chars: number, etag: string | unde
 }
 
 /**
- * Serialized data answers, by entity tag. A tag names everything a data body is made of except its
- * `cache` metadata (hit, stored_at, age_seconds), which grows with the answer's age while the tag
- * stays (see `entityTag` callers). So a cache hit keeps the JSON around `cache` once and splices the
+ * Serialized data answers, by entity tag and stored_at. Together they name everything a data body is
+ * made of except its `cache` metadata (hit, stored_at, age_seconds), which grows with the answer's age
+ * while the tag stays (see `dataTag`). So a cache hit keeps the JSON around `cache` once and splices the
  * current metadata in: no normalization, no serialization, no re-encoding per request; the bytes and
  * their gzip/brotli forms are rebuilt at most once per second of age. Only answers whose body was
  * checked to carry exactly `cacheMetadata(cached, now)` are kept, and never stale ones (their warning
@@ -161,11 +163,21 @@ interface Body {
   encodedFor?: (encoding: Encoding) => Blob;
 }
 
+/** The entity tag of a data answer: the data it serves, not when it was fetched. */
+export function dataTag<T>(answer: DataAnswer<T>): string {
+  const cache = answer.cache;
+  // A stale body carries a warning naming the failure and when the copy was stored.
+  const freshness = cache.stale ? `stale|${cache.storedAt}|${cache.staleBecause?.code ?? ""}|${cache.staleBecause?.message ?? ""}` : "fresh";
+  return entityTag(answer.key, cache.source, cache.digest, freshness);
+}
+
 /** A cache hit's body from its rendered copy (made on first use); null when the answer is not kept. */
 function renderedBody<T>(answer: DataAnswer<T>, etag: string, store: Lru<string, Rendered>, now: () => number): Body | null {
   const cache = answer.cache;
   if (!cache.hit || cache.stale) return null;
-  let entry = store.get(etag);
+  // One tag may name bodies fetched at different times (SDA's retrieved_at is the fetch time): keep each apart.
+  const key = `${etag}|${cache.storedAt}`;
+  let entry = store.get(key);
   if (!entry) {
     const body = answer.body();
     const meta = JSON.stringify(cacheMetadata(cache, now()));
@@ -177,14 +189,14 @@ function renderedBody<T>(answer: DataAnswer<T>, etag: string, store: Lru<string,
     const [head, tail] = parts;
     entry = { head: utf8.encode(head), tail: utf8.encode(tail), chars: head.length + tail.length, meta, blob: new Blob([]), encoded: {} };
     entry.blob = new Blob([render(entry, meta)]);
-    store.set(etag, entry, weightOf(entry));
+    store.set(key, entry, weightOf(entry));
   } else {
     const meta = JSON.stringify(cacheMetadata(cache, now()));
     if (meta !== entry.meta) {
       entry.meta = meta;
       entry.blob = new Blob([render(entry, meta)]);
       entry.encoded = {};
-      store.reweigh(etag, weightOf(entry));
+      store.reweigh(key, weightOf(entry));
     }
   }
   const current = entry;
@@ -196,7 +208,7 @@ function renderedBody<T>(answer: DataAnswer<T>, etag: string, store: Lru<string,
       if (!blob) {
         blob = new Blob([compress(render(current, current.meta), encoding) as Uint8Array<ArrayBuffer>]);
         current.encoded[encoding] = blob;
-        store.reweigh(etag, weightOf(current));
+        store.reweigh(key, weightOf(current));
       }
       return blob;
     },
@@ -255,7 +267,7 @@ export function createResponsePipeline(options: PipelineOptions) {
    */
   const send: Send = <T>(answer: DataAnswer<T>, request: Request, set: SetLike): T => {
     const cache = answer.cache;
-    const etag = entityTag(answer.key, cache.storedAt, cache.stale ? "stale" : "fresh");
+    const etag = dataTag(answer);
     const at = now();
     const maxAge = cache.stale ? 0 : Math.max(0, Math.min(Math.floor((cache.storedAt + cache.ttlSeconds * 1000 - at) / 1000), MAX_AGE_CAP_SECONDS));
     set.headers["etag"] = etag;

@@ -3,8 +3,9 @@
  * (provider query → cache → the provider's transport → the query's decoder).
  */
 import { LoamError, withProvider } from "../errors";
+import { withBreaker } from "../upstream/breaker";
 import type { CachedAnswer, UpstreamCache } from "../upstream/cache";
-import type { QueryKind, SourceDescription, Transport } from "../upstream/transport";
+import { sourceIdentity, type QueryKind, type SourceDescription, type Transport } from "../upstream/transport";
 import type { ConnectContext, OperationalProvider } from "./provider";
 
 export interface Connected {
@@ -22,9 +23,19 @@ export interface ConnectOptions extends ConnectContext {
 
 export function connectProviders(providers: readonly OperationalProvider[], options: ConnectOptions): Connected {
   const transports = new Map<string, Transport>();
+  // One wrapper per underlying transport, so providers that share one (SDA) share its breaker.
+  const wrapped = new Map<Transport, Transport>();
   for (const provider of providers) {
     const transport = provider.connect(options);
-    transports.set(provider.id, options.instrument ? options.instrument(transport) : transport);
+    let ready = wrapped.get(transport);
+    if (!ready) {
+      const counted = options.instrument ? options.instrument(transport) : transport;
+      // A remote upstream gets a circuit breaker; the snapshot is a local file that fails in
+      // microseconds, so failing fast would save nothing (docs/decisions.md#circuit-breaker).
+      ready = transport.kind === "snapshot" ? counted : withBreaker(counted);
+      wrapped.set(transport, ready);
+    }
+    transports.set(provider.id, ready);
   }
   const transportOf = (provider: OperationalProvider): Transport => {
     const transport = transports.get(provider.id);
@@ -37,6 +48,7 @@ export function connectProviders(providers: readonly OperationalProvider[], opti
       try {
         return await options.cache.get(
           provider.id,
+          sourceIdentity(transport.describe()),
           `${query.kind}:${query.key(params)}`,
           async () => {
             const payload = await transport.fetch(query, params);

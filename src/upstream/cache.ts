@@ -1,7 +1,8 @@
 /**
- * The upstream cache (docs/decisions.md#cache): entries keyed by provider + logical query, a lifetime,
- * one shared upstream call for identical concurrent requests, stale-if-error, and a size bound that
- * evicts the oldest entries. Only complete, decoded answers are stored; failures never.
+ * The upstream cache (docs/decisions.md#cache): entries keyed by provider + source identity + logical
+ * query, a lifetime, one shared upstream call for identical concurrent requests, stale-if-error, and
+ * bounds in entries and in bytes that evict the oldest entries first. Only complete, decoded answers
+ * are stored; failures never.
  *
  * Entries are opaque payloads: the cache never knows what a provider's answer looks like. Each call
  * brings the decoder of its query, used when an entry is read back from its store.
@@ -22,6 +23,10 @@ import { Payload } from "./transport";
 
 export interface CachedAnswer<A> {
   answer: A;
+  /** The identity of the source that produced the answer (SourceDescription.identity). */
+  source: string;
+  /** A hash of the stored payload, made once per entry: with `source`, what names the data in entity tags. */
+  digest: string;
   /** True when no upstream call was made for this request. */
   hit: boolean;
   /** When the upstream produced the answer (ms since epoch). */
@@ -65,11 +70,11 @@ export interface ExclusiveSteps<T> {
 }
 
 /**
- * Where cache entries live. A store that cannot read or write (Redis down) answers "absent" and
- * "not stored": the request goes on uncached, never fails because of the store.
+ * Where cache entries live. A store that cannot read or write (LOAM_DB full, Redis down) answers
+ * "absent" and "not stored": the request goes on uncached, never fails because of the store.
  */
 export interface CacheStore {
-  /** sqlite or redis (for /metrics and logs). */
+  /** sqlite or redis (for stats and logs). */
   readonly kind: string;
   /** The entry, fresh or expired; undefined when absent or unreadable. */
   read(key: string): StoredEntry | undefined | Promise<StoredEntry | undefined>;
@@ -81,15 +86,50 @@ export interface CacheStore {
   exclusive?<T>(key: string, steps: ExclusiveSteps<T>): Promise<T>;
 }
 
+export type StorageErrorHandler = (operation: "read" | "write", error: unknown) => void;
+
+export interface SqliteStoreOptions {
+  /** Entries kept at most; the oldest are evicted first. */
+  maxEntries?: number;
+  /** Payload bytes (UTF-8) kept at most (CACHE_MAX_BYTES); the oldest entries are evicted first. */
+  maxBytes?: number;
+  onStorageError?: StorageErrorHandler;
+}
+
 /**
- * The default store: the cache_entries table of LOAM_DB, at most `maxEntries` rows (oldest evicted
- * first). A LOAM_DB read or write that fails (disk full, read-only, I/O error) degrades instead of
- * failing the request (docs/decisions.md#storage-faults): a failed read is a miss, a failed write is
- * skipped; `onStorageError` logs and counts it.
+ * The default store: the cache_entries table of LOAM_DB, bounded in entries and in payload bytes
+ * (oldest evicted first). A LOAM_DB read or write that fails (disk full, read-only, I/O error) degrades
+ * instead of failing the request (docs/decisions.md#storage-faults): a failed read is a miss, a failed
+ * write is skipped; `onStorageError` logs and counts it.
  */
-export function createSqliteCacheStore(db: LoamDatabase, options: { maxEntries?: number; onStorageError?: StorageErrorHandler } = {}): CacheStore {
+export function createSqliteCacheStore(db: LoamDatabase, options: SqliteStoreOptions = {}): CacheStore {
   const maxEntries = options.maxEntries ?? 10_000;
+  const maxBytes = options.maxBytes ?? 268_435_456;
   const select = db.select().from(cacheEntries).where(eq(cacheEntries.key, sql.placeholder("key"))).prepare();
+
+  function evictInto(tx: Parameters<Parameters<LoamDatabase["transaction"]>[0]>[0], evicted: string[]): void {
+    // Both totals and the oldest-first order come from the (stored_at, bytes) index, never the payload pages.
+    const totals = tx.select({ count: sql<number>`count(*)`, bytes: sql<number>`coalesce(sum(${cacheEntries.bytes}), 0)` }).from(cacheEntries).get();
+    let count = totals?.count ?? 0;
+    let bytes = totals?.bytes ?? 0;
+    while (count > maxEntries || bytes > maxBytes) {
+      const oldest = tx
+        .select({ key: cacheEntries.key, bytes: cacheEntries.bytes })
+        .from(cacheEntries)
+        .orderBy(asc(cacheEntries.storedAt))
+        .limit(Math.max(64, count - maxEntries))
+        .all();
+      if (oldest.length === 0) break;
+      for (const old of oldest) {
+        if (count <= maxEntries && bytes <= maxBytes) break;
+        tx.delete(cacheEntries).where(eq(cacheEntries.key, old.key)).run();
+        evicted.push(old.key);
+        count--;
+        bytes -= old.bytes;
+      }
+    }
+  }
+
   return {
     kind: "sqlite",
     read(key) {
@@ -101,20 +141,15 @@ export function createSqliteCacheStore(db: LoamDatabase, options: { maxEntries?:
       }
     },
     write(key, stored) {
-      const entry = { key, ...stored, bytes: stored.payload.length };
+      const entry = { key, ...stored, bytes: Buffer.byteLength(stored.payload) };
+      // An answer larger than the whole bound would evict everything and then itself: served, not stored.
+      if (entry.bytes > maxBytes) return { stored: false, evicted: [] };
       const evicted: string[] = [];
       try {
         db.transaction((tx) => {
           tx.insert(cacheEntries).values(entry).onConflictDoUpdate({ target: cacheEntries.key, set: entry }).run();
-          // Evicting in the same transaction keeps the bound exact even under concurrent writers.
-          const count = tx.select({ n: sql<number>`count(*)` }).from(cacheEntries).get()?.n ?? 0;
-          if (count > maxEntries) {
-            const oldest = tx.select({ key: cacheEntries.key }).from(cacheEntries).orderBy(asc(cacheEntries.storedAt)).limit(count - maxEntries).all();
-            for (const { key: old } of oldest) {
-              tx.delete(cacheEntries).where(eq(cacheEntries.key, old)).run();
-              evicted.push(old);
-            }
-          }
+          // Evicting in the same transaction keeps the bounds exact even under concurrent writers.
+          evictInto(tx, evicted);
         });
       } catch (error) {
         // Not stored (the transaction rolled back), so not remembered either.
@@ -126,35 +161,31 @@ export function createSqliteCacheStore(db: LoamDatabase, options: { maxEntries?:
   };
 }
 
-export type StorageErrorHandler = (operation: "read" | "write", error: unknown) => void;
-
-export interface CacheOptions {
+export interface CacheOptions extends SqliteStoreOptions {
   ttlSeconds: number;
-  /** Where entries live (default: the SQLite store over `db`, bounded by `maxEntries`). */
+  /** Where entries live (default: the SQLite store over `db`, with the bounds and error handler above). */
   store?: CacheStore;
-  /** Entries kept at most; the oldest are evicted first. */
-  maxEntries?: number;
   /** Decoded answers kept in memory at most (entries and payload characters). */
   memoryEntries?: number;
   memoryChars?: number;
   now?: () => number;
-  /**
-   * A LOAM_DB read or write that failed (disk full, read-only, I/O error). The cache degrades instead
-   * of failing the request (docs/decisions.md#storage-faults): a failed read is a miss, a failed
-   * write is skipped. The callback logs and counts it.
-   */
-  onStorageError?: StorageErrorHandler;
+}
+
+/** The digest of a payload text (see CachedAnswer.digest). */
+export function payloadDigest(text: string): string {
+  return Bun.hash(text).toString(36);
 }
 
 interface Remembered {
   answer: unknown;
+  digest: string;
   storedAt: number;
   expiresAt: number;
 }
 
 export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   const now = options.now ?? Date.now;
-  const store = options.store ?? createSqliteCacheStore(db, { maxEntries: options.maxEntries, onStorageError: options.onStorageError });
+  const store = options.store ?? createSqliteCacheStore(db, options);
   const inFlight = new Map<string, Promise<CachedAnswer<unknown>>>();
   // CACHE_TTL_SECONDS=0 turns the store off (identical concurrent requests still share one call).
   const disabled = options.ttlSeconds === 0;
@@ -173,75 +204,78 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     }
     const entry = await store.read(key);
     if (!entry || entry.expiresAt <= now()) return undefined;
-    const decoded = { answer: decode(Payload.ofText(entry.payload)), storedAt: entry.storedAt, expiresAt: entry.expiresAt };
+    const decoded = { answer: decode(Payload.ofText(entry.payload)), digest: payloadDigest(entry.payload), storedAt: entry.storedAt, expiresAt: entry.expiresAt };
     memory.set(key, decoded, entry.payload.length);
     return decoded;
   }
 
-  async function save(key: string, provider: string, fetched: Fetched<unknown>, storedAt: number): Promise<void> {
-    const payload = fetched.payload.text();
+  async function save(key: string, provider: string, answer: unknown, payload: string, digest: string, storedAt: number): Promise<void> {
     const expiresAt = storedAt + options.ttlSeconds * 1000;
     const result = await store.write(key, { provider, payload, storedAt, expiresAt });
     for (const old of result.evicted) memory.delete(old);
     if (!result.stored) return;
     // Remembered only once the entry is stored.
-    memory.set(key, { answer: fetched.answer, storedAt, expiresAt }, payload.length);
+    memory.set(key, { answer, digest, storedAt, expiresAt }, payload.length);
     stores++;
   }
 
-  async function load<A>(key: string, provider: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
+  async function load<A>(key: string, provider: string, source: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
     const started = now();
     try {
       const fetched = await fetchAnswer();
       const storedAt = now();
-      if (!disabled) await save(key, provider, fetched, storedAt);
+      const payload = fetched.payload.text();
+      const digest = payloadDigest(payload);
+      if (!disabled) await save(key, provider, fetched.answer, payload, digest, storedAt);
       misses++;
-      return { answer: fetched.answer, hit: false, storedAt, stale: false, upstreamMs: storedAt - started };
+      return { answer: fetched.answer, source, digest, hit: false, storedAt, stale: false, upstreamMs: storedAt - started };
     } catch (error) {
       const stale = disabled ? undefined : await store.read(key);
       if (stale && error instanceof LoamError && error.retryable) {
         hits++;
-        return { answer: decode(Payload.ofText(stale.payload)), hit: true, storedAt: stale.storedAt, stale: true, staleBecause: error, upstreamMs: now() - started };
+        return { answer: decode(Payload.ofText(stale.payload)), source, digest: payloadDigest(stale.payload), hit: true, storedAt: stale.storedAt, stale: true, staleBecause: error, upstreamMs: now() - started };
       }
       throw error;
     }
   }
 
   /** The upstream call, shared with the other instances when the store is shared. */
-  function loadOnce<A>(key: string, provider: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
-    if (disabled || !store.exclusive) return load(key, provider, fetchAnswer, decode);
+  function loadOnce<A>(key: string, provider: string, source: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
+    if (disabled || !store.exclusive) return load(key, provider, source, fetchAnswer, decode);
     return store.exclusive<CachedAnswer<A>>(key, {
       // Another instance stored it while this one waited: a hit on its entry.
       lookup: async () => {
         const entry = await fresh(key, decode);
         if (!entry) return undefined;
         hits++;
-        return { answer: entry.answer as A, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
+        return { answer: entry.answer as A, source, digest: entry.digest, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
       },
-      produce: () => load(key, provider, fetchAnswer, decode),
+      produce: () => load(key, provider, source, fetchAnswer, decode),
     });
   }
 
   return {
     /**
-     * The answer for `query` (a stable text naming the logical query) of `provider`: from the cache when
-     * fresh, else from `fetchAnswer` (shared by concurrent callers). `decode` reads a stored payload back;
-     * callers pass the same decoder for the same query, so an entry always decodes to the same type.
+     * The answer for `query` (a stable text naming the logical query) of `provider` read from `source`:
+     * from the cache when fresh, else from `fetchAnswer` (shared by concurrent callers). `decode` reads a
+     * stored payload back; callers pass the same decoder for the same query, so an entry always decodes
+     * to the same type.
      */
-    async get<A>(provider: string, query: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
-      const key = `${provider}|${query}`;
+    async get<A>(provider: string, source: string, query: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
+      // The source is part of the key: after a restart on another snapshot or on SDA, an old entry is never a hit.
+      const key = `${provider}|${source}|${query}`;
       const pending = inFlight.get(key) as Promise<CachedAnswer<A>> | undefined;
       // A request that joins an in-flight call shares its fresh answer (not a cache hit: it is this moment's upstream answer).
       if (pending) return pending;
       const entry = disabled ? undefined : await fresh(key, decode);
       if (entry) {
         hits++;
-        return { answer: entry.answer as A, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
+        return { answer: entry.answer as A, source, digest: entry.digest, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
       }
       // The store read may have awaited: another request may have started the call meanwhile.
       const started = inFlight.get(key) as Promise<CachedAnswer<A>> | undefined;
       if (started) return started;
-      const loading = loadOnce(key, provider, fetchAnswer, decode).finally(() => inFlight.delete(key));
+      const loading = loadOnce(key, provider, source, fetchAnswer, decode).finally(() => inFlight.delete(key));
       inFlight.set(key, loading);
       return loading;
     },
@@ -249,8 +283,8 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
       return { hits, misses, stores, memoryHits, memoryEntries: memory.size, store: store.kind };
     },
     /** Test and operator aid: is there a stored entry for this query? */
-    async has(provider: string, query: string): Promise<boolean> {
-      return (await store.read(`${provider}|${query}`)) !== undefined;
+    async has(provider: string, source: string, query: string): Promise<boolean> {
+      return (await store.read(`${provider}|${source}|${query}`)) !== undefined;
     },
   };
 }

@@ -4,10 +4,13 @@
  * answer in the very shape the live upstream would send (for SDA providers: SDA's JSON table).
  */
 import { Database } from "bun:sqlite";
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { LoamError, UpstreamError } from "../errors";
 import { readSnapshotInfo, tableColumns } from "../snapshot/schema";
 import type { Payload, QueryKind, SnapshotForm, SourceDescription, Transport } from "./transport";
+
+/** What a client reads when the snapshot cannot answer (the SQLite error goes to the log). */
+export const SNAPSHOT_QUERY_FAILED = "The offline snapshot failed to answer this query. The failure was logged; please retry later or report it with the request id.";
 
 /** The opened snapshot as readers see it. */
 export class SnapshotFile {
@@ -18,6 +21,22 @@ export class SnapshotFile {
     const columns = tableColumns(this.db, table);
     return column === undefined ? columns.length > 0 : columns.includes(column);
   }
+}
+
+/**
+ * SHA-256 of the file's bytes (first 16 hex digits), read in chunks: two snapshots share cache
+ * entries and entity tags only when they are the same file content, whatever their path or dates.
+ */
+function contentHash(path: string): string {
+  const hasher = new Bun.CryptoHasher("sha256");
+  const chunk = Buffer.allocUnsafe(4 * 1024 * 1024);
+  const fd = openSync(path, "r");
+  try {
+    for (let read; (read = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) hasher.update(chunk.subarray(0, read));
+  } finally {
+    closeSync(fd);
+  }
+  return hasher.digest("hex").slice(0, 16);
 }
 
 export class SnapshotTransport implements Transport {
@@ -39,6 +58,7 @@ export class SnapshotTransport implements Transport {
         builtAt: info.values.get("updated_at") ?? info.values.get("built_at"),
         // SSURGO areas first, then lab collections, each by id.
         coverage: [...info.datasets].sort((a, b) => b.kind.localeCompare(a.kind) || a.id.localeCompare(b.id)).map((d) => d.label),
+        identity: `snapshot:${contentHash(path)}`,
       };
     } catch (error) {
       db?.close();
@@ -59,7 +79,8 @@ export class SnapshotTransport implements Transport {
       return reader(params);
     } catch (error) {
       if (error instanceof LoamError) throw error;
-      throw new UpstreamError(`Snapshot query failed: ${error instanceof Error ? error.message : String(error)}`);
+      // SQLite's text names Loam's storage, not the request: the client gets a fixed message, the log the detail.
+      throw new UpstreamError(SNAPSHOT_QUERY_FAILED).withDetail(`snapshot query ${query.kind} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

@@ -82,6 +82,17 @@ export interface SourceDescription {
   builtAt?: string;
   /** Snapshot only: survey areas and lab collections it holds, e.g. "SSURGO IA073 (2020-06-10)". */
   coverage?: string[];
+  /**
+   * What makes this source's answers its own (snapshot: a hash of the file's content); part of every
+   * cache key and entity tag, so an answer is never served under another source's provenance
+   * (docs/decisions.md#cache). Default: kind and location (SDA: its URL).
+   */
+  identity?: string;
+}
+
+/** The source identity of `description` (see SourceDescription.identity). */
+export function sourceIdentity(description: SourceDescription): string {
+  return description.identity ?? `${description.kind}:${description.location}`;
 }
 
 export interface Transport {

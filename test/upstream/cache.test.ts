@@ -20,6 +20,7 @@ const decode = (payload: Payload) => queryKind("ssurgo_point").decode(payload);
 const get = (cache: Cache, provider: string, query: LogicalQuery, fetch: () => Promise<SdaAnswer>) =>
   cache.get(
     provider,
+    "snapshot:test",
     JSON.stringify(query),
     async () => {
       const answer = await fetch();
@@ -27,7 +28,7 @@ const get = (cache: Cache, provider: string, query: LogicalQuery, fetch: () => P
     },
     decode,
   );
-const has = (cache: Cache, provider: string, query: LogicalQuery): Promise<boolean> => cache.has(provider, JSON.stringify(query));
+const has = (cache: Cache, provider: string, query: LogicalQuery): Promise<boolean> => cache.has(provider, "snapshot:test", JSON.stringify(query));
 
 function counted(answer: SdaAnswer) {
   const fetcher = async () => {

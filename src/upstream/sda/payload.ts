@@ -123,6 +123,13 @@ export function answerAsSda(columns: readonly string[], types: readonly SqlType[
   return { table: { columns: [...columns], types: typeNames, rows: rows.map((r) => [...r]) }, payload };
 }
 
+/**
+ * Rows one upstream answer may hold. The largest legitimate answers hold a few hundred (a page of 500
+ * pedons plus one; a map unit's components times their horizons); a 2,000-row point answer already
+ * normalizes to about 10 MB of JSON.
+ */
+export const MAX_ANSWER_ROWS = 2000;
+
 function fail(message: string, provider: string | null): never {
   throw new UpstreamError(`Soil Data Access answered with an unexpected payload: ${message}.`, provider);
 }
@@ -140,6 +147,11 @@ export function parseSdaPayload(json: unknown, provider: string | null = null): 
   if (!Array.isArray(table)) fail('"Table" is not an array', provider);
   if (table.length < 2) fail('"Table" lacks its column-name and metadata rows (was the format JSON+COLUMNNAME+METADATA?)', provider);
   const [names, metadata, ...data] = table as unknown[];
+  // Normalizing multiplies an answer many times over (one observation per horizon and property):
+  // past the bound it is refused before any of that work, and never cached (docs/decisions.md#limits).
+  if (data.length > MAX_ANSWER_ROWS) {
+    throw new UpstreamError(`The upstream answered with ${data.length} rows; Loam serves at most ${MAX_ANSWER_ROWS} rows from one query, so the answer was refused.`, provider);
+  }
   if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === "string")) {
     fail("row 0 is not a list of column names", provider);
   }
