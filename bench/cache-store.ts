@@ -3,7 +3,8 @@
  * in Redis (REDIS_URL), on loopback, with wrk (one thread, bounded in time and requests):
  *
  * - the IA073 known point, again and again: answered from the in-process memory in front of either
- *   store, so the two figures should be close (Redis only adds the rate-limit counter);
+ *   store, so the two figures should be close (Redis only adds the rate-limit counter); once as is
+ *   (146 KB) and once asking for gzip, as browsers and proxies do;
  * - 2,000 distinct points, all cached beforehand, asked in turn: more than the 500 answers the memory
  *   keeps, so every request reads its entry from the store (SQLite row or Redis string).
  *
@@ -22,10 +23,19 @@ import { ROOT, TMP, freePort, runWrk, startLoamServer, wrkVersion, type WrkResul
 
 const KNOWN_POINT = "/v1/soil/location?latitude=41.944131&longitude=-94.359608";
 const DISTINCT_POINTS = 2_000;
+const WORKLOADS = ["known point", "known point, gzip", "distinct points"] as const;
+type Workload = (typeof WORKLOADS)[number];
+
+/** The wrk Lua for a workload: the fixed known point (asking for gzip or not), or the distinct points in turn. */
+function workloadLua(workload: Workload, distinct: string): string {
+  if (workload === "distinct points") return distinct;
+  const fixed = `local fixed = ${JSON.stringify(KNOWN_POINT)}\nfunction next_path() return fixed end`;
+  return workload === "known point, gzip" ? `wrk.headers["Accept-Encoding"] = "gzip"\n${fixed}` : fixed;
+}
 
 export interface CacheStoreRow {
   store: "sqlite" | "redis";
-  workload: "known point" | "distinct points";
+  workload: Workload;
   /** Cores of the machine (nproc) when the figure was taken. */
   cores: number;
   result: WrkResult;
@@ -106,10 +116,10 @@ export async function measureCacheStores(options: CacheStoreBenchOptions): Promi
         await fill(server.base, [KNOWN_POINT, ...paths], filler);
         await expectHit(server.base, KNOWN_POINT, filler);
         await expectHit(server.base, paths[0]!, filler);
-        for (const workload of ["known point", "distinct points"] as const) {
+        for (const workload of WORKLOADS) {
           const label = `cached ${workload}, ${store} store`;
-          const url = workload === "known point" ? server.base + KNOWN_POINT : `${server.base}/`;
-          const pathsLua = workload === "known point" ? undefined : lua;
+          const url = `${server.base}/`;
+          const pathsLua = workloadLua(workload, lua);
           const client = options.client(`${store}-${workload}`);
           options.log(`${label}: warm-up ${options.warmupSeconds} s`);
           await runWrk(url, { label: `${label}-warmup`, connections: options.connections, durationSeconds: options.warmupSeconds, maxRequests: 2_000_000, pathsLua, client, threads: 1 });
@@ -131,7 +141,7 @@ export async function measureCacheStores(options: CacheStoreBenchOptions): Promi
 export function cacheStoreSection(rows: CacheStoreRow[]): string[] {
   const lines = ["## Cached answers: SQLite store vs Redis store (one instance)", ""];
   lines.push(
-    `One Loam process, cache filled beforehand; \`known point\`: the IA073 point again and again (answered from the in-process memory in front of the store); \`distinct points\`: ${DISTINCT_POINTS.toLocaleString("en")} cached points in turn, more than the memory keeps, so each request reads the store. wrk with one thread (bench/cache-store.ts).`,
+    `One Loam process, cache filled beforehand; \`known point\`: the IA073 point again and again (answered from the in-process memory in front of the store; 146 KB, or gzip when asked); \`distinct points\`: ${DISTINCT_POINTS.toLocaleString("en")} cached points in turn, more than the memory keeps, so each request reads the store. wrk with one thread (bench/cache-store.ts).`,
     "",
   );
   lines.push("| store | workload | cores (nproc) | conns | requests | req/s | p50 ms | p99 ms | notes |", "|---|---|---:|---:|---:|---:|---:|---:|---|");
