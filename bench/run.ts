@@ -10,6 +10,8 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { densifySnapshot } from "./densify";
+import { measureWorkers, workersSection, type WorkersRow } from "./workers";
+import { cacheStoreSection, measureCacheStores, type CacheStoreRow } from "./cache-store";
 import { ROOT, TMP, machine, memoryOf, runWrk, startBaseline, startLoamServer, wrkVersion, type Child, type WrkResult } from "./lib";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -138,6 +140,8 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void stopAll().then(() => process.exit(130)));
 
   const rows: Row[] = [];
+  let workers: WorkersRow[] = [];
+  let stores: CacheStoreRow[] = [];
   const peaks: Array<{ server: string; peakMb: number; rssMb: number }> = [];
   try {
     // 1. Loam with its cache on: cached location, pedon search, pedon detail.
@@ -267,12 +271,19 @@ async function main(): Promise<void> {
       }
     }
     peaks.push({ server: "Loam, dense snapshot, cache off (pedons 500)", ...memoryOf(denseUncached.pid) });
+    await denseUncached.stop();
+
+    // 6. Uncached distinct points with LOAM_WORKERS=1 and 2 (bench/workers.ts).
+    workers = await measureWorkers({ snapshotPath, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, log, client: () => `198.18.${Math.floor(++runs / 250)}.${runs % 250}` });
+
+    // 7. Cached answers with the entries in SQLite and in Redis (bench/cache-store.ts).
+    stores = await measureCacheStores({ snapshotPath, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, log, client: () => `198.18.${Math.floor(++runs / 250)}.${runs % 250}` });
   } finally {
     await stopAll();
   }
 
   const out = process.env.BENCH_OUT ?? join(ROOT, "bench", "RESULTS.md");
-  writeFileSync(out, report(started, host, rows, peaks));
+  writeFileSync(out, [report(started, host, rows, peaks), ...(workers.length > 0 ? [...workersSection(workers), ""] : []), ...(stores.length > 0 ? [...cacheStoreSection(stores), ""] : [])].join("\n"));
   log(`wrote ${out}`);
 }
 

@@ -6,6 +6,9 @@ import { Elysia } from "elysia";
 import type { Config } from "./config";
 import type { LoamDatabase } from "../db/client";
 import { createRateLimiter } from "./http/rate-limit";
+import { LoamRedis } from "./redis/client";
+import { createRedisRateLimiter } from "./redis/rate-limit";
+import { createSharedCacheStore, sharedCacheTimes } from "./redis/cache-store";
 import { httpBoundary } from "./http/boundary";
 import { openApiDocument } from "./http/openapi";
 import { createResponsePipeline } from "./http/response";
@@ -40,18 +43,29 @@ export interface AppDeps {
   log?: (line: Record<string, unknown>) => void;
   /** Where access-log lines go (default: buffered stdout). */
   writeLine?: (line: string) => void;
+  /** This process's number under LOAM_WORKERS > 1 (the `worker` label of /metrics). */
+  worker?: string;
+  /** A Redis connection to use instead of opening one for REDIS_URL (closed by its owner, not the app). */
+  redis?: LoamRedis;
 }
 
 export function createApp(deps: AppDeps) {
   const now = deps.now ?? Date.now;
-  const metrics = createMetrics();
+  // REDIS_URL: the counters live in Redis, shared by every instance; unset, in LOAM_DB.
+  const redis = deps.redis ?? (deps.config.redisUrl ? new LoamRedis({ url: deps.config.redisUrl, timeoutMs: deps.config.redisTimeoutMs, log: deps.log }) : undefined);
+  const metrics = createMetrics({ worker: deps.worker, redis });
   // A counter write that fails is skipped (fail open), logged and counted: storage never takes the API down.
-  const rateLimiter = createRateLimiter(deps.db, deps.config.rateLimitPerMinute, storageErrorReporter("rate_counters", metrics, deps.log));
+  const rateLimiter = redis
+    ? createRedisRateLimiter(redis, deps.config.rateLimitPerMinute)
+    : createRateLimiter(deps.db, deps.config.rateLimitPerMinute, storageErrorReporter("rate_counters", metrics, deps.log));
   const registry = createRegistry(deps.providers ?? DEFAULT_PROVIDERS);
+  // REDIS_URL: cache entries and the one-upstream-call lock are shared with the other instances too.
+  const store = redis ? createSharedCacheStore(redis, { ...sharedCacheTimes(deps.config), now }) : undefined;
   const cache = createUpstreamCache(deps.db, {
     ttlSeconds: deps.config.cacheTtlSeconds,
     maxBytes: deps.config.cacheMaxBytes,
     now,
+    store,
     // A cache read that fails is a miss, a write that fails is skipped: logged and counted the same way.
     onStorageError: storageErrorReporter("cache", metrics, deps.log),
   });
@@ -72,6 +86,9 @@ export function createApp(deps: AppDeps) {
     // outlasts UPSTREAM_TIMEOUT_MS so a slow upstream ends in a 504, not a dropped connection.
     serve: { idleTimeout: idleTimeoutFor(deps.config.upstreamTimeoutMs) },
   })
+    .onStop(() => {
+      if (redis && redis !== deps.redis) redis.close();
+    })
     .use(
       httpBoundary({
         rateLimiter,

@@ -16,7 +16,7 @@ Usage:
 
 Configuration is read from the environment: PORT, HOST, LOAM_DB, LOAM_UPSTREAM, LOAM_SNAPSHOT,
 LOAM_DATA_DIR, SDA_URL, UPSTREAM_TIMEOUT_MS, CACHE_TTL_SECONDS, RATE_LIMIT_PER_MINUTE, TRUST_PROXY,
-LOG_LEVEL (see README).`;
+LOG_LEVEL, LOAM_WORKERS, REDIS_URL, REDIS_TIMEOUT_MS (see README).`;
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`loam: ${message}\n`);
@@ -68,6 +68,20 @@ async function main(argv: string[]): Promise<void> {
   }
   switch (command) {
     case "serve": {
+      // `serve --worker <n>` is how the LOAM_WORKERS supervisor (src/workers.ts) starts each worker.
+      if (rest[0] === "--worker") {
+        const worker = Number(rest[1]);
+        if (!Number.isInteger(worker) || worker < 1) fail("--worker needs a worker number");
+        const { serve } = await import("./server");
+        await serve(config, { worker });
+        return;
+      }
+      if (config.workers > 1) {
+        const { supervise } = await import("./workers");
+        const { log } = await import("./server");
+        await supervise(config, { log });
+        return;
+      }
       const { serve } = await import("./server");
       await serve(config);
       return;

@@ -22,7 +22,16 @@ export interface Config {
   rateLimitPerMinute: number;
   trustProxy: boolean;
   logLevel: "silent" | "error" | "info" | "debug";
+  /** Server processes on one port (LOAM_WORKERS; `auto` = the machine's cores); 1 runs no supervisor. */
+  workers: number;
+  /** Redis for the rate counters (and, later, the cache and single-flight lock); null keeps SQLite. */
+  redisUrl: string | null;
+  /** Every Redis command answers within this or counts as a failure (and the request goes on without it). */
+  redisTimeoutMs: number;
 }
+
+/** The most LOAM_WORKERS accepts: beyond a few per core they only compete for the same CPU. */
+export const MAX_WORKERS = 64;
 
 export const DEFAULT_SDA_URL = "https://sdmdataaccess.sc.egov.usda.gov/Tabular/post.rest";
 
@@ -73,6 +82,35 @@ function url(env: Env, name: string, fallback: string): string {
   return raw;
 }
 
+function workers(env: Env, cores: number): number {
+  const raw = env.LOAM_WORKERS;
+  if (raw === undefined || raw === "") return 1;
+  if (raw.trim() === "auto") return Math.max(1, Math.min(MAX_WORKERS, cores));
+  if (!/^[0-9]+$/.test(raw.trim()) || Number(raw) < 1 || Number(raw) > MAX_WORKERS) {
+    throw new ConfigError("LOAM_WORKERS", `expected a whole number from 1 to ${MAX_WORKERS} or 'auto', got '${raw}'`);
+  }
+  return Number(raw.trim());
+}
+
+/** The URL may carry a password: errors name its shape, never echo it. */
+function redisUrl(env: Env): string | null {
+  const raw = env.REDIS_URL;
+  if (raw === undefined || raw === "") return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError("REDIS_URL", "expected redis://[user:password@]host:port[/db], got something that is not a URL");
+  }
+  if (!["redis:", "rediss:", "valkey:", "valkeys:"].includes(parsed.protocol) || parsed.hostname === "") {
+    throw new ConfigError("REDIS_URL", `expected redis://[user:password@]host:port[/db] (or rediss://), got a '${parsed.protocol}' URL${parsed.hostname ? "" : " without a host"}`);
+  }
+  if (parsed.pathname !== "" && parsed.pathname !== "/" && !/^\/[0-9]{1,2}$/.test(parsed.pathname)) {
+    throw new ConfigError("REDIS_URL", `the path names a database number (/0 to /99), got '${parsed.pathname}'`);
+  }
+  return raw;
+}
+
 /** The idle timeout must outlast it, and Bun's is at most 255 s (http/idle-timeout.ts). */
 function upstreamTimeout(env: Env): number {
   const raw = env.UPSTREAM_TIMEOUT_MS?.trim();
@@ -82,9 +120,9 @@ function upstreamTimeout(env: Env): number {
   return integer(env, "UPSTREAM_TIMEOUT_MS", 15000, 100, MAX_UPSTREAM_TIMEOUT_MS);
 }
 
-export function loadConfig(env: Env = process.env): Config {
+export function loadConfig(env: Env = process.env, cores: number = navigator.hardwareConcurrency): Config {
   const snapshot = env.LOAM_SNAPSHOT;
-  return {
+  const config: Config = {
     port: integer(env, "PORT", 3000, 0, 65535),
     host: text(env, "HOST", "0.0.0.0"),
     dbPath: text(env, "LOAM_DB", "data/loam.sqlite"),
@@ -98,5 +136,11 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 120, 1, 1_000_000),
     trustProxy: oneOf(env, "TRUST_PROXY", "0", ["0", "1"] as const) === "1",
     logLevel: oneOf(env, "LOG_LEVEL", "info", ["silent", "error", "info", "debug"] as const),
+    workers: workers(env, cores),
+    redisUrl: redisUrl(env),
+    redisTimeoutMs: integer(env, "REDIS_TIMEOUT_MS", 250, 10, 60_000),
   };
+  // Workers share one port: with PORT=0 each would be given a different one.
+  if (config.workers > 1 && config.port === 0) throw new ConfigError("LOAM_WORKERS", "several workers need a fixed PORT, not 0");
+  return config;
 }

@@ -23,7 +23,7 @@ export function log(line: Record<string, unknown>): void {
 }
 
 /** The snapshot to serve: LOAM_SNAPSHOT, else the one embedded in the executable, else data/snapshot.sqlite (built when missing). */
-async function snapshotPath(config: Config): Promise<string> {
+export async function snapshotPath(config: Config): Promise<string> {
   if (config.snapshotPath) {
     if (!existsSync(config.snapshotPath)) throw new Error(`LOAM_SNAPSHOT: no snapshot database at ${config.snapshotPath}`);
     return config.snapshotPath;
@@ -43,16 +43,23 @@ export async function openUpstreams(config: Config): Promise<SharedUpstreams> {
   return { snapshot: new SnapshotTransport(await snapshotPath(config)) };
 }
 
-export async function serve(config: Config) {
+export interface ServeOptions {
+  /** Set when this process is one of LOAM_WORKERS (src/workers.ts): it shares the port with the others. */
+  worker?: number;
+}
+
+export async function serve(config: Config, options: ServeOptions = {}) {
+  const worker = options.worker;
+  const logLine = worker === undefined ? log : (line: Record<string, unknown>) => log({ ...line, worker });
   // LOAM_DB first: a path that cannot hold it stops the start before any snapshot work (state-db.ts).
-  const db = openStateDatabase(config.dbPath, log);
+  const db = openStateDatabase(config.dbPath, logLine);
   const upstreams = await openUpstreams(config);
   const source: Transport | undefined = upstreams.sda ?? upstreams.snapshot;
   const accessLogOut = bufferedStdout();
-  const app = createApp({ config, db, upstreams, log, writeLine: accessLogOut });
-  app.listen({ port: config.port, hostname: config.host });
+  const app = createApp({ config, db, upstreams, log: logLine, writeLine: accessLogOut, worker: worker === undefined ? undefined : String(worker) });
+  app.listen({ port: config.port, hostname: config.host, reusePort: worker !== undefined });
   const server = app.server!;
-  log({ level: "info", msg: `loam listening on http://${server.hostname}:${server.port}`, upstream: source?.describe() });
+  logLine({ level: "info", msg: `loam listening on http://${server.hostname}:${server.port}`, upstream: source?.describe() });
 
   // Stop accepting at once; give requests in flight up to SHUTDOWN_GRACE_MS (a second signal cuts
   // them short); then close the state database (a WAL checkpoint) and the snapshot, and exit 0.
@@ -60,18 +67,18 @@ export async function serve(config: Config) {
   let cut: (() => void) | undefined;
   const stop = async (signal: string) => {
     if (stopping) {
-      log({ level: "info", msg: `${signal} again: closing in-flight connections now` });
+      logLine({ level: "info", msg: `${signal} again: closing in-flight connections now` });
       return cut?.();
     }
     stopping = true;
-    log({ level: "info", msg: `${signal}: stopping; finishing in-flight requests`, in_flight: server.pendingRequests });
+    logLine({ level: "info", msg: `${signal}: stopping; finishing in-flight requests`, in_flight: server.pendingRequests });
     const drained = server.stop(false).then(() => true);
     const overdue = new Promise<false>((resolve) => {
       const timer = setTimeout(() => resolve(false), SHUTDOWN_GRACE_MS);
       cut = () => (clearTimeout(timer), resolve(false));
     });
     if (!(await Promise.race([drained, overdue]))) {
-      log({ level: "warn", msg: "in-flight requests cut short", in_flight: server.pendingRequests });
+      logLine({ level: "warn", msg: "in-flight requests cut short", in_flight: server.pendingRequests });
       await Promise.race([server.stop(true), Bun.sleep(1000)]);
     }
     let code = 0;
@@ -79,16 +86,32 @@ export async function serve(config: Config) {
       db.$client.close();
       source?.close?.();
     } catch (error) {
-      log({ level: "error", msg: `closing: ${error instanceof Error ? error.message : String(error)}` });
+      logLine({ level: "error", msg: `closing: ${error instanceof Error ? error.message : String(error)}` });
       code = 1;
     }
     // The access-log lines of the last requests (written after their answers) must reach stdout first.
     await Bun.sleep(0);
     await accessLogOut.drain();
-    await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: "info", msg: code === 0 ? "stopped cleanly" : "stopped with errors" })}\n`, () => resolve()));
+    await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: "info", msg: code === 0 ? "stopped cleanly" : "stopped with errors", ...(worker === undefined ? {} : { worker }) })}\n`, () => resolve()));
     process.exit(code);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+  if (worker !== undefined) stopWithSupervisor(() => void stop("supervisor gone"));
   return { app, server, db, source };
+}
+
+/**
+ * A worker whose supervisor died (kill -9) would keep serving the port unsupervised: once its parent
+ * is gone (the process is re-parented), it stops like on SIGTERM.
+ */
+function stopWithSupervisor(stop: () => void): void {
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid !== parent) {
+      clearInterval(watch);
+      stop();
+    }
+  }, 1000);
+  watch.unref();
 }

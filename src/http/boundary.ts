@@ -11,7 +11,7 @@ import { rejectRepeated } from "./query";
 import { startTrace, traceOf } from "./trace";
 import { loggableQuery, type AccessLog } from "./access-log";
 import type { Metrics } from "./metrics";
-import type { RateLimiter } from "./rate-limit";
+import type { RateDecision, RateLimiter } from "./rate-limit";
 import { requestQuery, routePath } from "./request-path";
 import { clientKey } from "./client-address";
 import { clientFacing } from "./client-message";
@@ -41,8 +41,13 @@ export function isCountedPath(pathname: string): boolean {
   return pathname === "/health" || pathname === "/v1" || pathname.startsWith("/v1/") || pathname === "/openapi.json";
 }
 
+/** The SQLite limiter decides at once; the Redis one (several instances) after a round trip. */
+export interface RateLimiterLike {
+  hit(client: string, nowMs: number): RateDecision | Promise<RateDecision>;
+}
+
 export interface BoundaryOptions {
-  rateLimiter: RateLimiter;
+  rateLimiter: RateLimiterLike;
   trustProxy: boolean;
   accessLog: AccessLog;
   metrics: Metrics;
@@ -62,6 +67,21 @@ function clientOf(request: Request, socketAddress: string | undefined, trustProx
     if (key) return key;
   }
   return (socketAddress && clientKey(socketAddress)) || socketAddress || "unknown";
+}
+
+/** Rate-limit headers, the 429, and the repeated-parameter rule, once the limiter has decided. */
+function admit(request: Request, headers: Record<string, unknown>, decision: RateDecision): undefined {
+  headers["ratelimit-limit"] = String(decision.limit);
+  headers["ratelimit-remaining"] = String(decision.remaining);
+  headers["ratelimit-reset"] = String(decision.resetSeconds);
+  if (!decision.allowed) {
+    headers["retry-after"] = String(decision.resetSeconds);
+    throw new RateLimitedError(decision.limit, decision.resetSeconds);
+  }
+  // A repeated parameter is a 422 on every API route, also where the route reads none (docs/decisions.md#query-parameters).
+  const query = requestQuery(request.url);
+  if (query) rejectRepeated(new URLSearchParams(query));
+  return undefined;
 }
 
 export function httpBoundary(options: BoundaryOptions) {
@@ -87,16 +107,9 @@ export function httpBoundary(options: BoundaryOptions) {
       if (request.url.length > MAX_URI_LENGTH) throw new UriTooLongError(MAX_URI_LENGTH);
       if (!isCountedPath(routePath(request.url))) return;
       const decision = options.rateLimiter.hit(client, now());
-      set.headers["ratelimit-limit"] = String(decision.limit);
-      set.headers["ratelimit-remaining"] = String(decision.remaining);
-      set.headers["ratelimit-reset"] = String(decision.resetSeconds);
-      if (!decision.allowed) {
-        set.headers["retry-after"] = String(decision.resetSeconds);
-        throw new RateLimitedError(decision.limit, decision.resetSeconds);
-      }
-      // A repeated parameter is a 422 on every API route, also where the route reads none (docs/decisions.md#query-parameters).
-      const query = requestQuery(request.url);
-      if (query) rejectRepeated(new URLSearchParams(query));
+      // Only a limiter that has to wait makes the request wait (a resolved undefined lets it through).
+      if (decision instanceof Promise) return decision.then((d) => admit(request, set.headers, d));
+      admit(request, set.headers, decision);
     })
     .onError({ as: "global" }, ({ code, error, set }) => {
       const requestId = String(set.headers["x-request-id"] ?? crypto.randomUUID());

@@ -5,6 +5,7 @@
 import { Elysia } from "elysia";
 import type { SourceDescription, Transport } from "../upstream/transport";
 import { VERSION } from "../version";
+import type { RedisStats } from "../redis/client";
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -14,7 +15,23 @@ function escapeLabel(value: string): string {
   return value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 }
 
-export function createMetrics() {
+export interface MetricsOptions {
+  /** This process's number under LOAM_WORKERS > 1: every sample carries `worker="<n>"`, so the workers behind one port can be told apart. */
+  worker?: string;
+  /** The Redis connection (REDIS_URL), for its up gauge and failure counters. */
+  redis?: { stats(): RedisStats };
+}
+
+/** `name{a="b"} 1` or `name 1` with one more label first. */
+function withLabel(line: string, label: string): string {
+  const space = line.indexOf(" ");
+  const brace = line.indexOf("{");
+  if (brace !== -1 && brace < space) return `${line.slice(0, brace + 1)}${label},${line.slice(brace + 1)}`;
+  return `${line.slice(0, space)}{${label}}${line.slice(space)}`;
+}
+
+export function createMetrics(options: MetricsOptions = {}) {
+  const workerLabel = options.worker === undefined ? undefined : `worker="${escapeLabel(options.worker)}"`;
   const requests = new Map<string, number>();
   const latency = new Map<string, { buckets: number[]; sum: number; count: number }>();
   const upstream: Record<UpstreamOutcome, number> = { ok: 0, error: 0, timeout: 0 };
@@ -89,7 +106,14 @@ export function createMetrics() {
           lines.push("# HELP loam_snapshot_built_timestamp_seconds When the snapshot was built.", "# TYPE loam_snapshot_built_timestamp_seconds gauge", `loam_snapshot_built_timestamp_seconds ${Math.floor(built / 1000)}`);
         }
       }
-      return `${lines.join("\n")}\n`;
+      if (options.redis) {
+        const redis = options.redis.stats();
+        lines.push("# HELP loam_redis_up 1 while Redis (REDIS_URL) answers, 0 during an outage.", "# TYPE loam_redis_up gauge", `loam_redis_up ${redis.up ? 1 : 0}`);
+        lines.push("# HELP loam_redis_failures_total Redis commands that failed, timed out, or were skipped while it was down (the request went on without Redis).", "# TYPE loam_redis_failures_total counter", `loam_redis_failures_total ${redis.failures}`);
+        lines.push("# HELP loam_redis_outages_total Times Redis became unavailable.", "# TYPE loam_redis_outages_total counter", `loam_redis_outages_total ${redis.outages}`);
+      }
+      const text = workerLabel ? lines.map((line) => (line.startsWith("#") ? line : withLabel(line, workerLabel))) : lines;
+      return `${text.join("\n")}\n`;
     },
   };
 }

@@ -1,14 +1,17 @@
 /**
- * The upstream cache (docs/decisions.md#cache): SQLite entries keyed by provider + source identity + logical query,
- * a lifetime, one shared upstream call for identical concurrent requests, stale-if-error, and bounds
- * in entries and in bytes that evict the oldest entries first. Only complete, decoded answers are stored; failures never.
+ * The upstream cache (docs/decisions.md#cache): entries keyed by provider + source identity + logical
+ * query, a lifetime, one shared upstream call for identical concurrent requests, stale-if-error, and
+ * bounds in entries and in bytes that evict the oldest entries first. Only complete, decoded answers
+ * are stored; failures never.
  *
  * Entries are opaque payloads: the cache never knows what a provider's answer looks like. Each call
- * brings the decoder of its query, used when an entry is read back from SQLite.
+ * brings the decoder of its query, used when an entry is read back from its store.
  *
- * SQLite is the store of record; in front of it a small in-process LRU keeps the decoded answers of
- * recently used entries, so a hit neither reads the row nor decodes it again. It is written through
- * on every store, so it never holds an answer that was not stored, and an entry past its lifetime is
+ * Where entries live is a `CacheStore`: SQLite (LOAM_DB) by default, or Redis (REDIS_URL) when several
+ * instances share one cache; a store shared between instances also shares the one upstream call per
+ * question (`exclusive`). In front of the store a small in-process LRU keeps the decoded answers of
+ * recently used entries, so a hit neither reads the store nor decodes again. It is written through on
+ * every store, so it never holds an answer that was not stored, and an entry past its lifetime is
  * never served from it.
  */
 import { asc, eq, sql } from "drizzle-orm";
@@ -42,22 +45,130 @@ export interface Fetched<A> {
   answer: A;
 }
 
-export interface CacheOptions {
-  ttlSeconds: number;
+/** One entry as a store keeps it: the payload as the upstream sent it, and its times. */
+export interface StoredEntry {
+  provider: string;
+  payload: string;
+  /** When the upstream answered (ms since epoch). */
+  storedAt: number;
+  /** When it stops being fresh (ms since epoch); a store may keep it longer, for stale-if-error. */
+  expiresAt: number;
+}
+
+/** What a store did with a write: whether the entry is stored, and the keys it evicted to stay in bounds. */
+export interface StoreResult {
+  stored: boolean;
+  evicted: readonly string[];
+}
+
+/** The steps of one upstream call shared between instances (see `CacheStore.exclusive`). */
+export interface ExclusiveSteps<T> {
+  /** The stored answer, if another instance has stored it meanwhile. */
+  lookup(): Promise<T | undefined>;
+  /** Ask the upstream and store the answer. */
+  produce(): Promise<T>;
+}
+
+/**
+ * Where cache entries live. A store that cannot read or write (LOAM_DB full, Redis down) answers
+ * "absent" and "not stored": the request goes on uncached, never fails because of the store.
+ */
+export interface CacheStore {
+  /** sqlite or redis (for stats and logs). */
+  readonly kind: string;
+  /** The entry, fresh or expired; undefined when absent or unreadable. */
+  read(key: string): StoredEntry | undefined | Promise<StoredEntry | undefined>;
+  write(key: string, entry: StoredEntry): StoreResult | Promise<StoreResult>;
+  /**
+   * For a store shared by several instances: run `steps` so that one instance asks the upstream for
+   * `key` while the others wait and look the answer up. Absent: one call per process.
+   */
+  exclusive?<T>(key: string, steps: ExclusiveSteps<T>): Promise<T>;
+}
+
+export type StorageErrorHandler = (operation: "read" | "write", error: unknown) => void;
+
+export interface SqliteStoreOptions {
   /** Entries kept at most; the oldest are evicted first. */
   maxEntries?: number;
   /** Payload bytes (UTF-8) kept at most (CACHE_MAX_BYTES); the oldest entries are evicted first. */
   maxBytes?: number;
+  onStorageError?: StorageErrorHandler;
+}
+
+/**
+ * The default store: the cache_entries table of LOAM_DB, bounded in entries and in payload bytes
+ * (oldest evicted first). A LOAM_DB read or write that fails (disk full, read-only, I/O error) degrades
+ * instead of failing the request (docs/decisions.md#storage-faults): a failed read is a miss, a failed
+ * write is skipped; `onStorageError` logs and counts it.
+ */
+export function createSqliteCacheStore(db: LoamDatabase, options: SqliteStoreOptions = {}): CacheStore {
+  const maxEntries = options.maxEntries ?? 10_000;
+  const maxBytes = options.maxBytes ?? 268_435_456;
+  const select = db.select().from(cacheEntries).where(eq(cacheEntries.key, sql.placeholder("key"))).prepare();
+
+  function evictInto(tx: Parameters<Parameters<LoamDatabase["transaction"]>[0]>[0], evicted: string[]): void {
+    // Both totals and the oldest-first order come from the (stored_at, bytes) index, never the payload pages.
+    const totals = tx.select({ count: sql<number>`count(*)`, bytes: sql<number>`coalesce(sum(${cacheEntries.bytes}), 0)` }).from(cacheEntries).get();
+    let count = totals?.count ?? 0;
+    let bytes = totals?.bytes ?? 0;
+    while (count > maxEntries || bytes > maxBytes) {
+      const oldest = tx
+        .select({ key: cacheEntries.key, bytes: cacheEntries.bytes })
+        .from(cacheEntries)
+        .orderBy(asc(cacheEntries.storedAt))
+        .limit(Math.max(64, count - maxEntries))
+        .all();
+      if (oldest.length === 0) break;
+      for (const old of oldest) {
+        if (count <= maxEntries && bytes <= maxBytes) break;
+        tx.delete(cacheEntries).where(eq(cacheEntries.key, old.key)).run();
+        evicted.push(old.key);
+        count--;
+        bytes -= old.bytes;
+      }
+    }
+  }
+
+  return {
+    kind: "sqlite",
+    read(key) {
+      try {
+        return select.get({ key });
+      } catch (error) {
+        options.onStorageError?.("read", error);
+        return undefined;
+      }
+    },
+    write(key, stored) {
+      const entry = { key, ...stored, bytes: Buffer.byteLength(stored.payload) };
+      // An answer larger than the whole bound would evict everything and then itself: served, not stored.
+      if (entry.bytes > maxBytes) return { stored: false, evicted: [] };
+      const evicted: string[] = [];
+      try {
+        db.transaction((tx) => {
+          tx.insert(cacheEntries).values(entry).onConflictDoUpdate({ target: cacheEntries.key, set: entry }).run();
+          // Evicting in the same transaction keeps the bounds exact even under concurrent writers.
+          evictInto(tx, evicted);
+        });
+      } catch (error) {
+        // Not stored (the transaction rolled back), so not remembered either.
+        options.onStorageError?.("write", error);
+        return { stored: false, evicted: [] };
+      }
+      return { stored: true, evicted };
+    },
+  };
+}
+
+export interface CacheOptions extends SqliteStoreOptions {
+  ttlSeconds: number;
+  /** Where entries live (default: the SQLite store over `db`, with the bounds and error handler above). */
+  store?: CacheStore;
   /** Decoded answers kept in memory at most (entries and payload characters). */
   memoryEntries?: number;
   memoryChars?: number;
   now?: () => number;
-  /**
-   * A LOAM_DB read or write that failed (disk full, read-only, I/O error). The cache degrades instead
-   * of failing the request (docs/decisions.md#storage-faults): a failed read is a miss, a failed
-   * write is skipped. The callback logs and counts it.
-   */
-  onStorageError?: (operation: "read" | "write", error: unknown) => void;
 }
 
 /** The digest of a payload text (see CachedAnswer.digest). */
@@ -74,83 +185,38 @@ interface Remembered {
 
 export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   const now = options.now ?? Date.now;
-  const maxEntries = options.maxEntries ?? 10_000;
-  const maxBytes = options.maxBytes ?? 268_435_456;
+  const store = options.store ?? createSqliteCacheStore(db, options);
   const inFlight = new Map<string, Promise<CachedAnswer<unknown>>>();
   // CACHE_TTL_SECONDS=0 turns the store off (identical concurrent requests still share one call).
   const disabled = options.ttlSeconds === 0;
-  const select = db.select().from(cacheEntries).where(eq(cacheEntries.key, sql.placeholder("key"))).prepare();
   const memory = new Lru<string, Remembered>(options.memoryEntries ?? 500, options.memoryChars ?? 8_000_000);
   let stores = 0;
   let hits = 0;
   let misses = 0;
   let memoryHits = 0;
 
-  /** A fresh entry: from memory, else from SQLite (then remembered). */
-  function fresh(key: string, at: number, decode: (payload: Payload) => unknown): Remembered | undefined {
+  /** A fresh entry: from memory, else from the store (then remembered). */
+  async function fresh(key: string, decode: (payload: Payload) => unknown): Promise<Remembered | undefined> {
     const remembered = memory.get(key);
-    if (remembered && remembered.expiresAt > at) {
+    if (remembered && remembered.expiresAt > now()) {
       memoryHits++;
       return remembered;
     }
-    const entry = read(key);
-    if (!entry || entry.expiresAt <= at) return undefined;
+    const entry = await store.read(key);
+    if (!entry || entry.expiresAt <= now()) return undefined;
     const decoded = { answer: decode(Payload.ofText(entry.payload)), digest: payloadDigest(entry.payload), storedAt: entry.storedAt, expiresAt: entry.expiresAt };
     memory.set(key, decoded, entry.payload.length);
     return decoded;
   }
 
-  function read(key: string) {
-    try {
-      return select.get({ key });
-    } catch (error) {
-      options.onStorageError?.("read", error);
-      return undefined;
-    }
-  }
-
-  function store(key: string, provider: string, fetched: Fetched<unknown>, payload: string, digest: string, storedAt: number): void {
-    const answer = fetched.answer;
-    const entry = { key, provider, payload, storedAt, expiresAt: storedAt + options.ttlSeconds * 1000, bytes: Buffer.byteLength(payload) };
-    // An answer larger than the whole bound would evict everything and then itself: served, not stored.
-    if (entry.bytes > maxBytes) return;
-    try {
-      write(entry);
-    } catch (error) {
-      // Not stored, so not remembered either: memory never holds an answer LOAM_DB does not.
-      options.onStorageError?.("write", error);
-      return;
-    }
-    // Remembered only once the row is committed.
-    memory.set(key, { answer, digest, storedAt, expiresAt: entry.expiresAt }, payload.length);
+  async function save(key: string, provider: string, answer: unknown, payload: string, digest: string, storedAt: number): Promise<void> {
+    const expiresAt = storedAt + options.ttlSeconds * 1000;
+    const result = await store.write(key, { provider, payload, storedAt, expiresAt });
+    for (const old of result.evicted) memory.delete(old);
+    if (!result.stored) return;
+    // Remembered only once the entry is stored.
+    memory.set(key, { answer, digest, storedAt, expiresAt }, payload.length);
     stores++;
-  }
-
-  function write(entry: typeof cacheEntries.$inferInsert): void {
-    db.transaction((tx) => {
-      tx.insert(cacheEntries).values(entry).onConflictDoUpdate({ target: cacheEntries.key, set: entry }).run();
-      // Evicting in the same transaction keeps the bounds exact even under concurrent writers. Both
-      // totals and the oldest-first order come from the (stored_at, bytes) index, never the payload pages.
-      const totals = tx.select({ count: sql<number>`count(*)`, bytes: sql<number>`coalesce(sum(${cacheEntries.bytes}), 0)` }).from(cacheEntries).get();
-      let count = totals?.count ?? 0;
-      let bytes = totals?.bytes ?? 0;
-      while (count > maxEntries || bytes > maxBytes) {
-        const oldest = tx
-          .select({ key: cacheEntries.key, bytes: cacheEntries.bytes })
-          .from(cacheEntries)
-          .orderBy(asc(cacheEntries.storedAt))
-          .limit(Math.max(64, count - maxEntries))
-          .all();
-        if (oldest.length === 0) break;
-        for (const old of oldest) {
-          if (count <= maxEntries && bytes <= maxBytes) break;
-          tx.delete(cacheEntries).where(eq(cacheEntries.key, old.key)).run();
-          memory.delete(old.key);
-          count--;
-          bytes -= old.bytes;
-        }
-      }
-    });
   }
 
   async function load<A>(key: string, provider: string, source: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
@@ -160,11 +226,11 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
       const storedAt = now();
       const payload = fetched.payload.text();
       const digest = payloadDigest(payload);
-      if (!disabled) store(key, provider, fetched, payload, digest, storedAt);
+      if (!disabled) await save(key, provider, fetched.answer, payload, digest, storedAt);
       misses++;
       return { answer: fetched.answer, source, digest, hit: false, storedAt, stale: false, upstreamMs: storedAt - started };
     } catch (error) {
-      const stale = read(key);
+      const stale = disabled ? undefined : await store.read(key);
       if (stale && error instanceof LoamError && error.retryable) {
         hits++;
         return { answer: decode(Payload.ofText(stale.payload)), source, digest: payloadDigest(stale.payload), hit: true, storedAt: stale.storedAt, stale: true, staleBecause: error, upstreamMs: now() - started };
@@ -173,33 +239,52 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     }
   }
 
+  /** The upstream call, shared with the other instances when the store is shared. */
+  function loadOnce<A>(key: string, provider: string, source: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
+    if (disabled || !store.exclusive) return load(key, provider, source, fetchAnswer, decode);
+    return store.exclusive<CachedAnswer<A>>(key, {
+      // Another instance stored it while this one waited: a hit on its entry.
+      lookup: async () => {
+        const entry = await fresh(key, decode);
+        if (!entry) return undefined;
+        hits++;
+        return { answer: entry.answer as A, source, digest: entry.digest, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
+      },
+      produce: () => load(key, provider, source, fetchAnswer, decode),
+    });
+  }
+
   return {
     /**
-     * The answer for `query` (a stable text naming the logical query) of `provider`: from the cache when
-     * fresh, else from `fetchAnswer` (shared by concurrent callers). `decode` reads a stored payload back;
-     * callers pass the same decoder for the same query, so an entry always decodes to the same type.
+     * The answer for `query` (a stable text naming the logical query) of `provider` read from `source`:
+     * from the cache when fresh, else from `fetchAnswer` (shared by concurrent callers). `decode` reads a
+     * stored payload back; callers pass the same decoder for the same query, so an entry always decodes
+     * to the same type.
      */
     async get<A>(provider: string, source: string, query: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
       // The source is part of the key: after a restart on another snapshot or on SDA, an old entry is never a hit.
       const key = `${provider}|${source}|${query}`;
-      const entry = disabled ? undefined : fresh(key, now(), decode);
+      const pending = inFlight.get(key) as Promise<CachedAnswer<A>> | undefined;
+      // A request that joins an in-flight call shares its fresh answer (not a cache hit: it is this moment's upstream answer).
+      if (pending) return pending;
+      const entry = disabled ? undefined : await fresh(key, decode);
       if (entry) {
         hits++;
         return { answer: entry.answer as A, source, digest: entry.digest, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
       }
-      const pending = inFlight.get(key) as Promise<CachedAnswer<A>> | undefined;
-      // A request that joins an in-flight call shares its fresh answer (not a cache hit: it is this moment's upstream answer).
-      if (pending) return pending;
-      const loading = load(key, provider, source, fetchAnswer, decode).finally(() => inFlight.delete(key));
+      // The store read may have awaited: another request may have started the call meanwhile.
+      const started = inFlight.get(key) as Promise<CachedAnswer<A>> | undefined;
+      if (started) return started;
+      const loading = loadOnce(key, provider, source, fetchAnswer, decode).finally(() => inFlight.delete(key));
       inFlight.set(key, loading);
       return loading;
     },
     stats() {
-      return { hits, misses, stores, memoryHits, memoryEntries: memory.size };
+      return { hits, misses, stores, memoryHits, memoryEntries: memory.size, store: store.kind };
     },
     /** Test and operator aid: is there a stored entry for this query? */
-    has(provider: string, source: string, query: string): boolean {
-      return read(`${provider}|${source}|${query}`) !== undefined;
+    async has(provider: string, source: string, query: string): Promise<boolean> {
+      return (await store.read(`${provider}|${source}|${query}`)) !== undefined;
     },
   };
 }

@@ -31,6 +31,13 @@ describe("configuration", () => {
     ["TRUST_PROXY", "yes"],
     ["SDA_URL", "ftp://example.org"],
     ["HOST", " "],
+    ["LOAM_WORKERS", "0"],
+    ["LOAM_WORKERS", "many"],
+    ["LOAM_WORKERS", "65"],
+    ["REDIS_URL", "http://127.0.0.1:6379"],
+    ["REDIS_URL", "redis://127.0.0.1:6379/cache"],
+    ["REDIS_URL", "localhost:6379"],
+    ["REDIS_TIMEOUT_MS", "5"],
   ];
   for (const [name, value] of bad) {
     test(`${name}=${JSON.stringify(value)} is refused naming the variable`, () => {
@@ -43,6 +50,25 @@ describe("configuration", () => {
       }
     });
   }
+
+  test("LOAM_WORKERS: 1 by default, a number, or auto (the machine's cores); several need a fixed PORT", () => {
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ LOAM_WORKERS: "3" }).workers).toBe(3);
+    expect(loadConfig({ LOAM_WORKERS: "auto" }, 6).workers).toBe(6);
+    expect(() => loadConfig({ LOAM_WORKERS: "2", PORT: "0" })).toThrow(/LOAM_WORKERS: several workers need a fixed PORT/);
+  });
+
+  test("REDIS_URL: unset keeps SQLite; a redis URL is taken; a refused one never echoes its password", () => {
+    expect(loadConfig({}).redisUrl).toBeNull();
+    expect(loadConfig({ REDIS_URL: "redis://:secret@10.0.0.5:6379/2" }).redisUrl).toBe("redis://:secret@10.0.0.5:6379/2");
+    expect(loadConfig({}).redisTimeoutMs).toBe(250);
+    expect(() => loadConfig({ REDIS_URL: "https://user:hunter2@example.org/" })).toThrow(ConfigError);
+    try {
+      loadConfig({ REDIS_URL: "https://user:hunter2@example.org/" });
+    } catch (error) {
+      expect((error as Error).message).not.toContain("hunter2");
+    }
+  });
 
   test("a bad value stops the process with one line naming the variable", async () => {
     for (const [name, value] of [["PORT", "abc"], ["RATE_LIMIT_PER_MINUTE", "-1"]] as const) {

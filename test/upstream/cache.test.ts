@@ -28,7 +28,7 @@ const get = (cache: Cache, provider: string, query: LogicalQuery, fetch: () => P
     },
     decode,
   );
-const has = (cache: Cache, provider: string, query: LogicalQuery): boolean => cache.has(provider, "snapshot:test", JSON.stringify(query));
+const has = (cache: Cache, provider: string, query: LogicalQuery): Promise<boolean> => cache.has(provider, "snapshot:test", JSON.stringify(query));
 
 function counted(answer: SdaAnswer) {
   const fetcher = async () => {
@@ -88,7 +88,7 @@ describe("upstream cache", () => {
       throw new UpstreamError("SDA answered HTTP 500");
     };
     await expect(get(cache, "usda_ssurgo", point(3), failing)).rejects.toBeInstanceOf(UpstreamError);
-    expect(has(cache, "usda_ssurgo", point(3))).toBe(false);
+    expect(await has(cache, "usda_ssurgo", point(3))).toBe(false);
     await expect(get(cache, "usda_ssurgo", point(3), failing)).rejects.toBeInstanceOf(UpstreamError);
     expect(calls).toBe(2);
   });
@@ -122,7 +122,7 @@ describe("upstream cache", () => {
     }
     const kept = db.$client.query("SELECT count(*) AS n FROM cache_entries").get() as { n: number };
     expect(kept.n).toBe(3);
-    expect([10, 11, 12, 13, 14].map((i) => has(cache, "usda_ssurgo", point(i)))).toEqual([false, false, true, true, true]);
+    expect(await Promise.all([10, 11, 12, 13, 14].map((i) => has(cache, "usda_ssurgo", point(i))))).toEqual([false, false, true, true, true]);
   });
 
   test("CACHE_TTL_SECONDS=0 stores nothing", async () => {

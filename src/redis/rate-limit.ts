@@ -1,0 +1,49 @@
+/**
+ * The per-client rate limit counted in Redis, for several Loam instances behind one load balancer:
+ * the same fixed one-minute windows and the same decisions as the SQLite limiter
+ * (src/http/rate-limit.ts), but one counter per client and window that every instance increments,
+ * so a client gets one budget however its requests are spread.
+ *
+ * One round trip per counted request: a Lua script INCRements the window's key and gives it a
+ * lifetime on first use, atomically (a MULTI on the shared, auto-pipelined connection could
+ * interleave with other requests' commands). No blocks of tickets are reserved as in SQLite: an
+ * instance holding unused tickets would refuse a client the rest of its budget elsewhere.
+ *
+ * Fail open: when Redis is down or slower than REDIS_TIMEOUT_MS the request is allowed, and the
+ * headers show the full budget (nothing was counted).
+ */
+import type { RateDecision } from "../http/rate-limit";
+import type { LoamRedis } from "./client";
+
+const WINDOW_SECONDS = 60;
+
+/** KEYS[1] the window's counter, ARGV[1] its lifetime in ms; returns the request's number in the window. */
+const INCREMENT = `local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n`;
+
+export interface RedisRateLimiterOptions {
+  /** Prefix of every key (several deployments may share one Redis). */
+  prefix?: string;
+}
+
+export function createRedisRateLimiter(redis: LoamRedis, limit: number, options: RedisRateLimiterOptions = {}) {
+  const prefix = options.prefix ?? "loam:rate:";
+  return {
+    async hit(client: string, nowMs: number): Promise<RateDecision> {
+      const nowSeconds = Math.floor(nowMs / 1000);
+      const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);
+      const resetSeconds = Math.max(1, windowStart + WINDOW_SECONDS - nowSeconds);
+      let count: number;
+      try {
+        // The key outlives its window by a minute, so instances whose clocks differ slightly still agree.
+        count = Number(await redis.eval(INCREMENT, [`${prefix}${windowStart}:${client}`], [String(2 * WINDOW_SECONDS * 1000)]));
+        if (!Number.isFinite(count)) throw new Error("INCR answered no number");
+      } catch {
+        return { allowed: true, limit, remaining: limit, resetSeconds };
+      }
+      return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetSeconds };
+    },
+  };
+}
+export type RedisRateLimiter = ReturnType<typeof createRedisRateLimiter>;
