@@ -21,6 +21,7 @@ import { catalog } from "./catalog";
 import { pages } from "./pages";
 import { location } from "./location";
 import { pedons } from "./pedons";
+import { series } from "./series";
 import { tables } from "./tables";
 
 export const IDLE_TIMEOUT_SECONDS = 30;
@@ -81,6 +82,7 @@ export function createApp(deps: AppDeps) {
     .use(catalog(registry))
     .use(location(data))
     .use(pedons(data))
+    .use(series(data))
     .use(pages(responses.sendFile));
   routeOf = routeMatcher(app.routes.map((route) => route.path));
   return app;

@@ -18,6 +18,8 @@ import type { ProviderRecord } from "../catalog/model";
 import type { QueryKind, SourceDescription, Transport } from "../upstream/transport";
 import type { MapUnitSummary, SoilObservation } from "../location/model";
 import type { LabLayer, PedonFeature } from "../pedons/model";
+import type { SeriesBody, SeriesLink } from "../series/model";
+import type { CachedAnswer } from "../upstream/cache";
 
 /** Which endpoint family a provider serves. */
 export type ProviderRole = Provider["role"];
@@ -155,10 +157,42 @@ export interface PedonProvider<B = any, D = any> extends OperationalBase {
   };
 }
 
+// ---- series descriptions (GET /v1/series/{name}; links from components and pedons) ---------------
+
+export interface SeriesKeyParams {
+  /** A series key: the name upper-cased, words joined by `_` (NEW_CAMBRIA). */
+  key: string;
+}
+
+/** One of the provider's own queries through the cache (`connected.ask` bound to the provider). */
+export type Ask = <P, A>(query: QueryKind<P, A>, params: P) => Promise<CachedAnswer<A>>;
+
+export interface DescribedSeries {
+  /** The cached description (its freshness is the answer's). */
+  cached: CachedAnswer<unknown>;
+  /** The answer body without `cache`. */
+  body(): SeriesBody;
+}
+
+export interface SeriesProvider extends OperationalBase {
+  readonly role: "series";
+  readonly series: {
+    /** The key of a series name, or a ValidationError (422) saying what a series name looks like. */
+    keyOf(name: string): string;
+    /** The description of a series key; NotFoundError (404) when the source has none. */
+    describe(ask: Ask, key: string, source: SourceDescription, apiVersion: string): Promise<DescribedSeries>;
+    /**
+     * Links for those of `names` whose series has a description (names that are not series names get
+     * none). Never fails an answer: when the source cannot be asked, no links.
+     */
+    links(ask: Ask, names: readonly string[]): Promise<Map<string, SeriesLink>>;
+  };
+}
+
 /** Listed in the catalog; serves no data yet. */
 export interface PlannedProvider extends ProviderBase {
   readonly role: "planned";
 }
 
-export type Provider = PointProvider | PedonProvider | PlannedProvider;
+export type Provider = PointProvider | PedonProvider | SeriesProvider | PlannedProvider;
 export type OperationalProvider = Exclude<Provider, PlannedProvider>;

@@ -6,7 +6,7 @@
 import type { Database } from "bun:sqlite";
 import { NotFoundError, ValidationError } from "../../errors";
 import { DEFAULT_OSD_URL, osdUrl } from "./live";
-import type { SeriesBody } from "./model";
+import type { SeriesBody } from "../../series/model";
 import type { MunsellTable } from "./munsell";
 import { parseOsd, SERIES_NAME_MAX_LENGTH, seriesKey } from "./parse";
 import { buildSeriesBody, OSD_PROVIDER_ID, type SeriesProvenance } from "./series";

@@ -8,7 +8,7 @@ import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Value } from "@sinclair/typebox/value";
 import { seriesKeyOrThrow, snapshotOsd } from "../../../src/providers/usda_osd/answer";
-import { SeriesResponse, type SeriesBody } from "../../../src/providers/usda_osd/model";
+import { SeriesResponse, type SeriesBody } from "../../../src/series/model";
 import { parseOsd, revisionMonth, seriesKey } from "../../../src/providers/usda_osd/parse";
 import { buildSeriesBody } from "../../../src/providers/usda_osd/series";
 import { readMunsellTable, readStoredOsd, storedSeriesKeys } from "../../../src/providers/usda_osd/snapshot";
