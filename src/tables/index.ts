@@ -13,6 +13,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { ValidationError } from "../errors";
 import { chooseEncoding, compress, COMPRESS_MIN_BYTES, encodedTag } from "../http/encoding";
 import { locationCsv, pedonCollectionCsv, pedonCsv } from "./flatten";
+import { seriesCsv } from "./series";
 
 export const CSV_MEDIA_TYPE = "text/csv; charset=utf-8; header=present";
 
@@ -32,6 +33,7 @@ export const CSV_ROUTES: Record<string, CsvRoute> = {
   },
   "/v1/pedons": { render: pedonCollectionCsv, fileName: (url) => `loam-pedons_${safe(url.searchParams.get("bbox") ?? "")}.csv` },
   "/v1/pedons/:pedon_key": { render: pedonCsv, fileName: (_, params) => `loam-pedon_${safe((params.pedon_key ?? "").toUpperCase())}.csv` },
+  "/v1/series/:name": { render: seriesCsv, fileName: (_, params) => `loam-series_${safe((params.name ?? "").toUpperCase())}.csv` },
 };
 
 /** The weight an Accept header gives a media type (exact type only; absent → 0). */
