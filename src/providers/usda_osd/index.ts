@@ -24,11 +24,9 @@ export const usdaOsd: SeriesProvider = {
   // Horizon classes are served as the description words them, not as vocabulary properties.
   columns: [],
   queries: { series: SERIES_QUERY, munsell: MUNSELL_QUERY, known: KNOWN_SERIES_QUERY } as SeriesProvider["queries"],
+  // As the USDA providers: the offline snapshot when that is what Loam opened, else live (SDA mode).
   connect({ config, upstreams }: ConnectContext) {
-    if (config.upstream === "snapshot") {
-      if (!upstreams.snapshot) throw new Error("usda_osd: snapshot mode without a snapshot transport.");
-      return upstreams.snapshot;
-    }
+    if (!upstreams.sda && upstreams.snapshot?.kind === "snapshot") return upstreams.snapshot;
     return osdLiveTransport({ urlPattern: config.osdUrl, timeoutMs: config.upstreamTimeoutMs, dataDir: config.dataDir });
   },
   series: {
