@@ -22,6 +22,7 @@ import { pages } from "./pages";
 import { location } from "./location";
 import { pedons } from "./pedons";
 import { series } from "./series";
+import { summaries } from "./summaries";
 import { tables } from "./tables";
 
 export const IDLE_TIMEOUT_SECONDS = 30;
@@ -83,6 +84,7 @@ export function createApp(deps: AppDeps) {
     .use(location(data))
     .use(pedons(data))
     .use(series(data))
+    .use(summaries(data))
     .use(pages(responses.sendFile));
   routeOf = routeMatcher(app.routes.map((route) => route.path));
   return app;
