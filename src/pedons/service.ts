@@ -8,7 +8,7 @@ import { NotFoundError } from "../errors";
 import { cacheMetadata, describeCache, rawWarnings, sourceWarnings, type DataAnswer, type DataDeps } from "../answer";
 import type { PedonKey, PedonProvider } from "../providers/provider";
 import { VERSION } from "../version";
-import { seriesLinks } from "../series/service";
+import { seriesLinker } from "../series/service";
 import type { Bbox } from "./bbox";
 import { MAX_PEDON_LIMIT, type PedonCollection, type PedonQuery, type PedonResponse, type RawPedonResponse } from "./model";
 
@@ -30,14 +30,15 @@ export async function pedonsInBbox(deps: DataDeps, provider: PedonProvider, quer
   const cached = await deps.connected.ask(provider, provider.pedons.bbox, { bbox: query.bbox, limit: query.limit });
   const cache = describeCache(cached, deps.cacheTtlSeconds);
   const source = deps.connected.sourceOf(provider);
-  const listed = provider.pedons.features(cached.answer, query.limit);
-  const links = await seriesLinks(deps, listed.features.map((f) => f.properties.name));
+  const link = await seriesLinker(deps);
   return {
     key: `pedons|${JSON.stringify(query)}`,
     cache,
     body: () => {
+      const listed = provider.pedons.features(cached.answer, query.limit);
       const { truncated } = listed;
-      const features = listed.features.map((f) => ({ ...f, properties: { ...f.properties, series: (f.properties.name && links.get(f.properties.name)) || null } }));
+      // A pedon links the series it was sampled as, when that series has a description.
+      const features = listed.features.map((f) => ({ ...f, properties: { ...f.properties, series: f.properties.name ? link(f.properties.name) : null } }));
       const warnings = [POINT_WARNING, COORDINATE_WARNING, NO_COORDINATES_NOTE];
       if (truncated) {
         const raise = query.limit < MAX_PEDON_LIMIT ? ` or raise limit (at most ${MAX_PEDON_LIMIT})` : "";

@@ -202,6 +202,8 @@ export interface SeriesKeyParams {
 /** One of the provider's own queries through the cache (`connected.ask` bound to the provider). */
 export type Ask = <P, A>(query: QueryKind<P, A>, params: P) => Promise<CachedAnswer<A>>;
 
+export type SeriesLinker = (name: string) => SeriesLink | null;
+
 export interface DescribedSeries {
   /** The cached description (its freshness is the answer's). */
   cached: CachedAnswer<unknown>;
@@ -217,10 +219,10 @@ export interface SeriesProvider extends OperationalBase {
     /** The description of a series key; NotFoundError (404) when the source has none. */
     describe(ask: Ask, key: string, source: SourceDescription, apiVersion: string): Promise<DescribedSeries>;
     /**
-     * Links for those of `names` whose series has a description (names that are not series names get
-     * none). Never fails an answer: when the source cannot be asked, no links.
+     * What links a series name to its description: null for a name with no description (or that is
+     * not a series name). Never fails an answer: when the source cannot be asked, it links nothing.
      */
-    links(ask: Ask, names: readonly string[]): Promise<Map<string, SeriesLink>>;
+    linker(ask: Ask): Promise<SeriesLinker>;
   };
 }
 

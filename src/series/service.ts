@@ -4,7 +4,7 @@
  * Also the links other answers carry to a description (`seriesLinks`).
  */
 import { cacheMetadata, describeCache, sourceWarnings, type DataAnswer, type DataDeps } from "../answer";
-import type { Ask, OperationalProvider, SeriesProvider } from "../providers/provider";
+import type { Ask, OperationalProvider, SeriesLinker, SeriesProvider } from "../providers/provider";
 import { VERSION } from "../version";
 import type { SeriesLink, SeriesResponse } from "./model";
 
@@ -29,13 +29,21 @@ export async function seriesDescription(deps: DataDeps, provider: SeriesProvider
   };
 }
 
+const NO_LINKS: SeriesLinker = () => null;
+
 /**
- * Links to the descriptions of `names` from the default series provider: empty when there is none,
- * and never a failure of the answer that asks (docs/decisions.md#series).
+ * What links a name to its series description, from the registry's series provider: links nothing
+ * when there is none, and never fails the answer that asks (docs/decisions.md#series).
  */
-export async function seriesLinks(deps: DataDeps, names: readonly (string | null)[]): Promise<Map<string, SeriesLink>> {
+export async function seriesLinker(deps: DataDeps): Promise<SeriesLinker> {
   const provider = deps.registry.defaultFor("series");
-  const wanted = [...new Set(names.filter((n): n is string => typeof n === "string" && n !== ""))];
-  if (!provider || wanted.length === 0) return new Map();
-  return provider.series.links(askOf(deps, provider), wanted);
+  return provider ? provider.series.linker(askOf(deps, provider)) : NO_LINKS;
+}
+
+/** Component kinds that name a soil series (SSURGO compkind); a miscellaneous area or a family does not. */
+const SERIES_KINDS = new Set(["series", "taxadjunct"]);
+
+/** A map-unit component's link: only a Series or Taxadjunct component is a series. */
+export function componentSeries(link: SeriesLinker, component: { component_name: string; component_kind: string | null }): SeriesLink | null {
+  return component.component_kind !== null && SERIES_KINDS.has(component.component_kind.toLowerCase()) ? link(component.component_name) : null;
 }

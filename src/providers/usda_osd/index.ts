@@ -4,7 +4,6 @@
  * live mode (LOAM_UPSTREAM=sda) fetches the same files from OSD_URL through its own transport.
  */
 import type { ConnectContext, SeriesProvider } from "../provider";
-import type { SeriesLink } from "../../series/model";
 import { seriesKeyOrThrow } from "./answer";
 import { OSD_CATALOG_RECORD } from "./catalog";
 import { DEFAULT_OSD_URL, osdUrl } from "./live";
@@ -43,20 +42,18 @@ export const usdaOsd: SeriesProvider = {
         body: () => buildSeriesBody(parseOsd(cached.answer.json, table), { apiVersion, sourceUrl, retrievedAt, snapshot }),
       };
     },
-    async links(ask, names) {
-      const links = new Map<string, SeriesLink>();
+    async linker(ask) {
       let known: Set<string> | null;
       try {
         known = (await ask(KNOWN_SERIES_QUERY, {})).answer;
       } catch {
-        return links;
+        return () => null;
       }
-      for (const name of names) {
+      return (name) => {
         const key = seriesKey(name);
         // Live mode cannot list the repository: every series-like name is linked (docs/decisions.md#series).
-        if (key !== null && (known === null || known.has(key))) links.set(name, { name, url: seriesPath(key) });
-      }
-      return links;
+        return key !== null && (known === null || known.has(key)) ? { name, url: seriesPath(key) } : null;
+      };
     },
   },
 };
