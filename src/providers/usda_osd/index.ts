@@ -4,7 +4,7 @@
  * live mode (LOAM_UPSTREAM=sda) fetches the same files from OSD_URL through its own transport.
  */
 import type { ConnectContext, SeriesProvider } from "../provider";
-import { seriesKeyOrThrow } from "./answer";
+import { seriesKeyOrThrow } from "./key";
 import { OSD_CATALOG_RECORD } from "./catalog";
 import { DEFAULT_OSD_URL, osdUrl } from "./live";
 import { parseOsd, seriesKey } from "./parse";
