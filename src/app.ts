@@ -23,6 +23,7 @@ import { location } from "./location";
 import { pedons } from "./pedons";
 import { series } from "./series";
 import { summaries } from "./summaries";
+import { mapUnits } from "./mapunits";
 import { tables } from "./tables";
 
 export const IDLE_TIMEOUT_SECONDS = 30;
@@ -85,6 +86,7 @@ export function createApp(deps: AppDeps) {
     .use(pedons(data))
     .use(series(data))
     .use(summaries(data))
+    .use(mapUnits(data))
     .use(pages(responses.sendFile));
   routeOf = routeMatcher(app.routes.map((route) => route.path));
   return app;

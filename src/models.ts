@@ -6,6 +6,7 @@ import { LOCATION_MODELS } from "./location/model";
 import { PEDON_MODELS } from "./pedons/model";
 import { SERIES_MODELS } from "./series/model";
 import { SUMMARY_MODELS } from "./summaries/model";
+import { MAP_UNIT_COLLECTION_MODELS } from "./mapunits/model";
 import { PropertiesResponse, PropertyRecord, PropertyReference, ProviderRecord, ProvidersResponse, Transformation } from "./catalog/model";
 
 export const MODELS = {
@@ -25,4 +26,5 @@ export const MODELS = {
   ...PEDON_MODELS,
   ...SERIES_MODELS,
   ...SUMMARY_MODELS,
+  ...MAP_UNIT_COLLECTION_MODELS,
 };
