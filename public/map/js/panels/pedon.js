@@ -4,6 +4,7 @@ import { depthChart } from "../charts/depth.js";
 import { MAX_PROPERTIES_PER_REQUEST, PEDON_CAVEAT, PEDON_COLUMNS } from "../config.js";
 import { asArray, el, formatDepth, formatNumber, text, unique } from "../dom.js";
 import { urls } from "../api.js";
+import { seriesPageHref } from "../charts/profile.js";
 import { columnKey, columnLabels, definitionList, headerRow, links, observationWarnings, section, warningList } from "./parts.js";
 
 /**
@@ -35,7 +36,7 @@ export function renderPedon(body, key, detail, feature, catalog, chart) {
   body.appendChild(
     definitionList([
       ["Pedon key", text(detail.pedon_key || key)],
-      props.name ? ["Sampled as", text(props.name)] : null,
+      props.name ? ["Sampled as", props.series && props.series.url ? el("a", { href: seriesPageHref(props.series.url), class: "series-link", text: text(props.name) + " (series description)" }) : text(props.name)] : null,
       props.pedlabsampnum && String(props.pedlabsampnum) !== String(detail.pedon_key || key) ? ["Lab sample no.", text(props.pedlabsampnum)] : null,
       props.upedonid ? ["User pedon id", text(props.upedonid)] : null,
       ["Provider", text(provider) + (detail.data_kind ? " (" + detail.data_kind + ")" : "")],
