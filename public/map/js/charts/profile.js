@@ -38,6 +38,8 @@ export function profileSketch(series, scaleCm) {
     "aria-label": "Profile sketch of the " + name + " series: " + horizons.map((h) => h.name + " " + h.depth.top_cm + "–" + (h.depth.bottom_cm ?? "?") + " cm").join(", "),
   });
   picture.appendChild(svg("text", { x: SKETCH.columnX + SKETCH.columnWidth / 2, y: 12, "text-anchor": "middle", class: "profile-title", text: name }));
+  // Labels of thin horizons are pushed down so they never overlap (a line is about 11 px).
+  let nextLabelY = 0;
   for (const h of horizons) {
     const colour = h.moist_color && h.moist_color.srgb_hex;
     const top = y(h.depth.top_cm);
@@ -55,7 +57,9 @@ export function profileSketch(series, scaleCm) {
     });
     box.appendChild(svg("title", { text: h.name + " " + h.depth.top_cm + "–" + (h.depth.bottom_cm ?? "?") + " cm" + (h.moist_color ? ", moist " + h.moist_color.notation : ", no moist colour") + (h.texture_class ? ", " + h.texture_class : "") }));
     picture.appendChild(box);
-    picture.appendChild(svg("text", { x: SKETCH.columnX + SKETCH.columnWidth + 4, y: top + Math.min(height, 14) / 2 + 4, class: "profile-label", text: h.name }));
+    const labelY = Math.max(top + Math.min(height, 14) / 2 + 4, nextLabelY);
+    nextLabelY = labelY + 11;
+    picture.appendChild(svg("text", { x: SKETCH.columnX + SKETCH.columnWidth + 4, y: labelY, class: "profile-label", text: h.name }));
   }
   // Depth ticks: the surface and the scale's depth.
   for (const cm of [0, depth]) {
