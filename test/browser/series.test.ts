@@ -102,4 +102,21 @@ describe("profile sketches and the series page", () => {
     expect(watched.errors.filter((e) => !e.includes("404"))).toEqual([]);
     await watched.close();
   }, BROWSER_TEST_MS);
+
+  test("the pedon panel of 02N0245 (sampled as Kimo) links the Kimo series page", async () => {
+    const watched = await watchedPage(browser);
+    const { page } = watched;
+    await page.goto(`${loam.base}/map#12/39.0783539/-95.7708282`, { waitUntil: "load" });
+    await page.waitForFunction(() => document.querySelectorAll("#pedon-select option[value='02N0245']").length === 1, null, { timeout: 20_000 });
+    await page.selectOption("#pedon-select", "02N0245");
+    await page.waitForSelector("#panel-body a.series-link", { timeout: 20_000 });
+    expect(await page.getAttribute("#panel-body a.series-link", "href")).toBe("/series?name=KIMO");
+    expect(await page.textContent("#panel-body a.series-link")).toBe("Kimo (series description)");
+    await Promise.all([page.waitForURL(/\/series\?name=KIMO$/), page.click("#panel-body a.series-link")]);
+    await page.waitForSelector(".series-horizons tbody tr", { timeout: 20_000 });
+    expect(await page.textContent(".series-name")).toBe("KIMO series");
+    expect(watched.errors).toEqual([]);
+    expect(watched.foreign()).toEqual([]);
+    await watched.close();
+  }, BROWSER_TEST_MS);
 });
