@@ -37,7 +37,19 @@ export const SummaryQueryParams = t.Object({
   ...summaryParameters,
 });
 
-export const MapUnitQueryParams = t.Object(summaryParameters);
+/** The map unit by key lists its components; it summarizes only when `properties` is given. */
+export const MapUnitQueryParams = t.Object({
+  ...summaryParameters,
+  properties: t.Optional(
+    t.String({
+      maxLength: 200,
+      default: "",
+      description:
+        "Comma-separated canonical property ids or aliases (GET /v1/properties) to summarize, at most eight after aliases are resolved and duplicates removed; at most 200 characters. Empty (default): the map unit and its components, no summaries.",
+      examples: ["clay,available_water_storage,drainage_class"],
+    }),
+  ),
+});
 
 export const MapUnitPathParams = t.Object({
   map_unit_key: t.String({ maxLength: 40, description: "SSURGO map unit key (mukey): digits, e.g. 2765528.", examples: ["2765528"] }),
@@ -57,7 +69,7 @@ export const SummaryQuery = t.Object(
     map_unit_key: nullable(t.String()),
     providers: t.Array(t.String()),
     properties: t.Array(t.String()),
-    method: nullable(t.String({ description: "The method asked for; null when each property takes its default." })),
+    method: t.Union([SummaryMethodName, t.Null()], { description: "The method asked for; null when each property takes its default." }),
     depth_top_cm: t.Number(),
     depth_bottom_cm: t.Number(),
   },

@@ -1,5 +1,5 @@
 /**
- * Map-unit summaries: effective query → the provider's map-unit answer (cache → transport) → one
+ * Map-unit summaries (docs/decisions.md#summaries): effective query → the provider's map-unit answer (cache → transport) → one
  * summary per property (aggregate.ts), with the map unit and every component. Works with any
  * mapped_location provider that declares `mapUnits`; knows nothing of HTTP (it returns a DataAnswer,
  * which the response pipeline sends).
@@ -103,6 +103,21 @@ export function summarizeMapUnit(mapUnit: MapUnitData, plan: SummaryPlan): Stati
   }));
 }
 
+/**
+ * One map unit's summaries by key, through the cache: null when the key is unknown. The building block
+ * for per-feature summaries (e.g. a map layer's polygons); `plan` comes from `planSummaries`.
+ */
+export async function summarizeByKey(
+  deps: DataDeps,
+  provider: MapUnitProvider,
+  mapUnitKey: string,
+  plan: SummaryPlan,
+): Promise<{ loaded: LoadedMapUnit; mapUnit: MapUnitData; summaries: Static<typeof PropertySummary>[] } | null> {
+  const loaded = await loadMapUnit(deps, provider, mapUnitKey);
+  if (loaded.mapUnit === null) return null;
+  return { loaded, mapUnit: loaded.mapUnit, summaries: summarizeMapUnit(loaded.mapUnit, plan) };
+}
+
 /** Every component of the map unit, as listed in the body. */
 export function listComponents(mapUnit: MapUnitData, link: SeriesLinker = () => null): Static<typeof MapUnitComponent>[] {
   return mapUnit.components.map((c) => ({
@@ -167,12 +182,11 @@ function summaryBody(
 }
 
 const depthOf = (query: EffectiveSummaryQuery): DepthInterval => ({ top_cm: query.depth_top_cm, bottom_cm: query.depth_bottom_cm });
-const methodOf = (query: EffectiveSummaryQuery) => (query.method === null ? null : parseMethod(query.method));
 
 /** GET /v1/soil/mapunits/{map_unit_key}: an unknown key is a NotFoundError (404). */
 export async function mapUnitSummary(deps: DataDeps, provider: MapUnitProvider, query: EffectiveSummaryQuery): Promise<DataAnswer<Static<typeof SummaryResponse>>> {
   const key = provider.mapUnits.checkKey(query.map_unit_key ?? "");
-  const plan = planSummaries(query.properties, methodOf(query), depthOf(query));
+  const plan = planSummaries(query.properties, query.method, depthOf(query));
   const { cached, mapUnit, source } = await loadMapUnit(deps, provider, key);
   if (mapUnit === null) {
     const coverage = source.kind === "snapshot" ? ` The offline snapshot holds only ${(source.coverage ?? []).filter((c) => c.startsWith("SSURGO")).join("; ") || "a few survey areas"}.` : "";
@@ -201,7 +215,7 @@ function combinedCache(a: CachedAnswer<unknown>, b: CachedAnswer<unknown>, ttlSe
  * location endpoint shares through the cache), then its summary. No map unit there: 200, map_unit null.
  */
 export async function summaryAtPoint(deps: DataDeps, provider: MapUnitProvider, query: EffectiveSummaryQuery): Promise<DataAnswer<Static<typeof SummaryResponse>>> {
-  const plan = planSummaries(query.properties, methodOf(query), depthOf(query));
+  const plan = planSummaries(query.properties, query.method, depthOf(query));
   const point = await deps.connected.ask(provider, provider.point.query, { latitude: query.latitude!, longitude: query.longitude! });
   const keys = provider.mapUnits.keysAtPoint(point.answer);
   const first = keys[0];
