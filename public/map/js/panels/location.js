@@ -1,6 +1,6 @@
 // The mapped soil survey at a point (GET /v1/soil/location): each map unit there, its components
 // (largest share first) and their horizons, with the survey's warnings.
-import { urls } from "../api.js";
+import { csvOf, urls } from "../api.js";
 import { LOCATION_COLUMNS } from "../config.js";
 import { asArray, el, formatDepth, formatNumber, text, unique } from "../dom.js";
 import { columnKey, columnLabels, definitionList, headerRow, links, observationWarnings, section, warningList } from "./parts.js";
@@ -49,7 +49,7 @@ export function renderLocation(body, lat, lon, answer, params, catalog) {
   const citations = unique(observations.map((o) => (o && o.source ? o.source.citation : null)));
   if (citations.length) body.appendChild(section("Source", citations.map((c) => el("p", { class: "citation", text: c }))));
   const raw = { latitude: params.latitude, longitude: params.longitude, properties: params.properties };
-  body.appendChild(links([["Location JSON", urls.location(params)], provider ? ["Raw provider answer", urls.rawLocation(provider, raw)] : null]));
+  body.appendChild(links([["Location JSON", urls.location(params)], ["Location CSV", csvOf(urls.location(params))], provider ? ["Raw provider answer", urls.rawLocation(provider, raw)] : null]));
 }
 
 function providerOf(observations) {

@@ -3,7 +3,7 @@
 import { depthChart } from "../charts/depth.js";
 import { MAX_PROPERTIES_PER_REQUEST, PEDON_CAVEAT, PEDON_COLUMNS } from "../config.js";
 import { asArray, el, formatDepth, formatNumber, text, unique } from "../dom.js";
-import { urls } from "../api.js";
+import { csvOf, urls } from "../api.js";
 import { seriesPageHref } from "../charts/profile.js";
 import { columnKey, columnLabels, definitionList, headerRow, links, observationWarnings, section, warningList } from "./parts.js";
 
@@ -75,7 +75,8 @@ export function renderPedon(body, key, detail, feature, catalog, chart) {
   const warnings = unique(asArray(detail.warnings).concat(observationWarnings(allObservations)));
   if (warnings.length) body.appendChild(section("Warnings", [warningList(warnings)]));
   if (detail.citation) body.appendChild(section("Source", [el("p", { class: "citation", text: String(detail.citation) + (detail.retrieved_at ? " Retrieved " + String(detail.retrieved_at) + "." : "") })]));
-  body.appendChild(links([["Pedon JSON", urls.pedon(key)], provider ? ["Raw provider table", urls.rawPedon(provider, key)] : null]));
+  const shown = detail.query && Array.isArray(detail.query.properties) ? detail.query.properties : null;
+  body.appendChild(links([["Pedon JSON", urls.pedon(key)], ["Pedon CSV (these layers)", csvOf(urls.pedon(key, shown))], provider ? ["Raw provider table", urls.rawPedon(provider, key)] : null]));
 }
 
 function observationsByProperty(layer) {
