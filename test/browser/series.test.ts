@@ -1,37 +1,15 @@
 /**
  * Profile sketches on the map page and the series page, in real Chromium against Loam on the test
- * snapshot: the L138B map-unit panel (GET /v1/soil/mapunits/2765528, real answer) draws Clarion's
+ * snapshot: the L138B map-unit panel (the map-unit layer, then GET /v1/soil/mapunits/2765528) draws Clarion's
  * sketch (7 horizons, each box filled with the API's moist sRGB) and Storden's, and a sketch opens the
  * series page; the pedon panel links the series its pedon was sampled as.
  */
 import { describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
-import { decodeRings } from "../../src/snapshot/geometry";
-import { testSnapshot } from "../support/server";
 import { knownPoints } from "../location/known-answers";
 import { artifactPath, useLoamAndBrowser, watchedPage } from "./browser";
 
 const BROWSER_TEST_MS = 60_000;
 const { loam, browser } = useLoamAndBrowser();
-
-/** L138B's polygons from the snapshot, as the map-unit layer draws them. */
-async function l138bPolygons(mukey: string) {
-  const db = new Database(await testSnapshot(), { readonly: true });
-  try {
-    const rows = db.query<{ id: number; musym: string; rings: Uint8Array }, [string]>("SELECT id, musym, rings FROM mupolygon WHERE mukey = ? ORDER BY id").all(mukey);
-    return {
-      type: "FeatureCollection",
-      features: rows.map((r) => ({
-        type: "Feature",
-        id: String(r.id),
-        geometry: { type: "Polygon", coordinates: decodeRings(r.rings) },
-        properties: { map_unit_key: mukey, map_unit_symbol: r.musym, summary: { value: 1, category: null, unit: "cm" } },
-      })),
-    };
-  } finally {
-    db.close();
-  }
-}
 
 describe("profile sketches and the series page", () => {
   test("the L138B panel sketches Clarion (7 horizons, the API's colours) and Storden; a sketch opens the series page", async () => {
@@ -43,8 +21,8 @@ describe("profile sketches and the series page", () => {
     const watched = await watchedPage(browser);
     const { page } = watched;
     await page.goto(`${loam.base}/map#17/${l138b.lat}/${l138b.lon}`, { waitUntil: "load" });
-    await page.waitForFunction(() => (window as any).loam?.basemapState === "ready" && (window as any).loam.mapUnits, null, { timeout: 20_000 });
-    await page.evaluate((c) => (window as any).loam.mapUnits.show(c, { name: "Test", unit: "cm" }), await l138bPolygons(l138b.mukey));
+    // The map-unit layer loads the view's polygons (GET /v1/soil/mapunits?bbox=…); a click inside L138B opens it.
+    await page.waitForFunction(() => (window as any).loam?.basemapState === "ready" && (window as any).loam.mapUnitState === "ready", null, { timeout: 20_000 });
     const at = await page.evaluate(([la, lo]) => {
       const map = (window as any).loamMap;
       const p = map.latLngToContainerPoint([la, lo]);
