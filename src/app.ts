@@ -21,7 +21,6 @@ import { catalog } from "./catalog";
 import { pages } from "./pages";
 import { location } from "./location";
 import { pedons } from "./pedons";
-import { tables } from "./tables";
 
 export const IDLE_TIMEOUT_SECONDS = 30;
 
@@ -76,7 +75,6 @@ export function createApp(deps: AppDeps) {
     .use(responses.plugin)
     .use(metricsRoute(metrics, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }))
     .use(openApiDocument(MODELS))
-    .use(tables)
     .use(meta(registry))
     .use(catalog(registry))
     .use(location(data))
