@@ -210,6 +210,41 @@ describe("negotiation, validators and errors", () => {
     expect(await again.text()).toBe("");
   });
 
+  test("a JSON tag never answers a CSV request with 304; the JSON of a CSV route also varies on Accept", async () => {
+    const path = "/v1/soil/location?latitude=41.944131&longitude=-94.359608";
+    const json = await loam.get(path);
+    expect(json.headers.get("vary")).toBe("Accept, Accept-Encoding");
+    const tag = json.headers.get("etag")!;
+    const csv = await loam.get(`${path}&format=csv`, { headers: { "If-None-Match": tag } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toStartWith("text/csv");
+    const csvByAccept = await loam.get(path, { headers: { Accept: "text/csv", "If-None-Match": tag } });
+    expect(csvByAccept.status).toBe(200);
+    expect(await csvByAccept.text()).toBe(await csv.text());
+    // and the CSV's tag does not 304 the JSON
+    expect((await loam.get(path, { headers: { "If-None-Match": csv.headers.get("etag")! } })).status).toBe(200);
+  });
+
+  test("a compressed CSV decodes to the same table; its tag revalidates", async () => {
+    const path = "/v1/pedons/02N0245?format=csv";
+    const plain = await (await loam.get(path, { headers: { "Accept-Encoding": "identity" } })).text();
+    expect(plain.length).toBeGreaterThan(1024);
+    const response = await fetch(`${loam.base}${path}`, { headers: { "Accept-Encoding": "gzip" }, decompress: false } as RequestInit);
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    const tag = response.headers.get("etag")!;
+    expect(tag).toMatch(/-csv-gzip"$/);
+    expect(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await response.arrayBuffer())))).toBe(plain);
+    expect((await loam.get(path, { headers: { "If-None-Match": tag } })).status).toBe(304);
+  });
+
+  test("format other than json or csv is a 422 naming it, before the pedon is looked up", async () => {
+    const response = await loam.get("/v1/pedons/99Z9999?format=xlsx");
+    expect(response.status).toBe(422);
+    const body = await response.json();
+    expect(body.error.code).toBe("validation_error");
+    expect(body.error.message).toContain("'format' must be one of json, csv");
+  });
+
   test("errors stay JSON ErrorResponse; an unknown format is a 422", async () => {
     for (const [path, status, code] of [
       ["/v1/pedons/99Z9999?format=csv", 404, "not_found"],
@@ -220,6 +255,27 @@ describe("negotiation, validators and errors", () => {
       expect(response.status).toBe(status);
       expect(response.headers.get("content-type")).toStartWith("application/json");
       expect((await response.json()).error.code).toBe(code);
+    }
+  });
+});
+
+describe("the CSV routes in the OpenAPI document", () => {
+  test("each CSV route documents format (json, csv), text/csv on its 200 and Content-Disposition; JSON-only routes do not", async () => {
+    const doc = await (await loam.get("/openapi.json")).json();
+    const csvPaths = ["/v1/soil/location", "/v1/pedons", "/v1/pedons/{pedon_key}"];
+    for (const path of csvPaths) {
+      const get = doc.paths[path].get;
+      const format = get.parameters.find((p: any) => p.name === "format");
+      expect(format.schema).toMatchObject({ type: "string", enum: ["json", "csv"], default: "json" });
+      expect(Object.keys(get.responses["200"].content)).toEqual(["application/json", "text/csv"]);
+      expect(get.responses["200"].headers["Content-Disposition"]).toBeDefined();
+    }
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      if (csvPaths.includes(path)) continue;
+      const get = item.get;
+      if (!get) continue;
+      expect(get.parameters?.some((p: any) => p.name === "format") ?? false).toBe(false);
+      expect(Object.keys(get.responses["200"]?.content ?? {})).not.toContain("text/csv");
     }
   });
 });
