@@ -8,6 +8,7 @@ import type { CsvTable } from "../http/response";
 import type { LocationResponse } from "../location/model";
 import type { PedonCollection, PedonResponse } from "../pedons/model";
 import { locationCsv, pedonCollectionCsv, pedonCsv } from "./flatten";
+import { summaryCsv, type SummaryBodyCells } from "./summary";
 
 export const LOCATION_TABLE: CsvTable<Static<typeof LocationResponse>> = {
   render: locationCsv,
@@ -22,4 +23,16 @@ export const PEDON_COLLECTION_TABLE: CsvTable<Static<typeof PedonCollection>> = 
 export const PEDON_TABLE: CsvTable<Static<typeof PedonResponse>> = {
   render: pedonCsv,
   fileName: (body) => `loam-pedon_${body.pedon_key.toUpperCase()}.csv`,
+};
+
+/** GET /v1/soil/summary: named by the point asked about. */
+export const SUMMARY_TABLE: CsvTable<SummaryBodyCells & { query: { latitude: number; longitude: number } }> = {
+  render: summaryCsv,
+  fileName: (body) => `loam-soil-summary_${body.query.latitude}_${body.query.longitude}.csv`,
+};
+
+/** GET /v1/soil/mapunits/{map_unit_key}: named by the map unit. */
+export const MAP_UNIT_TABLE: CsvTable<SummaryBodyCells> = {
+  render: summaryCsv,
+  fileName: (body) => `loam-mapunit_${body.map_unit?.map_unit_key ?? "none"}.csv`,
 };
