@@ -25,14 +25,17 @@ function weightOf(accept: string, type: string): number {
  * to a client that asked for something else.
  */
 export function representationOf(request: Request): Representation {
-  const start = request.url.indexOf("?");
-  const format = start === -1 ? null : new URLSearchParams(request.url.slice(start + 1)).get("format");
+  const url = request.url;
+  const start = url.indexOf("?");
+  // The common JSON request (no format, no text/csv in Accept) is answered without parsing anything:
+  // this runs on every cached answer of a table route.
+  const format = start !== -1 && url.includes("format=", start) ? new URLSearchParams(url.slice(start + 1)).get("format") : null;
   if (format !== null) {
     if (format === "csv" || format === "json") return format;
     throw new ValidationError(`Query parameter 'format' must be one of json, csv; got '${format.slice(0, 20)}'.`);
   }
   const accept = request.headers.get("accept");
-  if (!accept) return "json";
+  if (!accept || !accept.toLowerCase().includes("text/csv")) return "json";
   const csv = weightOf(accept, "text/csv");
   return csv > 0 && csv >= weightOf(accept, "application/json") ? "csv" : "json";
 }
