@@ -9,6 +9,7 @@ import type { LocationResponse } from "../location/model";
 import type { PedonCollection, PedonResponse } from "../pedons/model";
 import { locationCsv, pedonCollectionCsv, pedonCsv } from "./flatten";
 import { summaryCsv, type SummaryBodyCells } from "./summary";
+import { mapUnitCollectionCsv, type MapUnitCollectionCells } from "./mapunits";
 
 export const LOCATION_TABLE: CsvTable<Static<typeof LocationResponse>> = {
   render: locationCsv,
@@ -35,4 +36,10 @@ export const SUMMARY_TABLE: CsvTable<SummaryBodyCells & { query: { latitude: num
 export const MAP_UNIT_TABLE: CsvTable<SummaryBodyCells> = {
   render: summaryCsv,
   fileName: (body) => `loam-mapunit_${body.map_unit?.map_unit_key ?? "none"}.csv`,
+};
+
+/** GET /v1/soil/mapunits?bbox=...: named by the box. */
+export const MAP_UNIT_COLLECTION_TABLE: CsvTable<MapUnitCollectionCells & { query: { bbox: readonly number[] } }> = {
+  render: mapUnitCollectionCsv,
+  fileName: (body) => `loam-mapunits_${body.query.bbox.join("_")}.csv`,
 };
