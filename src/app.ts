@@ -21,6 +21,7 @@ import { catalog } from "./catalog";
 import { pages } from "./pages";
 import { location } from "./location";
 import { pedons } from "./pedons";
+import { summaries } from "./summaries";
 
 export const IDLE_TIMEOUT_SECONDS = 30;
 
@@ -79,6 +80,7 @@ export function createApp(deps: AppDeps) {
     .use(catalog(registry))
     .use(location(data))
     .use(pedons(data))
+    .use(summaries(data))
     .use(pages(responses.sendFile));
   routeOf = routeMatcher(app.routes.map((route) => route.path));
   return app;

@@ -4,6 +4,7 @@ import { ErrorBody, ErrorResponse } from "./http/error-response";
 import { ApiMetadata, HealthResponse } from "./meta/model";
 import { LOCATION_MODELS } from "./location/model";
 import { PEDON_MODELS } from "./pedons/model";
+import { SUMMARY_MODELS } from "./summaries/model";
 import { PropertiesResponse, PropertyRecord, PropertyReference, ProviderRecord, ProvidersResponse, Transformation } from "./catalog/model";
 
 export const MODELS = {
@@ -21,4 +22,5 @@ export const MODELS = {
   Transformation,
   ...LOCATION_MODELS,
   ...PEDON_MODELS,
+  ...SUMMARY_MODELS,
 };

@@ -46,6 +46,8 @@ export const PARAMETER_PATTERNS: Record<string, string> = {
   bbox: `^${DECIMAL},${DECIMAL},${DECIMAL},${DECIMAL}$`,
   // src/pedons/key.ts parsePedonKey: an SDA integer pedon_key, or a pedlabsampnum in any case.
   pedon_key: "^(?:[1-9][0-9]{0,9}|[0-9]{2}[A-Za-z][0-9A-Za-z]{4})$",
+  // src/providers/usda_ssurgo/mapunit.ts checkMapUnitKey: a SSURGO mukey (also at most 2147483647).
+  map_unit_key: "^[1-9][0-9]{0,9}$",
 };
 
 const HEAD_NOTE = "Also answers HEAD with the same status and headers and no body.";

@@ -37,8 +37,26 @@ export const LocationQuery = t.Object(
   { ...closed, title: "LocationQuery", description: "The effective query: defaults applied, aliases resolved to canonical ids." },
 );
 
+export const MapUnitComponentListing = t.Object(
+  {
+    component_key: t.String(),
+    component_name: t.String(),
+    component_kind: nullable(t.String({ description: "Series, Taxadjunct, Miscellaneous area, ..." })),
+    component_percent: nullable(t.Number()),
+    major_component: t.Boolean(),
+    has_horizon_data: t.Boolean({ description: "False for components without horizons (Urban land, Water, ...): they have no observations." }),
+  },
+  { ...closed, title: "MapUnitComponentListing", description: "A component of the map unit, listed whether or not it has horizon data." },
+);
+
 export const MapUnitSummary = t.Object(
-  { area_symbol: t.String(), map_unit_key: t.String(), map_unit_symbol: t.String(), map_unit_name: t.String() },
+  {
+    area_symbol: t.String(),
+    map_unit_key: t.String(),
+    map_unit_symbol: t.String(),
+    map_unit_name: t.String(),
+    components: t.Array(MapUnitComponentListing, { description: "Every component of the map unit, highest percent first, including those without horizon data." }),
+  },
   { ...closed, title: "MapUnitSummary" },
 );
 
@@ -140,6 +158,7 @@ export const RawProviderResponse = t.Object(
 
 export const LOCATION_MODELS = {
   LocationQuery,
+  MapUnitComponentListing,
   MapUnitSummary,
   SourceProvenance,
   ObservationLocation,

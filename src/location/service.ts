@@ -6,6 +6,7 @@
 import type { Static } from "elysia";
 import { cacheMetadata, describeCache, rawWarnings, sourceWarnings, unsupportedWarnings, type DataAnswer, type DataDeps } from "../answer";
 import type { PointProvider } from "../providers/provider";
+import { summaryProperty } from "../summaries/properties";
 import { VERSION } from "../version";
 import type { LocationQuery, LocationResponse, RawProviderResponse } from "./model";
 
@@ -14,6 +15,29 @@ export type EffectiveLocationQuery = Static<typeof LocationQuery>;
 const COMPONENTS_WARNING =
   "Components are constituents of the map unit, in the proportions of component_percent; none of them is located at the queried point, and which one occurs at the point is unknown.";
 const MAPPED_SURVEY_NOTE = "Mapped survey data are not a laboratory observation at the queried point.";
+
+/**
+ * Requested properties the provider's observations cannot carry but its map-unit summaries can
+ * (classes such as drainage_class, and available_water_storage, a sum over an interval): the warning
+ * names the summary endpoint instead of saying the provider does not report them.
+ */
+function summaryOnlyWarnings(provider: PointProvider, query: EffectiveLocationQuery): { warnings: string[]; rest: string[] } {
+  const observed = new Set(provider.columns.map((c) => c.property));
+  const warnings: string[] = [];
+  const rest: string[] = [];
+  for (const id of query.properties) {
+    const summary = observed.has(id) || provider.mapUnits === undefined ? undefined : summaryProperty(id);
+    if (!summary) {
+      rest.push(id);
+      continue;
+    }
+    const what = summary.kind === "class" ? "a class (category), and an observation's value is a number" : "a sum over a depth interval, not a horizon value";
+    warnings.push(
+      `'${id}' is ${what}: ${provider.id} gives it per map unit in GET /v1/soil/summary?latitude=${query.latitude}&longitude=${query.longitude}&properties=${id} (or GET /v1/soil/mapunits/{map_unit_key}).`,
+    );
+  }
+  return { warnings, rest };
+}
 
 async function pointAnswer(deps: DataDeps, provider: PointProvider, query: EffectiveLocationQuery) {
   const cached = await deps.connected.ask(provider, provider.point.query, { latitude: query.latitude, longitude: query.longitude });
@@ -42,7 +66,8 @@ export async function soilAtPoint(deps: DataDeps, provider: PointProvider, query
           warnings.push(`No horizon of the map unit's components reports the requested properties within ${query.depth_top_cm}–${query.depth_bottom_cm} cm.`);
         }
       }
-      warnings.push(...normalized.warnings, ...unsupportedWarnings(provider, query.properties), ...sourceWarnings(source, cache));
+      const elsewhere = summaryOnlyWarnings(provider, query);
+      warnings.push(...normalized.warnings, ...elsewhere.warnings, ...unsupportedWarnings(provider, elsewhere.rest), ...sourceWarnings(source, cache));
       return {
         api_version: VERSION,
         status: "experimental" as const,

@@ -142,6 +142,9 @@ export const LabLayer = t.Object(
     lab_sample_key: nullable(t.String({ description: "KSSL lab sample number of the layer (labsampnum).", examples: ["02N01100"] })),
     depth: DepthInterval,
     horizon_designation: nullable(t.String({ examples: ["Ap1"] })),
+    layer_type: nullable(
+      t.String({ description: "KSSL layer type as recorded: horizon, layer, reporting layer; null where the record has none (e.g. fixed-depth increments).", examples: ["horizon"] }),
+    ),
     observations: t.Array(LabObservation),
   },
   { ...closed, title: "LabLayer" },

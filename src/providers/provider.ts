@@ -18,6 +18,7 @@ import type { ProviderRecord } from "../catalog/model";
 import type { QueryKind, SourceDescription, Transport } from "../upstream/transport";
 import type { MapUnitSummary, SoilObservation } from "../location/model";
 import type { LabLayer, PedonFeature } from "../pedons/model";
+import type { SummaryComponent } from "../summaries/component-values";
 
 /** Which endpoint family a provider serves. */
 export type ProviderRole = Provider["role"];
@@ -93,6 +94,37 @@ export interface NormalizedPoint {
   warnings: string[];
 }
 
+// ---- one map unit with all its components (GET /v1/soil/mapunits/{key}, /v1/soil/summary) ---------
+
+export interface MapUnitParams {
+  /** A key that passed the provider's `checkKey`. */
+  mapUnitKey: string;
+}
+
+/** One map unit as the summaries read it: every component, with or without horizon data. */
+export interface MapUnitData {
+  provider: string;
+  area_symbol: string;
+  map_unit_key: string;
+  map_unit_symbol: string;
+  map_unit_name: string;
+  /** Highest percent first (tie: lowest key). */
+  components: SummaryComponent[];
+  /** Provenance every summary of this map unit carries. */
+  source: { organization: string; retrieved_at: string; citation: string; source_url: string };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface MapUnitRole<A = any, PA = any> {
+  query: QueryKind<MapUnitParams, A>;
+  /** The key as it may enter a query, or a ValidationError (422) naming the rule. */
+  checkKey(raw: string): string;
+  /** The map unit of an answer; null when the key is unknown (the caller's 404). */
+  read(answer: A, context: AnswerContext): MapUnitData | null;
+  /** Map unit keys in an answer of the point query, in its order. */
+  keysAtPoint(pointAnswer: PA): string[];
+}
+
 // The answer types default to `any` so features can hold a provider of any answer type; each
 // provider object is declared with its own (e.g. PointProvider<SdaAnswer>).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -102,6 +134,9 @@ export interface PointProvider<A = any> extends OperationalBase {
     query: QueryKind<PointParams, A>;
     normalize(answer: A, context: PointContext): NormalizedPoint;
   };
+  /** Whole map units and their components, for map-unit summaries; absent when the provider has none. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly mapUnits?: MapUnitRole<any, A>;
 }
 
 // ---- laboratory pedons (GET /v1/pedons, /v1/pedons/{key}) ------------------------------------------

@@ -27,7 +27,7 @@ export const PEDON_TABLE: CsvTable<Static<typeof PedonResponse>> = {
 };
 
 /** GET /v1/soil/summary: named by the point asked about. */
-export const SUMMARY_TABLE: CsvTable<SummaryBodyCells & { query: { latitude: number; longitude: number } }> = {
+export const SUMMARY_TABLE: CsvTable<SummaryBodyCells & { query: { latitude: number | null; longitude: number | null } }> = {
   render: summaryCsv,
   fileName: (body) => `loam-soil-summary_${body.query.latitude}_${body.query.longitude}.csv`,
 };

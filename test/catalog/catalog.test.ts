@@ -183,7 +183,7 @@ describe("providers", () => {
       for (const id of p.supported_properties ?? []) expect(findProperty(id)?.id).toBe(id);
     }
     expect(findProvider(SURVEY_PROVIDER_ID)!.supported_properties!.slice().sort()).toEqual(
-      ["ph", "organic_matter", "organic_carbon", "sand", "silt", "clay", "bulk_density", "cec", "ec"].sort(),
+      ["ph", "organic_matter", "organic_carbon", "sand", "silt", "clay", "bulk_density", "cec", "ec", "available_water_capacity", "ksat"].sort(),
     );
     expect(findProvider(LAB_PROVIDER_ID)!.supported_properties!.slice().sort()).toEqual([...SERVED].sort());
     // Operational providers serve only served properties.

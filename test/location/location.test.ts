@@ -2,8 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { startLoam, useSnapshotAndFakeSda } from "../support/server";
 import { SdaTransport } from "../../src/upstream/sda/client";
 import { knownPoints, type KnownPoint } from "./known-answers";
+import { sourceMapUnits } from "../summaries/source-files";
 
 const POINTS = knownPoints();
+const SOURCE_UNITS = sourceMapUnits();
 const { snapshot, viaSda, fake, contract } = useSnapshotAndFakeSda();
 
 function dominantTop(body: any, point: KnownPoint, property: string) {
@@ -22,7 +24,14 @@ for (const mode of ["snapshot", "fake SDA"] as const) {
         const { status, body } = await loam.json(`/v1/soil/location?latitude=${point.lat}&longitude=${point.lon}&properties=ph,om,clay`);
         expect(status).toBe(200);
         contract.assert("LocationResponse", body);
-        expect(body.map_units).toEqual([{ area_symbol: point.area.replace("-aoi", ""), map_unit_key: point.mukey, map_unit_symbol: point.musym, map_unit_name: point.muname }]);
+        expect(body.map_units).toHaveLength(1);
+        expect(body.map_units[0]).toMatchObject({ area_symbol: point.area.replace("-aoi", ""), map_unit_key: point.mukey, map_unit_symbol: point.musym, map_unit_name: point.muname });
+        // Every component of the map unit in the source files is listed, with or without horizons.
+        const source = SOURCE_UNITS.find((u) => u.mukey === point.mukey)!;
+        const listed = body.map_units[0].components.map((c: any) => [c.component_key, c.component_name, c.component_percent, c.major_component, c.has_horizon_data]);
+        const expected = source.components.map((c) => [c.key, c.name, c.percent, c.major, c.horizons.length > 0]);
+        const order = (rows: any[][]) => [...rows].sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+        expect(order(listed)).toEqual(order(expected));
         // Dominant component: highest comppct_r, ties by lowest cokey.
         const components = new Map<string, { name: string; pct: number }>();
         for (const o of body.observations) components.set(o.survey_context.component_key, { name: o.survey_context.component_name, pct: o.survey_context.component_percent });

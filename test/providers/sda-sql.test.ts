@@ -84,6 +84,7 @@ describe("no SQL comments reach SDA", () => {
   // SDA refuses reserved words (user, bulk, ...) outside quoted text, so no query may carry a comment.
   const samples: LogicalQuery[] = [
     { kind: "ssurgo_point", latitude: 41.944131, longitude: -94.359608 },
+    { kind: "ssurgo_mapunit", mapUnitKey: "2765528" },
     { kind: "lab_bbox", bbox: [-96, 38, -95, 39], limit: 500 },
     { kind: "lab_pedon", pedonKey: { form: "pedon_key", value: 52 } },
     { kind: "lab_pedon", pedonKey: { form: "pedlabsampnum", value: "02N0245" } },

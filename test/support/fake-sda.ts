@@ -42,6 +42,8 @@ const NUMBER = String.raw`(-?\d+(?:\.\d+)?)`;
 export function logicalQueryFromSql(sql: string): LogicalQuery | null {
   const point = new RegExp(String.raw`WktWgs84\('POINT\(${NUMBER} ${NUMBER}\)'\)`, "i").exec(sql);
   if (point) return { kind: "ssurgo_point", longitude: Number(point[1]), latitude: Number(point[2]) };
+  const mapUnit = /WHERE mu\.mukey = (\d+) AND/i.exec(sql);
+  if (mapUnit) return { kind: "ssurgo_mapunit", mapUnitKey: mapUnit[1]! };
   if (!/FROM lab_combine_nasis_ncss AS p/i.test(sql)) return null;
   const top = /SELECT TOP \((\d+)\)/i.exec(sql);
   const lon = new RegExp(String.raw`p\.longitude_decimal_degrees BETWEEN ${NUMBER} AND ${NUMBER}`, "i").exec(sql);

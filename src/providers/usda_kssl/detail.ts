@@ -82,6 +82,13 @@ function pedonWarnings(normalized: NormalizedPedon, context: PedonDetailContext)
   if (normalized.zeroThicknessLayers.length > 0) {
     warnings.push(`Layer(s) ${normalized.zeroThicknessLayers.join(", ")} are recorded with zero thickness (hzn_top = hzn_bot); such a layer is kept, as recorded, when that depth lies in the interval.`);
   }
+  if (normalized.overlappingLayers.length > 0) {
+    const show = (l: { sample: string; top: number; bottom: number; designation: string | null }) => `${l.sample} (${l.designation ?? "no designation"}, ${l.top}–${l.bottom} cm)`;
+    const pairs = normalized.overlappingLayers.map(([a, b]) => `${show(a)} and ${show(b)}`).join("; ");
+    warnings.push(
+      `Overlapping layers: ${pairs}. They describe some of the same depth (for example a fixed-depth increment beside a horizon; see each layer's layer_type), so a sum over depth across all layers would count the shared depth twice; use one set of layers.`,
+    );
+  }
   if (normalized.layerCount === 0) warnings.push(`Pedon ${pedon.pedonKey} has no laboratory layers.`);
   else if (layers.length === 0) warnings.push(`No layer of pedon ${pedon.pedonKey} overlaps ${context.depthTop}–${context.depthBottom} cm.`);
   return warnings;

@@ -32,6 +32,8 @@ export interface NormalizedPedon {
   layersWithoutDepth: string[];
   /** Lab sample numbers of layers with hzn_top = hzn_bot (kept when that depth lies in the interval). */
   zeroThicknessLayers: string[];
+  /** Pairs of layers whose depth ranges overlap (e.g. a 0–5 cm increment beside a 0–13 cm Ap1), over the whole pedon. */
+  overlappingLayers: Array<[LayerExtent, LayerExtent]>;
   /** Requested properties KSSL does not report. */
   unsupported: string[];
   /** Some organic carbon (or organic matter) came from KSSL's estimate, not from Walkley-Black. */
@@ -40,6 +42,27 @@ export interface NormalizedPedon {
   censoredCount: number;
   /** Layers (lab sample numbers) whose results carry a prep_code other than 'S', with the code. */
   otherPreparations: { layer: string; prepCode: string }[];
+}
+
+export interface LayerExtent {
+  sample: string;
+  top: number;
+  bottom: number;
+  designation: string | null;
+}
+
+/** Layers of positive thickness whose ranges share some depth: a sum over depth would count that depth twice. */
+function overlappingPairs(layers: readonly LayerExtent[]): Array<[LayerExtent, LayerExtent]> {
+  const pairs: Array<[LayerExtent, LayerExtent]> = [];
+  const sorted = [...layers].sort((a, b) => a.top - b.top || a.bottom - b.bottom);
+  for (let i = 0; i < sorted.length; i++) {
+    for (let j = i + 1; j < sorted.length; j++) {
+      const a = sorted[i]!;
+      const b = sorted[j]!;
+      if (a.top < b.bottom && b.top < a.bottom) pairs.push([a, b]);
+    }
+  }
+  return pairs;
 }
 
 export interface PedonContext {
@@ -172,11 +195,13 @@ export function normalizePedon(table: SdaTable, context: PedonContext): Normaliz
     layerCount: 0,
     layersWithoutDepth: [],
     zeroThicknessLayers: [],
+    overlappingLayers: [],
     unsupported: context.properties.filter((id) => !(id in KSSL_PROPERTIES)),
     usedEstimatedOrganicCarbon: false,
     censoredCount: 0,
     otherPreparations: [],
   };
+  const extents: LayerExtent[] = [];
   for (const row of rows) {
     const layerKey = text(row.layer_key) ?? text(row.labsampnum);
     // The snapshot answers a pedon without layers with one row whose layer columns are null.
@@ -190,6 +215,7 @@ export function normalizePedon(table: SdaTable, context: PedonContext): Normaliz
       continue;
     }
     if (top === bottom) result.zeroThicknessLayers.push(sample ?? layerKey);
+    extents.push({ sample: sample ?? layerKey, top, bottom, designation: text(row.hzn_desgn) });
     if (!overlaps(top, bottom, context.depthTop, context.depthBottom)) continue;
     // The snapshot carries no prep_code (null): nothing to say. 'S' is the standard <2 mm sample.
     const prepCode = text(row.prep_code);
@@ -209,8 +235,10 @@ export function normalizePedon(table: SdaTable, context: PedonContext): Normaliz
       lab_sample_key: sample,
       depth: { top_cm: top, bottom_cm: bottom },
       horizon_designation: text(row.hzn_desgn),
+      layer_type: text(row.layer_type),
       observations,
     });
   }
+  result.overlappingLayers = overlappingPairs(extents);
   return result;
 }

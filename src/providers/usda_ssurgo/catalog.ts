@@ -35,6 +35,7 @@ export const SSURGO_RECORD: ProviderRecord = {
   operational: true,
   supported_properties: SSURGO_PROPERTIES.map((p) => p.property),
   limitations: [
+    "supported_properties are the horizon values the point query observes. Map-unit summaries (GET /v1/soil/summary, GET /v1/soil/mapunits/{map_unit_key}) also give slope, available_water_storage and the classes drainage_class, hydrologic_group, taxonomic_class and texture_class.",
     "Mapped values are the representative values (_r; _l and _h are the typical low and high) of the components and horizons of the map unit that contains the point, not measurements at the point. A map unit holds several components and undelineated inclusions; the soil at the point may be any of them.",
     "Point queries exclude STATSGO2 (the generalized 1:250,000 dataset, areasymbol 'US'): where no SSURGO survey is complete the answer is empty, not a coarser STATSGO2 value.",
     "Survey vintages differ between survey areas: each area has its own version date (sacatalog.saverest, given in the citation), areas were mapped in different decades, and adjacent areas may not join exactly at their boundaries.",

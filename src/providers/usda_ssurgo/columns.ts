@@ -55,6 +55,9 @@ export const SSURGO_PROPERTIES: readonly SsurgoProperty[] = [
   // meq/100 g equals cmol(+)/kg numerically (docs/decisions.md#units): no transformation is recorded.
   row("cec", "cec7", "milliequivalents per 100 grams", "cmol(+)/kg", "cation-exchange capacity by NH4OAc at pH 7"),
   row("ec", "ec", "decisiemens per meter", "dS/m", "electrical conductivity of the saturation extract"),
+  row("available_water_capacity", "awc", "centimeters per centimeter", "cm/cm", "available water capacity: water held between field capacity and the wilting point, per cm of soil"),
+  // SSURGO ksat is in micrometers per second, the canonical unit: no transformation.
+  row("ksat", "ksat", "micrometers per second", "µm/s", "saturated hydraulic conductivity"),
 ];
 
 export const SSURGO_PROPERTY_BY_ID: ReadonlyMap<string, SsurgoProperty> = new Map(SSURGO_PROPERTIES.map((p) => [p.property, p]));

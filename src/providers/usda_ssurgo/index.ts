@@ -6,6 +6,7 @@ import { SSURGO_ID, SSURGO_RECORD } from "./catalog";
 import { SSURGO_PROPERTIES } from "./columns";
 import { normalizePoint } from "./normalize";
 import { pointQuery } from "./queries";
+import { checkMapUnitKey, mapUnitKeysAtPoint, mapUnitQuery, readMapUnit } from "./mapunit";
 
 export const usdaSsurgo: PointProvider<SdaAnswer> = {
   id: SSURGO_ID,
@@ -13,7 +14,8 @@ export const usdaSsurgo: PointProvider<SdaAnswer> = {
   role: "mapped_location",
   record: SSURGO_RECORD,
   columns: SSURGO_PROPERTIES,
-  queries: { [pointQuery.kind]: pointQuery },
+  queries: { [pointQuery.kind]: pointQuery, [mapUnitQuery.kind]: mapUnitQuery },
   connect: usdaTransport,
   point: { query: pointQuery, normalize: normalizePoint },
+  mapUnits: { query: mapUnitQuery, checkKey: checkMapUnitKey, read: readMapUnit, keysAtPoint: mapUnitKeysAtPoint },
 };

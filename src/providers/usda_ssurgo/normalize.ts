@@ -15,8 +15,12 @@ export const MAPPED_SURVEY_WARNING =
   "Mapped survey data are not a laboratory observation at the queried point: this is a representative value estimated for a component of the map unit that contains the point.";
 const MINOR_COMPONENT_WARNING =
   "Minor component (majcompflag No): it makes up a small share of the map unit and is often not mapped separately at this scale.";
+const MISCELLANEOUS_AREA_WARNING =
+  "Miscellaneous area (compkind 'Miscellaneous area', e.g. Urban land, Rubble land, Water): not a soil; SSURGO fills its fraction columns with placeholders, not fine-earth estimates, so this value is an assigned rating.";
 const RANGE_METHOD =
   "SSURGO low (_l) and high (_h) typical values of the component horizon: the range a soil scientist expects for most of the component, not a statistical confidence interval.";
+
+const isMiscellaneousArea = (row: Record<string, Cell>) => row.compkind?.trim().toLowerCase() === "miscellaneous area";
 
 function num(cell: Cell | undefined): number | null {
   if (cell === null || cell === undefined || cell.trim() === "") return null;
@@ -48,6 +52,7 @@ function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoP
   const warnings = [MAPPED_SURVEY_WARNING];
   if (derive) warnings.push(derive.warning);
   if (minor) warnings.push(MINOR_COMPONENT_WARNING);
+  if (isMiscellaneousArea(row)) warnings.push(MISCELLANEOUS_AREA_WARNING);
   return {
     property: { id: propertyId, name: findProperty(propertyId)?.name ?? propertyId },
     value: derive ? tidy(original / derive.factor) : original,
@@ -98,15 +103,39 @@ function retrievedAtOf(row: Record<string, Cell>, context: PointContext): string
   return parseSdaDateTime(row.saverest)?.toISOString() ?? stored;
 }
 
+/** Every component of the map unit, each once, whether or not it has horizons (Urban land, Water). */
+function listComponent(mapUnit: Static<typeof MapUnitSummary>, row: Record<string, Cell>): void {
+  if (!row.cokey) return;
+  const hasHorizon = row.chkey !== null && row.chkey !== undefined && row.chkey !== "";
+  const listed = mapUnit.components.find((c) => c.component_key === row.cokey);
+  if (listed) {
+    listed.has_horizon_data ||= hasHorizon;
+    return;
+  }
+  mapUnit.components.push({
+    component_key: row.cokey,
+    component_name: row.compname ?? "",
+    component_kind: row.compkind?.trim() || null,
+    component_percent: num(row.comppct_r),
+    major_component: row.majcompflag?.trim() === "Yes",
+    has_horizon_data: hasHorizon,
+  });
+}
+
 export function normalizePoint(answer: SdaAnswer, context: PointContext): NormalizedPoint {
   const records = tableRecords(answer.table);
   const mapUnits = new Map<string, Static<typeof MapUnitSummary>>();
   const observations: Static<typeof SoilObservation>[] = [];
   let hasMinorComponents = false;
+  let hasMiscellaneousValues = false;
   for (const row of records) {
-    if (row.mukey && !mapUnits.has(row.mukey)) {
-      mapUnits.set(row.mukey, { area_symbol: row.areasymbol ?? "", map_unit_key: row.mukey, map_unit_symbol: row.musym ?? "", map_unit_name: row.muname ?? "" });
+    if (!row.mukey) continue;
+    let mapUnit = mapUnits.get(row.mukey);
+    if (!mapUnit) {
+      mapUnit = { area_symbol: row.areasymbol ?? "", map_unit_key: row.mukey, map_unit_symbol: row.musym ?? "", map_unit_name: row.muname ?? "", components: [] };
+      mapUnits.set(row.mukey, mapUnit);
     }
+    listComponent(mapUnit, row);
     if (!row.chkey) continue;
     const top = num(row.hzdept_r);
     const bottom = num(row.hzdepb_r);
@@ -118,6 +147,7 @@ export function normalizePoint(answer: SdaAnswer, context: PointContext): Normal
       const observation = observe(row, id, mapping, context, top, bottom);
       if (!observation) continue;
       if (row.majcompflag?.trim() !== "Yes") hasMinorComponents = true;
+      if (isMiscellaneousArea(row)) hasMiscellaneousValues = true;
       observations.push(observation);
     }
   }
@@ -126,6 +156,7 @@ export function normalizePoint(answer: SdaAnswer, context: PointContext): Normal
     const coverage = context.source.kind === "snapshot" ? " Offline snapshot coverage is limited; see the snapshot warning." : "";
     warnings.push(`The point (${context.latitude}, ${context.longitude}) falls in no SSURGO map unit: no completed soil survey covers it, or it lies in water or outside the data.${coverage}`);
   }
+  if (hasMiscellaneousValues) warnings.push("Some observations come from miscellaneous areas (Urban land, Rubble land, Water, ...); their values are placeholders, not soil estimates (see each observation's warnings).");
   if (hasMinorComponents) warnings.push("Minor components (majcompflag No) are included; each carries a warning and a small component_percent.");
   if (context.properties.includes("organic_carbon") && observations.some((o) => o.data_kind === "derived")) {
     const derived = SSURGO_PROPERTY_BY_ID.get("organic_carbon")?.derivedFrom?.factor;

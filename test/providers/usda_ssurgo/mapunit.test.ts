@@ -1,55 +1,41 @@
 /**
- * The map-unit query: its SDA T-SQL text, its snapshot SELECT run against a snapshot built from
- * shared/data, and the decoder, compared with the same map units read from the source files by the
- * tests' own reader.
+ * The SSURGO map-unit query (ssurgo_mapunit): its SDA T-SQL text, its snapshot form run against a
+ * snapshot built from shared/data, and the reader, compared with the same map units read from the
+ * source files by the tests' own reader.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { LoamError } from "../../src/errors";
-import { buildSnapshot } from "../../src/snapshot/build";
-import { summarize } from "../../src/summaries/aggregate";
-import type { SummaryComponent } from "../../src/summaries/component-values";
-import { decodeMapUnit, type DecodedMapUnit } from "../../src/summaries/decode";
-import { summaryProperty } from "../../src/summaries/properties";
-import {
-  MAP_UNIT_SUMMARY_COLUMN_NAMES,
-  MAP_UNIT_SUMMARY_SNAPSHOT_SQL,
-  checkMapUnitKey,
-  mapUnitSummarySql,
-} from "../../src/summaries/queries";
-import { DATA_DIR, sourceMapUnits } from "./source-files";
+import { LoamError } from "../../../src/errors";
+import { summarize } from "../../../src/summaries/aggregate";
+import type { SummaryComponent } from "../../../src/summaries/component-values";
+import { summaryProperty } from "../../../src/summaries/properties";
+import type { MapUnitData } from "../../../src/providers/provider";
+import { MAP_UNIT_COLUMN_NAMES, mapUnitQuery, mapUnitSql, readMapUnit } from "../../../src/providers/usda_ssurgo/mapunit";
+import { SnapshotTransport } from "../../../src/upstream/snapshot";
+import type { SdaAnswer } from "../../../src/upstream/sda/payload";
+import { testSnapshot } from "../../support/server";
+import { sourceMapUnits } from "../../summaries/source-files";
 
-let dir: string;
+let transport: SnapshotTransport;
 let db: Database;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "loam-summaries-"));
-  const outPath = join(dir, "snapshot.sqlite");
-  await buildSnapshot({ dataDir: DATA_DIR, outPath });
-  db = new Database(outPath, { readonly: true });
+  const path = await testSnapshot();
+  transport = new SnapshotTransport(path);
+  db = new Database(path, { readonly: true });
 });
 
 afterAll(() => {
+  transport?.close();
   db?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
-/** The snapshot answer as SDA sends it: column names and rows of string | null. */
-function snapshotAnswer(mukey: string): { columns: string[]; rows: (string | null)[][] } {
-  const statement = db.prepare(MAP_UNIT_SUMMARY_SNAPSHOT_SQL);
-  const rows = (statement.values(checkMapUnitKey(mukey)) as unknown[][]).map((r) => r.map((v) => (v === null ? null : String(v))));
-  const columns = statement.columnNames;
-  statement.finalize();
-  return { columns, rows };
+async function snapshotAnswer(mukey: string): Promise<SdaAnswer> {
+  return mapUnitQuery.decode(await transport.fetch(mapUnitQuery, { mapUnitKey: mukey }));
 }
 
-const snapshotMapUnit = (mukey: string): DecodedMapUnit | null => {
-  const { columns, rows } = snapshotAnswer(mukey);
-  return decodeMapUnit(columns, rows);
-};
+const snapshotMapUnit = async (mukey: string): Promise<MapUnitData | null> =>
+  readMapUnit(await snapshotAnswer(mukey), { source: transport.describe(), storedAt: Date.now() });
 
 const byKey = (components: readonly SummaryComponent[]) =>
   [...components]
@@ -57,12 +43,12 @@ const byKey = (components: readonly SummaryComponent[]) =>
     .sort((a, b) => a.key.localeCompare(b.key));
 
 describe("SDA T-SQL of one map unit", () => {
-  const sql = mapUnitSummarySql("2765528");
+  const sql = mapUnitSql({ mapUnitKey: "2765528" });
 
   test("selects exactly the column table's columns, in order, for the one mukey, with the LEFT JOINs that keep bare components", () => {
     const list = sql.slice("SELECT\n".length, sql.indexOf("\nFROM ")).split(",\n").map((s) => s.trim().split(".")[1]);
-    expect(list).toEqual([...MAP_UNIT_SUMMARY_COLUMN_NAMES]);
-    expect(sql).toContain("WHERE mu.mukey = 2765528\n");
+    expect(list).toEqual([...MAP_UNIT_COLUMN_NAMES]);
+    expect(sql).toContain("WHERE mu.mukey = 2765528 AND l.areasymbol <> 'US'\n");
     expect(sql).toContain("LEFT JOIN component AS c ON c.mukey = mu.mukey");
     expect(sql).toContain("LEFT JOIN chorizon AS ch ON ch.cokey = c.cokey");
     expect(sql).toContain("LEFT JOIN chtexturegrp AS tg ON tg.chkey = ch.chkey AND tg.rvindicator = 'Yes'");
@@ -79,7 +65,7 @@ describe("SDA T-SQL of one map unit", () => {
     for (const bad of ["", "0", "0123", "12a", "1 OR 1=1", "2765528;", "-5", "99999999999", "3000000000"]) {
       let error: unknown;
       try {
-        mapUnitSummarySql(bad);
+        mapUnitSql({ mapUnitKey: bad });
       } catch (e) {
         error = e;
       }
@@ -90,12 +76,12 @@ describe("SDA T-SQL of one map unit", () => {
 });
 
 describe("snapshot SELECT + decoder against the built snapshot", () => {
-  test("returns the same columns as the SDA query", () => {
-    expect(snapshotAnswer("2765528").columns).toEqual([...MAP_UNIT_SUMMARY_COLUMN_NAMES]);
+  test("returns the same columns as the SDA query", async () => {
+    expect((await snapshotAnswer("2765528")).table.columns).toEqual([...MAP_UNIT_COLUMN_NAMES]);
   });
 
-  test("Clarion loam L138B (2765528): map unit, three components and their horizons with representative textures", () => {
-    const mu = snapshotMapUnit("2765528")!;
+  test("Clarion loam L138B (2765528): map unit, three components and their horizons with representative textures", async () => {
+    const mu = (await snapshotMapUnit("2765528"))!;
     expect(mu).toMatchObject({
       area_symbol: "IA073",
       map_unit_key: "2765528",
@@ -112,30 +98,30 @@ describe("snapshot SELECT + decoder against the built snapshot", () => {
     expect(tops).toEqual([...tops].sort((a, b) => a - b));
   });
 
-  test("MH936 Urban land-Ngedebus complex (465586): Urban land is listed with no horizons", () => {
-    const mu = snapshotMapUnit("465586")!;
+  test("MH936 Urban land-Ngedebus complex (465586): Urban land is listed with no horizons", async () => {
+    const mu = (await snapshotMapUnit("465586"))!;
     expect(mu.area_symbol).toBe("MH936");
     const urban = mu.components.find((c) => c.name === "Urban land")!;
     expect(urban).toMatchObject({ percent: 60, kind: "Miscellaneous area", major: true, hydrologic_group: "D", drainage_class: null, horizons: [] });
     expect(mu.components).toHaveLength(3);
   });
 
-  test("every one of the 21 map units decodes to exactly the components the source files hold", () => {
+  test("every one of the 21 map units decodes to exactly the components the source files hold", async () => {
     const units = sourceMapUnits();
     expect(units).toHaveLength(21);
     for (const u of units) {
-      const decoded = snapshotMapUnit(u.mukey)!;
+      const decoded = (await snapshotMapUnit(u.mukey))!;
       expect(decoded.map_unit_symbol).toBe(u.musym);
       expect(byKey(decoded.components)).toEqual(byKey(u.components));
     }
   });
 
-  test("snapshot mode reproduces muaggatt too: 84 storage values and 42 classes from the snapshot's own muaggatt", () => {
+  test("snapshot mode reproduces muaggatt too: 84 storage values and 42 classes from the snapshot's own muaggatt", async () => {
     const agg = db.query<Record<string, string | number | null>, []>("SELECT * FROM muaggatt").all();
     let aws = 0;
     let classes = 0;
     for (const row of agg) {
-      const mu = snapshotMapUnit(String(row.mukey))!;
+      const mu = (await snapshotMapUnit(String(row.mukey)))!;
       for (const [bottom, column] of [[25, "aws025wta"], [50, "aws050wta"], [100, "aws0100wta"], [150, "aws0150wta"]] as const) {
         const s = summarize(mu.components, summaryProperty("available_water_storage")!, "weighted_average", { top_cm: 0, bottom_cm: bottom });
         const expected = row[column] === null ? null : Number(row[column]).toFixed(2);
@@ -148,8 +134,28 @@ describe("snapshot SELECT + decoder against the built snapshot", () => {
     expect({ units: agg.length, aws, classes }).toEqual({ units: 21, aws: 84, classes: 42 });
   });
 
-  test("an unknown map unit key has no rows: the decoder answers null (the caller's 404)", () => {
-    expect(snapshotAnswer("1").rows).toEqual([]);
-    expect(decodeMapUnit([...MAP_UNIT_SUMMARY_COLUMN_NAMES], [])).toBeNull();
+  test("an unknown map unit key has no rows: the reader answers null (the caller's 404)", async () => {
+    const answer = await snapshotAnswer("1");
+    expect(answer.table.rows).toEqual([]);
+    expect(answer.payload).toEqual({});
+    expect(readMapUnit(answer, { source: transport.describe(), storedAt: 0 })).toBeNull();
+  });
+});
+
+describe("column check", () => {
+  test("an answer whose names row differs from the column table is an upstream error naming the columns", async () => {
+    const payload = (await snapshotAnswer("2765528")).payload as { Table: unknown[][] };
+    const renamed = structuredClone(payload);
+    renamed.Table[0]![renamed.Table[0]!.indexOf("awc_r")] = "awc_rv";
+    const { Payload } = await import("../../../src/upstream/transport");
+    let error: unknown;
+    try {
+      mapUnitQuery.decode(Payload.ofJson(renamed));
+    } catch (e) {
+      error = e;
+    }
+    expect((error as LoamError).status).toBe(502);
+    expect((error as Error).message).toContain("missing awc_r");
+    expect((error as Error).message).toContain("unexpected awc_rv");
   });
 });

@@ -1,0 +1,235 @@
+/**
+ * The SSURGO map-unit query (kind `ssurgo_mapunit`): one map unit by mukey, with every component
+ * (with or without horizons) and every horizon with the summary columns and its representative
+ * texture. One row per map unit x component x horizon; the LEFT JOINs keep a map unit without
+ * components and a component without horizons (Urban land, Water) as rows with null keys.
+ *
+ * The column table below is the single description (docs/decisions.md#column-tables): the SDA T-SQL
+ * and the snapshot SELECT are generated from it and return the same columns in the same order, so
+ * one decoder (with the column check) reads both.
+ */
+import type { Database } from "bun:sqlite";
+import { ValidationError } from "../../errors";
+import { quoteIdent } from "../../snapshot/schema";
+import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
+import { answerAsSda, decodeSdaTable, sdaCell, type Cell, type SdaAnswer, type SqlType } from "../../upstream/sda/payload";
+import { commentFree, selectList } from "../../upstream/sda/sql";
+import { Payload, type QueryKind } from "../../upstream/transport";
+import type { SnapshotFile } from "../../upstream/snapshot";
+import type { SummaryComponent, SummaryHorizon } from "../../summaries/component-values";
+import type { AnswerContext, MapUnitData, MapUnitParams } from "../provider";
+import { SSURGO_ID, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL } from "./catalog";
+
+/** Tables by the alias both dialects give them. */
+const TABLES = { l: "legend", sc: "sacatalog", mu: "mapunit", c: "component", ch: "chorizon", tg: "chtexturegrp" } as const;
+type Alias = keyof typeof TABLES;
+
+export interface MapUnitColumn {
+  column: string;
+  alias: Alias;
+  meaning: string;
+}
+
+const col = (alias: Alias, column: string, meaning: string): MapUnitColumn => ({ column, alias, meaning });
+
+/** Horizon property columns, each as low / representative / high value (the summaries read _r). */
+const HORIZON_PROPERTY_STEMS: ReadonlyArray<[stem: string, meaning: string]> = [
+  ["ph1to1h2o", "pH, 1:1 soil:water"],
+  ["om", "organic matter, % by weight"],
+  ["sandtotal", "total sand, % of the <2 mm fraction"],
+  ["silttotal", "total silt, % of the <2 mm fraction"],
+  ["claytotal", "total clay, % of the <2 mm fraction"],
+  ["dbthirdbar", "bulk density at 1/3 bar, g/cm3"],
+  ["cec7", "CEC by NH4OAc at pH 7, meq/100 g (= cmol(+)/kg)"],
+  ["ec", "electrical conductivity of the saturation extract, dS/m"],
+  ["awc", "available water capacity, cm/cm"],
+  ["ksat", "saturated hydraulic conductivity, micrometers per second"],
+];
+
+export const MAP_UNIT_COLUMNS: readonly MapUnitColumn[] = [
+  col("l", "areasymbol", "survey area symbol, e.g. IA073"),
+  col("l", "areaname", "survey area name"),
+  col("sc", "saverest", "survey area version date (citation)"),
+  col("sc", "saversion", "survey area version number (citation)"),
+  col("l", "lkey", "legend key"),
+  col("mu", "mukey", "map unit key"),
+  col("mu", "musym", "map unit symbol on the survey map"),
+  col("mu", "muname", "map unit name"),
+  col("c", "cokey", "component key; null when the map unit has no component"),
+  col("c", "compname", "component name (series or miscellaneous area)"),
+  col("c", "comppct_r", "component share of the map unit, percent (representative value)"),
+  col("c", "majcompflag", "'Yes' or 'No ' (char(3)): major component"),
+  col("c", "compkind", "Series, Taxadjunct, Miscellaneous area, ..."),
+  col("c", "taxclname", "Soil Taxonomy family name"),
+  col("c", "slope_l", "slope gradient, %, low"),
+  col("c", "slope_r", "slope gradient, %, representative"),
+  col("c", "slope_h", "slope gradient, %, high"),
+  col("c", "drainagecl", "natural drainage class"),
+  col("c", "hydgrp", "hydrologic soil group (A, B, C, D, A/D, B/D, C/D)"),
+  col("ch", "chkey", "horizon key; null when the component has no horizon"),
+  col("ch", "hzname", "horizon designation, e.g. Ap"),
+  col("ch", "hzdept_r", "horizon top depth, cm"),
+  col("ch", "hzdepb_r", "horizon bottom depth, cm"),
+  ...HORIZON_PROPERTY_STEMS.flatMap(([stem, meaning]) =>
+    (["l", "r", "h"] as const).map((s) => col("ch", `${stem}_${s}`, `${meaning}, ${{ l: "low", r: "representative", h: "high" }[s]}`)),
+  ),
+  col("tg", "chtgkey", "key of the representative texture group (rvindicator 'Yes'); null when there is none"),
+  col("tg", "texture", "texture of the representative texture group, e.g. L, SIL, GR-L"),
+];
+
+export const MAP_UNIT_COLUMN_NAMES: readonly string[] = MAP_UNIT_COLUMNS.map((c) => c.column);
+
+/** The representative horizon columns the summaries read, by column name (awc_r, claytotal_r, ...). */
+const HORIZON_VALUE_COLUMNS: readonly string[] = HORIZON_PROPERTY_STEMS.map(([stem]) => `${stem}_r`);
+
+/** SSURGO keys are digit strings; SDA's mapunit.mukey is an int, so anything longer is not a key. */
+export const MAP_UNIT_KEY_PATTERN = /^[1-9][0-9]{0,9}$/;
+
+/** The mukey as it may enter SQL: digits only, at most an SQL Server int, or a ValidationError (422). */
+export function checkMapUnitKey(mukey: string): string {
+  if (typeof mukey !== "string" || !MAP_UNIT_KEY_PATTERN.test(mukey) || Number(mukey) > 2_147_483_647) {
+    throw new ValidationError("map_unit_key must be a SSURGO map unit key: digits only, without a leading zero, at most 2147483647 (e.g. 2765528).");
+  }
+  return mukey;
+}
+
+/**
+ * The joins and order, the same in both dialects. The representative texture group is joined on
+ * rvindicator 'Yes' (a Boolean stored as 'Yes'/'No '), at most one per horizon in SSURGO. STATSGO2
+ * (areasymbol 'US') is excluded as in the point query.
+ */
+function fromClause(mukeyPredicate: string, order: string): string {
+  return `FROM mapunit AS mu
+INNER JOIN legend AS l ON l.lkey = mu.lkey
+LEFT JOIN sacatalog AS sc ON sc.areasymbol = l.areasymbol
+LEFT JOIN component AS c ON c.mukey = mu.mukey
+LEFT JOIN chorizon AS ch ON ch.cokey = c.cokey
+LEFT JOIN chtexturegrp AS tg ON tg.chkey = ch.chkey AND tg.rvindicator = 'Yes'
+WHERE ${mukeyPredicate} AND l.areasymbol <> 'US'
+ORDER BY ${order}`;
+}
+
+/** T-SQL for Soil Data Access (docs/decisions.md#sda-sql): the checked mukey as a plain integer. */
+export function mapUnitSql({ mapUnitKey }: MapUnitParams): string {
+  const select = selectList(MAP_UNIT_COLUMNS.map((c) => ({ as: c.column, sql: `${c.alias}.${c.column}` })));
+  return commentFree(`SELECT\n${select}\n${fromClause(`mu.mukey = ${checkMapUnitKey(mapUnitKey)}`, "c.comppct_r DESC, c.cokey, ch.hzdept_r, ch.chkey")}`);
+}
+
+type Row = Record<string, unknown>;
+
+/** The snapshot form: the same SELECT over the snapshot (keys are TEXT there: cast to sort as SDA's ints). */
+function prepareSnapshot(file: SnapshotFile): (params: MapUnitParams) => Payload {
+  const db: Database = file.db;
+  const typeOf = db.query<{ sqltype: string; sqlsize: number }, [string, string]>(
+    "SELECT sqltype, sqlsize FROM ssurgo_columns WHERE tabphyname = ? AND colphyname = ?",
+  );
+  const types: SqlType[] = [];
+  const select = MAP_UNIT_COLUMNS.map(({ column, alias }) => {
+    const table = TABLES[alias];
+    const t = typeOf.get(table, column);
+    types.push(t ? { name: t.sqltype, size: t.sqlsize } : { name: "varchar", size: 8000 });
+    return file.has(table, column) ? `${alias}.${quoteIdent(column)} AS ${quoteIdent(column)}` : `NULL AS ${quoteIdent(column)}`;
+  });
+  const typeNames = types.map((t) => (typeof t === "string" ? t : t.name));
+  const answer = (rows: Row[]): Payload => {
+    const cells: Cell[][] = rows.map((row) => MAP_UNIT_COLUMN_NAMES.map((c, i) => sdaCell(row[c], typeNames[i])));
+    return Payload.ofJson(answerAsSda(MAP_UNIT_COLUMN_NAMES, types, cells).payload);
+  };
+  if (!Object.values(TABLES).every((t) => file.has(t))) return () => answer([]);
+  const statement = db.prepare<Row, [string]>(
+    `SELECT ${select.join(", ")}\n${fromClause("mu.mukey = ?1", "c.comppct_r DESC, CAST(c.cokey AS INTEGER), c.cokey, ch.hzdept_r, CAST(ch.chkey AS INTEGER)")}`,
+  );
+  return ({ mapUnitKey }) => answer(statement.all(checkMapUnitKey(mapUnitKey)));
+}
+
+export const mapUnitQuery: QueryKind<MapUnitParams, SdaAnswer> = {
+  kind: "ssurgo_mapunit",
+  columns: MAP_UNIT_COLUMN_NAMES,
+  key: ({ mapUnitKey }) => checkMapUnitKey(mapUnitKey),
+  forms: { sda: mapUnitSql, snapshot: { prepare: prepareSnapshot } },
+  decode: (payload) => decodeSdaTable(payload, MAP_UNIT_COLUMN_NAMES),
+  raw: (answer) => answer.payload,
+};
+
+const number = (v: Cell | undefined): number | null => {
+  if (v === null || v === undefined || v.trim() === "") return null;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+};
+const text = (v: Cell | undefined): string | null => (v === null || v === undefined || v.trim() === "" ? null : v.trim());
+
+function citation(areaName: string | null, areaSymbol: string | null, version: string | null, versionDate: Date | null, retrievedAt: string): string {
+  const v = version ? `survey area version ${version}` : "survey area version unknown";
+  const date = versionDate ? ` of ${isoDay(versionDate)}` : "";
+  return `Soil Survey Staff, Natural Resources Conservation Service, United States Department of Agriculture. Soil Survey Geographic (SSURGO) Database for ${areaName ?? areaSymbol} (${areaSymbol}), ${v}${date}. Available online at ${SSURGO_SOURCE_URL}. Retrieved ${retrievedAt.slice(0, 10)}.`;
+}
+
+/**
+ * The map unit in an answer of `mapUnitQuery`, typed for the summaries; null when the answer has no
+ * rows (an unknown mukey). Components come highest percent first (tie: lowest key), as queried.
+ */
+export function readMapUnit(answer: SdaAnswer, context: AnswerContext): MapUnitData | null {
+  const { columns, rows } = answer.table;
+  const at = new Map(columns.map((name, i) => [name, i]));
+  const get = (row: readonly Cell[], name: string): Cell => row[at.get(name)!] ?? null;
+  const first = rows[0];
+  if (!first) return null;
+  const components = new Map<string, SummaryComponent & { horizons: SummaryHorizon[] }>();
+  for (const row of rows) {
+    const cokey = text(get(row, "cokey"));
+    if (cokey === null) continue;
+    let component = components.get(cokey);
+    if (!component) {
+      component = {
+        key: cokey,
+        name: text(get(row, "compname")) ?? "",
+        kind: text(get(row, "compkind")),
+        percent: number(get(row, "comppct_r")),
+        major: text(get(row, "majcompflag")) === "Yes",
+        taxonomic_class: text(get(row, "taxclname")),
+        slope: number(get(row, "slope_r")),
+        drainage_class: text(get(row, "drainagecl")),
+        hydrologic_group: text(get(row, "hydgrp")),
+        horizons: [],
+      };
+      components.set(cokey, component);
+    }
+    const chkey = text(get(row, "chkey"));
+    // A second representative texture group of one horizon would repeat it: the first row wins.
+    if (chkey === null || component.horizons.some((h) => h.key === chkey)) continue;
+    component.horizons.push({
+      key: chkey,
+      name: text(get(row, "hzname")),
+      top: number(get(row, "hzdept_r")),
+      bottom: number(get(row, "hzdepb_r")),
+      values: Object.fromEntries(HORIZON_VALUE_COLUMNS.map((c) => [c, number(get(row, c))])),
+      texture: text(get(row, "texture")),
+    });
+  }
+  const areaSymbol = text(get(first, "areasymbol"));
+  const versionDate = parseSdaDateTime(get(first, "saverest"));
+  const stored = new Date(context.storedAt).toISOString();
+  // In snapshot mode the values are as of the survey's export (docs/decisions.md#provenance).
+  const retrievedAt = context.source.kind === "snapshot" ? (versionDate?.toISOString() ?? stored) : stored;
+  return {
+    provider: SSURGO_ID,
+    area_symbol: areaSymbol ?? "",
+    map_unit_key: text(get(first, "mukey")) ?? "",
+    map_unit_symbol: text(get(first, "musym")) ?? "",
+    map_unit_name: text(get(first, "muname")) ?? "",
+    components: [...components.values()],
+    source: {
+      organization: SSURGO_ORGANIZATION,
+      retrieved_at: retrievedAt,
+      citation: citation(text(get(first, "areaname")), areaSymbol, text(get(first, "saversion")), versionDate, retrievedAt),
+      source_url: SSURGO_SOURCE_URL,
+    },
+  };
+}
+
+/** Map unit keys of a point answer (the point query's rows), in its order, each once. */
+export function mapUnitKeysAtPoint(answer: SdaAnswer): string[] {
+  const i = answer.table.columns.indexOf("mukey");
+  if (i < 0) return [];
+  return [...new Set(answer.table.rows.map((row) => row[i]).filter((k): k is string => typeof k === "string" && k !== ""))];
+}

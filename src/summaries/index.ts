@@ -1,0 +1,128 @@
+/** GET /v1/soil/mapunits/{map_unit_key} and GET /v1/soil/summary: any mapped_location provider with map units. */
+import { Elysia } from "elysia";
+import { documentedResponses } from "../http/openapi";
+import { strictQuery, type QueryOf } from "../http/query";
+import type { Send } from "../http/response";
+import { ProviderNotOperationalError, ValidationError } from "../errors";
+import { checkDepthInterval, type DataDeps } from "../answer";
+import { parseProperties } from "../catalog/properties-param";
+import { MapUnitPathParams, MapUnitQueryParams, SummaryQueryParams, SummaryResponse } from "./model";
+import { mapUnitSummary, parseMethod, planSummaries, summaryAtPoint, type EffectiveSummaryQuery, type MapUnitProvider } from "./service";
+import { MAP_UNIT_TABLE, SUMMARY_TABLE } from "../tables";
+
+export interface SummaryRouteDeps extends DataDeps {
+  send: Send;
+}
+
+/** `providers` (or its synonym `provider`): exactly one operational provider that serves map units. */
+function summaryProvider(deps: DataDeps, providers: string, provider: string): MapUnitProvider {
+  let raw = providers;
+  if (provider !== "") {
+    if (providers !== "usda_ssurgo" && providers !== provider) {
+      throw new ValidationError("Query parameters 'providers' and 'provider' name different providers; give one of them.");
+    }
+    raw = provider;
+  }
+  const items = raw.split(",").map((item) => item.trim());
+  const given = items[0] ?? "";
+  if (items.length !== 1 || given === "") {
+    throw new ValidationError(`Query parameter 'providers' must name exactly one mapped-location provider (e.g. usda_ssurgo); got ${items.length}.`);
+  }
+  const found = deps.registry.find(given);
+  if (found === undefined) throw new ValidationError(`Query parameter 'providers' names an unknown provider '${given.slice(0, 40)}'; GET /v1/providers lists them.`);
+  if (found.role === "planned") throw new ProviderNotOperationalError(found.id);
+  if (found.role !== "mapped_location" || found.mapUnits === undefined) {
+    throw new ValidationError(`Provider '${found.id}' serves no map units; map-unit summaries come from usda_ssurgo.`, found.id);
+  }
+  return found as MapUnitProvider;
+}
+
+type SharedQuery = QueryOf<typeof MapUnitQueryParams>;
+
+/** Defaults applied, aliases resolved, method and depth checked: everything a 422 can be found in, before any upstream call. */
+function effectiveQuery(read: SharedQuery, provider: string, place: Pick<EffectiveSummaryQuery, "latitude" | "longitude" | "map_unit_key">): EffectiveSummaryQuery {
+  checkDepthInterval(read.depth_top_cm, read.depth_bottom_cm);
+  const properties = parseProperties(read.properties);
+  const method = parseMethod(read.method);
+  planSummaries(properties, method, { top_cm: read.depth_top_cm, bottom_cm: read.depth_bottom_cm });
+  return {
+    ...place,
+    providers: [provider],
+    properties,
+    method,
+    depth_top_cm: read.depth_top_cm,
+    depth_bottom_cm: read.depth_bottom_cm,
+  };
+}
+
+const summaryQuery = strictQuery(SummaryQueryParams);
+const mapUnitQuery = strictQuery(MapUnitQueryParams);
+
+const DATA_ERRORS = {
+  422: ["ErrorResponse", "A parameter violates its rules (code validation_error): the message names the parameter, or the method and the property that do not fit."],
+  409: ["ErrorResponse", "The provider is planned, not operational (code provider_not_operational)."],
+  502: ["ErrorResponse", "The upstream provider failed (code upstream_error or upstream_unreachable); retryable."],
+  504: ["ErrorResponse", "The upstream provider gave no complete answer in time (code upstream_timeout); retryable."],
+} as const;
+
+const BODY =
+  "The body: the map unit with every component (with or without horizon data), and one summary per requested property: value or category, unit, depth, percent_of_map_unit, each component's contribution, the formulas (transformations), source and warnings.";
+
+export function summaries(deps: SummaryRouteDeps) {
+  return new Elysia({ name: "loam.summaries" })
+    .get(
+      "/v1/soil/mapunits/:map_unit_key",
+      async ({ params, query, request, set }) => {
+        const read = mapUnitQuery.queryOf(query);
+        const provider = summaryProvider(deps, read.providers, read.provider);
+        const key = provider.mapUnits.checkKey(params.map_unit_key);
+        const answer = await mapUnitSummary(deps, provider, effectiveQuery(read, provider.id, { latitude: null, longitude: null, map_unit_key: key }));
+        return deps.send(answer, request, set, MAP_UNIT_TABLE);
+      },
+      {
+        transform: mapUnitQuery.transform,
+        params: MapUnitPathParams,
+        query: MapUnitQueryParams,
+        response: { 200: SummaryResponse },
+        detail: {
+          tags: ["soil"],
+          summary: "One map unit, its components and its summaries",
+          description: `${BODY} Example: /v1/soil/mapunits/2765528?properties=clay,available_water_storage,drainage_class&depth_bottom_cm=100`,
+          responses: documentedResponses(
+            {
+              200: ["SummaryResponse", "The map unit, its components and the summaries."],
+              404: ["ErrorResponse", "No map unit has this key (code not_found)."],
+              ...DATA_ERRORS,
+            },
+            { etag: true, csv: "one row per summary" },
+          ),
+        },
+      },
+    )
+    .get(
+      "/v1/soil/summary",
+      async ({ query, request, set }) => {
+        const read = summaryQuery.queryOf(query);
+        const provider = summaryProvider(deps, read.providers, read.provider);
+        const answer = await summaryAtPoint(deps, provider, effectiveQuery(read, provider.id, { latitude: read.latitude, longitude: read.longitude, map_unit_key: null }));
+        return deps.send(answer, request, set, SUMMARY_TABLE);
+      },
+      {
+        transform: summaryQuery.transform,
+        query: SummaryQueryParams,
+        response: { 200: SummaryResponse },
+        detail: {
+          tags: ["soil"],
+          summary: "Summaries of the map unit at one WGS84 point",
+          description: `The map unit containing the point, summarized as GET /v1/soil/mapunits/{map_unit_key} does. No map unit there: 200 with map_unit null and a warning. ${BODY} Example: /v1/soil/summary?latitude=41.944131&longitude=-94.359608&properties=clay&depth_bottom_cm=30`,
+          responses: documentedResponses(
+            {
+              200: ["SummaryResponse", "The map unit at the point (or null), its components and the summaries."],
+              ...DATA_ERRORS,
+            },
+            { etag: true, csv: "one row per summary" },
+          ),
+        },
+      },
+    );
+}

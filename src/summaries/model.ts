@@ -1,0 +1,160 @@
+/**
+ * Models of the map-unit summaries (GET /v1/soil/mapunits/{map_unit_key}, GET /v1/soil/summary): one
+ * body for both, the map unit with every component, and one summary per requested property.
+ */
+import { t, type Static } from "elysia";
+import { CacheMetadata, DEPTH_PARAMETERS, FORMAT_PARAMETER, DepthInterval } from "../answer/model";
+import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
+import { SUMMARY_METHODS } from "./methods";
+
+const closed = { additionalProperties: false } as const;
+const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
+
+export const DEFAULT_SUMMARY_PROPERTIES = "ph,organic_matter,sand,silt,clay";
+
+const summaryParameters = {
+  providers: t.Optional(
+    t.String({ maxLength: 40, default: "usda_ssurgo", description: "One mapped-location provider id (usda_ssurgo); at most 40 characters.", examples: ["usda_ssurgo"] }),
+  ),
+  provider: t.Optional(t.String({ maxLength: 40, default: "", description: "Same as providers (one provider id); give one of the two.", examples: ["usda_ssurgo"] })),
+  properties: propertiesParameter(DEFAULT_SUMMARY_PROPERTIES),
+  method: t.Optional(
+    t.String({
+      maxLength: 40,
+      default: "",
+      description:
+        "Aggregation method for every requested property: weighted_average, dominant_component, dominant_condition, min or max. Empty (default): weighted_average for numbers, dominant_condition for classes. A method that does not fit a property is a 422.",
+      examples: ["weighted_average"],
+    }),
+  ),
+  ...DEPTH_PARAMETERS,
+  ...FORMAT_PARAMETER,
+};
+
+export const SummaryQueryParams = t.Object({
+  latitude: t.Number({ minimum: -90, maximum: 90, description: "WGS84 latitude, decimal degrees, -90 to 90.", examples: [41.944131] }),
+  longitude: t.Number({ minimum: -180, maximum: 180, description: "WGS84 longitude, decimal degrees, -180 to 180.", examples: [-94.359608] }),
+  ...summaryParameters,
+});
+
+export const MapUnitQueryParams = t.Object(summaryParameters);
+
+export const MapUnitPathParams = t.Object({
+  map_unit_key: t.String({ maxLength: 40, description: "SSURGO map unit key (mukey): digits, e.g. 2765528.", examples: ["2765528"] }),
+});
+
+export const SummaryMethodName = t.Union(
+  [t.Literal("weighted_average"), t.Literal("dominant_component"), t.Literal("dominant_condition"), t.Literal("min"), t.Literal("max")],
+  { title: "SummaryMethod", description: "How component values become one map-unit value (see the README)." },
+);
+/** The model lists every method of methods.ts (checked here, at compile time). */
+const _everyMethod: readonly Static<typeof SummaryMethodName>[] = SUMMARY_METHODS;
+
+export const SummaryQuery = t.Object(
+  {
+    latitude: nullable(t.Number()),
+    longitude: nullable(t.Number()),
+    map_unit_key: nullable(t.String()),
+    providers: t.Array(t.String()),
+    properties: t.Array(t.String()),
+    method: nullable(t.String({ description: "The method asked for; null when each property takes its default." })),
+    depth_top_cm: t.Number(),
+    depth_bottom_cm: t.Number(),
+  },
+  { ...closed, title: "SummaryQuery", description: "The effective query: defaults applied, aliases resolved. A point query has latitude and longitude, a map-unit query map_unit_key." },
+);
+
+export const MapUnitComponent = t.Object(
+  {
+    component_key: t.String(),
+    component_name: t.String(),
+    component_kind: nullable(t.String({ description: "Series, Taxadjunct, Miscellaneous area, ..." })),
+    component_percent: nullable(t.Number()),
+    major_component: t.Boolean(),
+    taxonomic_class: nullable(t.String()),
+    slope_percent: nullable(t.Number()),
+    drainage_class: nullable(t.String()),
+    hydrologic_group: nullable(t.String()),
+    has_horizon_data: t.Boolean({ description: "False for components without horizons (Urban land, Water, ...)." }),
+  },
+  { ...closed, title: "MapUnitComponent" },
+);
+
+export const MapUnit = t.Object(
+  {
+    provider: t.String(),
+    area_symbol: t.String(),
+    map_unit_key: t.String(),
+    map_unit_symbol: t.String(),
+    map_unit_name: t.String(),
+    components: t.Array(MapUnitComponent, { description: "Every component, with or without horizon data, highest percent first." }),
+  },
+  { ...closed, title: "MapUnit" },
+);
+
+export const SummaryContribution = t.Object(
+  {
+    component_key: t.String(),
+    component_name: t.String(),
+    component_percent: nullable(t.Number()),
+    value: nullable(t.Number()),
+    category: nullable(t.String()),
+    covered_depth: nullable(DepthInterval),
+    horizon_keys: t.Array(t.String()),
+  },
+  { ...closed, title: "SummaryContribution" },
+);
+
+export const SummarySource = t.Object(
+  {
+    provider: t.String(),
+    organization: t.String(),
+    retrieved_at: t.String({ format: "date-time" }),
+    original_property_name: t.String({ examples: ["chorizon.awc_r"] }),
+    citation: t.String(),
+    source_url: t.String(),
+  },
+  { ...closed, title: "SummarySource" },
+);
+
+export const PropertySummary = t.Object(
+  {
+    property: PropertyReference,
+    method: SummaryMethodName,
+    value: nullable(t.Number()),
+    category: nullable(t.String()),
+    unit: nullable(t.String()),
+    depth: DepthInterval,
+    percent_of_map_unit: t.Number({ description: "Sum of the component percents that made the value." }),
+    contributions: t.Array(SummaryContribution),
+    transformations: t.Array(Transformation),
+    source: SummarySource,
+    warnings: t.Array(t.String()),
+  },
+  { ...closed, title: "PropertySummary" },
+);
+
+export const SummaryResponse = t.Object(
+  {
+    api_version: t.String(),
+    status: t.Literal("experimental"),
+    query: SummaryQuery,
+    data_kind: t.Literal("derived"),
+    map_unit: nullable(MapUnit),
+    summaries: t.Array(PropertySummary),
+    cache: CacheMetadata,
+    warnings: t.Array(t.String()),
+  },
+  { ...closed, title: "SummaryResponse" },
+);
+
+export const SUMMARY_MODELS = {
+  SummaryMethod: SummaryMethodName,
+  SummaryQuery,
+  MapUnitComponent,
+  MapUnit,
+  SummaryContribution,
+  SummarySource,
+  PropertySummary,
+  SummaryResponse,
+};
