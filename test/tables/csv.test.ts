@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { csvField, csvLine, toCsv } from "../../src/tables/csv";
 import { LAB_OBSERVATION_COLUMNS, LOCATION_COLUMNS, PEDON_FEATURE_COLUMNS, pedonCsv, WARNING_SEPARATOR } from "../../src/tables/flatten";
+import { joinContributions, SUMMARY_COLUMNS } from "../../src/tables/summary";
 import { normalizePedon } from "../../src/providers/usda_kssl/normalize";
 import { LAB_PEDON_COLUMNS } from "../../src/providers/usda_kssl/columns";
 import type { Cell as UpstreamCell, SdaTable as UpstreamTable } from "../../src/upstream/sda/payload";
@@ -188,6 +189,76 @@ describe("GET /v1/pedons/{pedon_key} as CSV", () => {
   });
 });
 
+describe("GET /v1/soil/summary and GET /v1/soil/mapunits/{map_unit_key} as CSV", () => {
+  const PROPERTIES = "properties=clay,available_water_storage,drainage_class,hydrologic_group&depth_bottom_cm=100";
+
+  /** The JSON summaries and the CSV records agree, record by record. */
+  function expectSameSummaries(json: any, csv: string) {
+    const rows = records(parseRfc4180(csv));
+    expect(Object.keys(rows[0]!)).toEqual(SUMMARY_COLUMNS.map(([name]) => name));
+    expect(rows.length).toBe(json.summaries.length);
+    json.summaries.forEach((s: any, i: number) => {
+      expect(rows[i]).toMatchObject({
+        map_unit_key: json.map_unit.map_unit_key,
+        map_unit_name: json.map_unit.map_unit_name,
+        component_count: String(json.map_unit.components.length),
+        property_id: s.property.id,
+        method: s.method,
+        value: cell(s.value),
+        category: cell(s.category),
+        unit: cell(s.unit),
+        depth_top_cm: cell(s.depth.top_cm),
+        depth_bottom_cm: cell(s.depth.bottom_cm),
+        percent_of_map_unit: cell(s.percent_of_map_unit),
+        contributions: joinContributions(s.contributions),
+        data_kind: json.data_kind,
+        provider: s.source.provider,
+        retrieved_at: s.source.retrieved_at,
+        citation: s.source.citation,
+        warnings: [...new Set([...s.warnings, ...json.warnings])].join(WARNING_SEPARATOR),
+      });
+    });
+    return rows;
+  }
+
+  test("the known points: one record per summary, the JSON's values; the map unit's own route gives the same records", async () => {
+    for (const point of knownPoints()) {
+      const atPoint = await both(`/v1/soil/summary?latitude=${point.lat}&longitude=${point.lon}&${PROPERTIES}`);
+      expect(atPoint.response.status).toBe(200);
+      expect(atPoint.response.headers.get("content-disposition")).toBe(`attachment; filename="loam-soil-summary_${point.lat}_${point.lon}.csv"`);
+      expect(atPoint.json.map_unit.map_unit_key).toBe(point.mukey);
+      const rows = expectSameSummaries(atPoint.json, atPoint.csv);
+      expect(rows.length).toBe(4);
+      expect(rows.find((r) => r.property_id === "drainage_class")!.value).toBe("");
+
+      const unit = await both(`/v1/soil/mapunits/${point.mukey}?${PROPERTIES}`);
+      expect(unit.response.headers.get("content-disposition")).toBe(`attachment; filename="loam-mapunit_${point.mukey}.csv"`);
+      expectSameSummaries(unit.json, unit.csv);
+      const values = (text: string) => records(parseRfc4180(text)).map((r) => [r.property_id, r.value, r.category, r.contributions]);
+      expect(values(unit.csv)).toEqual(values(atPoint.csv));
+    }
+  });
+
+  test("no map unit at a valid point: the header alone, still 200 CSV", async () => {
+    const { json, csv, response } = await both("/v1/soil/summary?latitude=41.95&longitude=-94.35");
+    expect(response.status).toBe(200);
+    expect(json.map_unit).toBeNull();
+    expect(parseRfc4180(csv)).toEqual([SUMMARY_COLUMNS.map(([name]) => name)]);
+  });
+
+  test("errors stay JSON: unknown map unit 404, misfit method 422, bad format 422", async () => {
+    for (const [path, status] of [
+      ["/v1/soil/mapunits/999999999?format=csv", 404],
+      ["/v1/soil/mapunits/2765528?properties=drainage_class&method=weighted_average&format=csv", 422],
+      ["/v1/soil/summary?latitude=41.944131&longitude=-94.359608&format=tsv", 422],
+    ] as const) {
+      const response = await loam.get(path, { headers: { Accept: "text/csv" } });
+      expect(response.status).toBe(status);
+      expect(response.headers.get("content-type")).toStartWith("application/json");
+    }
+  });
+});
+
 describe("negotiation, validators and errors", () => {
   test("Accept: text/csv selects CSV; a browser's Accept and format=json stay JSON", async () => {
     const path = "/v1/pedons/02N0245";
@@ -262,7 +333,7 @@ describe("negotiation, validators and errors", () => {
 describe("the CSV routes in the OpenAPI document", () => {
   test("each CSV route documents format (json, csv), text/csv on its 200 and Content-Disposition; JSON-only routes do not", async () => {
     const doc = await (await loam.get("/openapi.json")).json();
-    const csvPaths = ["/v1/soil/location", "/v1/pedons", "/v1/pedons/{pedon_key}"];
+    const csvPaths = ["/v1/soil/location", "/v1/soil/summary", "/v1/soil/mapunits/{map_unit_key}", "/v1/pedons", "/v1/pedons/{pedon_key}"];
     for (const path of csvPaths) {
       const get = doc.paths[path].get;
       const format = get.parameters.find((p: any) => p.name === "format");
