@@ -22,6 +22,7 @@ import { pages } from "./pages";
 import { location } from "./location";
 import { pedons } from "./pedons";
 import { summaries } from "./summaries";
+import { mapUnits } from "./mapunits";
 
 export const IDLE_TIMEOUT_SECONDS = 30;
 
@@ -81,6 +82,7 @@ export function createApp(deps: AppDeps) {
     .use(location(data))
     .use(pedons(data))
     .use(summaries(data))
+    .use(mapUnits(data))
     .use(pages(responses.sendFile));
   routeOf = routeMatcher(app.routes.map((route) => route.path));
   return app;

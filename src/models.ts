@@ -5,6 +5,7 @@ import { ApiMetadata, HealthResponse } from "./meta/model";
 import { LOCATION_MODELS } from "./location/model";
 import { PEDON_MODELS } from "./pedons/model";
 import { SUMMARY_MODELS } from "./summaries/model";
+import { MAP_UNIT_COLLECTION_MODELS } from "./mapunits/model";
 import { PropertiesResponse, PropertyRecord, PropertyReference, ProviderRecord, ProvidersResponse, Transformation } from "./catalog/model";
 
 export const MODELS = {
@@ -23,4 +24,5 @@ export const MODELS = {
   ...LOCATION_MODELS,
   ...PEDON_MODELS,
   ...SUMMARY_MODELS,
+  ...MAP_UNIT_COLLECTION_MODELS,
 };

@@ -24,7 +24,16 @@ function tidy(value: number): number {
   return Number(value.toPrecision(10));
 }
 
-export function parseBbox(raw: string): Bbox {
+/** How large a box an endpoint accepts (GET /v1/pedons: the defaults; map-unit polygons: smaller). */
+export interface BboxLimits {
+  maxSideDegrees: number;
+  maxAreaSquareDegrees: number;
+}
+
+export const PEDON_BBOX_LIMITS: BboxLimits = { maxSideDegrees: MAX_BBOX_SIDE_DEGREES, maxAreaSquareDegrees: MAX_BBOX_AREA_SQ_DEGREES };
+
+export function parseBbox(raw: string, limits: BboxLimits = PEDON_BBOX_LIMITS): Bbox {
+  const { maxSideDegrees, maxAreaSquareDegrees } = limits;
   const items = raw.split(",");
   if (items.length !== 4) {
     throw new ValidationError(`Query parameter 'bbox' must be four comma-separated numbers min_lon,min_lat,max_lon,max_lat; got ${items.length} item${items.length === 1 ? "" : "s"}.`);
@@ -52,15 +61,15 @@ export function parseBbox(raw: string): Bbox {
   }
   const width = maxLon - minLon;
   const height = maxLat - minLat;
-  if (width > MAX_BBOX_SIDE_DEGREES + TOLERANCE) {
-    throw new ValidationError(`Query parameter 'bbox' spans ${tidy(width)} degrees of longitude; at most ${MAX_BBOX_SIDE_DEGREES} degrees per side are allowed.`);
+  if (width > maxSideDegrees + TOLERANCE) {
+    throw new ValidationError(`Query parameter 'bbox' spans ${tidy(width)} degrees of longitude; at most ${maxSideDegrees} degrees per side are allowed.`);
   }
-  if (height > MAX_BBOX_SIDE_DEGREES + TOLERANCE) {
-    throw new ValidationError(`Query parameter 'bbox' spans ${tidy(height)} degrees of latitude; at most ${MAX_BBOX_SIDE_DEGREES} degrees per side are allowed.`);
+  if (height > maxSideDegrees + TOLERANCE) {
+    throw new ValidationError(`Query parameter 'bbox' spans ${tidy(height)} degrees of latitude; at most ${maxSideDegrees} degrees per side are allowed.`);
   }
-  if (width * height > MAX_BBOX_AREA_SQ_DEGREES + TOLERANCE) {
+  if (width * height > maxAreaSquareDegrees + TOLERANCE) {
     throw new ValidationError(
-      `Query parameter 'bbox' covers ${tidy(width * height)} square degrees (${tidy(width)} x ${tidy(height)}); at most ${MAX_BBOX_AREA_SQ_DEGREES} square degrees are allowed.`,
+      `Query parameter 'bbox' covers ${tidy(width * height)} square degrees (${tidy(width)} x ${tidy(height)}); at most ${maxAreaSquareDegrees} square degrees are allowed.`,
     );
   }
   return values;

@@ -125,6 +125,18 @@ export interface MapUnitRole<A = any, PA = any> {
   keysAtPoint(pointAnswer: PA): string[];
 }
 
+/** One map-unit polygon (delineation) of a polygon answer. */
+export interface MapUnitPolygon {
+  /** The polygon's key in its source (SDA mupolygonkey; the snapshot's row id). */
+  id: string;
+  mapUnitKey: string;
+  mapUnitSymbol: string | null;
+  mapUnitName: string | null;
+  areaSymbol: string | null;
+  /** Polygons, each [outer ring, ...holes], rings of [lon, lat], wound as RFC 7946 asks. */
+  polygons: number[][][][];
+}
+
 // The answer types default to `any` so features can hold a provider of any answer type; each
 // provider object is declared with its own (e.g. PointProvider<SdaAnswer>).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -137,6 +149,12 @@ export interface PointProvider<A = any> extends OperationalBase {
   /** Whole map units and their components, for map-unit summaries; absent when the provider has none. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly mapUnits?: MapUnitRole<any, A>;
+  /** Map-unit polygons in a box (GET /v1/soil/mapunits?bbox=…), when the provider has them. */
+  readonly mapUnitPolygons?: {
+    query: QueryKind<BboxParams, A>;
+    /** At most `limit` polygons in the query's order; `truncated` when more exist. */
+    polygons(answer: A, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean };
+  };
 }
 
 // ---- laboratory pedons (GET /v1/pedons, /v1/pedons/{key}) ------------------------------------------

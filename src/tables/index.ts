@@ -39,7 +39,7 @@ export const MAP_UNIT_TABLE: CsvTable<SummaryBodyCells> = {
 };
 
 /** GET /v1/soil/mapunits?bbox=...: named by the box. */
-export const MAP_UNIT_COLLECTION_TABLE: CsvTable<MapUnitCollectionCells & { query: { bbox: readonly number[] } }> = {
+export const MAP_UNIT_COLLECTION_TABLE: CsvTable<MapUnitCollectionCells> = {
   render: mapUnitCollectionCsv,
   fileName: (body) => `loam-mapunits_${body.query.bbox.join("_")}.csv`,
 };

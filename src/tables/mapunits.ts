@@ -22,6 +22,9 @@ export interface MapUnitFeatureCells {
 }
 
 export interface MapUnitCollectionCells {
+  provider: string;
+  /** The effective query: the summarized property and method are null when none was asked for. */
+  query: { bbox: readonly number[]; property: string | null; method: string | null; depth_top_cm: number; depth_bottom_cm: number };
   features: readonly MapUnitFeatureCells[];
   truncated: boolean;
   cache: { stored_at: string };
@@ -36,9 +39,15 @@ export const MAP_UNIT_FEATURE_COLUMNS: readonly Column<FeatureRow>[] = [
   ["map_unit_symbol", ({ feature: f }) => f.properties.map_unit_symbol],
   ["map_unit_name", ({ feature: f }) => f.properties.map_unit_name],
   ["area_symbol", ({ feature: f }) => f.properties.area_symbol],
+  // What the summary cells are, on every row (they mean nothing without it); empty without a property.
+  ["summary_property", ({ answer }) => answer.query.property],
+  ["summary_method", ({ answer }) => answer.query.method],
+  ["summary_depth_top_cm", ({ answer }) => (answer.query.property === null ? null : answer.query.depth_top_cm)],
+  ["summary_depth_bottom_cm", ({ answer }) => (answer.query.property === null ? null : answer.query.depth_bottom_cm)],
   ["summary_value", ({ feature: f }) => f.properties.summary?.value],
   ["summary_category", ({ feature: f }) => f.properties.summary?.category],
   ["summary_unit", ({ feature: f }) => f.properties.summary?.unit],
+  ["provider", ({ answer }) => answer.provider],
   ["truncated", ({ answer }) => answer.truncated],
   ["retrieved_at", ({ answer }) => answer.cache.stored_at],
   ["warnings", ({ answer }) => joinWarnings([], answer.warnings)],

@@ -44,6 +44,9 @@ export function logicalQueryFromSql(sql: string): LogicalQuery | null {
   if (point) return { kind: "ssurgo_point", longitude: Number(point[1]), latitude: Number(point[2]) };
   const mapUnit = /WHERE mu\.mukey = (\d+) AND/i.exec(sql);
   if (mapUnit) return { kind: "ssurgo_mapunit", mapUnitKey: mapUnit[1]! };
+  const box = new RegExp(String.raw`STIntersects\(geometry::STGeomFromText\('POLYGON\(\(${NUMBER} ${NUMBER}, ${NUMBER} ${NUMBER}, ${NUMBER} ${NUMBER}`, "i").exec(sql);
+  const polygonsTop = /FROM mupolygon AS P/i.test(sql) && /SELECT TOP \((\d+)\)/i.exec(sql);
+  if (box && polygonsTop) return { kind: "ssurgo_polygons", bbox: [Number(box[1]), Number(box[2]), Number(box[5]), Number(box[6])], limit: Number(polygonsTop[1]) - 1 };
   if (!/FROM lab_combine_nasis_ncss AS p/i.test(sql)) return null;
   const top = /SELECT TOP \((\d+)\)/i.exec(sql);
   const lon = new RegExp(String.raw`p\.longitude_decimal_degrees BETWEEN ${NUMBER} AND ${NUMBER}`, "i").exec(sql);

@@ -6,6 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { csvField, csvLine, toCsv } from "../../src/tables/csv";
 import { LAB_OBSERVATION_COLUMNS, LOCATION_COLUMNS, PEDON_FEATURE_COLUMNS, pedonCsv, WARNING_SEPARATOR } from "../../src/tables/flatten";
 import { joinContributions, SUMMARY_COLUMNS } from "../../src/tables/summary";
+import { MAP_UNIT_FEATURE_COLUMNS } from "../../src/tables/mapunits";
 import { normalizePedon } from "../../src/providers/usda_kssl/normalize";
 import { LAB_PEDON_COLUMNS } from "../../src/providers/usda_kssl/columns";
 import type { Cell as UpstreamCell, SdaTable as UpstreamTable } from "../../src/upstream/sda/payload";
@@ -259,6 +260,37 @@ describe("GET /v1/soil/summary and GET /v1/soil/mapunits/{map_unit_key} as CSV",
   });
 });
 
+describe("GET /v1/soil/mapunits?bbox= as CSV", () => {
+  test("one record per polygon feature, same keys, names and summaries as the GeoJSON; the known point's map unit is there", async () => {
+    const point = knownPoints().find((p) => p.area === "IA073-aoi" && p.component === "Clarion")!;
+    const bbox = [point.lon - 0.01, point.lat - 0.01, point.lon + 0.01, point.lat + 0.01].map((v) => v.toFixed(6)).join(",");
+    const { json, csv, response } = await both(`/v1/soil/mapunits?bbox=${bbox}&property=clay&depth_bottom_cm=30`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="loam-mapunits_${json.query.bbox.join("_")}.csv"`);
+    const rows = records(parseRfc4180(csv));
+    expect(Object.keys(rows[0]!)).toEqual(MAP_UNIT_FEATURE_COLUMNS.map(([name]) => name));
+    expect(rows.length).toBe(json.features.length);
+    expect(rows.length).toBeGreaterThan(1);
+    json.features.forEach((f: any, i: number) => {
+      expect(rows[i]).toMatchObject({
+        feature_id: f.id,
+        map_unit_key: f.properties.map_unit_key,
+        map_unit_symbol: cell(f.properties.map_unit_symbol),
+        map_unit_name: cell(f.properties.map_unit_name),
+        area_symbol: cell(f.properties.area_symbol),
+        summary_property: "clay",
+        summary_method: json.query.method,
+        summary_depth_bottom_cm: "30",
+        summary_value: cell(f.properties.summary?.value),
+        summary_unit: cell(f.properties.summary?.unit),
+        provider: json.provider,
+        truncated: String(json.truncated),
+      });
+    });
+    expect(rows.some((r) => r.map_unit_key === point.mukey && r.map_unit_name === point.muname)).toBe(true);
+  });
+});
+
 describe("negotiation, validators and errors", () => {
   test("Accept: text/csv selects CSV; a browser's Accept and format=json stay JSON", async () => {
     const path = "/v1/pedons/02N0245";
@@ -333,7 +365,7 @@ describe("negotiation, validators and errors", () => {
 describe("the CSV routes in the OpenAPI document", () => {
   test("each CSV route documents format (json, csv), text/csv on its 200 and Content-Disposition; JSON-only routes do not", async () => {
     const doc = await (await loam.get("/openapi.json")).json();
-    const csvPaths = ["/v1/soil/location", "/v1/soil/summary", "/v1/soil/mapunits/{map_unit_key}", "/v1/pedons", "/v1/pedons/{pedon_key}"];
+    const csvPaths = ["/v1/soil/location", "/v1/soil/summary", "/v1/soil/mapunits", "/v1/soil/mapunits/{map_unit_key}", "/v1/pedons", "/v1/pedons/{pedon_key}"];
     for (const path of csvPaths) {
       const get = doc.paths[path].get;
       const format = get.parameters.find((p: any) => p.name === "format");

@@ -7,6 +7,7 @@ import { SSURGO_PROPERTIES } from "./columns";
 import { normalizePoint } from "./normalize";
 import { pointQuery } from "./queries";
 import { checkMapUnitKey, mapUnitKeysAtPoint, mapUnitQuery, readMapUnit } from "./mapunit";
+import { polygonQuery, polygonsOf } from "./polygons";
 
 export const usdaSsurgo: PointProvider<SdaAnswer> = {
   id: SSURGO_ID,
@@ -14,8 +15,9 @@ export const usdaSsurgo: PointProvider<SdaAnswer> = {
   role: "mapped_location",
   record: SSURGO_RECORD,
   columns: SSURGO_PROPERTIES,
-  queries: { [pointQuery.kind]: pointQuery, [mapUnitQuery.kind]: mapUnitQuery },
+  queries: { [pointQuery.kind]: pointQuery, [mapUnitQuery.kind]: mapUnitQuery, [polygonQuery.kind]: polygonQuery },
   connect: usdaTransport,
   point: { query: pointQuery, normalize: normalizePoint },
   mapUnits: { query: mapUnitQuery, checkKey: checkMapUnitKey, read: readMapUnit, keysAtPoint: mapUnitKeysAtPoint },
+  mapUnitPolygons: { query: polygonQuery, polygons: polygonsOf },
 };

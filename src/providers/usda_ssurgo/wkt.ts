@@ -1,0 +1,130 @@
+/**
+ * Well-known text (OGC Simple Features) for map-unit polygons: what SQL Server's `STAsText()` sends
+ * for a `mupolygongeo` value, and what the snapshot form writes in its place. Only POLYGON and
+ * MULTIPOLYGON occur in `mupolygon`; anything else is refused, never guessed at.
+ */
+import { UpstreamError } from "../../errors";
+
+/** Polygons, each [outer ring, ...holes], each ring [[x, y], ...] (x longitude, y latitude). */
+export type Polygons = number[][][][];
+
+const ringText = (ring: readonly (readonly number[])[]) => `(${ring.map((p) => `${p[0]} ${p[1]}`).join(", ")})`;
+const polygonText = (polygon: readonly (readonly (readonly number[])[])[]) => `(${polygon.map(ringText).join(", ")})`;
+
+/** POLYGON ((...), (...)) for one polygon, MULTIPOLYGON (((...)), ((...))) for several; as SQL Server writes it. */
+export function writeWkt(polygons: Polygons): string {
+  if (polygons.length === 1) return `POLYGON ${polygonText(polygons[0]!)}`;
+  return `MULTIPOLYGON (${polygons.map(polygonText).join(", ")})`;
+}
+
+const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+/** A small recursive-descent reader over nested parenthesized coordinate lists. */
+class Reader {
+  private at = 0;
+  constructor(private readonly text: string) {}
+
+  private fail(what: string): never {
+    throw new UpstreamError(`Soil Data Access sent a polygon whose WKT does not parse (${what} at character ${this.at}).`);
+  }
+
+  private skip(): void {
+    while (this.at < this.text.length && /\s/.test(this.text[this.at]!)) this.at++;
+  }
+
+  expect(char: string): void {
+    this.skip();
+    if (this.text[this.at] !== char) this.fail(`expected '${char}'`);
+    this.at++;
+  }
+
+  /** Is the next non-blank character `char`? (consumed when it is) */
+  take(char: string): boolean {
+    this.skip();
+    if (this.text[this.at] !== char) return false;
+    this.at++;
+    return true;
+  }
+
+  word(): string {
+    this.skip();
+    const m = /^[A-Za-z]+/.exec(this.text.slice(this.at));
+    if (!m) this.fail("expected a geometry type");
+    this.at += m[0].length;
+    return m[0].toUpperCase();
+  }
+
+  private number(): number {
+    this.skip();
+    const m = /^[^\s,()]+/.exec(this.text.slice(this.at));
+    if (!m || !NUMBER.test(m[0])) this.fail("expected a number");
+    this.at += m[0].length;
+    return Number(m[0]);
+  }
+
+  /** (x y [z [m]], ...): the first two ordinates of each point. */
+  ring(): number[][] {
+    this.expect("(");
+    const points: number[][] = [];
+    do {
+      const x = this.number();
+      const y = this.number();
+      this.skip();
+      while (this.at < this.text.length && !/[,)]/.test(this.text[this.at]!)) this.number();
+      points.push([x, y]);
+    } while (this.take(","));
+    this.expect(")");
+    if (points.length < 4) this.fail("a ring needs at least four points");
+    return points;
+  }
+
+  polygon(): number[][][] {
+    this.expect("(");
+    const rings: number[][][] = [];
+    do rings.push(this.ring());
+    while (this.take(","));
+    this.expect(")");
+    return rings;
+  }
+
+  end(): void {
+    this.skip();
+    if (this.at !== this.text.length) this.fail("unexpected text after the geometry");
+  }
+
+  emptyTag(): boolean {
+    this.skip();
+    if (/^EMPTY\b/i.test(this.text.slice(this.at))) {
+      this.at += 5;
+      return true;
+    }
+    return false;
+  }
+}
+
+/** Parse POLYGON / MULTIPOLYGON WKT (optionally Z or M) into polygons; EMPTY gives none. */
+export function parseWkt(text: string): Polygons {
+  const reader = new Reader(text);
+  const type = reader.word();
+  if (type !== "POLYGON" && type !== "MULTIPOLYGON") {
+    throw new UpstreamError(`Soil Data Access sent a ${type} where a map-unit polygon was expected.`);
+  }
+  // Optional dimension tag (POLYGON Z (...)).
+  reader.take("Z");
+  reader.take("M");
+  if (reader.emptyTag()) {
+    reader.end();
+    return [];
+  }
+  let polygons: Polygons;
+  if (type === "POLYGON") polygons = [reader.polygon()];
+  else {
+    reader.expect("(");
+    polygons = [];
+    do polygons.push(reader.polygon());
+    while (reader.take(","));
+    reader.expect(")");
+  }
+  reader.end();
+  return polygons;
+}
