@@ -24,7 +24,6 @@ import { pedons } from "./pedons";
 import { series } from "./series";
 import { summaries } from "./summaries";
 import { mapUnits } from "./mapunits";
-import { tables } from "./tables";
 
 export const IDLE_TIMEOUT_SECONDS = 30;
 
@@ -79,7 +78,6 @@ export function createApp(deps: AppDeps) {
     .use(responses.plugin)
     .use(metricsRoute(metrics, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }))
     .use(openApiDocument(MODELS))
-    .use(tables)
     .use(meta(registry))
     .use(catalog(registry))
     .use(location(data))

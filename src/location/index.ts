@@ -9,6 +9,7 @@ import { parseProperties } from "../catalog/properties-param";
 import type { PointProvider, Provider } from "../providers/provider";
 import { DEFAULT_LOCATION_PROPERTIES, LocationQueryParams, LocationResponse, RawLocationQueryParams, RawProviderResponse } from "./model";
 import { rawAtPoint, soilAtPoint, type EffectiveLocationQuery } from "./service";
+import { LOCATION_TABLE } from "../tables";
 
 export interface LocationRouteDeps extends DataDeps {
   send: Send;
@@ -67,7 +68,7 @@ export function location(deps: LocationRouteDeps) {
         const read = locationQuery.queryOf(query);
         const provider = locationProvider(deps, read.providers);
         const answer = await soilAtPoint(deps, provider, effectiveQuery(read, provider.id));
-        return deps.send(answer, request, set);
+        return deps.send(answer, request, set, LOCATION_TABLE);
       },
       {
         transform: locationQuery.transform,
@@ -84,7 +85,7 @@ export function location(deps: LocationRouteDeps) {
               ...DATA_ERRORS,
               409: ["ErrorResponse", "The provider is planned, not operational (code provider_not_operational)."],
             },
-            { etag: true },
+            { etag: true, csv: "one row per observation" },
           ),
         },
       },

@@ -1,6 +1,6 @@
 /** Models of the point query and its raw twin (docs/decisions.md#provenance). */
 import { t } from "elysia";
-import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval } from "../answer/model";
+import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, FORMAT_PARAMETER } from "../answer/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { SeriesLink } from "../series/model";
 
@@ -21,6 +21,7 @@ export const LocationQueryParams = t.Object({
   providers: t.Optional(
     t.String({ maxLength: 40, default: "usda_ssurgo", description: "One mapped-location provider id; at most 40 characters.", examples: ["usda_ssurgo"] }),
   ),
+  ...FORMAT_PARAMETER,
 });
 
 export const RawLocationQueryParams = t.Object(pointParameters);

@@ -1,7 +1,7 @@
 /** Models of the laboratory pedon endpoints (docs/decisions.md#censored). */
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval } from "../answer/model";
+import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, FORMAT_PARAMETER } from "../answer/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { SeriesLink } from "../series/model";
 
@@ -36,6 +36,7 @@ export const PedonCollectionQueryParams = t.Object({
     }),
   ),
   limit: t.Optional(integer({ minimum: 1, maximum: MAX_PEDON_LIMIT, default: DEFAULT_PEDON_LIMIT, description: "Most features to return, 1 to 500." })),
+  ...FORMAT_PARAMETER,
 });
 
 export const PedonCollectionQuery = t.Object(
@@ -96,7 +97,7 @@ export const PedonKeyParam = t.String({
 
 export const PedonParams = t.Object({ pedon_key: PedonKeyParam });
 
-export const PedonQueryParams = t.Object({ properties: propertiesParameter(DEFAULT_PEDON_PROPERTIES), ...DEPTH_PARAMETERS });
+export const PedonQueryParams = t.Object({ properties: propertiesParameter(DEFAULT_PEDON_PROPERTIES), ...DEPTH_PARAMETERS, ...FORMAT_PARAMETER });
 
 export const PedonQuery = t.Object(
   {

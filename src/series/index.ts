@@ -2,27 +2,35 @@
 import { Elysia } from "elysia";
 import { documentedResponses } from "../http/openapi";
 import type { Send } from "../http/response";
+import { strictQuery } from "../http/query";
+import { SERIES_TABLE } from "../tables";
 import { ProviderNotOperationalError } from "../errors";
 import type { DataDeps } from "../answer";
-import { SeriesParams, SeriesResponse } from "./model";
+import { SeriesParams, SeriesQueryParams, SeriesResponse } from "./model";
 import { seriesDescription } from "./service";
 
 export interface SeriesRouteDeps extends DataDeps {
   send: Send;
 }
 
+const seriesQuery = strictQuery(SeriesQueryParams);
+
 export function series(deps: SeriesRouteDeps) {
   return new Elysia({ name: "loam.series" }).get(
     "/v1/series/:name",
-    async ({ params, request, set }) => {
+    async ({ params, query, request, set }) => {
+      // Read for its 422 (format not json or csv) before any upstream call; the pipeline negotiates.
+      seriesQuery.queryOf(query);
       const provider = deps.registry.defaultFor("series");
       if (!provider) throw new ProviderNotOperationalError("usda_osd");
       const key = provider.series.keyOf(params.name);
       const answer = await seriesDescription(deps, provider, key);
-      return deps.send(answer, request, set);
+      return deps.send(answer, request, set, SERIES_TABLE);
     },
     {
       params: SeriesParams,
+      transform: seriesQuery.transform,
+      query: SeriesQueryParams,
       response: { 200: SeriesResponse },
       detail: {
         tags: ["series"],
@@ -33,11 +41,11 @@ export function series(deps: SeriesRouteDeps) {
           {
             200: ["SeriesResponse", "The description, its horizons, provenance, cache metadata and warnings."],
             404: ["ErrorResponse", "No description of a series with this name (code not_found)."],
-            422: ["ErrorResponse", "Not a series name: letters, at most four words, 40 characters (code validation_error)."],
+            422: ["ErrorResponse", "Not a series name: letters, at most four words, 40 characters; or format not json or csv (code validation_error)."],
             502: ["ErrorResponse", "The upstream provider failed (code upstream_error or upstream_unreachable); retryable."],
             504: ["ErrorResponse", "The upstream provider gave no complete answer in time (code upstream_timeout); retryable."],
           },
-          { etag: true },
+          { etag: true, csv: "one row per horizon of the typical pedon" },
         ),
       },
     },

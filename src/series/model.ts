@@ -1,6 +1,6 @@
 /** Models of the series description endpoint, GET /v1/series/{name} (provider usda_osd). */
 import { t, type Static } from "elysia";
-import { CacheMetadata } from "../answer/model";
+import { CacheMetadata, FORMAT_PARAMETER } from "../answer/model";
 
 const closed = { additionalProperties: false } as const;
 const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
@@ -12,6 +12,8 @@ export const SeriesNameParam = t.String({
 });
 
 export const SeriesParams = t.Object({ name: SeriesNameParam });
+
+export const SeriesQueryParams = t.Object({ ...FORMAT_PARAMETER });
 
 export const MunsellColor = t.Object(
   {

@@ -3,7 +3,7 @@
  * body for both, the map unit with every component, and one summary per requested property.
  */
 import { t, type Static } from "elysia";
-import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval } from "../answer/model";
+import { CacheMetadata, DEPTH_PARAMETERS, FORMAT_PARAMETER, DepthInterval } from "../answer/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { SUMMARY_METHODS } from "./methods";
 import { SeriesLink } from "../series/model";
@@ -29,6 +29,7 @@ const summaryParameters = {
     }),
   ),
   ...DEPTH_PARAMETERS,
+  ...FORMAT_PARAMETER,
 };
 
 export const SummaryQueryParams = t.Object({

@@ -166,6 +166,10 @@ describe("provenance, caching and representations", () => {
     expect(lines[0]!.startsWith("series,taxonomic_class,horizon,top_cm,bottom_cm,moist_color,moist_srgb_hex")).toBe(true);
     expect(lines).toHaveLength(8);
     expect(lines[1]).toContain("CLARION,\"Fine-loamy, mixed, superactive, mesic Typic Hapludolls\",Ap,0,18,10YR 2/1,#");
+    expect(response.headers.get("content-disposition")).toBe('attachment; filename="loam-series_CLARION.csv"');
+    const bad = await snapshot.json("/v1/series/Clarion?format=xml");
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.code).toBe("validation_error");
   });
 });
 
