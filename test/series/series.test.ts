@@ -207,3 +207,15 @@ describe("bad input and faults", () => {
     }
   });
 });
+
+describe("links in live mode", () => {
+  test("pedons and components link series-like names (the repository cannot be listed); a linked description answers through OSD_URL", async () => {
+    const { body } = await live.json("/v1/pedons?bbox=-96,38.5,-95,39.5&limit=500");
+    const kimo = body.features.find((f: any) => f.id === "02N0245");
+    expect(kimo.properties.series).toEqual({ name: "Kimo", url: "/v1/series/KIMO" });
+    expect(body.features.find((f: any) => f.properties.name === "Grinter (p)").properties.series).toBeNull();
+    const kimoSeries = await live.json(kimo.properties.series.url);
+    expect(kimoSeries.status).toBe(200);
+    expect(kimoSeries.body.source.source_url).toBe(fakeOsd.urlPattern.replace("{letter}", "K").replace("{name}", "KIMO"));
+  });
+});
