@@ -1,7 +1,7 @@
 /**
  * Series descriptions: a series key → the series provider's description (cache → transport) → the
  * answer, with provenance and warnings. Works with any provider of role `series`; knows nothing of HTTP.
- * Also the links other answers carry to a description (`seriesLinks`).
+ * Also the links other answers carry to a description (`seriesLinker`, `componentSeries`).
  */
 import { cacheMetadata, describeCache, sourceWarnings, type DataAnswer, type DataDeps } from "../answer";
 import type { Ask, OperationalProvider, SeriesLinker, SeriesProvider } from "../providers/provider";

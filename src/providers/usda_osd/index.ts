@@ -22,7 +22,7 @@ export const usdaOsd: SeriesProvider = {
   record: OSD_CATALOG_RECORD,
   // Horizon classes are served as the description words them, not as vocabulary properties.
   columns: [],
-  queries: { series: SERIES_QUERY, munsell: MUNSELL_QUERY, known: KNOWN_SERIES_QUERY } as SeriesProvider["queries"],
+  queries: { series: SERIES_QUERY, munsell: MUNSELL_QUERY, known: KNOWN_SERIES_QUERY },
   // As the USDA providers: the offline snapshot when that is what Loam opened, else live (SDA mode).
   connect({ config, upstreams }: ConnectContext) {
     if (!upstreams.sda && upstreams.snapshot?.kind === "snapshot") return upstreams.snapshot;

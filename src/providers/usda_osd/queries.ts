@@ -13,8 +13,7 @@ import { OSD_PROVIDER_ID } from "./series";
 
 /** An OSD as SoilKnowledgeBase parses it: a JSON object naming its series. */
 export interface OsdDocument {
-  /** The file's exact text (the parser reads it). */
-  text: string;
+  /** The parsed file (the cache stores its exact text). */
   json: Record<string, unknown> & { SERIES: string };
 }
 
@@ -50,7 +49,7 @@ export const SERIES_QUERY: QueryKind<SeriesKeyParams, OsdDocument> = {
     if (typeof json !== "object" || json === null || Array.isArray(json) || typeof (json as { SERIES?: unknown }).SERIES !== "string") {
       throw new UpstreamError("The series description is not a parsed OSD (no SERIES name).", OSD_PROVIDER_ID);
     }
-    return { text: payload.text(), json: json as OsdDocument["json"] };
+    return { json: json as OsdDocument["json"] };
   },
   raw: (answer) => answer.json,
 };
