@@ -159,6 +159,8 @@ export const PedonResponse = t.Object(
     provider: t.String(),
     pedon_key: t.String(),
     data_kind: t.Literal("observed"),
+    name: t.Union([t.String(), t.Null()], { description: "The name the pedon was sampled as (samp_name), else its correlated name (corr_name)." }),
+    series: t.Union([SeriesLink, t.Null()], { description: "The Official Series Description of that name, when one exists; null otherwise. The name says what the pedon was sampled as, not that it fits the series." }),
     query: PedonQuery,
     location: PedonLocation,
     citation: t.String(),

@@ -71,6 +71,7 @@ async function pedonAnswer(deps: DataDeps, provider: PedonProvider, key: PedonKe
 
 export async function pedonDetail(deps: DataDeps, provider: PedonProvider, key: PedonKey, query: EffectivePedonQuery): Promise<DataAnswer<Static<typeof PedonResponse>>> {
   const { cached, source, cache } = await pedonAnswer(deps, provider, key);
+  const link = await seriesLinker(deps);
   return {
     key: `pedon|${provider.id}|${JSON.stringify(query)}`,
     cache,
@@ -88,6 +89,8 @@ export async function pedonDetail(deps: DataDeps, provider: PedonProvider, key: 
         provider: provider.id,
         pedon_key: detail.pedonKey,
         data_kind: "observed" as const,
+        name: detail.name,
+        series: detail.name ? link(detail.name) : null,
         query,
         location: detail.location,
         citation: detail.citation,

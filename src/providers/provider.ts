@@ -181,6 +181,8 @@ export interface PedonDetailContext extends AnswerContext {
 
 export interface PedonDetail {
   pedonKey: string;
+  /** The name the pedon was sampled as (else its correlated name); null when it has none. */
+  name: string | null;
   location: { latitude: number | null; longitude: number | null; horizontal_accuracy_m: null };
   citation: string;
   sourceUrl: string;

@@ -65,6 +65,10 @@ describe("pedons link the series they were sampled as", () => {
     const far = await loam.json("/v1/pedons?bbox=-101,36.5,-100,37.5&limit=500");
     const meade = far.body.features.find((f: any) => f.properties.name === "Meade");
     expect(meade.properties.series).toBeNull();
+    // The pedon's own answer carries the same link.
+    const detail = await loam.json("/v1/pedons/02N0245");
+    contract.assert("PedonResponse", detail.body);
+    expect(detail.body).toMatchObject({ name: "Kimo", series: { name: "Kimo", url: "/v1/series/KIMO" } });
     // Every link of the box resolves.
     const urls = new Set(near.body.features.map((f: any) => f.properties.series?.url).filter(Boolean));
     for (const url of urls) expect((await loam.get(url as string)).status).toBe(200);
