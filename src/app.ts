@@ -27,9 +27,9 @@ import { storageErrorReporter } from "./http/storage-errors";
 import { idleTimeoutFor } from "./http/idle-timeout";
 import { location } from "./location";
 import { pedons } from "./pedons";
+import { series } from "./series";
 import { summaries } from "./summaries";
 import { mapUnits } from "./mapunits";
-import { tables } from "./tables";
 
 export interface AppDeps {
   config: Config;
@@ -112,11 +112,11 @@ export function createApp(deps: AppDeps) {
     .use(responses.plugin)
     .use(metricsRoute(metrics, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }))
     .use(openApiDocument(MODELS))
-    .use(tables)
     .use(meta(registry))
     .use(catalog(registry))
     .use(location(data))
     .use(pedons(data))
+    .use(series(data))
     .use(summaries(data))
     .use(mapUnits(data))
     .use(pages(responses.sendFile));

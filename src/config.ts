@@ -3,6 +3,7 @@
  * process with one line naming the variable; nothing else in Loam reads `process.env`.
  */
 import { MAX_IDLE_TIMEOUT_SECONDS, MAX_UPSTREAM_TIMEOUT_MS } from "./http/idle-timeout";
+import { DEFAULT_OSD_URL, osdUrlProblem } from "./providers/usda_osd/live";
 
 export interface Config {
   port: number;
@@ -15,6 +16,8 @@ export interface Config {
   /** Source exports the snapshot is built from. */
   dataDir: string;
   sdaUrl: string;
+  /** Live series descriptions: a URL pattern with `{letter}` and `{name}` (LOAM_UPSTREAM=sda). */
+  osdUrl: string;
   upstreamTimeoutMs: number;
   cacheTtlSeconds: number;
   /** Bytes of upstream answers LOAM_DB keeps at most; the oldest entries are evicted first. */
@@ -120,6 +123,13 @@ function upstreamTimeout(env: Env): number {
   return integer(env, "UPSTREAM_TIMEOUT_MS", 15000, 100, MAX_UPSTREAM_TIMEOUT_MS);
 }
 
+function urlPattern(env: Env, name: string, fallback: string, problem: (pattern: string) => string | null): string {
+  const raw = text(env, name, fallback);
+  const why = problem(raw);
+  if (why !== null) throw new ConfigError(name, why);
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env, cores: number = navigator.hardwareConcurrency): Config {
   const snapshot = env.LOAM_SNAPSHOT;
   const config: Config = {
@@ -130,6 +140,7 @@ export function loadConfig(env: Env = process.env, cores: number = navigator.har
     snapshotPath: snapshot === undefined || snapshot === "" ? null : snapshot,
     dataDir: text(env, "LOAM_DATA_DIR", "../shared/data"),
     sdaUrl: url(env, "SDA_URL", DEFAULT_SDA_URL),
+    osdUrl: urlPattern(env, "OSD_URL", DEFAULT_OSD_URL, osdUrlProblem),
     upstreamTimeoutMs: upstreamTimeout(env),
     cacheTtlSeconds: integer(env, "CACHE_TTL_SECONDS", 604800, 0, 31_536_000),
     cacheMaxBytes: integer(env, "CACHE_MAX_BYTES", 268_435_456, 1_048_576, 1_099_511_627_776),

@@ -34,3 +34,18 @@ export const DEPTH_PARAMETERS = {
   ),
 };
 
+
+/**
+ * `format` of the routes that also answer as a table (docs/architecture.md#tables): in the route's
+ * query schema, so a value other than json or csv is refused (422) before the service runs, and the
+ * parameter is documented with the route. The response pipeline reads it (with Accept) to choose.
+ */
+export const FORMAT_PARAMETER = {
+  format: t.Optional(
+    t.UnionEnum(["json", "csv"], {
+      default: "json",
+      description:
+        "json (default) or csv: RFC 4180, UTF-8, a header row, one row per record, provenance as columns, warnings last. Accept: text/csv does the same when format is absent. Errors stay JSON.",
+    }),
+  ),
+};

@@ -12,36 +12,6 @@
  * - HEAD and 405 are noted on every operation: each GET also answers HEAD, other methods get 405.
  */
 import type { OpenAPIV3 } from "openapi-types";
-import { CSV_MEDIA_TYPE, CSV_ROUTES } from "../tables";
-
-/** OpenAPI paths of the routes that also answer CSV (`/v1/pedons/:pedon_key` → `/v1/pedons/{pedon_key}`). */
-const CSV_PATHS = new Set(Object.keys(CSV_ROUTES).map((route) => route.replace(/:([^/]+)/g, "{$1}")));
-
-const FORMAT_PARAMETER = {
-  name: "format",
-  in: "query",
-  required: false,
-  description: "json (default) or csv: RFC 4180, a header row, one row per record, provenance as columns, warnings last. Accept: text/csv does the same. Errors stay JSON.",
-  schema: { type: "string", enum: ["json", "csv"], default: "json" },
-};
-
-/** The 200 of a CSV route also offers text/csv, with the file name it is sent under. */
-function withCsv(operation: Record<string, any>): Record<string, any> {
-  const ok = operation.responses?.["200"];
-  if (!ok) return operation;
-  return {
-    ...operation,
-    parameters: [...(operation.parameters ?? []), FORMAT_PARAMETER],
-    responses: {
-      ...operation.responses,
-      200: {
-        ...ok,
-        headers: { ...ok.headers, "Content-Disposition": { description: "For text/csv: attachment; filename=\"loam-….csv\".", schema: { type: "string" } } },
-        content: { ...ok.content, [CSV_MEDIA_TYPE.split(";")[0]!]: { schema: { type: "string", description: "RFC 4180 CSV, UTF-8, with a header row." } } },
-      },
-    },
-  };
-}
 
 /**
  * Operation ids by "METHOD path". A table rather than a `detail.operationId` per route: the names
@@ -62,6 +32,7 @@ export const OPERATION_IDS: Record<string, string> = {
   "get /v1/pedons": "listPedons",
   "get /v1/pedons/{pedon_key}": "getPedon",
   "get /v1/providers/{provider_id}/raw/pedons/{pedon_key}": "getRawPedon",
+  "get /v1/series/{name}": "getSeries",
   "get /metrics": "getMetrics",
 };
 
@@ -141,7 +112,6 @@ export function polishDocument<T extends Record<string, any>>(doc: T): T {
         responses: { ...operation.responses, ...(operation.responses?.["405"] ? {} : { 405: METHOD_NOT_ALLOWED }) },
       };
       if (Array.isArray(operation.parameters)) polished.parameters = operation.parameters.map(polishParameter);
-      if (method === "get" && CSV_PATHS.has(path) && !polished.parameters?.some((p: { name: string }) => p.name === "format")) Object.assign(polished, withCsv(polished));
       if (method === "get" && !String(operation.description ?? "").includes(HEAD_NOTE)) {
         polished.description = operation.description ? `${operation.description} ${HEAD_NOTE}` : HEAD_NOTE;
       }

@@ -10,6 +10,7 @@ import type { TSchema } from "@sinclair/typebox";
 import type { OpenAPIV3 } from "openapi-types";
 import { VERSION } from "../version";
 import { polishDocument } from "./openapi-polish";
+import { CSV_MEDIA_TYPE } from "./response";
 
 export const SPEC_PATH = "/openapi.json";
 
@@ -32,8 +33,12 @@ const ALWAYS: Record<number, ResponseSpec> = {
   500: ["ErrorResponse", "Unexpected failure (code internal_error); no internals are disclosed."],
 };
 
-/** `detail.responses` for a route: each status with its model and what it means. */
-export function documentedResponses(specs: Record<number, ResponseSpec>, options: { etag?: boolean } = {}): OpenAPIV3.ResponsesObject {
+/**
+ * `detail.responses` for a route: each status with its model and what it means. `csv` (what one row
+ * is) documents the route's table: text/csv on the 200 beside JSON, and its Content-Disposition. The
+ * route then passes its table to `send` and has FORMAT_PARAMETER in its query.
+ */
+export function documentedResponses(specs: Record<number, ResponseSpec>, options: { etag?: boolean; csv?: string } = {}): OpenAPIV3.ResponsesObject {
   const all = { ...specs, ...ALWAYS };
   const out: OpenAPIV3.ResponsesObject = {};
   for (const [status, [model, description]] of Object.entries(all)) {
@@ -44,6 +49,18 @@ export function documentedResponses(specs: Record<number, ResponseSpec>, options
       headers["Cache-Control"] = { description: "public, max-age=<seconds>", schema: { type: "string" } };
     }
     out[status] = { description, headers, content: jsonRef(model) };
+    if (status === "200" && options.csv) {
+      headers["Content-Disposition"] = { description: 'text/csv only: attachment; filename="loam-….csv".', schema: { type: "string" } };
+      headers.Vary = { description: "Accept, Accept-Encoding: the representation depends on both.", schema: { type: "string" } };
+      out[status] = {
+        description,
+        headers,
+        content: {
+          ...jsonRef(model),
+          [CSV_MEDIA_TYPE.split(";")[0]!]: { schema: { type: "string", description: `RFC 4180 CSV, UTF-8, a header row, ${options.csv}; provenance as columns, warnings last.` } },
+        },
+      };
+    }
   }
   if (options.etag) out["304"] = { description: "Not modified: the If-None-Match entity tag still matches.", headers: COMMON_HEADERS };
   return out;
@@ -89,6 +106,7 @@ function swaggerPlugin(models: Record<string, TSchema>) {
         { name: "meta", description: "Service health, metadata and catalogs." },
         { name: "soil", description: "Mapped-survey values for one point." },
         { name: "pedons", description: "Laboratory pedons (points) and their layers." },
+        { name: "series", description: "Official Soil Series Descriptions: the described concept of a soil series." },
         { name: "raw", description: "Untouched upstream payloads inside a labelled wrapper." },
       ],
       components: { schemas: models as Record<string, never> },

@@ -19,6 +19,8 @@ interface Bounds {
   exclusiveMaximum?: number;
   maxLength?: number;
   minLength?: number;
+  /** A closed list of strings (t.UnionEnum). */
+  enum?: readonly (string | number)[];
 }
 
 /** "a number from -90 to 90", "an integer from 1 to 500", "a string of at most 200 characters". */
@@ -31,6 +33,7 @@ export function describeRule(schema: Bounds): string {
       schema.exclusiveMaximum !== undefined ? `less than ${schema.exclusiveMaximum}` : schema.maximum !== undefined ? `${low.startsWith("from") ? "to" : "and at most"} ${schema.maximum}` : "";
     return [noun, low, high].filter(Boolean).join(" ");
   }
+  if (schema.enum !== undefined) return `one of ${schema.enum.join(", ")}`;
   if (schema.maxLength !== undefined) return `a string of at most ${schema.maxLength} characters`;
   return "a string";
 }
@@ -53,6 +56,7 @@ function readOne(name: string, raw: string, schema: Bounds): string | number {
     if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum) throw fail();
     return value;
   }
+  if (schema.enum !== undefined && !schema.enum.includes(raw)) throw fail();
   if (schema.maxLength !== undefined && raw.length > schema.maxLength) {
     throw new ValidationError(`Query parameter '${name}' must be at most ${schema.maxLength} characters; got ${raw.length}.`);
   }

@@ -12,6 +12,9 @@
  * - Compression: brotli or gzip over 1 KB when accepted, each encoding its own tag (encoding.ts).
  * - Rendered-body reuse: a cache hit's JSON is kept around its `cache` member and the current
  *   metadata spliced in, so a hit costs no normalization, serialization or compression per request.
+ * - Tables: a route that passes a CsvTable to `send` also answers text/csv (format=csv or Accept,
+ *   negotiate.ts): the same answer rendered by the route's table, its own tag (`-csv`), the same
+ *   Cache-Control, `Vary: Accept`, a Content-Disposition file name; kept per tag like JSON hits.
  *
  * Services never compute any of this: they return a DataAnswer (src/answer).
  */
@@ -20,6 +23,7 @@ import { cacheMetadata, type DataAnswer } from "../answer";
 import { Lru } from "../lru";
 import { VERSION } from "../version";
 import { COMPRESS_MIN_BYTES, chooseEncoding, compress, compressStatic, encodedTag, type Encoding } from "./encoding";
+import { representationOf } from "./negotiate";
 import { serverTiming, traceOf } from "./trace";
 
 /** Longest max-age a data answer is given, whatever is left of its cache entry. */
@@ -78,7 +82,8 @@ function statusOf(set: SetLike): number {
 function jsonResponse(payload: string | Blob, chars: number, etag: string | undefined, request: Request, set: SetLike, encodedFor?: (encoding: Encoding) => Blob | Uint8Array<ArrayBuffer>): Response {
   const headers = set.headers;
   headers["content-type"] = "application/json; charset=utf-8";
-  headers["vary"] = "Accept-Encoding";
+  // A route with a table has already said it varies on Accept too.
+  headers["vary"] ??= "Accept-Encoding";
   const encoding = chars > COMPRESS_MIN_BYTES ? chooseEncoding(request.headers.get("accept-encoding")) : null;
   if (!encoding) return finished(payload, statusOf(set), set);
   headers["content-encoding"] = encoding;
@@ -235,7 +240,45 @@ const compressible = (type: string) => /^(text\/|application\/(json|geo\+json))/
 /** Encoded bodies of tagged JSON documents (catalog, metadata): the same tag is the same bytes, so each is compressed once. */
 const ENCODED_BY_TAG_MAX = 64;
 
-export type Send = <T>(answer: DataAnswer<T>, request: Request, set: SetLike) => T;
+/**
+ * How a route's answer reads as a table (docs/architecture.md#tables). A route that has one passes
+ * it to `send`; the pipeline then negotiates JSON or CSV and renders the body it chose. `render`
+ * must not read the body's `cache.hit` or `cache.age_seconds` (they change under one entity tag, and
+ * a table is kept per tag).
+ */
+export interface CsvTable<T> {
+  /** RFC 4180 text of the body (src/tables). */
+  render: (body: T) => string;
+  /** The download's file name; characters outside [0-9A-Za-z._-] become `_`. */
+  fileName: (body: T) => string;
+}
+
+export const CSV_MEDIA_TYPE = "text/csv; charset=utf-8; header=present";
+
+/** The CSV representation's own tag: a JSON tag in If-None-Match never matches it, nor the reverse. */
+export function csvTag(etag: string): string {
+  return etag.endsWith('"') ? `${etag.slice(0, -1)}-csv"` : etag;
+}
+
+const safeFileName = (name: string) => name.replace(/[^0-9A-Za-z._-]+/g, "_").slice(0, 120);
+
+/** A table rendered once per tag (the CSV of an answer carries no age), with its encodings made once. */
+interface RenderedCsv {
+  text: string;
+  fileName: string;
+  encoded: Partial<Record<Encoding, Uint8Array<ArrayBuffer>>>;
+}
+
+const RENDERED_CSV_ENTRIES = 64;
+const RENDERED_CSV_CHARS = 16_000_000;
+
+function weightOfCsv(entry: RenderedCsv): number {
+  let weight = entry.text.length;
+  for (const bytes of Object.values(entry.encoded)) weight += bytes?.byteLength ?? 0;
+  return weight;
+}
+
+export type Send = <T>(answer: DataAnswer<T>, request: Request, set: SetLike, table?: CsvTable<T>) => T;
 
 export interface PipelineOptions {
   now: () => number;
@@ -245,6 +288,7 @@ export function createResponsePipeline(options: PipelineOptions) {
   const now = options.now;
   // Per app: a data tag is unique only within the app (its cache) that made it.
   const rendered = new Lru<string, Rendered>(RENDERED_ENTRIES, RENDERED_BYTES);
+  const renderedCsv = new Lru<string, RenderedCsv>(RENDERED_CSV_ENTRIES, RENDERED_CSV_CHARS);
   const encodedByTag = new Map<string, Uint8Array<ArrayBuffer>>();
 
   function encodeOnce(body: string, encoding: Encoding, etag: string | undefined): Uint8Array<ArrayBuffer> {
@@ -260,14 +304,18 @@ export function createResponsePipeline(options: PipelineOptions) {
   }
 
   /**
-   * Send a data answer: validators first, the body only when the client lacks it, as finished JSON
-   * (Elysia does not walk it again against the route's response model: the models document the
+   * Send a data answer: validators first, the body only when the client lacks it, as finished JSON,
+   * or as the route's table when it passed one and the request asks for CSV (Elysia does not walk it again against the route's response model: the models document the
    * route, and the contract tests check bodies against the served OpenAPI document). Typed as the
    * route's body so the route keeps its response model.
    */
-  const send: Send = <T>(answer: DataAnswer<T>, request: Request, set: SetLike): T => {
+  const send: Send = <T>(answer: DataAnswer<T>, request: Request, set: SetLike, table?: CsvTable<T>): T => {
     const cache = answer.cache;
-    const etag = dataTag(answer);
+    const csv = table !== undefined && representationOf(request) === "csv" ? table : undefined;
+    const jsonTag = dataTag(answer);
+    const etag = csv ? csvTag(jsonTag) : jsonTag;
+    // The body of a route with a table depends on Accept: a shared cache must not answer one with the other.
+    if (table) set.headers["vary"] = "Accept, Accept-Encoding";
     const at = now();
     const maxAge = cache.stale ? 0 : Math.max(0, Math.min(Math.floor((cache.storedAt + cache.ttlSeconds * 1000 - at) / 1000), MAX_AGE_CAP_SECONDS));
     set.headers["etag"] = etag;
@@ -285,6 +333,14 @@ export function createResponsePipeline(options: PipelineOptions) {
       return asRouteBody<T>(finished(null, 304, set));
     }
     const started = performance.now();
+    if (csv) {
+      const entry = csvBody(answer, etag, csv);
+      if (trace) {
+        trace.normalizeMs = performance.now() - started;
+        set.headers["server-timing"] = serverTiming(trace);
+      }
+      return asRouteBody<T>(csvResponse(entry, etag, request, set));
+    }
     let body = renderedBody(answer, etag, rendered, now);
     if (!body) {
       const text = JSON.stringify(answer.body());
@@ -296,6 +352,33 @@ export function createResponsePipeline(options: PipelineOptions) {
     }
     return asRouteBody<T>(jsonResponse(body.payload, body.chars, etag, request, set, body.encodedFor));
   };
+
+  /** The table of an answer: kept per tag unless stale (a stale answer's warning names this moment's failure). */
+  function csvBody<T>(answer: DataAnswer<T>, tag: string, table: CsvTable<T>): RenderedCsv {
+    const kept = answer.cache.stale ? undefined : renderedCsv.get(tag);
+    if (kept) return kept;
+    const body = answer.body();
+    const entry: RenderedCsv = { text: table.render(body), fileName: safeFileName(table.fileName(body)), encoded: {} };
+    if (!answer.cache.stale) renderedCsv.set(tag, entry, weightOfCsv(entry));
+    return entry;
+  }
+
+  function csvResponse(entry: RenderedCsv, tag: string, request: Request, set: SetLike): Response {
+    const headers = set.headers;
+    headers["content-type"] = CSV_MEDIA_TYPE;
+    headers["content-disposition"] = `attachment; filename="${entry.fileName}"`;
+    const encoding = entry.text.length > COMPRESS_MIN_BYTES ? chooseEncoding(request.headers.get("accept-encoding")) : null;
+    if (!encoding) return finished(entry.text, statusOf(set), set);
+    headers["content-encoding"] = encoding;
+    headers["etag"] = encodedTag(tag, encoding);
+    let bytes = entry.encoded[encoding];
+    if (!bytes) {
+      bytes = compress(entry.text, encoding) as Uint8Array<ArrayBuffer>;
+      entry.encoded[encoding] = bytes;
+      renderedCsv.reweigh(tag, weightOfCsv(entry));
+    }
+    return finished(bytes, statusOf(set), set);
+  }
 
   /** Send a page or asset: tag, 304, lifetime, and an encoding compressed once per file. */
   async function sendFile(file: StaticFile, request: Request, set: SetLike): Promise<Response> {

@@ -9,6 +9,7 @@ import { parseProperties } from "../catalog/properties-param";
 import type { PointProvider, Provider } from "../providers/provider";
 import { DEFAULT_LOCATION_PROPERTIES, LocationQueryParams, LocationResponse, RawLocationQueryParams, RawProviderResponse } from "./model";
 import { rawAtPoint, soilAtPoint, type EffectiveLocationQuery } from "./service";
+import { LOCATION_TABLE } from "../tables";
 
 export interface LocationRouteDeps extends DataDeps {
   send: Send;
@@ -17,6 +18,9 @@ export interface LocationRouteDeps extends DataDeps {
 /** A provider that serves mapped values for a point; planned 409, another role 422. */
 function pointProvider(provider: Provider): PointProvider {
   if (provider.role === "planned") throw new ProviderNotOperationalError(provider.id);
+  if (provider.role === "series") {
+    throw new ValidationError(`Provider '${provider.id}' serves series descriptions, not mapped values for a point; use GET /v1/series/{name} for it.`, provider.id);
+  }
   if (provider.role !== "mapped_location") {
     throw new ValidationError(`Provider '${provider.id}' serves laboratory pedons, not mapped values for a point; use GET /v1/pedons?bbox=... for it.`, provider.id);
   }
@@ -64,7 +68,7 @@ export function location(deps: LocationRouteDeps) {
         const read = locationQuery.queryOf(query);
         const provider = locationProvider(deps, read.providers);
         const answer = await soilAtPoint(deps, provider, effectiveQuery(read, provider.id));
-        return deps.send(answer, request, set);
+        return deps.send(answer, request, set, LOCATION_TABLE);
       },
       {
         transform: locationQuery.transform,
@@ -81,7 +85,7 @@ export function location(deps: LocationRouteDeps) {
               ...DATA_ERRORS,
               409: ["ErrorResponse", "The provider is planned, not operational (code provider_not_operational)."],
             },
-            { etag: true },
+            { etag: true, csv: "one row per observation" },
           ),
         },
       },

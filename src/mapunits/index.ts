@@ -10,6 +10,7 @@ import type { PointProvider } from "../providers/provider";
 import { MAP_UNIT_BBOX_LIMITS, MapUnitCollection, MapUnitCollectionQueryParams } from "./model";
 import { parseMethod, planSummaries, type SummaryPlan } from "../summaries/service";
 import { mapUnitsInBbox, type EffectiveMapUnitQuery } from "./service";
+import { MAP_UNIT_COLLECTION_TABLE } from "../tables";
 
 export interface MapUnitRouteDeps extends DataDeps {
   send: Send;
@@ -67,7 +68,7 @@ export function mapUnits(deps: MapUnitRouteDeps) {
       const provider = polygonProvider(deps, read.provider);
       const { query: effective, plan } = effectiveQuery(read, provider);
       const answer = await mapUnitsInBbox(deps, provider, effective, plan);
-      return deps.send(answer, request, set);
+      return deps.send(answer, request, set, MAP_UNIT_COLLECTION_TABLE);
     },
     {
       transform: collectionQuery.transform,
@@ -85,12 +86,12 @@ export function mapUnits(deps: MapUnitRouteDeps) {
             409: ["ErrorResponse", "The provider is planned, not operational (code provider_not_operational)."],
             422: [
               "ErrorResponse",
-              "A parameter violates its rules (code validation_error): bbox not four numbers, out of range, min not less than max, over 0.25 degrees per side; limit outside 1 to 5000; an unknown summary property, a method that does not fit it, a bad depth interval; a provider without polygons.",
+              "A parameter violates its rules (code validation_error): bbox not four numbers, out of range, min not less than max, over 0.25 degrees per side; limit outside 1 to 5000; an unknown summary property, a method that does not fit it, a bad depth interval; a provider without polygons; format not json or csv.",
             ],
             502: ["ErrorResponse", "The upstream provider failed (code upstream_error or upstream_unreachable); retryable."],
             504: ["ErrorResponse", "The upstream provider gave no complete answer in time (code upstream_timeout); retryable."],
           },
-          { etag: true },
+          { etag: true, csv: "one row per polygon feature (its map unit and summary; no geometry)" },
         ),
       },
     },

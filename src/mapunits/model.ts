@@ -1,7 +1,7 @@
 /** Models of GET /v1/soil/mapunits?bbox=…: map-unit polygons as an RFC 7946 FeatureCollection. */
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { CacheMetadata, DEPTH_PARAMETERS } from "../answer/model";
+import { CacheMetadata, DEPTH_PARAMETERS, FORMAT_PARAMETER } from "../answer/model";
 
 const closed = { additionalProperties: false } as const;
 const integer = Type.Integer;
@@ -45,6 +45,7 @@ export const MapUnitCollectionQueryParams = t.Object({
     }),
   ),
   ...DEPTH_PARAMETERS,
+  ...FORMAT_PARAMETER,
 });
 
 export const MapUnitCollectionQuery = t.Object(

@@ -23,6 +23,7 @@ import {
   RawPedonResponse,
 } from "./model";
 import { pedonDetail, pedonsInBbox, rawPedon, type EffectivePedonQuery } from "./service";
+import { PEDON_COLLECTION_TABLE, PEDON_TABLE } from "../tables";
 
 export interface PedonRouteDeps extends DataDeps {
   send: Send;
@@ -36,6 +37,9 @@ function labProvider(deps: DataDeps, given: string, where: string): PedonProvide
   const provider = deps.registry.find(given.trim());
   if (provider === undefined) throw new UnknownProviderError(show(given));
   if (provider.role === "planned") throw new ProviderNotOperationalError(provider.id);
+  if (provider.role === "series") {
+    throw new ValidationError(`${where} names '${provider.id}', which serves series descriptions, not laboratory pedons; use GET /v1/series/{name} for it.`, provider.id);
+  }
   if (provider.role !== "lab_pedons") {
     throw new ValidationError(`${where} names '${provider.id}', which serves mapped values for a point, not laboratory pedons; use GET /v1/soil/location for it.`, provider.id);
   }
@@ -83,7 +87,7 @@ export function pedons(deps: PedonRouteDeps) {
         const provider = labProvider(deps, read.provider, "Query parameter 'provider'");
         const bbox = parseBbox(read.bbox);
         const answer = await pedonsInBbox(deps, provider, { bbox, provider: provider.id, limit: read.limit });
-        return deps.send(answer, request, set);
+        return deps.send(answer, request, set, PEDON_COLLECTION_TABLE);
       },
       {
         transform: collectionQuery.transform,
@@ -99,10 +103,10 @@ export function pedons(deps: PedonRouteDeps) {
               200: ["PedonCollection", "Pedon points (possibly none), whether the list is truncated, cache metadata and warnings."],
               404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
               409: PROVIDER_ERRORS[409],
-              422: ["ErrorResponse", "A parameter violates its rules (code validation_error): bbox not four numbers, out of range, min not less than max, over 5 degrees per side or 4 square degrees; limit outside 1 to 500; a mapped-survey provider."],
+              422: ["ErrorResponse", "A parameter violates its rules (code validation_error): bbox not four numbers, out of range, min not less than max, over 5 degrees per side or 4 square degrees; limit outside 1 to 500; a mapped-survey provider; format not json or csv."],
               ...UPSTREAM_ERRORS,
             },
-            { etag: true },
+            { etag: true, csv: "one row per pedon feature" },
           ),
         },
       },
@@ -114,7 +118,7 @@ export function pedons(deps: PedonRouteDeps) {
         const provider = labProvider(deps, DEFAULT_LAB_PROVIDER, "The laboratory provider");
         const key = pedonKey(params.pedon_key);
         const answer = await pedonDetail(deps, provider, key, effectivePedonQuery(key, pedonQuery.queryOf(query)));
-        return deps.send(answer, request, set);
+        return deps.send(answer, request, set, PEDON_TABLE);
       },
       {
         params: PedonParams,
@@ -134,7 +138,7 @@ export function pedons(deps: PedonRouteDeps) {
               422: ["ErrorResponse", "Malformed pedon key, unknown or more than eight properties, or a bad depth interval (code validation_error)."],
               ...UPSTREAM_ERRORS,
             },
-            { etag: true },
+            { etag: true, csv: "one row per lab observation" },
           ),
         },
       },

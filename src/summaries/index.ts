@@ -8,6 +8,7 @@ import { checkDepthInterval, type DataDeps } from "../answer";
 import { parseProperties } from "../catalog/properties-param";
 import { MapUnitPathParams, MapUnitQueryParams, SummaryQueryParams, SummaryResponse } from "./model";
 import { mapUnitSummary, parseMethod, planSummaries, summaryAtPoint, type EffectiveSummaryQuery, type MapUnitProvider } from "./service";
+import { MAP_UNIT_TABLE, SUMMARY_TABLE } from "../tables";
 
 export interface SummaryRouteDeps extends DataDeps {
   send: Send;
@@ -77,7 +78,7 @@ export function summaries(deps: SummaryRouteDeps) {
         const provider = summaryProvider(deps, read.providers, read.provider);
         const key = provider.mapUnits.checkKey(params.map_unit_key);
         const answer = await mapUnitSummary(deps, provider, effectiveQuery(read, provider.id, { latitude: null, longitude: null, map_unit_key: key }));
-        return deps.send(answer, request, set);
+        return deps.send(answer, request, set, MAP_UNIT_TABLE);
       },
       {
         transform: mapUnitQuery.transform,
@@ -94,7 +95,7 @@ export function summaries(deps: SummaryRouteDeps) {
               404: ["ErrorResponse", "No map unit has this key (code not_found)."],
               ...DATA_ERRORS,
             },
-            { etag: true },
+            { etag: true, csv: "one row per summary" },
           ),
         },
       },
@@ -105,7 +106,7 @@ export function summaries(deps: SummaryRouteDeps) {
         const read = summaryQuery.queryOf(query);
         const provider = summaryProvider(deps, read.providers, read.provider);
         const answer = await summaryAtPoint(deps, provider, effectiveQuery(read, provider.id, { latitude: read.latitude, longitude: read.longitude, map_unit_key: null }));
-        return deps.send(answer, request, set);
+        return deps.send(answer, request, set, SUMMARY_TABLE);
       },
       {
         transform: summaryQuery.transform,
@@ -120,7 +121,7 @@ export function summaries(deps: SummaryRouteDeps) {
               200: ["SummaryResponse", "The map unit at the point (or null), its components and the summaries."],
               ...DATA_ERRORS,
             },
-            { etag: true },
+            { etag: true, csv: "one row per summary" },
           ),
         },
       },

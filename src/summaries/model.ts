@@ -3,9 +3,10 @@
  * body for both, the map unit with every component, and one summary per requested property.
  */
 import { t, type Static } from "elysia";
-import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval } from "../answer/model";
+import { CacheMetadata, DEPTH_PARAMETERS, FORMAT_PARAMETER, DepthInterval } from "../answer/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { SUMMARY_METHODS } from "./methods";
+import { SeriesLink } from "../series/model";
 
 const closed = { additionalProperties: false } as const;
 const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
@@ -28,6 +29,7 @@ const summaryParameters = {
     }),
   ),
   ...DEPTH_PARAMETERS,
+  ...FORMAT_PARAMETER,
 };
 
 export const SummaryQueryParams = t.Object({
@@ -87,6 +89,7 @@ export const MapUnitComponent = t.Object(
     drainage_class: nullable(t.String()),
     hydrologic_group: nullable(t.String()),
     has_horizon_data: t.Boolean({ description: "False for components without horizons (Urban land, Water, ...)." }),
+    series: t.Union([SeriesLink, t.Null()], { description: "The Official Series Description of a Series or Taxadjunct component, when one exists; null for other kinds and for series without a description." }),
   },
   { ...closed, title: "MapUnitComponent" },
 );

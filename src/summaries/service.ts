@@ -15,6 +15,8 @@ import type { CachedAnswer } from "../upstream/cache";
 import type { SourceDescription } from "../upstream/transport";
 import type { MapUnitData, MapUnitRole, PointProvider } from "../providers/provider";
 import { VERSION } from "../version";
+import type { SeriesLinker } from "../providers/provider";
+import { componentSeries, seriesLinker } from "../series/service";
 import { summarize } from "./aggregate";
 import { isMiscellaneousArea, type DepthInterval } from "./component-values";
 import { assertMethodFits, defaultMethod, SUMMARY_METHODS, type SummaryMethod } from "./methods";
@@ -117,7 +119,7 @@ export async function summarizeByKey(
 }
 
 /** Every component of the map unit, as listed in the body. */
-export function listComponents(mapUnit: MapUnitData): Static<typeof MapUnitComponent>[] {
+export function listComponents(mapUnit: MapUnitData, link: SeriesLinker = () => null): Static<typeof MapUnitComponent>[] {
   return mapUnit.components.map((c) => ({
     component_key: c.key,
     component_name: c.name,
@@ -129,6 +131,7 @@ export function listComponents(mapUnit: MapUnitData): Static<typeof MapUnitCompo
     drainage_class: c.drainage_class,
     hydrologic_group: c.hydrologic_group,
     has_horizon_data: c.horizons.length > 0,
+    series: componentSeries(link, { component_name: c.name, component_kind: c.kind }),
   }));
 }
 
@@ -164,13 +167,14 @@ function summaryBody(
   cache: CacheDescriptor,
   source: SourceDescription,
   leading: readonly string[],
+  link: SeriesLinker = () => null,
 ): Static<typeof SummaryResponse> {
   return {
     api_version: VERSION,
     status: "experimental",
     query,
     data_kind: "derived",
-    map_unit: mapUnit === null ? null : { provider: mapUnit.provider, area_symbol: mapUnit.area_symbol, map_unit_key: mapUnit.map_unit_key, map_unit_symbol: mapUnit.map_unit_symbol, map_unit_name: mapUnit.map_unit_name, components: listComponents(mapUnit) },
+    map_unit: mapUnit === null ? null : { provider: mapUnit.provider, area_symbol: mapUnit.area_symbol, map_unit_key: mapUnit.map_unit_key, map_unit_symbol: mapUnit.map_unit_symbol, map_unit_name: mapUnit.map_unit_name, components: listComponents(mapUnit, link) },
     summaries: mapUnit === null ? [] : summarizeMapUnit(mapUnit, plan),
     cache: cacheMetadata(cache, deps.now()),
     warnings: [...leading, ...(mapUnit ? mapUnitWarnings(mapUnit) : []), ...unsupportedWarning(provider, plan.unsupported), ...sourceWarnings(source, cache)],
@@ -189,7 +193,8 @@ export async function mapUnitSummary(deps: DataDeps, provider: MapUnitProvider, 
     throw new NotFoundError(`No map unit with key ${key} in ${provider.id} (STATSGO2 map units are not served).${coverage}`, provider.id);
   }
   const cache = describeCache(cached, deps.cacheTtlSeconds);
-  return { key: `mapunit|${JSON.stringify(query)}`, cache, body: () => summaryBody(deps, provider, query, plan, mapUnit, cache, source, []) };
+  const link = await seriesLinker(deps);
+  return { key: `mapunit|${JSON.stringify(query)}`, cache, body: () => summaryBody(deps, provider, query, plan, mapUnit, cache, source, [], link) };
 }
 
 /** Two upstream answers behind one body: fresh only if both are, as old as the older. */
@@ -230,5 +235,6 @@ export async function summaryAtPoint(deps: DataDeps, provider: MapUnitProvider, 
     keys.length > 1
       ? [`The point lies in ${keys.length} map units (${keys.join(", ")}), e.g. on a shared boundary; the first, ${first}, is summarized. GET /v1/soil/mapunits/{map_unit_key} gives the others.`]
       : [];
-  return { key: `summary|${JSON.stringify(query)}|${first}|${point.storedAt}`, cache, body: () => summaryBody(deps, provider, query, plan, mapUnit, cache, source, leading) };
+  const link = await seriesLinker(deps);
+  return { key: `summary|${JSON.stringify(query)}|${first}|${point.storedAt}`, cache, body: () => summaryBody(deps, provider, query, plan, mapUnit, cache, source, leading, link) };
 }

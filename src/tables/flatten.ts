@@ -21,11 +21,12 @@ type Feature = Static<typeof PedonFeature>;
 type Pedon = Static<typeof PedonResponse>;
 
 /** "operation: formula (from -> to)", joined: enough to redo the conversion by hand. */
-export function joinTransformations(transformations: readonly Static<typeof Transformation>[]): string {
+export function joinTransformations(transformations: readonly Pick<Static<typeof Transformation>, "operation" | "formula" | "from_unit" | "to_unit">[]): string {
   return transformations.map((t) => `${t.operation}: ${t.formula} (${t.from_unit} -> ${t.to_unit})`).join(WARNING_SEPARATOR);
 }
 
-function joinWarnings(own: readonly string[], answer: readonly string[]): string {
+/** The row's own warnings, then the answer's, each once. */
+export function joinWarnings(own: readonly string[], answer: readonly string[]): string {
   return [...new Set([...own, ...answer])].join(WARNING_SEPARATOR);
 }
 

@@ -37,6 +37,8 @@ export interface CachedAnswer<A> {
   staleBecause?: LoamError;
   /** Milliseconds spent waiting for the upstream (0 on a hit). */
   upstreamMs: number;
+  /** The entry's own lifetime when its transport sets one (Transport.ttlSeconds); else CACHE_TTL_SECONDS. */
+  ttlSeconds?: number;
 }
 
 /** A fresh upstream answer: the payload to store and the answer decoded from it. */
@@ -209,8 +211,8 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     return decoded;
   }
 
-  async function save(key: string, provider: string, answer: unknown, payload: string, digest: string, storedAt: number): Promise<void> {
-    const expiresAt = storedAt + options.ttlSeconds * 1000;
+  async function save(key: string, provider: string, answer: unknown, payload: string, digest: string, storedAt: number, ttlSeconds: number): Promise<void> {
+    const expiresAt = storedAt + ttlSeconds * 1000;
     const result = await store.write(key, { provider, payload, storedAt, expiresAt });
     for (const old of result.evicted) memory.delete(old);
     if (!result.stored) return;
@@ -219,14 +221,14 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     stores++;
   }
 
-  async function load<A>(key: string, provider: string, source: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
+  async function load<A>(key: string, provider: string, source: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A, ttlSeconds: number): Promise<CachedAnswer<A>> {
     const started = now();
     try {
       const fetched = await fetchAnswer();
       const storedAt = now();
       const payload = fetched.payload.text();
       const digest = payloadDigest(payload);
-      if (!disabled) await save(key, provider, fetched.answer, payload, digest, storedAt);
+      if (!disabled) await save(key, provider, fetched.answer, payload, digest, storedAt, ttlSeconds);
       misses++;
       return { answer: fetched.answer, source, digest, hit: false, storedAt, stale: false, upstreamMs: storedAt - started };
     } catch (error) {
@@ -240,8 +242,8 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   }
 
   /** The upstream call, shared with the other instances when the store is shared. */
-  function loadOnce<A>(key: string, provider: string, source: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
-    if (disabled || !store.exclusive) return load(key, provider, source, fetchAnswer, decode);
+  function loadOnce<A>(key: string, provider: string, source: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A, ttlSeconds: number): Promise<CachedAnswer<A>> {
+    if (disabled || !store.exclusive) return load(key, provider, source, fetchAnswer, decode, ttlSeconds);
     return store.exclusive<CachedAnswer<A>>(key, {
       // Another instance stored it while this one waited: a hit on its entry.
       lookup: async () => {
@@ -250,7 +252,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
         hits++;
         return { answer: entry.answer as A, source, digest: entry.digest, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
       },
-      produce: () => load(key, provider, source, fetchAnswer, decode),
+      produce: () => load(key, provider, source, fetchAnswer, decode, ttlSeconds),
     });
   }
 
@@ -259,9 +261,18 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
      * The answer for `query` (a stable text naming the logical query) of `provider` read from `source`:
      * from the cache when fresh, else from `fetchAnswer` (shared by concurrent callers). `decode` reads a
      * stored payload back; callers pass the same decoder for the same query, so an entry always decodes
-     * to the same type.
+     * to the same type. `ttlSeconds` replaces the cache's lifetime for this entry (a transport's own,
+     * Transport.ttlSeconds).
      */
-    async get<A>(provider: string, source: string, query: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
+    async get<A>(
+      provider: string,
+      source: string,
+      query: string,
+      fetchAnswer: () => Promise<Fetched<A>>,
+      decode: (payload: Payload) => A,
+      ttlSeconds?: number,
+    ): Promise<CachedAnswer<A>> {
+      const own = ttlSeconds === undefined ? {} : { ttlSeconds };
       // The source is part of the key: after a restart on another snapshot or on SDA, an old entry is never a hit.
       const key = `${provider}|${source}|${query}`;
       const pending = inFlight.get(key) as Promise<CachedAnswer<A>> | undefined;
@@ -270,12 +281,14 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
       const entry = disabled ? undefined : await fresh(key, decode);
       if (entry) {
         hits++;
-        return { answer: entry.answer as A, source, digest: entry.digest, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
+        return { answer: entry.answer as A, source, digest: entry.digest, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0, ...own };
       }
       // The store read may have awaited: another request may have started the call meanwhile.
       const started = inFlight.get(key) as Promise<CachedAnswer<A>> | undefined;
       if (started) return started;
-      const loading = loadOnce(key, provider, source, fetchAnswer, decode).finally(() => inFlight.delete(key));
+      const loading = loadOnce(key, provider, source, fetchAnswer, decode, ttlSeconds ?? options.ttlSeconds)
+        .then((answer) => ({ ...answer, ...own }))
+        .finally(() => inFlight.delete(key));
       inFlight.set(key, loading);
       return loading;
     },

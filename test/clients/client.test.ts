@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { useLoam } from "../support/server";
 import { knownPoints } from "../location/known-answers";
 import { knownPedons } from "../pedons/known-answers";
+import { sourceMapUnits } from "../summaries/source-files";
 
 const { loam } = useLoam();
 const PACKAGE = resolve(import.meta.dir, "typescript");
@@ -60,6 +61,12 @@ describe("a client generated with openapi-typescript + openapi-fetch", () => {
     expect(out.pedons.firstCoordinates).toHaveLength(2);
     expect(out.pedon).toEqual({ key: "02N0245", layerCount: kimo.layerCount, topHorizon: kimo.hzn_desgn, topClay: kimo.clay, topClayReported: String(kimo.clay) });
     expect(out.pedon.layerCount).toBe(8);
+
+    // The summary of the map unit at the point, as NRCS's own map-unit aggregates give it (muaggatt).
+    const unit = sourceMapUnits().find((u) => u.mukey === point.mukey)!;
+    expect(out.summary).toMatchObject({ mapUnitKey: point.mukey, componentCount: unit.components.length, awsUnit: "cm", drainage: unit.muaggatt.drclassdcd, clayMethod: "weighted_average" });
+    expect(out.summary.aws.toFixed(2)).toBe(Number(unit.muaggatt.aws0100wta).toFixed(2));
+    expect(out.summary.clayContributors).toContain(point.component);
 
     expect(out.notFound.status).toBe(404);
     expect(out.notFound.code).toBe("not_found");

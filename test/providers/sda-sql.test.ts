@@ -93,7 +93,7 @@ describe("no SQL comments reach SDA", () => {
     { kind: "ssurgo_polygons", bbox: [-94.37, 41.934, -94.35, 41.954], limit: 2000 },
   ];
   test("every query kind of every provider, as sent", () => {
-    const kinds = DEFAULT_PROVIDERS.flatMap((p) => (p.role === "planned" ? [] : Object.keys(p.queries)));
+    const kinds = DEFAULT_PROVIDERS.flatMap((p) => (p.role === "planned" ? [] : Object.values(p.queries).filter((q) => q.forms.sda).map((q) => q.kind)));
     expect(new Set(samples.map((q) => q.kind))).toEqual(new Set(kinds));
     for (const query of samples) {
       const sql = sqlFor(query);

@@ -5,6 +5,8 @@
 import { describe, expect, test } from "bun:test";
 import { csvField, csvLine, toCsv } from "../../src/tables/csv";
 import { LAB_OBSERVATION_COLUMNS, LOCATION_COLUMNS, PEDON_FEATURE_COLUMNS, pedonCsv, WARNING_SEPARATOR } from "../../src/tables/flatten";
+import { joinContributions, SUMMARY_COLUMNS } from "../../src/tables/summary";
+import { MAP_UNIT_FEATURE_COLUMNS } from "../../src/tables/mapunits";
 import { normalizePedon } from "../../src/providers/usda_kssl/normalize";
 import { LAB_PEDON_COLUMNS } from "../../src/providers/usda_kssl/columns";
 import type { Cell as UpstreamCell, SdaTable as UpstreamTable } from "../../src/upstream/sda/payload";
@@ -188,6 +190,107 @@ describe("GET /v1/pedons/{pedon_key} as CSV", () => {
   });
 });
 
+describe("GET /v1/soil/summary and GET /v1/soil/mapunits/{map_unit_key} as CSV", () => {
+  const PROPERTIES = "properties=clay,available_water_storage,drainage_class,hydrologic_group&depth_bottom_cm=100";
+
+  /** The JSON summaries and the CSV records agree, record by record. */
+  function expectSameSummaries(json: any, csv: string) {
+    const rows = records(parseRfc4180(csv));
+    expect(Object.keys(rows[0]!)).toEqual(SUMMARY_COLUMNS.map(([name]) => name));
+    expect(rows.length).toBe(json.summaries.length);
+    json.summaries.forEach((s: any, i: number) => {
+      expect(rows[i]).toMatchObject({
+        map_unit_key: json.map_unit.map_unit_key,
+        map_unit_name: json.map_unit.map_unit_name,
+        component_count: String(json.map_unit.components.length),
+        property_id: s.property.id,
+        method: s.method,
+        value: cell(s.value),
+        category: cell(s.category),
+        unit: cell(s.unit),
+        depth_top_cm: cell(s.depth.top_cm),
+        depth_bottom_cm: cell(s.depth.bottom_cm),
+        percent_of_map_unit: cell(s.percent_of_map_unit),
+        contributions: joinContributions(s.contributions),
+        data_kind: json.data_kind,
+        provider: s.source.provider,
+        retrieved_at: s.source.retrieved_at,
+        citation: s.source.citation,
+        warnings: [...new Set([...s.warnings, ...json.warnings])].join(WARNING_SEPARATOR),
+      });
+    });
+    return rows;
+  }
+
+  test("the known points: one record per summary, the JSON's values; the map unit's own route gives the same records", async () => {
+    for (const point of knownPoints()) {
+      const atPoint = await both(`/v1/soil/summary?latitude=${point.lat}&longitude=${point.lon}&${PROPERTIES}`);
+      expect(atPoint.response.status).toBe(200);
+      expect(atPoint.response.headers.get("content-disposition")).toBe(`attachment; filename="loam-soil-summary_${point.lat}_${point.lon}.csv"`);
+      expect(atPoint.json.map_unit.map_unit_key).toBe(point.mukey);
+      const rows = expectSameSummaries(atPoint.json, atPoint.csv);
+      expect(rows.length).toBe(4);
+      expect(rows.find((r) => r.property_id === "drainage_class")!.value).toBe("");
+
+      const unit = await both(`/v1/soil/mapunits/${point.mukey}?${PROPERTIES}`);
+      expect(unit.response.headers.get("content-disposition")).toBe(`attachment; filename="loam-mapunit_${point.mukey}.csv"`);
+      expectSameSummaries(unit.json, unit.csv);
+      const values = (text: string) => records(parseRfc4180(text)).map((r) => [r.property_id, r.value, r.category, r.contributions]);
+      expect(values(unit.csv)).toEqual(values(atPoint.csv));
+    }
+  });
+
+  test("no map unit at a valid point: the header alone, still 200 CSV", async () => {
+    const { json, csv, response } = await both("/v1/soil/summary?latitude=41.95&longitude=-94.35");
+    expect(response.status).toBe(200);
+    expect(json.map_unit).toBeNull();
+    expect(parseRfc4180(csv)).toEqual([SUMMARY_COLUMNS.map(([name]) => name)]);
+  });
+
+  test("errors stay JSON: unknown map unit 404, misfit method 422, bad format 422", async () => {
+    for (const [path, status] of [
+      ["/v1/soil/mapunits/999999999?format=csv", 404],
+      ["/v1/soil/mapunits/2765528?properties=drainage_class&method=weighted_average&format=csv", 422],
+      ["/v1/soil/summary?latitude=41.944131&longitude=-94.359608&format=tsv", 422],
+    ] as const) {
+      const response = await loam.get(path, { headers: { Accept: "text/csv" } });
+      expect(response.status).toBe(status);
+      expect(response.headers.get("content-type")).toStartWith("application/json");
+    }
+  });
+});
+
+describe("GET /v1/soil/mapunits?bbox= as CSV", () => {
+  test("one record per polygon feature, same keys, names and summaries as the GeoJSON; the known point's map unit is there", async () => {
+    const point = knownPoints().find((p) => p.area === "IA073-aoi" && p.component === "Clarion")!;
+    const bbox = [point.lon - 0.01, point.lat - 0.01, point.lon + 0.01, point.lat + 0.01].map((v) => v.toFixed(6)).join(",");
+    const { json, csv, response } = await both(`/v1/soil/mapunits?bbox=${bbox}&property=clay&depth_bottom_cm=30`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="loam-mapunits_${json.query.bbox.join("_")}.csv"`);
+    const rows = records(parseRfc4180(csv));
+    expect(Object.keys(rows[0]!)).toEqual(MAP_UNIT_FEATURE_COLUMNS.map(([name]) => name));
+    expect(rows.length).toBe(json.features.length);
+    expect(rows.length).toBeGreaterThan(1);
+    json.features.forEach((f: any, i: number) => {
+      expect(rows[i]).toMatchObject({
+        feature_id: f.id,
+        map_unit_key: f.properties.map_unit_key,
+        map_unit_symbol: cell(f.properties.map_unit_symbol),
+        map_unit_name: cell(f.properties.map_unit_name),
+        area_symbol: cell(f.properties.area_symbol),
+        summary_property: "clay",
+        summary_method: json.query.method,
+        summary_depth_bottom_cm: "30",
+        summary_value: cell(f.properties.summary?.value),
+        summary_unit: cell(f.properties.summary?.unit),
+        provider: json.provider,
+        truncated: String(json.truncated),
+      });
+    });
+    expect(rows.some((r) => r.map_unit_key === point.mukey && r.map_unit_name === point.muname)).toBe(true);
+  });
+});
+
 describe("negotiation, validators and errors", () => {
   test("Accept: text/csv selects CSV; a browser's Accept and format=json stay JSON", async () => {
     const path = "/v1/pedons/02N0245";
@@ -210,6 +313,41 @@ describe("negotiation, validators and errors", () => {
     expect(await again.text()).toBe("");
   });
 
+  test("a JSON tag never answers a CSV request with 304; the JSON of a CSV route also varies on Accept", async () => {
+    const path = "/v1/soil/location?latitude=41.944131&longitude=-94.359608";
+    const json = await loam.get(path);
+    expect(json.headers.get("vary")).toBe("Accept, Accept-Encoding");
+    const tag = json.headers.get("etag")!;
+    const csv = await loam.get(`${path}&format=csv`, { headers: { "If-None-Match": tag } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toStartWith("text/csv");
+    const csvByAccept = await loam.get(path, { headers: { Accept: "text/csv", "If-None-Match": tag } });
+    expect(csvByAccept.status).toBe(200);
+    expect(await csvByAccept.text()).toBe(await csv.text());
+    // and the CSV's tag does not 304 the JSON
+    expect((await loam.get(path, { headers: { "If-None-Match": csv.headers.get("etag")! } })).status).toBe(200);
+  });
+
+  test("a compressed CSV decodes to the same table; its tag revalidates", async () => {
+    const path = "/v1/pedons/02N0245?format=csv";
+    const plain = await (await loam.get(path, { headers: { "Accept-Encoding": "identity" } })).text();
+    expect(plain.length).toBeGreaterThan(1024);
+    const response = await fetch(`${loam.base}${path}`, { headers: { "Accept-Encoding": "gzip" }, decompress: false } as RequestInit);
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    const tag = response.headers.get("etag")!;
+    expect(tag).toMatch(/-csv-gzip"$/);
+    expect(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await response.arrayBuffer())))).toBe(plain);
+    expect((await loam.get(path, { headers: { "If-None-Match": tag } })).status).toBe(304);
+  });
+
+  test("format other than json or csv is a 422 naming it, before the pedon is looked up", async () => {
+    const response = await loam.get("/v1/pedons/99Z9999?format=xlsx");
+    expect(response.status).toBe(422);
+    const body = await response.json();
+    expect(body.error.code).toBe("validation_error");
+    expect(body.error.message).toContain("'format' must be one of json, csv");
+  });
+
   test("errors stay JSON ErrorResponse; an unknown format is a 422", async () => {
     for (const [path, status, code] of [
       ["/v1/pedons/99Z9999?format=csv", 404, "not_found"],
@@ -220,6 +358,27 @@ describe("negotiation, validators and errors", () => {
       expect(response.status).toBe(status);
       expect(response.headers.get("content-type")).toStartWith("application/json");
       expect((await response.json()).error.code).toBe(code);
+    }
+  });
+});
+
+describe("the CSV routes in the OpenAPI document", () => {
+  test("each CSV route documents format (json, csv), text/csv on its 200 and Content-Disposition; JSON-only routes do not", async () => {
+    const doc = await (await loam.get("/openapi.json")).json();
+    const csvPaths = ["/v1/soil/location", "/v1/soil/summary", "/v1/soil/mapunits", "/v1/soil/mapunits/{map_unit_key}", "/v1/pedons", "/v1/pedons/{pedon_key}", "/v1/series/{name}"];
+    for (const path of csvPaths) {
+      const get = doc.paths[path].get;
+      const format = get.parameters.find((p: any) => p.name === "format");
+      expect(format.schema).toMatchObject({ type: "string", enum: ["json", "csv"], default: "json" });
+      expect(Object.keys(get.responses["200"].content)).toEqual(["application/json", "text/csv"]);
+      expect(get.responses["200"].headers["Content-Disposition"]).toBeDefined();
+    }
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      if (csvPaths.includes(path)) continue;
+      const get = item.get;
+      if (!get) continue;
+      expect(get.parameters?.some((p: any) => p.name === "format") ?? false).toBe(false);
+      expect(Object.keys(get.responses["200"]?.content ?? {})).not.toContain("text/csv");
     }
   });
 });

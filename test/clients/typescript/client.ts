@@ -10,6 +10,7 @@ import type { components, operations, paths } from "./schema";
 type SoilObservation = components["schemas"]["SoilObservation"];
 type LabLayer = components["schemas"]["LabLayer"];
 type ErrorResponse = components["schemas"]["ErrorResponse"];
+type PropertySummary = components["schemas"]["PropertySummary"];
 // Operation ids are the generator's names for the calls (operations["getPedon"] exists only with short ids).
 type PedonOk = operations["getPedon"]["responses"][200]["content"]["application/json"];
 
@@ -36,6 +37,14 @@ const layers: LabLayer[] = detail.layers;
 const top = layers[0]!;
 const topClay = top.observations.find((o) => o.property.id === "clay");
 
+const summary = await client.GET("/v1/soil/summary", {
+  params: { query: { latitude, longitude, properties: "clay,available_water_storage,drainage_class", depth_bottom_cm: 100 } },
+});
+if (!summary.data) throw new Error(`summary failed: ${JSON.stringify(summary.error)}`);
+const summaries: PropertySummary[] = summary.data.summaries;
+const byId = (id: string) => summaries.find((s) => s.property.id === id);
+const mapUnit = summary.data.map_unit;
+
 const missing = await client.GET("/v1/pedons/{pedon_key}", { params: { path: { pedon_key: "99Z9999" } } });
 const notFound: ErrorResponse | undefined = missing.error;
 const invalid = await client.GET("/v1/soil/location", { params: { query: { latitude: 95, longitude: 0 } } });
@@ -45,6 +54,15 @@ console.log(
   JSON.stringify({
     clay,
     pedons: { count: keys.length, truncated: pedons.data.truncated, keys, firstCoordinates },
+    summary: {
+      mapUnitKey: mapUnit?.map_unit_key ?? null,
+      componentCount: mapUnit?.components.length ?? 0,
+      aws: byId("available_water_storage")?.value ?? null,
+      awsUnit: byId("available_water_storage")?.unit ?? null,
+      drainage: byId("drainage_class")?.category ?? null,
+      clayMethod: byId("clay")?.method ?? null,
+      clayContributors: byId("clay")?.contributions.map((c) => c.component_name) ?? [],
+    },
     pedon: { key: detail.pedon_key, layerCount: layers.length, topHorizon: top.horizon_designation, topClay: topClay?.value ?? null, topClayReported: topClay?.reported_value ?? null },
     notFound: { status: missing.response.status, code: notFound?.error.code ?? null, requestIdHeader: missing.response.headers.get("x-request-id"), requestId: notFound?.error.request_id ?? null },
     invalid: { status: invalid.response.status, code: invalidError?.error.code ?? null, message: invalidError?.error.message ?? null },

@@ -4,6 +4,7 @@
 // interval, the share of the map unit it rests on and its own warnings.
 import { asArray, el, formatDepth, formatNumber, text, unique } from "../dom.js";
 import { definitionList, links, section, warningList } from "./parts.js";
+import { componentProfiles } from "../charts/profile.js";
 
 const percentOf = (c) => (typeof c.component_percent === "number" ? c.component_percent : -1);
 
@@ -24,6 +25,8 @@ export function renderMapUnit(body, answer, jsonUrl, csvUrl) {
       ]),
     );
     body.appendChild(componentTable(asArray(unit.components)));
+    const profiles = componentProfiles(asArray(unit.components));
+    if (profiles) body.appendChild(profiles);
   }
   const summaries = asArray(answer.summaries);
   if (summaries.length) body.appendChild(section("Summaries", [summaryTable(summaries)].concat(summaryWarnings(summaries))));

@@ -1,0 +1,62 @@
+/**
+ * GET /v1/soil/mapunits?bbox=... as a table: one row per polygon feature, with its map unit and, when
+ * the request named a property, the summary that colours it. The polygon itself is not a cell (a
+ * spreadsheet cannot use it; GIS reads the GeoJSON): a row says which map unit a polygon in the box
+ * belongs to. `truncated` is a column, as for pedons, so a filtered table still shows it is cut short.
+ *
+ * The body types are the fields this table reads, by the names of the polygon collection
+ * (docs/decisions.md); the route's TypeBox model must give at least these.
+ */
+import { toCsv, type Column } from "./csv";
+import { joinWarnings } from "./flatten";
+
+export interface MapUnitFeatureCells {
+  id?: string | number;
+  properties: {
+    map_unit_key: string;
+    map_unit_symbol: string | null;
+    map_unit_name: string | null;
+    area_symbol: string | null;
+    summary?: { value: number | null; category: string | null; unit: string | null } | null;
+  };
+}
+
+export interface MapUnitCollectionCells {
+  provider: string;
+  /** The effective query: the summarized property and method are null when none was asked for. */
+  query: { bbox: readonly number[]; property: string | null; method: string | null; depth_top_cm: number; depth_bottom_cm: number };
+  features: readonly MapUnitFeatureCells[];
+  truncated: boolean;
+  cache: { stored_at: string };
+  warnings: readonly string[];
+}
+
+type FeatureRow = { feature: MapUnitFeatureCells; answer: MapUnitCollectionCells };
+
+export const MAP_UNIT_FEATURE_COLUMNS: readonly Column<FeatureRow>[] = [
+  ["feature_id", ({ feature }) => feature.id],
+  ["map_unit_key", ({ feature: f }) => f.properties.map_unit_key],
+  ["map_unit_symbol", ({ feature: f }) => f.properties.map_unit_symbol],
+  ["map_unit_name", ({ feature: f }) => f.properties.map_unit_name],
+  ["area_symbol", ({ feature: f }) => f.properties.area_symbol],
+  // What the summary cells are, on every row (they mean nothing without it); empty without a property.
+  ["summary_property", ({ answer }) => answer.query.property],
+  ["summary_method", ({ answer }) => answer.query.method],
+  ["summary_depth_top_cm", ({ answer }) => (answer.query.property === null ? null : answer.query.depth_top_cm)],
+  ["summary_depth_bottom_cm", ({ answer }) => (answer.query.property === null ? null : answer.query.depth_bottom_cm)],
+  ["summary_value", ({ feature: f }) => f.properties.summary?.value],
+  ["summary_category", ({ feature: f }) => f.properties.summary?.category],
+  ["summary_unit", ({ feature: f }) => f.properties.summary?.unit],
+  ["provider", ({ answer }) => answer.provider],
+  ["truncated", ({ answer }) => answer.truncated],
+  ["retrieved_at", ({ answer }) => answer.cache.stored_at],
+  ["warnings", ({ answer }) => joinWarnings([], answer.warnings)],
+];
+
+export function mapUnitFeatureRows(answer: MapUnitCollectionCells): FeatureRow[] {
+  return answer.features.map((feature) => ({ feature, answer }));
+}
+
+export function mapUnitCollectionCsv(answer: MapUnitCollectionCells): string {
+  return toCsv(MAP_UNIT_FEATURE_COLUMNS, mapUnitFeatureRows(answer));
+}
