@@ -43,6 +43,7 @@ export function withBreaker(transport: Transport, options: BreakerOptions = {}):
 
   return {
     kind: transport.kind,
+    ttlSeconds: transport.ttlSeconds,
     describe: (): SourceDescription => transport.describe(),
     close: transport.close ? () => transport.close?.() : undefined,
     async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
