@@ -4,6 +4,7 @@
  * Containment, holes and ring order are checked with this file's own geometry and its own shapefile
  * reader, not with the code under test; GDAL's ogrinfo reads an answer when it is installed.
  */
+import { tool } from "../support/tools";
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,7 +18,7 @@ const { snapshot, viaSda, fake, contract } = useSnapshotAndFakeSda();
 // The data README's known point: IA073 AOI, map unit 2765528 L138B.
 const POINT = { lat: 41.944131, lon: -94.359608 };
 const BOX = [POINT.lon - 0.01, POINT.lat - 0.01, POINT.lon + 0.01, POINT.lat + 0.01];
-const OGRINFO = "/usr/bin/ogrinfo";
+const OGRINFO = tool("ogrinfo", "gdal-bin");
 
 type Position = number[];
 type Rings = Position[][];
@@ -269,12 +270,12 @@ test("any query string: 200 with a collection or 422 with an ErrorResponse, neve
 });
 
 describe("GDAL reads the answer", () => {
-  test.skipIf(!existsSync(OGRINFO))("ogrinfo reads the collection as EPSG:4326 polygons with the features' attributes", async () => {
+  test.skipIf(!OGRINFO)("ogrinfo reads the collection as EPSG:4326 polygons with the features' attributes", async () => {
     const dir = mkdtempSync(join(tmpdir(), "loam-mapunits-"));
     const { body } = await snapshot.json(`/v1/soil/mapunits?bbox=${BOX.join(",")}`);
     const file = join(dir, "mapunits.geojson");
     writeFileSync(file, JSON.stringify(body));
-    const run = Bun.spawnSync([OGRINFO, "-ro", "-al", "-so", file]);
+    const run = Bun.spawnSync([OGRINFO!, "-ro", "-al", "-so", file]);
     const out = run.stdout.toString();
     expect(run.exitCode).toBe(0);
     expect(out).toMatch(/Geometry: (Multi )?Polygon/);
@@ -282,7 +283,7 @@ describe("GDAL reads the answer", () => {
     expect(out).toMatch(/ID\["EPSG",4326\]|WGS 84/);
     expect(out).toMatch(/map_unit_key: String/);
     // Every feature as GDAL reads it: L138B's polygon contains the point (GDAL's own geometry text).
-    const full = Bun.spawnSync([OGRINFO, "-ro", "-al", "-q", "-where", "map_unit_key = '2765528'", file]).stdout.toString();
+    const full = Bun.spawnSync([OGRINFO!, "-ro", "-al", "-q", "-where", "map_unit_key = '2765528'", file]).stdout.toString();
     expect(full).toMatch(/map_unit_symbol \(String\) = L138B/);
     expect(full).toMatch(/POLYGON \(\(-94\.\d+ 41\.\d+/);
 
@@ -292,7 +293,7 @@ describe("GDAL reads the answer", () => {
     expect(holed).toBeDefined();
     const one = join(dir, "holed.geojson");
     writeFileSync(one, JSON.stringify({ type: "FeatureCollection", features: [holed] }));
-    const text = Bun.spawnSync([OGRINFO, "-ro", "-al", "-q", one]).stdout.toString();
+    const text = Bun.spawnSync([OGRINFO!, "-ro", "-al", "-q", one]).stdout.toString();
     const wkt = /POLYGON \((.*)\)\s*$/m.exec(text)![1]!;
     expect(wkt.split("),(").length).toBe(4);
   });

@@ -3,6 +3,7 @@
  * (it refuses a bare LF line end, a quote inside an unquoted field, text after a closing quote),
  * and Python's csv module, the reader of Python users, when python3 is installed.
  */
+import { tool } from "./tools";
 export function parseRfc4180(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
@@ -59,7 +60,7 @@ export function records(rows: string[][]): Record<string, string>[] {
   });
 }
 
-export const PYTHON = Bun.which("python3");
+export const PYTHON = tool("python3", "python3");
 
 /** Rows as Python's csv.reader sees the bytes (UTF-8, newline="" as the csv docs require). */
 export async function parseWithPython(text: string): Promise<string[][]> {

@@ -3,6 +3,7 @@
  * Python block with python3, the ogrinfo line with GDAL. Skipped only where the tool is missing
  * (CI installs gdal-bin). R is not installed here, so its recipe is not run.
  */
+import { tool } from "../support/tools";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -13,8 +14,8 @@ import { knownPoints } from "../location/known-answers";
 const { loam } = useLoam();
 const README = readFileSync(resolve(import.meta.dir, "../../README.md"), "utf8");
 const SECTION = README.slice(README.indexOf("## Use from R, Python and QGIS"), README.indexOf("## The snapshot"));
-const PYTHON = Bun.which("python3");
-const OGRINFO = Bun.which("ogrinfo");
+const PYTHON = tool("python3", "python3");
+const OGRINFO = tool("ogrinfo", "gdal-bin");
 
 function block(language: string): string {
   const match = new RegExp("```" + language + "\\n([\\s\\S]*?)```").exec(SECTION);
