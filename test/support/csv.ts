@@ -4,6 +4,7 @@
  * and Python's csv module, the reader of Python users, when python3 is installed.
  */
 import { tool } from "./tools";
+
 export function parseRfc4180(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
