@@ -21,6 +21,7 @@ import { catalog } from "./catalog";
 import { pages } from "./pages";
 import { location } from "./location";
 import { pedons } from "./pedons";
+import { series } from "./series";
 import { summaries } from "./summaries";
 import { mapUnits } from "./mapunits";
 
@@ -81,6 +82,7 @@ export function createApp(deps: AppDeps) {
     .use(catalog(registry))
     .use(location(data))
     .use(pedons(data))
+    .use(series(data))
     .use(summaries(data))
     .use(mapUnits(data))
     .use(pages(responses.sendFile));

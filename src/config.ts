@@ -2,6 +2,8 @@
  * Configuration from the environment (docs/decisions.md#config), validated once at start. A bad value stops the
  * process with one line naming the variable; nothing else in Loam reads `process.env`.
  */
+import { DEFAULT_OSD_URL, osdUrlProblem } from "./providers/usda_osd/live";
+
 export interface Config {
   port: number;
   host: string;
@@ -13,6 +15,8 @@ export interface Config {
   /** Source exports the snapshot is built from. */
   dataDir: string;
   sdaUrl: string;
+  /** Live series descriptions: a URL pattern with `{letter}` and `{name}` (LOAM_UPSTREAM=sda). */
+  osdUrl: string;
   upstreamTimeoutMs: number;
   cacheTtlSeconds: number;
   rateLimitPerMinute: number;
@@ -69,6 +73,13 @@ function url(env: Env, name: string, fallback: string): string {
   return raw;
 }
 
+function urlPattern(env: Env, name: string, fallback: string, problem: (pattern: string) => string | null): string {
+  const raw = text(env, name, fallback);
+  const why = problem(raw);
+  if (why !== null) throw new ConfigError(name, why);
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const snapshot = env.LOAM_SNAPSHOT;
   return {
@@ -79,6 +90,7 @@ export function loadConfig(env: Env = process.env): Config {
     snapshotPath: snapshot === undefined || snapshot === "" ? null : snapshot,
     dataDir: text(env, "LOAM_DATA_DIR", "../shared/data"),
     sdaUrl: url(env, "SDA_URL", DEFAULT_SDA_URL),
+    osdUrl: urlPattern(env, "OSD_URL", DEFAULT_OSD_URL, osdUrlProblem),
     upstreamTimeoutMs: integer(env, "UPSTREAM_TIMEOUT_MS", 15000, 100, 600_000),
     cacheTtlSeconds: integer(env, "CACHE_TTL_SECONDS", 604800, 0, 31_536_000),
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 120, 1, 1_000_000),

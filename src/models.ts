@@ -4,6 +4,7 @@ import { ErrorBody, ErrorResponse } from "./http/error-response";
 import { ApiMetadata, HealthResponse } from "./meta/model";
 import { LOCATION_MODELS } from "./location/model";
 import { PEDON_MODELS } from "./pedons/model";
+import { SERIES_MODELS } from "./series/model";
 import { SUMMARY_MODELS } from "./summaries/model";
 import { MAP_UNIT_COLLECTION_MODELS } from "./mapunits/model";
 import { PropertiesResponse, PropertyRecord, PropertyReference, ProviderRecord, ProvidersResponse, Transformation } from "./catalog/model";
@@ -23,6 +24,7 @@ export const MODELS = {
   Transformation,
   ...LOCATION_MODELS,
   ...PEDON_MODELS,
+  ...SERIES_MODELS,
   ...SUMMARY_MODELS,
   ...MAP_UNIT_COLLECTION_MODELS,
 };

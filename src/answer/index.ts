@@ -23,7 +23,7 @@ export interface CacheDescriptor {
   stale: boolean;
   /** The upstream failure that made a stale answer necessary. */
   staleBecause?: LoamError;
-  /** The entry's lifetime (CACHE_TTL_SECONDS). */
+  /** The entry's lifetime (CACHE_TTL_SECONDS, or the transport's own: docs/decisions.md#cache). */
   ttlSeconds: number;
   /** Milliseconds spent waiting for the upstream (0 on a hit). */
   upstreamMs: number;
@@ -77,9 +77,9 @@ export function checkDepthInterval(top: number, bottom: number): void {
   }
 }
 
-/** The cache descriptor of an upstream answer. */
+/** The cache descriptor of an upstream answer; `ttlSeconds` (CACHE_TTL_SECONDS) unless the entry has its own lifetime. */
 export function describeCache(cached: CachedAnswer<unknown>, ttlSeconds: number): CacheDescriptor {
-  return { hit: cached.hit, storedAt: cached.storedAt, stale: cached.stale, staleBecause: cached.staleBecause, ttlSeconds, upstreamMs: cached.upstreamMs };
+  return { hit: cached.hit, storedAt: cached.storedAt, stale: cached.stale, staleBecause: cached.staleBecause, ttlSeconds: cached.ttlSeconds ?? ttlSeconds, upstreamMs: cached.upstreamMs };
 }
 
 /** Dependencies of the data features: the connected providers, the registry, the cache lifetime, the clock. */

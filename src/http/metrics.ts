@@ -88,6 +88,7 @@ export type Metrics = ReturnType<typeof createMetrics>;
 export function instrumentTransport(transport: Transport, metrics: Metrics): Transport {
   return {
     kind: transport.kind,
+    ttlSeconds: transport.ttlSeconds,
     describe: () => transport.describe(),
     close: () => transport.close?.(),
     async fetch(query, params) {

@@ -32,6 +32,7 @@ export const OPERATION_IDS: Record<string, string> = {
   "get /v1/pedons": "listPedons",
   "get /v1/pedons/{pedon_key}": "getPedon",
   "get /v1/providers/{provider_id}/raw/pedons/{pedon_key}": "getRawPedon",
+  "get /v1/series/{name}": "getSeries",
   "get /metrics": "getMetrics",
 };
 

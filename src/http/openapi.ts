@@ -106,6 +106,7 @@ function swaggerPlugin(models: Record<string, TSchema>) {
         { name: "meta", description: "Service health, metadata and catalogs." },
         { name: "soil", description: "Mapped-survey values for one point." },
         { name: "pedons", description: "Laboratory pedons (points) and their layers." },
+        { name: "series", description: "Official Soil Series Descriptions: the described concept of a soil series." },
         { name: "raw", description: "Untouched upstream payloads inside a labelled wrapper." },
       ],
       components: { schemas: models as Record<string, never> },

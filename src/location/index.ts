@@ -18,6 +18,9 @@ export interface LocationRouteDeps extends DataDeps {
 /** A provider that serves mapped values for a point; planned 409, another role 422. */
 function pointProvider(provider: Provider): PointProvider {
   if (provider.role === "planned") throw new ProviderNotOperationalError(provider.id);
+  if (provider.role === "series") {
+    throw new ValidationError(`Provider '${provider.id}' serves series descriptions, not mapped values for a point; use GET /v1/series/{name} for it.`, provider.id);
+  }
   if (provider.role !== "mapped_location") {
     throw new ValidationError(`Provider '${provider.id}' serves laboratory pedons, not mapped values for a point; use GET /v1/pedons?bbox=... for it.`, provider.id);
   }

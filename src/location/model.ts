@@ -2,6 +2,7 @@
 import { t } from "elysia";
 import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, FORMAT_PARAMETER } from "../answer/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
+import { SeriesLink } from "../series/model";
 
 const closed = { additionalProperties: false } as const;
 const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
@@ -45,6 +46,7 @@ export const MapUnitComponentListing = t.Object(
     component_percent: nullable(t.Number()),
     major_component: t.Boolean(),
     has_horizon_data: t.Boolean({ description: "False for components without horizons (Urban land, Water, ...): they have no observations." }),
+    series: t.Union([SeriesLink, t.Null()], { description: "The Official Series Description of a Series or Taxadjunct component, when one exists; null for other kinds and for series without a description." }),
   },
   { ...closed, title: "MapUnitComponentListing", description: "A component of the map unit, listed whether or not it has horizon data." },
 );

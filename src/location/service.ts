@@ -9,6 +9,7 @@ import type { PointProvider } from "../providers/provider";
 import { summaryProperty } from "../summaries/properties";
 import { VERSION } from "../version";
 import type { LocationQuery, LocationResponse, RawProviderResponse } from "./model";
+import { componentSeries, seriesLinker } from "../series/service";
 
 export type EffectiveLocationQuery = Static<typeof LocationQuery>;
 
@@ -46,6 +47,7 @@ async function pointAnswer(deps: DataDeps, provider: PointProvider, query: Effec
 
 export async function soilAtPoint(deps: DataDeps, provider: PointProvider, query: EffectiveLocationQuery): Promise<DataAnswer<Static<typeof LocationResponse>>> {
   const { cached, cache, source } = await pointAnswer(deps, provider, query);
+  const link = await seriesLinker(deps);
   return {
     key: `location|${JSON.stringify(query)}`,
     cache,
@@ -74,7 +76,7 @@ export async function soilAtPoint(deps: DataDeps, provider: PointProvider, query
         query,
         data_kind: "mapped_survey" as const,
         observations: normalized.observations,
-        map_units: normalized.mapUnits,
+        map_units: normalized.mapUnits.map((m) => ({ ...m, components: m.components.map((c) => ({ ...c, series: componentSeries(link, c) })) })),
         cache: cacheMetadata(cache, deps.now()),
         warnings,
       };

@@ -10,7 +10,7 @@ const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) =>
 export const DEFAULT_MAP_UNIT_PROVIDER = "usda_ssurgo";
 export const DEFAULT_MAP_UNIT_LIMIT = 2000;
 export const MAX_MAP_UNIT_LIMIT = 5000;
-/** A box of polygons is small: map units are drawn at 1:12,000 to 1:63,360 (docs/decisions.md#limits). */
+/** A box of polygons is small: survey maps are drawn at 1:12,000 to 1:63,360 (docs/decisions.md#limits). */
 export const MAP_UNIT_BBOX_LIMITS = { maxSideDegrees: 0.25, maxAreaSquareDegrees: 0.0625 };
 
 export const MapUnitCollectionQueryParams = t.Object({

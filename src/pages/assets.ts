@@ -15,6 +15,7 @@ import mapHtml from "../../public/map/index.html" with { type: "file" };
 import mapJsApi from "../../public/map/js/api.js" with { type: "file" };
 import mapJsCatalog from "../../public/map/js/catalog.js" with { type: "file" };
 import mapJsChartsDepth from "../../public/map/js/charts/depth.js" with { type: "file" };
+import mapJsChartsProfile from "../../public/map/js/charts/profile.js" with { type: "file" };
 import mapJsConfig from "../../public/map/js/config.js" with { type: "file" };
 import mapJsDom from "../../public/map/js/dom.js" with { type: "file" };
 import mapJsLayersColour from "../../public/map/js/layers/colour.js" with { type: "file" };
@@ -29,6 +30,10 @@ import mapJsPanelsPanel from "../../public/map/js/panels/panel.js" with { type: 
 import mapJsPanelsParts from "../../public/map/js/panels/parts.js" with { type: "file" };
 import mapJsPanelsPedon from "../../public/map/js/panels/pedon.js" with { type: "file" };
 import mapJsStatus from "../../public/map/js/status.js" with { type: "file" };
+import mapJsSeriesPage from "../../public/map/js/series-page.js" with { type: "file" };
+import mapSeriesCss from "../../public/map/series.css" with { type: "file" };
+// The series page (GET /v1/series/{name} as a page, opened from the map's profile sketches).
+import seriesHtml from "../../public/series/index.html" with { type: "file" };
 import mapCss from "../../public/map/map.css" with { type: "file" };
 import mapFavicon from "../../public/map/favicon.svg" with { type: "file" };
 import leafletJs from "leaflet/dist/leaflet.js" with { type: "file" };
@@ -69,6 +74,7 @@ export const ASSETS: Record<string, Asset> = {
   "/map/js/api.js": { path: mapJsApi, type: JS },
   "/map/js/catalog.js": { path: mapJsCatalog, type: JS },
   "/map/js/charts/depth.js": { path: mapJsChartsDepth, type: JS },
+  "/map/js/charts/profile.js": { path: mapJsChartsProfile, type: JS },
   "/map/js/config.js": { path: mapJsConfig, type: JS },
   "/map/js/dom.js": { path: mapJsDom, type: JS },
   "/map/js/layers/colour.js": { path: mapJsLayersColour, type: JS },
@@ -83,6 +89,9 @@ export const ASSETS: Record<string, Asset> = {
   "/map/js/panels/parts.js": { path: mapJsPanelsParts, type: JS },
   "/map/js/panels/pedon.js": { path: mapJsPanelsPedon, type: JS },
   "/map/js/status.js": { path: mapJsStatus, type: JS },
+  "/map/js/series-page.js": { path: mapJsSeriesPage, type: JS },
+  "/map/series.css": { path: mapSeriesCss, type: CSS },
+  "/series": { path: filePath(seriesHtml), type: HTML },
   "/map/map.css": { path: mapCss, type: CSS },
   "/map/favicon.svg": { path: mapFavicon, type: SVG },
   // Browsers ask for /favicon.ico when a page (e.g. /docs) names no icon; answer with Loam's icon, not a 404.

@@ -37,6 +37,9 @@ function labProvider(deps: DataDeps, given: string, where: string): PedonProvide
   const provider = deps.registry.find(given.trim());
   if (provider === undefined) throw new UnknownProviderError(show(given));
   if (provider.role === "planned") throw new ProviderNotOperationalError(provider.id);
+  if (provider.role === "series") {
+    throw new ValidationError(`${where} names '${provider.id}', which serves series descriptions, not laboratory pedons; use GET /v1/series/{name} for it.`, provider.id);
+  }
   if (provider.role !== "lab_pedons") {
     throw new ValidationError(`${where} names '${provider.id}', which serves mapped values for a point, not laboratory pedons; use GET /v1/soil/location for it.`, provider.id);
   }

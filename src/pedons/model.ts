@@ -3,6 +3,7 @@ import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
 import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, FORMAT_PARAMETER } from "../answer/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
+import { SeriesLink } from "../series/model";
 
 /** The laboratory provider a request names when it names none (a documented default of the contract). */
 export const DEFAULT_LAB_PROVIDER = "usda_kssl";
@@ -63,6 +64,7 @@ export const PedonFeatureProperties = t.Object(
     upedonid: nullable(t.String({ description: "User pedon id.", examples: ["S01KS-177-001"] })),
     name: nullable(t.String({ description: "The name the pedon was sampled as (samp_name), else its correlated name (corr_name)." })),
     site_observation_date: nullable(t.String({ format: "date", description: "Site observation date (YYYY-MM-DD); null when the provider records none." })),
+    series: t.Union([SeriesLink, t.Null()], { description: "The Official Series Description of the name the pedon was sampled as, when one exists; null otherwise. The name says what the pedon was sampled as, not that it fits the series." }),
     layer_count: nullable(integer({ minimum: 0, description: "Number of laboratory layers; null when unknown." })),
   },
   { ...closed, title: "PedonFeatureProperties" },
@@ -157,6 +159,8 @@ export const PedonResponse = t.Object(
     provider: t.String(),
     pedon_key: t.String(),
     data_kind: t.Literal("observed"),
+    name: t.Union([t.String(), t.Null()], { description: "The name the pedon was sampled as (samp_name), else its correlated name (corr_name)." }),
+    series: t.Union([SeriesLink, t.Null()], { description: "The Official Series Description of that name, when one exists; null otherwise. The name says what the pedon was sampled as, not that it fits the series." }),
     query: PedonQuery,
     location: PedonLocation,
     citation: t.String(),

@@ -8,6 +8,7 @@ import { NotFoundError } from "../errors";
 import { cacheMetadata, describeCache, rawWarnings, sourceWarnings, type DataAnswer, type DataDeps } from "../answer";
 import type { PedonKey, PedonProvider } from "../providers/provider";
 import { VERSION } from "../version";
+import { seriesLinker } from "../series/service";
 import type { Bbox } from "./bbox";
 import { MAX_PEDON_LIMIT, type PedonCollection, type PedonQuery, type PedonResponse, type RawPedonResponse } from "./model";
 
@@ -29,11 +30,15 @@ export async function pedonsInBbox(deps: DataDeps, provider: PedonProvider, quer
   const cached = await deps.connected.ask(provider, provider.pedons.bbox, { bbox: query.bbox, limit: query.limit });
   const cache = describeCache(cached, deps.cacheTtlSeconds);
   const source = deps.connected.sourceOf(provider);
+  const link = await seriesLinker(deps);
   return {
     key: `pedons|${JSON.stringify(query)}`,
     cache,
     body: () => {
-      const { features, truncated } = provider.pedons.features(cached.answer, query.limit);
+      const listed = provider.pedons.features(cached.answer, query.limit);
+      const { truncated } = listed;
+      // A pedon links the series it was sampled as, when that series has a description.
+      const features = listed.features.map((f) => ({ ...f, properties: { ...f.properties, series: f.properties.name ? link(f.properties.name) : null } }));
       const warnings = [POINT_WARNING, COORDINATE_WARNING, NO_COORDINATES_NOTE];
       if (truncated) {
         const raise = query.limit < MAX_PEDON_LIMIT ? ` or raise limit (at most ${MAX_PEDON_LIMIT})` : "";
@@ -66,6 +71,7 @@ async function pedonAnswer(deps: DataDeps, provider: PedonProvider, key: PedonKe
 
 export async function pedonDetail(deps: DataDeps, provider: PedonProvider, key: PedonKey, query: EffectivePedonQuery): Promise<DataAnswer<Static<typeof PedonResponse>>> {
   const { cached, source, cache } = await pedonAnswer(deps, provider, key);
+  const link = await seriesLinker(deps);
   return {
     key: `pedon|${provider.id}|${JSON.stringify(query)}`,
     cache,
@@ -83,6 +89,8 @@ export async function pedonDetail(deps: DataDeps, provider: PedonProvider, key: 
         provider: provider.id,
         pedon_key: detail.pedonKey,
         data_kind: "observed" as const,
+        name: detail.name,
+        series: detail.name ? link(detail.name) : null,
         query,
         location: detail.location,
         citation: detail.citation,

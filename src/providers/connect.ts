@@ -43,6 +43,7 @@ export function connectProviders(providers: readonly OperationalProvider[], opti
             return { payload, answer: query.decode(payload) };
           },
           (payload) => query.decode(payload),
+          transport.ttlSeconds,
         );
       } catch (error) {
         throw error instanceof LoamError ? withProvider(error, provider.id) : error;

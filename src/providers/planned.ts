@@ -9,33 +9,6 @@ const planned = (record: PlannedProvider["record"]): PlannedProvider => ({ id: r
 
 export const PLANNED_PROVIDERS: readonly PlannedProvider[] = [
   planned({
-    id: "usda_osd",
-    name: "Official Soil Series Descriptions (OSD) and Series Classification (SC) database",
-    organization: "USDA Natural Resources Conservation Service (NRCS), Soil Survey Staff, National Cooperative Soil Survey",
-    coverage:
-      "Every soil series established in the United States and its territories (more than 20,000 series), plus " +
-      "tentative and inactive series in the Series Classification database.",
-    // Judgment: an OSD is a described series concept (a typical pedon plus ranges in characteristics), neither
-    // a mapped survey value nor a lab observation, so it gets its own kind.
-    data_kind: "descriptive",
-    status: "planned",
-    access_method:
-      "Planned: OSD documents by series name from the NRCS Official Series Description service, and the " +
-      "Series Classification records (taxonomic class, status, benchmark flag). No upstream call is made today.",
-    documentation_url: "https://www.nrcs.usda.gov/resources/data-and-reports/official-soil-series-descriptions-osds",
-    source_url: "https://soilseries.sc.egov.usda.gov/",
-    license: USDA_NRCS_LICENSE,
-    authentication: "none: public web service, no key.",
-    operational: false,
-    // Judgment: the typical pedon of an OSD gives a texture class and usually a reaction (pH) per horizon.
-    supported_properties: ["texture_class", "ph"],
-    limitations: [
-      "Not live yet: OSDs are semi-structured narrative text, and turning typical-pedon horizons and the 'Range in Characteristics' into depth-resolved values needs a parser validated against many series.",
-      "An OSD describes the central concept and allowed ranges of a series, not a measurement at any point; the typical pedon location is approximate.",
-      "Series are revised, combined and made inactive over time; a series name alone does not say which revision a survey used.",
-    ],
-  }),
-  planned({
     id: "usda_scan",
     name: "Soil Climate Analysis Network (SCAN)",
     organization: "USDA Natural Resources Conservation Service (NRCS), National Water and Climate Center",

@@ -18,6 +18,8 @@ import type { ProviderRecord } from "../catalog/model";
 import type { QueryKind, SourceDescription, Transport } from "../upstream/transport";
 import type { MapUnitSummary, SoilObservation } from "../location/model";
 import type { LabLayer, PedonFeature } from "../pedons/model";
+import type { SeriesBody, SeriesLink } from "../series/model";
+import type { CachedAnswer } from "../upstream/cache";
 import type { SummaryComponent } from "../summaries/component-values";
 
 /** Which endpoint family a provider serves. */
@@ -179,6 +181,8 @@ export interface PedonDetailContext extends AnswerContext {
 
 export interface PedonDetail {
   pedonKey: string;
+  /** The name the pedon was sampled as (else its correlated name); null when it has none. */
+  name: string | null;
   location: { latitude: number | null; longitude: number | null; horizontal_accuracy_m: null };
   citation: string;
   sourceUrl: string;
@@ -208,10 +212,44 @@ export interface PedonProvider<B = any, D = any> extends OperationalBase {
   };
 }
 
+// ---- series descriptions (GET /v1/series/{name}; links from components and pedons) ---------------
+
+export interface SeriesKeyParams {
+  /** A series key: the name upper-cased, words joined by `_` (NEW_CAMBRIA). */
+  key: string;
+}
+
+/** One of the provider's own queries through the cache (`connected.ask` bound to the provider). */
+export type Ask = <P, A>(query: QueryKind<P, A>, params: P) => Promise<CachedAnswer<A>>;
+
+export type SeriesLinker = (name: string) => SeriesLink | null;
+
+export interface DescribedSeries {
+  /** The cached description (its freshness is the answer's). */
+  cached: CachedAnswer<unknown>;
+  /** The answer body without `cache`. */
+  body(): SeriesBody;
+}
+
+export interface SeriesProvider extends OperationalBase {
+  readonly role: "series";
+  readonly series: {
+    /** The key of a series name, or a ValidationError (422) saying what a series name looks like. */
+    keyOf(name: string): string;
+    /** The description of a series key; NotFoundError (404) when the source has none. */
+    describe(ask: Ask, key: string, source: SourceDescription, apiVersion: string): Promise<DescribedSeries>;
+    /**
+     * What links a series name to its description: null for a name with no description (or that is
+     * not a series name). Never fails an answer: when the source cannot be asked, it links nothing.
+     */
+    linker(ask: Ask): Promise<SeriesLinker>;
+  };
+}
+
 /** Listed in the catalog; serves no data yet. */
 export interface PlannedProvider extends ProviderBase {
   readonly role: "planned";
 }
 
-export type Provider = PointProvider | PedonProvider | PlannedProvider;
+export type Provider = PointProvider | PedonProvider | SeriesProvider | PlannedProvider;
 export type OperationalProvider = Exclude<Provider, PlannedProvider>;

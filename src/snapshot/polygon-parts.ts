@@ -1,5 +1,5 @@
 /**
- * Map-unit polygon records as polygons: which rings are outer rings and which are holes, and whether
+ * Map-unit polygon records as polygons (docs/decisions.md#polygons): which rings are outer rings and which are holes, and whether
  * a record meets a box. A shapefile record lists its rings flat; ESRI's shapefile specification
  * orders an outer ring's vertices clockwise and a hole's counter-clockwise, and a hole lies inside
  * its outer ring. GeoJSON (RFC 7946) and WKT want them grouped: [outer, ...holes] per polygon.

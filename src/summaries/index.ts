@@ -42,7 +42,8 @@ type SharedQuery = QueryOf<typeof MapUnitQueryParams>;
 /** Defaults applied, aliases resolved, method and depth checked: everything a 422 can be found in, before any upstream call. */
 function effectiveQuery(read: SharedQuery, provider: string, place: Pick<EffectiveSummaryQuery, "latitude" | "longitude" | "map_unit_key">): EffectiveSummaryQuery {
   checkDepthInterval(read.depth_top_cm, read.depth_bottom_cm);
-  const properties = parseProperties(read.properties);
+  // Only the map unit by key may name no property (its components alone); the point's default is a list.
+  const properties = read.properties === "" ? [] : parseProperties(read.properties);
   const method = parseMethod(read.method);
   planSummaries(properties, method, { top_cm: read.depth_top_cm, bottom_cm: read.depth_bottom_cm });
   return {

@@ -6,6 +6,7 @@ import { t, type Static } from "elysia";
 import { CacheMetadata, DEPTH_PARAMETERS, FORMAT_PARAMETER, DepthInterval } from "../answer/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { SUMMARY_METHODS } from "./methods";
+import { SeriesLink } from "../series/model";
 
 const closed = { additionalProperties: false } as const;
 const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
@@ -37,7 +38,19 @@ export const SummaryQueryParams = t.Object({
   ...summaryParameters,
 });
 
-export const MapUnitQueryParams = t.Object(summaryParameters);
+/** The map unit by key lists its components; it summarizes only when `properties` is given. */
+export const MapUnitQueryParams = t.Object({
+  ...summaryParameters,
+  properties: t.Optional(
+    t.String({
+      maxLength: 200,
+      default: "",
+      description:
+        "Comma-separated canonical property ids or aliases (GET /v1/properties) to summarize, at most eight after aliases are resolved and duplicates removed; at most 200 characters. Empty (default): the map unit and its components, no summaries.",
+      examples: ["clay,available_water_storage,drainage_class"],
+    }),
+  ),
+});
 
 export const MapUnitPathParams = t.Object({
   map_unit_key: t.String({ maxLength: 40, description: "SSURGO map unit key (mukey): digits, e.g. 2765528.", examples: ["2765528"] }),
@@ -57,7 +70,7 @@ export const SummaryQuery = t.Object(
     map_unit_key: nullable(t.String()),
     providers: t.Array(t.String()),
     properties: t.Array(t.String()),
-    method: nullable(t.String({ description: "The method asked for; null when each property takes its default." })),
+    method: t.Union([SummaryMethodName, t.Null()], { description: "The method asked for; null when each property takes its default." }),
     depth_top_cm: t.Number(),
     depth_bottom_cm: t.Number(),
   },
@@ -76,6 +89,7 @@ export const MapUnitComponent = t.Object(
     drainage_class: nullable(t.String()),
     hydrologic_group: nullable(t.String()),
     has_horizon_data: t.Boolean({ description: "False for components without horizons (Urban land, Water, ...)." }),
+    series: t.Union([SeriesLink, t.Null()], { description: "The Official Series Description of a Series or Taxadjunct component, when one exists; null for other kinds and for series without a description." }),
   },
   { ...closed, title: "MapUnitComponent" },
 );

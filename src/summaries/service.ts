@@ -1,5 +1,5 @@
 /**
- * Map-unit summaries: effective query → the provider's map-unit answer (cache → transport) → one
+ * Map-unit summaries (docs/decisions.md#summaries): effective query → the provider's map-unit answer (cache → transport) → one
  * summary per property (aggregate.ts), with the map unit and every component. Works with any
  * mapped_location provider that declares `mapUnits`; knows nothing of HTTP (it returns a DataAnswer,
  * which the response pipeline sends).
@@ -15,6 +15,8 @@ import type { CachedAnswer } from "../upstream/cache";
 import type { SourceDescription } from "../upstream/transport";
 import type { MapUnitData, MapUnitRole, PointProvider } from "../providers/provider";
 import { VERSION } from "../version";
+import type { SeriesLinker } from "../providers/provider";
+import { componentSeries, seriesLinker } from "../series/service";
 import { summarize } from "./aggregate";
 import { isMiscellaneousArea, type DepthInterval } from "./component-values";
 import { assertMethodFits, defaultMethod, SUMMARY_METHODS, type SummaryMethod } from "./methods";
@@ -101,8 +103,23 @@ export function summarizeMapUnit(mapUnit: MapUnitData, plan: SummaryPlan): Stati
   }));
 }
 
+/**
+ * One map unit's summaries by key, through the cache: null when the key is unknown. The building block
+ * for per-feature summaries (e.g. a map layer's polygons); `plan` comes from `planSummaries`.
+ */
+export async function summarizeByKey(
+  deps: DataDeps,
+  provider: MapUnitProvider,
+  mapUnitKey: string,
+  plan: SummaryPlan,
+): Promise<{ loaded: LoadedMapUnit; mapUnit: MapUnitData; summaries: Static<typeof PropertySummary>[] } | null> {
+  const loaded = await loadMapUnit(deps, provider, mapUnitKey);
+  if (loaded.mapUnit === null) return null;
+  return { loaded, mapUnit: loaded.mapUnit, summaries: summarizeMapUnit(loaded.mapUnit, plan) };
+}
+
 /** Every component of the map unit, as listed in the body. */
-export function listComponents(mapUnit: MapUnitData): Static<typeof MapUnitComponent>[] {
+export function listComponents(mapUnit: MapUnitData, link: SeriesLinker = () => null): Static<typeof MapUnitComponent>[] {
   return mapUnit.components.map((c) => ({
     component_key: c.key,
     component_name: c.name,
@@ -114,6 +131,7 @@ export function listComponents(mapUnit: MapUnitData): Static<typeof MapUnitCompo
     drainage_class: c.drainage_class,
     hydrologic_group: c.hydrologic_group,
     has_horizon_data: c.horizons.length > 0,
+    series: componentSeries(link, { component_name: c.name, component_kind: c.kind }),
   }));
 }
 
@@ -149,13 +167,14 @@ function summaryBody(
   cache: CacheDescriptor,
   source: SourceDescription,
   leading: readonly string[],
+  link: SeriesLinker = () => null,
 ): Static<typeof SummaryResponse> {
   return {
     api_version: VERSION,
     status: "experimental",
     query,
     data_kind: "derived",
-    map_unit: mapUnit === null ? null : { provider: mapUnit.provider, area_symbol: mapUnit.area_symbol, map_unit_key: mapUnit.map_unit_key, map_unit_symbol: mapUnit.map_unit_symbol, map_unit_name: mapUnit.map_unit_name, components: listComponents(mapUnit) },
+    map_unit: mapUnit === null ? null : { provider: mapUnit.provider, area_symbol: mapUnit.area_symbol, map_unit_key: mapUnit.map_unit_key, map_unit_symbol: mapUnit.map_unit_symbol, map_unit_name: mapUnit.map_unit_name, components: listComponents(mapUnit, link) },
     summaries: mapUnit === null ? [] : summarizeMapUnit(mapUnit, plan),
     cache: cacheMetadata(cache, deps.now()),
     warnings: [...leading, ...(mapUnit ? mapUnitWarnings(mapUnit) : []), ...unsupportedWarning(provider, plan.unsupported), ...sourceWarnings(source, cache)],
@@ -163,19 +182,19 @@ function summaryBody(
 }
 
 const depthOf = (query: EffectiveSummaryQuery): DepthInterval => ({ top_cm: query.depth_top_cm, bottom_cm: query.depth_bottom_cm });
-const methodOf = (query: EffectiveSummaryQuery) => (query.method === null ? null : parseMethod(query.method));
 
 /** GET /v1/soil/mapunits/{map_unit_key}: an unknown key is a NotFoundError (404). */
 export async function mapUnitSummary(deps: DataDeps, provider: MapUnitProvider, query: EffectiveSummaryQuery): Promise<DataAnswer<Static<typeof SummaryResponse>>> {
   const key = provider.mapUnits.checkKey(query.map_unit_key ?? "");
-  const plan = planSummaries(query.properties, methodOf(query), depthOf(query));
+  const plan = planSummaries(query.properties, query.method, depthOf(query));
   const { cached, mapUnit, source } = await loadMapUnit(deps, provider, key);
   if (mapUnit === null) {
     const coverage = source.kind === "snapshot" ? ` The offline snapshot holds only ${(source.coverage ?? []).filter((c) => c.startsWith("SSURGO")).join("; ") || "a few survey areas"}.` : "";
     throw new NotFoundError(`No map unit with key ${key} in ${provider.id} (STATSGO2 map units are not served).${coverage}`, provider.id);
   }
   const cache = describeCache(cached, deps.cacheTtlSeconds);
-  return { key: `mapunit|${JSON.stringify(query)}`, cache, body: () => summaryBody(deps, provider, query, plan, mapUnit, cache, source, []) };
+  const link = await seriesLinker(deps);
+  return { key: `mapunit|${JSON.stringify(query)}`, cache, body: () => summaryBody(deps, provider, query, plan, mapUnit, cache, source, [], link) };
 }
 
 /** Two upstream answers behind one body: fresh only if both are, as old as the older. */
@@ -196,7 +215,7 @@ function combinedCache(a: CachedAnswer<unknown>, b: CachedAnswer<unknown>, ttlSe
  * location endpoint shares through the cache), then its summary. No map unit there: 200, map_unit null.
  */
 export async function summaryAtPoint(deps: DataDeps, provider: MapUnitProvider, query: EffectiveSummaryQuery): Promise<DataAnswer<Static<typeof SummaryResponse>>> {
-  const plan = planSummaries(query.properties, methodOf(query), depthOf(query));
+  const plan = planSummaries(query.properties, query.method, depthOf(query));
   const point = await deps.connected.ask(provider, provider.point.query, { latitude: query.latitude!, longitude: query.longitude! });
   const keys = provider.mapUnits.keysAtPoint(point.answer);
   const first = keys[0];
@@ -213,5 +232,6 @@ export async function summaryAtPoint(deps: DataDeps, provider: MapUnitProvider, 
     keys.length > 1
       ? [`The point lies in ${keys.length} map units (${keys.join(", ")}), e.g. on a shared boundary; the first, ${first}, is summarized. GET /v1/soil/mapunits/{map_unit_key} gives the others.`]
       : [];
-  return { key: `summary|${JSON.stringify(query)}|${first}|${point.storedAt}`, cache, body: () => summaryBody(deps, provider, query, plan, mapUnit, cache, source, leading) };
+  const link = await seriesLinker(deps);
+  return { key: `summary|${JSON.stringify(query)}|${first}|${point.storedAt}`, cache, body: () => summaryBody(deps, provider, query, plan, mapUnit, cache, source, leading, link) };
 }

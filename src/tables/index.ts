@@ -10,6 +10,8 @@ import type { PedonCollection, PedonResponse } from "../pedons/model";
 import { locationCsv, pedonCollectionCsv, pedonCsv } from "./flatten";
 import { summaryCsv, type SummaryBodyCells } from "./summary";
 import { mapUnitCollectionCsv, type MapUnitCollectionCells } from "./mapunits";
+import { seriesCsv } from "./series";
+import type { SeriesResponse } from "../series/model";
 
 export const LOCATION_TABLE: CsvTable<Static<typeof LocationResponse>> = {
   render: locationCsv,
@@ -42,4 +44,10 @@ export const MAP_UNIT_TABLE: CsvTable<SummaryBodyCells> = {
 export const MAP_UNIT_COLLECTION_TABLE: CsvTable<MapUnitCollectionCells> = {
   render: mapUnitCollectionCsv,
   fileName: (body) => `loam-mapunits_${body.query.bbox.join("_")}.csv`,
+};
+
+/** GET /v1/series/{name}: one row per horizon, named by the series. */
+export const SERIES_TABLE: CsvTable<SeriesResponse> = {
+  render: seriesCsv,
+  fileName: (body) => `loam-series_${body.series.name}.csv`,
 };

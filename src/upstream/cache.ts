@@ -30,6 +30,8 @@ export interface CachedAnswer<A> {
   staleBecause?: LoamError;
   /** Milliseconds spent waiting for the upstream (0 on a hit). */
   upstreamMs: number;
+  /** The entry's lifetime when the caller chose one other than the cache's (a transport's own ttl). */
+  ttlSeconds?: number;
 }
 
 /** A fresh upstream answer: the payload to store and the answer decoded from it. */
@@ -85,10 +87,10 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     return select.get({ key });
   }
 
-  function store(key: string, provider: string, fetched: Fetched<unknown>, storedAt: number): void {
+  function store(key: string, provider: string, fetched: Fetched<unknown>, storedAt: number, ttlSeconds: number): void {
     const payload = fetched.payload.text();
     const answer = fetched.answer;
-    const entry = { key, provider, payload, storedAt, expiresAt: storedAt + options.ttlSeconds * 1000, bytes: payload.length };
+    const entry = { key, provider, payload, storedAt, expiresAt: storedAt + ttlSeconds * 1000, bytes: payload.length };
     db.transaction((tx) => {
       tx.insert(cacheEntries).values(entry).onConflictDoUpdate({ target: cacheEntries.key, set: entry }).run();
       // Evicting in the same transaction keeps the bound exact even under concurrent writers.
@@ -106,12 +108,12 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     stores++;
   }
 
-  async function load<A>(key: string, provider: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
+  async function load<A>(key: string, provider: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A, ttlSeconds: number): Promise<CachedAnswer<A>> {
     const started = now();
     try {
       const fetched = await fetchAnswer();
       const storedAt = now();
-      if (!disabled) store(key, provider, fetched, storedAt);
+      if (!disabled) store(key, provider, fetched, storedAt, ttlSeconds);
       misses++;
       return { answer: fetched.answer, hit: false, storedAt, stale: false, upstreamMs: storedAt - started };
     } catch (error) {
@@ -129,18 +131,28 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
      * The answer for `query` (a stable text naming the logical query) of `provider`: from the cache when
      * fresh, else from `fetchAnswer` (shared by concurrent callers). `decode` reads a stored payload back;
      * callers pass the same decoder for the same query, so an entry always decodes to the same type.
+     * `ttlSeconds` replaces the cache's lifetime for this entry (a transport's own, Transport.ttlSeconds).
      */
-    async get<A>(provider: string, query: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A): Promise<CachedAnswer<A>> {
+    async get<A>(
+      provider: string,
+      query: string,
+      fetchAnswer: () => Promise<Fetched<A>>,
+      decode: (payload: Payload) => A,
+      ttlSeconds?: number,
+    ): Promise<CachedAnswer<A>> {
       const key = `${provider}|${query}`;
+      const own = ttlSeconds === undefined ? {} : { ttlSeconds };
       const entry = disabled ? undefined : fresh(key, now(), decode);
       if (entry) {
         hits++;
-        return { answer: entry.answer as A, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
+        return { answer: entry.answer as A, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0, ...own };
       }
       const pending = inFlight.get(key) as Promise<CachedAnswer<A>> | undefined;
       // A request that joins an in-flight call shares its fresh answer (not a cache hit: it is this moment's upstream answer).
       if (pending) return pending;
-      const loading = load(key, provider, fetchAnswer, decode).finally(() => inFlight.delete(key));
+      const loading = load(key, provider, fetchAnswer, decode, ttlSeconds ?? options.ttlSeconds)
+        .then((answer) => ({ ...answer, ...own }))
+        .finally(() => inFlight.delete(key));
       inFlight.set(key, loading);
       return loading;
     },

@@ -89,5 +89,11 @@ export interface Transport {
   fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload>;
   /** Facts for warnings and /metrics. */
   describe(): SourceDescription;
+  /**
+   * How long this transport's answers stay fresh in the cache, when it is not CACHE_TTL_SECONDS: a
+   * source that changes slowly (e.g. series descriptions, revised every few years) may keep its answers
+   * longer (docs/decisions.md#cache). CACHE_TTL_SECONDS=0 still stores nothing.
+   */
+  readonly ttlSeconds?: number;
   close?(): void;
 }

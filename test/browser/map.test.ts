@@ -203,6 +203,12 @@ describe("map page", () => {
     expect(panel).toContain("accuracy varies");
     expect(panel).toContain("not representative");
     expect(await page.getAttribute('#panel-body a:text("Pedon JSON")', "href")).toBe(`/v1/pedons/${KIMO.key}`);
+    const pedonCsv = (await page.getAttribute('#panel-body a:text("Pedon CSV (these layers)")', "href"))!;
+    expect(pedonCsv).toMatch(new RegExp(`^/v1/pedons/${KIMO.key}\\?properties=.*&format=csv$`));
+    const csv = await fetch(loam.base + pedonCsv);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    expect((await csv.text()).split("\n").filter((line) => line.includes(KIMO.key)).length).toBeGreaterThan(8);
     expect(await page.getAttribute('#panel-body a:text("Raw provider table")', "href")).toBe(`/v1/providers/usda_kssl/raw/pedons/${KIMO.key}`);
     expect(await page.evaluate(() => (document.getElementById("pedon-select") as HTMLSelectElement).value)).toBe(KIMO.key);
     // The map narrowed for the panel and reloaded its pedons; wait for that before the screenshot.
@@ -290,15 +296,16 @@ describe("map page", () => {
     await watched.close();
   }, BROWSER_TEST_MS);
 
-  test("a map click at a known-answer point shows the mapped-survey panel (IA073 L138B, Clarion 85 %, Ap 0–23 cm pH 6.2)", async () => {
+  test("the point form at a known-answer point shows the mapped-survey panel (IA073 L138B, Clarion 85 %, Ap 0–23 cm pH 6.2)", async () => {
+    // A map click there lands on L138B's drawn polygon and opens the map unit (mapunits.test.ts); the
+    // point form asks GET /v1/soil/location for the exact point.
     const point = knownPoints().find((p) => p.area === "IA073-aoi" && p.musym === "L138B")!;
     expect(point).toBeDefined();
     const watched = await openMap("/map");
     const { page } = watched;
-    await setView(page, point.lat, point.lon, 18);
-    await settled(page);
-    const at = await pixelOf(page, point.lat, point.lon);
-    await page.mouse.click(at.x, at.y);
+    await page.fill("#point-lat", String(point.lat));
+    await page.fill("#point-lon", String(point.lon));
+    await page.press("#point-lon", "Enter");
     await page.waitForSelector(".component-horizons tbody tr", { timeout: 20_000 });
     expect(await page.textContent("#panel-title")).toContain("Mapped soil survey at");
     const unit = (await page.textContent(".map-unit h3")) ?? "";
@@ -316,6 +323,13 @@ describe("map page", () => {
     expect(top.OM).toBe(String(point.om));
     expect(await page.textContent("#panel-body")).toContain("Mapped survey data are not a laboratory observation");
     expect(await page.getAttribute('#panel-body a:text("Location JSON")', "href")).toContain("/v1/soil/location?latitude=");
+    // The CSV of what the panel shows: the same query with format=csv, served as text/csv.
+    const csvHref = (await page.getAttribute('#panel-body a:text("Location CSV")', "href"))!;
+    expect(csvHref).toMatch(/^\/v1\/soil\/location\?latitude=.*&format=csv$/);
+    const csv = await fetch(loam.base + csvHref);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    expect(await csv.text()).toContain(point.mukey);
     await page.waitForTimeout(400);
     await page.screenshot({ path: artifactPath("map-mapped-survey-IA073.png") });
     expectClean(watched);

@@ -1,60 +1,63 @@
 /**
- * The map-unit choropleth layer and panel of the map page (issue 16), before GET /v1/soil/mapunits
- * exists: the page's own layer (window.loam.mapUnits) draws a FeatureCollection of the shape that
- * endpoint will answer, built here from the real IA073 polygons of the test snapshot, each summarized
- * by SSURGO's own muaggatt.aws025wta (available water storage 0–25 cm, weighted average, cm).
- * The polygon click's panel is answered in the browser (page.route) with the DESIGN body of
- * GET /v1/soil/mapunits/{key}, built from the snapshot's mapunit and component rows.
+ * The soil map of the map page (real Chromium, real Loam on the snapshot): one documented click ("Go to
+ * the soil map") shows IA073's map-unit polygons from GET /v1/soil/mapunits, coloured by clay 0–30 cm
+ * weighted average. The test asks the API for the same collection and checks what is painted against
+ * it: colours of at least three map units, the legend's range and unit, and a polygon click's panel.
  */
 import { describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import type { Page } from "playwright-core";
-import { decodeRings } from "../../src/snapshot/geometry";
-import { testSnapshot } from "../support/server";
 import { knownPoints } from "../location/known-answers";
 import { artifactPath, useLoamAndBrowser, watchedPage } from "./browser";
 
-const BROWSER_TEST_MS = 45_000;
+const BROWSER_TEST_MS = 60_000;
 const { loam, browser } = useLoamAndBrowser();
 
-interface Row {
-  id: number;
-  mukey: string;
-  musym: string;
-  muname: string;
-  areasymbol: string;
-  aws025wta: number | null;
-  rings: Uint8Array;
+type Ring = number[][];
+
+/** Even-odd ray casting (the test's own). */
+function contains(geometry: { type: string; coordinates: any }, lon: number, lat: number): boolean {
+  const polygons: Ring[][] = geometry.type === "Polygon" ? [geometry.coordinates] : geometry.coordinates;
+  let inside = false;
+  for (const rings of polygons) {
+    for (const ring of rings) {
+      for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+        const [xi, yi] = ring[i]!, [xj, yj] = ring[j]!;
+        if (yi! > lat !== yj! > lat && lon < ((xj! - xi!) * (lat - yi!)) / (yj! - yi!) + xi!) inside = !inside;
+      }
+    }
+  }
+  return inside;
 }
 
-async function ia073() {
-  const db = new Database(await testSnapshot(), { readonly: true });
-  try {
-    const rows = db
-      .query<Row, []>(
-        `SELECT p.id, p.mukey, p.musym, m.muname, p.areasymbol, a.aws025wta, p.rings
-         FROM mupolygon p JOIN mapunit m ON m.mukey = p.mukey LEFT JOIN muaggatt a ON a.mukey = p.mukey
-         WHERE p.areasymbol = 'IA073' ORDER BY p.id`,
-      )
-      .all();
-    const components = db
-      .query<{ mukey: string; cokey: string; compname: string; comppct_r: number; compkind: string; majcompflag: string }, []>(
-        "SELECT mukey, cokey, compname, comppct_r, compkind, majcompflag FROM component WHERE mukey IN (SELECT mukey FROM mupolygon WHERE areasymbol = 'IA073')",
-      )
-      .all();
-    const collection = {
-      type: "FeatureCollection",
-      features: rows.map((r) => ({
-        type: "Feature",
-        id: String(r.id),
-        geometry: { type: "Polygon", coordinates: decodeRings(r.rings) },
-        properties: { map_unit_key: r.mukey, map_unit_symbol: r.musym, map_unit_name: r.muname, area_symbol: r.areasymbol, summary: { value: r.aws025wta, category: null, unit: "cm" } },
-      })),
-    };
-    return { rows, components, collection };
-  } finally {
-    db.close();
-  }
+/** Distance in degrees from (lon, lat) to the nearest edge of the geometry. */
+function edgeDistance(geometry: { type: string; coordinates: any }, lon: number, lat: number): number {
+  const polygons: Ring[][] = geometry.type === "Polygon" ? [geometry.coordinates] : geometry.coordinates;
+  let best = Infinity;
+  for (const rings of polygons)
+    for (const ring of rings)
+      for (let i = 1; i < ring.length; i++) {
+        const [ax, ay] = ring[i - 1]!, [bx, by] = ring[i]!;
+        const dx = bx! - ax!, dy = by! - ay!;
+        const t = dx === 0 && dy === 0 ? 0 : Math.max(0, Math.min(1, ((lon - ax!) * dx + (lat - ay!) * dy) / (dx * dx + dy * dy)));
+        best = Math.min(best, Math.hypot(lon - (ax! + t * dx), lat - (ay! + t * dy)));
+      }
+  return best;
+}
+
+/** A point well inside the feature (grid search over its box, farthest from any edge), inside `view`. */
+function interiorPoint(feature: any, view: number[]): { lon: number; lat: number } | null {
+  const coords: number[][] = (feature.geometry.type === "Polygon" ? [feature.geometry.coordinates] : feature.geometry.coordinates).flat(2);
+  const xs = coords.map((p) => p[0]!), ys = coords.map((p) => p[1]!);
+  const [w, s, e, n] = [Math.max(Math.min(...xs), view[0]!), Math.max(Math.min(...ys), view[1]!), Math.min(Math.max(...xs), view[2]!), Math.min(Math.max(...ys), view[3]!)];
+  let best: { lon: number; lat: number; d: number } | null = null;
+  for (let i = 1; i < 30; i++)
+    for (let j = 1; j < 30; j++) {
+      const lon = w + ((e - w) * i) / 30, lat = s + ((n - s) * j) / 30;
+      if (!contains(feature.geometry, lon, lat)) continue;
+      const d = edgeDistance(feature.geometry, lon, lat);
+      if (!best || d > best.d) best = { lon, lat, d };
+    }
+  return best && best.d > 0.00004 ? best : null;
 }
 
 /** The RGB of the map-unit canvas at a lat/lon (only polygons are drawn on it). */
@@ -73,90 +76,70 @@ async function canvasColour(page: Page, lat: number, lon: number): Promise<numbe
   );
 }
 
+/** The page's own colour scale (a plain ES module), typed here: the expected colour of a value. */
+type ColourScale = (min: number, max: number) => (value: number) => string;
+const { colourScale } = (await import("../../public/map/js/layers/colour.js")) as unknown as { colourScale: ColourScale };
+
 const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-const luminance = (hex: string) => rgb(hex).reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i]!, 0);
 
-describe("map-unit choropleth (layer ready for GET /v1/soil/mapunits)", () => {
-  test("IA073 polygons coloured by their values, legend range = the data's, a polygon click opens the map-unit panel (L138B, Clarion 85 %)", async () => {
-    const { rows, components, collection } = await ia073();
-    const values = rows.map((r) => r.aws025wta).filter((v): v is number => v !== null);
-    const byKey = new Map(rows.map((r) => [r.mukey, r.aws025wta]));
-    expect(new Set(values).size).toBeGreaterThanOrEqual(3);
+describe("the soil map (GET /v1/soil/mapunits drawn as a choropleth)", () => {
+  test("one click shows IA073's polygons coloured by clay 0–30 cm weighted average; legend = the data's range; a polygon click opens L138B (Clarion 85 %)", async () => {
     const l138b = knownPoints().find((p) => p.area === "IA073-aoi" && p.musym === "L138B")!;
-    const l55 = knownPoints().find((p) => p.area === "IA073-aoi" && p.musym === "L55")!;
-
     const watched = await watchedPage(browser);
     const { page } = watched;
-    await page.goto(`${loam.base}/map#17/${l138b.lat}/${l138b.lon}`, { waitUntil: "load" });
-    await page.waitForFunction(() => (window as any).loam?.basemapState === "ready" && (window as any).loam.mapUnits, null, { timeout: 20_000 });
-    // Switched off until the endpoint exists: no request for it.
-    expect(await page.evaluate(() => (window as any).loam.mapUnitState)).toBe("off");
-    const range = await page.evaluate((c) => (window as any).loam.mapUnits.show(c, { name: "Available water storage", unit: "cm" }), collection);
-    expect(range).toEqual({ count: rows.length, min: Math.min(...values), max: Math.max(...values), unit: "cm" });
+    await page.goto(`${loam.base}/map`, { waitUntil: "load" });
+    await page.waitForFunction(() => (window as any).loam?.basemapState === "ready" && (window as any).loam.mapUnitState === "zoom", null, { timeout: 20_000 });
+    // The first screen (Kansas pedons) offers the pedons in view as CSV.
+    const pedonsCsv = (await page.getAttribute("#pedons-csv", "href"))!;
+    expect(await page.isVisible("#pedons-csv")).toBe(true);
+    expect(pedonsCsv).toMatch(/^\/v1\/pedons\?bbox=.*&format=csv$/);
+    const csv = await fetch(loam.base + pedonsCsv);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toContain("text/csv");
 
-    // The legend states the data's range and unit.
-    expect(await page.textContent(".scale-legend .scale-min")).toBe(String(Math.min(...values)));
-    expect(await page.textContent(".scale-legend .scale-max")).toBe(`${Math.max(...values)} cm`);
-    expect(await page.textContent(".scale-legend .legend-title")).toBe("Available water storage (cm)");
+    // The one documented click.
+    expect(await page.textContent("#go-soil-map")).toBe("Go to the soil map: IA073 (Iowa)");
+    await page.click("#go-soil-map");
+    await page.waitForFunction(() => (window as any).loam.mapUnitState === "ready", null, { timeout: 20_000 });
+    const url: string = await page.evaluate(() => (window as any).loam.mapUnitUrl);
+    expect(url).toMatch(/^\/v1\/soil\/mapunits\?bbox=[-0-9.,]+&limit=2000&property=clay&method=weighted_average&depth_top_cm=0&depth_bottom_cm=30$/);
+    const view = url.split("bbox=")[1]!.split("&")[0]!.split(",").map(Number);
 
-    // Colours follow the values: the least is the lightest, the greatest the darkest, and a larger value is never lighter.
-    const colours: { value: number; colour: string }[] = await page.evaluate(
-      (features) => features.map((f: any) => ({ value: f.properties.summary.value, colour: (window as any).loam.mapUnits.colourOf(f.id) })),
-      collection.features.filter((f) => f.properties.summary.value !== null),
-    );
-    const sorted = [...colours].sort((a, b) => a.value - b.value);
-    expect(sorted[0]!.colour).toBe("#ffffd4");
-    expect(sorted.at(-1)!.colour).toBe("#8c2d04");
-    for (let i = 1; i < sorted.length; i++) {
-      if (sorted[i]!.value > sorted[i - 1]!.value) expect(luminance(sorted[i]!.colour)).toBeLessThan(luminance(sorted[i - 1]!.colour));
-      else expect(sorted[i]!.colour).toBe(sorted[i - 1]!.colour);
+    // The same collection from the API.
+    const { status, body } = await loam.json(url);
+    expect(status).toBe(200);
+    const features = body.features as any[];
+    const values = features.map((f) => f.properties.summary.value).filter((v): v is number => typeof v === "number");
+    const min = Math.min(...values), max = Math.max(...values);
+    expect(new Set(values).size).toBeGreaterThanOrEqual(3);
+    expect(await page.evaluate(() => (window as any).loam.mapUnitRange)).toEqual({ count: features.length, min, max, unit: "%" });
+    expect(await page.textContent(".scale-legend .scale-min")).toBe(String(min));
+    expect(await page.textContent(".scale-legend .scale-max")).toBe(`${max} %`);
+    const catalog = (await loam.json("/v1/properties")).body.properties as { id: string; name: string }[];
+    const nameOf = (id: string) => catalog.find((p) => p.id === id)!.name;
+    expect(await page.textContent(".scale-legend .legend-title")).toBe(`${nameOf("clay")}, 0–30 cm, weighted average (%)`);
+    expect(await page.textContent("#mu-state")).toBe(`${features.length} map-unit polygons in view.`);
+
+    // What is painted inside each of at least three map units is the colour of its API value.
+    await page.waitForTimeout(400);
+    const scale = colourScale(min, max);
+    const checked = new Set<string>();
+    for (const f of features) {
+      const key = f.properties.map_unit_key;
+      if (checked.has(key) || typeof f.properties.summary.value !== "number") continue;
+      const inside = interiorPoint(f, view);
+      if (!inside) continue;
+      // The polygons' own canvas holds the fill colour at fillOpacity 0.75 (alpha 191), un-premultiplied.
+      const expected = rgb(scale(f.properties.summary.value));
+      const got = await canvasColour(page, inside.lat, inside.lon);
+      expected.forEach((v, i) => expect(Math.abs(got[i]! - v)).toBeLessThanOrEqual(3));
+      expect(Math.abs(got[3]! - 191)).toBeLessThanOrEqual(2);
+      checked.add(key);
     }
-    // What is painted at two known points is the colour of their map unit's value (L138B 5.12 cm, L55 5.21 cm).
-    await page.waitForTimeout(300);
-    for (const point of [l138b, l55]) {
-      const expected = colours.find((c) => c.value === byKey.get(point.mukey))!.colour;
-      const painted = await canvasColour(page, point.lat, point.lon);
-      rgb(expected).forEach((v, i) => expect(Math.abs(painted[i]! - v)).toBeLessThanOrEqual(3));
-    }
-    await page.screenshot({ path: artifactPath("map-mapunits-IA073-choropleth.png") });
+    expect(checked.size).toBeGreaterThanOrEqual(3);
+    await page.screenshot({ path: artifactPath("map-soil-map-IA073-clay.png") });
 
     // A click inside L138B's polygon opens its map unit from GET /v1/soil/mapunits/{key}.
-    const asked: string[] = [];
-    await page.route((url) => url.pathname === `/v1/soil/mapunits/${l138b.mukey}`, (route) => {
-      asked.push(route.request().url());
-      const unit = rows.find((r) => r.mukey === l138b.mukey)!;
-      return route.fulfill({
-        contentType: "application/json",
-        body: JSON.stringify({
-          api_version: "0.3.0",
-          status: "experimental",
-          data_kind: "derived",
-          map_unit: {
-            provider: "usda_ssurgo",
-            area_symbol: unit.areasymbol,
-            map_unit_key: unit.mukey,
-            map_unit_symbol: unit.musym,
-            map_unit_name: unit.muname,
-            components: components
-              .filter((c) => c.mukey === unit.mukey)
-              .map((c) => ({ component_key: c.cokey, component_name: c.compname, component_kind: c.compkind, component_percent: c.comppct_r, major_component: c.majcompflag.trim() === "Yes" })),
-          },
-          summaries: [
-            {
-              property: { id: "available_water_storage", name: "Available water storage" },
-              method: "weighted_average",
-              value: unit.aws025wta,
-              category: null,
-              unit: "cm",
-              depth: { top_cm: 0, bottom_cm: 25 },
-              percent_of_map_unit: 100,
-              warnings: ["<b>a summary warning</b>"],
-            },
-          ],
-          warnings: ["Mapped survey data are not a laboratory observation"],
-        }),
-      });
-    });
     const at = await page.evaluate(([la, lo]) => {
       const map = (window as any).loamMap;
       const p = map.latLngToContainerPoint([la, lo]);
@@ -164,23 +147,34 @@ describe("map-unit choropleth (layer ready for GET /v1/soil/mapunits)", () => {
       return { x: r.left + p.x, y: r.top + p.y };
     }, [l138b.lat, l138b.lon] as const);
     await page.mouse.click(at.x, at.y);
-    await page.waitForSelector(".map-unit-components tbody tr", { timeout: 20_000 });
-    expect(asked).toHaveLength(1);
-    expect(asked[0]).toContain("method=weighted_average");
+    await page.waitForSelector(".map-unit-summaries tbody tr", { timeout: 20_000 });
     expect(await page.textContent("#panel-title")).toBe("Map unit L138B");
     expect(await page.textContent(".map-unit-name")).toBe(`Map unit ${l138b.musym}: ${l138b.muname}`);
     const first = await page.locator(".map-unit-components tbody tr").first().locator("th, td").allTextContents();
-    expect(first).toEqual([l138b.component, `${l138b.comppct} %`, "Series", "yes"]);
-    expect(await page.locator(".map-unit-components tbody tr").count()).toBe(components.filter((c) => c.mukey === l138b.mukey).length);
+    expect(first.slice(0, 3)).toEqual([l138b.component, `${l138b.comppct} %`, "Series"]);
+    expect(`${first[0]} ${first[1]}`).toBe("Clarion 85 %");
+    const l138bValue = features.find((f) => f.properties.map_unit_key === l138b.mukey).properties.summary.value;
     const summary = await page.locator(".map-unit-summaries tbody tr").first().locator("th, td").allTextContents();
-    expect(summary).toEqual(["Available water storage", `${byKey.get(l138b.mukey)} cm`, "weighted_average", "0–25", "100 %"]);
-    // API text stays text.
-    expect(await page.textContent(".summary-warnings li")).toBe("<b>a summary warning</b>");
-    expect(await page.locator("#panel-body b").count()).toBe(0);
-    // No point query was sent for this click: the polygon took it.
-    expect(watched.requests.some((url) => url.includes("/v1/soil/location"))).toBe(false);
+    const unit = (await loam.json(`/v1/soil/mapunits/${l138b.mukey}?properties=clay&method=weighted_average&depth_top_cm=0&depth_bottom_cm=30`)).body;
+    expect(unit.summaries[0].value).toBe(l138bValue);
+    expect(summary).toEqual([unit.summaries[0].property.name, `${l138bValue} %`, "weighted_average", "0–30", expect.stringMatching(/ %$/)]);
+    expect(watched.requests.some((u) => u.includes(`/v1/soil/mapunits/${l138b.mukey}?properties=clay&method=weighted_average&depth_top_cm=0&depth_bottom_cm=30`))).toBe(true);
+    expect(watched.requests.some((u) => u.includes("/v1/soil/location"))).toBe(false);
     await page.waitForTimeout(300);
     await page.screenshot({ path: artifactPath("map-mapunit-panel-L138B.png") });
+
+    // Another choice redraws: sand 0–100 cm dominant component, legend from that collection.
+    await page.selectOption("#mu-property", "sand");
+    await page.waitForFunction(() => (window as any).loam.mapUnitState === "ready" && (window as any).loam.mapUnitUrl.includes("property=sand"), null, { timeout: 20_000 });
+    await page.selectOption("#mu-depth", "0-100");
+    await page.selectOption("#mu-method", "dominant_component");
+    await page.waitForFunction(() => /property=sand&method=dominant_component&depth_top_cm=0&depth_bottom_cm=100$/.test((window as any).loam.mapUnitUrl) && (window as any).loam.mapUnitState === "ready", null, { timeout: 20_000 });
+    const sand = await loam.json(await page.evaluate(() => (window as any).loam.mapUnitUrl));
+    const sandValues = (sand.body.features as any[]).map((f) => f.properties.summary.value).filter((v): v is number => typeof v === "number");
+    expect(await page.textContent(".scale-legend .scale-min")).toBe(String(Math.min(...sandValues)));
+    expect(await page.textContent(".scale-legend .scale-max")).toBe(`${Math.max(...sandValues)} %`);
+    expect(await page.textContent(".scale-legend .legend-title")).toBe(`${nameOf("sand")}, 0–100 cm, dominant component (%)`);
+
     expect(watched.errors).toEqual([]);
     expect(watched.foreign()).toEqual([]);
     await watched.close();

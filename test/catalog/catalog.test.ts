@@ -16,6 +16,7 @@ const registry = createRegistry();
 const PROVIDERS = registry.all.map((p) => p.record);
 const SURVEY_PROVIDER_ID = registry.defaultFor("mapped_location")!.id;
 const LAB_PROVIDER_ID = registry.defaultFor("lab_pedons")!.id;
+const SERIES_PROVIDER_ID = registry.defaultFor("series")!.id;
 const LAB_PROVIDER_ALIASES = registry.find(LAB_PROVIDER_ID)!.aliases;
 const OPERATIONAL_PROVIDER_IDS = registry.operational.map((p) => p.id);
 const PROVIDER_ROLES: Record<string, string> = Object.fromEntries(registry.all.map((p) => [p.id, p.role]));
@@ -23,7 +24,7 @@ const findProvider = (idOrAlias: string) => registry.find(idOrAlias)?.record;
 const canonicalProviderId = (idOrAlias: string) => registry.find(idOrAlias)?.id;
 const providerRole = (idOrAlias: string) => registry.find(idOrAlias)?.role;
 
-const PLANNED = ["usda_osd", "usda_scan", "usgs_geochem", "isric_soilgrids"];
+const PLANNED = ["usda_scan", "usgs_geochem", "isric_soilgrids"];
 const SERVED = ["ph", "organic_carbon", "organic_matter", "sand", "silt", "clay", "bulk_density", "cec", "total_nitrogen", "ec"];
 /** 0.3.0: served in map-unit summaries (the class properties only there). */
 const SUMMARY_SERVED = [
@@ -89,10 +90,11 @@ describe("providers", () => {
   });
 
   test("the providers of docs/decisions.md#providers are present with the right operational flag and status", () => {
-    expect(PROVIDERS.map((p) => p.id).sort()).toEqual([SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, ...PLANNED].sort());
+    expect(PROVIDERS.map((p) => p.id).sort()).toEqual([SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, SERIES_PROVIDER_ID, ...PLANNED].sort());
     expect(SURVEY_PROVIDER_ID).toBe("usda_ssurgo");
     expect(LAB_PROVIDER_ID).toBe("usda_kssl");
-    for (const id of [SURVEY_PROVIDER_ID, LAB_PROVIDER_ID]) {
+    expect(SERIES_PROVIDER_ID).toBe("usda_osd");
+    for (const id of [SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, SERIES_PROVIDER_ID]) {
       const p = findProvider(id)!;
       expect(p.operational).toBe(true);
       expect(p.status).toBe("experimental");
@@ -102,7 +104,7 @@ describe("providers", () => {
       expect(p.operational).toBe(false);
       expect(p.status).toBe("planned");
     }
-    expect([...OPERATIONAL_PROVIDER_IDS].sort()).toEqual([LAB_PROVIDER_ID, SURVEY_PROVIDER_ID].sort());
+    expect([...OPERATIONAL_PROVIDER_IDS].sort()).toEqual([LAB_PROVIDER_ID, SURVEY_PROVIDER_ID, SERIES_PROVIDER_ID].sort());
   });
 
   test("ids are unique", () => {
@@ -132,10 +134,11 @@ describe("providers", () => {
     expect(providerRole("nope")).toBeUndefined();
   });
 
-  test("roles: one mapped-location provider, one lab provider, the rest planned", () => {
+  test("roles: one mapped-location provider, one lab provider, one series provider, the rest planned", () => {
     expect(Object.keys(PROVIDER_ROLES).sort()).toEqual(PROVIDERS.map((p) => p.id).sort());
     expect(providerRole(SURVEY_PROVIDER_ID)).toBe("mapped_location");
     expect(providerRole(LAB_PROVIDER_ID)).toBe("lab_pedons");
+    expect(providerRole(SERIES_PROVIDER_ID)).toBe("series");
     for (const id of PLANNED) expect(providerRole(id)).toBe("planned");
     for (const p of PROVIDERS) expect(providerRole(p.id) === "planned").toBe(!p.operational);
   });

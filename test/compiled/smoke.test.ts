@@ -195,6 +195,16 @@ describe("the single executable, alone in an empty directory", () => {
     expect(kimo.geometry).toEqual({ type: "Point", coordinates: [-95.7708282, 39.0783539] });
   });
 
+  test("/v1/series/Clarion from the embedded snapshot (OSDs and the Munsell table are in it; no data directory)", async () => {
+    const response = await fetch(`${loam.base}/v1/series/Clarion`);
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.series.taxonomic_class).toBe("Fine-loamy, mixed, superactive, mesic Typic Hapludolls");
+    expect(body.horizons[0]).toMatchObject({ name: "Ap", depth: { top_cm: 0, bottom_cm: 18 } });
+    expect(body.horizons[0].moist_color.srgb_hex).toMatch(/^#[0-9a-f]{6}$/);
+    expect((await fetch(`${loam.base}/series?name=Clarion`)).status).toBe(200);
+  });
+
   test.if(HAS_PEDONS)("/v1/pedons/02N0245: layer 02N01100 is Ap1 0-13 cm, pH 6.8, clay 35.154017", async () => {
     const body = await sameAsSource(PEDON);
     const layer = body.layers.find((l: any) => l.layer_key === "02N01100");

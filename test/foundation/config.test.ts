@@ -17,6 +17,12 @@ describe("configuration", () => {
       trustProxy: false,
     });
     expect(config.sdaUrl).toMatch(/^https:\/\/sdmdataaccess\..*post\.rest$/i);
+    expect(config.osdUrl).toBe("https://raw.githubusercontent.com/ncss-tech/SoilKnowledgeBase/main/inst/extdata/OSD/{letter}/{name}.json");
+  });
+
+  test("OSD_URL: a URL pattern with {name} (and usually {letter})", () => {
+    expect(loadConfig({ OSD_URL: "http://127.0.0.1:8080/osd/{letter}/{name}.json" }).osdUrl).toBe("http://127.0.0.1:8080/osd/{letter}/{name}.json");
+    expect(loadConfig({ OSD_URL: "https://mirror.example.org/{name}.json" }).osdUrl).toBe("https://mirror.example.org/{name}.json");
   });
 
   const bad: [string, string][] = [
@@ -31,6 +37,9 @@ describe("configuration", () => {
     ["TRUST_PROXY", "yes"],
     ["SDA_URL", "ftp://example.org"],
     ["HOST", " "],
+    ["OSD_URL", "https://example.org/osd/CLARION.json"],
+    ["OSD_URL", "ftp://example.org/{letter}/{name}.json"],
+    ["OSD_URL", "not a url {name}"],
   ];
   for (const [name, value] of bad) {
     test(`${name}=${JSON.stringify(value)} is refused naming the variable`, () => {

@@ -33,7 +33,7 @@ describe("import rules", () => {
   });
 
   test("services, providers and the answer room never import from http/", () => {
-    const isService = (file: string) => /^(location|pedons)\/service\.ts$/.test(file) || /^(providers|answer|upstream)\//.test(file);
+    const isService = (file: string) => /^(location|pedons|summaries|series)\/service\.ts$/.test(file) || /^(providers|answer|upstream)\//.test(file);
     expect(violations(isService, (target) => target.startsWith("http/") || target === "http")).toEqual([]);
   });
 
@@ -43,12 +43,12 @@ describe("import rules", () => {
   });
 
   test("transports never import a provider or a feature", () => {
-    const forbidden = (target: string) => /^(providers|location|pedons|catalog|http)\//.test(target);
+    const forbidden = (target: string) => /^(providers|location|pedons|summaries|catalog|http)\//.test(target);
     expect(violations((file) => file.startsWith("upstream/"), forbidden)).toEqual([]);
   });
 
   test("features never name a provider folder", () => {
-    const isFeature = (file: string) => /^(location|pedons)\//.test(file);
+    const isFeature = (file: string) => /^(location|pedons|summaries|series)\//.test(file);
     expect(violations(isFeature, (target) => /^providers\/usda/.test(target))).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { useLoam } from "../support/server";
 import { OPERATION_IDS, PARAMETER_PATTERNS } from "../../src/http/openapi-polish";
 import { parseBbox } from "../../src/pedons/bbox";
 import { parsePedonKey } from "../../src/pedons/key";
+import { checkMapUnitKey } from "../../src/providers/usda_ssurgo/mapunit";
 
 const { loam } = useLoam();
 const BIN = resolve(import.meta.dir, "../../node_modules/.bin");
@@ -106,5 +107,19 @@ describe("what generated clients rely on", () => {
       if (!key.test(raw)) expect(parsePedonKey(raw)).toBeNull();
     }
     expect(key.test("abc")).toBe(false);
+    // map_unit_key: whatever the pattern refuses, the route refuses too (it also caps the value at an SQL int).
+    const mukey = new RegExp(PARAMETER_PATTERNS.map_unit_key!);
+    for (const raw of ["2765528", "465586", "0", "0123", "12a", "99999999999", "3000000000", "-5", ""]) {
+      const accepted = (() => {
+        try {
+          checkMapUnitKey(raw);
+          return true;
+        } catch {
+          return false;
+        }
+      })();
+      if (accepted) expect(mukey.test(raw)).toBe(true);
+      if (!mukey.test(raw)) expect(accepted).toBe(false);
+    }
   });
 });

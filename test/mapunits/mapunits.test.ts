@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
+import fc from "fast-check";
 import { DATA_DIR, testSnapshot, useSnapshotAndFakeSda } from "../support/server";
 
 const { snapshot, viaSda, fake, contract } = useSnapshotAndFakeSda();
@@ -228,6 +229,43 @@ describe("GET /v1/soil/mapunits: bad input is a 422 (the pedon bbox rules, 0.25Â
     expect(status).toBe(404);
     expect(body.error.code).toBe("unknown_provider");
   });
+});
+
+test("the collection carries an ETag; a matching If-None-Match is a 304, a second request a cache hit", async () => {
+  const path = `/v1/soil/mapunits?bbox=${BOX.join(",")}&property=ph`;
+  const first = await snapshot.get(path);
+  expect(first.status).toBe(200);
+  const etag = first.headers.get("etag")!;
+  expect(etag).toBeTruthy();
+  expect(first.headers.get("cache-control")).toMatch(/^public, max-age=\d+/);
+  await first.arrayBuffer();
+  const again = await snapshot.get(path, { headers: { "if-none-match": etag } });
+  expect(again.status).toBe(304);
+  const body = await snapshot.json(path);
+  expect(body.body.cache.hit).toBe(true);
+  expect(body.body.query).toMatchObject({ property: "ph", method: "weighted_average" });
+});
+
+test("any query string: 200 with a collection or 422 with an ErrorResponse, never another status", async () => {
+  const near = (center: number, spread: number) => fc.double({ min: center - spread, max: center + spread, noNaN: true }).map((v) => String(Number(v.toFixed(6))));
+  const token = fc.oneof(fc.constant(""), fc.string({ maxLength: 12 }), fc.constantFrom("NaN", "1e400", "-0", "0x10", "clay", "ph", "awc", "drainage_class", "min", "max", "weighted_average", "dominant_condition"));
+  const bbox = fc.oneof(
+    fc.tuple(near(-94.36, 0.3), near(41.94, 0.3), near(-94.36, 0.3), near(41.94, 0.3)).map((t) => t.join(",")),
+    fc.array(token, { maxLength: 5 }).map((t) => t.join(",")),
+  );
+  const params = fc.record(
+    { bbox, limit: fc.oneof(fc.integer({ min: -2, max: 6000 }).map(String), token), property: token, method: token, depth_top_cm: fc.oneof(fc.integer({ min: -5, max: 210 }).map(String), token), depth_bottom_cm: fc.oneof(fc.integer({ min: -5, max: 210 }).map(String), token) },
+    { requiredKeys: ["bbox"] },
+  );
+  await fc.assert(
+    fc.asyncProperty(params, async (p) => {
+      const query = Object.entries(p).map(([k, v]) => `${k}=${encodeURIComponent(v as string)}`).join("&");
+      const { status, body } = await snapshot.json(`/v1/soil/mapunits?${query}`);
+      expect([200, 422]).toContain(status);
+      contract.assert(status === 200 ? "MapUnitCollection" : "ErrorResponse", body);
+    }),
+    { numRuns: 150 },
+  );
 });
 
 describe("GDAL reads the answer", () => {

@@ -86,7 +86,7 @@ for (const mode of ["snapshot", "fake SDA"] as const) {
         type: "Feature",
         id: "02N0245",
         geometry: { type: "Point", coordinates: [-95.7708282, 39.0783539] },
-        properties: { pedon_key: "02N0245", representative_of_bbox: false, pedlabsampnum: "02N0245", upedonid: "S01KS-177-001", name: "Kimo", site_observation_date: null, layer_count: 8 },
+        properties: { pedon_key: "02N0245", representative_of_bbox: false, pedlabsampnum: "02N0245", upedonid: "S01KS-177-001", name: "Kimo", site_observation_date: null, series: { name: "Kimo", url: "/v1/series/KIMO" }, layer_count: 8 },
       });
     });
   });

@@ -93,7 +93,8 @@ describe("GET /v1/pedons/{pedon_key} invalid input", () => {
 const RAW: [string, number, string, string[]][] = [
   ["nobody/raw/pedons/02N0245", 404, "unknown_provider", ["nobody"]],
   ["usda_ssurgo/raw/pedons/02N0245", 422, "validation_error", ["provider_id", "usda_ssurgo"]],
-  ["usda_osd/raw/pedons/02N0245", 409, "provider_not_operational", ["usda_osd"]],
+  ["usda_osd/raw/pedons/02N0245", 422, "validation_error", ["provider_id", "usda_osd", "series descriptions"]],
+  ["usda_scan/raw/pedons/02N0245", 409, "provider_not_operational", ["usda_scan"]],
   ["usda_kssl/raw/pedons/abc", 422, "validation_error", ["pedon_key", "abc"]],
   ["kssl/raw/pedons/99999999999", 422, "validation_error", ["pedon_key"]],
   ["usda_kssl/raw/pedons/99Z9999", 404, "not_found", ["99Z9999"]],

@@ -6,6 +6,7 @@ import { SSURGO_POINT_COLUMNS } from "../../src/providers/usda_ssurgo/columns";
 import { PEDLABSAMPNUM_PATTERN } from "../../src/pedons/key";
 import { labBboxSql, labPedonSql } from "../../src/providers/usda_kssl/queries";
 import { ssurgoPointSql } from "../../src/providers/usda_ssurgo/queries";
+import { ssurgoPolygonSql } from "../../src/providers/usda_ssurgo/polygons";
 import { commentFree, sqlNumber } from "../../src/upstream/sda/sql";
 import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
 import { sqlFor, type LogicalQuery } from "../support/queries";
@@ -88,9 +89,11 @@ describe("no SQL comments reach SDA", () => {
     { kind: "lab_bbox", bbox: [-96, 38, -95, 39], limit: 500 },
     { kind: "lab_pedon", pedonKey: { form: "pedon_key", value: 52 } },
     { kind: "lab_pedon", pedonKey: { form: "pedlabsampnum", value: "02N0245" } },
+    { kind: "ssurgo_mapunit", mapUnitKey: "2765528" },
+    { kind: "ssurgo_polygons", bbox: [-94.37, 41.934, -94.35, 41.954], limit: 2000 },
   ];
   test("every query kind of every provider, as sent", () => {
-    const kinds = DEFAULT_PROVIDERS.flatMap((p) => (p.role === "planned" ? [] : Object.keys(p.queries)));
+    const kinds = DEFAULT_PROVIDERS.flatMap((p) => (p.role === "planned" ? [] : Object.values(p.queries).filter((q) => q.forms.sda).map((q) => q.kind)));
     expect(new Set(samples.map((q) => q.kind))).toEqual(new Set(kinds));
     for (const query of samples) {
       const sql = sqlFor(query);
@@ -114,6 +117,10 @@ describe("hostile input never reaches SQL", () => {
     ["a string posing as a number", () => ssurgoPointSql({ latitude: "1); DROP TABLE x--" as unknown as number, longitude: 0 })],
     ["NaN in a bbox", () => labBboxSql({ bbox: [Number.NaN, 38, -95, 39], limit: 10 })],
     ["an inverted bbox", () => labBboxSql({ bbox: [-95, 38, -96, 39], limit: 10 })],
+    ["NaN in a polygon bbox", () => ssurgoPolygonSql({ bbox: [-94.4, Number.NaN, -94.3, 42], limit: 10 })],
+    ["an inverted polygon bbox", () => ssurgoPolygonSql({ bbox: [-94.3, 41.9, -94.4, 42], limit: 10 })],
+    ["a string in a polygon bbox", () => ssurgoPolygonSql({ bbox: ["0)) ; DROP TABLE x--" as unknown as number, 41.9, -94.3, 42], limit: 10 })],
+    ["a polygon limit over 5000", () => ssurgoPolygonSql({ bbox: [-94.4, 41.9, -94.3, 42], limit: 5001 })],
     ["a fractional limit", () => labBboxSql({ bbox: [-96, 38, -95, 39], limit: 1.5 })],
     ["a zero limit", () => labBboxSql({ bbox: [-96, 38, -95, 39], limit: 0 })],
     ["a quoted pedlabsampnum", () => labPedonSql({ pedonKey: { form: "pedlabsampnum", value: "02N0245'; DROP TABLE x--" } })],
@@ -197,6 +204,14 @@ describe("hostile input never reaches SQL", () => {
         kind: "lab_pedon" as const,
         pedonKey: { form: "pedlabsampnum" as const, value },
       })),
+      fc
+        .tuple(longitude, longitude, latitude, latitude, fc.integer({ min: 1, max: 5000 }))
+        .filter(([a, b, c, d]) => a !== b && c !== d)
+        .map(([a, b, c, d, limit]) => ({
+          kind: "ssurgo_polygons" as const,
+          bbox: [Math.min(a, b), Math.min(c, d), Math.max(a, b), Math.max(c, d)] as [number, number, number, number],
+          limit,
+        })),
     );
     fc.assert(fc.property(query, (q) => expect(logicalQueryFromSql(sqlFor(q))).toEqual(q)));
   });

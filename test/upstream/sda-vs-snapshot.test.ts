@@ -89,7 +89,13 @@ describe("SDA path equals snapshot path", () => {
     expect(layers[0]!.labsampnum).toBe("02N01100");
   });
 
+  test("map-unit polygons around the IA073 known point (WKT geometry) both ways", async () => {
+    const table = await bothPaths({ kind: "ssurgo_polygons", bbox: [-94.369608, 41.934131, -94.349608, 41.954131], limit: 2000 });
+    const rows = tableRecords(table);
+    expect(rows.some((r) => r.mukey === "2765528" && r.musym === "L138B" && /^POLYGON \(\(-94\.\d+ 41\.\d+, /.test(r.geom ?? ""))).toBe(true);
+  });
+
   test("the fake answered each SDA-path query with one upstream call", () => {
-    expect(fake.calls).toBe(KNOWN_POINTS.length + 4);
+    expect(fake.calls).toBe(KNOWN_POINTS.length + 5);
   });
 });

@@ -65,3 +65,8 @@ export const urls = {
   /** One map unit with its components and, with `properties`, its summaries (GET /v1/soil/mapunits/{key}). */
   mapUnit: (key, options) => "/v1/soil/mapunits/" + encodeURIComponent(key) + (options ? "?" + query(options) : ""),
 };
+
+/** The same URL asking for CSV (`format=csv`; the routes in src/tables answer it). */
+export function csvOf(url) {
+  return url + (url.includes("?") ? "&" : "?") + "format=csv";
+}

@@ -42,8 +42,21 @@ export const PEDON_CAVEAT =
   "A pedon is a point: it is not representative of the surrounding area, field, soil series or map unit without further evidence.";
 
 /**
- * Map-unit polygons (GET /v1/soil/mapunits?bbox=…; mapunits.js). `enabled` is the switch: turn it on
- * once the endpoint is served. Boxes of at most 0.25 degrees a side; summaries of `method` over
- * [depthTopCm, depthBottomCm) of the chosen property (DEFAULT_PROPERTY at first).
+ * Map-unit polygons (GET /v1/soil/mapunits?bbox=…; mapunits.js). `enabled` is the switch. Boxes of at
+ * most 0.25 degrees a side (the endpoint's limit); the choropleth summarizes `method` over
+ * [depthTopCm, depthBottomCm) of DEFAULT_PROPERTY at first, then what the soil-map controls choose.
  */
-export const MAP_UNITS = { enabled: false, maxSideDegrees: 0.25, limit: 2000, method: "weighted_average", depthTopCm: 0, depthBottomCm: 30 };
+export const MAP_UNITS = { enabled: true, maxSideDegrees: 0.25, limit: 2000, method: "weighted_average", depthTopCm: 0, depthBottomCm: 30 };
+
+/**
+ * The "Go to the soil map" button: the IA073 survey area excerpt (Greene County, Iowa) around the data
+ * README's known point in map unit L138B, at a zoom whose view is far inside the polygon box limit.
+ */
+export const SOIL_MAP_VIEW = { lat: 41.944131, lon: -94.359608, zoom: 17, label: "IA073 (Iowa)" };
+
+/** Choices of the choropleth: summary properties (GET /v1/properties names them), methods and depth intervals (cm). */
+export const CHOROPLETH = {
+  properties: ["clay", "sand", "silt", "organic_matter", "ph", "bulk_density", "cec", "available_water_capacity", "available_water_storage", "ksat"],
+  methods: ["weighted_average", "dominant_component", "min", "max"],
+  depths: [[0, 30], [0, 25], [0, 50], [0, 100], [30, 100], [0, 150]],
+};

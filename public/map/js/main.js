@@ -9,12 +9,12 @@
 // - The page's Content-Security-Policy allows only 'self' for scripts, styles and connections: no inline
 //   script, no style attribute in markup (Leaflet's own element styles are set through the CSSOM).
 /* global L */
-import { describeError, getJson, isAbort, urls } from "./api.js";
+import { csvOf, describeError, getJson, isAbort, urls } from "./api.js";
 import { loadCatalog } from "./catalog.js";
-import { DEFAULT_PROPERTY } from "./config.js";
+import { DEFAULT_PROPERTY, PEDON_LIMIT } from "./config.js";
 import { $, formatNumber, round6 } from "./dom.js";
 import { createPedonLayer, pedonBoxProblem } from "./layers/pedons.js";
-import { createMap, openFirstView, pointOf, writeHash } from "./map.js";
+import { createMap, openFirstView, pointOf, viewBox, writeHash } from "./map.js";
 import { setUpMapUnits } from "./mapunits.js";
 import { createPanel } from "./panels/panel.js";
 import { pedonProperties, renderPedon } from "./panels/pedon.js";
@@ -114,8 +114,17 @@ $("point-form").addEventListener("submit", (event) => {
   queryPoint(round6(lat), round6(lon), true);
 });
 
+/** The CSV of the pedons in view (GET /v1/pedons?bbox=…&format=csv), offered when the view is within the pedon box limits. */
+function updatePedonCsvLink() {
+  const link = $("pedons-csv");
+  const box = viewBox(map);
+  link.hidden = pedonBoxProblem(box) !== null;
+  link.href = csvOf(urls.pedons(box, PEDON_LIMIT));
+}
+
 map.on("moveend", () => {
   pedons.scheduleLoad();
+  updatePedonCsvLink();
   writeHash(map);
 });
 

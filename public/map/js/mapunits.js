@@ -1,29 +1,34 @@
 // Map-unit polygons for the view and their panel: GET /v1/soil/mapunits?bbox=… drawn as a choropleth
 // (layers/mapunits.js), a polygon click opening GET /v1/soil/mapunits/{key} (panels/mapunit.js).
-// Off until the polygon endpoint is served: MAP_UNITS.enabled in config.js is the switch.
+// MAP_UNITS.enabled in config.js is the switch; the soil-map controls choose property, method and depth.
 import { describeError, getJson, isAbort, urls } from "./api.js";
-import { MAP_UNITS } from "./config.js";
+import { CHOROPLETH, MAP_UNITS, SOIL_MAP_VIEW } from "./config.js";
+import { $, el } from "./dom.js";
 import { createMapUnitLayer } from "./layers/mapunits.js";
 import { viewBox } from "./map.js";
 import { renderMapUnit } from "./panels/mapunit.js";
 import { setStatus } from "./status.js";
 
-/** The summary asked for: one property over a depth interval by one method. */
-function summaryQuery(property) {
-  return { method: MAP_UNITS.method, depth_top_cm: MAP_UNITS.depthTopCm, depth_bottom_cm: MAP_UNITS.depthBottomCm, property };
-}
-
 /**
  * Creates the map-unit layer (state.mapUnits: show, clear, featureAt, colourOf) and, when MAP_UNITS.enabled,
  * loads the polygons of every view no larger than MAP_UNITS.maxSideDegrees a side.
- * ctx: {map, state, panel, catalog (a promise), property() → the chosen property id, beforeDetail()}.
+ * ctx: {map, state, panel, catalog (a promise), property → the property chosen first, beforeDetail()}.
  */
 export function setUpMapUnits(ctx) {
   const { map, state, panel } = ctx;
   const layer = createMapUnitLayer(map);
   state.mapUnits = layer;
   state.mapUnitState = MAP_UNITS.enabled ? "pending" : "off";
+  /** What the choropleth shows: one property over a depth interval by one method. */
+  const choice = { property: ctx.property(), method: MAP_UNITS.method, depthTopCm: MAP_UNITS.depthTopCm, depthBottomCm: MAP_UNITS.depthBottomCm };
+  state.mapUnitChoice = choice;
   let controller = null;
+
+  const summaryQuery = () => ({ property: choice.property, method: choice.method, depth_top_cm: choice.depthTopCm, depth_bottom_cm: choice.depthBottomCm });
+  const say = (message) => {
+    const node = $("mu-state");
+    if (node) node.textContent = message;
+  };
 
   async function load() {
     if (!MAP_UNITS.enabled) return;
@@ -33,22 +38,30 @@ export function setUpMapUnits(ctx) {
     if (!(box[2] - box[0] <= MAP_UNITS.maxSideDegrees && box[3] - box[1] <= MAP_UNITS.maxSideDegrees)) {
       layer.clear();
       state.mapUnitState = "zoom";
+      say("Map units are drawn in views of at most " + MAP_UNITS.maxSideDegrees + "° a side: zoom in.");
       return;
     }
     const mine = new AbortController();
     controller = mine;
     state.mapUnitState = "loading";
-    const property = ctx.property();
+    say("Loading map units…");
     const catalog = await ctx.catalog;
     try {
-      const collection = await getJson(urls.mapUnits(box, Object.assign({ limit: MAP_UNITS.limit }, summaryQuery(property))), mine.signal);
+      const url = urls.mapUnits(box, Object.assign({ limit: MAP_UNITS.limit }, summaryQuery()));
+      const collection = await getJson(url, mine.signal);
       if (mine !== controller) return;
-      state.mapUnitRange = layer.show(collection, catalog.property(property));
+      const property = catalog.property(choice.property);
+      const label = { name: property.name + ", " + choice.depthTopCm + "–" + choice.depthBottomCm + " cm, " + choice.method.replace(/_/g, " "), unit: property.unit };
+      state.mapUnitRange = layer.show(collection, label);
+      state.mapUnitUrl = url;
       state.mapUnitState = "ready";
+      const count = state.mapUnitRange.count;
+      say(count === 0 ? "No map-unit polygon in view." : count + " map-unit polygon" + (count === 1 ? "" : "s") + (collection.truncated ? " (truncated: zoom in for all)" : "") + " in view.");
     } catch (error) {
       if (isAbort(error) || mine !== controller) return;
       layer.clear();
       setStatus("Map units could not be loaded: " + describeError(error), "error");
+      say("");
       state.mapUnitState = "error";
     }
   }
@@ -60,10 +73,11 @@ export function setUpMapUnits(ctx) {
     panel.open("Map unit " + (p.map_unit_symbol ? String(p.map_unit_symbol) : key), false, latlng);
     panel.message("Loading the map unit…", "busy");
     const mine = panel.start();
-    const query = summaryQuery(ctx.property());
+    const query = summaryQuery();
     const url = urls.mapUnit(key, { properties: query.property, method: query.method, depth_top_cm: query.depth_top_cm, depth_bottom_cm: query.depth_bottom_cm });
     try {
       const answer = await getJson(url, mine.signal);
+      // No CSV link yet: GET /v1/soil/mapunits/{key} has no CSV form (src/tables lists the routes that do).
       if (panel.current(mine)) renderMapUnit(panel.body, answer, url);
     } catch (error) {
       if (isAbort(error) || !panel.current(mine)) return;
@@ -71,6 +85,7 @@ export function setUpMapUnits(ctx) {
     }
   }
 
+  setUpControls(ctx, choice, load);
   map.on("moveend", load);
   return {
     layer,
@@ -82,4 +97,41 @@ export function setUpMapUnits(ctx) {
       return Boolean(feature);
     },
   };
+}
+
+/** The soil-map controls: the "Go to the soil map" button and the property, method and depth choices. */
+function setUpControls(ctx, choice, reload) {
+  const go = $("go-soil-map");
+  if (!go) return;
+  go.textContent = "Go to the soil map: " + SOIL_MAP_VIEW.label;
+  go.addEventListener("click", () => ctx.map.setView([SOIL_MAP_VIEW.lat, SOIL_MAP_VIEW.lon], SOIL_MAP_VIEW.zoom, { animate: false }));
+
+  const fill = (select, options, selected) => {
+    select.textContent = "";
+    for (const [value, label] of options) select.appendChild(el("option", { value, text: label }));
+    select.value = selected;
+  };
+  const depthValue = (top, bottom) => top + "-" + bottom;
+  fill($("mu-method"), CHOROPLETH.methods.map((m) => [m, m.replace(/_/g, " ")]), choice.method);
+  fill($("mu-depth"), CHOROPLETH.depths.map(([top, bottom]) => [depthValue(top, bottom), top + "–" + bottom + " cm"]), depthValue(choice.depthTopCm, choice.depthBottomCm));
+  fill($("mu-property"), CHOROPLETH.properties.map((id) => [id, id]), choice.property);
+  // Names as the catalog serves them, once it is loaded.
+  ctx.catalog.then((catalog) => {
+    for (const option of $("mu-property").options) option.textContent = catalog.property(option.value).name;
+  });
+
+  $("mu-property").addEventListener("change", (event) => {
+    choice.property = event.target.value;
+    reload();
+  });
+  $("mu-method").addEventListener("change", (event) => {
+    choice.method = event.target.value;
+    reload();
+  });
+  $("mu-depth").addEventListener("change", (event) => {
+    const [top, bottom] = event.target.value.split("-").map(Number);
+    choice.depthTopCm = top;
+    choice.depthBottomCm = bottom;
+    reload();
+  });
 }

@@ -101,6 +101,7 @@ export function pedonDetail(answer: SdaAnswer, context: PedonDetailContext): Ped
   const retrieved = retrievedAt(context);
   return {
     pedonKey: normalized.pedon.pedonKey,
+    name: normalized.pedon.name,
     location: { latitude: normalized.pedon.latitude, longitude: normalized.pedon.longitude, horizontal_accuracy_m: null },
     citation: citation(normalized.pedon, retrieved, context.source.kind === "snapshot"),
     sourceUrl: KSSL_SOURCE_URL,

@@ -125,6 +125,8 @@ export function normalizeCollection(table: SdaTable, limit: number): { features:
         upedonid: pedon.upedonid,
         name: pedon.name,
         site_observation_date: observed ? isoDay(observed) : null,
+        // Linked by the pedons feature from the registry's series provider.
+        series: null,
         layer_count: layerCount !== null && Number.isInteger(layerCount) && layerCount >= 0 ? layerCount : null,
       },
     });

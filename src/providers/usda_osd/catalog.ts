@@ -1,6 +1,5 @@
 /**
- * The catalog record of usda_osd once it serves data (GET /v1/providers). It replaces the planned
- * entry of src/catalog/providers.ts when the provider is registered.
+ * The catalog record of usda_osd (GET /v1/providers).
  */
 import type { ProviderRecord } from "../../catalog/model";
 import { USDA_NRCS_LICENSE } from "../usda";

@@ -119,6 +119,8 @@ function listComponent(mapUnit: Static<typeof MapUnitSummary>, row: Record<strin
     component_percent: num(row.comppct_r),
     major_component: row.majcompflag?.trim() === "Yes",
     has_horizon_data: hasHorizon,
+    // Linked by the location feature from the registry's series provider.
+    series: null,
   });
 }
 

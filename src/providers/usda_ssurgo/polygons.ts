@@ -7,6 +7,7 @@
  * rings meet the box and writes their rings as WKT, so one decoder reads both.
  */
 import type { Database } from "bun:sqlite";
+import { ValidationError } from "../../errors";
 import { encodedRingsMeetBox, polygonsOfRings, signedArea2 } from "../../snapshot/polygon-parts";
 import { decodeRings } from "../../snapshot/geometry";
 import { answerAsSda, decodeSdaTable, type Cell, type SdaAnswer, type SqlType } from "../../upstream/sda/payload";
@@ -37,6 +38,7 @@ export function ssurgoPolygonSql({ bbox, limit }: BboxParams): string {
   const s = sqlNumber(minLat, "bbox min_lat", -90, 90);
   const e = sqlNumber(maxLon, "bbox max_lon", -180, 180);
   const n = sqlNumber(maxLat, "bbox max_lat", -90, 90);
+  if (!(minLon < maxLon && minLat < maxLat)) throw new ValidationError("bbox minimum must be less than its maximum.");
   const top = sqlInteger(limit + 1, "limit", 2, MAX_ROWS + 1);
   return `SELECT TOP (${top})
   P.mupolygonkey,

@@ -4,11 +4,13 @@
  */
 import { Database } from "bun:sqlite";
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Value } from "@sinclair/typebox/value";
-import { seriesKeyOrThrow, snapshotOsd } from "../../../src/providers/usda_osd/answer";
-import { SeriesResponse, type SeriesBody } from "../../../src/providers/usda_osd/model";
+import { seriesKeyOrThrow } from "../../../src/providers/usda_osd/key";
+import { SERIES_QUERY } from "../../../src/providers/usda_osd/queries";
+import { SnapshotFile } from "../../../src/upstream/snapshot";
+import { SeriesResponse, type SeriesBody } from "../../../src/series/model";
 import { parseOsd, revisionMonth, seriesKey } from "../../../src/providers/usda_osd/parse";
 import { buildSeriesBody } from "../../../src/providers/usda_osd/series";
 import { readMunsellTable, readStoredOsd, storedSeriesKeys } from "../../../src/providers/usda_osd/snapshot";
@@ -197,13 +199,15 @@ describe("series names", () => {
   });
 });
 
-describe("request steps (answer.ts)", () => {
+describe("request steps (key.ts, the snapshot form of the series query)", () => {
   test("a malformed name is a 422 validation_error naming the parameter; an unknown series a 404 not_found", () => {
     expect(seriesKeyOrThrow("Clarion")).toBe("CLARION");
     expect(() => seriesKeyOrThrow("clarion;drop")).toThrow(expect.objectContaining({ status: 422, code: "validation_error" }));
     expect(() => seriesKeyOrThrow("../x")).toThrow(/Path parameter 'name' must be a soil series name/);
     // Meade: KSSL pedons carry the name, but it has no OSD (data README).
-    expect(() => snapshotOsd(db, "MEADE")).toThrow(expect.objectContaining({ status: 404, code: "not_found", provider: "usda_osd" }));
-    expect(snapshotOsd(db, "STORDEN").sourceUrl).toBe("https://raw.githubusercontent.com/ncss-tech/SoilKnowledgeBase/main/inst/extdata/OSD/S/STORDEN.json");
+    const read = SERIES_QUERY.forms.snapshot!.prepare(new SnapshotFile(db));
+    expect(() => read({ key: "MEADE" })).toThrow(expect.objectContaining({ status: 404, code: "not_found", provider: "usda_osd" }));
+    // The stored text is the file byte-exact.
+    expect(read({ key: "STORDEN" }).text()).toBe(readFileSync(join(DATA, "osd", "STORDEN.json"), "utf8"));
   });
 });

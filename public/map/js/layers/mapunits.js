@@ -70,7 +70,8 @@ export function createMapUnitLayer(map) {
     const unit = withUnit ? String(withUnit.properties.summary.unit) : label && label.unit ? label.unit : "";
     layer.addData({ type: "FeatureCollection", features });
     drawn = features;
-    legend = scaleLegend(label ? label.name : "", unit, min, max, values.length < features.length).addTo(map);
+    // No polygon in view (outside the survey areas): no scale to explain.
+    if (features.length) legend = scaleLegend(label ? label.name : "", unit, min, max, values.length < features.length).addTo(map);
     return { count: features.length, min, max, unit };
   }
 

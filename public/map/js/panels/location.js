@@ -1,8 +1,9 @@
 // The mapped soil survey at a point (GET /v1/soil/location): each map unit there, its components
 // (largest share first) and their horizons, with the survey's warnings.
-import { urls } from "../api.js";
+import { csvOf, urls } from "../api.js";
 import { LOCATION_COLUMNS } from "../config.js";
 import { asArray, el, formatDepth, formatNumber, text, unique } from "../dom.js";
+import { componentProfiles } from "../charts/profile.js";
 import { columnKey, columnLabels, definitionList, headerRow, links, observationWarnings, section, warningList } from "./parts.js";
 
 /** The properties a point query asks for: the page's columns the survey provider serves. */
@@ -37,6 +38,8 @@ export function renderLocation(body, lat, lon, answer, params, catalog) {
   const groups = groupByMapUnit(observations);
   for (const unit of mapUnits) {
     body.appendChild(mapUnitSection(unit, groups[unit.map_unit_key] || [], columns, everywhere));
+    const profiles = componentProfiles(asArray(unit.components));
+    if (profiles) body.appendChild(profiles);
     delete groups[unit.map_unit_key];
   }
   // Observations whose map unit was not in map_units (should not happen; shown rather than dropped).
@@ -49,7 +52,7 @@ export function renderLocation(body, lat, lon, answer, params, catalog) {
   const citations = unique(observations.map((o) => (o && o.source ? o.source.citation : null)));
   if (citations.length) body.appendChild(section("Source", citations.map((c) => el("p", { class: "citation", text: c }))));
   const raw = { latitude: params.latitude, longitude: params.longitude, properties: params.properties };
-  body.appendChild(links([["Location JSON", urls.location(params)], provider ? ["Raw provider answer", urls.rawLocation(provider, raw)] : null]));
+  body.appendChild(links([["Location JSON", urls.location(params)], ["Location CSV", csvOf(urls.location(params))], provider ? ["Raw provider answer", urls.rawLocation(provider, raw)] : null]));
 }
 
 function providerOf(observations) {

@@ -4,11 +4,12 @@
 // interval, the share of the map unit it rests on and its own warnings.
 import { asArray, el, formatDepth, formatNumber, text, unique } from "../dom.js";
 import { definitionList, links, section, warningList } from "./parts.js";
+import { componentProfiles } from "../charts/profile.js";
 
 const percentOf = (c) => (typeof c.component_percent === "number" ? c.component_percent : -1);
 
-/** Fill `body` with a map unit; `jsonUrl` is the link to the JSON it came from. */
-export function renderMapUnit(body, answer, jsonUrl) {
+/** Fill `body` with a map unit; `jsonUrl` is the link to the JSON it came from, `csvUrl` to its CSV. */
+export function renderMapUnit(body, answer, jsonUrl, csvUrl) {
   const unit = answer.map_unit || {};
   body.textContent = "";
   if (!answer.map_unit) {
@@ -24,12 +25,14 @@ export function renderMapUnit(body, answer, jsonUrl) {
       ]),
     );
     body.appendChild(componentTable(asArray(unit.components)));
+    const profiles = componentProfiles(asArray(unit.components));
+    if (profiles) body.appendChild(profiles);
   }
   const summaries = asArray(answer.summaries);
   if (summaries.length) body.appendChild(section("Summaries", [summaryTable(summaries)].concat(summaryWarnings(summaries))));
   const warnings = unique(asArray(answer.warnings));
   if (warnings.length) body.appendChild(section("Warnings", [warningList(warnings)]));
-  if (jsonUrl) body.appendChild(links([["Map unit JSON", jsonUrl]]));
+  if (jsonUrl) body.appendChild(links([["Map unit JSON", jsonUrl], csvUrl ? ["Map unit CSV", csvUrl] : null]));
 }
 
 function componentTable(components) {

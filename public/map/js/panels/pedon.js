@@ -3,7 +3,8 @@
 import { depthChart } from "../charts/depth.js";
 import { MAX_PROPERTIES_PER_REQUEST, PEDON_CAVEAT, PEDON_COLUMNS } from "../config.js";
 import { asArray, el, formatDepth, formatNumber, text, unique } from "../dom.js";
-import { urls } from "../api.js";
+import { csvOf, urls } from "../api.js";
+import { seriesPageHref } from "../charts/profile.js";
 import { columnKey, columnLabels, definitionList, headerRow, links, observationWarnings, section, warningList } from "./parts.js";
 
 /**
@@ -31,11 +32,14 @@ export function renderPedon(body, key, detail, feature, catalog, chart) {
   const allObservations = [].concat(...layers.map((layer) => asArray(layer && layer.observations)));
   const provider = typeof detail.provider === "string" ? detail.provider : catalog.labProvider ? catalog.labProvider.id : null;
 
+  // The pedon's own answer names it and links its series; a map feature does too.
+  const sampledAs = detail.name || props.name;
+  const series = detail.series || props.series;
   body.textContent = "";
   body.appendChild(
     definitionList([
       ["Pedon key", text(detail.pedon_key || key)],
-      props.name ? ["Sampled as", text(props.name)] : null,
+      sampledAs ? ["Sampled as", series && series.url ? el("a", { href: seriesPageHref(series.url), class: "series-link", text: text(sampledAs) + " (series description)" }) : text(sampledAs)] : null,
       props.pedlabsampnum && String(props.pedlabsampnum) !== String(detail.pedon_key || key) ? ["Lab sample no.", text(props.pedlabsampnum)] : null,
       props.upedonid ? ["User pedon id", text(props.upedonid)] : null,
       ["Provider", text(provider) + (detail.data_kind ? " (" + detail.data_kind + ")" : "")],
@@ -74,7 +78,8 @@ export function renderPedon(body, key, detail, feature, catalog, chart) {
   const warnings = unique(asArray(detail.warnings).concat(observationWarnings(allObservations)));
   if (warnings.length) body.appendChild(section("Warnings", [warningList(warnings)]));
   if (detail.citation) body.appendChild(section("Source", [el("p", { class: "citation", text: String(detail.citation) + (detail.retrieved_at ? " Retrieved " + String(detail.retrieved_at) + "." : "") })]));
-  body.appendChild(links([["Pedon JSON", urls.pedon(key)], provider ? ["Raw provider table", urls.rawPedon(provider, key)] : null]));
+  const shown = detail.query && Array.isArray(detail.query.properties) ? detail.query.properties : null;
+  body.appendChild(links([["Pedon JSON", urls.pedon(key)], ["Pedon CSV (these layers)", csvOf(urls.pedon(key, shown))], provider ? ["Raw provider table", urls.rawPedon(provider, key)] : null]));
 }
 
 function observationsByProperty(layer) {

@@ -1,6 +1,6 @@
 /** Models of the series description endpoint, GET /v1/series/{name} (provider usda_osd). */
 import { t, type Static } from "elysia";
-import { CacheMetadata } from "../../answer/model";
+import { CacheMetadata, FORMAT_PARAMETER } from "../answer/model";
 
 const closed = { additionalProperties: false } as const;
 const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
@@ -12,6 +12,8 @@ export const SeriesNameParam = t.String({
 });
 
 export const SeriesParams = t.Object({ name: SeriesNameParam });
+
+export const SeriesQueryParams = t.Object({ ...FORMAT_PARAMETER });
 
 export const MunsellColor = t.Object(
   {
@@ -103,3 +105,15 @@ export const SeriesResponse = t.Object(
 export type SeriesResponse = Static<typeof SeriesResponse>;
 /** The answer before the pipeline adds its cache metadata. */
 export type SeriesBody = Omit<SeriesResponse, "cache">;
+
+/** Where a component's or a pedon's series is described: set only when a description exists. */
+export const SeriesLink = t.Object(
+  {
+    name: t.String({ description: "The series name as the component or pedon gives it.", examples: ["Clarion"] }),
+    url: t.String({ description: "Path of its description, GET /v1/series/{name}.", examples: ["/v1/series/CLARION"] }),
+  },
+  { ...closed, title: "SeriesLink", description: "The Official Series Description of a named series (GET /v1/series/{name})." },
+);
+export type SeriesLink = Static<typeof SeriesLink>;
+
+export const SERIES_MODELS = { SeriesResponse, SeriesInfo, SeriesSection, SeriesHorizon, SeriesDepth, MunsellColor, SeriesSource, SeriesLink };

@@ -1,0 +1,59 @@
+/**
+ * usda_osd: Official Series Descriptions as parsed by ncss-tech SoilKnowledgeBase (role `series`,
+ * docs/decisions.md#series). Snapshot mode reads the `osd_series` table of the offline snapshot;
+ * live mode (LOAM_UPSTREAM=sda) fetches the same files from OSD_URL through its own transport.
+ */
+import type { ConnectContext, SeriesProvider } from "../provider";
+import { seriesKeyOrThrow } from "./key";
+import { OSD_CATALOG_RECORD } from "./catalog";
+import { DEFAULT_OSD_URL, osdUrl } from "./live";
+import { parseOsd, seriesKey } from "./parse";
+import { KNOWN_SERIES_QUERY, MUNSELL_QUERY, SERIES_QUERY } from "./queries";
+import { buildSeriesBody, OSD_PROVIDER_ID } from "./series";
+import { osdLiveTransport } from "./transport";
+
+/** The API path of a series description. */
+const seriesPath = (key: string) => `/v1/series/${key}`;
+
+export const usdaOsd: SeriesProvider = {
+  id: OSD_PROVIDER_ID,
+  aliases: [],
+  role: "series",
+  record: OSD_CATALOG_RECORD,
+  // Horizon classes are served as the description words them, not as vocabulary properties.
+  columns: [],
+  queries: { series: SERIES_QUERY, munsell: MUNSELL_QUERY, known: KNOWN_SERIES_QUERY },
+  // As the USDA providers: the offline snapshot when that is what Loam opened, else live (SDA mode).
+  connect({ config, upstreams }: ConnectContext) {
+    if (!upstreams.sda && upstreams.snapshot?.kind === "snapshot") return upstreams.snapshot;
+    return osdLiveTransport({ urlPattern: config.osdUrl, timeoutMs: config.upstreamTimeoutMs, dataDir: config.dataDir });
+  },
+  series: {
+    keyOf: seriesKeyOrThrow,
+    async describe(ask, key, source, apiVersion) {
+      const cached = await ask(SERIES_QUERY, { key });
+      const table = (await ask(MUNSELL_QUERY, {})).answer;
+      const snapshot = source.kind === "snapshot";
+      // The snapshot holds byte-exact copies of SoilKnowledgeBase's files: cite their home there.
+      const sourceUrl = osdUrl(snapshot ? DEFAULT_OSD_URL : source.location, key);
+      const retrievedAt = snapshot && source.builtAt ? source.builtAt : new Date(cached.storedAt).toISOString();
+      return {
+        cached,
+        body: () => buildSeriesBody(parseOsd(cached.answer.json, table), { apiVersion, sourceUrl, retrievedAt, snapshot }),
+      };
+    },
+    async linker(ask) {
+      let known: Set<string> | null;
+      try {
+        known = (await ask(KNOWN_SERIES_QUERY, {})).answer;
+      } catch {
+        return () => null;
+      }
+      return (name) => {
+        const key = seriesKey(name);
+        // Live mode cannot list the repository: every series-like name is linked (docs/decisions.md#series).
+        return key !== null && (known === null || known.has(key)) ? { name, url: seriesPath(key) } : null;
+      };
+    },
+  },
+};

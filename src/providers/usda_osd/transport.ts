@@ -1,0 +1,57 @@
+/**
+ * The live transport of usda_osd: SoilKnowledgeBase's OSD JSON files over HTTPS (OSD_URL), and the
+ * Munsell renotation table its colours are converted with, read once from the data directory
+ * (`munsell/munsell-all.dat.gz`; in snapshot mode the snapshot holds the same table). Its answers
+ * live 30 days in the cache: a description is revised every few years at most
+ * (docs/decisions.md#series).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { UpstreamError } from "../../errors";
+import type { Payload, QueryKind, SourceDescription, Transport } from "../../upstream/transport";
+import { fetchOsd, type FetchedOsd, type OsdFetchOptions } from "./live";
+import { parseRenotationText, type RenotationRow } from "./munsell";
+
+export const OSD_CACHE_TTL_SECONDS = 30 * 24 * 3600;
+export const MUNSELL_FILE = join("munsell", "munsell-all.dat.gz");
+
+/** What a query's `osd` form may read. */
+export interface OsdLiveSource {
+  series(key: string): Promise<FetchedOsd>;
+  munsellRows(): RenotationRow[];
+  urlPattern: string;
+}
+
+/** A query's form for this transport. */
+export type OsdLiveForm<P> = (params: P, source: OsdLiveSource) => Promise<Payload>;
+
+export interface OsdLiveOptions extends OsdFetchOptions {
+  dataDir: string;
+}
+
+export function osdLiveTransport(options: OsdLiveOptions): Transport {
+  let rows: RenotationRow[] | undefined;
+  const source: OsdLiveSource = {
+    urlPattern: options.urlPattern,
+    series: (key) => fetchOsd(key, options),
+    munsellRows() {
+      if (rows) return rows;
+      const path = join(options.dataDir, MUNSELL_FILE);
+      if (!existsSync(path)) throw new UpstreamError(`The Munsell renotation table is not at ${MUNSELL_FILE} in LOAM_DATA_DIR; series colours cannot be converted.`, "usda_osd");
+      rows = parseRenotationText(gunzipSync(readFileSync(path)).toString("utf8"));
+      return rows;
+    },
+  };
+  const description: SourceDescription = { kind: "osd", location: options.urlPattern };
+  return {
+    kind: "osd",
+    ttlSeconds: OSD_CACHE_TTL_SECONDS,
+    async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
+      const form = query.forms.osd as OsdLiveForm<P> | undefined;
+      if (!form) throw new UpstreamError(`The OSD transport cannot answer the ${query.kind} query.`, "usda_osd");
+      return form(params, source);
+    },
+    describe: () => description,
+  };
+}

@@ -1,0 +1,53 @@
+/** GET /v1/series/{name}: the description of a soil series, from the registry's series provider. */
+import { Elysia } from "elysia";
+import { documentedResponses } from "../http/openapi";
+import type { Send } from "../http/response";
+import { strictQuery } from "../http/query";
+import { SERIES_TABLE } from "../tables";
+import { ProviderNotOperationalError } from "../errors";
+import type { DataDeps } from "../answer";
+import { SeriesParams, SeriesQueryParams, SeriesResponse } from "./model";
+import { seriesDescription } from "./service";
+
+export interface SeriesRouteDeps extends DataDeps {
+  send: Send;
+}
+
+const seriesQuery = strictQuery(SeriesQueryParams);
+
+export function series(deps: SeriesRouteDeps) {
+  return new Elysia({ name: "loam.series" }).get(
+    "/v1/series/:name",
+    async ({ params, query, request, set }) => {
+      // Read for its 422 (format not json or csv) before any upstream call; the pipeline negotiates.
+      seriesQuery.queryOf(query);
+      const provider = deps.registry.defaultFor("series");
+      if (!provider) throw new ProviderNotOperationalError("usda_osd");
+      const key = provider.series.keyOf(params.name);
+      const answer = await seriesDescription(deps, provider, key);
+      return deps.send(answer, request, set, SERIES_TABLE);
+    },
+    {
+      params: SeriesParams,
+      transform: seriesQuery.transform,
+      query: SeriesQueryParams,
+      response: { 200: SeriesResponse },
+      detail: {
+        tags: ["series"],
+        summary: "An Official Soil Series Description",
+        description:
+          "The series' taxonomic class, status, states and revision month, every text section of the description in its order, and the typical pedon's horizons (depths in cm, moist and dry Munsell colours as notation and sRGB, texture, structure, reaction class, the horizon's own narrative), with provenance (the citation names the revision) and cache metadata. The name is case-insensitive; words are separated by spaces or underscores. `format=csv` gives the horizons as a table. Example: /v1/series/Clarion",
+        responses: documentedResponses(
+          {
+            200: ["SeriesResponse", "The description, its horizons, provenance, cache metadata and warnings."],
+            404: ["ErrorResponse", "No description of a series with this name (code not_found)."],
+            422: ["ErrorResponse", "Not a series name: letters, at most four words, 40 characters; or format not json or csv (code validation_error)."],
+            502: ["ErrorResponse", "The upstream provider failed (code upstream_error or upstream_unreachable); retryable."],
+            504: ["ErrorResponse", "The upstream provider gave no complete answer in time (code upstream_timeout); retryable."],
+          },
+          { etag: true, csv: "one row per horizon of the typical pedon" },
+        ),
+      },
+    },
+  );
+}
