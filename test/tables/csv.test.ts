@@ -328,6 +328,16 @@ describe("negotiation, validators and errors", () => {
     expect((await loam.get(path, { headers: { "If-None-Match": csv.headers.get("etag")! } })).status).toBe(200);
   });
 
+  test("HEAD of a CSV request: the CSV's headers, no body", async () => {
+    const get = await loam.get("/v1/pedons/02N0245?format=csv", { headers: { "Accept-Encoding": "identity" } });
+    const head = await loam.get("/v1/pedons/02N0245?format=csv", { method: "HEAD", headers: { "Accept-Encoding": "identity" } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toBe(get.headers.get("content-type"));
+    expect(head.headers.get("etag")).toBe(get.headers.get("etag"));
+    expect(head.headers.get("content-disposition")).toBe(get.headers.get("content-disposition"));
+    expect(await head.text()).toBe("");
+  });
+
   test("a compressed CSV decodes to the same table; its tag revalidates", async () => {
     const path = "/v1/pedons/02N0245?format=csv";
     const plain = await (await loam.get(path, { headers: { "Accept-Encoding": "identity" } })).text();
