@@ -4,8 +4,9 @@
  * spreadsheet cannot use it; GIS reads the GeoJSON): a row says which map unit a polygon in the box
  * belongs to. `truncated` is a column, as for pedons, so a filtered table still shows it is cut short.
  *
- * The body types are the fields this table reads, by the names of the polygon collection
- * (docs/decisions.md); the route's TypeBox model must give at least these.
+ * The body types are the fields this table reads (by the names of MapUnitCollection in
+ * src/mapunits/model.ts); the type checker holds the model to them where the route passes the table
+ * to `send`.
  */
 import { toCsv, type Column } from "./csv";
 import { joinWarnings } from "./flatten";

@@ -6,8 +6,9 @@
  * copied out of its file still says how it was computed. A body without a map unit (no map unit at
  * the point) is the header alone; its warning is in the JSON.
  *
- * The body types below are the fields this table reads, by the names the map-unit answer uses
- * (docs/decisions.md); the routes' TypeBox models must give at least these.
+ * The body types below are the fields this table reads (by the names of SummaryResponse in
+ * src/summaries/model.ts); the type checker holds the model to them where the routes pass the table
+ * to `send`, and the table stays readable without the feature's models.
  */
 import { toCsv, type Column } from "./csv";
 import { joinTransformations, joinWarnings } from "./flatten";

@@ -47,6 +47,11 @@ describe("import rules", () => {
     expect(violations((file) => file.startsWith("upstream/"), forbidden)).toEqual([]);
   });
 
+  test("tables read bodies only: their own files, models, and the pipeline's CsvTable type", () => {
+    const allowed = (target: string) => target.startsWith("tables/") || /(^|\/)model$/.test(target) || target === "http/response";
+    expect(violations((file) => file.startsWith("tables/"), (target) => !allowed(target))).toEqual([]);
+  });
+
   test("features never name a provider folder", () => {
     const isFeature = (file: string) => /^(location|pedons|summaries|series)\//.test(file);
     expect(violations(isFeature, (target) => /^providers\/usda/.test(target))).toEqual([]);

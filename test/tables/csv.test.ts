@@ -291,6 +291,30 @@ describe("GET /v1/soil/mapunits?bbox= as CSV", () => {
   });
 });
 
+describe("every CSV route, read by Python's csv module", () => {
+  const point = () => knownPoints().find((p) => p.area === "IA073-aoi" && p.component === "Clarion")!;
+  test.skipIf(!PYTHON)("Python reads the same records as the strict reader, and as many as the JSON has items", async () => {
+    const p = point();
+    const cases: [path: string, count: (json: any) => number][] = [
+      [`/v1/soil/location?latitude=${p.lat}&longitude=${p.lon}`, (j) => j.observations.length],
+      [`/v1/soil/summary?latitude=${p.lat}&longitude=${p.lon}&properties=clay,drainage_class`, (j) => j.summaries.length],
+      [`/v1/soil/mapunits/${p.mukey}?properties=clay,available_water_storage`, (j) => j.summaries.length],
+      ["/v1/soil/mapunits?bbox=-94.37,41.934,-94.35,41.954&property=clay", (j) => j.features.length],
+      ["/v1/pedons?bbox=-96.5,38.5,-95,39.5&limit=50", (j) => j.features.length],
+      ["/v1/pedons/02N0245", (j) => j.layers.reduce((n: number, l: any) => n + l.observations.length, 0)],
+      ["/v1/series/clarion", (j) => j.horizons.length],
+    ];
+    for (const [path, count] of cases) {
+      const { json, csv, response } = await both(path);
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+      const python = await parseWithPython(csv);
+      expect(python).toEqual(parseRfc4180(csv));
+      expect({ path, rows: python.length - 1 }).toEqual({ path, rows: count(json) });
+      expect(count(json)).toBeGreaterThan(0);
+    }
+  });
+});
+
 describe("negotiation, validators and errors", () => {
   test("Accept: text/csv selects CSV; a browser's Accept and format=json stay JSON", async () => {
     const path = "/v1/pedons/02N0245";
@@ -326,6 +350,16 @@ describe("negotiation, validators and errors", () => {
     expect(await csvByAccept.text()).toBe(await csv.text());
     // and the CSV's tag does not 304 the JSON
     expect((await loam.get(path, { headers: { "If-None-Match": csv.headers.get("etag")! } })).status).toBe(200);
+  });
+
+  test("HEAD of a CSV request: the CSV's headers, no body", async () => {
+    const get = await loam.get("/v1/pedons/02N0245?format=csv", { headers: { "Accept-Encoding": "identity" } });
+    const head = await loam.get("/v1/pedons/02N0245?format=csv", { method: "HEAD", headers: { "Accept-Encoding": "identity" } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toBe(get.headers.get("content-type"));
+    expect(head.headers.get("etag")).toBe(get.headers.get("etag"));
+    expect(head.headers.get("content-disposition")).toBe(get.headers.get("content-disposition"));
+    expect(await head.text()).toBe("");
   });
 
   test("a compressed CSV decodes to the same table; its tag revalidates", async () => {

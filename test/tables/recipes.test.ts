@@ -39,10 +39,16 @@ describe("README recipes", () => {
     expect(out).toBe(`clay Clarion Ap ${point.clay} %\nlayers 02N0245 ${kimo.layerCount}\n`);
   });
 
-  test.skipIf(!OGRINFO)("ogrinfo reads /v1/pedons as a point layer with the same features as the JSON", async () => {
-    const line = block("sh").split("\n").find((l) => l.startsWith("ogrinfo"))!;
+  /** The recipe's ogrinfo line for a route, its URL pointed at the test server. */
+  function ogrinfoLine(route: string): { flags: string[]; url: string } {
+    const line = block("sh").split("\n").find((l) => l.startsWith("ogrinfo") && l.includes(`localhost:3000${route}?`))!;
+    expect(line).toBeDefined();
     const url = /'([^']+)'/.exec(line)![1]!.replace("http://localhost:3000", loam.base);
-    const flags = line.slice("ogrinfo".length, line.indexOf("'")).trim().split(/\s+/);
+    return { flags: line.slice("ogrinfo".length, line.indexOf("'")).trim().split(/\s+/), url };
+  }
+
+  test.skipIf(!OGRINFO)("ogrinfo reads /v1/pedons as a point layer with the same features as the JSON", async () => {
+    const { flags, url } = ogrinfoLine("/v1/pedons");
     const out = await run([OGRINFO!, ...flags, url]);
     const json = await (await loam.get(url.slice(loam.base.length))).json();
     expect(json.features.length).toBeGreaterThan(1);
@@ -51,13 +57,33 @@ describe("README recipes", () => {
     for (const field of ["pedon_key", "pedlabsampnum", "layer_count"]) expect(out).toContain(`${field}:`);
   });
 
+  test.skipIf(!OGRINFO)("ogrinfo reads the map-unit polygons in WGS 84 with the JSON's feature count and the summary fields", async () => {
+    const { flags, url } = ogrinfoLine("/v1/soil/mapunits");
+    const out = await run([OGRINFO!, ...flags, url]);
+    const json = await (await loam.get(url.slice(loam.base.length))).json();
+    const point = knownPoints().find((p) => p.area === "IA073-aoi" && p.component === "Clarion")!;
+    expect(json.features.length).toBeGreaterThan(1);
+    // The box of the recipe holds the known point's map unit (L138B).
+    expect(json.features.some((f: any) => f.properties.map_unit_key === point.mukey)).toBe(true);
+    expect(out).toContain(`Feature Count: ${json.features.length}`);
+    expect(out).toMatch(/Geometry: (Multi )?Polygon/);
+    expect(out).toMatch(/WGS 84/);
+    // The summary object arrives as one JSON field (GDAL keeps nested objects as JSON strings).
+    for (const field of ["map_unit_key", "map_unit_name", "area_symbol", "summary"]) expect(out).toMatch(new RegExp(`^${field}: String`, "m"));
+  });
+
   test("the R recipe asks for URLs that answer CSV", async () => {
     const urls = [...block("r").matchAll(/"(\/v1\/[^"]+)"/g)].map((m) => m[1]!);
-    expect(urls.length).toBe(2);
+    expect(urls.length).toBe(3);
     for (const path of urls) {
       const response = await loam.get(path);
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toStartWith("text/csv");
+      expect((await response.text()).split("\r\n").length).toBeGreaterThan(2);
     }
+    // The columns the recipe's subsetting names exist in the tables it reads.
+    const header = async (path: string) => (await (await loam.get(path)).text()).split("\r\n")[0]!.split(",");
+    expect(await header(urls[0]!)).toEqual(expect.arrayContaining(["property_id", "horizon_name", "component_name", "value", "unit"]));
+    expect(await header(urls[2]!)).toEqual(expect.arrayContaining(["map_unit_name", "property_id", "method", "value", "category", "unit"]));
   });
 });
