@@ -41,7 +41,7 @@ function effectiveQuery(read: QueryOf<typeof MapUnitCollectionQueryParams>, prov
   let plan: SummaryPlan | null = null;
   if (property !== null) {
     if (!provider.mapUnits) throw new ValidationError(`Provider '${provider.id}' has no map-unit summaries; leave out 'property'.`, provider.id);
-    plan = planSummaries([property], method, { top_cm: read.depth_top_cm, bottom_cm: read.depth_bottom_cm });
+    plan = planSummaries(provider.mapUnits.properties, [property], method, { top_cm: read.depth_top_cm, bottom_cm: read.depth_bottom_cm });
     if (plan.summaries.length === 0) {
       throw new ValidationError(`Query parameter 'property' must be a property map-unit summaries answer (GET /v1/properties); got '${show(property)}'.`);
     }

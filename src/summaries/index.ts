@@ -40,15 +40,15 @@ function summaryProvider(deps: DataDeps, providers: string, provider: string): M
 type SharedQuery = QueryOf<typeof MapUnitQueryParams>;
 
 /** Defaults applied, aliases resolved, method and depth checked: everything a 422 can be found in, before any upstream call. */
-function effectiveQuery(read: SharedQuery, provider: string, place: Pick<EffectiveSummaryQuery, "latitude" | "longitude" | "map_unit_key">): EffectiveSummaryQuery {
+function effectiveQuery(read: SharedQuery, provider: MapUnitProvider, place: Pick<EffectiveSummaryQuery, "latitude" | "longitude" | "map_unit_key">): EffectiveSummaryQuery {
   checkDepthInterval(read.depth_top_cm, read.depth_bottom_cm);
   // Only the map unit by key may name no property (its components alone); the point's default is a list.
   const properties = read.properties === "" ? [] : parseProperties(read.properties);
   const method = parseMethod(read.method);
-  planSummaries(properties, method, { top_cm: read.depth_top_cm, bottom_cm: read.depth_bottom_cm });
+  planSummaries(provider.mapUnits.properties, properties, method, { top_cm: read.depth_top_cm, bottom_cm: read.depth_bottom_cm });
   return {
     ...place,
-    providers: [provider],
+    providers: [provider.id],
     properties,
     method,
     depth_top_cm: read.depth_top_cm,
@@ -77,7 +77,7 @@ export function summaries(deps: SummaryRouteDeps) {
         const read = mapUnitQuery.queryOf(query);
         const provider = summaryProvider(deps, read.providers, read.provider);
         const key = provider.mapUnits.checkKey(params.map_unit_key);
-        const answer = await mapUnitSummary(deps, provider, effectiveQuery(read, provider.id, { latitude: null, longitude: null, map_unit_key: key }));
+        const answer = await mapUnitSummary(deps, provider, effectiveQuery(read, provider, { latitude: null, longitude: null, map_unit_key: key }));
         return deps.send(answer, request, set, MAP_UNIT_TABLE);
       },
       {
@@ -105,7 +105,7 @@ export function summaries(deps: SummaryRouteDeps) {
       async ({ query, request, set }) => {
         const read = summaryQuery.queryOf(query);
         const provider = summaryProvider(deps, read.providers, read.provider);
-        const answer = await summaryAtPoint(deps, provider, effectiveQuery(read, provider.id, { latitude: read.latitude, longitude: read.longitude, map_unit_key: null }));
+        const answer = await summaryAtPoint(deps, provider, effectiveQuery(read, provider, { latitude: read.latitude, longitude: read.longitude, map_unit_key: null }));
         return deps.send(answer, request, set, SUMMARY_TABLE);
       },
       {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { summarize } from "../../src/summaries/aggregate";
-import { summaryProperty } from "../../src/summaries/properties";
+import { summaryProperty } from "../../src/providers/usda_ssurgo/summary-properties";
 import { sourceMapUnits } from "./source-files";
 
 const UNITS = sourceMapUnits();
