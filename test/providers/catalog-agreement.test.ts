@@ -27,11 +27,12 @@ describe("column tables, catalog and vocabulary agree", () => {
 
   for (const provider of operational) {
     if (provider.role !== "mapped_location" || !provider.mapUnits) continue;
+    const { mapUnits } = provider;
     test(`${provider.id}: map-unit summary properties agree with the vocabulary and the column table`, async () => {
       const { body } = await loam.json("/v1/properties");
       const vocabulary = new Map<string, { name: string; standard_unit: string | null }>(body.properties.map((p: any) => [p.id, p]));
       const columns = new Map(provider.columns.map((c) => [c.property, c]));
-      const summaries = provider.mapUnits.properties;
+      const summaries = mapUnits.properties;
       expect(new Set(summaries.map((p) => p.id)).size).toBe(summaries.length);
       for (const property of summaries) {
         expect(vocabulary.get(property.id)?.name).toBe(property.name);
