@@ -1,10 +1,11 @@
 /** GET /v1/soil/mapunits/{map_unit_key} and GET /v1/soil/summary: any mapped_location provider with map units. */
 import { Elysia } from "elysia";
-import { documentedResponses } from "../http/openapi";
+import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
 import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
-import { ProviderNotOperationalError, ValidationError } from "../errors";
+import { ValidationError } from "../errors";
 import { checkDepthInterval, type DataDeps } from "../answer";
+import { oneProviderName, resolveProvider, unknownInProviders, type ProviderFit } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
 import { MapUnitPathParams, MapUnitQueryParams, SummaryQueryParams, SummaryResponse } from "./model";
 import { mapUnitSummary, parseMethod, planSummaries, summaryAtPoint, type EffectiveSummaryQuery, type MapUnitProvider } from "./service";
@@ -13,6 +14,12 @@ import { MAP_UNIT_TABLE, SUMMARY_TABLE } from "../tables";
 export interface SummaryRouteDeps extends DataDeps {
   send: Send;
 }
+
+const MAP_UNITS: ProviderFit<MapUnitProvider> = {
+  fits: (provider): provider is MapUnitProvider => provider.role === "mapped_location" && provider.mapUnits !== undefined,
+  refusal: (provider) => `Provider '${provider.id}' serves no map units; map-unit summaries come from usda_ssurgo.`,
+  unknown: unknownInProviders,
+};
 
 /** `providers` (or its synonym `provider`): exactly one operational provider that serves map units. */
 function summaryProvider(deps: DataDeps, providers: string, provider: string): MapUnitProvider {
@@ -23,18 +30,7 @@ function summaryProvider(deps: DataDeps, providers: string, provider: string): M
     }
     raw = provider;
   }
-  const items = raw.split(",").map((item) => item.trim());
-  const given = items[0] ?? "";
-  if (items.length !== 1 || given === "") {
-    throw new ValidationError(`Query parameter 'providers' must name exactly one mapped-location provider (e.g. usda_ssurgo); got ${items.length}.`);
-  }
-  const found = deps.registry.find(given);
-  if (found === undefined) throw new ValidationError(`Query parameter 'providers' names an unknown provider '${given.slice(0, 40)}'; GET /v1/providers lists them.`);
-  if (found.role === "planned") throw new ProviderNotOperationalError(found.id);
-  if (found.role !== "mapped_location" || found.mapUnits === undefined) {
-    throw new ValidationError(`Provider '${found.id}' serves no map units; map-unit summaries come from usda_ssurgo.`, found.id);
-  }
-  return found as MapUnitProvider;
+  return resolveProvider(deps.registry, oneProviderName(raw), MAP_UNITS);
 }
 
 type SharedQuery = QueryOf<typeof MapUnitQueryParams>;
@@ -61,9 +57,8 @@ const mapUnitQuery = strictQuery(MapUnitQueryParams);
 
 const DATA_ERRORS = {
   422: ["ErrorResponse", "A parameter violates its rules (code validation_error): the message names the parameter, or the method and the property that do not fit."],
-  409: ["ErrorResponse", "The provider is planned, not operational (code provider_not_operational)."],
-  502: ["ErrorResponse", "The upstream provider failed (code upstream_error or upstream_unreachable); retryable."],
-  504: ["ErrorResponse", "The upstream provider gave no complete answer in time (code upstream_timeout); retryable."],
+  409: PLANNED_PROVIDER_ERROR,
+  ...UPSTREAM_ERRORS,
 } as const;
 
 const BODY =
