@@ -1,7 +1,7 @@
 /** Models of the laboratory pedon endpoints (docs/decisions.md#censored). */
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, FORMAT_PARAMETER } from "../answer/model";
+import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, FORMAT_PARAMETER, featureCollection } from "../answer/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { SeriesLink } from "../series/model";
 
@@ -75,18 +75,11 @@ export const PedonFeature = t.Object(
   { ...closed, title: "PedonFeature" },
 );
 
-export const PedonCollection = t.Object(
-  {
-    type: t.Literal("FeatureCollection"),
-    provider: t.String(),
-    query: PedonCollectionQuery,
-    cache: CacheMetadata,
-    truncated: t.Boolean({ description: "True when more pedons match than `limit`: the list is not complete; narrow the bbox." }),
-    warnings: t.Array(t.String()),
-    features: t.Array(PedonFeature),
-  },
-  { ...closed, title: "PedonCollection", description: "RFC 7946 FeatureCollection of laboratory pedon points with foreign members provider, query, cache, truncated, warnings." },
-);
+export const PedonCollection = featureCollection(PedonCollectionQuery, PedonFeature, {
+  title: "PedonCollection",
+  description: "RFC 7946 FeatureCollection of laboratory pedon points with foreign members provider, query, cache, truncated, warnings.",
+  truncated: "True when more pedons match than `limit`: the list is not complete; narrow the bbox.",
+});
 
 // ---- GET /v1/pedons/{pedon_key} -----------------------------------------------------------------
 
