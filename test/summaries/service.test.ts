@@ -13,7 +13,7 @@ import { SnapshotTransport } from "../../src/upstream/snapshot";
 import type { DataDeps } from "../../src/answer";
 import { planSummaries, summarizeByKey, type MapUnitProvider } from "../../src/summaries/service";
 import { tempDbPath, testSnapshot } from "../support/server";
-import { sourceMapUnits } from "./source-files";
+import { sourceMapUnits, twoDecimals } from "./source-files";
 
 let db: LoamDatabase;
 let transport: SnapshotTransport;
@@ -43,7 +43,7 @@ describe("summarizeByKey", () => {
       const result = (await summarizeByKey(deps, provider, unit.mukey, plan))!;
       const value = result.summaries[0]!.value;
       const expected = unit.muaggatt.aws0100wta;
-      expect(value === null ? null : (Math.round(value * 100) / 100).toFixed(2)).toBe(expected === null ? null : Number(expected).toFixed(2));
+      expect(twoDecimals(value)).toBe(twoDecimals(expected));
       expect(result.mapUnit.map_unit_symbol).toBe(unit.musym);
     }
     const again = await summarizeByKey(deps, provider, "2765528", plan);
