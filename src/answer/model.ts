@@ -5,7 +5,10 @@
 import { t, type Static } from "elysia";
 import { Type, type TSchema } from "@sinclair/typebox";
 
-const closed = { additionalProperties: false } as const;
+/** Every object model is closed: a field the contract does not name is an error. */
+export const closed = { additionalProperties: false } as const;
+/** A model or null (a documented absence, never a missing field). */
+export const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
 
 export const CacheMetadata = t.Object(
   {

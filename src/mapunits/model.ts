@@ -1,11 +1,9 @@
 /** Models of GET /v1/soil/mapunits?bbox=…: map-unit polygons as an RFC 7946 FeatureCollection. */
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { DEPTH_PARAMETERS, FORMAT_PARAMETER, featureCollection } from "../answer/model";
+import { DEPTH_PARAMETERS, FORMAT_PARAMETER, featureCollection, closed, nullable } from "../answer/model";
 
-const closed = { additionalProperties: false } as const;
 const integer = Type.Integer;
-const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
 
 export const DEFAULT_MAP_UNIT_PROVIDER = "usda_ssurgo";
 export const DEFAULT_MAP_UNIT_LIMIT = 2000;

@@ -1,18 +1,16 @@
 /** Models of the laboratory pedon endpoints (docs/decisions.md#censored). */
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, FORMAT_PARAMETER, featureCollection } from "../answer/model";
+import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, FORMAT_PARAMETER, featureCollection, closed, nullable } from "../answer/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { SeriesLink } from "../series/model";
 
 /** The laboratory provider a request names when it names none (a documented default of the contract). */
 export const DEFAULT_LAB_PROVIDER = "usda_kssl";
 
-const closed = { additionalProperties: false } as const;
 // Elysia's t.Integer also admits numeric strings (for its own query coercion); Loam reads queries
 // strictly itself and answers real integers, so the plain TypeBox integer is used.
 const integer = Type.Integer;
-const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
 
 export const DEFAULT_PEDON_PROPERTIES = "ph,organic_carbon,sand,silt,clay";
 export const DEFAULT_PEDON_LIMIT = 100;
