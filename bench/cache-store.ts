@@ -14,12 +14,12 @@
  * Part of `bun run bench` (bench/run.ts); alone, for a quick check:
  *   BENCH_SECONDS=3 bun bench/cache-store.ts          # prints the figures, writes nothing
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { pointsInPolygons, pointsLua } from "./workers";
-import { ROOT, TMP, freePort, runWrk, startLoamServer, wrkVersion, type WrkResult } from "./lib";
+import { TMP, freePort, runWrk, standaloneBench, startLoamServer, type WrkResult } from "./lib";
 
 const KNOWN_POINT = "/v1/soil/location?latitude=41.944131&longitude=-94.359608";
 const DISTINCT_POINTS = 2_000;
@@ -153,21 +153,7 @@ export function cacheStoreSection(rows: CacheStoreRow[]): string[] {
 }
 
 if (import.meta.main) {
-  if (!wrkVersion()) {
-    process.stderr.write("bench: wrk is not installed (Debian: apt-get install -y wrk)\n");
-    process.exit(2);
-  }
-  mkdirSync(TMP, { recursive: true });
-  const snapshotPath = process.env.LOAM_SNAPSHOT ?? join(ROOT, "data", "snapshot.sqlite");
-  const seconds = Number(process.env.BENCH_SECONDS ?? 8);
   let runs = 0;
-  const rows = await measureCacheStores({
-    snapshotPath,
-    seconds,
-    warmupSeconds: Math.min(2, seconds),
-    connections: Number(process.env.BENCH_CONNECTIONS ?? 32),
-    log: (message) => process.stderr.write(`bench: ${message}\n`),
-    client: () => `198.18.210.${++runs}`,
-  });
+  const rows = await measureCacheStores({ ...standaloneBench(), client: () => `198.18.210.${++runs}` });
   console.log(cacheStoreSection(rows).join("\n"));
 }

@@ -4,7 +4,7 @@
  * Nothing here touches the network beyond loopback.
  */
 import { cpus, totalmem } from "node:os";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
 import { freePort, spawnLoam } from "../test/support/spawn";
@@ -231,5 +231,22 @@ end
     errors: r.connect! + r.read! + r.write! + r.status! + r.timeout!,
     capped,
     command: `wrk -t${threads} -c${options.connections} -d${options.durationSeconds}s --timeout 5s -s bench/tmp/${script.split("/").pop()} '${url}'`,
+  };
+}
+
+/** What a bench file run on its own (`bun bench/<name>.ts`) shares: wrk must be there (else exit 2); the snapshot, durations and connections from the environment. */
+export function standaloneBench(): { snapshotPath: string; seconds: number; warmupSeconds: number; connections: number; log: (message: string) => void } {
+  if (!wrkVersion()) {
+    process.stderr.write("bench: wrk is not installed (Debian: apt-get install -y wrk)\n");
+    process.exit(2);
+  }
+  mkdirSync(TMP, { recursive: true });
+  const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+  return {
+    snapshotPath: process.env.LOAM_SNAPSHOT ?? join(ROOT, "data", "snapshot.sqlite"),
+    seconds,
+    warmupSeconds: Math.min(2, seconds),
+    connections: Number(process.env.BENCH_CONNECTIONS ?? 32),
+    log: (message) => process.stderr.write(`bench: ${message}\n`),
   };
 }

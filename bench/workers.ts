@@ -9,11 +9,11 @@
  *   BENCH_SECONDS=3 bun bench/workers.ts          # prints the figures, writes nothing
  */
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { pointInEncodedRings } from "../src/snapshot/geometry";
-import { ROOT, TMP, runWrk, startLoamServer, wrkVersion, type WrkResult } from "./lib";
+import { TMP, runWrk, standaloneBench, startLoamServer, type WrkResult } from "./lib";
 
 export interface WorkersRow {
   workers: number;
@@ -150,19 +150,6 @@ export function workersSection(rows: WorkersRow[]): string[] {
 }
 
 if (import.meta.main) {
-  if (!wrkVersion()) {
-    process.stderr.write("bench: wrk is not installed (Debian: apt-get install -y wrk)\n");
-    process.exit(2);
-  }
-  mkdirSync(TMP, { recursive: true });
-  const snapshotPath = process.env.LOAM_SNAPSHOT ?? join(ROOT, "data", "snapshot.sqlite");
-  const rows = await measureWorkers({
-    snapshotPath,
-    seconds: Number(process.env.BENCH_SECONDS ?? 8),
-    warmupSeconds: Math.min(2, Number(process.env.BENCH_SECONDS ?? 8)),
-    connections: Number(process.env.BENCH_CONNECTIONS ?? 32),
-    log: (message) => process.stderr.write(`bench: ${message}\n`),
-    client: (run) => `198.18.200.${run}`,
-  });
+  const rows = await measureWorkers({ ...standaloneBench(), client: (run) => `198.18.200.${run}` });
   console.log(workersSection(rows).join("\n"));
 }

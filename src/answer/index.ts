@@ -13,23 +13,13 @@ import type { OperationalProvider } from "../providers/provider";
 import type { Registry } from "../providers/registry";
 import type { CacheMetadata } from "./model";
 
-/** Where an answer's upstream data stand in the cache. */
-export interface CacheDescriptor {
-  /** The identity of the source that answered, and a hash of its stored answer (together they name the data in the entity tag). */
-  source: string;
-  digest: string;
-  /** True when no upstream call was made for this request. */
-  hit: boolean;
-  /** When the upstream produced the answer (ms since epoch). */
-  storedAt: number;
-  /** True when the entry had expired and was served because the upstream failed (stale-if-error). */
-  stale: boolean;
-  /** The upstream failure that made a stale answer necessary. */
-  staleBecause?: LoamError;
+/**
+ * Where an answer's upstream data stand in the cache: the cache's own account of an answer (source,
+ * digest, hit, stored_at, staleness, upstream time; see CachedAnswer) and the lifetime that applies.
+ */
+export interface CacheDescriptor extends Pick<CachedAnswer<unknown>, "source" | "digest" | "hit" | "storedAt" | "stale" | "staleBecause" | "upstreamMs"> {
   /** The entry's lifetime (CACHE_TTL_SECONDS, or the transport's own: docs/decisions.md#cache). */
   ttlSeconds: number;
-  /** Milliseconds spent waiting for the upstream (0 on a hit). */
-  upstreamMs: number;
 }
 
 /**

@@ -3,9 +3,12 @@
  * defaults for the point query and the pedon detail, docs/decisions.md#depth).
  */
 import { t, type Static } from "elysia";
-import { Type } from "@sinclair/typebox";
+import { Type, type TSchema } from "@sinclair/typebox";
 
-const closed = { additionalProperties: false } as const;
+/** Every object model is closed: a field the contract does not name is an error. */
+export const closed = { additionalProperties: false } as const;
+/** A model or null (a documented absence, never a missing field). */
+export const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
 
 export const CacheMetadata = t.Object(
   {
@@ -49,3 +52,26 @@ export const FORMAT_PARAMETER = {
     }),
   ),
 };
+
+/**
+ * An RFC 7946 FeatureCollection with Loam's foreign members (provider, the effective query, cache,
+ * truncated, warnings): the one shape of every bbox route (pedons, map-unit polygons).
+ */
+export function featureCollection<Q extends TSchema, F extends TSchema>(
+  query: Q,
+  feature: F,
+  doc: { title: string; description: string; truncated: string },
+) {
+  return t.Object(
+    {
+      type: t.Literal("FeatureCollection"),
+      provider: t.String(),
+      query,
+      cache: CacheMetadata,
+      truncated: t.Boolean({ description: doc.truncated }),
+      warnings: t.Array(t.String()),
+      features: t.Array(feature),
+    },
+    { ...closed, title: doc.title, description: doc.description },
+  );
+}

@@ -33,6 +33,15 @@ const ALWAYS: Record<number, ResponseSpec> = {
   500: ["ErrorResponse", "Unexpected failure (code internal_error); no internals are disclosed."],
 };
 
+/** Responses of every route that asks an upstream provider: it failed, or gave no complete answer in time. */
+export const UPSTREAM_ERRORS = {
+  502: ["ErrorResponse", "The upstream provider failed (code upstream_error or upstream_unreachable); retryable."],
+  504: ["ErrorResponse", "The upstream provider gave no complete answer in time (code upstream_timeout); retryable."],
+} as const satisfies Record<number, ResponseSpec>;
+
+/** The response of a route that names a provider which is planned, not operational. */
+export const PLANNED_PROVIDER_ERROR = ["ErrorResponse", "The provider is planned, not operational (code provider_not_operational)."] as const satisfies ResponseSpec;
+
 /**
  * `detail.responses` for a route: each status with its model and what it means. `csv` (what one row
  * is) documents the route's table: text/csv on the 200 beside JSON, and its Content-Disposition. The

@@ -1,12 +1,12 @@
 /** GET /v1/soil/location and GET /v1/providers/{provider_id}/raw/location: any mapped_location provider. */
 import { Elysia } from "elysia";
-import { documentedResponses } from "../http/openapi";
+import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
 import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
-import { ProviderNotOperationalError, UnknownProviderError, ValidationError } from "../errors";
 import { checkDepthInterval, type DataDeps } from "../answer";
+import { oneProviderName, resolveProvider, unknownInProviders, type ProviderFit } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
-import type { PointProvider, Provider } from "../providers/provider";
+import type { PointProvider } from "../providers/provider";
 import { DEFAULT_LOCATION_PROPERTIES, LocationQueryParams, LocationResponse, RawLocationQueryParams, RawProviderResponse } from "./model";
 import { rawAtPoint, soilAtPoint, type EffectiveLocationQuery } from "./service";
 import { LOCATION_TABLE } from "../tables";
@@ -15,29 +15,23 @@ export interface LocationRouteDeps extends DataDeps {
   send: Send;
 }
 
-/** A provider that serves mapped values for a point; planned 409, another role 422. */
-function pointProvider(provider: Provider): PointProvider {
-  if (provider.role === "planned") throw new ProviderNotOperationalError(provider.id);
-  if (provider.role === "series") {
-    throw new ValidationError(`Provider '${provider.id}' serves series descriptions, not mapped values for a point; use GET /v1/series/{name} for it.`, provider.id);
-  }
-  if (provider.role !== "mapped_location") {
-    throw new ValidationError(`Provider '${provider.id}' serves laboratory pedons, not mapped values for a point; use GET /v1/pedons?bbox=... for it.`, provider.id);
-  }
-  return provider;
-}
+/** Providers that serve mapped values for a point; another role is refused with the endpoint it serves. */
+const POINT: ProviderFit<PointProvider> = {
+  fits: (provider): provider is PointProvider => provider.role === "mapped_location",
+  refusal: (provider) =>
+    provider.role === "series"
+      ? `Provider '${provider.id}' serves series descriptions, not mapped values for a point; use GET /v1/series/{name} for it.`
+      : `Provider '${provider.id}' serves laboratory pedons, not mapped values for a point; use GET /v1/pedons?bbox=... for it.`,
+};
 
-/** `providers`: exactly one operational mapped-location provider. */
-function locationProvider(deps: DataDeps, raw: string): PointProvider {
-  const items = raw.split(",").map((item) => item.trim());
-  const given = items[0] ?? "";
-  if (items.length !== 1 || given === "") {
-    throw new ValidationError(`Query parameter 'providers' must name exactly one mapped-location provider (e.g. usda_ssurgo); got ${items.length}.`);
-  }
-  const provider = deps.registry.find(given);
-  if (provider === undefined) throw new ValidationError(`Query parameter 'providers' names an unknown provider '${given}'; GET /v1/providers lists them.`);
-  return pointProvider(provider);
-}
+/** The raw endpoint names the path id: a laboratory provider is pointed to its own raw endpoint. */
+const RAW_POINT: ProviderFit<PointProvider> = {
+  fits: POINT.fits,
+  refusal: (provider) =>
+    provider.role === "lab_pedons"
+      ? `Provider '${provider.id}' has no raw location endpoint: it serves laboratory pedons (use /v1/providers/${provider.id}/raw/pedons/{pedon_key}).`
+      : POINT.refusal(provider),
+};
 
 const locationQuery = strictQuery(LocationQueryParams);
 const rawLocationQuery = strictQuery(RawLocationQueryParams);
@@ -56,8 +50,7 @@ function effectiveQuery(query: QueryOf<typeof RawLocationQueryParams>, provider:
 
 const DATA_ERRORS = {
   422: ["ErrorResponse", "A parameter violates its rules (code validation_error); the message names the parameter and the rule."],
-  502: ["ErrorResponse", "The upstream provider failed (code upstream_error or upstream_unreachable); retryable."],
-  504: ["ErrorResponse", "The upstream provider gave no complete answer in time (code upstream_timeout); retryable."],
+  ...UPSTREAM_ERRORS,
 } as const;
 
 export function location(deps: LocationRouteDeps) {
@@ -66,7 +59,7 @@ export function location(deps: LocationRouteDeps) {
       "/v1/soil/location",
       async ({ query, request, set }) => {
         const read = locationQuery.queryOf(query);
-        const provider = locationProvider(deps, read.providers);
+        const provider = resolveProvider(deps.registry, oneProviderName(read.providers), { ...POINT, unknown: unknownInProviders });
         const answer = await soilAtPoint(deps, provider, effectiveQuery(read, provider.id));
         return deps.send(answer, request, set, LOCATION_TABLE);
       },
@@ -83,7 +76,7 @@ export function location(deps: LocationRouteDeps) {
             {
               200: ["LocationResponse", "Observations (possibly none), map units, cache metadata and warnings."],
               ...DATA_ERRORS,
-              409: ["ErrorResponse", "The provider is planned, not operational (code provider_not_operational)."],
+              409: PLANNED_PROVIDER_ERROR,
             },
             { etag: true, csv: "one row per observation" },
           ),
@@ -93,12 +86,7 @@ export function location(deps: LocationRouteDeps) {
     .get(
       "/v1/providers/:provider_id/raw/location",
       async ({ params, query, request, set }) => {
-        const found = deps.registry.find(params.provider_id);
-        if (found === undefined) throw new UnknownProviderError(params.provider_id.slice(0, 60));
-        if (found.role === "lab_pedons") {
-          throw new ValidationError(`Provider '${found.id}' has no raw location endpoint: it serves laboratory pedons (use /v1/providers/${found.id}/raw/pedons/{pedon_key}).`, found.id);
-        }
-        const provider = pointProvider(found);
+        const provider = resolveProvider(deps.registry, params.provider_id, RAW_POINT);
         const answer = await rawAtPoint(deps, provider, effectiveQuery(rawLocationQuery.queryOf(query), provider.id));
         return deps.send(answer, request, set);
       },

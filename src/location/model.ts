@@ -1,11 +1,8 @@
 /** Models of the point query and its raw twin (docs/decisions.md#provenance). */
 import { t } from "elysia";
-import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, FORMAT_PARAMETER } from "../answer/model";
+import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, FORMAT_PARAMETER, closed, nullable } from "../answer/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { SeriesLink } from "../series/model";
-
-const closed = { additionalProperties: false } as const;
-const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
 
 export const DEFAULT_LOCATION_PROPERTIES = "ph,organic_matter,sand,silt,clay";
 

@@ -6,7 +6,6 @@
 import type { Static } from "elysia";
 import { cacheMetadata, describeCache, rawWarnings, sourceWarnings, unsupportedWarnings, type DataAnswer, type DataDeps } from "../answer";
 import type { PointProvider } from "../providers/provider";
-import { summaryProperty } from "../summaries/properties";
 import { VERSION } from "../version";
 import type { LocationQuery, LocationResponse, RawProviderResponse } from "./model";
 import { componentSeries, seriesLinker } from "../series/service";
@@ -27,7 +26,7 @@ function summaryOnlyWarnings(provider: PointProvider, query: EffectiveLocationQu
   const warnings: string[] = [];
   const rest: string[] = [];
   for (const id of query.properties) {
-    const summary = observed.has(id) || provider.mapUnits === undefined ? undefined : summaryProperty(id);
+    const summary = observed.has(id) ? undefined : provider.mapUnits?.properties.find((p) => p.id === id);
     if (!summary) {
       rest.push(id);
       continue;

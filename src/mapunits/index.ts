@@ -1,10 +1,11 @@
 /** GET /v1/soil/mapunits?bbox=…: map-unit polygons of any mapped_location provider that has them. */
 import { Elysia } from "elysia";
-import { documentedResponses } from "../http/openapi";
+import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
 import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
-import { ProviderNotOperationalError, UnknownProviderError, ValidationError } from "../errors";
+import { ValidationError } from "../errors";
 import { checkDepthInterval, type DataDeps } from "../answer";
+import { clip, resolveProvider, type ProviderFit } from "../answer/providers";
 import { parseBbox } from "../pedons/bbox";
 import type { PointProvider } from "../providers/provider";
 import { MAP_UNIT_BBOX_LIMITS, MapUnitCollection, MapUnitCollectionQueryParams } from "./model";
@@ -16,18 +17,15 @@ export interface MapUnitRouteDeps extends DataDeps {
   send: Send;
 }
 
-const show = (raw: string) => (raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+const POLYGONS: ProviderFit<PointProvider> = {
+  fits: (provider): provider is PointProvider => provider.role === "mapped_location" && provider.mapUnitPolygons !== undefined,
+  refusal: (provider) => `Query parameter 'provider' names '${provider.id}', which has no map-unit polygons; use usda_ssurgo.`,
+};
 
 /** A mapped-survey provider with polygons; unknown 404, planned 409, another role 422. */
 function polygonProvider(deps: DataDeps, given: string): PointProvider {
   if (given.trim() === "") throw new ValidationError("Query parameter 'provider' must name a mapped-survey provider (usda_ssurgo); it is empty.");
-  const provider = deps.registry.find(given.trim());
-  if (provider === undefined) throw new UnknownProviderError(show(given));
-  if (provider.role === "planned") throw new ProviderNotOperationalError(provider.id);
-  if (provider.role !== "mapped_location" || !provider.mapUnitPolygons) {
-    throw new ValidationError(`Query parameter 'provider' names '${provider.id}', which has no map-unit polygons; use usda_ssurgo.`, provider.id);
-  }
-  return provider;
+  return resolveProvider(deps.registry, given.trim(), POLYGONS);
 }
 
 const collectionQuery = strictQuery(MapUnitCollectionQueryParams);
@@ -41,9 +39,9 @@ function effectiveQuery(read: QueryOf<typeof MapUnitCollectionQueryParams>, prov
   let plan: SummaryPlan | null = null;
   if (property !== null) {
     if (!provider.mapUnits) throw new ValidationError(`Provider '${provider.id}' has no map-unit summaries; leave out 'property'.`, provider.id);
-    plan = planSummaries([property], method, { top_cm: read.depth_top_cm, bottom_cm: read.depth_bottom_cm });
+    plan = planSummaries(provider.mapUnits.properties, [property], method, { top_cm: read.depth_top_cm, bottom_cm: read.depth_bottom_cm });
     if (plan.summaries.length === 0) {
-      throw new ValidationError(`Query parameter 'property' must be a property map-unit summaries answer (GET /v1/properties); got '${show(property)}'.`);
+      throw new ValidationError(`Query parameter 'property' must be a property map-unit summaries answer (GET /v1/properties); got '${clip(property)}'.`);
     }
   }
   return {
@@ -83,13 +81,12 @@ export function mapUnits(deps: MapUnitRouteDeps) {
           {
             200: ["MapUnitCollection", "Polygons (possibly none), whether the collection is truncated, cache metadata and warnings."],
             404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
-            409: ["ErrorResponse", "The provider is planned, not operational (code provider_not_operational)."],
+            409: PLANNED_PROVIDER_ERROR,
             422: [
               "ErrorResponse",
               "A parameter violates its rules (code validation_error): bbox not four numbers, out of range, min not less than max, over 0.25 degrees per side; limit outside 1 to 5000; an unknown summary property, a method that does not fit it, a bad depth interval; a provider without polygons; format not json or csv.",
             ],
-            502: ["ErrorResponse", "The upstream provider failed (code upstream_error or upstream_unreachable); retryable."],
-            504: ["ErrorResponse", "The upstream provider gave no complete answer in time (code upstream_timeout); retryable."],
+            ...UPSTREAM_ERRORS,
           },
           { etag: true, csv: "one row per polygon feature (its map unit and summary; no geometry)" },
         ),

@@ -1,11 +1,9 @@
 /** Models of GET /v1/soil/mapunits?bbox=…: map-unit polygons as an RFC 7946 FeatureCollection. */
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { CacheMetadata, DEPTH_PARAMETERS, FORMAT_PARAMETER } from "../answer/model";
+import { DEPTH_PARAMETERS, FORMAT_PARAMETER, featureCollection, closed, nullable } from "../answer/model";
 
-const closed = { additionalProperties: false } as const;
 const integer = Type.Integer;
-const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
 
 export const DEFAULT_MAP_UNIT_PROVIDER = "usda_ssurgo";
 export const DEFAULT_MAP_UNIT_LIMIT = 2000;
@@ -111,22 +109,11 @@ export const MapUnitFeature = t.Object(
   { ...closed, title: "MapUnitFeature" },
 );
 
-export const MapUnitCollection = t.Object(
-  {
-    type: t.Literal("FeatureCollection"),
-    provider: t.String(),
-    query: MapUnitCollectionQuery,
-    cache: CacheMetadata,
-    truncated: t.Boolean({ description: "True when more polygons meet the box than `limit`: the collection is not complete; narrow the box." }),
-    warnings: t.Array(t.String()),
-    features: t.Array(MapUnitFeature),
-  },
-  {
-    ...closed,
-    title: "MapUnitCollection",
-    description: "RFC 7946 FeatureCollection of map-unit polygons (EPSG:4326, [lon, lat]) with foreign members provider, query, cache, truncated, warnings.",
-  },
-);
+export const MapUnitCollection = featureCollection(MapUnitCollectionQuery, MapUnitFeature, {
+  title: "MapUnitCollection",
+  description: "RFC 7946 FeatureCollection of map-unit polygons (EPSG:4326, [lon, lat]) with foreign members provider, query, cache, truncated, warnings.",
+  truncated: "True when more polygons meet the box than `limit`: the collection is not complete; narrow the box.",
+});
 
 export const MAP_UNIT_COLLECTION_MODELS = {
   MapUnitCollectionQuery,

@@ -3,11 +3,12 @@
  * any lab_pedons provider.
  */
 import { Elysia } from "elysia";
-import { documentedResponses } from "../http/openapi";
+import { documentedResponses, UPSTREAM_ERRORS, PLANNED_PROVIDER_ERROR } from "../http/openapi";
 import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
-import { ProviderNotOperationalError, UnknownProviderError, ValidationError } from "../errors";
+import { ValidationError } from "../errors";
 import { checkDepthInterval, type DataDeps } from "../answer";
+import { clip, resolveProvider, type ProviderFit } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
 import type { PedonKey, PedonProvider } from "../providers/provider";
 import { parsePedonKey } from "./key";
@@ -29,28 +30,26 @@ export interface PedonRouteDeps extends DataDeps {
   send: Send;
 }
 
-const show = (raw: string) => (raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+/** Laboratory pedon providers; `where` names the parameter in the refusal. */
+const labPedons = (where: string): ProviderFit<PedonProvider> => ({
+  fits: (provider): provider is PedonProvider => provider.role === "lab_pedons",
+  refusal: (provider) =>
+    provider.role === "series"
+      ? `${where} names '${provider.id}', which serves series descriptions, not laboratory pedons; use GET /v1/series/{name} for it.`
+      : `${where} names '${provider.id}', which serves mapped values for a point, not laboratory pedons; use GET /v1/soil/location for it.`,
+});
 
 /** A laboratory provider id or alias → the provider; unknown 404, planned 409, another role 422. */
 function labProvider(deps: DataDeps, given: string, where: string): PedonProvider {
   if (given.trim() === "") throw new ValidationError(`${where} must name a laboratory pedon provider (usda_kssl or an alias); it is empty.`);
-  const provider = deps.registry.find(given.trim());
-  if (provider === undefined) throw new UnknownProviderError(show(given));
-  if (provider.role === "planned") throw new ProviderNotOperationalError(provider.id);
-  if (provider.role === "series") {
-    throw new ValidationError(`${where} names '${provider.id}', which serves series descriptions, not laboratory pedons; use GET /v1/series/{name} for it.`, provider.id);
-  }
-  if (provider.role !== "lab_pedons") {
-    throw new ValidationError(`${where} names '${provider.id}', which serves mapped values for a point, not laboratory pedons; use GET /v1/soil/location for it.`, provider.id);
-  }
-  return provider;
+  return resolveProvider(deps.registry, given.trim(), labPedons(where));
 }
 
 function pedonKey(raw: string): PedonKey {
   const key = parsePedonKey(raw);
   if (key === null) {
     throw new ValidationError(
-      `Path parameter 'pedon_key' must be a KSSL pedon lab sample number such as 02N0245 (two digits, a letter, four digits or letters) or an SDA integer pedon_key from 1 to 2147483647; got '${show(raw)}'.`,
+      `Path parameter 'pedon_key' must be a KSSL pedon lab sample number such as 02N0245 (two digits, a letter, four digits or letters) or an SDA integer pedon_key from 1 to 2147483647; got '${clip(raw)}'.`,
     );
   }
   return key;
@@ -69,13 +68,9 @@ function effectivePedonQuery(key: PedonKey, query: QueryOf<typeof PedonQueryPara
   };
 }
 
-const UPSTREAM_ERRORS = {
-  502: ["ErrorResponse", "The upstream provider failed (code upstream_error or upstream_unreachable); retryable."],
-  504: ["ErrorResponse", "The upstream provider gave no complete answer in time (code upstream_timeout); retryable."],
-} as const;
 const PROVIDER_ERRORS = {
   404: ["ErrorResponse", "Unknown provider (code unknown_provider), or no pedon with this key (code not_found)."],
-  409: ["ErrorResponse", "The provider is planned, not operational (code provider_not_operational)."],
+  409: PLANNED_PROVIDER_ERROR,
 } as const;
 
 export function pedons(deps: PedonRouteDeps) {

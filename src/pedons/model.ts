@@ -1,18 +1,16 @@
 /** Models of the laboratory pedon endpoints (docs/decisions.md#censored). */
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, FORMAT_PARAMETER } from "../answer/model";
+import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, FORMAT_PARAMETER, featureCollection, closed, nullable } from "../answer/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { SeriesLink } from "../series/model";
 
 /** The laboratory provider a request names when it names none (a documented default of the contract). */
 export const DEFAULT_LAB_PROVIDER = "usda_kssl";
 
-const closed = { additionalProperties: false } as const;
 // Elysia's t.Integer also admits numeric strings (for its own query coercion); Loam reads queries
 // strictly itself and answers real integers, so the plain TypeBox integer is used.
 const integer = Type.Integer;
-const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
 
 export const DEFAULT_PEDON_PROPERTIES = "ph,organic_carbon,sand,silt,clay";
 export const DEFAULT_PEDON_LIMIT = 100;
@@ -75,18 +73,11 @@ export const PedonFeature = t.Object(
   { ...closed, title: "PedonFeature" },
 );
 
-export const PedonCollection = t.Object(
-  {
-    type: t.Literal("FeatureCollection"),
-    provider: t.String(),
-    query: PedonCollectionQuery,
-    cache: CacheMetadata,
-    truncated: t.Boolean({ description: "True when more pedons match than `limit`: the list is not complete; narrow the bbox." }),
-    warnings: t.Array(t.String()),
-    features: t.Array(PedonFeature),
-  },
-  { ...closed, title: "PedonCollection", description: "RFC 7946 FeatureCollection of laboratory pedon points with foreign members provider, query, cache, truncated, warnings." },
-);
+export const PedonCollection = featureCollection(PedonCollectionQuery, PedonFeature, {
+  title: "PedonCollection",
+  description: "RFC 7946 FeatureCollection of laboratory pedon points with foreign members provider, query, cache, truncated, warnings.",
+  truncated: "True when more pedons match than `limit`: the list is not complete; narrow the bbox.",
+});
 
 // ---- GET /v1/pedons/{pedon_key} -----------------------------------------------------------------
 

@@ -21,6 +21,7 @@ import type { LabLayer, PedonFeature } from "../pedons/model";
 import type { SeriesBody, SeriesLink } from "../series/model";
 import type { CachedAnswer } from "../upstream/cache";
 import type { SummaryComponent } from "../summaries/component-values";
+import type { SummaryProperty } from "../summaries/properties";
 
 /** Which endpoint family a provider serves. */
 export type ProviderRole = Provider["role"];
@@ -125,6 +126,8 @@ export interface MapUnitRole<A = any, PA = any> {
   read(answer: A, context: AnswerContext): MapUnitData | null;
   /** Map unit keys in an answer of the point query, in its order. */
   keysAtPoint(pointAnswer: PA): string[];
+  /** What its summaries can be asked for, built from its column table (docs/decisions.md#column-tables). */
+  properties: readonly SummaryProperty[];
 }
 
 /** One map-unit polygon (delineation) of a polygon answer. */

@@ -1,6 +1,6 @@
 /** GET /v1/series/{name}: the description of a soil series, from the registry's series provider. */
 import { Elysia } from "elysia";
-import { documentedResponses } from "../http/openapi";
+import { documentedResponses, UPSTREAM_ERRORS } from "../http/openapi";
 import type { Send } from "../http/response";
 import { strictQuery } from "../http/query";
 import { SERIES_TABLE } from "../tables";
@@ -42,8 +42,7 @@ export function series(deps: SeriesRouteDeps) {
             200: ["SeriesResponse", "The description, its horizons, provenance, cache metadata and warnings."],
             404: ["ErrorResponse", "No description of a series with this name (code not_found)."],
             422: ["ErrorResponse", "Not a series name: letters, at most four words, 40 characters; or format not json or csv (code validation_error)."],
-            502: ["ErrorResponse", "The upstream provider failed (code upstream_error or upstream_unreachable); retryable."],
-            504: ["ErrorResponse", "The upstream provider gave no complete answer in time (code upstream_timeout); retryable."],
+            ...UPSTREAM_ERRORS,
           },
           { etag: true, csv: "one row per horizon of the typical pedon" },
         ),

@@ -1,9 +1,6 @@
 /** Models of the series description endpoint, GET /v1/series/{name} (provider usda_osd). */
 import { t, type Static } from "elysia";
-import { CacheMetadata, FORMAT_PARAMETER } from "../answer/model";
-
-const closed = { additionalProperties: false } as const;
-const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
+import { CacheMetadata, FORMAT_PARAMETER, closed, nullable } from "../answer/model";
 
 export const SeriesNameParam = t.String({
   description:

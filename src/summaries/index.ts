@@ -1,10 +1,11 @@
 /** GET /v1/soil/mapunits/{map_unit_key} and GET /v1/soil/summary: any mapped_location provider with map units. */
 import { Elysia } from "elysia";
-import { documentedResponses } from "../http/openapi";
+import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
 import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
-import { ProviderNotOperationalError, ValidationError } from "../errors";
+import { ValidationError } from "../errors";
 import { checkDepthInterval, type DataDeps } from "../answer";
+import { oneProviderName, resolveProvider, unknownInProviders, type ProviderFit } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
 import { MapUnitPathParams, MapUnitQueryParams, SummaryQueryParams, SummaryResponse } from "./model";
 import { mapUnitSummary, parseMethod, planSummaries, summaryAtPoint, type EffectiveSummaryQuery, type MapUnitProvider } from "./service";
@@ -13,6 +14,12 @@ import { MAP_UNIT_TABLE, SUMMARY_TABLE } from "../tables";
 export interface SummaryRouteDeps extends DataDeps {
   send: Send;
 }
+
+const MAP_UNITS: ProviderFit<MapUnitProvider> = {
+  fits: (provider): provider is MapUnitProvider => provider.role === "mapped_location" && provider.mapUnits !== undefined,
+  refusal: (provider) => `Provider '${provider.id}' serves no map units; map-unit summaries come from usda_ssurgo.`,
+  unknown: unknownInProviders,
+};
 
 /** `providers` (or its synonym `provider`): exactly one operational provider that serves map units. */
 function summaryProvider(deps: DataDeps, providers: string, provider: string): MapUnitProvider {
@@ -23,32 +30,21 @@ function summaryProvider(deps: DataDeps, providers: string, provider: string): M
     }
     raw = provider;
   }
-  const items = raw.split(",").map((item) => item.trim());
-  const given = items[0] ?? "";
-  if (items.length !== 1 || given === "") {
-    throw new ValidationError(`Query parameter 'providers' must name exactly one mapped-location provider (e.g. usda_ssurgo); got ${items.length}.`);
-  }
-  const found = deps.registry.find(given);
-  if (found === undefined) throw new ValidationError(`Query parameter 'providers' names an unknown provider '${given.slice(0, 40)}'; GET /v1/providers lists them.`);
-  if (found.role === "planned") throw new ProviderNotOperationalError(found.id);
-  if (found.role !== "mapped_location" || found.mapUnits === undefined) {
-    throw new ValidationError(`Provider '${found.id}' serves no map units; map-unit summaries come from usda_ssurgo.`, found.id);
-  }
-  return found as MapUnitProvider;
+  return resolveProvider(deps.registry, oneProviderName(raw), MAP_UNITS);
 }
 
 type SharedQuery = QueryOf<typeof MapUnitQueryParams>;
 
 /** Defaults applied, aliases resolved, method and depth checked: everything a 422 can be found in, before any upstream call. */
-function effectiveQuery(read: SharedQuery, provider: string, place: Pick<EffectiveSummaryQuery, "latitude" | "longitude" | "map_unit_key">): EffectiveSummaryQuery {
+function effectiveQuery(read: SharedQuery, provider: MapUnitProvider, place: Pick<EffectiveSummaryQuery, "latitude" | "longitude" | "map_unit_key">): EffectiveSummaryQuery {
   checkDepthInterval(read.depth_top_cm, read.depth_bottom_cm);
   // Only the map unit by key may name no property (its components alone); the point's default is a list.
   const properties = read.properties === "" ? [] : parseProperties(read.properties);
   const method = parseMethod(read.method);
-  planSummaries(properties, method, { top_cm: read.depth_top_cm, bottom_cm: read.depth_bottom_cm });
+  planSummaries(provider.mapUnits.properties, properties, method, { top_cm: read.depth_top_cm, bottom_cm: read.depth_bottom_cm });
   return {
     ...place,
-    providers: [provider],
+    providers: [provider.id],
     properties,
     method,
     depth_top_cm: read.depth_top_cm,
@@ -61,9 +57,8 @@ const mapUnitQuery = strictQuery(MapUnitQueryParams);
 
 const DATA_ERRORS = {
   422: ["ErrorResponse", "A parameter violates its rules (code validation_error): the message names the parameter, or the method and the property that do not fit."],
-  409: ["ErrorResponse", "The provider is planned, not operational (code provider_not_operational)."],
-  502: ["ErrorResponse", "The upstream provider failed (code upstream_error or upstream_unreachable); retryable."],
-  504: ["ErrorResponse", "The upstream provider gave no complete answer in time (code upstream_timeout); retryable."],
+  409: PLANNED_PROVIDER_ERROR,
+  ...UPSTREAM_ERRORS,
 } as const;
 
 const BODY =
@@ -77,7 +72,7 @@ export function summaries(deps: SummaryRouteDeps) {
         const read = mapUnitQuery.queryOf(query);
         const provider = summaryProvider(deps, read.providers, read.provider);
         const key = provider.mapUnits.checkKey(params.map_unit_key);
-        const answer = await mapUnitSummary(deps, provider, effectiveQuery(read, provider.id, { latitude: null, longitude: null, map_unit_key: key }));
+        const answer = await mapUnitSummary(deps, provider, effectiveQuery(read, provider, { latitude: null, longitude: null, map_unit_key: key }));
         return deps.send(answer, request, set, MAP_UNIT_TABLE);
       },
       {
@@ -105,7 +100,7 @@ export function summaries(deps: SummaryRouteDeps) {
       async ({ query, request, set }) => {
         const read = summaryQuery.queryOf(query);
         const provider = summaryProvider(deps, read.providers, read.provider);
-        const answer = await summaryAtPoint(deps, provider, effectiveQuery(read, provider.id, { latitude: read.latitude, longitude: read.longitude, map_unit_key: null }));
+        const answer = await summaryAtPoint(deps, provider, effectiveQuery(read, provider, { latitude: read.latitude, longitude: read.longitude, map_unit_key: null }));
         return deps.send(answer, request, set, SUMMARY_TABLE);
       },
       {

@@ -3,13 +3,10 @@
  * body for both, the map unit with every component, and one summary per requested property.
  */
 import { t, type Static } from "elysia";
-import { CacheMetadata, DEPTH_PARAMETERS, FORMAT_PARAMETER, DepthInterval } from "../answer/model";
+import { CacheMetadata, DEPTH_PARAMETERS, FORMAT_PARAMETER, DepthInterval, closed, nullable } from "../answer/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { SUMMARY_METHODS } from "./methods";
 import { SeriesLink } from "../series/model";
-
-const closed = { additionalProperties: false } as const;
-const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
 
 export const DEFAULT_SUMMARY_PROPERTIES = "ph,organic_matter,sand,silt,clay";
 

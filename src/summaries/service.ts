@@ -20,7 +20,7 @@ import { componentSeries, seriesLinker } from "../series/service";
 import { summarize } from "./aggregate";
 import { isMiscellaneousArea, type DepthInterval } from "./component-values";
 import { assertMethodFits, defaultMethod, SUMMARY_METHODS, type SummaryMethod } from "./methods";
-import { SUMMARY_PROPERTIES, summaryProperty, type SummaryProperty } from "./properties";
+import type { SummaryProperty } from "./properties";
 import type { MapUnitComponent, PropertySummary, SummaryQuery, SummaryResponse } from "./model";
 
 export type EffectiveSummaryQuery = Static<typeof SummaryQuery>;
@@ -56,13 +56,18 @@ export function parseMethod(raw: string): SummaryMethod | null {
 
 /**
  * What to compute, checked before any upstream call: an explicit method that does not fit a property
- * is a ValidationError (422) naming both.
+ * is a ValidationError (422) naming both. `available` is the provider's `mapUnits.properties`.
  */
-export function planSummaries(properties: readonly string[], method: SummaryMethod | null, depth: DepthInterval): SummaryPlan {
+export function planSummaries(
+  available: readonly SummaryProperty[],
+  properties: readonly string[],
+  method: SummaryMethod | null,
+  depth: DepthInterval,
+): SummaryPlan {
   const summaries: PlannedSummary[] = [];
   const unsupported: string[] = [];
   for (const id of properties) {
-    const property = summaryProperty(id);
+    const property = available.find((p) => p.id === id);
     if (!property) {
       unsupported.push(id);
       continue;
@@ -154,7 +159,7 @@ function mapUnitWarnings(mapUnit: MapUnitData): string[] {
 
 function unsupportedWarning(provider: MapUnitProvider, unsupported: readonly string[]): string[] {
   if (unsupported.length === 0) return [];
-  return [`${provider.id} map-unit summaries do not cover ${unsupported.map((id) => `'${id}'`).join(", ")}; they cover ${SUMMARY_PROPERTIES.map((p) => p.id).join(", ")}.`];
+  return [`${provider.id} map-unit summaries do not cover ${unsupported.map((id) => `'${id}'`).join(", ")}; they cover ${provider.mapUnits.properties.map((p) => p.id).join(", ")}.`];
 }
 
 /** The one body of both routes. */
@@ -186,7 +191,7 @@ const depthOf = (query: EffectiveSummaryQuery): DepthInterval => ({ top_cm: quer
 /** GET /v1/soil/mapunits/{map_unit_key}: an unknown key is a NotFoundError (404). */
 export async function mapUnitSummary(deps: DataDeps, provider: MapUnitProvider, query: EffectiveSummaryQuery): Promise<DataAnswer<Static<typeof SummaryResponse>>> {
   const key = provider.mapUnits.checkKey(query.map_unit_key ?? "");
-  const plan = planSummaries(query.properties, query.method, depthOf(query));
+  const plan = planSummaries(provider.mapUnits.properties, query.properties, query.method, depthOf(query));
   const { cached, mapUnit, source } = await loadMapUnit(deps, provider, key);
   if (mapUnit === null) {
     const coverage = source.kind === "snapshot" ? ` The offline snapshot holds only ${(source.coverage ?? []).filter((c) => c.startsWith("SSURGO")).join("; ") || "a few survey areas"}.` : "";
@@ -218,7 +223,7 @@ function combinedCache(a: CachedAnswer<unknown>, b: CachedAnswer<unknown>, ttlSe
  * location endpoint shares through the cache), then its summary. No map unit there: 200, map_unit null.
  */
 export async function summaryAtPoint(deps: DataDeps, provider: MapUnitProvider, query: EffectiveSummaryQuery): Promise<DataAnswer<Static<typeof SummaryResponse>>> {
-  const plan = planSummaries(query.properties, query.method, depthOf(query));
+  const plan = planSummaries(provider.mapUnits.properties, query.properties, query.method, depthOf(query));
   const point = await deps.connected.ask(provider, provider.point.query, { latitude: query.latitude!, longitude: query.longitude! });
   const keys = provider.mapUnits.keysAtPoint(point.answer);
   const first = keys[0];

@@ -107,3 +107,16 @@ export function useLoamAndBrowser(): { loam: RunningLoam; browser: Browser } {
   });
   return { loam: late(() => loam, "loam"), browser: late(() => browser, "browser") };
 }
+
+/** The page position of a lat/lon on the map page's Leaflet map (window.loamMap), for mouse clicks. */
+export async function pixelOf(page: Page, lat: number, lon: number): Promise<{ x: number; y: number }> {
+  return page.evaluate(
+    ([la, lo]) => {
+      const map = (window as any).loamMap;
+      const point = map.latLngToContainerPoint([la, lo]);
+      const rect = map.getContainer().getBoundingClientRect();
+      return { x: rect.left + point.x, y: rect.top + point.y };
+    },
+    [lat, lon] as const,
+  );
+}

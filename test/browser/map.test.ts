@@ -8,7 +8,7 @@ import type { Page } from "playwright-core";
 import { join } from "node:path";
 import { ASSETS } from "../../src/pages/assets";
 import { knownPoints } from "../location/known-answers";
-import { artifactPath, useLoamAndBrowser, watchedPage, type WatchedPage } from "./browser";
+import { artifactPath, pixelOf, useLoamAndBrowser, watchedPage, type WatchedPage } from "./browser";
 
 /** Pedon 02N0245 of the data README (LOAM_DATA_DIR/README.md, section 2.5): layer Ap1 0–13 cm, pH 6.8, clay 35.154017. */
 const KIMO = { key: "02N0245", lat: 39.0783539, lon: -95.7708282, designation: "Ap1", depth: "0–13", ph: "6.8", clay: "35.154017" };
@@ -42,18 +42,6 @@ async function setView(page: Page, lat: number, lon: number, zoom: number): Prom
   );
 }
 
-/** The page position of a lat/lon on the map. */
-async function pixelOf(page: Page, lat: number, lon: number): Promise<{ x: number; y: number }> {
-  return page.evaluate(
-    ([la, lo]) => {
-      const map = (window as any).loamMap;
-      const point = map.latLngToContainerPoint([la, lo]);
-      const rect = map.getContainer().getBoundingClientRect();
-      return { x: rect.left + point.x, y: rect.top + point.y };
-    },
-    [lat, lon] as const,
-  );
-}
 
 function markerCount(page: Page): Promise<number> {
   return page.evaluate(() => (window as any).loam.pedonLayer.getLayers().length as number);

@@ -7,42 +7,13 @@
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { knownPoints } from "../location/known-answers";
-import { artifactPath, useLoamAndBrowser, watchedPage } from "./browser";
+import { contains, edgeDistance } from "../support/geometry";
+import { artifactPath, pixelOf, useLoamAndBrowser, watchedPage } from "./browser";
 
 const BROWSER_TEST_MS = 60_000;
 const { loam, browser } = useLoamAndBrowser();
 
-type Ring = number[][];
 
-/** Even-odd ray casting (the test's own). */
-function contains(geometry: { type: string; coordinates: any }, lon: number, lat: number): boolean {
-  const polygons: Ring[][] = geometry.type === "Polygon" ? [geometry.coordinates] : geometry.coordinates;
-  let inside = false;
-  for (const rings of polygons) {
-    for (const ring of rings) {
-      for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-        const [xi, yi] = ring[i]!, [xj, yj] = ring[j]!;
-        if (yi! > lat !== yj! > lat && lon < ((xj! - xi!) * (lat - yi!)) / (yj! - yi!) + xi!) inside = !inside;
-      }
-    }
-  }
-  return inside;
-}
-
-/** Distance in degrees from (lon, lat) to the nearest edge of the geometry. */
-function edgeDistance(geometry: { type: string; coordinates: any }, lon: number, lat: number): number {
-  const polygons: Ring[][] = geometry.type === "Polygon" ? [geometry.coordinates] : geometry.coordinates;
-  let best = Infinity;
-  for (const rings of polygons)
-    for (const ring of rings)
-      for (let i = 1; i < ring.length; i++) {
-        const [ax, ay] = ring[i - 1]!, [bx, by] = ring[i]!;
-        const dx = bx! - ax!, dy = by! - ay!;
-        const t = dx === 0 && dy === 0 ? 0 : Math.max(0, Math.min(1, ((lon - ax!) * dx + (lat - ay!) * dy) / (dx * dx + dy * dy)));
-        best = Math.min(best, Math.hypot(lon - (ax! + t * dx), lat - (ay! + t * dy)));
-      }
-  return best;
-}
 
 /** A point well inside the feature (grid search over its box, farthest from any edge), inside `view`. */
 function interiorPoint(feature: any, view: number[]): { lon: number; lat: number } | null {
@@ -140,12 +111,7 @@ describe("the soil map (GET /v1/soil/mapunits drawn as a choropleth)", () => {
     await page.screenshot({ path: artifactPath("map-soil-map-IA073-clay.png") });
 
     // A click inside L138B's polygon opens its map unit from GET /v1/soil/mapunits/{key}.
-    const at = await page.evaluate(([la, lo]) => {
-      const map = (window as any).loamMap;
-      const p = map.latLngToContainerPoint([la, lo]);
-      const r = map.getContainer().getBoundingClientRect();
-      return { x: r.left + p.x, y: r.top + p.y };
-    }, [l138b.lat, l138b.lon] as const);
+    const at = await pixelOf(page, l138b.lat, l138b.lon);
     await page.mouse.click(at.x, at.y);
     await page.waitForSelector(".map-unit-summaries tbody tr", { timeout: 20_000 });
     expect(await page.textContent("#panel-title")).toBe("Map unit L138B");

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { knownPoints } from "../location/known-answers";
-import { artifactPath, useLoamAndBrowser, watchedPage } from "./browser";
+import { artifactPath, pixelOf, useLoamAndBrowser, watchedPage } from "./browser";
 
 const BROWSER_TEST_MS = 60_000;
 const { loam, browser } = useLoamAndBrowser();
@@ -23,12 +23,7 @@ describe("profile sketches and the series page", () => {
     await page.goto(`${loam.base}/map#17/${l138b.lat}/${l138b.lon}`, { waitUntil: "load" });
     // The map-unit layer loads the view's polygons (GET /v1/soil/mapunits?bbox=…); a click inside L138B opens it.
     await page.waitForFunction(() => (window as any).loam?.basemapState === "ready" && (window as any).loam.mapUnitState === "ready", null, { timeout: 20_000 });
-    const at = await page.evaluate(([la, lo]) => {
-      const map = (window as any).loamMap;
-      const p = map.latLngToContainerPoint([la, lo]);
-      const r = map.getContainer().getBoundingClientRect();
-      return { x: r.left + p.x, y: r.top + p.y };
-    }, [l138b.lat, l138b.lon] as const);
+    const at = await pixelOf(page, l138b.lat, l138b.lon);
     await page.mouse.click(at.x, at.y);
     await page.waitForSelector('.profile[data-series="Clarion"] rect.profile-horizon', { timeout: 20_000 });
     expect(await page.textContent("#panel-title")).toBe("Map unit L138B");

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import fc from "fast-check";
 import { DATA_DIR, testSnapshot, useSnapshotAndFakeSda } from "../support/server";
+import { contains } from "../support/geometry";
 
 const { snapshot, viaSda, fake, contract } = useSnapshotAndFakeSda();
 
@@ -23,20 +24,6 @@ const OGRINFO = tool("ogrinfo", "gdal-bin");
 type Position = number[];
 type Rings = Position[][];
 
-/** Even-odd ray casting over every ring of every polygon (this test's own, independent of src/). */
-function contains(geometry: { type: string; coordinates: any }, lon: number, lat: number): boolean {
-  const polygons: Rings[] = geometry.type === "Polygon" ? [geometry.coordinates] : geometry.coordinates;
-  let inside = false;
-  for (const rings of polygons) {
-    for (const ring of rings) {
-      for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-        const [xi, yi] = ring[i]!, [xj, yj] = ring[j]!;
-        if (yi! > lat !== yj! > lat && lon < ((xj! - xi!) * (lat - yi!)) / (yj! - yi!) + xi!) inside = !inside;
-      }
-    }
-  }
-  return inside;
-}
 
 /** Shoelace: > 0 counter-clockwise. */
 function area(ring: Position[]): number {

@@ -25,6 +25,33 @@ describe("column tables, catalog and vocabulary agree", () => {
     });
   }
 
+  for (const provider of operational) {
+    if (provider.role !== "mapped_location" || !provider.mapUnits) continue;
+    const { mapUnits } = provider;
+    test(`${provider.id}: map-unit summary properties agree with the vocabulary and the column table`, async () => {
+      const { body } = await loam.json("/v1/properties");
+      const vocabulary = new Map<string, { name: string; standard_unit: string | null }>(body.properties.map((p: any) => [p.id, p]));
+      const columns = new Map(provider.columns.map((c) => [c.property, c]));
+      const summaries = mapUnits.properties;
+      expect(new Set(summaries.map((p) => p.id)).size).toBe(summaries.length);
+      for (const property of summaries) {
+        expect(vocabulary.get(property.id)?.name).toBe(property.name);
+        expect(vocabulary.get(property.id)!.standard_unit).toBe(property.unit);
+        const column = columns.get(property.id);
+        if (!column) continue;
+        // A property the point query also serves reads the same column (its representative value), in the same unit.
+        expect(`${property.table}.${property.column}`).toBe(`${column.table}.${column.column}_r`);
+        expect(property.unit).toBe(column.unit);
+      }
+      // Every served horizon property of the column table can be summarized.
+      for (const id of columns.keys()) expect(summaries.some((p) => p.id === id)).toBe(true);
+      // A derivation is stated once: the summary carries the column table's warning, word for word.
+      for (const property of summaries.filter((p) => p.derived)) {
+        expect((columns.get(property.id) as { derivedFrom?: { warning: string } } | undefined)?.derivedFrom?.warning).toBe(property.derived!.warning);
+      }
+    });
+  }
+
   test("/v1/providers serves exactly the registered records", async () => {
     const { body } = await loam.json("/v1/providers");
     expect(body.providers).toEqual(DEFAULT_PROVIDERS.map((p) => p.record));

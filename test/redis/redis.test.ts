@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startLoam, type RunningLoam } from "../support/server";
-import { startRedis, type RunningRedis } from "./support";
+import { loadWhileKilling, metric, redisUp, startRedis, until, type RunningRedis } from "./support";
 
 const KNOWN_POINT = "/v1/soil/location?latitude=41.944131&longitude=-94.359608";
 
@@ -25,22 +25,6 @@ async function instance(env: Record<string, string>, now?: () => number): Promis
   running.push(loam);
   return loam;
 }
-
-async function metric(loam: RunningLoam, name: string): Promise<number> {
-  const text = await (await loam.get("/metrics")).text();
-  const line = text.split("\n").find((l) => l.startsWith(`${name} `));
-  return line === undefined ? Number.NaN : Number(line.split(" ")[1]);
-}
-
-async function until(what: string, check: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${ms} ms`);
-    await Bun.sleep(20);
-  }
-}
-
-const redisUp = (loam: RunningLoam) => until("redis up", async () => (await metric(loam, "loam_redis_up")) === 1);
 
 describe("two instances on one Redis", () => {
   test("share one budget per client: exactly RATE_LIMIT_PER_MINUTE requests between them, one by one and concurrently", async () => {
@@ -78,23 +62,7 @@ describe("Redis failures", () => {
   });
 
   test("killing Redis mid-load: no 5xx, every answer a 200; logged once per instance, counted in /metrics", async () => {
-    const statuses: number[] = [];
-    let stop = false;
-    const loop = async (worker: number) => {
-      for (let i = 0; !stop; i++) {
-        const loam = (worker + i) % 2 ? a : b;
-        const response = await loam.get(i % 3 === 0 ? "/health" : KNOWN_POINT);
-        await response.arrayBuffer();
-        statuses.push(response.status);
-      }
-    };
-    const loops = Array.from({ length: 8 }, (_, w) => loop(w));
-    await Bun.sleep(300);
-    const before = statuses.length;
-    await redis.kill();
-    await Bun.sleep(700);
-    stop = true;
-    await Promise.all(loops);
+    const { statuses, before } = await loadWhileKilling(redis, [b, a], { workers: 8, pathOf: (i) => (i % 3 === 0 ? "/health" : KNOWN_POINT), afterKillMs: 700 });
     expect(before).toBeGreaterThan(0);
     expect(statuses.length).toBeGreaterThan(before + 20);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);

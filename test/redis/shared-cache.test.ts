@@ -11,7 +11,7 @@ import { SnapshotTransport } from "../../src/upstream/snapshot";
 import type { Transport } from "../../src/upstream/transport";
 import { startFakeSda, type FakeSda } from "../support/fake-sda";
 import { startLoam, testSnapshot, type RunningLoam } from "../support/server";
-import { startRedis, type RunningRedis } from "./support";
+import { loadWhileKilling, metric, redisUp, startRedis, type RunningRedis } from "./support";
 
 /** Points a few centimetres apart inside the IA073 known point's map unit (Clarion loam): one cache entry each. */
 const point = (i: number) => `/v1/soil/location?latitude=${(41.944131 + i / 1e6).toFixed(6)}&longitude=-94.359608`;
@@ -39,21 +39,6 @@ async function instance(): Promise<RunningLoam> {
     env: { LOAM_UPSTREAM: "sda", REDIS_URL: redis.url, REDIS_TIMEOUT_MS: "100", CACHE_TTL_SECONDS: "600" },
   });
 }
-
-async function metric(loam: RunningLoam, name: string): Promise<number> {
-  const text = await (await loam.get("/metrics")).text();
-  const line = text.split("\n").find((l) => l.startsWith(`${name} `));
-  return line === undefined ? Number.NaN : Number(line.split(" ")[1]);
-}
-
-async function until(what: string, check: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${ms} ms`);
-    await Bun.sleep(20);
-  }
-}
-const redisUp = (loam: RunningLoam) => until("redis up", async () => (await metric(loam, "loam_redis_up")) === 1);
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -98,22 +83,7 @@ describe("one cache for two instances", () => {
 
 describe("Redis failures", () => {
   test("killing Redis mid-load: no 5xx; answers go on uncached; counted in /metrics", async () => {
-    const statuses: number[] = [];
-    let stop = false;
-    const loop = async (worker: number) => {
-      for (let i = 0; !stop; i++) {
-        const response = await ((worker + i) % 2 ? a : b).get(point(10 + (i % 5)));
-        await response.arrayBuffer();
-        statuses.push(response.status);
-      }
-    };
-    const loops = Array.from({ length: 6 }, (_, w) => loop(w));
-    await Bun.sleep(300);
-    const before = statuses.length;
-    await redis.kill();
-    await Bun.sleep(600);
-    stop = true;
-    await Promise.all(loops);
+    const { statuses, before } = await loadWhileKilling(redis, [b, a], { workers: 6, pathOf: (i) => point(10 + (i % 5)), afterKillMs: 600 });
     expect(before).toBeGreaterThan(0);
     expect(statuses.length).toBeGreaterThan(before + 10);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RedisClient, type Subprocess } from "bun";
 import { freePort } from "../support/spawn";
+import type { RunningLoam } from "../support/server";
 
 export const REDIS_SERVER = Bun.which("redis-server");
 
@@ -76,4 +77,50 @@ export async function startRedis(): Promise<RunningRedis> {
     },
     stop: kill,
   };
+}
+
+/** A gauge or counter of an instance's /metrics; NaN when it is not there. */
+export async function metric(loam: RunningLoam, name: string): Promise<number> {
+  const text = await (await loam.get("/metrics")).text();
+  const line = text.split("\n").find((l) => l.startsWith(`${name} `));
+  return line === undefined ? Number.NaN : Number(line.split(" ")[1]);
+}
+
+/** Polls `check` every 20 ms; throws naming `what` after `ms`. */
+export async function until(what: string, check: () => Promise<boolean>, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} within ${ms} ms`);
+    await Bun.sleep(20);
+  }
+}
+
+export const redisUp = (loam: RunningLoam) => until("redis up", async () => (await metric(loam, "loam_redis_up")) === 1);
+
+/**
+ * `workers` loops requesting `pathOf(i)` from the instances in turn; Redis is killed after
+ * `beforeKillMs` and the loops stop `afterKillMs` later. The statuses, and how many came before the kill.
+ */
+export async function loadWhileKilling(
+  redis: RunningRedis,
+  instances: readonly RunningLoam[],
+  options: { workers: number; pathOf: (i: number) => string; beforeKillMs?: number; afterKillMs: number },
+): Promise<{ statuses: number[]; before: number }> {
+  const statuses: number[] = [];
+  let stop = false;
+  const loop = async (worker: number) => {
+    for (let i = 0; !stop; i++) {
+      const response = await instances[(worker + i) % instances.length]!.get(options.pathOf(i));
+      await response.arrayBuffer();
+      statuses.push(response.status);
+    }
+  };
+  const loops = Array.from({ length: options.workers }, (_, w) => loop(w));
+  await Bun.sleep(options.beforeKillMs ?? 300);
+  const before = statuses.length;
+  await redis.kill();
+  await Bun.sleep(options.afterKillMs);
+  stop = true;
+  await Promise.all(loops);
+  return { statuses, before };
 }

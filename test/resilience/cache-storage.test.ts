@@ -6,33 +6,13 @@
  */
 import { Database } from "bun:sqlite";
 import { afterEach, describe, expect, test } from "bun:test";
-import { closeSync, openSync, writeSync } from "node:fs";
-import { join } from "node:path";
 import { startLoam, type RunningLoam } from "../support/server";
-import { startLoggedChild, type LoggedChild } from "./child-output";
-import { isRoot, mountTmpfs, type Mounted } from "./filesystems";
+import { isRoot } from "./filesystems";
+import { storageErrors, useFullStateDb } from "./full-disk";
 import { distinctPoints } from "./support";
 
 const KNOWN_POINT = "/v1/soil/location?latitude=41.944131&longitude=-94.359608&properties=ph,clay";
 
-function cacheErrors(metrics: string, operation: "read" | "write"): number {
-  const match = new RegExp(`^loam_storage_errors_total\\{store="cache",operation="${operation}"\\} (\\d+)$`, "m").exec(metrics);
-  return match ? Number(match[1]) : 0;
-}
-
-/** Fill the filesystem holding `dir` until it refuses (ENOSPC). */
-function fill(dir: string): void {
-  for (const [name, size] of [["filler", 64 * 1024], ["filler-tail", 512]] as const) {
-    const fd = openSync(join(dir, name), "w");
-    try {
-      for (;;) writeSync(fd, Buffer.alloc(size));
-    } catch (error) {
-      if ((error as { code?: string }).code !== "ENOSPC") throw error;
-    } finally {
-      closeSync(fd);
-    }
-  }
-}
 
 describe("the cache table is gone from LOAM_DB (reads and writes fail)", () => {
   let loam: RunningLoam | null = null;
@@ -56,8 +36,8 @@ describe("the cache table is gone from LOAM_DB (reads and writes fail)", () => {
       expect(answer.body.cache.hit).toBe(false);
     }
     const metrics = await (await loam.get("/metrics")).text();
-    expect(cacheErrors(metrics, "read")).toBeGreaterThanOrEqual(5);
-    expect(cacheErrors(metrics, "write")).toBeGreaterThanOrEqual(5);
+    expect(storageErrors(metrics, "cache", "read")).toBeGreaterThanOrEqual(5);
+    expect(storageErrors(metrics, "cache", "write")).toBeGreaterThanOrEqual(5);
     const logged = loam.logs.filter((line) => String(line.msg).startsWith("LOAM_DB cache"));
     expect(logged.length).toBeGreaterThanOrEqual(1);
     expect(String(logged[0]!.error)).toContain("no such table");
@@ -69,20 +49,10 @@ describe("the cache table is gone from LOAM_DB (reads and writes fail)", () => {
 });
 
 describe.skipIf(!isRoot)("the cache on a full LOAM_DB (tmpfs, root only)", () => {
-  let mount: Mounted | null = null;
-  let loam: LoggedChild | null = null;
-  afterEach(async () => {
-    await loam?.stop();
-    mount?.unmount();
-    loam = null;
-    mount = null;
-  });
+  const startOnFullDisk = useFullStateDb();
 
   test("every new point answers 200; the writes that failed are skipped, logged and counted; a repeat still answers", async () => {
-    mount = mountTmpfs(1024);
-    expect(mount).not.toBeNull();
-    loam = await startLoggedChild({ LOAM_DB: join(mount!.dir, "loam.sqlite"), LOG_LEVEL: "error", RATE_LIMIT_PER_MINUTE: "100000" });
-    fill(mount!.dir);
+    const loam = await startOnFullDisk({ LOG_LEVEL: "error", RATE_LIMIT_PER_MINUTE: "100000" });
 
     const statuses: number[] = [];
     for (const { latitude, longitude } of distinctPoints(40)) {
@@ -96,7 +66,7 @@ describe.skipIf(!isRoot)("the cache on a full LOAM_DB (tmpfs, root only)", () =>
     expect(((await again.json()) as { observations: unknown[] }).observations.length).toBeGreaterThan(0);
 
     const metrics = await (await fetch(`${loam.base}/metrics`)).text();
-    expect(cacheErrors(metrics, "write")).toBeGreaterThan(0);
+    expect(storageErrors(metrics, "cache", "write")).toBeGreaterThan(0);
     const logged = loam.lines().filter((line) => String(line.msg).includes("LOAM_DB cache write failed"));
     expect(logged.length).toBeGreaterThanOrEqual(1);
     expect(logged[0]!.error).toMatch(/SQLITE_FULL|SQLITE_IOERR|disk is full/);

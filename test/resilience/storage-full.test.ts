@@ -6,40 +6,10 @@
  * a mount cannot be made read-only while Loam holds the file open for writing, and a read-only
  * LOAM_DB at start is refused with exit 2, see state-db.test.ts).
  */
-import { afterEach, describe, expect, test } from "bun:test";
-import { closeSync, openSync, writeSync } from "node:fs";
-import { join } from "node:path";
-import { startLoggedChild, type LoggedChild } from "./child-output";
-import { isRoot, mountTmpfs, type Mounted } from "./filesystems";
-
-/** Write zeros into `dir/filler` until the filesystem refuses (ENOSPC); returns the bytes written. */
-function fill(dir: string): number {
-  const fd = openSync(join(dir, "filler"), "w");
-  const block = Buffer.alloc(64 * 1024);
-  let written = 0;
-  try {
-    for (;;) written += writeSync(fd, block);
-  } catch (error) {
-    if ((error as { code?: string }).code !== "ENOSPC") throw error;
-  } finally {
-    closeSync(fd);
-  }
-  // Fill the last partial block too.
-  const fd2 = openSync(join(dir, "filler-tail"), "w");
-  try {
-    for (;;) written += writeSync(fd2, Buffer.alloc(512));
-  } catch {
-    // full
-  } finally {
-    closeSync(fd2);
-  }
-  return written;
-}
-
-function storageErrors(metrics: string): number {
-  const match = /^loam_storage_errors_total\{store="rate_counters",operation="reserve"\} (\d+)$/m.exec(metrics);
-  return match ? Number(match[1]) : 0;
-}
+import { describe, expect, test } from "bun:test";
+import type { LoggedChild } from "./child-output";
+import { isRoot } from "./filesystems";
+import { storageErrors, useFullStateDb } from "./full-disk";
 
 /** Requests from `clients` distinct forwarded addresses (each one's first request writes a counter). */
 async function fromManyClients(loam: LoggedChild, path: string, clients: number, offset = 0): Promise<number[]> {
@@ -53,31 +23,21 @@ async function fromManyClients(loam: LoggedChild, path: string, clients: number,
 }
 
 describe.skipIf(!isRoot)("rate counters on a LOAM_DB that cannot be written (tmpfs, root only)", () => {
-  let mount: Mounted | null = null;
-  let loam: LoggedChild | null = null;
-  afterEach(async () => {
-    await loam?.stop();
-    mount?.unmount();
-    loam = null;
-    mount = null;
-  });
+  const startOnFullDisk = useFullStateDb();
 
   test("a full filesystem: /health, /v1 and /v1/providers answer 200; the failures are logged and counted; the limit still holds", async () => {
-    mount = mountTmpfs(1024);
-    expect(mount).not.toBeNull();
-    loam = await startLoggedChild({ LOAM_DB: join(mount!.dir, "loam.sqlite"), TRUST_PROXY: "1", RATE_LIMIT_PER_MINUTE: "5", LOG_LEVEL: "error" });
-    expect(fill(mount!.dir)).toBeGreaterThan(0);
+    const loam = await startOnFullDisk({ TRUST_PROXY: "1", RATE_LIMIT_PER_MINUTE: "5", LOG_LEVEL: "error" });
 
     for (const path of ["/health", "/v1", "/v1/providers"]) {
       expect(await fromManyClients(loam, path, 150, path.length * 1000)).toEqual(Array(150).fill(200));
     }
     const metrics = await (await fetch(`${loam.base}/metrics`)).text();
-    expect(storageErrors(metrics)).toBeGreaterThan(0);
+    expect(storageErrors(metrics, "rate_counters", "reserve")).toBeGreaterThan(0);
     const logged = loam.lines().filter((line) => String(line.msg).includes("rate_counters reserve failed"));
     expect(logged.length).toBeGreaterThanOrEqual(1);
     expect(logged[0]!.error).toMatch(/SQLITE_FULL|SQLITE_IOERR|disk is full/);
     // Reported once a minute, not once per request.
-    expect(logged.length).toBeLessThan(storageErrors(metrics));
+    expect(logged.length).toBeLessThan(storageErrors(metrics, "rate_counters", "reserve"));
 
     // One client still gets 5 a minute, counted in memory.
     const one = [];

@@ -5,26 +5,15 @@
  */
 import { describe, expect, test } from "bun:test";
 import { useSnapshotAndFakeSda } from "../support/server";
-import { sourceMapUnits, type SourceMapUnit } from "./source-files";
+import { MUAGGATT_AWS, MUAGGATT_CLASSES, sourceMapUnits, twoDecimals, type SourceMapUnit } from "./source-files";
 
 const UNITS = sourceMapUnits();
 const { snapshot, viaSda, fake, contract } = useSnapshotAndFakeSda();
 const MODES = ["snapshot", "fake SDA"] as const;
 const loamOf = (mode: (typeof MODES)[number]) => (mode === "snapshot" ? snapshot : viaSda);
 
-const AWS = [
-  [25, "aws025wta"],
-  [50, "aws050wta"],
-  [100, "aws0100wta"],
-  [150, "aws0150wta"],
-] as const;
-const CLASSES = [
-  ["drainage_class", "drclassdcd"],
-  ["hydrologic_group", "hydgrpdcd"],
-] as const;
 
 /** muaggatt prints two decimals, rounded half up (18.845 → 18.85): compare at that precision, exactly. */
-const twoDecimals = (v: number | string | null | undefined) => (v === null || v === undefined ? null : (Math.round(Number(v) * 100) / 100).toFixed(2));
 
 /** Thickness-weighted mean of one chorizon column over [top, bottom) for one component, from the source rows. */
 function componentMean(unit: SourceMapUnit, cokey: string, column: string, top: number, bottom: number): number | null {
@@ -47,7 +36,7 @@ for (const mode of MODES) {
       const loam = loamOf(mode);
       let matched = 0;
       for (const unit of UNITS) {
-        for (const [bottom, column] of AWS) {
+        for (const [bottom, column] of MUAGGATT_AWS) {
           const { status, body } = await loam.json(`/v1/soil/mapunits/${unit.mukey}?properties=aws&method=weighted_average&depth_bottom_cm=${bottom}`);
           expect(status).toBe(200);
           const s = body.summaries[0];
@@ -65,7 +54,7 @@ for (const mode of MODES) {
       for (const unit of UNITS) {
         const { status, body } = await loam.json(`/v1/soil/mapunits/${unit.mukey}?properties=drainage_class,hydrologic_group`);
         expect(status).toBe(200);
-        for (const [id, column] of CLASSES) {
+        for (const [id, column] of MUAGGATT_CLASSES) {
           const s = body.summaries.find((x: any) => x.property.id === id);
           expect({ mukey: unit.mukey, id, method: s.method, category: s.category, value: s.value }).toEqual({
             mukey: unit.mukey,

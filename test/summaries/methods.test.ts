@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { LoamError } from "../../src/errors";
 import { assertMethodFits, defaultMethod, methodsFor, SUMMARY_METHODS } from "../../src/summaries/methods";
-import { SUMMARY_PROPERTIES, summaryProperty } from "../../src/summaries/properties";
+import { SSURGO_SUMMARY_PROPERTIES, summaryProperty } from "../../src/providers/usda_ssurgo/summary-properties";
 
 describe("which methods fit which property", () => {
   test("numbers take weighted_average (default), dominant_component, min, max; classes dominant_condition (default), dominant_component", () => {
@@ -28,7 +28,7 @@ describe("which methods fit which property", () => {
   });
 
   test("every summary property accepts its default method and dominant_component", () => {
-    for (const p of SUMMARY_PROPERTIES) {
+    for (const p of SSURGO_SUMMARY_PROPERTIES) {
       expect(() => assertMethodFits(p, defaultMethod(p))).not.toThrow();
       expect(() => assertMethodFits(p, "dominant_component")).not.toThrow();
       expect(SUMMARY_METHODS).toContain(defaultMethod(p));
@@ -36,12 +36,12 @@ describe("which methods fit which property", () => {
   });
 
   test("the summary properties: 17 ids, class properties have no unit, available_water_storage is a storage in cm", () => {
-    expect(SUMMARY_PROPERTIES.map((p) => p.id)).toEqual([
+    expect(SSURGO_SUMMARY_PROPERTIES.map((p) => p.id)).toEqual([
       "ph", "organic_matter", "organic_carbon", "sand", "silt", "clay", "bulk_density", "cec", "ec",
       "available_water_capacity", "available_water_storage", "ksat", "slope",
       "drainage_class", "hydrologic_group", "taxonomic_class", "texture_class",
     ]);
-    for (const p of SUMMARY_PROPERTIES) expect(p.unit === null).toBe(p.kind === "class");
+    for (const p of SSURGO_SUMMARY_PROPERTIES) expect(p.unit === null).toBe(p.kind === "class");
     expect(summaryProperty("available_water_storage")!.storage?.unit).toBe("cm");
     expect(summaryProperty("ksat")!.unit).toBe("µm/s");
   });

@@ -6,19 +6,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { summarize } from "../../src/summaries/aggregate";
-import { summaryProperty } from "../../src/summaries/properties";
-import { sourceMapUnits } from "./source-files";
+import { summaryProperty } from "../../src/providers/usda_ssurgo/summary-properties";
+import { MUAGGATT_AWS, MUAGGATT_CLASSES, sourceMapUnits, twoDecimals } from "./source-files";
 
 const UNITS = sourceMapUnits();
-const AWS = [
-  [25, "aws025wta"],
-  [50, "aws050wta"],
-  [100, "aws0100wta"],
-  [150, "aws0150wta"],
-] as const;
-
-/** muaggatt prints two decimals; compare at that precision (exactly, not within a tolerance). */
-const twoDecimals = (v: number | null) => (v === null ? null : (Math.round(v * 100) / 100).toFixed(2));
 
 describe("muaggatt: Loam reproduces NRCS's map-unit aggregates", () => {
   test("shared/data holds 21 map units in 4 survey areas", () => {
@@ -29,16 +20,16 @@ describe("muaggatt: Loam reproduces NRCS's map-unit aggregates", () => {
   for (const unit of UNITS) {
     test(`${unit.area} ${unit.musym} (${unit.mukey}): available_water_storage weighted_average 0–25/50/100/150 cm = aws0xxwta`, () => {
       const aws = summaryProperty("available_water_storage")!;
-      for (const [bottom, column] of AWS) {
+      for (const [bottom, column] of MUAGGATT_AWS) {
         const s = summarize(unit.components, aws, "weighted_average", { top_cm: 0, bottom_cm: bottom });
         const expected = unit.muaggatt[column];
-        expect({ column, value: twoDecimals(s.value) }).toEqual({ column, value: expected === null ? null : Number(expected).toFixed(2) });
+        expect({ column, value: twoDecimals(s.value) }).toEqual({ column, value: twoDecimals(expected) });
         expect(s.unit).toBe("cm");
       }
     });
 
     test(`${unit.area} ${unit.musym} (${unit.mukey}): drainage_class / hydrologic_group dominant_condition = drclassdcd / hydgrpdcd`, () => {
-      for (const [id, column] of [["drainage_class", "drclassdcd"], ["hydrologic_group", "hydgrpdcd"]] as const) {
+      for (const [id, column] of MUAGGATT_CLASSES) {
         const s = summarize(unit.components, summaryProperty(id)!, "dominant_condition", { top_cm: 0, bottom_cm: 200 });
         expect({ column, category: s.category }).toEqual({ column, category: unit.muaggatt[column] ?? null });
         expect(s.value).toBeNull();
@@ -50,12 +41,12 @@ describe("muaggatt: Loam reproduces NRCS's map-unit aggregates", () => {
     let aws = 0;
     let classes = 0;
     for (const unit of UNITS) {
-      for (const [bottom, column] of AWS) {
+      for (const [bottom, column] of MUAGGATT_AWS) {
         const s = summarize(unit.components, summaryProperty("available_water_storage")!, "weighted_average", { top_cm: 0, bottom_cm: bottom });
         const expected = unit.muaggatt[column];
-        if (twoDecimals(s.value) === (expected === null ? null : Number(expected).toFixed(2))) aws++;
+        if (twoDecimals(s.value) === twoDecimals(expected)) aws++;
       }
-      for (const [id, column] of [["drainage_class", "drclassdcd"], ["hydrologic_group", "hydgrpdcd"]] as const) {
+      for (const [id, column] of MUAGGATT_CLASSES) {
         const s = summarize(unit.components, summaryProperty(id)!, "dominant_condition", { top_cm: 0, bottom_cm: 200 });
         if (s.category === (unit.muaggatt[column] ?? null)) classes++;
       }

@@ -13,7 +13,7 @@ import { SnapshotTransport } from "../../src/upstream/snapshot";
 import type { DataDeps } from "../../src/answer";
 import { planSummaries, summarizeByKey, type MapUnitProvider } from "../../src/summaries/service";
 import { tempDbPath, testSnapshot } from "../support/server";
-import { sourceMapUnits } from "./source-files";
+import { sourceMapUnits, twoDecimals } from "./source-files";
 
 let db: LoamDatabase;
 let transport: SnapshotTransport;
@@ -38,12 +38,12 @@ afterAll(() => {
 
 describe("summarizeByKey", () => {
   test("aws 0–100 cm of every map unit equals muaggatt.aws0100wta; the second call is a cache hit", async () => {
-    const plan = planSummaries(["available_water_storage"], "weighted_average", { top_cm: 0, bottom_cm: 100 });
+    const plan = planSummaries(provider.mapUnits.properties, ["available_water_storage"], "weighted_average", { top_cm: 0, bottom_cm: 100 });
     for (const unit of sourceMapUnits()) {
       const result = (await summarizeByKey(deps, provider, unit.mukey, plan))!;
       const value = result.summaries[0]!.value;
       const expected = unit.muaggatt.aws0100wta;
-      expect(value === null ? null : (Math.round(value * 100) / 100).toFixed(2)).toBe(expected === null ? null : Number(expected).toFixed(2));
+      expect(twoDecimals(value)).toBe(twoDecimals(expected));
       expect(result.mapUnit.map_unit_symbol).toBe(unit.musym);
     }
     const again = await summarizeByKey(deps, provider, "2765528", plan);
@@ -51,10 +51,10 @@ describe("summarizeByKey", () => {
   });
 
   test("an unknown key is null; a malformed key a 422; a misfit method a 422 at planning", async () => {
-    const plan = planSummaries(["clay"], null, { top_cm: 0, bottom_cm: 30 });
+    const plan = planSummaries(provider.mapUnits.properties, ["clay"], null, { top_cm: 0, bottom_cm: 30 });
     expect(plan.summaries.map((s) => s.method)).toEqual(["weighted_average"]);
     expect(await summarizeByKey(deps, provider, "1", plan)).toBeNull();
     await expect(summarizeByKey(deps, provider, "01", plan)).rejects.toBeInstanceOf(LoamError);
-    expect(() => planSummaries(["clay"], "dominant_condition", { top_cm: 0, bottom_cm: 30 })).toThrow(/'dominant_condition' does not fit property 'clay'/);
+    expect(() => planSummaries(provider.mapUnits.properties, ["clay"], "dominant_condition", { top_cm: 0, bottom_cm: 30 })).toThrow(/'dominant_condition' does not fit property 'clay'/);
   });
 });

@@ -11,6 +11,22 @@ import type { SummaryComponent } from "../../src/summaries/component-values";
 export const DATA_DIR = resolve(process.env.LOAM_DATA_DIR ?? "../shared/data");
 export const AREAS = ["IA073-aoi", "IA015-aoi", "IA183-aoi", "MH936"] as const;
 
+/** muaggatt's available water storage columns by the bottom of their interval (top 0 cm). */
+export const MUAGGATT_AWS = [
+  [25, "aws025wta"],
+  [50, "aws050wta"],
+  [100, "aws0100wta"],
+  [150, "aws0150wta"],
+] as const;
+/** muaggatt's dominant-condition class columns by the summary property that reproduces them. */
+export const MUAGGATT_CLASSES = [
+  ["drainage_class", "drclassdcd"],
+  ["hydrologic_group", "hydgrpdcd"],
+] as const;
+
+/** muaggatt prints two decimals: a value (or a muaggatt text field) at that precision, compared exactly. */
+export const twoDecimals = (v: number | string | null | undefined) => (v === null || v === undefined ? null : (Math.round(Number(v) * 100) / 100).toFixed(2));
+
 type Row = Record<string, string | null>;
 
 /** Split one record on | outside quotes; "x" → x (with "" → "), empty unquoted → null. */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { summarize } from "../../src/summaries/aggregate";
-import { summaryProperty } from "../../src/summaries/properties";
+import { summaryProperty } from "../../src/providers/usda_ssurgo/summary-properties";
 import { MAP_UNIT_FEATURE_COLUMNS, mapUnitCollectionCsv, type MapUnitCollectionCells } from "../../src/tables/mapunits";
 import { MAP_UNIT_COLLECTION_TABLE } from "../../src/tables";
 import { readTable, sourceMapUnits } from "../summaries/source-files";

@@ -8,6 +8,7 @@ import { normalizePoint } from "./normalize";
 import { pointQuery } from "./queries";
 import { checkMapUnitKey, mapUnitKeysAtPoint, mapUnitQuery, readMapUnit } from "./mapunit";
 import { polygonQuery, polygonsOf } from "./polygons";
+import { SSURGO_SUMMARY_PROPERTIES } from "./summary-properties";
 
 export const usdaSsurgo: PointProvider<SdaAnswer> = {
   id: SSURGO_ID,
@@ -18,6 +19,6 @@ export const usdaSsurgo: PointProvider<SdaAnswer> = {
   queries: { [pointQuery.kind]: pointQuery, [mapUnitQuery.kind]: mapUnitQuery, [polygonQuery.kind]: polygonQuery },
   connect: usdaTransport,
   point: { query: pointQuery, normalize: normalizePoint },
-  mapUnits: { query: mapUnitQuery, checkKey: checkMapUnitKey, read: readMapUnit, keysAtPoint: mapUnitKeysAtPoint },
+  mapUnits: { query: mapUnitQuery, checkKey: checkMapUnitKey, read: readMapUnit, keysAtPoint: mapUnitKeysAtPoint, properties: SSURGO_SUMMARY_PROPERTIES },
   mapUnitPolygons: { query: polygonQuery, polygons: polygonsOf },
 };

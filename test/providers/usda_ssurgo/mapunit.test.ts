@@ -8,13 +8,13 @@ import { Database } from "bun:sqlite";
 import { LoamError } from "../../../src/errors";
 import { summarize } from "../../../src/summaries/aggregate";
 import type { SummaryComponent } from "../../../src/summaries/component-values";
-import { summaryProperty } from "../../../src/summaries/properties";
+import { summaryProperty } from "../../../src/providers/usda_ssurgo/summary-properties";
 import type { MapUnitData } from "../../../src/providers/provider";
 import { MAP_UNIT_COLUMN_NAMES, mapUnitQuery, mapUnitSql, readMapUnit } from "../../../src/providers/usda_ssurgo/mapunit";
 import { SnapshotTransport } from "../../../src/upstream/snapshot";
 import type { SdaAnswer } from "../../../src/upstream/sda/payload";
 import { testSnapshot } from "../../support/server";
-import { sourceMapUnits } from "../../summaries/source-files";
+import { MUAGGATT_AWS, MUAGGATT_CLASSES, sourceMapUnits, twoDecimals } from "../../summaries/source-files";
 
 let transport: SnapshotTransport;
 let db: Database;
@@ -122,12 +122,11 @@ describe("snapshot SELECT + decoder against the built snapshot", () => {
     let classes = 0;
     for (const row of agg) {
       const mu = (await snapshotMapUnit(String(row.mukey)))!;
-      for (const [bottom, column] of [[25, "aws025wta"], [50, "aws050wta"], [100, "aws0100wta"], [150, "aws0150wta"]] as const) {
+      for (const [bottom, column] of MUAGGATT_AWS) {
         const s = summarize(mu.components, summaryProperty("available_water_storage")!, "weighted_average", { top_cm: 0, bottom_cm: bottom });
-        const expected = row[column] === null ? null : Number(row[column]).toFixed(2);
-        if ((s.value === null ? null : (Math.round(s.value * 100) / 100).toFixed(2)) === expected) aws++;
+        if (twoDecimals(s.value) === twoDecimals(row[column])) aws++;
       }
-      for (const [id, column] of [["drainage_class", "drclassdcd"], ["hydrologic_group", "hydgrpdcd"]] as const) {
+      for (const [id, column] of MUAGGATT_CLASSES) {
         if (summarize(mu.components, summaryProperty(id)!, "dominant_condition", { top_cm: 0, bottom_cm: 200 }).category === row[column]) classes++;
       }
     }

@@ -1,0 +1,44 @@
+/**
+ * Which provider a request names, the same way on every data route: a `provider` parameter, a
+ * `providers` list of exactly one, or a path id. Each route says which providers fit it and how it
+ * refuses the others; the order of the checks (unknown, planned, another role) and their statuses
+ * are shared (docs/architecture.md#providers).
+ */
+import { LoamError, ProviderNotOperationalError, UnknownProviderError, ValidationError } from "../errors";
+import type { OperationalProvider } from "../providers/provider";
+import type { Registry } from "../providers/registry";
+
+/** A user-given name as it may be quoted in a message: at most 40 characters. */
+export const clip = (raw: string) => (raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+
+export interface ProviderFit<P extends OperationalProvider> {
+  /** Whether the route can use this operational provider. */
+  fits(provider: OperationalProvider): provider is P;
+  /** The 422 message for an operational provider that does not fit. */
+  refusal(provider: OperationalProvider): string;
+  /** The error for a name no provider has; an UnknownProviderError (404) unless the route documents otherwise. */
+  unknown?(name: string): LoamError;
+}
+
+/** The provider of a name: unknown as `fit.unknown` says, planned 409, one that does not fit 422. */
+export function resolveProvider<P extends OperationalProvider>(registry: Registry, name: string, fit: ProviderFit<P>): P {
+  const provider = registry.find(name);
+  if (provider === undefined) throw fit.unknown ? fit.unknown(name) : new UnknownProviderError(clip(name));
+  if (provider.role === "planned") throw new ProviderNotOperationalError(provider.id);
+  if (!fit.fits(provider)) throw new ValidationError(fit.refusal(provider), provider.id);
+  return provider;
+}
+
+/** The one name of a `providers` list: exactly one non-empty item, else a 422. */
+export function oneProviderName(raw: string): string {
+  const items = raw.split(",").map((item) => item.trim());
+  const given = items[0] ?? "";
+  if (items.length !== 1 || given === "") {
+    throw new ValidationError(`Query parameter 'providers' must name exactly one mapped-location provider (e.g. usda_ssurgo); got ${items.length}.`);
+  }
+  return given;
+}
+
+/** The 422 of a `providers` list naming an unknown provider (the list parameters document 422, not 404). */
+export const unknownInProviders = (name: string): LoamError =>
+  new ValidationError(`Query parameter 'providers' names an unknown provider '${clip(name)}'; GET /v1/providers lists them.`);
