@@ -41,11 +41,10 @@ export function isCountedPath(pathname: string): boolean {
   return pathname === "/health" || pathname === "/v1" || pathname.startsWith("/v1/") || pathname === "/openapi.json";
 }
 
-/**
- * The SQLite limiter decides at once; the Redis one (several instances) after a round trip, and says
- * so with `waits`: only then is the request hook asynchronous (see `httpBoundary`).
- */
-export type RateLimiterLike = { waits?: false; hit(client: string, nowMs: number): RateDecision } | { waits: true; hit(client: string, nowMs: number): Promise<RateDecision> };
+/** The SQLite limiter decides at once; the Redis one (several instances) after a round trip. */
+export interface RateLimiterLike {
+  hit(client: string, nowMs: number): RateDecision | Promise<RateDecision>;
+}
 
 export interface BoundaryOptions {
   rateLimiter: RateLimiterLike;
@@ -85,54 +84,33 @@ function admit(request: Request, headers: Record<string, unknown>, decision: Rat
   return undefined;
 }
 
-type RequestContext = { request: Request; set: { headers: Record<string, unknown> }; server: { requestIP(request: Request): { address: string } | null } | null };
-
 export function httpBoundary(options: BoundaryOptions) {
   const now = options.now ?? Date.now;
-  const limiter = options.rateLimiter;
-
-  /** Everything before the rate limit: a preflight's 204, or the limiter's decision on a counted path (undefined otherwise). */
-  function open({ request, set, server }: RequestContext): Response | RateDecision | Promise<RateDecision> | undefined {
-    const requestId = requestIdFor(request);
-    const client = clientOf(request, server?.requestIP(request)?.address, options.trustProxy);
-    startTrace(request, requestId, client);
-    Object.assign(set.headers, CORS_HEADERS, SECURITY_HEADERS);
-    set.headers["x-request-id"] = requestId;
-    if (request.method === "OPTIONS") {
-      const asked = request.headers.get("access-control-request-method");
-      if (asked === "GET" || asked === "HEAD") {
-        Object.assign(set.headers, PREFLIGHT_HEADERS);
-        return new Response(null, { status: 204, headers: set.headers as Record<string, string> });
+  return new Elysia({ name: "loam.http-boundary" })
+    .onRequest(({ request, set, server }) => {
+      const requestId = requestIdFor(request);
+      const client = clientOf(request, server?.requestIP(request)?.address, options.trustProxy);
+      startTrace(request, requestId, client);
+      Object.assign(set.headers, CORS_HEADERS, SECURITY_HEADERS);
+      set.headers["x-request-id"] = requestId;
+      if (request.method === "OPTIONS") {
+        const asked = request.headers.get("access-control-request-method");
+        if (asked === "GET" || asked === "HEAD") {
+          Object.assign(set.headers, PREFLIGHT_HEADERS);
+          return new Response(null, { status: 204, headers: set.headers as Record<string, string> });
+        }
       }
-    }
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      set.headers["allow"] = ALLOWED_METHODS;
-      throw new MethodNotAllowedError(request.method);
-    }
-    if (request.url.length > MAX_URI_LENGTH) throw new UriTooLongError(MAX_URI_LENGTH);
-    if (!isCountedPath(routePath(request.url))) return undefined;
-    return limiter.hit(client, now());
-  }
-
-  // Elysia compiles the request hooks into the function every request enters, and awaits them there
-  // when one looks asynchronous (an `async` hook, or one whose text returns a call's result). A
-  // limiter that decides at once gets a hook written so that it does not (a third of the cached
-  // answer's throughput); only one that has to wait (Redis) makes every request wait.
-  const boundary = new Elysia({ name: "loam.http-boundary" });
-  if (limiter.waits) {
-    boundary.onRequest(async (context) => {
-      const opened = open(context);
-      if (opened instanceof Response) return opened;
-      if (opened) admit(context.request, context.set.headers, await opened);
-    });
-  } else {
-    boundary.onRequest((context) => {
-      const opened = open(context) as Response | RateDecision | undefined;
-      if (opened instanceof Response) return opened;
-      if (opened) admit(context.request, context.set.headers, opened);
-    });
-  }
-  return boundary
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        set.headers["allow"] = ALLOWED_METHODS;
+        throw new MethodNotAllowedError(request.method);
+      }
+      if (request.url.length > MAX_URI_LENGTH) throw new UriTooLongError(MAX_URI_LENGTH);
+      if (!isCountedPath(routePath(request.url))) return;
+      const decision = options.rateLimiter.hit(client, now());
+      // Only a limiter that has to wait makes the request wait (a resolved undefined lets it through).
+      if (decision instanceof Promise) return decision.then((d) => admit(request, set.headers, d));
+      admit(request, set.headers, decision);
+    })
     .onError({ as: "global" }, ({ code, error, set }) => {
       const requestId = String(set.headers["x-request-id"] ?? crypto.randomUUID());
       set.headers["x-request-id"] = requestId;

@@ -30,8 +30,6 @@ export interface RedisRateLimiterOptions {
 export function createRedisRateLimiter(redis: LoamRedis, limit: number, options: RedisRateLimiterOptions = {}) {
   const prefix = options.prefix ?? "loam:rate:";
   return {
-    /** Each decision is a round trip: the HTTP boundary awaits it (src/http/boundary.ts). */
-    waits: true as const,
     async hit(client: string, nowMs: number): Promise<RateDecision> {
       const nowSeconds = Math.floor(nowMs / 1000);
       const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);
