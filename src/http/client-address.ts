@@ -54,9 +54,11 @@ function withoutPort(text: string): string {
 
 /**
  * Keys of addresses seen lately: every request asks for its client's key, and a client sends many.
- * Bounded (emptied when full) so that a flood of distinct forwarded values cannot grow it.
+ * Bounded (emptied when full, and only short texts: no address is longer) so that a flood of
+ * distinct or huge forwarded values cannot grow it.
  */
 const KNOWN_KEYS_MAX = 4096;
+const KNOWN_KEY_CHARS = 64;
 const knownKeys = new Map<string, string | null>();
 
 /** The canonical key for a client address, or null when `raw` is not an IPv4 or IPv6 address. */
@@ -64,6 +66,7 @@ export function clientKey(raw: string): string | null {
   const known = knownKeys.get(raw);
   if (known !== undefined) return known;
   const key = canonicalKey(raw);
+  if (raw.length > KNOWN_KEY_CHARS) return key;
   if (knownKeys.size >= KNOWN_KEYS_MAX) knownKeys.clear();
   knownKeys.set(raw, key);
   return key;
