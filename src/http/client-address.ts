@@ -52,8 +52,27 @@ function withoutPort(text: string): string {
   return v4WithPort ? v4WithPort[1]! : text;
 }
 
+/**
+ * Keys of addresses seen lately: every request asks for its client's key, and a client sends many.
+ * Bounded (emptied when full, and only short texts: no address is longer) so that a flood of
+ * distinct or huge forwarded values cannot grow it.
+ */
+const KNOWN_KEYS_MAX = 4096;
+const KNOWN_KEY_CHARS = 64;
+const knownKeys = new Map<string, string | null>();
+
 /** The canonical key for a client address, or null when `raw` is not an IPv4 or IPv6 address. */
 export function clientKey(raw: string): string | null {
+  const known = knownKeys.get(raw);
+  if (known !== undefined) return known;
+  const key = canonicalKey(raw);
+  if (raw.length > KNOWN_KEY_CHARS) return key;
+  if (knownKeys.size >= KNOWN_KEYS_MAX) knownKeys.clear();
+  knownKeys.set(raw, key);
+  return key;
+}
+
+function canonicalKey(raw: string): string | null {
   const text = withoutPort(raw.trim());
   const v4 = ipv4(text);
   if (v4) return v4.join(".");

@@ -6,8 +6,17 @@
  * a trailing slash is dropped so that `/health/` and `/health` are one route for counting.
  */
 
+/**
+ * An absolute URL whose path holds only characters the URL parser keeps as they are (no dot
+ * segment, percent escape or backslash to normalize): its path is the text itself, read without
+ * building a URL per request. Anything else goes through `new URL`.
+ */
+const PLAIN_ABSOLUTE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#\\]*(\/[A-Za-z0-9_/-]*)(?:[?#]|$)/;
+
 /** The path of an absolute URL or a bare request target, without query or fragment. */
 export function requestPath(url: string): string {
+  const plain = PLAIN_ABSOLUTE.exec(url);
+  if (plain) return plain[1] as string;
   let path: string;
   if (url.startsWith("/")) {
     // A bare target: never parsed as a URL, since `//host/x` would read as a host.

@@ -37,8 +37,29 @@ const NO_LINKS: SeriesLinker = () => null;
  */
 export async function seriesLinker(deps: DataDeps): Promise<SeriesLinker> {
   const provider = deps.registry.defaultFor("series");
-  return provider ? provider.series.linker(askOf(deps, provider)) : NO_LINKS;
+  if (!provider) return NO_LINKS;
+  const kept = linkers.get(deps.connected)?.get(provider.id);
+  if (kept) return kept;
+  // A linker whose list was read is kept per connected provider: the list a transport answers never
+  // changes (a snapshot's series, or none for live), and asking the cache for it again on every
+  // location and pedon answer cost a second cache lookup per request. A failed read is not kept.
+  let failed = false;
+  const ask: Ask = (query, params) =>
+    deps.connected.ask(provider, query, params).catch((error: unknown) => {
+      failed = true;
+      throw error;
+    });
+  const link = await provider.series.linker(ask);
+  if (!failed) {
+    let byProvider = linkers.get(deps.connected);
+    if (!byProvider) linkers.set(deps.connected, (byProvider = new Map()));
+    byProvider.set(provider.id, link);
+  }
+  return link;
 }
+
+/** Kept linkers, per app (its connected providers) and series provider. */
+const linkers = new WeakMap<object, Map<string, SeriesLinker>>();
 
 /** Component kinds that name a soil series (SSURGO compkind); a miscellaneous area or a family does not. */
 const SERIES_KINDS = new Set(["series", "taxadjunct"]);

@@ -197,13 +197,18 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   let misses = 0;
   let memoryHits = 0;
 
+  /** A fresh entry remembered in memory, without waiting for anything. */
+  function inMemory(key: string): Remembered | undefined {
+    const remembered = memory.get(key);
+    if (!remembered || remembered.expiresAt <= now()) return undefined;
+    memoryHits++;
+    return remembered;
+  }
+
   /** A fresh entry: from memory, else from the store (then remembered). */
   async function fresh(key: string, decode: (payload: Payload) => unknown): Promise<Remembered | undefined> {
-    const remembered = memory.get(key);
-    if (remembered && remembered.expiresAt > now()) {
-      memoryHits++;
-      return remembered;
-    }
+    const remembered = inMemory(key);
+    if (remembered) return remembered;
     const entry = await store.read(key);
     if (!entry || entry.expiresAt <= now()) return undefined;
     const decoded = { answer: decode(Payload.ofText(entry.payload)), digest: payloadDigest(entry.payload), storedAt: entry.storedAt, expiresAt: entry.expiresAt };
@@ -278,7 +283,8 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
       const pending = inFlight.get(key) as Promise<CachedAnswer<A>> | undefined;
       // A request that joins an in-flight call shares its fresh answer (not a cache hit: it is this moment's upstream answer).
       if (pending) return pending;
-      const entry = disabled ? undefined : await fresh(key, decode);
+      // A memory hit is answered without awaiting the store's read (the common cached answer).
+      const entry = disabled ? undefined : (inMemory(key) ?? (await fresh(key, decode)));
       if (entry) {
         hits++;
         return { answer: entry.answer as A, source, digest: entry.digest, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0, ...own };
