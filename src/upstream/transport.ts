@@ -1,5 +1,5 @@
 /**
- * The contract between a provider and the place its data comes from (docs/architecture.md#upstream).
+ * The contract between a provider and the place its data comes from (docs/architecture.md#providers).
  *
  * A transport answers a provider's logical query with an opaque payload: the upstream's own text
  * (SDA's JSON, a snapshot table in the same shape, an HTTPS JSON document). It never interprets what it
