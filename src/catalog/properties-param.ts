@@ -1,4 +1,5 @@
 /** The `properties` parameter: comma-separated ids or aliases, resolved to canonical ids (docs/decisions.md#limits). */
+import { clip } from "../answer/providers";
 import { ValidationError } from "../errors";
 import { resolvePropertyId } from "./properties";
 
@@ -11,8 +12,7 @@ export function parseProperties(raw: string): string[] {
     if (name === "") throw new ValidationError("Query parameter 'properties' has an empty item; give comma-separated property ids such as 'ph,clay'.");
     const id = resolvePropertyId(name);
     if (id === undefined) {
-      const shown = name.length > 40 ? `${name.slice(0, 40)}…` : name;
-      throw new ValidationError(`Query parameter 'properties' names an unknown property '${shown}'; GET /v1/properties lists the ids and their aliases.`);
+      throw new ValidationError(`Query parameter 'properties' names an unknown property '${clip(name)}'; GET /v1/properties lists the ids and their aliases.`);
     }
     if (!ids.includes(id)) ids.push(id);
   }

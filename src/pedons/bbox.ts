@@ -3,6 +3,7 @@
  * min_lon,min_lat,max_lon,max_lat in WGS84, southwest corner first, at most 5 degrees per side and
  * 4 square degrees. Each failure names the rule it broke.
  */
+import { clip } from "../answer/providers";
 import { ValidationError } from "../errors";
 import { decimal } from "../decimal";
 
@@ -14,10 +15,6 @@ export const MAX_BBOX_AREA_SQ_DEGREES = 4;
 const TOLERANCE = 1e-9;
 
 const NAMES = ["min_lon", "min_lat", "max_lon", "max_lat"] as const;
-
-function show(raw: string): string {
-  return raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
-}
 
 /** Round away the noise of a subtraction for messages (5.000000000000014 → 5). */
 function tidy(value: number): number {
@@ -40,7 +37,7 @@ export function parseBbox(raw: string, limits: BboxLimits = PEDON_BBOX_LIMITS): 
   }
   const values = items.map((item, i) => {
     const value = decimal(item);
-    if (value === null) throw new ValidationError(`Query parameter 'bbox' item ${i + 1} (${NAMES[i]}) must be a decimal number; got '${show(item)}'.`);
+    if (value === null) throw new ValidationError(`Query parameter 'bbox' item ${i + 1} (${NAMES[i]}) must be a decimal number; got '${clip(item)}'.`);
     return value;
   }) as Bbox;
   const [minLon, minLat, maxLon, maxLat] = values;
