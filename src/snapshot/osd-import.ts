@@ -10,12 +10,11 @@
 import type { Database } from "bun:sqlite";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
-import { munsellTable, parseRenotationText, type MunsellTable } from "../providers/usda_osd/munsell";
+import { munsellTable, type MunsellTable } from "../providers/usda_osd/munsell";
 import { parseOsd, seriesKey } from "../providers/usda_osd/parse";
+import { MUNSELL_FILE, readRenotationFile } from "../providers/usda_osd/renotation-file";
 import { createOsdTables, writeInfo } from "./schema";
 
-export const MUNSELL_FILE = join("munsell", "munsell-all.dat.gz");
 export const OSD_FOLDER = "osd";
 
 export interface OsdImportReport {
@@ -27,7 +26,7 @@ export interface OsdImportReport {
 
 /** The renotation rows into `munsell_renotation` (replacing any there); returns the indexed table. */
 export function importMunsell(db: Database, gzPath: string): MunsellTable {
-  const rows = parseRenotationText(gunzipSync(readFileSync(gzPath)).toString("utf8"));
+  const rows = readRenotationFile(gzPath);
   db.run("DELETE FROM munsell_renotation");
   const insert = db.query("INSERT INTO munsell_renotation (hue, value, chroma, x, y, luminance) VALUES (?, ?, ?, ?, ?, ?)");
   db.transaction(() => {

@@ -5,6 +5,7 @@
  * `seriesKey` has reduced them to letters and `_`.
  */
 import type { Database } from "bun:sqlite";
+import { tableExists as hasTable } from "../../snapshot/schema";
 import { munsellTable, type MunsellTable, type RenotationRow } from "./munsell";
 
 export interface StoredOsd {
@@ -13,8 +14,6 @@ export interface StoredOsd {
   /** Where the build read it, e.g. `osd/CLARION.json`. */
   source_file: string;
 }
-
-const hasTable = (db: Database, name: string) => db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== null;
 
 /** The stored OSD for a series key (NEW_CAMBRIA), or null when the snapshot has none. */
 export function readStoredOsd(db: Database, key: string): StoredOsd | null {

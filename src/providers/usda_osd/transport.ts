@@ -5,16 +5,15 @@
  * live 30 days in the cache: a description is revised every few years at most
  * (docs/decisions.md#series).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
 import { UpstreamError } from "../../errors";
 import type { Payload, QueryKind, SourceDescription, Transport } from "../../upstream/transport";
 import { fetchOsd, type FetchedOsd, type OsdFetchOptions } from "./live";
-import { parseRenotationText, type RenotationRow } from "./munsell";
+import type { RenotationRow } from "./munsell";
+import { MUNSELL_FILE, readRenotationFile } from "./renotation-file";
 
 export const OSD_CACHE_TTL_SECONDS = 30 * 24 * 3600;
-export const MUNSELL_FILE = join("munsell", "munsell-all.dat.gz");
 
 /** What a query's `osd` form may read. */
 export interface OsdLiveSource {
@@ -39,7 +38,7 @@ export function osdLiveTransport(options: OsdLiveOptions): Transport {
       if (rows) return rows;
       const path = join(options.dataDir, MUNSELL_FILE);
       if (!existsSync(path)) throw new UpstreamError(`The Munsell renotation table is not at ${MUNSELL_FILE} in LOAM_DATA_DIR; series colours cannot be converted.`, "usda_osd");
-      rows = parseRenotationText(gunzipSync(readFileSync(path)).toString("utf8"));
+      rows = readRenotationFile(path);
       return rows;
     },
   };

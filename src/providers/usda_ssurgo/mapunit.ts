@@ -10,15 +10,15 @@
  */
 import type { Database } from "bun:sqlite";
 import { ValidationError } from "../../errors";
-import { quoteIdent } from "../../snapshot/schema";
 import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
-import { answerAsSda, decodeSdaTable, sdaCell, type Cell, type SdaAnswer, type SqlType } from "../../upstream/sda/payload";
+import { decodeSdaTable, type Cell, type SdaAnswer } from "../../upstream/sda/payload";
 import { commentFree, selectList } from "../../upstream/sda/sql";
-import { Payload, type QueryKind } from "../../upstream/transport";
+import type { Payload, QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
 import type { SummaryComponent, SummaryHorizon } from "../../summaries/component-values";
 import type { AnswerContext, MapUnitData, MapUnitParams } from "../provider";
 import { SSURGO_ID, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL } from "./catalog";
+import { snapshotSelect } from "./snapshot-select";
 
 /** Tables by the alias both dialects give them. */
 const TABLES = { l: "legend", sc: "sacatalog", mu: "mapunit", c: "component", ch: "chorizon", tg: "chtexturegrp" } as const;
@@ -120,21 +120,7 @@ type Row = Record<string, unknown>;
 /** The snapshot form: the same SELECT over the snapshot (keys are TEXT there: cast to sort as SDA's ints). */
 function prepareSnapshot(file: SnapshotFile): (params: MapUnitParams) => Payload {
   const db: Database = file.db;
-  const typeOf = db.query<{ sqltype: string; sqlsize: number }, [string, string]>(
-    "SELECT sqltype, sqlsize FROM ssurgo_columns WHERE tabphyname = ? AND colphyname = ?",
-  );
-  const types: SqlType[] = [];
-  const select = MAP_UNIT_COLUMNS.map(({ column, alias }) => {
-    const table = TABLES[alias];
-    const t = typeOf.get(table, column);
-    types.push(t ? { name: t.sqltype, size: t.sqlsize } : { name: "varchar", size: 8000 });
-    return file.has(table, column) ? `${alias}.${quoteIdent(column)} AS ${quoteIdent(column)}` : `NULL AS ${quoteIdent(column)}`;
-  });
-  const typeNames = types.map((t) => (typeof t === "string" ? t : t.name));
-  const answer = (rows: Row[]): Payload => {
-    const cells: Cell[][] = rows.map((row) => MAP_UNIT_COLUMN_NAMES.map((c, i) => sdaCell(row[c], typeNames[i])));
-    return Payload.ofJson(answerAsSda(MAP_UNIT_COLUMN_NAMES, types, cells).payload);
-  };
+  const { select, answer } = snapshotSelect(file, MAP_UNIT_COLUMNS, TABLES);
   if (!Object.values(TABLES).every((t) => file.has(t))) return () => answer([]);
   const statement = db.prepare<Row, [string]>(
     `SELECT ${select.join(", ")}\n${fromClause("mu.mukey = ?1", "c.comppct_r DESC, CAST(c.cokey AS INTEGER), c.cokey, ch.hzdept_r, CAST(ch.chkey AS INTEGER)")}`,

@@ -5,13 +5,13 @@
  */
 import type { Database } from "bun:sqlite";
 import { pointInEncodedRings } from "../../snapshot/geometry";
-import { quoteIdent } from "../../snapshot/schema";
-import { answerAsSda, decodeSdaTable, sdaCell, type Cell, type SdaAnswer, type SqlType } from "../../upstream/sda/payload";
+import { decodeSdaTable, type SdaAnswer } from "../../upstream/sda/payload";
 import { selectList, sqlNumber } from "../../upstream/sda/sql";
-import { Payload, type QueryKind } from "../../upstream/transport";
+import type { Payload, QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
 import type { PointParams } from "../provider";
 import { POINT_COLUMNS, POINT_TABLES, SSURGO_POINT_COLUMNS } from "./columns";
+import { snapshotSelect } from "./snapshot-select";
 
 /**
  * T-SQL for SDA. WKT is lon-lat order. STATSGO2 (areasymbol 'US') overlaps every SSURGO area at
@@ -41,21 +41,7 @@ const byKey = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a >
 /** The snapshot form: candidate polygons from the R-tree, exact point-in-polygon, then the same joins as SDA. */
 function prepareSnapshot(file: SnapshotFile): (params: PointParams) => Payload {
   const db: Database = file.db;
-  const typeOf = db.query<{ sqltype: string; sqlsize: number }, [string, string]>(
-    "SELECT sqltype, sqlsize FROM ssurgo_columns WHERE tabphyname = ? AND colphyname = ?",
-  );
-  const types: SqlType[] = [];
-  const select = POINT_COLUMNS.map(({ column, alias }) => {
-    const table = POINT_TABLES[alias];
-    const t = typeOf.get(table, column);
-    types.push(t ? { name: t.sqltype, size: t.sqlsize } : { name: "varchar", size: 8000 });
-    return file.has(table, column) ? `${alias}.${quoteIdent(column)} AS ${quoteIdent(column)}` : `NULL AS ${quoteIdent(column)}`;
-  });
-  const typeNames = types.map((t) => (typeof t === "string" ? t : t.name));
-  const answer = (rows: Row[]): Payload => {
-    const cells: Cell[][] = rows.map((row) => SSURGO_POINT_COLUMNS.map((c, i) => sdaCell(row[c], typeNames[i])));
-    return Payload.ofJson(answerAsSda(SSURGO_POINT_COLUMNS, types, cells).payload);
-  };
+  const { select, answer } = snapshotSelect(file, POINT_COLUMNS, POINT_TABLES);
   if (![...Object.values(POINT_TABLES), "mupolygon"].every((t) => file.has(t))) return () => answer([]);
   const candidates = db.prepare<Row, [number, number]>(
     `SELECT p.mukey, p.rings FROM mupolygon_rtree r JOIN mupolygon p ON p.id = r.id
