@@ -27,7 +27,7 @@ export interface Config {
   logLevel: "silent" | "error" | "info" | "debug";
   /** Server processes on one port (LOAM_WORKERS; `auto` = the machine's cores); 1 runs no supervisor. */
   workers: number;
-  /** Redis for the rate counters (and, later, the cache and single-flight lock); null keeps SQLite. */
+  /** Redis for the rate counters, the cache and the single-flight lock, shared by instances; null keeps SQLite. */
   redisUrl: string | null;
   /** Every Redis command answers within this or counts as a failure (and the request goes on without it). */
   redisTimeoutMs: number;

@@ -15,8 +15,8 @@
  */
 import type { Subprocess } from "bun";
 import type { Config } from "./config";
-import { openDatabase } from "../db/client";
 import { snapshotPath } from "./server";
+import { openStateDatabase } from "./state-db";
 
 type Log = (line: Record<string, unknown>) => void;
 
@@ -54,8 +54,9 @@ export async function supervise(config: Config, options: SuperviseOptions): Prom
   const backoff = options.backoff ?? { minMs: 500, maxMs: 30_000 };
   const stableMs = options.stableMs ?? 30_000;
 
-  // Once-only work, before any worker exists: migrations and the snapshot.
-  openDatabase(config.dbPath).$client.close();
+  // Once-only work, before any worker exists: LOAM_DB checked (a damaged one moved aside here, not
+  // by N workers at once; a bad path a LOAM_DB error) and migrated, and the snapshot.
+  openStateDatabase(config.dbPath, log).$client.close();
   const env: Record<string, string | undefined> = { ...process.env };
   if (config.upstream === "snapshot") env.LOAM_SNAPSHOT = await snapshotPath(config);
 

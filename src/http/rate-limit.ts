@@ -27,7 +27,7 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
-const WINDOW_SECONDS = 60;
+export const WINDOW_SECONDS = 60;
 const SWEEP_EVERY = 1000;
 const MAX_BLOCK = 256;
 /** Clients tracked in memory at most; beyond it the reservations are dropped (an over-count, never an under-count). */
@@ -40,6 +40,18 @@ interface Tickets {
   last: number;
   /** Size of the next reservation. */
   block: number;
+}
+
+/** The fixed window `nowMs` falls in: its start and the seconds left (shared with the Redis limiter). */
+export function rateWindow(nowMs: number): { windowStart: number; resetSeconds: number } {
+  const nowSeconds = Math.floor(nowMs / 1000);
+  const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);
+  return { windowStart, resetSeconds: Math.max(1, windowStart + WINDOW_SECONDS - nowSeconds) };
+}
+
+/** The decision for a request numbered `count` in its window. */
+export function rateDecision(count: number, limit: number, resetSeconds: number): RateDecision {
+  return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetSeconds };
 }
 
 /** The largest block for a limit: small limits stay nearly exact across a restart (120/minute: 6). */
@@ -93,8 +105,7 @@ export function createRateLimiter(db: LoamDatabase, limit: number, onStorageErro
 
   return {
     hit(client: string, nowMs: number): RateDecision {
-      const nowSeconds = Math.floor(nowMs / 1000);
-      const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);
+      const { windowStart, resetSeconds } = rateWindow(nowMs);
       const count = ticketFor(client, windowStart);
       if (++sinceSweep >= SWEEP_EVERY) {
         sinceSweep = 0;
@@ -104,12 +115,7 @@ export function createRateLimiter(db: LoamDatabase, limit: number, onStorageErro
           onStorageError("sweep", error);
         }
       }
-      return {
-        allowed: count <= limit,
-        limit,
-        remaining: Math.max(0, limit - count),
-        resetSeconds: Math.max(1, windowStart + WINDOW_SECONDS - nowSeconds),
-      };
+      return rateDecision(count, limit, resetSeconds);
     },
   };
 }

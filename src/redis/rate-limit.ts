@@ -12,10 +12,8 @@
  * Fail open: when Redis is down or slower than REDIS_TIMEOUT_MS the request is allowed, and the
  * headers show the full budget (nothing was counted).
  */
-import type { RateDecision } from "../http/rate-limit";
+import { WINDOW_SECONDS, rateDecision, rateWindow, type RateDecision } from "../http/rate-limit";
 import type { LoamRedis } from "./client";
-
-const WINDOW_SECONDS = 60;
 
 /** KEYS[1] the window's counter, ARGV[1] its lifetime in ms; returns the request's number in the window. */
 const INCREMENT = `local n = redis.call('INCR', KEYS[1])
@@ -31,18 +29,16 @@ export function createRedisRateLimiter(redis: LoamRedis, limit: number, options:
   const prefix = options.prefix ?? "loam:rate:";
   return {
     async hit(client: string, nowMs: number): Promise<RateDecision> {
-      const nowSeconds = Math.floor(nowMs / 1000);
-      const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);
-      const resetSeconds = Math.max(1, windowStart + WINDOW_SECONDS - nowSeconds);
+      const { windowStart, resetSeconds } = rateWindow(nowMs);
       let count: number;
       try {
         // The key outlives its window by a minute, so instances whose clocks differ slightly still agree.
         count = Number(await redis.eval(INCREMENT, [`${prefix}${windowStart}:${client}`], [String(2 * WINDOW_SECONDS * 1000)]));
         if (!Number.isFinite(count)) throw new Error("INCR answered no number");
       } catch {
-        return { allowed: true, limit, remaining: limit, resetSeconds };
+        return rateDecision(0, limit, resetSeconds);
       }
-      return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetSeconds };
+      return rateDecision(count, limit, resetSeconds);
     },
   };
 }

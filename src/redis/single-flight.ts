@@ -11,6 +11,7 @@
  * - Redis down or slow, or waiting longer than `waitMs`: the instance asks the upstream itself
  *   (answers continue; only the sharing is lost).
  */
+import type { ExclusiveSteps } from "../upstream/cache";
 import type { LoamRedis } from "./client";
 
 export interface SingleFlightOptions {
@@ -24,13 +25,6 @@ export interface SingleFlightOptions {
 }
 
 export type FlightRole = "leader" | "follower" | "alone";
-
-export interface FlightSteps<T> {
-  /** The stored answer, if any (the cache read). */
-  lookup(): Promise<T | undefined>;
-  /** Ask the upstream and store the answer (the cache write), so waiters find it. */
-  produce(): Promise<T>;
-}
 
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
@@ -69,7 +63,7 @@ export function createRedisSingleFlight(redis: LoamRedis, options: SingleFlightO
      * The answer to `key`: produced here when this instance holds the lock (or Redis is unavailable,
      * or the wait ran out), else read once the instance that held it has stored it.
      */
-    async run<T>(key: string, steps: FlightSteps<T>): Promise<{ value: T; role: FlightRole }> {
+    async run<T>(key: string, steps: ExclusiveSteps<T>): Promise<{ value: T; role: FlightRole }> {
       const lock = keyOf(key);
       const token = crypto.randomUUID();
       const deadline = Date.now() + options.waitMs;

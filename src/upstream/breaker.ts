@@ -25,8 +25,8 @@ function countsAsFailure(error: unknown): error is LoamError {
 }
 
 /** The error a call gets while the breaker is open: the class of the failure that opened it, a fixed message. */
-function openError(last: LoamError, retryInMs: number): LoamError {
-  const message = `The upstream failed ${BREAKER_FAILURES} or more times in a row; Loam is not calling it again for ${Math.max(1, Math.ceil(retryInMs / 1000))} s. Please retry later.`;
+function openError(last: LoamError, threshold: number, retryInMs: number): LoamError {
+  const message = `The upstream failed ${threshold} or more times in a row; Loam is not calling it again for ${Math.max(1, Math.ceil(retryInMs / 1000))} s. Please retry later.`;
   if (last.code === "upstream_timeout") return new UpstreamTimeoutError(message);
   if (last.code === "upstream_unreachable") return new UpstreamUnreachableError(message);
   return new UpstreamError(message);
@@ -51,7 +51,7 @@ export function withBreaker(transport: Transport, options: BreakerOptions = {}):
       if (open) {
         const at = now();
         // Open, or half-open with its one probe already under way.
-        if (at < openUntil || probing) throw openError(lastFailure!, Math.max(0, openUntil - at));
+        if (at < openUntil || probing) throw openError(lastFailure!, threshold, Math.max(0, openUntil - at));
         probing = true;
       }
       try {
