@@ -78,12 +78,30 @@ export function bufferedStdout(): LineWriter & { flush(): void; drain(): Promise
   return Object.assign(write, { flush, drain });
 }
 
-export function createAccessLog(level: Config["logLevel"], write: LineWriter) {
+export function createAccessLog(level: Config["logLevel"], write: LineWriter, clock: () => number = Date.now) {
+  // Many requests end within one millisecond under load: their time is formatted once.
+  let formattedAt = Number.NaN;
+  let formatted = "";
+  const timeOf = (ms: number) => (ms === formattedAt ? formatted : ((formattedAt = ms), (formatted = new Date(ms).toISOString())));
   return {
     record(entry: AccessEntry): void {
       if (level === "silent") return;
       if (level === "error" && entry.status < 500) return;
-      write(`${JSON.stringify({ time: new Date().toISOString(), level: entry.status >= 500 ? "error" : "info", msg: "request", ...entry })}\n`);
+      const line = {
+        time: timeOf(clock()),
+        level: entry.status >= 500 ? "error" : "info",
+        msg: "request",
+        request_id: entry.request_id,
+        method: entry.method,
+        route: entry.route,
+        status: entry.status,
+        duration_ms: entry.duration_ms,
+        cache: entry.cache,
+        upstream_ms: entry.upstream_ms,
+        client: entry.client,
+        query: entry.query,
+      };
+      write(`${JSON.stringify(line)}\n`);
     },
   };
 }

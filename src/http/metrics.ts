@@ -47,9 +47,7 @@ export function createMetrics(options: MetricsOptions = {}) {
       requests.set(key, (requests.get(key) ?? 0) + 1);
       let histogram = latency.get(route);
       if (!histogram) latency.set(route, (histogram = { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 }));
-      BUCKETS.forEach((bound, i) => {
-        if (seconds <= bound) histogram.buckets[i]!++;
-      });
+      for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]!) histogram.buckets[i]!++;
       histogram.sum += seconds;
       histogram.count++;
       if (status === 429) rateLimited++;

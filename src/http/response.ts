@@ -240,6 +240,9 @@ const compressible = (type: string) => /^(text\/|application\/(json|geo\+json))/
 /** Encoded bodies of tagged JSON documents (catalog, metadata): the same tag is the same bytes, so each is compressed once. */
 const ENCODED_BY_TAG_MAX = 64;
 
+/** Fresh data tags remembered per pipeline (a few hundred bytes each). */
+const FRESH_TAGS_MAX = 4096;
+
 /**
  * How a route's answer reads as a table (docs/architecture.md#tables). A route that has one passes
  * it to `send`; the pipeline then negotiates JSON or CSV and renders the body it chose. `render`
@@ -290,6 +293,20 @@ export function createResponsePipeline(options: PipelineOptions) {
   const rendered = new Lru<string, Rendered>(RENDERED_ENTRIES, RENDERED_BYTES);
   const renderedCsv = new Lru<string, RenderedCsv>(RENDERED_CSV_ENTRIES, RENDERED_CSV_CHARS);
   const encodedByTag = new Map<string, Uint8Array<ArrayBuffer>>();
+  // A fresh answer's tag is a hash of its key, source and digest: the same inputs come back on every
+  // hit, so each is hashed once (bounded: emptied when full).
+  const freshTags = new Map<string, string>();
+  function tagOf<T>(answer: DataAnswer<T>): string {
+    if (answer.cache.stale) return dataTag(answer);
+    const inputs = `${answer.key}\u0000${answer.cache.source}\u0000${answer.cache.digest}`;
+    let tag = freshTags.get(inputs);
+    if (tag === undefined) {
+      tag = dataTag(answer);
+      if (freshTags.size >= FRESH_TAGS_MAX) freshTags.clear();
+      freshTags.set(inputs, tag);
+    }
+    return tag;
+  }
 
   function encodeOnce(body: string, encoding: Encoding, etag: string | undefined): Uint8Array<ArrayBuffer> {
     if (etag === undefined) return compress(body, encoding) as Uint8Array<ArrayBuffer>;
@@ -312,7 +329,7 @@ export function createResponsePipeline(options: PipelineOptions) {
   const send: Send = <T>(answer: DataAnswer<T>, request: Request, set: SetLike, table?: CsvTable<T>): T => {
     const cache = answer.cache;
     const csv = table !== undefined && representationOf(request) === "csv" ? table : undefined;
-    const jsonTag = dataTag(answer);
+    const jsonTag = tagOf(answer);
     const etag = csv ? csvTag(jsonTag) : jsonTag;
     // The body of a route with a table depends on Accept: a shared cache must not answer one with the other.
     if (table) set.headers["vary"] = "Accept, Accept-Encoding";
