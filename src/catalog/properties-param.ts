@@ -5,7 +5,21 @@ import { resolvePropertyId } from "./properties";
 
 export const MAX_PROPERTIES = 8;
 
+/** Lists already read (a few clients ask the same lists again and again); bounded, emptied when full. */
+const parsed = new Map<string, readonly string[]>();
+const PARSED_MAX = 512;
+
 export function parseProperties(raw: string): string[] {
+  let ids = parsed.get(raw);
+  if (ids === undefined) {
+    ids = resolveList(raw);
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(raw, ids);
+  }
+  return [...ids];
+}
+
+function resolveList(raw: string): string[] {
   const ids: string[] = [];
   for (const item of raw.split(",")) {
     const name = item.trim();

@@ -67,10 +67,14 @@ function toHeaders(bag: HeaderBag): Record<string, string> {
   return headers;
 }
 
-/** A finished Response with every header in it; `set` is emptied so Elysia sends it as it is instead of copying it (about 5 % of a cached answer's cost). */
+/**
+ * A finished Response with every header in it. `set` is then given empty headers, so Elysia sends the
+ * Response as it is instead of copying it into one with merged headers (about 5 % of a cached
+ * answer's cost); a fresh object is cheaper than deleting a dozen properties from the old one.
+ */
 function finished(body: BodyInit | null, status: number, set: SetLike): Response {
   const response = new Response(body, { status, headers: toHeaders(set.headers) });
-  for (const name of Object.keys(set.headers)) delete set.headers[name];
+  set.headers = {};
   return response;
 }
 
@@ -106,8 +110,9 @@ interface Rendered {
   head: Uint8Array;
   tail: Uint8Array;
   chars: number;
-  /** The `cache` JSON of the current rendering, and the rendering as a Blob (sent without a copy). */
+  /** The `cache` JSON of the current rendering (for an answer `age` seconds old), and the rendering as a Blob (sent without a copy). */
   meta: string;
+  age: number;
   blob: Blob;
   encoded: Partial<Record<Encoding, Blob>>;
 }
@@ -176,6 +181,10 @@ export function dataTag<T>(answer: DataAnswer<T>): string {
   return entityTag(answer.key, cache.source, cache.digest, freshness);
 }
 
+function ageSeconds(cache: { storedAt: number }, now: number): number {
+  return Math.max(0, Math.floor((now - cache.storedAt) / 1000));
+}
+
 /** A cache hit's body from its rendered copy (made on first use); null when the answer is not kept. */
 function renderedBody<T>(answer: DataAnswer<T>, etag: string, store: Lru<string, Rendered>, now: () => number): Body | null {
   const cache = answer.cache;
@@ -192,11 +201,15 @@ function renderedBody<T>(answer: DataAnswer<T>, etag: string, store: Lru<string,
       return { payload: text, chars: text.length };
     }
     const [head, tail] = parts;
-    entry = { head: utf8.encode(head), tail: utf8.encode(tail), chars: head.length + tail.length, meta, blob: new Blob([]), encoded: {} };
+    entry = { head: utf8.encode(head), tail: utf8.encode(tail), chars: head.length + tail.length, meta, age: ageSeconds(cache, now()), blob: new Blob([]), encoded: {} };
     entry.blob = new Blob([render(entry, meta)]);
     store.set(key, entry, weightOf(entry));
   } else {
-    const meta = JSON.stringify(cacheMetadata(cache, now()));
+    // A kept body's metadata (a hit, stored at the entry's time) changes only with its age in seconds.
+    const at = now();
+    const age = ageSeconds(cache, at);
+    const meta = age === entry.age ? entry.meta : JSON.stringify(cacheMetadata(cache, at));
+    entry.age = age;
     if (meta !== entry.meta) {
       entry.meta = meta;
       entry.blob = new Blob([render(entry, meta)]);
