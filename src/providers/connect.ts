@@ -42,23 +42,34 @@ export function connectProviders(providers: readonly OperationalProvider[], opti
     if (!transport) throw new Error(`Provider '${provider.id}' is not connected.`);
     return transport;
   };
+  async function load<P, A>(provider: OperationalProvider, transport: Transport, source: string, name: string, query: QueryKind<P, A>, params: P): Promise<CachedAnswer<A>> {
+    try {
+      return await options.cache.get(
+        provider.id,
+        source,
+        name,
+        async () => {
+          const payload = await transport.fetch(query, params);
+          return { payload, answer: query.decode(payload) };
+        },
+        (payload) => query.decode(payload),
+        transport.ttlSeconds,
+      );
+    } catch (error) {
+      throw error instanceof LoamError ? withProvider(error, provider.id) : error;
+    }
+  }
   return {
-    async ask(provider, query, params) {
-      const transport = transportOf(provider);
+    ask<P, A>(provider: OperationalProvider, query: QueryKind<P, A>, params: P): Promise<CachedAnswer<A>> {
       try {
-        return await options.cache.get(
-          provider.id,
-          sourceIdentity(transport.describe()),
-          `${query.kind}:${query.key(params)}`,
-          async () => {
-            const payload = await transport.fetch(query, params);
-            return { payload, answer: query.decode(payload) };
-          },
-          (payload) => query.decode(payload),
-          transport.ttlSeconds,
-        );
+        const transport = transportOf(provider);
+        const source = sourceIdentity(transport.describe());
+        const name = `${query.kind}:${query.key(params)}`;
+        // A fresh answer remembered in memory is handed over at once: no async call, no store read.
+        const kept = options.cache.remembered<A>(provider.id, source, name, transport.ttlSeconds);
+        return kept ? Promise.resolve(kept) : load(provider, transport, source, name, query, params);
       } catch (error) {
-        throw error instanceof LoamError ? withProvider(error, provider.id) : error;
+        return Promise.reject(error);
       }
     },
     sourceOf: (provider) => transportOf(provider).describe(),

@@ -35,11 +35,14 @@ const NO_LINKS: SeriesLinker = () => null;
  * What links a name to its series description, from the registry's series provider: links nothing
  * when there is none, and never fails the answer that asks (docs/decisions.md#series).
  */
-export async function seriesLinker(deps: DataDeps): Promise<SeriesLinker> {
+export function seriesLinker(deps: DataDeps): SeriesLinker | Promise<SeriesLinker> {
   const provider = deps.registry.defaultFor("series");
   if (!provider) return NO_LINKS;
-  const kept = linkers.get(deps.connected)?.get(provider.id);
-  if (kept) return kept;
+  // The kept linker is handed over at once (every location and pedon answer asks for it).
+  return linkers.get(deps.connected)?.get(provider.id) ?? readLinker(deps, provider);
+}
+
+async function readLinker(deps: DataDeps, provider: SeriesProvider): Promise<SeriesLinker> {
   // A linker whose list was read is kept per connected provider: the list a transport answers never
   // changes (a snapshot's series, or none for live), and asking the cache for it again on every
   // location and pedon answer cost a second cache lookup per request. A failed read is not kept.

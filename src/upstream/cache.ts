@@ -261,7 +261,25 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     });
   }
 
+  /** A fresh answer remembered in memory for `key`, unless a call for it is in flight (its callers share that call's answer). */
+  function rememberedAt<A>(key: string, source: string, ttlSeconds: number | undefined): CachedAnswer<A> | undefined {
+    if (disabled || inFlight.has(key)) return undefined;
+    const entry = inMemory(key);
+    if (!entry) return undefined;
+    hits++;
+    const answer: CachedAnswer<A> = { answer: entry.answer as A, source, digest: entry.digest, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0 };
+    if (ttlSeconds !== undefined) answer.ttlSeconds = ttlSeconds;
+    return answer;
+  }
+
   return {
+    /**
+     * The answer `get` would give at once from memory (a fresh remembered entry), or undefined: lets a
+     * caller answer the common cached request without waiting on a promise.
+     */
+    remembered<A>(provider: string, source: string, query: string, ttlSeconds?: number): CachedAnswer<A> | undefined {
+      return rememberedAt<A>(`${provider}|${source}|${query}`, source, ttlSeconds);
+    },
     /**
      * The answer for `query` (a stable text naming the logical query) of `provider` read from `source`:
      * from the cache when fresh, else from `fetchAnswer` (shared by concurrent callers). `decode` reads a
@@ -284,7 +302,9 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
       // A request that joins an in-flight call shares its fresh answer (not a cache hit: it is this moment's upstream answer).
       if (pending) return pending;
       // A memory hit is answered without awaiting the store's read (the common cached answer).
-      const entry = disabled ? undefined : (inMemory(key) ?? (await fresh(key, decode)));
+      const kept = rememberedAt<A>(key, source, ttlSeconds);
+      if (kept) return kept;
+      const entry = disabled ? undefined : await fresh(key, decode);
       if (entry) {
         hits++;
         return { answer: entry.answer as A, source, digest: entry.digest, hit: true, storedAt: entry.storedAt, stale: false, upstreamMs: 0, ...own };
