@@ -3,7 +3,19 @@
  * defaults for the point query and the pedon detail, docs/decisions.md#depth).
  */
 import { t, type Static } from "elysia";
-import { Type, type TSchema } from "@sinclair/typebox";
+import { Kind, Type, TypeRegistry, type IntegerOptions, type NumberOptions, type TSchema } from "@sinclair/typebox";
+
+/**
+ * A number or an integer in a query string. The OpenAPI document says `type: number` (or integer) with
+ * its bounds, as for t.Number; but Elysia turns a query's t.Number into a decoding type and runs
+ * TypeBox's decoder over every request's query (twice), although the route's strict reader
+ * (`strictQuery`, src/http/query.ts) has already read and checked the value from the schema's bounds.
+ * These kinds only ask that the value is the number that reader made (docs/decisions.md#query-parameters).
+ */
+const QUERY_NUMBER = "LoamQueryNumber";
+TypeRegistry.Set<{ type: string }>(QUERY_NUMBER, (schema, value) => typeof value === "number" && (schema.type !== "integer" || Number.isInteger(value)));
+export const queryNumber = (options: NumberOptions = {}) => Type.Unsafe<number>({ ...options, [Kind]: QUERY_NUMBER, type: "number" });
+export const queryInteger = (options: IntegerOptions = {}) => Type.Unsafe<number>({ ...options, [Kind]: QUERY_NUMBER, type: "integer" });
 
 /** Every object model is closed: a field the contract does not name is an error. */
 export const closed = { additionalProperties: false } as const;
@@ -30,10 +42,16 @@ export const DepthInterval = t.Object(
  * Query parameters of the depth interval, shared by the point query and the pedon detail (the same
  * bounds and defaults). depth_bottom_cm > depth_top_cm is checked by `checkDepthInterval`.
  */
+/** The point a query asks about (the point query and the point summary). */
+export const COORDINATE_PARAMETERS = {
+  latitude: queryNumber({ minimum: -90, maximum: 90, description: "WGS84 latitude, decimal degrees, -90 to 90.", examples: [41.944131] }),
+  longitude: queryNumber({ minimum: -180, maximum: 180, description: "WGS84 longitude, decimal degrees, -180 to 180.", examples: [-94.359608] }),
+};
+
 export const DEPTH_PARAMETERS = {
-  depth_top_cm: t.Optional(t.Number({ minimum: 0, maximum: 199, default: 0, description: "Top of the depth interval, cm, 0 to 199." })),
+  depth_top_cm: t.Optional(queryNumber({ minimum: 0, maximum: 199, default: 0, description: "Top of the depth interval, cm, 0 to 199." })),
   depth_bottom_cm: t.Optional(
-    t.Number({ exclusiveMinimum: 0, maximum: 200, default: 200, description: "Bottom of the depth interval, cm, greater than 0 and at most 200, and greater than depth_top_cm." }),
+    queryNumber({ exclusiveMinimum: 0, maximum: 200, default: 200, description: "Bottom of the depth interval, cm, greater than 0 and at most 200, and greater than depth_top_cm." }),
   ),
 };
 

@@ -1,14 +1,13 @@
 /** Models of the point query and its raw twin (docs/decisions.md#provenance). */
 import { t } from "elysia";
-import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, FORMAT_PARAMETER, closed, nullable } from "../answer/model";
+import { CacheMetadata, COORDINATE_PARAMETERS, DEPTH_PARAMETERS, DepthInterval, FORMAT_PARAMETER, closed, nullable } from "../answer/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { SeriesLink } from "../series/model";
 
 export const DEFAULT_LOCATION_PROPERTIES = "ph,organic_matter,sand,silt,clay";
 
 const pointParameters = {
-  latitude: t.Number({ minimum: -90, maximum: 90, description: "WGS84 latitude, decimal degrees, -90 to 90.", examples: [41.944131] }),
-  longitude: t.Number({ minimum: -180, maximum: 180, description: "WGS84 longitude, decimal degrees, -180 to 180.", examples: [-94.359608] }),
+  ...COORDINATE_PARAMETERS,
   properties: propertiesParameter(DEFAULT_LOCATION_PROPERTIES),
   ...DEPTH_PARAMETERS,
 };

@@ -1,7 +1,7 @@
 /** Models of GET /v1/soil/mapunits?bbox=…: map-unit polygons as an RFC 7946 FeatureCollection. */
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { DEPTH_PARAMETERS, FORMAT_PARAMETER, featureCollection, closed, nullable } from "../answer/model";
+import { DEPTH_PARAMETERS, queryInteger, FORMAT_PARAMETER, featureCollection, closed, nullable } from "../answer/model";
 
 const integer = Type.Integer;
 
@@ -22,7 +22,7 @@ export const MapUnitCollectionQueryParams = t.Object({
     t.String({ maxLength: 40, default: DEFAULT_MAP_UNIT_PROVIDER, description: "The mapped-survey provider (usda_ssurgo).", examples: [DEFAULT_MAP_UNIT_PROVIDER] }),
   ),
   limit: t.Optional(
-    integer({ minimum: 1, maximum: MAX_MAP_UNIT_LIMIT, default: DEFAULT_MAP_UNIT_LIMIT, description: "Most polygons to return, 1 to 5000." }),
+    queryInteger({ minimum: 1, maximum: MAX_MAP_UNIT_LIMIT, default: DEFAULT_MAP_UNIT_LIMIT, description: "Most polygons to return, 1 to 5000." }),
   ),
   property: t.Optional(
     t.String({

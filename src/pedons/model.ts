@@ -1,7 +1,7 @@
 /** Models of the laboratory pedon endpoints (docs/decisions.md#censored). */
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, FORMAT_PARAMETER, featureCollection, closed, nullable } from "../answer/model";
+import { CacheMetadata, DEPTH_PARAMETERS, queryInteger, DepthInterval, FORMAT_PARAMETER, featureCollection, closed, nullable } from "../answer/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { SeriesLink } from "../series/model";
 
@@ -33,7 +33,7 @@ export const PedonCollectionQueryParams = t.Object({
       examples: [DEFAULT_LAB_PROVIDER],
     }),
   ),
-  limit: t.Optional(integer({ minimum: 1, maximum: MAX_PEDON_LIMIT, default: DEFAULT_PEDON_LIMIT, description: "Most features to return, 1 to 500." })),
+  limit: t.Optional(queryInteger({ minimum: 1, maximum: MAX_PEDON_LIMIT, default: DEFAULT_PEDON_LIMIT, description: "Most features to return, 1 to 500." })),
   ...FORMAT_PARAMETER,
 });
 

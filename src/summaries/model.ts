@@ -3,7 +3,7 @@
  * body for both, the map unit with every component, and one summary per requested property.
  */
 import { t, type Static } from "elysia";
-import { CacheMetadata, DEPTH_PARAMETERS, FORMAT_PARAMETER, DepthInterval, closed, nullable } from "../answer/model";
+import { CacheMetadata, COORDINATE_PARAMETERS, DEPTH_PARAMETERS, FORMAT_PARAMETER, DepthInterval, closed, nullable } from "../answer/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { SUMMARY_METHODS } from "./methods";
 import { SeriesLink } from "../series/model";
@@ -30,8 +30,7 @@ const summaryParameters = {
 };
 
 export const SummaryQueryParams = t.Object({
-  latitude: t.Number({ minimum: -90, maximum: 90, description: "WGS84 latitude, decimal degrees, -90 to 90.", examples: [41.944131] }),
-  longitude: t.Number({ minimum: -180, maximum: 180, description: "WGS84 longitude, decimal degrees, -180 to 180.", examples: [-94.359608] }),
+  ...COORDINATE_PARAMETERS,
   ...summaryParameters,
 });
 
