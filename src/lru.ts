@@ -1,10 +1,14 @@
 /**
  * A least-recently-used map bounded in entries and in a caller-given weight (e.g. characters).
- * Map iteration order is insertion order, so re-inserting on use keeps the oldest first.
+ * Map iteration order is insertion order, so re-inserting on use keeps the oldest first. An entry
+ * used while it is still among the newest quarter of the entries (by insertions and moves) is left
+ * where it is: it cannot be the next evicted, and a hit then costs one map lookup instead of three.
  */
 export class Lru<K, V> {
-  private readonly entries = new Map<K, { value: V; weight: number }>();
+  private readonly entries = new Map<K, { value: V; weight: number; touched: number }>();
   private total = 0;
+  /** Counts insertions and moves; an entry's `touched` is the count when it last went to the newest end. */
+  private clock = 0;
 
   constructor(
     private readonly maxEntries: number,
@@ -14,15 +18,18 @@ export class Lru<K, V> {
   get(key: K): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    if (this.clock - entry.touched > this.entries.size / 4) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      entry.touched = ++this.clock;
+    }
     return entry.value;
   }
 
   set(key: K, value: V, weight: number): void {
     this.delete(key);
     if (weight > this.maxWeight || this.maxEntries <= 0) return;
-    this.entries.set(key, { value, weight });
+    this.entries.set(key, { value, weight, touched: ++this.clock });
     this.total += weight;
     while (this.entries.size > this.maxEntries || this.total > this.maxWeight) {
       const oldest = this.entries.keys().next();

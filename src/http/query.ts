@@ -75,27 +75,34 @@ export function rejectRepeated(search: URLSearchParams): void {
   }
 }
 
+type QueryProperty = TSchema & Bounds & { default?: string | number };
+
 /**
- * Read the parameters a route declares, strictly, from the raw URL. Unknown parameters are ignored;
- * defaults come from the schema.
+ * The reader of the parameters a route declares: strict, from the raw URL; unknown parameters are
+ * ignored, defaults come from the schema. The schema's parameters are listed once, not per request.
  */
-export function readQuery(url: string, schema: TObject): Record<string, string | number> {
-  const queryStart = url.indexOf("?");
-  // Repeated parameters were already refused for every API route (boundary.ts).
-  const search = new URLSearchParams(queryStart === -1 ? "" : url.slice(queryStart + 1));
-  const out: Record<string, string | number> = {};
-  const properties = schema.properties as Record<string, TSchema & Bounds & { default?: string | number }>;
-  const required = new Set(schema.required ?? []);
-  for (const [name, property] of Object.entries(properties)) {
-    const raw = search.get(name);
-    if (raw === null) {
-      if (required.has(name)) throw new ValidationError(`Query parameter '${name}' is required: ${describeRule(property)}.`);
-      if (property.default !== undefined) out[name] = property.default;
-      continue;
+function readerOf(schema: TObject): (url: string) => Record<string, string | number> {
+  const parameters = Object.entries(schema.properties as Record<string, QueryProperty>).map(([name, property]) => ({
+    name,
+    property,
+    required: (schema.required ?? []).includes(name),
+  }));
+  return (url) => {
+    const queryStart = url.indexOf("?");
+    // Repeated parameters were already refused for every API route (boundary.ts).
+    const search = queryStart === -1 ? undefined : new URLSearchParams(url.slice(queryStart + 1));
+    const out: Record<string, string | number> = {};
+    for (const { name, property, required } of parameters) {
+      const raw = search === undefined ? null : search.get(name);
+      if (raw === null) {
+        if (required) throw new ValidationError(`Query parameter '${name}' is required: ${describeRule(property)}.`);
+        if (property.default !== undefined) out[name] = property.default;
+        continue;
+      }
+      out[name] = readOne(name, raw, property);
     }
-    out[name] = readOne(name, raw, property);
-  }
-  return out;
+    return out;
+  };
 }
 
 /** A route's query once read: optional parameters have their defaults, so every one is present. */
@@ -115,9 +122,10 @@ function defaultsOf(schema: TObject): string[] {
  */
 export function strictQuery<S extends TObject>(schema: S) {
   const names = defaultsOf(schema);
+  const read = readerOf(schema);
   return {
     transform({ request, query }: { request: Request; query: Record<string, unknown> }) {
-      const parsed = readQuery(request.url, schema);
+      const parsed = read(request.url);
       for (const key of Object.keys(query)) if (!(key in parsed)) delete query[key];
       Object.assign(query, parsed);
     },

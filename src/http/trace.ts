@@ -27,7 +27,13 @@ export function traceOf(request: Request): RequestTrace | undefined {
 export function serverTiming(trace: RequestTrace): string {
   const parts: string[] = [];
   if (trace.cache) parts.push(`cache;desc="${trace.cache}"`);
-  if (trace.upstreamMs !== undefined) parts.push(`upstream;dur=${trace.upstreamMs.toFixed(1)}`);
-  if (trace.normalizeMs !== undefined) parts.push(`normalize;dur=${trace.normalizeMs.toFixed(1)}`);
+  if (trace.upstreamMs !== undefined) parts.push(`upstream;dur=${tenths(trace.upstreamMs)}`);
+  if (trace.normalizeMs !== undefined) parts.push(`normalize;dur=${tenths(trace.normalizeMs)}`);
   return parts.join(", ");
+}
+
+/** A duration in milliseconds (0 or more) rounded to a tenth, always one decimal (cheaper per request than toFixed). */
+export function tenths(ms: number): string {
+  const t = Math.round(ms * 10);
+  return `${Math.floor(t / 10)}.${t % 10}`;
 }
