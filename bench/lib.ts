@@ -50,6 +50,8 @@ async function stopChild(proc: Subprocess): Promise<void> {
 
 export interface LoamOptions {
   env?: Record<string, string>;
+  /** Another checkout to run instead of this one (bench/ab.ts). */
+  cwd?: string;
   /** Where the server's stdout/stderr go (default: discarded). */
   logFile?: string;
 }
@@ -65,6 +67,7 @@ export async function startLoamServer(dbPath: string, options: LoamOptions = {})
     },
     stdout: options.logFile ? Bun.file(options.logFile) : "ignore",
     stderr: options.logFile ? Bun.file(`${options.logFile}.err`) : "ignore",
+    cwd: options.cwd,
   });
   try {
     await waitReady(`${base}/health`, proc);

@@ -14,6 +14,8 @@ export function freePort(): number {
 
 export interface SpawnOptions {
   env: Record<string, string>;
+  /** The checkout to run (default: this one); bench/ab.ts runs an earlier release beside it. */
+  cwd?: string;
   stdout?: "ignore" | "pipe" | ReturnType<typeof Bun.file>;
   stderr?: "ignore" | "pipe" | ReturnType<typeof Bun.file>;
 }
@@ -25,7 +27,7 @@ export interface SpawnOptions {
 export function spawnLoam(options: SpawnOptions): { proc: Subprocess; port: number; base: string } {
   const port = freePort();
   const proc = Bun.spawn([process.execPath, "--max-http-header-size=262144", "src/cli.ts", "serve"], {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env: {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       HOME: process.env.HOME ?? "/tmp",
