@@ -8,12 +8,13 @@
  * CPU time per request is read from /proc (utime + stime of the process). Medians and minimums over
  * the rounds are reported; the minimum is the least disturbed run. Writes bench/AB.md.
  *
- * The earlier release is checked out with `git worktree` under bench/tmp/ab-<ref> (gitignored), shares
+ * The earlier release is checked out with `git worktree` under $TMPDIR/loam-ab/<commit>, shares
  * this checkout's node_modules, and builds its own snapshot from the same data directory.
  * Environment: BENCH_AB_ROUNDS (default 11), BENCH_AB_SECONDS (per run, default 1), BENCH_CONNECTIONS
  * (default 32), LOAM_DATA_DIR.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ROOT, TMP, machine, runWrk, startLoamServer, wrkVersion, type Child } from "./lib";
 
@@ -44,9 +45,10 @@ function run(command: string[], cwd: string): string {
 /** The earlier release, checked out once under bench/tmp, with its own snapshot. */
 function checkout(ref: string): { dir: string; commit: string; version: string } {
   const commit = run(["git", "rev-parse", "--short", `${ref}^{commit}`], ROOT);
-  const dir = join(TMP, `ab-${commit}`);
+  // Outside the repository: `bun test` and tsc would otherwise find the release's own files.
+  const dir = join(tmpdir(), "loam-ab", commit);
   if (!existsSync(join(dir, "src", "cli.ts"))) {
-    mkdirSync(TMP, { recursive: true });
+    mkdirSync(join(tmpdir(), "loam-ab"), { recursive: true });
     run(["git", "worktree", "prune"], ROOT);
     if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
     log(`checking out ${ref} (${commit}) in ${dir}`);
