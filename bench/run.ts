@@ -95,12 +95,14 @@ interface Row {
   scenario: string;
   result: WrkResult;
   baseline?: WrkResult;
+  /** Paired rounds' ratios (measurePaired); the row's ratio is their median. */
+  ratios?: number[];
   bodyBytes: number;
   note?: string;
 }
 
 const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
-const ratio = (row: Row) => (row.baseline ? row.result.rps / row.baseline.rps : NaN);
+const ratio = (row: Row) => (row.ratios ? [...row.ratios].sort((a, b) => a - b)[Math.floor(row.ratios.length / 2)]! : row.baseline ? row.result.rps / row.baseline.rps : NaN);
 
 let runs = 0;
 
@@ -116,6 +118,44 @@ async function measure(label: string, url: string, connections = CONNECTIONS, pa
   log(`${label}: ${fmt(result.rps, 0)} req/s, p50 ${fmt(result.p50Ms)} ms, p99 ${fmt(result.p99Ms)} ms, errors ${result.errors}`);
   return result;
 }
+
+/** Rounds of a paired measurement (Loam and the baseline taking turns). */
+const PAIRED_ROUNDS = 3;
+
+interface Paired {
+  result: WrkResult;
+  baseline: WrkResult;
+  /** Loam's throughput over the baseline's, per round. */
+  ratios: number[];
+}
+
+/** The run with the median throughput (its latencies are a real run's). */
+function medianRun(runs: WrkResult[]): WrkResult {
+  return [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
+}
+
+/**
+ * Loam against the baseline in PAIRED_ROUNDS rounds, taking turns (the order alternates per round).
+ * Loopback throughput on a shared VM drifts by tens of percent within minutes, so a ratio is only
+ * worth something between runs made at nearly the same time: each round gives one, the median is kept.
+ */
+async function measurePaired(label: string, loamUrl: string, baselineUrl: string): Promise<Paired> {
+  const loam: WrkResult[] = [];
+  const base: WrkResult[] = [];
+  for (let round = 0; round < PAIRED_ROUNDS; round++) {
+    if (round % 2 === 0) {
+      base.push(await measure(`baseline ${label} (round ${round + 1})`, baselineUrl));
+      loam.push(await measure(`${label} (round ${round + 1})`, loamUrl));
+    } else {
+      loam.push(await measure(`${label} (round ${round + 1})`, loamUrl));
+      base.push(await measure(`baseline ${label} (round ${round + 1})`, baselineUrl));
+    }
+  }
+  const ratios = loam.map((run, i) => run.rps / base[i]!.rps);
+  return { result: medianRun(loam), baseline: medianRun(base), ratios };
+}
+
+const pairedNote = (paired: Paired) => `ratio: median of ${PAIRED_ROUNDS} paired rounds (${paired.ratios.map((r) => `${fmt(r * 100, 0)} %`).join(", ")})`;
 
 async function main(): Promise<void> {
   if (!wrkVersion()) {
@@ -188,17 +228,10 @@ async function main(): Promise<void> {
     // 3. The baseline: the same bytes from a bare Bun.serve.
     const baseline = await startBaseline(bodies);
     children.push(baseline);
-    const baselineOf = async (path: string) => measure(`baseline ${path}`, baseline.base + path);
 
-    // The ratio target: the baseline is measured just before and just after, and averaged.
-    const before = await baselineOf("/location");
-    const cached = await measure("cached location", cachedServer.base + KNOWN_POINT);
-    const after = await baselineOf("/location");
-    const both = [before, after];
-    const mean = (f: (r: WrkResult) => number) => both.reduce((sum, r) => sum + f(r), 0) / both.length;
-    const locationBaseline: WrkResult = { ...after, requests: before.requests + after.requests, rps: mean((r) => r.rps), p50Ms: mean((r) => r.p50Ms), p90Ms: mean((r) => r.p90Ms), p99Ms: mean((r) => r.p99Ms), maxMs: Math.max(before.maxMs, after.maxMs), errors: before.errors + after.errors };
-    log(`baseline /location: ${fmt(before.rps, 0)} and ${fmt(after.rps, 0)} req/s, mean ${fmt(locationBaseline.rps, 0)}`);
-    rows.push({ scenario: "cached `/v1/soil/location` (IA073 known point)", result: cached, baseline: locationBaseline, bodyBytes: Buffer.byteLength(location.body), note: `baseline: mean of runs before (${fmt(before.rps, 0)}) and after (${fmt(after.rps, 0)})` });
+    // Each cached scenario is measured in rounds against the baseline (measurePaired).
+    const location_ = await measurePaired("cached location", cachedServer.base + KNOWN_POINT, baseline.base + "/location");
+    rows.push({ scenario: "cached `/v1/soil/location` (IA073 known point)", ...location_, bodyBytes: Buffer.byteLength(location.body), note: pairedNote(location_) });
 
     for (const [name, path, title] of [
       ["pedons100", PEDONS_100, `\`/v1/pedons\` eastern Kansas, limit=100`],
@@ -210,20 +243,19 @@ async function main(): Promise<void> {
         log(`${path} answered ${check.status}; skipped`);
         continue;
       }
-      const result = await measure(name, cachedServer.base + path);
+      const paired = await measurePaired(name, cachedServer.base + path, `${baseline.base}/${name}`);
       const note = check.features !== undefined ? `${check.features} features, truncated ${check.truncated}` : check.layers !== undefined ? `${check.layers} layers` : undefined;
-      rows.push({ scenario: title, result, baseline: await baselineOf(`/${name}`), bodyBytes: Buffer.byteLength(check.body), note });
+      rows.push({ scenario: title, ...paired, bodyBytes: Buffer.byteLength(check.body), note: [note, pairedNote(paired)].filter(Boolean).join("; ") });
     }
     peaks.push({ server: "Loam, cache on (cached location, pedons)", ...memoryOf(cachedServer.pid) });
 
     if (dense.status === 200) {
-      const result = await measure("pedons500 dense", denseServer.base + PEDONS_500);
+      const paired = await measurePaired("pedons500 dense", denseServer.base + PEDONS_500, baseline.base + "/pedons500dense");
       rows.push({
         scenario: "`/v1/pedons` limit=500, snapshot + synthetic pedons",
-        result,
-        baseline: await baselineOf("/pedons500dense"),
+        ...paired,
         bodyBytes: Buffer.byteLength(dense.body),
-        note: `${denseFeatures} features (bench-only snapshot copy, see bench/densify.ts)`,
+        note: `${denseFeatures} features (bench-only snapshot copy, see bench/densify.ts); ${pairedNote(paired)}`,
       });
       const single = await measure("pedons500 dense c=1", denseServer.base + PEDONS_500, 1);
       rows.push({ scenario: "`/v1/pedons` limit=500, snapshot + synthetic pedons, 1 connection", result: single, bodyBytes: Buffer.byteLength(dense.body), note: `${denseFeatures} features` });
@@ -322,8 +354,10 @@ function report(started: Date, host: ReturnType<typeof machine>, rows: Row[], pe
   lines.push("```", "");
   lines.push("Logging is Loam's default (`LOG_LEVEL=info`, one JSON access-log line per request, to /dev/null). The rate limiter counts");
   lines.push("every request: RATE_LIMIT_PER_MINUTE=1000000 (the most the configuration accepts) with TRUST_PROXY=1, and each wrk run sends");
-  lines.push("its own `X-Forwarded-For`, so no run is refused for the requests of another. The cached-location baseline is measured");
-  lines.push("just before and just after the Loam run and averaged (loopback figures on a shared VM drift by several percent).", "");
+  lines.push("its own `X-Forwarded-For`, so no run is refused for the requests of another. Loopback figures on a shared VM drift by");
+  lines.push(`tens of percent within minutes, so each cached scenario is measured in ${PAIRED_ROUNDS} rounds in which Loam and the baseline take turns;`);
+  lines.push("the ratio is the median of the rounds' ratios, and the req/s and latencies shown are each side's median run. For a");
+  lines.push("comparison with an earlier release, `bun run bench:ab` runs both at the same time (bench/AB.md).", "");
   lines.push("## Figures", "");
   lines.push("| scenario | conns | requests | req/s | p50 ms | p99 ms | body bytes | baseline req/s (same bytes) | ratio | notes |");
   lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");

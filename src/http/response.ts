@@ -307,7 +307,7 @@ export function createResponsePipeline(options: PipelineOptions) {
   const renderedCsv = new Lru<string, RenderedCsv>(RENDERED_CSV_ENTRIES, RENDERED_CSV_CHARS);
   const encodedByTag = new Map<string, Uint8Array<ArrayBuffer>>();
   // A fresh answer's tag is a hash of its key, source and digest: the same inputs come back on every
-  // hit, so each is hashed once (bounded: emptied when full).
+  // hit, so each is hashed once (bounded: emptied when full; docs/decisions.md#hot-path).
   const freshTags = new Map<string, string>();
   function tagOf<T>(answer: DataAnswer<T>): string {
     if (answer.cache.stale) return dataTag(answer);

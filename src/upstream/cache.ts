@@ -275,7 +275,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   return {
     /**
      * The answer `get` would give at once from memory (a fresh remembered entry), or undefined: lets a
-     * caller answer the common cached request without waiting on a promise.
+     * caller answer the common cached request without waiting on a promise (docs/decisions.md#hot-path).
      */
     remembered<A>(provider: string, source: string, query: string, ttlSeconds?: number): CachedAnswer<A> | undefined {
       return rememberedAt<A>(`${provider}|${source}|${query}`, source, ttlSeconds);
