@@ -4,6 +4,8 @@
  * longitude and bbox rounded to 0.1 degree.
  */
 import type { Config } from "../config";
+import { parsedQuery } from "./query";
+import { requestQuery } from "./request-path";
 
 const COORDINATE_PARAMS = new Set(["latitude", "longitude"]);
 const LOGGED_PARAMS = new Set(["latitude", "longitude", "bbox", "providers", "provider", "properties", "depth_top_cm", "depth_bottom_cm", "limit"]);
@@ -13,13 +15,27 @@ function roundTenth(raw: string): number | string {
   return Number.isFinite(value) && raw.trim() !== "" ? Math.round(value * 10) / 10 : "[not a number]";
 }
 
+/** The loggable form of each distinct query string (bounded; emptied when full): the same query comes back on every request of a client. */
+const loggable = new Map<string, Record<string, unknown>>();
+const LOGGABLE_MAX = 256;
+
 /** The query as the log may keep it: known parameters only, coordinates rounded to 0.1 degree. */
 export function loggableQuery(url: string): Record<string, unknown> | undefined {
-  const start = url.indexOf("?");
-  if (start === -1) return undefined;
+  const text = requestQuery(url);
+  if (text === "") return undefined;
+  let out = loggable.get(text);
+  if (out === undefined) {
+    out = loggableOf(parsedQuery(url).pairs);
+    if (loggable.size >= LOGGABLE_MAX) loggable.clear();
+    loggable.set(text, out);
+  }
+  return out;
+}
+
+function loggableOf(pairs: readonly (readonly [string, string])[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const ignored: string[] = [];
-  for (const [name, value] of new URLSearchParams(url.slice(start + 1))) {
+  for (const [name, value] of pairs) {
     if (!LOGGED_PARAMS.has(name)) {
       if (ignored.length < 10) ignored.push(name.slice(0, 40).replace(/[0-9]/g, "#"));
       continue;

@@ -7,12 +7,12 @@ import { Elysia } from "elysia";
 import { MethodNotAllowedError, RateLimitedError, UriTooLongError, type LoamError } from "../errors";
 import { asLoamError, errorResponse } from "./error-response";
 import { requestIdFor } from "./request-id";
-import { rejectRepeated } from "./query";
+import { parsedQuery, rejectRepeated } from "./query";
 import { startTrace, traceOf } from "./trace";
 import { loggableQuery, type AccessLog } from "./access-log";
 import type { Metrics } from "./metrics";
 import type { RateDecision, RateLimiter } from "./rate-limit";
-import { requestQuery, routePath } from "./request-path";
+import { routePath } from "./request-path";
 import { clientKey } from "./client-address";
 import { clientFacing } from "./client-message";
 
@@ -79,8 +79,7 @@ function admit(request: Request, headers: Record<string, unknown>, decision: Rat
     throw new RateLimitedError(decision.limit, decision.resetSeconds);
   }
   // A repeated parameter is a 422 on every API route, also where the route reads none (docs/decisions.md#query-parameters).
-  const query = requestQuery(request.url);
-  if (query) rejectRepeated(new URLSearchParams(query));
+  rejectRepeated(parsedQuery(request.url));
   return undefined;
 }
 

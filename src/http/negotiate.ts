@@ -5,6 +5,7 @@
  * link opened in a browser still shows JSON.
  */
 import { ValidationError } from "../errors";
+import { parsedQuery } from "./query";
 
 export type Representation = "json" | "csv";
 
@@ -29,7 +30,7 @@ export function representationOf(request: Request): Representation {
   const start = url.indexOf("?");
   // The common JSON request (no format, no text/csv in Accept) is answered without parsing anything:
   // this runs on every cached answer of a table route.
-  const format = start !== -1 && url.includes("format=", start) ? new URLSearchParams(url.slice(start + 1)).get("format") : null;
+  const format = start !== -1 && url.includes("format=", start) ? (parsedQuery(url).values.get("format") ?? null) : null;
   if (format !== null) {
     if (format === "csv" || format === "json") return format;
     throw new ValidationError(`Query parameter 'format' must be one of json, csv; got '${format.slice(0, 20)}'.`);

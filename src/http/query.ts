@@ -8,6 +8,7 @@
  */
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { ValidationError } from "../errors";
+import { requestQuery } from "./request-path";
 
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
@@ -66,13 +67,46 @@ function readOne(name: string, raw: string, schema: Bounds): string | number {
   return raw;
 }
 
-/** Reject any parameter given twice: `?latitude=1&latitude=2` has no single meaning (docs/decisions.md#query-parameters). */
-export function rejectRepeated(search: URLSearchParams): void {
-  const seen = new Set<string>();
-  for (const key of search.keys()) {
-    if (seen.has(key)) throw new ValidationError(`Query parameter '${show(key)}' is repeated; give it once.`);
-    seen.add(key);
+/** A query string as read once: each name's value (the first, as URLSearchParams.get), the pairs in order, and the first name given twice. */
+export interface ParsedQuery {
+  values: ReadonlyMap<string, string>;
+  pairs: readonly (readonly [string, string])[];
+  repeated: string | null;
+}
+
+const NO_QUERY: ParsedQuery = { values: new Map(), pairs: [], repeated: null };
+const parsedQueries = new Map<string, ParsedQuery>();
+/** Distinct query strings kept parsed (bounded; emptied when full). */
+const PARSED_QUERIES_MAX = 256;
+
+/**
+ * The query of a request URL (after `?`, before any `#`), parsed once per distinct query string: the
+ * boundary (repeated names), the route's reader and the access log all read it, on every request
+ * (docs/decisions.md#hot-path).
+ */
+export function parsedQuery(url: string): ParsedQuery {
+  const text = requestQuery(url);
+  if (text === "") return NO_QUERY;
+  let parsed = parsedQueries.get(text);
+  if (parsed === undefined) {
+    const values = new Map<string, string>();
+    const pairs: [string, string][] = [];
+    let repeated: string | null = null;
+    for (const [name, value] of new URLSearchParams(text)) {
+      pairs.push([name, value]);
+      if (!values.has(name)) values.set(name, value);
+      else repeated ??= name;
+    }
+    parsed = { values, pairs, repeated };
+    if (parsedQueries.size >= PARSED_QUERIES_MAX) parsedQueries.clear();
+    parsedQueries.set(text, parsed);
   }
+  return parsed;
+}
+
+/** Reject any parameter given twice: `?latitude=1&latitude=2` has no single meaning (docs/decisions.md#query-parameters). */
+export function rejectRepeated(query: ParsedQuery): void {
+  if (query.repeated !== null) throw new ValidationError(`Query parameter '${show(query.repeated)}' is repeated; give it once.`);
 }
 
 type QueryProperty = TSchema & Bounds & { default?: string | number };
@@ -88,13 +122,12 @@ function readerOf(schema: TObject): (url: string) => Record<string, string | num
     required: (schema.required ?? []).includes(name),
   }));
   return (url) => {
-    const queryStart = url.indexOf("?");
     // Repeated parameters were already refused for every API route (boundary.ts).
-    const search = queryStart === -1 ? undefined : new URLSearchParams(url.slice(queryStart + 1));
+    const values = parsedQuery(url).values;
     const out: Record<string, string | number> = {};
     for (const { name, property, required } of parameters) {
-      const raw = search === undefined ? null : search.get(name);
-      if (raw === null) {
+      const raw = values.get(name);
+      if (raw === undefined) {
         if (required) throw new ValidationError(`Query parameter '${name}' is required: ${describeRule(property)}.`);
         if (property.default !== undefined) out[name] = property.default;
         continue;
