@@ -38,16 +38,16 @@ export const DepthInterval = t.Object(
   { ...closed, title: "DepthInterval", description: "Depth below the soil surface, centimetres." },
 );
 
-/**
- * Query parameters of the depth interval, shared by the point query and the pedon detail (the same
- * bounds and defaults). depth_bottom_cm > depth_top_cm is checked by `checkDepthInterval`.
- */
 /** The point a query asks about (the point query and the point summary). */
 export const COORDINATE_PARAMETERS = {
   latitude: queryNumber({ minimum: -90, maximum: 90, description: "WGS84 latitude, decimal degrees, -90 to 90.", examples: [41.944131] }),
   longitude: queryNumber({ minimum: -180, maximum: 180, description: "WGS84 longitude, decimal degrees, -180 to 180.", examples: [-94.359608] }),
 };
 
+/**
+ * Query parameters of the depth interval, shared by the point query and the pedon detail (the same
+ * bounds and defaults). depth_bottom_cm > depth_top_cm is checked by `checkDepthInterval`.
+ */
 export const DEPTH_PARAMETERS = {
   depth_top_cm: t.Optional(queryNumber({ minimum: 0, maximum: 199, default: 0, description: "Top of the depth interval, cm, 0 to 199." })),
   depth_bottom_cm: t.Optional(

@@ -94,7 +94,7 @@ export function bufferedStdout(): LineWriter & { flush(): void; drain(): Promise
   return Object.assign(write, { flush, drain });
 }
 
-export function createAccessLog(level: Config["logLevel"], write: LineWriter, clock: () => number = Date.now) {
+export function createAccessLog(level: Config["logLevel"], write: LineWriter) {
   // Many requests end within one millisecond under load: their time is formatted once.
   let formattedAt = Number.NaN;
   let formatted = "";
@@ -104,7 +104,7 @@ export function createAccessLog(level: Config["logLevel"], write: LineWriter, cl
       if (level === "silent") return;
       if (level === "error" && entry.status < 500) return;
       const line = {
-        time: timeOf(clock()),
+        time: timeOf(Date.now()),
         level: entry.status >= 500 ? "error" : "info",
         msg: "request",
         request_id: entry.request_id,

@@ -194,14 +194,15 @@ function renderedBody<T>(answer: DataAnswer<T>, etag: string, store: Lru<string,
   let entry = store.get(key);
   if (!entry) {
     const body = answer.body();
-    const meta = JSON.stringify(cacheMetadata(cache, now()));
+    const at = now();
+    const meta = JSON.stringify(cacheMetadata(cache, at));
     const parts = isPlainObject(body) && JSON.stringify(body.cache) === meta ? splitAround(body, "cache") : null;
     if (!parts) {
       const text = JSON.stringify(body);
       return { payload: text, chars: text.length };
     }
     const [head, tail] = parts;
-    entry = { head: utf8.encode(head), tail: utf8.encode(tail), chars: head.length + tail.length, meta, age: ageSeconds(cache, now()), blob: new Blob([]), encoded: {} };
+    entry = { head: utf8.encode(head), tail: utf8.encode(tail), chars: head.length + tail.length, meta, age: ageSeconds(cache, at), blob: new Blob([]), encoded: {} };
     entry.blob = new Blob([render(entry, meta)]);
     store.set(key, entry, weightOf(entry));
   } else {

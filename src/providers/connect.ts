@@ -69,7 +69,7 @@ export function connectProviders(providers: readonly OperationalProvider[], opti
         const kept = options.cache.remembered<A>(provider.id, source, name, transport.ttlSeconds);
         return kept ? Promise.resolve(kept) : load(provider, transport, source, name, query, params);
       } catch (error) {
-        return Promise.reject(error);
+        return Promise.reject(error instanceof LoamError ? withProvider(error, provider.id) : error);
       }
     },
     sourceOf: (provider) => transportOf(provider).describe(),
