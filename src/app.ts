@@ -74,6 +74,7 @@ export function createApp(deps: AppDeps) {
     upstreams: deps.upstreams,
     cache,
     instrument: (transport) => instrumentTransport(transport, metrics),
+    onBreakerEvent: (event) => metrics.observeBreaker(event),
   });
   const responses = createResponsePipeline({ now });
   const data = { registry, connected, cacheTtlSeconds: deps.config.cacheTtlSeconds, now, send: responses.send };

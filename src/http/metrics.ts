@@ -7,6 +7,9 @@ import type { SourceDescription, Transport } from "../upstream/transport";
 import { VERSION } from "../version";
 import type { RedisStats } from "../redis/client";
 
+/** What an upstream's circuit breaker reports (src/upstream/breaker.ts). */
+type BreakerEvent = "opened" | "fast_failure";
+
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 export type UpstreamOutcome = "ok" | "error" | "timeout";
@@ -38,6 +41,7 @@ export function createMetrics(options: MetricsOptions = {}) {
   let cacheHits = 0;
   let cacheMisses = 0;
   let rateLimited = 0;
+  const breaker: Record<BreakerEvent, number> = { opened: 0, fast_failure: 0 };
   /** Failed reads and writes of LOAM_DB that were skipped instead of failing a request, by store and operation. */
   const storageErrors = new Map<string, number>();
 
@@ -58,6 +62,9 @@ export function createMetrics(options: MetricsOptions = {}) {
     },
     observeUpstream(outcome: UpstreamOutcome): void {
       upstream[outcome]++;
+    },
+    observeBreaker(event: BreakerEvent): void {
+      breaker[event]++;
     },
     observeStorageError(store: string, operation: string): void {
       const key = `${store}\u0000${operation}`;
@@ -87,6 +94,14 @@ export function createMetrics(options: MetricsOptions = {}) {
         const [store, operation] = key.split("\u0000");
         lines.push(`loam_storage_errors_total{store="${escapeLabel(store!)}",operation="${escapeLabel(operation!)}"} ${count}`);
       }
+      lines.push(
+        "# HELP loam_breaker_opened_total Times an upstream's circuit breaker opened after consecutive failures (or again after a failed probe).",
+        "# TYPE loam_breaker_opened_total counter",
+        `loam_breaker_opened_total ${breaker.opened}`,
+        "# HELP loam_breaker_fast_failures_total Upstream calls failed at once because the breaker was open (served stale, or a fast 502/504).",
+        "# TYPE loam_breaker_fast_failures_total counter",
+        `loam_breaker_fast_failures_total ${breaker.fast_failure}`,
+      );
       lines.push("# HELP loam_rate_limited_total Requests refused with 429.", "# TYPE loam_rate_limited_total counter", `loam_rate_limited_total ${rateLimited}`);
       lines.push(
         "# HELP loam_build_info Version and upstream source of this process.",

@@ -3,7 +3,7 @@
  * (provider query → cache → the provider's transport → the query's decoder).
  */
 import { LoamError, withProvider } from "../errors";
-import { withBreaker } from "../upstream/breaker";
+import { withBreaker, type BreakerOptions } from "../upstream/breaker";
 import type { CachedAnswer, UpstreamCache } from "../upstream/cache";
 import { sourceIdentity, type QueryKind, type SourceDescription, type Transport } from "../upstream/transport";
 import type { ConnectContext, OperationalProvider } from "./provider";
@@ -19,6 +19,8 @@ export interface ConnectOptions extends ConnectContext {
   cache: UpstreamCache;
   /** Wraps each transport once, e.g. to count upstream calls. */
   instrument?: (transport: Transport) => Transport;
+  /** Told of each breaker's openings and fast failures (src/upstream/breaker.ts). */
+  onBreakerEvent?: BreakerOptions["onEvent"];
 }
 
 export function connectProviders(providers: readonly OperationalProvider[], options: ConnectOptions): Connected {
@@ -32,7 +34,7 @@ export function connectProviders(providers: readonly OperationalProvider[], opti
       const counted = options.instrument ? options.instrument(transport) : transport;
       // A remote upstream gets a circuit breaker; the snapshot is a local file that fails in
       // microseconds, so failing fast would save nothing (docs/decisions.md#circuit-breaker).
-      ready = transport.kind === "snapshot" ? counted : withBreaker(counted);
+      ready = transport.kind === "snapshot" ? counted : withBreaker(counted, { onEvent: options.onBreakerEvent });
       wrapped.set(transport, ready);
     }
     transports.set(provider.id, ready);

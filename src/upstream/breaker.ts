@@ -13,10 +13,15 @@ import type { Payload, QueryKind, SourceDescription, Transport } from "./transpo
 export const BREAKER_FAILURES = 5;
 export const BREAKER_OPEN_MS = 5000;
 
+/** What a breaker reports: it opened (or opened again after a failed probe), or it failed a call at once. */
+export type BreakerEvent = "opened" | "fast_failure";
+
 export interface BreakerOptions {
   failures?: number;
   openMs?: number;
   now?: () => number;
+  /** Told of each opening and each call failed at once (counted in /metrics). */
+  onEvent?: (event: BreakerEvent) => void;
 }
 
 /** A failure that says the upstream is unwell (not a refusal of this one query). */
@@ -51,7 +56,10 @@ export function withBreaker(transport: Transport, options: BreakerOptions = {}):
       if (open) {
         const at = now();
         // Open, or half-open with its one probe already under way.
-        if (at < openUntil || probing) throw openError(lastFailure!, threshold, Math.max(0, openUntil - at));
+        if (at < openUntil || probing) {
+          options.onEvent?.("fast_failure");
+          throw openError(lastFailure!, threshold, Math.max(0, openUntil - at));
+        }
         probing = true;
       }
       try {
@@ -63,7 +71,10 @@ export function withBreaker(transport: Transport, options: BreakerOptions = {}):
         if (countsAsFailure(error)) {
           failures++;
           lastFailure = error;
-          if (failures >= threshold) openUntil = now() + openMs;
+          if (failures >= threshold) {
+            openUntil = now() + openMs;
+            options.onEvent?.("opened");
+          }
         }
         throw error;
       } finally {

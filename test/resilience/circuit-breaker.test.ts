@@ -22,6 +22,13 @@ async function timed(loam: RunningLoam, path: string) {
   return { ...answer, ms: performance.now() - started };
 }
 
+/** The breaker's counters in /metrics. */
+async function breakerCounts(loam: RunningLoam): Promise<{ opened: number; fastFailures: number }> {
+  const text = await (await loam.get("/metrics")).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, "m").exec(text)?.[1] ?? Number.NaN);
+  return { opened: value("loam_breaker_opened_total"), fastFailures: value("loam_breaker_fast_failures_total") };
+}
+
 describe("circuit breaker on a hanging SDA", () => {
   let fake: FakeSda;
   let loam: RunningLoam;
@@ -64,6 +71,8 @@ describe("circuit breaker on a hanging SDA", () => {
     expect(fast.body.error.retryable).toBe(true);
     expect(fast.ms).toBeLessThan(TIMEOUT_MS / 2);
     expect(fake.calls).toBe(callsWhenOpened);
+    // An operator sees it: one opening, two calls failed at once (the stale answer's and the 504's).
+    expect(await breakerCounts(loam)).toEqual({ opened: 1, fastFailures: 2 });
 
     // Half-open with SDA still hanging: one probe waits and fails, which opens the breaker again.
     await Bun.sleep(BREAKER_OPEN_MS + 100);
@@ -73,6 +82,7 @@ describe("circuit breaker on a hanging SDA", () => {
     expect(fake.calls).toBe(callsWhenOpened + 1);
     const again = await timed(loam, points[9]!);
     expect([again.status, again.ms < TIMEOUT_MS / 2, fake.calls]).toEqual([504, true, callsWhenOpened + 1]);
+    expect(await breakerCounts(loam)).toEqual({ opened: 2, fastFailures: 3 });
 
     // SDA recovers: after the pause the probe succeeds and the breaker closes.
     fake.setFault(null);
