@@ -16,7 +16,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { ROOT, TMP, machine, runWrk, startLoamServer, wrkVersion, type Child } from "./lib";
+import { ROOT, TMP, cpuTicks, machine, runWrk, startLoamServer, wrkVersion, type Child } from "./lib";
 
 const REF = process.argv[2] ?? "ac20dde";
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 11);
@@ -72,12 +72,6 @@ function pin(pid: number, cpu: number): boolean {
   const taskset = Bun.which("taskset");
   if (!taskset || navigator.hardwareConcurrency < 2) return false;
   return Bun.spawnSync([taskset, "-a", "-c", "-p", String(cpu), String(pid)], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
-}
-
-/** utime + stime of a process, in clock ticks (100 per second on Linux). */
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return Number(fields[11]) + Number(fields[12]);
 }
 
 const median = (values: number[]) => {

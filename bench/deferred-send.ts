@@ -7,8 +7,7 @@
  * (docs/decisions.md#hot-path), which is why a cached answer never waits on anything not in memory.
  * Environment: BENCH_SECONDS (per run, default 2), BENCH_CONNECTIONS (default 32).
  */
-import { readFileSync } from "node:fs";
-import { freePort, runWrk, waitReady } from "./lib";
+import { cpuTicks, freePort, runWrk, waitReady } from "./lib";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -24,10 +23,6 @@ if (process.env.DEFERRED_SEND_SERVER) {
     fetch: () => (later ? new Promise<Response>((resolve) => setImmediate(() => resolve(new Response(body)))) : new Response(body)),
   });
 } else {
-  const cpuTicks = (pid: number) => {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return Number(fields[11]) + Number(fields[12]);
-  };
   const lines = ["| body bytes | same turn: CPU µs / request | later turn: CPU µs / request | ratio |", "|---:|---:|---:|---:|"];
   for (const size of SIZES) {
     const cost: Record<string, number> = {};

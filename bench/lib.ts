@@ -107,6 +107,12 @@ export function memoryOf(pid: number): { peakMb: number; rssMb: number } {
   return { peakMb: kb("VmHWM") / 1024, rssMb: kb("VmRSS") / 1024 };
 }
 
+/** utime + stime of a process, in clock ticks (100 per second on Linux): a server's CPU time across a run. */
+export function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return Number(fields[11]) + Number(fields[12]);
+}
+
 export interface Machine {
   cpu: string;
   cores: number;

@@ -155,7 +155,7 @@ async function measurePaired(label: string, loamUrl: string, baselineUrl: string
   return { result: medianRun(loam), baseline: medianRun(base), ratios };
 }
 
-const pairedNote = (paired: Paired) => `ratio: median of ${PAIRED_ROUNDS} paired rounds (${paired.ratios.map((r) => `${fmt(r * 100, 0)} %`).join(", ")})`;
+const pairedNote = (ratios: number[]) => `ratio: median of ${PAIRED_ROUNDS} paired rounds (${ratios.map((r) => `${fmt(r * 100, 0)} %`).join(", ")})`;
 
 async function main(): Promise<void> {
   if (!wrkVersion()) {
@@ -231,7 +231,7 @@ async function main(): Promise<void> {
 
     // Each cached scenario is measured in rounds against the baseline (measurePaired).
     const location_ = await measurePaired("cached location", cachedServer.base + KNOWN_POINT, baseline.base + "/location");
-    rows.push({ scenario: "cached `/v1/soil/location` (IA073 known point)", ...location_, bodyBytes: Buffer.byteLength(location.body), note: pairedNote(location_) });
+    rows.push({ scenario: "cached `/v1/soil/location` (IA073 known point)", ...location_, bodyBytes: Buffer.byteLength(location.body) });
 
     for (const [name, path, title] of [
       ["pedons100", PEDONS_100, `\`/v1/pedons\` eastern Kansas, limit=100`],
@@ -245,7 +245,7 @@ async function main(): Promise<void> {
       }
       const paired = await measurePaired(name, cachedServer.base + path, `${baseline.base}/${name}`);
       const note = check.features !== undefined ? `${check.features} features, truncated ${check.truncated}` : check.layers !== undefined ? `${check.layers} layers` : undefined;
-      rows.push({ scenario: title, ...paired, bodyBytes: Buffer.byteLength(check.body), note: [note, pairedNote(paired)].filter(Boolean).join("; ") });
+      rows.push({ scenario: title, ...paired, bodyBytes: Buffer.byteLength(check.body), note });
     }
     peaks.push({ server: "Loam, cache on (cached location, pedons)", ...memoryOf(cachedServer.pid) });
 
@@ -255,7 +255,7 @@ async function main(): Promise<void> {
         scenario: "`/v1/pedons` limit=500, snapshot + synthetic pedons",
         ...paired,
         bodyBytes: Buffer.byteLength(dense.body),
-        note: `${denseFeatures} features (bench-only snapshot copy, see bench/densify.ts); ${pairedNote(paired)}`,
+        note: `${denseFeatures} features (bench-only snapshot copy, see bench/densify.ts)`,
       });
       const single = await measure("pedons500 dense c=1", denseServer.base + PEDONS_500, 1);
       rows.push({ scenario: "`/v1/pedons` limit=500, snapshot + synthetic pedons, 1 connection", result: single, bodyBytes: Buffer.byteLength(dense.body), note: `${denseFeatures} features` });
@@ -364,7 +364,7 @@ function report(started: Date, host: ReturnType<typeof machine>, rows: Row[], pe
   for (const row of rows) {
     const r = row.result;
     lines.push(
-      `| ${row.scenario} | ${r.connections} | ${r.requests} | ${fmt(r.rps, 0)} | ${fmt(r.p50Ms)} | ${fmt(r.p99Ms)} | ${Number.isFinite(row.bodyBytes) ? row.bodyBytes : "varies"} | ${row.baseline ? fmt(row.baseline.rps, 0) : "–"} | ${row.baseline ? `${fmt(ratio(row) * 100, 0)} %` : "–"} | ${[row.note, r.errors ? `${r.errors} errors` : "", r.capped ? "request cap reached" : ""].filter(Boolean).join("; ")} |`,
+      `| ${row.scenario} | ${r.connections} | ${r.requests} | ${fmt(r.rps, 0)} | ${fmt(r.p50Ms)} | ${fmt(r.p99Ms)} | ${Number.isFinite(row.bodyBytes) ? row.bodyBytes : "varies"} | ${row.baseline ? fmt(row.baseline.rps, 0) : "–"} | ${row.baseline ? `${fmt(ratio(row) * 100, 0)} %` : "–"} | ${[row.note, row.ratios ? pairedNote(row.ratios) : "", r.errors ? `${r.errors} errors` : "", r.capped ? "request cap reached" : ""].filter(Boolean).join("; ")} |`,
     );
   }
   const baselines = rows.filter((r) => r.baseline);
