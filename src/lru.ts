@@ -66,3 +66,24 @@ export class Lru<K, V> {
     return this.total;
   }
 }
+
+/**
+ * Values derived from a key once and kept, for keys that repeat (a client's query text, an answer's
+ * tag inputs). Bounded by a count: when full it is emptied and fills again, which costs one
+ * recomputation per key and needs no bookkeeping per hit.
+ */
+export class Memo<K, V> {
+  private readonly values = new Map<K, V>();
+
+  constructor(private readonly maxEntries: number) {}
+
+  of(key: K, make: (key: K) => V): V {
+    let value = this.values.get(key);
+    if (value === undefined) {
+      value = make(key);
+      if (this.values.size >= this.maxEntries) this.values.clear();
+      this.values.set(key, value);
+    }
+    return value;
+  }
+}

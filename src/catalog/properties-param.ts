@@ -2,21 +2,15 @@
 import { clip } from "../answer/providers";
 import { ValidationError } from "../errors";
 import { resolvePropertyId } from "./properties";
+import { Memo } from "../lru";
 
 export const MAX_PROPERTIES = 8;
 
-/** Lists already read (a few clients ask the same lists again and again); bounded, emptied when full. */
-const parsed = new Map<string, readonly string[]>();
-const PARSED_MAX = 512;
+/** Lists already read (a few clients ask the same lists again and again). */
+const parsed = new Memo<string, readonly string[]>(512);
 
 export function parseProperties(raw: string): string[] {
-  let ids = parsed.get(raw);
-  if (ids === undefined) {
-    ids = resolveList(raw);
-    if (parsed.size >= PARSED_MAX) parsed.clear();
-    parsed.set(raw, ids);
-  }
-  return [...ids];
+  return [...parsed.of(raw, resolveList)];
 }
 
 function resolveList(raw: string): string[] {

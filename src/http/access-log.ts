@@ -4,8 +4,7 @@
  * longitude and bbox rounded to 0.1 degree.
  */
 import type { Config } from "../config";
-import { parsedQuery } from "./query";
-import { requestQuery } from "./request-path";
+import { parsedQuery, type ParsedQuery } from "./query";
 
 const COORDINATE_PARAMS = new Set(["latitude", "longitude"]);
 const LOGGED_PARAMS = new Set(["latitude", "longitude", "bbox", "providers", "provider", "properties", "depth_top_cm", "depth_bottom_cm", "limit"]);
@@ -15,20 +14,15 @@ function roundTenth(raw: string): number | string {
   return Number.isFinite(value) && raw.trim() !== "" ? Math.round(value * 10) / 10 : "[not a number]";
 }
 
-/** The loggable form of each distinct query string (bounded; emptied when full): the same query comes back on every request of a client. */
-const loggable = new Map<string, Record<string, unknown>>();
-const LOGGABLE_MAX = 256;
+/** The loggable form of each parsed query (kept as long as its parse is). */
+const loggable = new WeakMap<ParsedQuery, Record<string, unknown>>();
 
 /** The query as the log may keep it: known parameters only, coordinates rounded to 0.1 degree. */
 export function loggableQuery(url: string): Record<string, unknown> | undefined {
-  const text = requestQuery(url);
-  if (text === "") return undefined;
-  let out = loggable.get(text);
-  if (out === undefined) {
-    out = loggableOf(parsedQuery(url).pairs);
-    if (loggable.size >= LOGGABLE_MAX) loggable.clear();
-    loggable.set(text, out);
-  }
+  const parsed = parsedQuery(url);
+  if (parsed.pairs.length === 0) return undefined;
+  let out = loggable.get(parsed);
+  if (out === undefined) loggable.set(parsed, (out = loggableOf(parsed.pairs)));
   return out;
 }
 

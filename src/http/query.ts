@@ -9,6 +9,7 @@
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { ValidationError } from "../errors";
 import { requestQuery } from "./request-path";
+import { Memo } from "../lru";
 
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
@@ -75,9 +76,8 @@ export interface ParsedQuery {
 }
 
 const NO_QUERY: ParsedQuery = { values: new Map(), pairs: [], repeated: null };
-const parsedQueries = new Map<string, ParsedQuery>();
-/** Distinct query strings kept parsed (bounded; emptied when full). */
-const PARSED_QUERIES_MAX = 256;
+/** Distinct query strings kept parsed. */
+const parsedQueries = new Memo<string, ParsedQuery>(256);
 
 /**
  * The query of a request URL (after `?`, before any `#`), parsed once per distinct query string: the
@@ -86,22 +86,19 @@ const PARSED_QUERIES_MAX = 256;
  */
 export function parsedQuery(url: string): ParsedQuery {
   const text = requestQuery(url);
-  if (text === "") return NO_QUERY;
-  let parsed = parsedQueries.get(text);
-  if (parsed === undefined) {
-    const values = new Map<string, string>();
-    const pairs: [string, string][] = [];
-    let repeated: string | null = null;
-    for (const [name, value] of new URLSearchParams(text)) {
-      pairs.push([name, value]);
-      if (!values.has(name)) values.set(name, value);
-      else repeated ??= name;
-    }
-    parsed = { values, pairs, repeated };
-    if (parsedQueries.size >= PARSED_QUERIES_MAX) parsedQueries.clear();
-    parsedQueries.set(text, parsed);
+  return text === "" ? NO_QUERY : parsedQueries.of(text, parse);
+}
+
+function parse(text: string): ParsedQuery {
+  const values = new Map<string, string>();
+  const pairs: [string, string][] = [];
+  let repeated: string | null = null;
+  for (const [name, value] of new URLSearchParams(text)) {
+    pairs.push([name, value]);
+    if (!values.has(name)) values.set(name, value);
+    else repeated ??= name;
   }
-  return parsed;
+  return { values, pairs, repeated };
 }
 
 /** Reject any parameter given twice: `?latitude=1&latitude=2` has no single meaning (docs/decisions.md#query-parameters). */

@@ -20,7 +20,7 @@
  */
 import { Elysia } from "elysia";
 import { cacheMetadata, type DataAnswer } from "../answer";
-import { Lru } from "../lru";
+import { Lru, Memo } from "../lru";
 import { VERSION } from "../version";
 import { COMPRESS_MIN_BYTES, chooseEncoding, compress, compressStatic, encodedTag, type Encoding } from "./encoding";
 import { representationOf } from "./negotiate";
@@ -309,17 +309,10 @@ export function createResponsePipeline(options: PipelineOptions) {
   const encodedByTag = new Map<string, Uint8Array<ArrayBuffer>>();
   // A fresh answer's tag is a hash of its key, source and digest: the same inputs come back on every
   // hit, so each is hashed once (bounded: emptied when full; docs/decisions.md#hot-path).
-  const freshTags = new Map<string, string>();
+  const freshTags = new Memo<string, string>(FRESH_TAGS_MAX);
   function tagOf<T>(answer: DataAnswer<T>): string {
     if (answer.cache.stale) return dataTag(answer);
-    const inputs = `${answer.key}\u0000${answer.cache.source}\u0000${answer.cache.digest}`;
-    let tag = freshTags.get(inputs);
-    if (tag === undefined) {
-      tag = dataTag(answer);
-      if (freshTags.size >= FRESH_TAGS_MAX) freshTags.clear();
-      freshTags.set(inputs, tag);
-    }
-    return tag;
+    return freshTags.of(`${answer.key}\u0000${answer.cache.source}\u0000${answer.cache.digest}`, () => dataTag(answer));
   }
 
   function encodeOnce(body: string, encoding: Encoding, etag: string | undefined): Uint8Array<ArrayBuffer> {

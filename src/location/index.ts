@@ -103,7 +103,7 @@ export function location(deps: LocationRouteDeps) {
             {
               200: ["RawProviderResponse", "The raw payload in its wrapper."],
               404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
-              409: ["ErrorResponse", "Planned provider, not operational (code provider_not_operational)."],
+              409: PLANNED_PROVIDER_ERROR,
               ...DATA_ERRORS,
             },
             { etag: true },
