@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { Lru } from "../src/lru";
+import { Lru, Memo } from "../src/lru";
 
 const keys = (lru: Lru<string, number>, candidates: string[]) => candidates.filter((key) => lru.get(key) !== undefined);
 
@@ -53,5 +53,31 @@ describe("Lru", () => {
     expect(lru.get("k399")).toBe(399);
     for (let i = 0; i < 50; i++) lru.set(`more${i}`, i, 1);
     expect(lru.get("k399")).toBe(399);
+  });
+});
+
+describe("Memo", () => {
+  test("derives a key's value once, and again only after it was emptied for being full", () => {
+    const memo = new Memo<string, number>(2);
+    let made = 0;
+    const make = (key: string) => (made++, key.length);
+    expect([memo.of("a", make), memo.of("bb", make), memo.of("a", make), memo.of("bb", make)]).toEqual([1, 2, 1, 2]);
+    expect(made).toBe(2);
+    expect(memo.of("ccc", make)).toBe(3); // full: emptied, then "ccc" kept
+    expect(made).toBe(3);
+    expect(memo.of("a", make)).toBe(1);
+    expect(made).toBe(4);
+  });
+
+  test("a key whose derivation throws is not kept", () => {
+    const memo = new Memo<string, number>(4);
+    let calls = 0;
+    const fail = () => {
+      calls++;
+      throw new Error("bad");
+    };
+    expect(() => memo.of("x", fail)).toThrow("bad");
+    expect(() => memo.of("x", fail)).toThrow("bad");
+    expect(calls).toBe(2);
   });
 });
