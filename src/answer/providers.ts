@@ -4,12 +4,10 @@
  * refuses the others; the order of the checks (unknown, planned, another role) and their statuses
  * are shared (docs/architecture.md#providers).
  */
-import { LoamError, ProviderNotOperationalError, UnknownProviderError, ValidationError } from "../errors";
+import { clip, LoamError, ProviderNotOperationalError, UnknownProviderError, ValidationError } from "../errors";
 import type { OperationalProvider, ProviderRole } from "../providers/provider";
 import type { Registry } from "../providers/registry";
 
-/** A user-given name as it may be quoted in a message: at most 40 characters. */
-export const clip = (raw: string) => (raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
 
 export interface ProviderFit<P extends OperationalProvider> {
   /** Whether the route can use this operational provider. */

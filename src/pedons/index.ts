@@ -8,21 +8,14 @@ import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
 import { checkDepthInterval, type DataDeps } from "../answer";
-import { clip, fitFor, resolveProvider } from "../answer/providers";
+import { clip } from "../errors";
+import { fitFor, resolveProvider } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
-import type { PedonKey, PedonProvider } from "../providers/provider";
-import { parsePedonKey } from "./key";
-import { parseBbox } from "./bbox";
-import {
-  DEFAULT_LAB_PROVIDER,
-  PedonCollection,
-  PedonCollectionQueryParams,
-  PedonParams,
-  PedonQueryParams,
-  PedonResponse,
-  RawPedonParams,
-  RawPedonResponse,
-} from "./model";
+import type { PedonKey } from "../domain/pedon-key";
+import type { PedonProvider } from "../providers/provider";
+import { parsePedonKey } from "../domain/pedon-key";
+import { parseBbox } from "../domain/bbox";
+import { DEFAULT_LAB_PROVIDER, PedonCollection, PedonCollectionQueryParams, PedonParams, PedonQueryParams, PedonResponse, RawPedonParams, RawPedonResponse } from "./model";
 import { pedonDetail, pedonsInBbox, rawPedon, type EffectivePedonQuery } from "./service";
 import { PEDON_COLLECTION_TABLE, PEDON_TABLE } from "../tables";
 
