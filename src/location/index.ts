@@ -68,6 +68,7 @@ export function location(deps: LocationRouteDeps) {
         query: LocationQueryParams,
         response: { 200: LocationResponse },
         detail: {
+          operationId: "getSoilLocation",
           tags: ["soil"],
           summary: "Mapped-survey soil values for one WGS84 point",
           description:
@@ -95,6 +96,7 @@ export function location(deps: LocationRouteDeps) {
         query: RawLocationQueryParams,
         response: { 200: RawProviderResponse },
         detail: {
+          operationId: "getRawLocation",
           tags: ["raw"],
           summary: "Untouched upstream payload for one point",
           description:

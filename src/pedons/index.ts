@@ -89,6 +89,7 @@ export function pedons(deps: PedonRouteDeps) {
         query: PedonCollectionQueryParams,
         response: { 200: PedonCollection },
         detail: {
+          operationId: "listPedons",
           tags: ["pedons"],
           summary: "Laboratory pedon points in a bounding box",
           description:
@@ -121,6 +122,7 @@ export function pedons(deps: PedonRouteDeps) {
         query: PedonQueryParams,
         response: { 200: PedonResponse },
         detail: {
+          operationId: "getPedon",
           tags: ["pedons"],
           summary: "One laboratory pedon: its layers and observations",
           description:
@@ -149,6 +151,7 @@ export function pedons(deps: PedonRouteDeps) {
         params: RawPedonParams,
         response: { 200: RawPedonResponse },
         detail: {
+          operationId: "getRawPedon",
           tags: ["raw"],
           summary: "Untouched upstream laboratory table for one pedon",
           description:
