@@ -10,7 +10,7 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { TMP, runWrk, standaloneBench, startBaseline, startLoamServer, type Child, type WrkResult } from "./lib";
+import { TMP, cpuTicks, runWrk, standaloneBench, startBaseline, startLoamServer, type Child, type WrkResult } from "./lib";
 
 export interface HotRoute {
   name: string;
@@ -36,6 +36,9 @@ export interface HotRow {
   ratios: number[];
   rps: number;
   baselineRps: number;
+  /** Server CPU per request (µs, utime + stime over the runs), Loam's and the baseline's: steadier than req/s on a busy machine. */
+  cpuUs: number;
+  baselineCpuUs: number;
   /** The 304 over the 200, per round (data routes). */
   notModified?: { rps: number; ratios: number[] };
 }
@@ -75,8 +78,15 @@ export async function measureHotPath(options: HotPathOptions): Promise<HotRow[]>
     }
     const baseline = await startBaseline(bodies);
     children.push(baseline);
-    const run = (label: string, url: string, lua?: string): Promise<WrkResult> =>
-      runWrk(url, { label, connections: options.connections, durationSeconds: options.seconds, maxRequests: 2_000_000, client: options.client(label), pathsLua: lua });
+    const run = async (label: string, url: string, lua?: string, pid?: number, cpu?: { ticks: number; requests: number }): Promise<WrkResult> => {
+      const before = pid ? cpuTicks(pid) : 0;
+      const result = await runWrk(url, { label, connections: options.connections, durationSeconds: options.seconds, maxRequests: 2_000_000, client: options.client(label), pathsLua: lua });
+      if (pid && cpu) {
+        cpu.ticks += cpuTicks(pid) - before;
+        cpu.requests += result.requests;
+      }
+      return result;
+    };
     const warm = (label: string, url: string, lua?: string) =>
       runWrk(url, { label: `${label}-warmup`, connections: options.connections, durationSeconds: options.warmupSeconds, maxRequests: 2_000_000, client: options.client(label), pathsLua: lua });
     const rows: HotRow[] = [];
@@ -91,11 +101,13 @@ export async function measureHotPath(options: HotPathOptions): Promise<HotRow[]>
       const loamRps: number[] = [];
       const baseRps: number[] = [];
       const notModifiedRps: number[] = [];
+      const loamCpu = { ticks: 0, requests: 0 };
+      const baseCpu = { ticks: 0, requests: 0 };
       for (let round = 0; round < rounds; round++) {
         const order = round % 2 === 0 ? ["base", "loam", "304"] : ["304", "loam", "base"];
         for (const side of order) {
-          if (side === "base") baseRps.push((await run(`baseline ${route.name} r${round}`, baseUrl)).rps);
-          else if (side === "loam") loamRps.push((await run(`${route.name} r${round}`, loamUrl)).rps);
+          if (side === "base") baseRps.push((await run(`baseline ${route.name} r${round}`, baseUrl, undefined, baseline.pid, baseCpu)).rps);
+          else if (side === "loam") loamRps.push((await run(`${route.name} r${round}`, loamUrl, undefined, loam.pid, loamCpu)).rps);
           else if (route.conditional) {
             const result = await run(`${route.name} 304 r${round}`, loamUrl, conditionalLua);
             if (result.errors > 0) options.log(`${route.name} 304: ${result.errors} errors`);
@@ -109,9 +121,11 @@ export async function measureHotPath(options: HotPathOptions): Promise<HotRow[]>
         ratios: loamRps.map((rps, i) => rps / baseRps[i]!),
         rps: median(loamRps),
         baselineRps: median(baseRps),
+        cpuUs: (loamCpu.ticks * 10_000) / loamCpu.requests,
+        baselineCpuUs: (baseCpu.ticks * 10_000) / baseCpu.requests,
         ...(route.conditional ? { notModified: { rps: median(notModifiedRps), ratios: notModifiedRps.map((rps, i) => rps / loamRps[i]!) } } : {}),
       };
-      options.log(`${route.name}: ${row.rps.toFixed(0)} vs ${row.baselineRps.toFixed(0)} req/s, ratio ${(median(row.ratios) * 100).toFixed(0)} %${row.notModified ? `; 304 ${row.notModified.rps.toFixed(0)} req/s (${(median(row.notModified.ratios) * 100).toFixed(0)} % of its 200)` : ""}`);
+      options.log(`${route.name}: ${row.rps.toFixed(0)} vs ${row.baselineRps.toFixed(0)} req/s, ratio ${(median(row.ratios) * 100).toFixed(0)} %, CPU ${row.cpuUs.toFixed(0)} vs ${row.baselineCpuUs.toFixed(0)} µs/request${row.notModified ? `; 304 ${row.notModified.rps.toFixed(0)} req/s (${(median(row.notModified.ratios) * 100).toFixed(0)} % of its 200)` : ""}`);
       rows.push(row);
     }
     return rows;
@@ -128,12 +142,13 @@ export function hotPathSection(rows: HotRow[], seconds: number, connections: num
     "",
     `One Loam process (cache on), a bare Bun.serve of the same bytes, wrk -t1 -c${connections} -d${seconds}s per run, rounds in turn;`,
     "ratio: Loam's 200 over the baseline's (median of the rounds); 304: the same request with If-None-Match of its own tag, over Loam's 200 in the same round.",
+    "CPU: each server's utime + stime over its measured runs per request (/proc/<pid>/stat); their ratio (baseline over Loam) is steadier than req/s on a busy machine.",
     "",
-    "| route | body bytes | req/s | baseline req/s | ratio (rounds) | 304 req/s | 304 / 200 (rounds) |",
-    "|---|---:|---:|---:|---:|---:|---:|",
+    "| route | body bytes | req/s | baseline req/s | ratio (rounds) | CPU µs/request (baseline) | CPU ratio | 304 req/s | 304 / 200 (rounds) |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...rows.map(
       (row) =>
-        `| \`${row.route.path}\` | ${row.bytes} | ${row.rps.toFixed(0)} | ${row.baselineRps.toFixed(0)} | ${pct(median(row.ratios))} (${row.ratios.map(pct).join(", ")}) | ${row.notModified ? row.notModified.rps.toFixed(0) : "–"} | ${row.notModified ? `${pct(median(row.notModified.ratios))} (${row.notModified.ratios.map(pct).join(", ")})` : "–"} |`,
+        `| \`${row.route.path}\` | ${row.bytes} | ${row.rps.toFixed(0)} | ${row.baselineRps.toFixed(0)} | ${pct(median(row.ratios))} (${row.ratios.map(pct).join(", ")}) | ${row.cpuUs.toFixed(0)} (${row.baselineCpuUs.toFixed(0)}) | ${pct(row.baselineCpuUs / row.cpuUs)} | ${row.notModified ? row.notModified.rps.toFixed(0) : "–"} | ${row.notModified ? `${pct(median(row.notModified.ratios))} (${row.notModified.ratios.map(pct).join(", ")})` : "–"} |`,
     ),
     "",
   ];

@@ -15,6 +15,7 @@
  */
 import { Elysia } from "elysia";
 import type { DataAnswer } from "../answer";
+import { Memo } from "../lru";
 import { COMPRESS_MIN_BYTES, EncodedBodies, chooseEncoding, compress, encodedTag } from "./compression";
 import { csvTag, dataTags, entityTag, matchingTag } from "./conditional";
 import { finished, statusOf, toHeaders, type HeaderBag, type SetLike } from "./headers";
@@ -39,10 +40,10 @@ function notModified(headers: HeaderBag): Response {
 }
 
 /**
- * A frozen JSON document (e.g. the health answer) is the same bytes every time: its text and tag are
- * made once and kept as long as the object is.
+ * Tags of JSON documents by their text: the same few documents (health, metadata, catalog) are sent
+ * again and again, so each is hashed once (bounded: emptied when full; docs/decisions.md#hot-path).
  */
-const frozenDocuments = new WeakMap<object, { text: string; etag: string }>();
+const DOCUMENT_TAGS_MAX = 64;
 
 export type Send = <T>(answer: DataAnswer<T>, request: Request, set: SetLike, table?: CsvTable<T>) => T;
 
@@ -57,6 +58,7 @@ export function createResponsePipeline(options: PipelineOptions) {
   const encoded = new EncodedBodies();
   const jsonBodies = new JsonBodies(now, encoded);
   const tables = new TableBodies();
+  const documentTags = new Memo<string, string>(DOCUMENT_TAGS_MAX);
 
   /** A JSON body, encoded when worth it (and then from the cache of encodings when its bytes are named). */
   function jsonResponse(body: RenderedBody, etag: string | undefined, request: Request, set: SetLike): Response {
@@ -140,13 +142,11 @@ export function createResponsePipeline(options: PipelineOptions) {
   const plugin = new Elysia({ name: "loam.responses" }).mapResponse({ as: "global" }, ({ request, response, set }) => {
     if (response instanceof Response || response instanceof Blob || response === null || response === undefined) return;
     if (typeof response !== "object") return;
-    const frozen = Object.isFrozen(response) ? frozenDocuments.get(response) : undefined;
-    const text = frozen?.text ?? JSON.stringify(response);
+    const text = JSON.stringify(response);
     const headers = set.headers as HeaderBag;
     let etag = typeof headers["etag"] === "string" ? headers["etag"] : undefined;
     if (etag === undefined && statusOf(set) === 200 && (request.method === "GET" || request.method === "HEAD")) {
-      etag = frozen?.etag ?? entityTag(text);
-      if (!frozen && Object.isFrozen(response)) frozenDocuments.set(response, { text, etag });
+      etag = documentTags.of(text, entityTag);
       headers["etag"] = etag;
       const matched = matchingTag(request, etag);
       if (matched) return notModified({ ...headers, etag: matched });

@@ -9,9 +9,6 @@ import { ApiMetadata, HealthResponse } from "./model";
 const EXPERIMENTAL_WARNING =
   "Loam is experimental: limits, fields and behaviour may change. Mapped survey values are not laboratory observations at a point, pedons are points, and a successful response does not establish fitness for an agronomic, environmental, engineering or regulatory decision. Check data_kind, depth, measurement_method, source, transformations, warnings and cache before using a value.";
 
-/** The same object every time, frozen: the pipeline serializes and tags it once (src/http/response.ts). */
-const HEALTHY = Object.freeze({ status: "healthy" as const, service: SERVICE_NAME, version: VERSION });
-
 export function meta(registry: Registry) {
   const supported = registry.operational.map((p) => p.id);
   return new Elysia({ name: "loam.meta" })
@@ -19,7 +16,7 @@ export function meta(registry: Registry) {
     "/health",
     ({ set }) => {
       set.headers["cache-control"] = "no-store";
-      return HEALTHY;
+      return { status: "healthy" as const, service: SERVICE_NAME, version: VERSION };
     },
     {
       response: { 200: HealthResponse },
