@@ -59,14 +59,18 @@ export interface BoundaryOptions {
   onDetail?: (error: LoamError, requestId: string) => void;
 }
 
-/** The client's rate-limit key (client-address.ts); a forwarded value that is not an address falls back to the socket's. */
-function clientOf(request: Request, socketAddress: string | undefined, trustProxy: boolean): string {
+/**
+ * The client's rate-limit key (client-address.ts); a forwarded value that is not an address falls back
+ * to the socket's, which is asked for only then (Bun's requestIP costs about 4 % of a small answer).
+ */
+function clientOf(request: Request, socketAddress: () => string | undefined, trustProxy: boolean): string {
   if (trustProxy) {
     const first = request.headers.get("x-forwarded-for")?.split(",")[0];
     const key = first ? clientKey(first) : null;
     if (key) return key;
   }
-  return (socketAddress && clientKey(socketAddress)) || socketAddress || "unknown";
+  const socket = socketAddress();
+  return (socket && clientKey(socket)) || socket || "unknown";
 }
 
 /** Rate-limit headers, the 429, and the repeated-parameter rule, once the limiter has decided. */
@@ -88,7 +92,7 @@ export function httpBoundary(options: BoundaryOptions) {
   return new Elysia({ name: "loam.http-boundary" })
     .onRequest(({ request, set, server }) => {
       const requestId = requestIdFor(request);
-      const client = clientOf(request, server?.requestIP(request)?.address, options.trustProxy);
+      const client = clientOf(request, () => server?.requestIP(request)?.address, options.trustProxy);
       startTrace(request, requestId, client);
       Object.assign(set.headers, CORS_HEADERS, SECURITY_HEADERS);
       set.headers["x-request-id"] = requestId;
