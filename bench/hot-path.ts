@@ -7,6 +7,8 @@
  *
  * Part of `bun run bench` (bench/run.ts); alone, for a quick check:
  *   BENCH_SECONDS=4 bun bench/hot-path.ts          # prints the figures as a Markdown table, writes nothing
+ *   BENCH_ROUTES=health,mapunit                     # only these routes (HOT_ROUTES names)
+ *   BENCH_LOAM_CHECKOUT=/tmp/loam-at-<commit>       # serve another checkout (git archive <commit> | tar -x; node_modules and data linked)
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -54,6 +56,8 @@ export interface HotPathOptions {
   log: (message: string) => void;
   client: (run: string) => string;
   only?: string[];
+  /** Another checkout to serve instead of this one (an earlier commit, for before/after figures). */
+  loamCheckout?: string;
 }
 
 export async function measureHotPath(options: HotPathOptions): Promise<HotRow[]> {
@@ -62,7 +66,7 @@ export async function measureHotPath(options: HotPathOptions): Promise<HotRow[]>
   for (const suffix of ["", "-wal", "-shm"]) if (existsSync(db + suffix)) rmSync(db + suffix);
   const children: Child[] = [];
   try {
-    const loam = await startLoamServer(db, { env: { LOAM_SNAPSHOT: options.snapshotPath, RATE_LIMIT_PER_MINUTE: "1000000" } });
+    const loam = await startLoamServer(db, { env: { LOAM_SNAPSHOT: options.snapshotPath, RATE_LIMIT_PER_MINUTE: "1000000" }, cwd: options.loamCheckout });
     children.push(loam);
     const routes = HOT_ROUTES.filter((r) => !options.only || options.only.includes(r.name));
     const bodies: Record<string, string> = {};
@@ -158,7 +162,7 @@ if (import.meta.main) {
   const bench = standaloneBench();
   let runs = 0;
   const only = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(",") : undefined;
-  const rows = await measureHotPath({ ...bench, only, client: () => `198.19.${Math.floor(++runs / 250)}.${runs % 250}` });
+  const rows = await measureHotPath({ ...bench, only, loamCheckout: process.env.BENCH_LOAM_CHECKOUT, client: () => `198.19.${Math.floor(++runs / 250)}.${runs % 250}` });
   console.log(hotPathSection(rows, bench.seconds, bench.connections).join("\n"));
   process.exit(0);
 }

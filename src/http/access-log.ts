@@ -1,7 +1,8 @@
 /**
  * One JSON line per request on stdout. A coordinate can locate a farm or a home, so the log never
  * holds the raw URL: only the route pattern and the query parameters some route declares (its query
- * schema, read by strictQuery: a new route's parameters are logged without a line here), with
+ * schema, read by strictQuery: a new route's parameters are logged without a line here;
+ * docs/decisions.md#contract-lists), with
  * latitude, longitude and bbox rounded to 0.1 degree.
  */
 import type { Config } from "../config";

@@ -16,7 +16,7 @@ import type { OpenAPIV3 } from "openapi-types";
 /**
  * Operation ids are declared by each route (`detail.operationId`, next to its path): the names are a
  * public contract (generated clients use them as method names), and a route moving between files
- * keeps its name. test/http/openapi-lint.test.ts fails on an operation without one.
+ * keeps its name (docs/decisions.md#contract-lists). test/http/openapi-lint.test.ts fails on an operation without one.
  *
  * A route that cannot declare one may still be named here by "METHOD path" (a declared id wins).
  */
