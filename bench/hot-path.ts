@@ -42,7 +42,7 @@ export interface HotRow {
   cpuUs: number;
   baselineCpuUs: number;
   /** The 304 over the 200, per round (data routes). */
-  notModified?: { rps: number; ratios: number[] };
+  notModified?: { rps: number; ratios: number[]; cpuUs: number };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -107,13 +107,14 @@ export async function measureHotPath(options: HotPathOptions): Promise<HotRow[]>
       const notModifiedRps: number[] = [];
       const loamCpu = { ticks: 0, requests: 0 };
       const baseCpu = { ticks: 0, requests: 0 };
+      const notModifiedCpu = { ticks: 0, requests: 0 };
       for (let round = 0; round < rounds; round++) {
         const order = round % 2 === 0 ? ["base", "loam", "304"] : ["304", "loam", "base"];
         for (const side of order) {
           if (side === "base") baseRps.push((await run(`baseline ${route.name} r${round}`, baseUrl, undefined, baseline.pid, baseCpu)).rps);
           else if (side === "loam") loamRps.push((await run(`${route.name} r${round}`, loamUrl, undefined, loam.pid, loamCpu)).rps);
           else if (route.conditional) {
-            const result = await run(`${route.name} 304 r${round}`, loamUrl, conditionalLua);
+            const result = await run(`${route.name} 304 r${round}`, loamUrl, conditionalLua, loam.pid, notModifiedCpu);
             if (result.errors > 0) options.log(`${route.name} 304: ${result.errors} errors`);
             notModifiedRps.push(result.rps);
           }
@@ -127,9 +128,9 @@ export async function measureHotPath(options: HotPathOptions): Promise<HotRow[]>
         baselineRps: median(baseRps),
         cpuUs: (loamCpu.ticks * 10_000) / loamCpu.requests,
         baselineCpuUs: (baseCpu.ticks * 10_000) / baseCpu.requests,
-        ...(route.conditional ? { notModified: { rps: median(notModifiedRps), ratios: notModifiedRps.map((rps, i) => rps / loamRps[i]!) } } : {}),
+        ...(route.conditional ? { notModified: { rps: median(notModifiedRps), ratios: notModifiedRps.map((rps, i) => rps / loamRps[i]!), cpuUs: (notModifiedCpu.ticks * 10_000) / notModifiedCpu.requests } } : {}),
       };
-      options.log(`${route.name}: ${row.rps.toFixed(0)} vs ${row.baselineRps.toFixed(0)} req/s, ratio ${(median(row.ratios) * 100).toFixed(0)} %, CPU ${row.cpuUs.toFixed(0)} vs ${row.baselineCpuUs.toFixed(0)} µs/request${row.notModified ? `; 304 ${row.notModified.rps.toFixed(0)} req/s (${(median(row.notModified.ratios) * 100).toFixed(0)} % of its 200)` : ""}`);
+      options.log(`${route.name}: ${row.rps.toFixed(0)} vs ${row.baselineRps.toFixed(0)} req/s, ratio ${(median(row.ratios) * 100).toFixed(0)} %, CPU ${row.cpuUs.toFixed(0)} vs ${row.baselineCpuUs.toFixed(0)} µs/request${row.notModified ? `; 304 ${row.notModified.rps.toFixed(0)} req/s, CPU ${row.notModified.cpuUs.toFixed(0)} µs/request (${(median(row.notModified.ratios) * 100).toFixed(0)} % of its 200)` : ""}`);
       rows.push(row);
     }
     return rows;
@@ -148,11 +149,11 @@ export function hotPathSection(rows: HotRow[], seconds: number, connections: num
     "ratio: Loam's 200 over the baseline's (median of the rounds); 304: the same request with If-None-Match of its own tag, over Loam's 200 in the same round.",
     "CPU: each server's utime + stime over its measured runs per request (/proc/<pid>/stat); their ratio (baseline over Loam) is steadier than req/s on a busy machine.",
     "",
-    "| route | body bytes | req/s | baseline req/s | ratio (rounds) | CPU µs/request (baseline) | CPU ratio | 304 req/s | 304 / 200 (rounds) |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| route | body bytes | req/s | baseline req/s | ratio (rounds) | CPU µs/request (baseline) | CPU ratio | 304 req/s | 304 / 200 (rounds) | 304 CPU µs/request |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...rows.map(
       (row) =>
-        `| \`${row.route.path}\` | ${row.bytes} | ${row.rps.toFixed(0)} | ${row.baselineRps.toFixed(0)} | ${pct(median(row.ratios))} (${row.ratios.map(pct).join(", ")}) | ${row.cpuUs.toFixed(0)} (${row.baselineCpuUs.toFixed(0)}) | ${pct(row.baselineCpuUs / row.cpuUs)} | ${row.notModified ? row.notModified.rps.toFixed(0) : "–"} | ${row.notModified ? `${pct(median(row.notModified.ratios))} (${row.notModified.ratios.map(pct).join(", ")})` : "–"} |`,
+        `| \`${row.route.path}\` | ${row.bytes} | ${row.rps.toFixed(0)} | ${row.baselineRps.toFixed(0)} | ${pct(median(row.ratios))} (${row.ratios.map(pct).join(", ")}) | ${row.cpuUs.toFixed(0)} (${row.baselineCpuUs.toFixed(0)}) | ${pct(row.baselineCpuUs / row.cpuUs)} | ${row.notModified ? row.notModified.rps.toFixed(0) : "–"} | ${row.notModified ? `${pct(median(row.notModified.ratios))} (${row.notModified.ratios.map(pct).join(", ")})` : "–"} | ${row.notModified ? row.notModified.cpuUs.toFixed(0) : "–"} |`,
     ),
     "",
   ];
