@@ -27,8 +27,8 @@ export interface RenderedBody {
   bytes?: () => Uint8Array;
 }
 
-/** A kept JSON body: UTF-8 before and after the `cache` value, and the current rendering. */
-interface KeptJson {
+/** A cache hit's JSON: UTF-8 before and after the `cache` value, and the current rendering. */
+interface RenderedHit {
   head: Uint8Array;
   tail: Uint8Array;
   /** Characters of head and tail. */
@@ -83,7 +83,7 @@ function ageSeconds(cache: { storedAt: number }, now: number): number {
 
 /** The JSON of data answers, each hit's kept per tag and stored_at (one tag may name bodies fetched at different times: SDA's retrieved_at is the fetch time). */
 export class JsonBodies {
-  private readonly kept = new Lru<string, KeptJson>(JSON_ENTRIES, JSON_BYTES);
+  private readonly hits = new Lru<string, RenderedHit>(JSON_ENTRIES, JSON_BYTES);
 
   constructor(
     private readonly now: () => number,
@@ -94,12 +94,12 @@ export class JsonBodies {
     return this.reused(answer, etag) ?? plain(answer.body());
   }
 
-  /** A cache hit's body from its kept copy (made on first use); null when the answer is not kept. */
+  /** A cache hit's body from its rendering (made on first use); null when the answer is not one to reuse. */
   private reused<T>(answer: DataAnswer<T>, etag: string): RenderedBody | null {
     const cache = answer.cache;
     if (!cache.hit || cache.stale) return null;
     const key = `${etag}|${cache.storedAt}`;
-    let entry = this.kept.get(key);
+    let entry = this.hits.get(key);
     const at = this.now();
     if (!entry) {
       const body = answer.body();
@@ -109,9 +109,9 @@ export class JsonBodies {
       const [head, tail] = parts;
       const bytes = { head: utf8.encode(head), tail: utf8.encode(tail) };
       entry = { ...bytes, chars: head.length + tail.length, meta, age: ageSeconds(cache, at), blob: new Blob([concat(bytes.head, utf8.encode(meta), bytes.tail)]) };
-      this.kept.set(key, entry, entry.head.byteLength + entry.tail.byteLength + entry.blob.size);
+      this.hits.set(key, entry, entry.head.byteLength + entry.tail.byteLength + entry.blob.size);
     } else {
-      // A kept body's metadata (a hit, stored at the entry's time) changes only with its age in seconds.
+      // A rendered hit's metadata (a hit, stored at the entry's time) changes only with its age in seconds.
       const age = ageSeconds(cache, at);
       if (age !== entry.age) {
         const meta = JSON.stringify(cacheMetadata(cache, at));
@@ -120,7 +120,7 @@ export class JsonBodies {
         if (meta !== entry.meta) {
           entry.meta = meta;
           entry.blob = new Blob([concat(entry.head, utf8.encode(meta), entry.tail)]);
-          this.kept.reweigh(key, entry.head.byteLength + entry.tail.byteLength + entry.blob.size);
+          this.hits.reweigh(key, entry.head.byteLength + entry.tail.byteLength + entry.blob.size);
         }
       }
     }
@@ -162,15 +162,15 @@ const safeFileName = (name: string) => name.replace(/[^0-9A-Za-z._-]+/g, "_").sl
 
 /** Tables rendered once per tag, unless stale (a stale answer's warning names this moment's failure). */
 export class TableBodies {
-  private readonly kept = new Lru<string, RenderedTable>(TABLE_ENTRIES, TABLE_CHARS);
+  private readonly tables = new Lru<string, RenderedTable>(TABLE_ENTRIES, TABLE_CHARS);
 
   of<T>(answer: DataAnswer<T>, tag: string, table: CsvTable<T>): RenderedTable {
     const stale = answer.cache.stale;
-    const found = stale ? undefined : this.kept.get(tag);
+    const found = stale ? undefined : this.tables.get(tag);
     if (found) return found;
     const body = answer.body();
     const rendered: RenderedTable = { text: table.render(body), fileName: safeFileName(table.fileName(body)), ...(stale ? {} : { name: tag }) };
-    if (!stale) this.kept.set(tag, rendered, rendered.text.length);
+    if (!stale) this.tables.set(tag, rendered, rendered.text.length);
     return rendered;
   }
 }
