@@ -4,6 +4,7 @@
  */
 import { MAX_IDLE_TIMEOUT_SECONDS, MAX_UPSTREAM_TIMEOUT_MS } from "./http/idle-timeout";
 import { DEFAULT_OSD_URL, osdUrlProblem } from "./providers/usda_osd/live";
+import { DEFAULT_GEOCHEM_URL } from "./providers/usgs_geochem/transport";
 
 export interface Config {
   port: number;
@@ -18,6 +19,8 @@ export interface Config {
   sdaUrl: string;
   /** Live series descriptions: a URL pattern with `{letter}` and `{name}` (LOAM_UPSTREAM=sda). */
   osdUrl: string;
+  /** Live geochemistry: the USGS DS 801 Appendix 2b file (LOAM_UPSTREAM=sda). */
+  geochemUrl: string;
   upstreamTimeoutMs: number;
   cacheTtlSeconds: number;
   /** Bytes of upstream answers LOAM_DB keeps at most; the oldest entries are evicted first. */
@@ -141,6 +144,7 @@ export function loadConfig(env: Env = process.env, cores: number = navigator.har
     dataDir: text(env, "LOAM_DATA_DIR", "../shared/data"),
     sdaUrl: url(env, "SDA_URL", DEFAULT_SDA_URL),
     osdUrl: urlPattern(env, "OSD_URL", DEFAULT_OSD_URL, osdUrlProblem),
+    geochemUrl: url(env, "GEOCHEM_URL", DEFAULT_GEOCHEM_URL),
     upstreamTimeoutMs: upstreamTimeout(env),
     cacheTtlSeconds: integer(env, "CACHE_TTL_SECONDS", 604800, 0, 31_536_000),
     cacheMaxBytes: integer(env, "CACHE_MAX_BYTES", 268_435_456, 1_048_576, 1_099_511_627_776),

@@ -12,6 +12,8 @@ import { summaryCsv, type SummaryBodyCells } from "./summary";
 import { mapUnitCollectionCsv, type MapUnitCollectionCells } from "./mapunits";
 import { seriesCsv } from "./series";
 import type { SeriesResponse } from "../series/model";
+import { geochemSiteCollectionCsv, geochemSiteCsv } from "./geochem";
+import type { GeochemSiteCollection, GeochemSiteResponse } from "../geochem/model";
 
 export const LOCATION_TABLE: CsvTable<Static<typeof LocationResponse>> = {
   render: locationCsv,
@@ -50,4 +52,16 @@ export const MAP_UNIT_COLLECTION_TABLE: CsvTable<MapUnitCollectionCells> = {
 export const SERIES_TABLE: CsvTable<SeriesResponse> = {
   render: seriesCsv,
   fileName: (body) => `loam-series_${body.series.name}.csv`,
+};
+
+/** GET /v1/geochem/sites: one row per site, named by the box or the point. */
+export const GEOCHEM_SITE_COLLECTION_TABLE: CsvTable<GeochemSiteCollection> = {
+  render: geochemSiteCollectionCsv,
+  fileName: (body) => `loam-geochem-sites_${(body.query.bbox ?? body.query.near ?? []).join("_")}.csv`,
+};
+
+/** GET /v1/geochem/sites/{site_id}: one row per element observation, named by the site. */
+export const GEOCHEM_SITE_TABLE: CsvTable<GeochemSiteResponse> = {
+  render: geochemSiteCsv,
+  fileName: (body) => `loam-geochem-site_${body.site.site_id}.csv`,
 };

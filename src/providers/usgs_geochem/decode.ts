@@ -1,0 +1,116 @@
+/**
+ * A slice of the DS 801 table (./rows.ts) read into typed sites and observations
+ * (docs/decisions.md#geochem). Censoring is read exactly as for laboratory pedons (the one reader,
+ * src/providers/usda_kssl/censored.ts, docs/decisions.md#censored): `<1` is value null, qualifier
+ * less_than, reporting limit 1, never the limit as the value. `N.S.` (no sample) is no observation.
+ */
+import { findProperty } from "../../catalog/properties";
+import type { Transformation } from "../../catalog/model";
+import type { SampleSite } from "../../domain/sample-site";
+import type { GeochemObservation } from "../../geochem/model";
+import type { SiteReading } from "../provider";
+import { parseReported } from "../usda_kssl/censored";
+import { ELEMENTS, elementColumn } from "./elements";
+import { GEOCHEM_PROVIDER_ID, type GeochemRows } from "./rows";
+import { DS801_CITATION } from "./catalog";
+
+/** The file's marker of a missing sample (either not collected or lost in shipping). */
+export const NO_SAMPLE = "N.S.";
+
+interface UnitChange {
+  factor: number;
+  transformation: Transformation | null;
+}
+
+/**
+ * From the unit row's unit to the vocabulary's standard unit of the property (docs/decisions.md#units):
+ * `wt. %` is mass percent, the vocabulary's `%`, so it is relabelled with the value unchanged; mg/kg and
+ * % convert by 10,000. A unit the table does not know is served as the file states it.
+ */
+function unitChange(fileUnit: string, standard: string | null): { unit: string; change: UnitChange } {
+  const to = standard ?? fileUnit;
+  const from = fileUnit === "wt. %" ? "%" : fileUnit;
+  const step = (factor: number, operation: string, formula: string): UnitChange => ({ factor, transformation: { operation, from_unit: fileUnit, to_unit: to, formula } });
+  if (fileUnit === to) return { unit: to, change: { factor: 1, transformation: null } };
+  if (from === to) return { unit: to, change: step(1, "relabel_unit", `${to} = ${fileUnit} (mass percent; the value is unchanged)`) };
+  if (from === "%" && to === "mg/kg") return { unit: to, change: step(10_000, "convert_unit", `mg/kg = ${fileUnit} x 10000`) };
+  if (from === "mg/kg" && to === "%") return { unit: to, change: step(1e-4, "convert_unit", "% = mg/kg / 10000") };
+  return { unit: fileUnit, change: { factor: 1, transformation: null } };
+}
+
+const scaled = (value: number | null, factor: number) => (value === null || factor === 1 ? value : Number((value * factor).toPrecision(12)));
+
+export const MEASUREMENT_METHOD =
+  "Total or near-total element content of the <2 mm fraction, as USGS Data Series 801 reports it (most elements after a near-total four-acid digestion); the element's own method is in Appendix 5 of the report, which Loam does not serve.";
+
+/** MM/DD/YY (2007-2010 in the file) as an ISO date; null when the cell is not one. */
+export function isoDate(cell: string): string | null {
+  const m = /^(\d{2})\/(\d{2})\/(\d{2})$/.exec(cell);
+  if (!m) return null;
+  const [, mm, dd, yy] = m;
+  return `${Number(yy) < 70 ? "20" : "19"}${yy}-${mm}-${dd}`;
+}
+
+const orNull = (cell: string | undefined) => (cell === undefined || cell === "" || cell === NO_SAMPLE ? null : cell);
+
+/** The sample site of a row. */
+export function readSite(rows: GeochemRows, row: readonly string[]): SampleSite {
+  const at = (name: string) => row[rows.position.get(name)!]!;
+  const depth = /^(\d+)-(\d+)$/.exec(at("Top5_Depth"));
+  return {
+    context: "sample",
+    site_id: Number(at("SiteID")),
+    lab_id: orNull(at("Top5_LabID")),
+    state: orNull(at("StateID")),
+    latitude: Number(at("Latitude")),
+    longitude: Number(at("Longitude")),
+    collection_date: isoDate(at("CollDate")),
+    land_cover_primary: orNull(at("LandCover1")),
+    land_cover_secondary: orNull(at("LandCover2")),
+    // Every site was to be sampled at 0-5 cm; a site without a sample (N.S.) keeps the design's depth.
+    depth: depth ? { top_cm: Number(depth[1]), bottom_cm: Number(depth[2]) } : { top_cm: 0, bottom_cm: 5 },
+  };
+}
+
+/** The sites of an answer, with the results of the asked properties (served ids) in file order. */
+export function readSites(rows: GeochemRows, properties: readonly string[]): SiteReading[] {
+  const asked = new Set(properties);
+  const elements = ELEMENTS.filter((el) => asked.has(el.property) && rows.position.has(elementColumn(el))).map((el) => {
+    const column = elementColumn(el);
+    const position = rows.position.get(column)!;
+    const fileUnit = rows.units[position]!;
+    const record = findProperty(el.property);
+    const { unit, change } = unitChange(fileUnit, record?.standard_unit ?? null);
+    return { el, column, position, fileUnit, unit, factor: change.factor, transformations: change.transformation ? [change.transformation] : [], name: record?.name ?? el.name };
+  });
+  const units = Object.fromEntries(elements.map((e) => [e.el.property, e.unit]));
+  return rows.rows.map((row, i) => {
+    const observations: GeochemObservation[] = [];
+    const noSample: string[] = [];
+    for (const e of elements) {
+      const cell = row[e.position]!;
+      if (cell === NO_SAMPLE || cell.trim() === "") {
+        noSample.push(e.el.property);
+        continue;
+      }
+      const result = parseReported(cell);
+      observations.push({
+        property: { id: e.el.property, name: e.name },
+        value: scaled(result.value, e.factor),
+        reported_value: cell,
+        value_qualifier: result.value_qualifier,
+        reporting_limit: scaled(result.reporting_limit, e.factor),
+        unit: e.unit,
+        data_kind: "observed",
+        measurement_method: MEASUREMENT_METHOD,
+        source: { provider: GEOCHEM_PROVIDER_ID, column: e.column, original_value: cell, original_unit: e.fileUnit, citation: DS801_CITATION, retrieved_at: rows.retrieved_at },
+        transformations: e.transformations,
+        warnings: result.warning ? [result.warning] : [],
+      });
+    }
+    const reading: SiteReading = { site: readSite(rows, row), observations, noSample, units };
+    const km = rows.distances?.[i];
+    if (km !== undefined) reading.distanceKm = km;
+    return reading;
+  });
+}
