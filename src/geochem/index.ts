@@ -4,7 +4,7 @@
  */
 import { Elysia } from "elysia";
 import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
-import { strictQuery } from "../http/query";
+import { parsedQuery, strictQuery } from "../http/query";
 import type { Send } from "../http/response";
 import { ProviderNotOperationalError, ValidationError } from "../errors";
 import type { DataDeps } from "../answer";
@@ -81,10 +81,11 @@ function nearPoint(raw: string): [number, number] {
 const sitesQuery = strictQuery(GeochemSitesQueryParams);
 const siteQuery = strictQuery(GeochemSiteQueryParams);
 
-function effectiveSitesQuery(provider: SampleSiteProvider, read: ReturnType<typeof sitesQuery.queryOf>): EffectiveSitesQuery {
-  const hasBox = read.bbox !== "";
+function effectiveSitesQuery(provider: SampleSiteProvider, read: ReturnType<typeof sitesQuery.queryOf>, request: Request): EffectiveSitesQuery {
   const hasNear = read.near !== "";
-  if (hasBox === hasNear) throw new ValidationError("Give either 'bbox' (the sites in a box) or 'near' (the sites nearest a point), not both and not neither.");
+  // bbox has a default (the whole range); only one the request names conflicts with near.
+  if (hasNear && parsedQuery(request.url).values.has("bbox")) throw new ValidationError("Give either 'bbox' (the sites in a box) or 'near' (the sites nearest a point), not both.");
+  const hasBox = !hasNear;
   if (hasNear && read.cursor !== "") throw new ValidationError("Query parameter 'cursor' pages a bbox; a 'near' answer is one list, nearest first, with no further pages.");
   if (hasNear && read.limit > MAX_NEAR_LIMIT) throw new ValidationError(`Query parameter 'limit' must be at most ${MAX_NEAR_LIMIT} with 'near'; got ${read.limit}.`);
   return {
@@ -122,7 +123,7 @@ export function geochem(deps: GeochemRouteDeps) {
       "/v1/geochem/sites",
       async ({ query, request, set }) => {
         const provider = sampleSites(deps);
-        const effective = effectiveSitesQuery(provider, sitesQuery.queryOf(query));
+        const effective = effectiveSitesQuery(provider, sitesQuery.queryOf(query), request);
         const { answer, next } = await geochemSites(deps, provider, effective, (cursor) => withCursor(request, cursor));
         if (next !== null) set.headers["link"] = `<${next}>; rel="next"`;
         return deps.send(answer, request, set, GEOCHEM_SITE_COLLECTION_TABLE);
@@ -143,7 +144,7 @@ export function geochem(deps: GeochemRouteDeps) {
                 409: PLANNED_PROVIDER_ERROR,
                 422: [
                   "ErrorResponse",
-                  "A parameter violates its rules (code validation_error): neither or both of bbox and near; bbox not four numbers, outside WGS84 or min not less than max; near not latitude,longitude; limit outside 1 to 1000 (1 to 100 with near); an unknown property or one that is not an element of the survey; a cursor from another query, altered, or with near; format not json or csv.",
+                  "A parameter violates its rules (code validation_error): both bbox and near; bbox not four numbers, outside WGS84 or min not less than max; near not latitude,longitude; limit outside 1 to 1000 (1 to 100 with near); an unknown property or one that is not an element of the survey; a cursor from another query, altered, or with near; format not json or csv.",
                 ],
                 ...UPSTREAM_ERRORS,
               },

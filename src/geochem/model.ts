@@ -12,6 +12,8 @@ import { SampleDepth, SampleSite } from "../domain/sample-site";
 export const GEOCHEM_PROVIDER = "usgs_geochem";
 export const DEFAULT_SITE_LIMIT = 100;
 export const MAX_SITE_LIMIT = 1000;
+/** The box of a query that names none: every site, page by page. */
+export const WHOLE_WORLD = "-180,-90,180,90";
 /** The most sites a point's nearest-site query returns. */
 export const MAX_NEAR_LIMIT = 100;
 
@@ -21,9 +23,9 @@ export const GeochemSitesQueryParams = t.Object({
   bbox: t.Optional(
     t.String({
       maxLength: 200,
-      default: "",
+      default: WHOLE_WORLD,
       description:
-        "min_lon,min_lat,max_lon,max_lat: WGS84 decimal degrees, southwest corner first, min < max on both axes; any size inside WGS84 (the sites are sparse: about one per 1,600 km2). Give bbox or near, not both.",
+        "min_lon,min_lat,max_lon,max_lat: WGS84 decimal degrees, southwest corner first, min < max on both axes; any size inside WGS84 (the sites are sparse: about one per 1,600 km2); default the whole WGS84 range (every site, page by page). Not together with near.",
       examples: ["-96.7,40.3,-90.1,43.6"],
     }),
   ),
@@ -31,7 +33,7 @@ export const GeochemSitesQueryParams = t.Object({
     t.String({
       maxLength: 100,
       default: "",
-      description: "latitude,longitude (WGS84 decimal degrees): the sites nearest this point, nearest first, each with distance_km. Give bbox or near, not both; no cursor.",
+      description: "latitude,longitude (WGS84 decimal degrees): the sites nearest this point, nearest first, each with distance_km, instead of a box; no cursor.",
       examples: ["42.0864,-93.7571"],
     }),
   ),

@@ -33,6 +33,9 @@ export const OPERATION_IDS: Record<string, string> = {
   "get /v1/pedons/{pedon_key}": "getPedon",
   "get /v1/providers/{provider_id}/raw/pedons/{pedon_key}": "getRawPedon",
   "get /v1/series/{name}": "getSeries",
+  "get /v1/geochem/sites": "listGeochemSites",
+  "get /v1/geochem/sites/{site_id}": "getGeochemSite",
+  "get /v1/providers/{provider_id}/raw/sites/{site_id}": "getRawGeochemSite",
   "get /metrics": "getMetrics",
 };
 
@@ -49,6 +52,8 @@ export const PARAMETER_PATTERNS: Record<string, string> = {
   pedon_key: "^(?:[1-9][0-9]{0,9}|[0-9]{2}[A-Za-z][0-9A-Za-z]{4})$",
   // src/providers/usda_ssurgo/mapunit.ts checkMapUnitKey: a SSURGO mukey (also at most 2147483647).
   map_unit_key: "^[1-9][0-9]{0,9}$",
+  // src/providers/usgs_geochem/index.ts checkSiteId: a DS 801 SiteID.
+  site_id: "^[1-9][0-9]{0,8}$",
 };
 
 const HEAD_NOTE = "Also answers HEAD with the same status and headers and no body.";

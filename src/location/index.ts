@@ -21,7 +21,9 @@ const POINT: ProviderFit<PointProvider> = {
   refusal: (provider) =>
     provider.role === "series"
       ? `Provider '${provider.id}' serves series descriptions, not mapped values for a point; use GET /v1/series/{name} for it.`
-      : `Provider '${provider.id}' serves laboratory pedons, not mapped values for a point; use GET /v1/pedons?bbox=... for it.`,
+      : provider.role === "sample_sites"
+        ? `Provider '${provider.id}' serves geochemistry sample sites, not mapped values for a point; use GET /v1/geochem/sites?near=latitude,longitude for the nearest sites.`
+        : `Provider '${provider.id}' serves laboratory pedons, not mapped values for a point; use GET /v1/pedons?bbox=... for it.`,
 };
 
 /** The raw endpoint names the path id: a laboratory provider is pointed to its own raw endpoint. */

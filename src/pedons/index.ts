@@ -36,7 +36,9 @@ const labPedons = (where: string): ProviderFit<PedonProvider> => ({
   refusal: (provider) =>
     provider.role === "series"
       ? `${where} names '${provider.id}', which serves series descriptions, not laboratory pedons; use GET /v1/series/{name} for it.`
-      : `${where} names '${provider.id}', which serves mapped values for a point, not laboratory pedons; use GET /v1/soil/location for it.`,
+      : provider.role === "sample_sites"
+        ? `${where} names '${provider.id}', which serves geochemistry sample sites, not laboratory pedons; use GET /v1/geochem/sites for it.`
+        : `${where} names '${provider.id}', which serves mapped values for a point, not laboratory pedons; use GET /v1/soil/location for it.`,
 });
 
 /** A laboratory provider id or alias → the provider; unknown 404, planned 409, another role 422. */

@@ -8,7 +8,8 @@ import type { ConnectContext, SampleSiteProvider } from "../provider";
 import type { SourceDescription } from "../../upstream/transport";
 import { DS801_CITATION, DS801_URL, GEOCHEM_CATALOG_RECORD, GEOCHEM_ORGANIZATION } from "./catalog";
 import { readSites } from "./decode";
-import { ELEMENT_PROPERTIES } from "./elements";
+import { ELEMENT_PROPERTIES, ELEMENTS, elementColumn } from "./elements";
+import { findProperty } from "../../catalog/properties";
 import { NEAREST_SITES_QUERY, SITE_QUERY, SITES_IN_BOX_QUERY } from "./queries";
 import { GEOCHEM_PROVIDER_ID, type GeochemRows } from "./rows";
 import { geochemLiveTransport } from "./transport";
@@ -34,8 +35,15 @@ export const usgsGeochem: SampleSiteProvider<GeochemRows> = {
   aliases: [],
   role: "sample_sites",
   record: GEOCHEM_CATALOG_RECORD,
-  // Not an SQL column table: the elements are columns of one file, read by ./decode.ts.
-  columns: [],
+  // The elements are columns of one file (read by ./decode.ts); each answers its vocabulary id.
+  columns: ELEMENTS.map((el) => ({
+    property: el.property,
+    table: "Appendix_2b_Top5",
+    column: elementColumn(el),
+    unit: findProperty(el.property)?.standard_unit ?? "",
+    meaning: `Total or near-total ${el.name} content of the 0-5 cm sample`,
+    methodColumn: null,
+  })),
   queries: { inBox: SITES_IN_BOX_QUERY, nearest: NEAREST_SITES_QUERY, site: SITE_QUERY },
   // As usda_osd: the offline snapshot when that is what Loam opened, else the live file.
   connect({ config, upstreams, now }: ConnectContext) {
