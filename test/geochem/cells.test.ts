@@ -52,7 +52,7 @@ describe.each(["snapshot", "live"] as const)("every cell of every site (%s)", (m
       const seen = new Set<number>();
       let path: string | null = `/v1/geochem/sites?limit=1000&property=${id}`;
       while (path) {
-        const { status, body } = await loam().json(path);
+        const { status, body }: { status: number; body: any } = await loam().json(path);
         expect(status).toBe(200);
         const served: unknown[] = [];
         const wanted: unknown[] = [];

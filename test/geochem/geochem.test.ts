@@ -133,7 +133,7 @@ describe("the site list", () => {
     let path: string | null = `/v1/geochem/sites?bbox=${IOWA_BOX}&limit=17`;
     let pages = 0;
     while (path) {
-      const { status, headers, body } = await loam.json(path);
+      const { status, headers, body }: { status: number; headers: Headers; body: any } = await loam.json(path);
       expect(status).toBe(200);
       contract.assert("GeochemSiteCollection", body);
       pages += 1;

@@ -12,6 +12,7 @@ import type { SiteReading } from "../provider";
 import { parseReported } from "../usda_kssl/censored";
 import { ELEMENTS, elementColumn } from "./elements";
 import { GEOCHEM_PROVIDER_ID, type GeochemRows } from "./rows";
+import { SITE_COLUMNS } from "./file";
 import { DS801_CITATION } from "./catalog";
 
 /** The file's marker of a missing sample (either not collected or lost in shipping). */
@@ -53,22 +54,31 @@ export function isoDate(cell: string): string | null {
 
 const orNull = (cell: string | undefined) => (cell === undefined || cell === "" || cell === NO_SAMPLE ? null : cell);
 
-/** The sample site of a row. */
-export function readSite(rows: GeochemRows, row: readonly string[]): SampleSite {
-  const at = (name: string) => row[rows.position.get(name)!]!;
-  const depth = /^(\d+)-(\d+)$/.exec(at("Top5_Depth"));
+/** Where the site columns are in a slice (looked up once per answer, not per row). */
+function sitePositions(rows: GeochemRows): number[] {
+  return SITE_COLUMNS.map((name) => rows.position.get(name)!);
+}
+
+/** A depth cell (`0-5`) in cm; every site was to be sampled at 0-5 cm, so a site without a sample (N.S.) keeps the design's depth. */
+function depthOf(cell: string): { top_cm: number; bottom_cm: number } {
+  const depth = /^(\d+)-(\d+)$/.exec(cell);
+  return depth ? { top_cm: Number(depth[1]), bottom_cm: Number(depth[2]) } : { top_cm: 0, bottom_cm: 5 };
+}
+
+/** The sample site of a row; `at` are the positions of SITE_COLUMNS in its slice. */
+export function readSite(rows: GeochemRows, row: readonly string[], at: readonly number[] = sitePositions(rows)): SampleSite {
+  const [labId, siteId, state, latitude, longitude, date, cover1, cover2, depth] = at.map((p) => row[p]!) as [string, string, string, string, string, string, string, string, string];
   return {
     context: "sample",
-    site_id: Number(at("SiteID")),
-    lab_id: orNull(at("Top5_LabID")),
-    state: orNull(at("StateID")),
-    latitude: Number(at("Latitude")),
-    longitude: Number(at("Longitude")),
-    collection_date: isoDate(at("CollDate")),
-    land_cover_primary: orNull(at("LandCover1")),
-    land_cover_secondary: orNull(at("LandCover2")),
-    // Every site was to be sampled at 0-5 cm; a site without a sample (N.S.) keeps the design's depth.
-    depth: depth ? { top_cm: Number(depth[1]), bottom_cm: Number(depth[2]) } : { top_cm: 0, bottom_cm: 5 },
+    site_id: Number(siteId),
+    lab_id: orNull(labId),
+    state: orNull(state),
+    latitude: Number(latitude),
+    longitude: Number(longitude),
+    collection_date: isoDate(date),
+    land_cover_primary: orNull(cover1),
+    land_cover_secondary: orNull(cover2),
+    depth: depthOf(depth),
   };
 }
 
@@ -84,6 +94,7 @@ export function readSites(rows: GeochemRows, properties: readonly string[]): Sit
     return { el, column, position, fileUnit, unit, factor: change.factor, transformations: change.transformation ? [change.transformation] : [], name: record?.name ?? el.name };
   });
   const units = Object.fromEntries(elements.map((e) => [e.el.property, e.unit]));
+  const at = sitePositions(rows);
   return rows.rows.map((row, i) => {
     const observations: GeochemObservation[] = [];
     const noSample: string[] = [];
@@ -108,7 +119,7 @@ export function readSites(rows: GeochemRows, properties: readonly string[]): Sit
         warnings: result.warning ? [result.warning] : [],
       });
     }
-    const reading: SiteReading = { site: readSite(rows, row), observations, noSample, units };
+    const reading: SiteReading = { site: readSite(rows, row, at), observations, noSample, units };
     const km = rows.distances?.[i];
     if (km !== undefined) reading.distanceKm = km;
     return reading;

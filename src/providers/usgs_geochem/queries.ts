@@ -1,12 +1,14 @@
 /**
  * The logical queries of usgs_geochem, each with its two forms: `snapshot` (the tables written by
- * src/snapshot/geochem-import.ts) and `geochem` (the checked file in memory, ./transport.ts). Both
- * answer a slice of the file's table (./rows.ts), decoded by one decoder.
+ * src/snapshot/geochem-import.ts) and `geochem` (the checked download, ./transport.ts). Both answer
+ * from the same in-memory index of the file (./table.ts) and send a slice of its table (./rows.ts),
+ * decoded by one decoder.
  */
 import type { QueryKind } from "../../upstream/transport";
 import type { SiteBoxParams, SiteNearParams, SiteParams } from "../provider";
-import { decodeSlice, nearestOf, slicePayload, wantedPositions, type GeochemRows } from "./rows";
+import { decodeSlice, type GeochemRows } from "./rows";
 import { snapshotGeochem } from "./snapshot";
+import { nearestSites, oneSite, sitesInBox } from "./table";
 import type { GeochemLiveForm } from "./transport";
 
 const raw = (answer: GeochemRows) => ({ columns: answer.columns, units: answer.units, rows: answer.rows });
@@ -17,18 +19,8 @@ export const SITES_IN_BOX_QUERY: QueryKind<SiteBoxParams, GeochemRows> = {
   columns: [],
   key: (p) => `${p.bbox.join(",")}|${p.after ?? ""}|${p.limit}|${p.property ?? ""}`,
   forms: {
-    snapshot: { prepare: (file) => (params) => snapshotGeochem(file.db).inBox(params) },
-    geochem: ((params, file) => {
-      const [minLon, minLat, maxLon, maxLat] = params.bbox;
-      const after = params.after ?? 0;
-      const rows: string[][] = [];
-      for (const site of file.sites) {
-        if (site.id <= after || site.lon < minLon || site.lon > maxLon || site.lat < minLat || site.lat > maxLat) continue;
-        rows.push(site.row);
-        if (rows.length > params.limit) break;
-      }
-      return slicePayload(file.table, wantedPositions(file.table.columns, params), rows, file);
-    }) satisfies GeochemLiveForm<SiteBoxParams>,
+    snapshot: { prepare: (file) => (params) => sitesInBox(snapshotGeochem(file.db), params) },
+    geochem: sitesInBox satisfies GeochemLiveForm<SiteBoxParams>,
   },
   decode: decodeSlice,
   raw,
@@ -40,12 +32,8 @@ export const NEAREST_SITES_QUERY: QueryKind<SiteNearParams, GeochemRows> = {
   columns: [],
   key: (p) => `${p.latitude},${p.longitude}|${p.limit}|${p.property ?? ""}`,
   forms: {
-    snapshot: { prepare: (file) => (params) => snapshotGeochem(file.db).nearest(params) },
-    geochem: ((params, file) => {
-      const near = nearestOf(file.sites, params.latitude, params.longitude, params.limit);
-      const rows = near.map((n) => file.byId.get(n.id)!);
-      return slicePayload(file.table, wantedPositions(file.table.columns, params), rows, file, near.map((n) => n.km));
-    }) satisfies GeochemLiveForm<SiteNearParams>,
+    snapshot: { prepare: (file) => (params) => nearestSites(snapshotGeochem(file.db), params) },
+    geochem: nearestSites satisfies GeochemLiveForm<SiteNearParams>,
   },
   decode: decodeSlice,
   raw,
@@ -57,11 +45,8 @@ export const SITE_QUERY: QueryKind<SiteParams, GeochemRows> = {
   columns: [],
   key: (p) => String(p.siteId),
   forms: {
-    snapshot: { prepare: (file) => (params) => snapshotGeochem(file.db).site(params) },
-    geochem: ((params, file) => {
-      const row = file.byId.get(params.siteId);
-      return slicePayload(file.table, wantedPositions(file.table.columns, "all"), row ? [row] : [], file);
-    }) satisfies GeochemLiveForm<SiteParams>,
+    snapshot: { prepare: (file) => (params) => oneSite(snapshotGeochem(file.db), params) },
+    geochem: oneSite satisfies GeochemLiveForm<SiteParams>,
   },
   decode: decodeSlice,
   raw,

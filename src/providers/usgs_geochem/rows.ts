@@ -87,10 +87,20 @@ export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: numbe
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
-/** The `limit` nearest of the sites (id, lat, lon), nearest first (ties: lower site id). */
+/**
+ * The `limit` nearest of the sites (id, lat, lon), nearest first (ties: lower site id). One pass
+ * keeping the best `limit` in order (limit is at most 100), instead of sorting every site.
+ */
 export function nearestOf(sites: readonly { id: number; lat: number; lon: number }[], lat: number, lon: number, limit: number): { id: number; km: number }[] {
-  return sites
-    .map((s) => ({ id: s.id, km: distanceKm(lat, lon, s.lat, s.lon) }))
-    .sort((a, b) => a.km - b.km || a.id - b.id)
-    .slice(0, limit);
+  const best: { id: number; km: number }[] = [];
+  const before = (a: { id: number; km: number }, b: { id: number; km: number }) => a.km < b.km || (a.km === b.km && a.id < b.id);
+  for (const site of sites) {
+    const candidate = { id: site.id, km: distanceKm(lat, lon, site.lat, site.lon) };
+    if (best.length === limit && !before(candidate, best[limit - 1]!)) continue;
+    let i = best.length;
+    while (i > 0 && before(candidate, best[i - 1]!)) i -= 1;
+    best.splice(i, 0, candidate);
+    if (best.length > limit) best.pop();
+  }
+  return best;
 }

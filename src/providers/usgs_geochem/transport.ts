@@ -11,6 +11,7 @@ import { hostOf, networkCause, readCapped, startDeadline } from "../../upstream/
 import type { Payload, QueryKind, SourceDescription, Transport } from "../../upstream/transport";
 import { GeochemFileError, readGeochemText, type GeochemTable } from "./file";
 import { GEOCHEM_PROVIDER_ID } from "./rows";
+import { indexGeochem, type GeochemIndex } from "./table";
 
 export const DEFAULT_GEOCHEM_URL = "https://pubs.usgs.gov/ds/801/downloads/Appendix_2b_Top5_18Sept2013.txt";
 export const GEOCHEM_KEEP_SECONDS = 30 * 24 * 3600;
@@ -21,29 +22,14 @@ export const GEOCHEM_MAX_BYTES = 16 * 1024 * 1024;
 
 const SERVICE = "The USGS DS 801 geochemistry file";
 
-/** The checked file in memory, as the queries' `geochem` form reads it. */
-export interface LiveGeochem {
-  table: GeochemTable;
-  /** Rows in site-id order, with their ids and coordinates. */
-  sites: { id: number; lat: number; lon: number; row: string[] }[];
-  byId: Map<number, string[]>;
-  retrievedAt: string;
-  note: string | null;
-}
-
-/** A query's form for this transport. */
-export type GeochemLiveForm<P> = (params: P, file: LiveGeochem) => Payload;
+/** A query's form for this transport: its answer from the index of the checked file. */
+export type GeochemLiveForm<P> = (index: GeochemIndex, params: P) => Payload;
 
 export interface GeochemLiveOptions {
   url: string;
   timeoutMs: number;
   now?: () => number;
   fetch?: typeof fetch;
-}
-
-export function indexGeochem(table: GeochemTable, retrievedAt: string): LiveGeochem {
-  const sites = table.rows.map((row) => ({ id: Number(row[1]), lat: Number(row[3]), lon: Number(row[4]), row })).sort((a, b) => a.id - b.id);
-  return { table, sites, byId: new Map(sites.map((s) => [s.id, s.row])), retrievedAt, note: null };
 }
 
 /** Download and check the file, or throw a typed error naming usgs_geochem (and the failed check). */
@@ -75,10 +61,10 @@ export async function downloadGeochem(options: GeochemLiveOptions): Promise<Geoc
 
 export function geochemLiveTransport(options: GeochemLiveOptions): Transport {
   const now = options.now ?? Date.now;
-  let good: { file: LiveGeochem; freshUntil: number } | null = null;
-  let downloading: Promise<LiveGeochem> | null = null;
+  let good: { file: GeochemIndex; freshUntil: number } | null = null;
+  let downloading: Promise<GeochemIndex> | null = null;
 
-  async function refresh(): Promise<LiveGeochem> {
+  async function refresh(): Promise<GeochemIndex> {
     try {
       const table = await downloadGeochem(options);
       const file = indexGeochem(table, new Date(now()).toISOString());
@@ -93,7 +79,7 @@ export function geochemLiveTransport(options: GeochemLiveOptions): Transport {
     }
   }
 
-  function current(): Promise<LiveGeochem> | LiveGeochem {
+  function current(): Promise<GeochemIndex> | GeochemIndex {
     if (good && now() < good.freshUntil) return good.file;
     downloading ??= refresh().finally(() => (downloading = null));
     return downloading;
@@ -106,7 +92,7 @@ export function geochemLiveTransport(options: GeochemLiveOptions): Transport {
     async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
       const form = query.forms.geochem as GeochemLiveForm<P> | undefined;
       if (!form) throw new UpstreamError(`The geochemistry transport cannot answer the ${query.kind} query.`, GEOCHEM_PROVIDER_ID);
-      return form(params, await current());
+      return form(await current(), params);
     },
     describe: () => description,
   };
