@@ -6,13 +6,13 @@
  * `geochemSitesPage` is the same walk for other features (the OGC API collection `geochem_sites`):
  * sites in a box after a keyset position, with flat typed properties.
  */
-import { NotFoundError, ValidationError } from "../errors";
+import { NotFoundError, ProviderNotOperationalError, ValidationError } from "../errors";
 import { cacheMetadata, describeCache, sourceWarnings, type DataAnswer, type DataDeps } from "../answer";
 import { cursorBinding, decodeCursor, encodeCursor } from "../domain/cursor";
 import type { SampleSiteProvider, SiteReading } from "../providers/provider";
 import type { SourceDescription } from "../upstream/transport";
 import { VERSION } from "../version";
-import type { GeochemSiteCollection, GeochemSiteFeature, GeochemSiteResponse } from "./model";
+import { GEOCHEM_PROVIDER, MAX_SITE_LIMIT, type GeochemSiteCollection, type GeochemSiteFeature, type GeochemSiteResponse } from "./model";
 import type { Static } from "elysia";
 import type { RawGeochemSiteResponse } from "./model";
 
@@ -238,8 +238,11 @@ export async function geochemSitesPage(
   page: { bbox: Bbox; after: number | null; limit: number; property?: string | null },
 ): Promise<FlatSitesPage> {
   const provider = deps.registry.defaultFor("sample_sites");
-  if (!provider) throw new NotFoundError("No geochemistry provider is registered.");
+  if (!provider) throw new ProviderNotOperationalError(GEOCHEM_PROVIDER);
+  // The caller validates its own parameters; these bounds keep any caller's work bounded.
+  if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MAX_SITE_LIMIT) throw new ValidationError(`A page of sites holds 1 to ${MAX_SITE_LIMIT} sites; got ${page.limit}.`);
   const property = page.property ?? null;
+  if (property !== null && !provider.sites.properties.includes(property)) throw new ValidationError(`'${property}' is not an element ${provider.id} reports.`);
   const cached = await deps.connected.ask(provider, provider.sites.inBox, { bbox: page.bbox, after: page.after, limit: page.limit, property });
   const readings = provider.sites.read(cached.answer, property === null ? [] : [property]);
   const more = readings.length > page.limit;
