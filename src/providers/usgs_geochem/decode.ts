@@ -44,13 +44,30 @@ const scaled = (value: number | null, factor: number) => (value === null || fact
 export const MEASUREMENT_METHOD =
   "Total or near-total element content of the <2 mm fraction, as USGS Data Series 801 reports it (most elements after a near-total four-acid digestion); the element's own method is in Appendix 5 of the report, which Loam does not serve.";
 
+/**
+ * Cells read once per distinct text: a page reads the same few hundred dates and one depth a thousand
+ * times. Bounded: the file has at most 4,857 distinct values of each, and the maps start over beyond that.
+ */
+function remembered<T>(read: (cell: string) => T): (cell: string) => T {
+  const known = new Map<string, T>();
+  return (cell) => {
+    let value = known.get(cell);
+    if (value === undefined) {
+      if (known.size >= 8192) known.clear();
+      value = read(cell);
+      known.set(cell, value);
+    }
+    return value;
+  };
+}
+
 /** MM/DD/YY (2007-2010 in the file) as an ISO date; null when the cell is not one. */
-export function isoDate(cell: string): string | null {
+export const isoDate = remembered((cell: string): string | null => {
   const m = /^(\d{2})\/(\d{2})\/(\d{2})$/.exec(cell);
   if (!m) return null;
   const [, mm, dd, yy] = m;
   return `${Number(yy) < 70 ? "20" : "19"}${yy}-${mm}-${dd}`;
-}
+});
 
 const orNull = (cell: string | undefined) => (cell === undefined || cell === "" || cell === NO_SAMPLE ? null : cell);
 
@@ -60,25 +77,30 @@ function sitePositions(rows: GeochemRows): number[] {
 }
 
 /** A depth cell (`0-5`) in cm; every site was to be sampled at 0-5 cm, so a site without a sample (N.S.) keeps the design's depth. */
-function depthOf(cell: string): { top_cm: number; bottom_cm: number } {
+const depthCells = remembered((cell: string): [number, number] => {
   const depth = /^(\d+)-(\d+)$/.exec(cell);
-  return depth ? { top_cm: Number(depth[1]), bottom_cm: Number(depth[2]) } : { top_cm: 0, bottom_cm: 5 };
+  return depth ? [Number(depth[1]), Number(depth[2])] : [0, 5];
+});
+
+function depthOf(cell: string): { top_cm: number; bottom_cm: number } {
+  const [top_cm, bottom_cm] = depthCells(cell);
+  return { top_cm, bottom_cm };
 }
 
 /** The sample site of a row; `at` are the positions of SITE_COLUMNS in its slice. */
 export function readSite(rows: GeochemRows, row: readonly string[], at: readonly number[] = sitePositions(rows)): SampleSite {
-  const [labId, siteId, state, latitude, longitude, date, cover1, cover2, depth] = at.map((p) => row[p]!) as [string, string, string, string, string, string, string, string, string];
+  // In SITE_COLUMNS order: LabID, SiteID, StateID, Latitude, Longitude, CollDate, LandCover1, LandCover2, Depth.
   return {
     context: "sample",
-    site_id: Number(siteId),
-    lab_id: orNull(labId),
-    state: orNull(state),
-    latitude: Number(latitude),
-    longitude: Number(longitude),
-    collection_date: isoDate(date),
-    land_cover_primary: orNull(cover1),
-    land_cover_secondary: orNull(cover2),
-    depth: depthOf(depth),
+    site_id: Number(row[at[1]!]),
+    lab_id: orNull(row[at[0]!]),
+    state: orNull(row[at[2]!]),
+    latitude: Number(row[at[3]!]),
+    longitude: Number(row[at[4]!]),
+    collection_date: isoDate(row[at[5]!]!),
+    land_cover_primary: orNull(row[at[6]!]),
+    land_cover_secondary: orNull(row[at[7]!]),
+    depth: depthOf(row[at[8]!]!),
   };
 }
 
