@@ -357,3 +357,33 @@ describe("bad input", () => {
     await refused(`/v1/geochem/sites?near=42,-93&cursor=${cursor}`, 422, "validation_error", "cursor");
   });
 });
+
+describe("any input", () => {
+  test("random parameters and site ids answer 200, 404 or 422, never 500, each with its model", async () => {
+    const fc = await import("fast-check");
+    const piece = fc.oneof(fc.constantFrom("-96.7", "40.3", "-90.1", "43.6", "42", "-93", "1e2", "0x10", "", " ", "NaN", "-180", "90", "abc"), fc.double({ noNaN: true }).map(String));
+    const list = fc.array(piece, { minLength: 0, maxLength: 5 }).map((items) => items.join(","));
+    const query = fc.record(
+      {
+        bbox: list,
+        near: list,
+        limit: fc.oneof(fc.integer({ min: -5, max: 1200 }).map(String), fc.constantFrom("", "1.5", "x")),
+        cursor: fc.oneof(fc.constantFrom("", "abc", "WzEsIjEiLCJ4IiwieSJd"), fc.string({ maxLength: 40 })),
+        property: fc.constantFrom("", "arsenic", "pb", "calcium", "clay", "nope", "AS", "lead,arsenic"),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(query, fc.oneof(fc.integer({ min: -10, max: 40000 }).map(String), fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s !== "." && s !== "..")), async (params, siteId) => {
+        const search = new URLSearchParams(params as Record<string, string>).toString();
+        const list = await loam.json(`/v1/geochem/sites?${search}`);
+        expect([200, 422]).toContain(list.status);
+        contract.assert(list.status === 200 ? "GeochemSiteCollection" : "ErrorResponse", list.body);
+        const site = await loam.json(`/v1/geochem/sites/${encodeURIComponent(siteId)}?properties=${encodeURIComponent(params.property ?? "")}`);
+        expect([200, 404, 422]).toContain(site.status);
+        contract.assert(site.status === 200 ? "GeochemSiteResponse" : "ErrorResponse", site.body);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
