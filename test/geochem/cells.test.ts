@@ -29,6 +29,9 @@ afterAll(async () => {
   fake?.close();
 });
 
+/** Bodies uncompressed: the comparison reads some 300 MB of JSON, and compressing it would double the run. */
+const PLAIN = { headers: { "accept-encoding": "identity" } };
+
 /** Run `work` over `items`, `width` at a time. */
 async function eachLimited<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -52,7 +55,7 @@ describe.each(["snapshot", "live"] as const)("every cell of every site (%s)", (m
       const seen = new Set<number>();
       let path: string | null = `/v1/geochem/sites?limit=1000&property=${id}`;
       while (path) {
-        const { status, body }: { status: number; body: any } = await loam().json(path);
+        const { status, body }: { status: number; body: any } = await loam().json(path, PLAIN);
         expect(status).toBe(200);
         const served: unknown[] = [];
         const wanted: unknown[] = [];
@@ -83,7 +86,7 @@ describe.each(["snapshot", "live"] as const)("every cell of every site (%s)", (m
     let observed = 0;
     let missing = 0;
     await eachLimited(ids, 8, async (siteId) => {
-      const { status, body } = await loam().json(`/v1/geochem/sites/${siteId}`);
+      const { status, body } = await loam().json(`/v1/geochem/sites/${siteId}`, PLAIN);
       expect(status).toBe(200);
       const row = sites.get(siteId)!;
       const served = body.observations.map((o: any) => [o.property.id, o.value, o.reported_value, o.value_qualifier, o.reporting_limit, o.unit, o.source.column, o.source.original_value, o.source.original_unit]);

@@ -9,6 +9,9 @@ export const DS801_CITATION =
   "mineralogical data for soils of the conterminous United States: U.S. Geological Survey Data Series 801, 19 p., " +
   "https://pubs.usgs.gov/ds/801/ (https://doi.org/10.3133/ds801). Appendix 2b, 0-5 cm samples (file Appendix_2b_Top5_18Sept2013.txt).";
 
+/** The citation each observation carries (the answer's `source` carries the full one). */
+export const DS801_SHORT_CITATION = "Smith and others (2013), USGS Data Series 801, Appendix 2b, https://doi.org/10.3133/ds801";
+
 export const GEOCHEM_ORGANIZATION = "U.S. Geological Survey (USGS)";
 export const DS801_URL = "https://pubs.usgs.gov/ds/801/";
 

@@ -13,7 +13,7 @@ import { parseReported } from "../usda_kssl/censored";
 import { ELEMENTS, elementColumn } from "./elements";
 import { GEOCHEM_PROVIDER_ID, type GeochemRows } from "./rows";
 import { SITE_COLUMNS } from "./file";
-import { DS801_CITATION } from "./catalog";
+import { DS801_SHORT_CITATION } from "./catalog";
 
 /** The file's marker of a missing sample (either not collected or lost in shipping). */
 export const NO_SAMPLE = "N.S.";
@@ -41,8 +41,7 @@ function unitChange(fileUnit: string, standard: string | null): { unit: string; 
 
 const scaled = (value: number | null, factor: number) => (value === null || factor === 1 ? value : Number((value * factor).toPrecision(12)));
 
-export const MEASUREMENT_METHOD =
-  "Total or near-total element content of the <2 mm fraction, as USGS Data Series 801 reports it (most elements after a near-total four-acid digestion); the element's own method is in Appendix 5 of the report, which Loam does not serve.";
+export const MEASUREMENT_METHOD = "Total or near-total content of the <2 mm fraction (USGS DS 801: most elements by near-total four-acid digestion; the element's method is in Appendix 5, not served).";
 
 /**
  * Cells read once per distinct text: a page reads the same few hundred dates and one depth a thousand
@@ -136,7 +135,7 @@ export function readSites(rows: GeochemRows, properties: readonly string[]): Sit
         unit: e.unit,
         data_kind: "observed",
         measurement_method: MEASUREMENT_METHOD,
-        source: { provider: GEOCHEM_PROVIDER_ID, column: e.column, original_value: cell, original_unit: e.fileUnit, citation: DS801_CITATION, retrieved_at: rows.retrieved_at },
+        source: { provider: GEOCHEM_PROVIDER_ID, column: e.column, original_value: cell, original_unit: e.fileUnit, citation: DS801_SHORT_CITATION, retrieved_at: rows.retrieved_at },
         transformations: e.transformations,
         warnings: result.warning ? [result.warning] : [],
       });
