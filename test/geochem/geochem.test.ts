@@ -91,6 +91,22 @@ describe("known answers (data README)", () => {
   });
 });
 
+describe("conditional requests", () => {
+  test("a site answer and a page carry an ETag; sending it back is a 304 with no body", async () => {
+    for (const path of ["/v1/geochem/sites/3560", `/v1/geochem/sites?bbox=${IOWA_BOX}&limit=5`]) {
+      const first = await loam.get(path);
+      expect(first.status).toBe(200);
+      await first.arrayBuffer();
+      const etag = first.headers.get("etag")!;
+      expect(etag).toBeTruthy();
+      const again = await loam.get(path, { headers: { "if-none-match": etag } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe("");
+      if (path.includes("bbox")) expect(again.headers.get("link")).toBe(first.headers.get("link"));
+    }
+  });
+});
+
 describe("sites without a sample", () => {
   const noSample = () => [...reference().sites.entries()].filter(([, row]) => row.Top5_LabID === "N.S.").map(([id]) => id);
 
