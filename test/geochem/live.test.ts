@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { SdaTransport } from "../../src/upstream/sda/client";
-import { DATA_DIR, startLoam, type RunningLoam } from "../support/server";
+import { DATA_DIR, startLoam, testSnapshot, type RunningLoam } from "../support/server";
 import { startFakeUsgs, type FakeUsgs, type UsgsFault } from "../support/fake-usgs";
 import { reference } from "./reference";
 
@@ -14,9 +14,11 @@ let fake: FakeUsgs;
 const started: RunningLoam[] = [];
 const DAY = 24 * 3600 * 1000;
 
-beforeAll(() => {
+beforeAll(async () => {
   fake = startFakeUsgs({ dataDir: DATA_DIR });
-});
+  // The snapshot build (the USDA providers' source) is made here, not inside the first test's time.
+  await testSnapshot();
+}, 120_000);
 afterEach(async () => {
   fake.setFault(null);
   await Promise.all(started.splice(0).map((loam) => loam.stop()));
