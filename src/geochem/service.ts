@@ -259,3 +259,27 @@ export async function geochemSitesPage(
     warnings: provider.sites.warnings(cached.answer, source),
   };
 }
+
+/**
+ * The extent of every site (for the OGC collection's `extent`): the box of their coordinates, the
+ * first and last collection dates, and how many there are. Walks the whole range in pages of 1,000.
+ */
+export async function geochemSitesExtent(deps: DataDeps): Promise<{ bbox: Bbox; dates: [string, string] | null; count: number }> {
+  let [minLon, minLat, maxLon, maxLat] = [Infinity, Infinity, -Infinity, -Infinity];
+  let first: string | null = null;
+  let last: string | null = null;
+  let count = 0;
+  let after: number | null = null;
+  do {
+    const page: FlatSitesPage = await geochemSitesPage(deps, { bbox: [-180, -90, 180, 90], after, limit: MAX_SITE_LIMIT });
+    for (const { coordinates: [lon, lat], properties } of page.features) {
+      [minLon, minLat, maxLon, maxLat] = [Math.min(minLon, lon), Math.min(minLat, lat), Math.max(maxLon, lon), Math.max(maxLat, lat)];
+      const date = properties.collection_date;
+      if (date !== null && (first === null || date < first)) first = date;
+      if (date !== null && (last === null || date > last)) last = date;
+      count += 1;
+    }
+    after = page.nextAfter;
+  } while (after !== null);
+  return { bbox: [minLon, minLat, maxLon, maxLat], dates: first !== null && last !== null ? [first, last] : null, count };
+}

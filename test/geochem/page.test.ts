@@ -11,7 +11,7 @@ import { createUpstreamCache } from "../../src/upstream/cache";
 import { connectProviders } from "../../src/providers/connect";
 import { createRegistry } from "../../src/providers/registry";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
-import { geochemSitesPage, type Bbox } from "../../src/geochem/service";
+import { geochemSitesExtent, geochemSitesPage, type Bbox } from "../../src/geochem/service";
 import type { DataDeps } from "../../src/answer";
 import { tempDbPath, testSnapshot } from "../support/server";
 import { reference } from "./reference";
@@ -80,5 +80,17 @@ describe("geochemSitesPage", () => {
     }
     expect(page.warnings.join(" ")).toContain("1,600 km2");
     expect(Date.parse(page.retrievedAt)).not.toBeNaN();
+  });
+
+  test("geochemSitesExtent: the box and dates of every site of the file", async () => {
+    const rows = [...reference().sites.values()];
+    const lons = rows.map((r) => Number(r.Longitude));
+    const lats = rows.map((r) => Number(r.Latitude));
+    const dates = rows.map((r) => r.CollDate!).filter((d) => /^\d\d\/\d\d\/\d\d$/.test(d)).map((d) => `20${d.slice(6)}-${d.slice(0, 2)}-${d.slice(3, 5)}`).sort();
+    expect(await geochemSitesExtent(deps)).toEqual({
+      bbox: [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)],
+      dates: [dates[0]!, dates[dates.length - 1]!],
+      count: 4857,
+    });
   });
 });
