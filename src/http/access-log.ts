@@ -7,7 +7,7 @@ import type { Config } from "../config";
 import { parsedQuery, type ParsedQuery } from "./query";
 
 const COORDINATE_PARAMS = new Set(["latitude", "longitude"]);
-const LOGGED_PARAMS = new Set(["latitude", "longitude", "bbox", "providers", "provider", "properties", "depth_top_cm", "depth_bottom_cm", "limit"]);
+const LOGGED_PARAMS = new Set(["latitude", "longitude", "bbox", "providers", "provider", "properties", "depth_top_cm", "depth_bottom_cm", "limit", "near", "property"]);
 
 function roundTenth(raw: string): number | string {
   const value = Number(raw);
@@ -35,7 +35,8 @@ function loggableOf(pairs: readonly (readonly [string, string])[]): Record<strin
       continue;
     }
     if (COORDINATE_PARAMS.has(name)) out[name] = roundTenth(value);
-    else if (name === "bbox") out[name] = value.split(",").slice(0, 8).map(roundTenth);
+    // A box and a `near` point (GET /v1/geochem/sites) are coordinates too.
+    else if (name === "bbox" || name === "near") out[name] = value.split(",").slice(0, 8).map(roundTenth);
     else out[name] = value.slice(0, 200);
   }
   if (ignored.length) out._other_parameters = ignored;

@@ -219,6 +219,11 @@ describe("the site list", () => {
     expect(body.features[0].properties).toMatchObject({ site_id: 3560, distance_km: 0, property: "arsenic", value: 4.7 });
     expect(body.truncated).toBe(false);
     expect(body.next).toBeNull();
+    // The access log keeps the point rounded to 0.1 degree, as it keeps every coordinate.
+    // (The line is written after the response is sent.)
+    const logged = () => loam.accessLog.findLast((entry) => entry.route === "/v1/geochem/sites" && entry.query?.near);
+    for (let i = 0; i < 50 && !logged(); i++) await Bun.sleep(20);
+    expect(logged()?.query).toMatchObject({ near: [42.1, -93.8], limit: "5", property: "arsenic" });
   });
 });
 
