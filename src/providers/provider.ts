@@ -90,9 +90,21 @@ export interface PointContext extends AnswerContext, PointParams {
   depthBottom: number;
 }
 
+/** A component of a map unit at the point, as the point answer lists it (for the location warnings). */
+export interface PointComponent {
+  component_key: string;
+  component_name: string;
+  component_kind: string | null;
+  component_percent: number | null;
+  has_horizon_data: boolean;
+}
+
+/** A map unit at the point: the spec's four fields, and (internally) its components. */
+export type PointMapUnit = Static<typeof MapUnitSummary> & { components: PointComponent[] };
+
 export interface NormalizedPoint {
   observations: Static<typeof SoilObservation>[];
-  mapUnits: Static<typeof MapUnitSummary>[];
+  mapUnits: PointMapUnit[];
   /** The provider's own warnings about this answer (the service adds the shared ones). */
   warnings: string[];
 }

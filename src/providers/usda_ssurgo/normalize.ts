@@ -6,8 +6,8 @@ import type { Static } from "elysia";
 import { findProperty } from "../../catalog/properties";
 import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
 import { tableRecords, type Cell, type SdaAnswer } from "../../upstream/sda/payload";
-import type { MapUnitSummary, SoilObservation } from "../../location/model";
-import type { NormalizedPoint, PointContext } from "../provider";
+import type { SoilObservation } from "../../location/model";
+import type { NormalizedPoint, PointContext, PointMapUnit } from "../provider";
 import { SSURGO_PROPERTY_BY_ID, SSURGO_PROPERTIES, type SsurgoProperty } from "./columns";
 import { SSURGO_ID, SSURGO_LICENSE, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL, SSURGO_SPATIAL_RESOLUTION } from "./catalog";
 
@@ -104,7 +104,7 @@ function retrievedAtOf(row: Record<string, Cell>, context: PointContext): string
 }
 
 /** Every component of the map unit, each once, whether or not it has horizons (Urban land, Water). */
-function listComponent(mapUnit: Static<typeof MapUnitSummary>, row: Record<string, Cell>): void {
+function listComponent(mapUnit: PointMapUnit, row: Record<string, Cell>): void {
   if (!row.cokey) return;
   const hasHorizon = row.chkey !== null && row.chkey !== undefined && row.chkey !== "";
   const listed = mapUnit.components.find((c) => c.component_key === row.cokey);
@@ -117,16 +117,13 @@ function listComponent(mapUnit: Static<typeof MapUnitSummary>, row: Record<strin
     component_name: row.compname ?? "",
     component_kind: row.compkind?.trim() || null,
     component_percent: num(row.comppct_r),
-    major_component: row.majcompflag?.trim() === "Yes",
     has_horizon_data: hasHorizon,
-    // Linked by the location feature from the registry's series provider.
-    series: null,
   });
 }
 
 export function normalizePoint(answer: SdaAnswer, context: PointContext): NormalizedPoint {
   const records = tableRecords(answer.table);
-  const mapUnits = new Map<string, Static<typeof MapUnitSummary>>();
+  const mapUnits = new Map<string, PointMapUnit>();
   const observations: Static<typeof SoilObservation>[] = [];
   let hasMinorComponents = false;
   let hasMiscellaneousValues = false;
