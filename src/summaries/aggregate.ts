@@ -25,6 +25,7 @@ import { ValidationError } from "../errors";
 import { assertMethodFits, type SummaryMethod } from "./methods";
 import type { SummaryProperty, SummaryTransformation } from "./properties";
 import { describeTransformations, summaryWarnings } from "./explain";
+import { countedComponents, DEFAULT_SUMMARY_OPTIONS, leftOut, type SummaryOptions } from "./options";
 
 export interface SummaryContribution {
   component_key: string;
@@ -43,6 +44,8 @@ export interface MapUnitSummary {
   category: string | null;
   unit: string | null;
   depth: DepthInterval;
+  /** Which components counted (docs/decisions.md#summary-options). */
+  options: SummaryOptions;
   /** Sum of the component percents that made the value (for dominant_condition: the winning class's). */
   percent_of_map_unit: number;
   contributions: SummaryContribution[];
@@ -149,6 +152,16 @@ function decide(method: SummaryMethod, readings: ComponentReading[], property: S
   }
 }
 
+/** The components the options left out, named with their percents (none with the defaults). */
+function optionWarnings(components: readonly SummaryComponent[], options: SummaryOptions): string[] {
+  const out = leftOut(components, options);
+  if (out.length === 0) return [];
+  const share = out.reduce((s, c) => s + pct(c), 0);
+  const why = [options.include_minors ? null : "include_minors=false leaves out minor components", options.miscellaneous_areas === "exclude" ? "miscellaneous_areas=exclude leaves out miscellaneous areas" : null].filter(Boolean).join("; ");
+  const soilDb = !options.include_minors && options.miscellaneous_areas === "exclude" ? " (soilDB get_SDA_property's defaults)" : "";
+  return [`${why}${soilDb}: ${out.map((c) => `${c.name} (${c.percent ?? "no"} %)`).join(", ")}, ${clean(share)} % of the map unit, do not count; NRCS muaggatt counts every component.`];
+}
+
 /**
  * The summary of one property over one depth interval for a map unit's components. A method that
  * does not fit the property, or an empty interval, is a ValidationError (422); the route checks
@@ -159,10 +172,12 @@ export function summarize(
   property: SummaryProperty,
   method: SummaryMethod,
   depth: DepthInterval,
+  options: SummaryOptions = DEFAULT_SUMMARY_OPTIONS,
 ): MapUnitSummary {
   assertMethodFits(property, method);
   if (!(depth.bottom_cm > depth.top_cm)) throw new ValidationError(`The depth interval ${depth.top_cm}–${depth.bottom_cm} cm is empty: the bottom must lie below the top.`);
-  const readings = [...components].sort((a, b) => byDominance(a, b)).map((c) => readComponent(c, property, depth));
+  const counted = countedComponents(components, options);
+  const readings = counted.sort((a, b) => byDominance(a, b)).map((c) => readComponent(c, property, depth));
   const outcome = decide(method, readings, property);
   const round = (v: number | null) => (v === null ? null : clean(v));
   return {
@@ -172,6 +187,7 @@ export function summarize(
     category: property.kind === "class" ? outcome.category : null,
     unit: property.storage?.unit ?? property.unit,
     depth: { top_cm: depth.top_cm, bottom_cm: depth.bottom_cm },
+    options: { ...options },
     percent_of_map_unit: clean(outcome.percent),
     contributions: outcome.shown.map((s) => ({
       component_key: s.reading.component.key,
@@ -183,7 +199,7 @@ export function summarize(
       horizon_keys: s.horizonKeys,
     })),
     transformations: describeTransformations(property, method, depth),
-    warnings: [...outcome.notes, ...summaryWarnings(readings, outcome, property, method, depth)],
+    warnings: [...optionWarnings(components, options), ...outcome.notes, ...summaryWarnings(readings, outcome, property, method, depth)],
   };
 }
 

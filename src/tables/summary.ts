@@ -30,6 +30,7 @@ export interface SummaryCells {
   category: string | null;
   unit: string | null;
   depth: { top_cm: number; bottom_cm: number };
+  options: { include_minors: boolean; miscellaneous_areas: string };
   percent_of_map_unit: number;
   contributions: readonly SummaryContributionCells[];
   transformations: readonly { operation: string; from_unit: string; to_unit: string; formula: string }[];
@@ -90,6 +91,8 @@ export const SUMMARY_COLUMNS: readonly Column<SummaryRow>[] = [
   ["depth_top_cm", ({ summary: s }) => s.depth.top_cm],
   ["depth_bottom_cm", ({ summary: s }) => s.depth.bottom_cm],
   ["percent_of_map_unit", ({ summary: s }) => s.percent_of_map_unit],
+  ["include_minors", ({ summary: s }) => String(s.options.include_minors)],
+  ["miscellaneous_areas", ({ summary: s }) => s.options.miscellaneous_areas],
   ["contribution_count", ({ summary: s }) => s.contributions.length],
   ["contributions", ({ summary: s }) => joinContributions(s.contributions)],
   ["data_kind", ({ answer }) => answer.data_kind],
