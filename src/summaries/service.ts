@@ -155,7 +155,7 @@ function mapUnitWarnings(mapUnit: MapUnitData): string[] {
   const miscellaneous = mapUnit.components.filter(isMiscellaneousArea);
   if (miscellaneous.length > 0) {
     warnings.push(
-      `Miscellaneous area(s) ${miscellaneous.map((c) => c.name).join(", ")}: not soils; SSURGO fills their fraction columns with placeholders, not fine-earth estimates, so any of their values is an assigned rating.`,
+      `Miscellaneous area(s) ${miscellaneous.map((c) => c.name).join(", ")}: may not be soil; each summary they contribute to says whether their values are estimates for the area's material or placeholders (zero sand, silt or clay).`,
     );
   }
   return warnings;

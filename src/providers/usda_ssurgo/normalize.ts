@@ -15,12 +15,18 @@ export const MAPPED_SURVEY_WARNING =
   "Mapped survey data are not a laboratory observation at the queried point: this is a representative value estimated for a component of the map unit that contains the point.";
 const MINOR_COMPONENT_WARNING =
   "Minor component (majcompflag No): it makes up a small share of the map unit and is often not mapped separately at this scale.";
+/** Exact miscellaneous-area warnings (docs/decisions.md#miscellaneous-areas): a zero fraction is a placeholder; any other value may not describe soil. */
 const MISCELLANEOUS_AREA_WARNING =
-  "Miscellaneous area (compkind 'Miscellaneous area', e.g. Urban land, Rubble land, Water): not a soil; SSURGO fills its fraction columns with placeholders, not fine-earth estimates, so this value is an assigned rating.";
+  "Miscellaneous area (compkind 'Miscellaneous area', e.g. Beaches, Rubble land): may not be soil; this value is SSURGO's estimate for the area's material, not for a soil.";
+const PLACEHOLDER_WARNING =
+  "Miscellaneous area (compkind 'Miscellaneous area', e.g. Rubble land): this zero is a placeholder, not a fine-earth estimate; SSURGO fills the particle-size fractions of miscellaneous areas with placeholders.";
 const RANGE_METHOD =
   "SSURGO low (_l) and high (_h) typical values of the component horizon: the range a soil scientist expects for most of the component, not a statistical confidence interval.";
 
 const isMiscellaneousArea = (row: Record<string, Cell>) => row.compkind?.trim().toLowerCase() === "miscellaneous area";
+
+/** A miscellaneous area's zero sand, silt or clay: SSURGO's placeholder. */
+const isPlaceholder = (mapping: SsurgoProperty, original: number) => mapping.fraction === true && original === 0;
 
 function num(cell: Cell | undefined): number | null {
   if (cell === null || cell === undefined || cell.trim() === "") return null;
@@ -52,7 +58,7 @@ function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoP
   const warnings = [MAPPED_SURVEY_WARNING];
   if (derive) warnings.push(derive.warning);
   if (minor) warnings.push(MINOR_COMPONENT_WARNING);
-  if (isMiscellaneousArea(row)) warnings.push(MISCELLANEOUS_AREA_WARNING);
+  if (isMiscellaneousArea(row)) warnings.push(isPlaceholder(mapping, original) ? PLACEHOLDER_WARNING : MISCELLANEOUS_AREA_WARNING);
   return {
     property: { id: propertyId, name: findProperty(propertyId)?.name ?? propertyId },
     value: derive ? tidy(original / derive.factor) : original,
@@ -127,6 +133,7 @@ export function normalizePoint(answer: SdaAnswer, context: PointContext): Normal
   const observations: Static<typeof SoilObservation>[] = [];
   let hasMinorComponents = false;
   let hasMiscellaneousValues = false;
+  let hasPlaceholders = false;
   for (const row of records) {
     if (!row.mukey) continue;
     let mapUnit = mapUnits.get(row.mukey);
@@ -146,7 +153,10 @@ export function normalizePoint(answer: SdaAnswer, context: PointContext): Normal
       const observation = observe(row, id, mapping, context, top, bottom);
       if (!observation) continue;
       if (row.majcompflag?.trim() !== "Yes") hasMinorComponents = true;
-      if (isMiscellaneousArea(row)) hasMiscellaneousValues = true;
+      if (isMiscellaneousArea(row)) {
+        hasMiscellaneousValues = true;
+        hasPlaceholders ||= observation.warnings.includes(PLACEHOLDER_WARNING);
+      }
       observations.push(observation);
     }
   }
@@ -155,7 +165,10 @@ export function normalizePoint(answer: SdaAnswer, context: PointContext): Normal
     const coverage = context.source.kind === "snapshot" ? " Offline snapshot coverage is limited; see the snapshot warning." : "";
     warnings.push(`The point (${context.latitude}, ${context.longitude}) falls in no SSURGO map unit: no completed soil survey covers it, or it lies in water or outside the data.${coverage}`);
   }
-  if (hasMiscellaneousValues) warnings.push("Some observations come from miscellaneous areas (Urban land, Rubble land, Water, ...); their values are placeholders, not soil estimates (see each observation's warnings).");
+  if (hasMiscellaneousValues) {
+    const placeholders = hasPlaceholders ? "; their zero sand, silt or clay values are placeholders" : "";
+    warnings.push(`Some observations come from miscellaneous areas (Beaches, Rubble land, ...), which may not be soil${placeholders} (see each observation's warnings).`);
+  }
   if (hasMinorComponents) warnings.push("Minor components (majcompflag No) are included; each carries a warning and a small component_percent.");
   if (context.properties.includes("organic_carbon") && observations.some((o) => o.data_kind === "derived")) {
     const derived = SSURGO_PROPERTY_BY_ID.get("organic_carbon")?.derivedFrom?.factor;
