@@ -4,7 +4,7 @@
  */
 import { Elysia } from "elysia";
 import { documentedResponses, UPSTREAM_ERRORS, PLANNED_PROVIDER_ERROR } from "../http/openapi";
-import { strictQuery, type QueryOf } from "../http/query";
+import { parsedQuery, strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
 import { checkDepthInterval, type DataDeps } from "../answer";
@@ -58,13 +58,17 @@ function pedonKey(raw: string): PedonKey {
 const collectionQuery = strictQuery(PedonCollectionQueryParams);
 const pedonQuery = strictQuery(PedonQueryParams);
 
-function effectivePedonQuery(key: PedonKey, query: QueryOf<typeof PedonQueryParams>): EffectivePedonQuery {
+/** The effective query, and whether the interval is the whole pedon (depth_bottom_cm absent). */
+function effectivePedonQuery(key: PedonKey, query: QueryOf<typeof PedonQueryParams>, url: string): { query: EffectivePedonQuery; wholePedon: boolean } {
   checkDepthInterval(query.depth_top_cm, query.depth_bottom_cm);
   return {
-    pedon_key: String(key.value),
-    properties: parseProperties(query.properties),
-    depth_top_cm: query.depth_top_cm,
-    depth_bottom_cm: query.depth_bottom_cm,
+    query: {
+      pedon_key: String(key.value),
+      properties: parseProperties(query.properties),
+      depth_top_cm: query.depth_top_cm,
+      depth_bottom_cm: query.depth_bottom_cm,
+    },
+    wholePedon: !parsedQuery(url).values.has("depth_bottom_cm"),
   };
 }
 
@@ -112,7 +116,8 @@ export function pedons(deps: PedonRouteDeps) {
         // The detail names no provider: it is the default laboratory provider, refused (409) should the catalog ever mark it planned.
         const provider = labProvider(deps, DEFAULT_LAB_PROVIDER, "The laboratory provider");
         const key = pedonKey(params.pedon_key);
-        const answer = await pedonDetail(deps, provider, key, effectivePedonQuery(key, pedonQuery.queryOf(query)));
+        const effective = effectivePedonQuery(key, pedonQuery.queryOf(query), request.url);
+        const answer = await pedonDetail(deps, provider, key, effective.query, effective.wholePedon);
         return deps.send(answer, request, set, PEDON_TABLE);
       },
       {

@@ -69,20 +69,25 @@ async function pedonAnswer(deps: DataDeps, provider: PedonProvider, key: PedonKe
   return { cached, source, cache: describeCache(cached, deps.cacheTtlSeconds) };
 }
 
-export async function pedonDetail(deps: DataDeps, provider: PedonProvider, key: PedonKey, query: EffectivePedonQuery): Promise<DataAnswer<Static<typeof PedonResponse>>> {
+/**
+ * GET /v1/pedons/{pedon_key}. `wholePedon` (depth_bottom_cm absent): the interval reaches the pedon's
+ * deepest layer, and the echo says how deep that is (docs/decisions.md#pedon-depth).
+ */
+export async function pedonDetail(deps: DataDeps, provider: PedonProvider, key: PedonKey, asked: EffectivePedonQuery, wholePedon = false): Promise<DataAnswer<Static<typeof PedonResponse>>> {
   const { cached, source, cache } = await pedonAnswer(deps, provider, key);
   const link = await seriesLinker(deps);
   return {
-    key: `pedon|${provider.id}|${JSON.stringify(query)}`,
+    key: `pedon|${provider.id}|${JSON.stringify(asked)}|${wholePedon}`,
     cache,
     body: () => {
       const detail = provider.pedons.detail(cached.answer, {
-        properties: query.properties,
-        depthTop: query.depth_top_cm,
-        depthBottom: query.depth_bottom_cm,
+        properties: asked.properties,
+        depthTop: asked.depth_top_cm,
+        depthBottom: wholePedon ? Number.POSITIVE_INFINITY : asked.depth_bottom_cm,
         source,
         storedAt: cached.storedAt,
       });
+      const query = wholePedon && detail.deepestBottomCm !== null && detail.deepestBottomCm > asked.depth_bottom_cm ? { ...asked, depth_bottom_cm: detail.deepestBottomCm } : asked;
       return {
         api_version: VERSION,
         status: "experimental" as const,

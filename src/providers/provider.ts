@@ -203,6 +203,8 @@ export interface PedonDetail {
   sourceUrl: string;
   retrievedAt: string;
   layers: Static<typeof LabLayer>[];
+  /** The bottom of the pedon's deepest layer, cm; null when no layer has depths. */
+  deepestBottomCm: number | null;
   warnings: string[];
   /** Warnings that follow the shared source warnings (e.g. how a snapshot dates this provider's data). */
   afterSourceWarnings: string[];

@@ -201,7 +201,8 @@ describe("GET /v1/pedons/{pedon_key}", () => {
     const { status, body } = await snapshot.json(`/v1/pedons/02n0245`);
     expect(status).toBe(200);
     expect(body.pedon_key).toBe("02N0245");
-    expect(body.query).toEqual({ pedon_key: "02N0245", properties: ["ph", "organic_carbon", "sand", "silt", "clay"], depth_top_cm: 0, depth_bottom_cm: 200 });
+    // Without depth_bottom_cm the interval is the whole pedon: 1000 cm (02N0245 is shallower).
+    expect(body.query).toEqual({ pedon_key: "02N0245", properties: ["ph", "organic_carbon", "sand", "silt", "clay"], depth_top_cm: 0, depth_bottom_cm: 1000 });
   });
 
   test("an SDA integer pedon_key is a valid key; the snapshot has none, so it is 404 with the reason", async () => {

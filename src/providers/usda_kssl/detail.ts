@@ -89,8 +89,15 @@ function pedonWarnings(normalized: NormalizedPedon, context: PedonDetailContext)
       `Overlapping layers: ${pairs}. They describe some of the same depth (for example a fixed-depth increment beside a horizon; see each layer's layer_type), so a sum over depth across all layers would count the shared depth twice; use one set of layers.`,
     );
   }
+  if (normalized.outsideInterval.length > 0) {
+    const asked = Number.isFinite(context.depthBottom) ? `${context.depthTop}–${context.depthBottom} cm` : `below ${context.depthTop} cm`;
+    const show = (l: { sample: string; top: number; bottom: number; designation: string | null }) => `${l.sample} (${l.designation ?? "no designation"}, ${l.top}–${l.bottom} cm)`;
+    warnings.push(
+      `Layer(s) ${normalized.outsideInterval.map(show).join(", ")} lie outside the requested ${asked} and are not listed; depth_top_cm and depth_bottom_cm reach down to 1000 cm, and without depth_bottom_cm the answer covers the whole pedon.`,
+    );
+  }
   if (normalized.layerCount === 0) warnings.push(`Pedon ${pedon.pedonKey} has no laboratory layers.`);
-  else if (layers.length === 0) warnings.push(`No layer of pedon ${pedon.pedonKey} overlaps ${context.depthTop}–${context.depthBottom} cm.`);
+  else if (layers.length === 0) warnings.push(`No layer of pedon ${pedon.pedonKey} overlaps ${context.depthTop}–${Number.isFinite(context.depthBottom) ? context.depthBottom : "the bottom of the pedon"} cm.`);
   return warnings;
 }
 
@@ -107,6 +114,7 @@ export function pedonDetail(answer: SdaAnswer, context: PedonDetailContext): Ped
     sourceUrl: KSSL_SOURCE_URL,
     retrievedAt: retrieved,
     layers: normalized.layers,
+    deepestBottomCm: normalized.deepestBottom,
     warnings: pedonWarnings(normalized, context),
     afterSourceWarnings:
       context.source.kind === "snapshot" ? ["The KSSL export in the snapshot states no export date: retrieved_at is when Loam built its snapshot from it."] : [],

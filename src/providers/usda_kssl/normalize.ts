@@ -32,6 +32,10 @@ export interface NormalizedPedon {
   layersWithoutDepth: string[];
   /** Lab sample numbers of layers with hzn_top = hzn_bot (kept when that depth lies in the interval). */
   zeroThicknessLayers: string[];
+  /** Layers with depths that lie outside the requested interval (named in a warning, never dropped silently). */
+  outsideInterval: LayerExtent[];
+  /** The bottom of the deepest layer, cm; null when no layer has depths. */
+  deepestBottom: number | null;
   /** Pairs of layers whose depth ranges overlap (e.g. a 0–5 cm increment beside a 0–13 cm Ap1), over the whole pedon. */
   overlappingLayers: Array<[LayerExtent, LayerExtent]>;
   /** Requested properties KSSL does not report. */
@@ -197,6 +201,8 @@ export function normalizePedon(table: SdaTable, context: PedonContext): Normaliz
     layerCount: 0,
     layersWithoutDepth: [],
     zeroThicknessLayers: [],
+    outsideInterval: [],
+    deepestBottom: null,
     overlappingLayers: [],
     unsupported: context.properties.filter((id) => !(id in KSSL_PROPERTIES)),
     usedEstimatedOrganicCarbon: false,
@@ -217,8 +223,13 @@ export function normalizePedon(table: SdaTable, context: PedonContext): Normaliz
       continue;
     }
     if (top === bottom) result.zeroThicknessLayers.push(sample ?? layerKey);
-    extents.push({ sample: sample ?? layerKey, top, bottom, designation: text(row.hzn_desgn) });
-    if (!overlaps(top, bottom, context.depthTop, context.depthBottom)) continue;
+    const extent = { sample: sample ?? layerKey, top, bottom, designation: text(row.hzn_desgn) };
+    extents.push(extent);
+    result.deepestBottom = Math.max(result.deepestBottom ?? bottom, bottom);
+    if (!overlaps(top, bottom, context.depthTop, context.depthBottom)) {
+      result.outsideInterval.push(extent);
+      continue;
+    }
     // The snapshot carries no prep_code (null): nothing to say. 'S' is the standard <2 mm sample.
     const prepCode = text(row.prep_code);
     if (prepCode !== null && prepCode !== "S") result.otherPreparations.push({ layer: sample ?? layerKey, prepCode });
