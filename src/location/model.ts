@@ -21,6 +21,10 @@ export const LocationQueryParams = t.Object({
 
 export const RawLocationQueryParams = t.Object(pointParameters);
 
+export const RawLocationPathParams = t.Object({
+  provider_id: t.String({ description: "A mapped-location provider id (usda_ssurgo).", examples: ["usda_ssurgo"] }),
+});
+
 export const LocationQuery = t.Object(
   {
     latitude: t.Number(),

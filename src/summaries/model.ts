@@ -45,7 +45,8 @@ export const MapUnitQueryParams = t.Object({
       default: "",
       description:
         "Comma-separated canonical property ids or aliases (GET /v1/properties) to summarize, at most eight after aliases are resolved and duplicates removed; at most 200 characters. Empty (default): the map unit and its components, no summaries.",
-      examples: ["clay,available_water_storage,drainage_class"],
+      // Numbers only: the method example (weighted_average) does not fit a class such as drainage_class (a 422).
+      examples: ["clay,available_water_storage,ksat"],
     }),
   ),
 });
