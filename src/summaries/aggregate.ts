@@ -22,6 +22,7 @@ import {
   type SummaryComponent,
 } from "./component-values";
 import { ValidationError } from "../errors";
+import { roundDerived, roundDerivedOrNull } from "../domain/precision";
 import { assertMethodFits, type SummaryMethod } from "./methods";
 import type { SummaryProperty, SummaryTransformation } from "./properties";
 import { describeTransformations, summaryWarnings } from "./explain";
@@ -70,7 +71,7 @@ export function byDominance(a: SummaryComponent, b: SummaryComponent): number {
   return pct(b) - pct(a) || compareKeys(a.key, b.key);
 }
 
-/** Drops binary noise (9.640000000000001) without touching the published precision of any SSURGO column. */
+/** Drops binary noise (9.640000000000001) from sums of percents in warnings. */
 const clean = (v: number) => Math.round(v * 1e9) / 1e9;
 
 const asShown = (r: ComponentReading) => ({ reading: r, value: r.value, category: r.category, horizonKeys: r.horizonKeys });
@@ -179,7 +180,8 @@ export function summarize(
   const counted = countedComponents(components, options);
   const readings = counted.sort((a, b) => byDominance(a, b)).map((c) => readComponent(c, property, depth));
   const outcome = decide(method, readings, property);
-  const round = (v: number | null) => (v === null ? null : clean(v));
+  // Computed values at the documented precision (docs/decisions.md#precision); the method computes from unrounded component values.
+  const round = roundDerivedOrNull;
   return {
     property: { id: property.id, name: property.name },
     method,
@@ -188,7 +190,7 @@ export function summarize(
     unit: property.storage?.unit ?? property.unit,
     depth: { top_cm: depth.top_cm, bottom_cm: depth.bottom_cm },
     options: { ...options },
-    percent_of_map_unit: clean(outcome.percent),
+    percent_of_map_unit: roundDerived(outcome.percent),
     contributions: outcome.shown.map((s) => ({
       component_key: s.reading.component.key,
       component_name: s.reading.component.name,

@@ -6,6 +6,7 @@ import { hasReading, isMiscellaneousArea, type ComponentReading, type DepthInter
 import type { MethodOutcome } from "./aggregate";
 import type { SummaryMethod } from "./methods";
 import type { SummaryProperty, SummaryTransformation } from "./properties";
+import { PRECISION_RULE } from "../domain/precision";
 
 const interval = (d: DepthInterval) => `${d.top_cm}–${d.bottom_cm} cm`;
 
@@ -20,19 +21,19 @@ function depthStep(property: SummaryProperty, depth: DepthInterval): SummaryTran
     };
   }
   if (property.storage) {
-    return { operation: "sum_over_depth", from_unit: property.unit!, to_unit: property.storage.unit, formula: `${property.storage.formula}, over ${interval(depth)}` };
+    return { operation: "sum_over_depth", from_unit: property.unit!, to_unit: property.storage.unit, formula: `${property.storage.formula}, over ${interval(depth)}; ${PRECISION_RULE} where shown` };
   }
   return {
     operation: "thickness_weighted_mean",
     from_unit: property.unit!,
     to_unit: property.unit!,
-    formula: `component value = sum(value x overlap cm) / sum(overlap cm) over the horizons overlapping ${interval(depth)}`,
+    formula: `component value = sum(value x overlap cm) / sum(overlap cm) over the horizons overlapping ${interval(depth)}; ${PRECISION_RULE} where shown`,
   };
 }
 
 function methodStep(property: SummaryProperty, method: SummaryMethod, depth: DepthInterval): SummaryTransformation {
   const unit = property.storage?.unit ?? property.unit ?? "class";
-  const step = (operation: string, formula: string) => ({ operation, from_unit: unit, to_unit: unit, formula });
+  const step = (operation: string, formula: string) => ({ operation, from_unit: unit, to_unit: unit, formula: property.kind === "numeric" ? `${formula}; ${PRECISION_RULE}` : formula });
   switch (method) {
     case "weighted_average":
       return step("component_percent_weighted_mean", "map unit value = sum(component value x comppct_r) / sum(comppct_r) over the components that have a value");

@@ -117,10 +117,11 @@ describe("provenance of a mapped-survey observation", () => {
     expect(body.query.properties).toEqual(["organic_carbon"]);
     const oc = dominantTop(body, point, "organic_carbon");
     expect(oc.data_kind).toBe("derived");
-    expect(oc.value).toBeCloseTo(point.om / 1.724, 4);
+    // A value Loam computes: four significant digits (docs/decisions.md#precision); the original is unrounded.
+    expect(oc.value).toBe(Number((point.om / 1.724).toPrecision(4)));
     expect(oc.source.original_value).toBe(point.om);
     expect(oc.source.original_property_name).toBe("chorizon.om_r");
-    expect(oc.transformations).toEqual([{ operation: expect.any(String), from_unit: expect.stringMatching(/percent/), to_unit: "% (by weight)", formula: "organic_carbon = organic_matter / 1.724" }]);
+    expect(oc.transformations).toEqual([{ operation: expect.any(String), from_unit: expect.stringMatching(/percent/), to_unit: "% (by weight)", formula: "organic_carbon = organic_matter / 1.724; result rounded to 4 significant digits" }]);
     expect(oc.warnings.join(" ")).toMatch(/1\.724/);
     expect(oc.warnings.join(" ")).toMatch(/not a measurement/);
   });

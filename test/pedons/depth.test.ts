@@ -10,14 +10,14 @@ import { DATA_DIR, useLoam } from "../support/server";
 
 const { loam, contract } = useLoam();
 /** lab_layer.csv: LF lines, a header, no quoted field (data README §2.1). */
-function readLayers(): Record<string, string>[] {
+function readLayers(): Record<string, string | undefined>[] {
   const [header, ...lines] = readFileSync(join(DATA_DIR, "kssl", "KS", "lab_layer.csv"), "utf8").split("\n").filter((l) => l !== "");
   const names = header!.split(",");
   return lines.map((line) => Object.fromEntries(line.split(",").map((v, i) => [names[i]!, v])));
 }
 const LAYERS = readLayers();
-const layersOf = (pedon: string) => LAYERS.filter((l) => l.pedlabsampnum === pedon && l.hzn_top !== "" && l.hzn_bot !== "");
-const overlaps = (l: Record<string, string>, top: number, bottom: number) => Number(l.hzn_top) < bottom && Number(l.hzn_bot) > top;
+const layersOf = (pedon: string | undefined) => LAYERS.filter((l) => l.pedlabsampnum === pedon && l.hzn_top !== "" && l.hzn_bot !== "");
+const overlaps = (l: Record<string, string | undefined>, top: number, bottom: number) => Number(l.hzn_top) < bottom && Number(l.hzn_bot) > top;
 
 describe("pedon depth bounds", () => {
   test("07N0129: the default lists every layer, down to its 295–351 cm layer", async () => {
@@ -49,7 +49,7 @@ describe("pedon depth bounds", () => {
   });
 
   test("every pedon with layers starting at or below 200 cm lists them all by default; a pedon deeper than 1000 cm echoes its own bottom", async () => {
-    const deep = [...new Set(LAYERS.filter((l) => l.hzn_top !== "" && Number(l.hzn_top) >= 200).map((l) => l.pedlabsampnum))];
+    const deep = [...new Set(LAYERS.filter((l) => l.hzn_top !== "" && Number(l.hzn_top) >= 200).map((l) => l.pedlabsampnum!))];
     expect(deep.length).toBeGreaterThan(0);
     for (const pedon of deep) {
       const { status, body } = await loam.json(`/v1/pedons/${pedon}?properties=clay`);

@@ -2,6 +2,7 @@
  * KSSL lab answers → pedon features and lab observations (docs/decisions.md#censored). Pure
  * functions: the same table from SDA or from the snapshot gives the same result.
  */
+import { PRECISION_RULE, roundDerived } from "../../domain/precision";
 import type { Static } from "elysia";
 import { findProperty } from "../../catalog/properties";
 import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
@@ -140,10 +141,8 @@ export function normalizeCollection(table: SdaTable, limit: number): { features:
 
 // ---- one pedon's layers and observations -------------------------------------------------------
 
-/** Round away the binary noise of a multiplication (1.35 * 1.724) without dropping reported digits. */
-function tidy(value: number): number {
-  return Number(value.toPrecision(12));
-}
+/** A multiplication (1.35 * 1.724) at the documented precision (docs/decisions.md#precision); reported values are never rounded. */
+const tidy = roundDerived;
 
 function observe(row: Row, propertyId: string, mapping: KsslProperty): { observation: Static<typeof LabObservation>; source: LabColumn } | null {
   for (const source of mapping.columns) {
@@ -173,7 +172,7 @@ function observe(row: Row, propertyId: string, mapping: KsslProperty): { observa
         method_code: methodColumn ? text(row[methodColumn]) : null,
         measurement_method: conversion ? `Derived: ${source.method}, multiplied by ${conversion.factor}` : source.method,
         data_kind: conversion ? "derived" : source.dataKind,
-        transformations: conversion ? [{ operation: conversion.operation, from_unit: source.unit, to_unit: mapping.unit, formula: conversion.formula }] : [],
+        transformations: conversion ? [{ operation: conversion.operation, from_unit: source.unit, to_unit: mapping.unit, formula: `${conversion.formula}; ${PRECISION_RULE}` }] : [],
         warnings,
       },
     };

@@ -4,6 +4,7 @@
  */
 import type { Static } from "elysia";
 import { findProperty } from "../../catalog/properties";
+import { PRECISION_RULE, roundDerived } from "../../domain/precision";
 import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
 import { tableRecords, type Cell, type SdaAnswer } from "../../upstream/sda/payload";
 import type { SoilObservation } from "../../location/model";
@@ -34,10 +35,8 @@ function num(cell: Cell | undefined): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
-/** Round away binary noise of a division (e.g. 3.5 / 1.724) without claiming more precision than the input. */
-function tidy(value: number): number {
-  return Number(value.toPrecision(6));
-}
+/** A division (e.g. 3.5 / 1.724) at the documented precision (docs/decisions.md#precision). */
+const tidy = roundDerived;
 
 function citation(row: Record<string, Cell>, retrievedAt: string): string {
   const version = row.saversion ? `survey area version ${row.saversion}` : "survey area version unknown";
@@ -85,7 +84,7 @@ function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoP
       low === null && high === null ? { lower: null, upper: null, method: null } : { lower: convert(low), upper: convert(high), method: RANGE_METHOD },
     license: SSURGO_LICENSE,
     transformations: derive
-      ? [{ operation: derive.operation, from_unit: mapping.originalUnit, to_unit: mapping.unit, formula: derive.formula }]
+      ? [{ operation: derive.operation, from_unit: mapping.originalUnit, to_unit: mapping.unit, formula: `${derive.formula}; ${PRECISION_RULE}` }]
       : [],
     warnings,
     survey_context: {
