@@ -8,7 +8,7 @@ import { NotFoundError } from "../errors";
 import { cacheMetadata, describeCache, rawWarnings, sourceWarnings, type DataAnswer, type DataDeps } from "../answer";
 import type { PedonKey, PedonProvider } from "../providers/provider";
 import { VERSION } from "../version";
-import { seriesLinker } from "../series/service";
+import { seriesClassificationWarning, seriesLinker } from "../series/service";
 import type { Bbox } from "./bbox";
 import { MAX_PEDON_LIMIT, type PedonCollection, type PedonQuery, type PedonResponse, type RawPedonResponse } from "./model";
 
@@ -76,6 +76,9 @@ async function pedonAnswer(deps: DataDeps, provider: PedonProvider, key: PedonKe
 export async function pedonDetail(deps: DataDeps, provider: PedonProvider, key: PedonKey, asked: EffectivePedonQuery, wholePedon = false): Promise<DataAnswer<Static<typeof PedonResponse>>> {
   const { cached, source, cache } = await pedonAnswer(deps, provider, key);
   const link = await seriesLinker(deps);
+  const sampled = provider.pedons.sampledAs(cached.answer);
+  const series = sampled.name ? link(sampled.name) : null;
+  const classification = await seriesClassificationWarning(deps, series, sampled.greatGroup);
   return {
     key: `pedon|${provider.id}|${JSON.stringify(asked)}|${wholePedon}`,
     cache,
@@ -95,7 +98,7 @@ export async function pedonDetail(deps: DataDeps, provider: PedonProvider, key: 
         pedon_key: detail.pedonKey,
         data_kind: "observed" as const,
         name: detail.name,
-        series: detail.name ? link(detail.name) : null,
+        series,
         query,
         location: detail.location,
         citation: detail.citation,
@@ -103,7 +106,7 @@ export async function pedonDetail(deps: DataDeps, provider: PedonProvider, key: 
         retrieved_at: detail.retrievedAt,
         cache: cacheMetadata(cache, deps.now()),
         layers: detail.layers,
-        warnings: [...detail.warnings, ...sourceWarnings(source, cache), ...detail.afterSourceWarnings],
+        warnings: [...detail.warnings, ...(classification ? [classification] : []), ...sourceWarnings(source, cache), ...detail.afterSourceWarnings],
       };
     },
   };

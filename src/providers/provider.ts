@@ -205,6 +205,8 @@ export interface PedonDetail {
   layers: Static<typeof LabLayer>[];
   /** The bottom of the pedon's deepest layer, cm; null when no layer has depths. */
   deepestBottomCm: number | null;
+  /** The Soil Taxonomy great group the pedon was classified in (KSSL samp_taxgrtgroup); null where not recorded. */
+  greatGroup: string | null;
   warnings: string[];
   /** Warnings that follow the shared source warnings (e.g. how a snapshot dates this provider's data). */
   afterSourceWarnings: string[];
@@ -224,6 +226,8 @@ export interface PedonProvider<B = any, D = any> extends OperationalBase {
     found(answer: D): boolean;
     notFoundMessage(key: PedonKey, source: SourceDescription): string;
     detail(answer: D, context: PedonDetailContext): PedonDetail;
+    /** The name and great group the pedon was sampled as, read without normalizing its layers (series-link check). */
+    sampledAs(answer: D): { name: string | null; greatGroup: string | null };
     /** The raw endpoint's own notes about what the fixed query reads. */
     rawNotes: readonly string[];
   };

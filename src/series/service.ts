@@ -64,6 +64,44 @@ async function readLinker(deps: DataDeps, provider: SeriesProvider): Promise<Ser
 /** Kept linkers, per app (its connected providers) and series provider. */
 const linkers = new WeakMap<object, Map<string, SeriesLinker>>();
 
+/**
+ * The taxonomic class the current series description gives (e.g. "Fine-silty, mixed, superactive,
+ * mesic Typic Hapludalfs"), for a linked name; null when there is no series provider, no description,
+ * or the source cannot be asked: the check it serves never fails the answer that asks.
+ */
+export async function seriesTaxonomicClass(deps: DataDeps, name: string): Promise<string | null> {
+  const provider = deps.registry.defaultFor("series");
+  if (!provider) return null;
+  try {
+    const key = provider.series.keyOf(name);
+    const described = await provider.series.describe(askOf(deps, provider), key, deps.connected.sourceOf(provider), VERSION);
+    return described.body().series.taxonomic_class;
+  } catch {
+    return null;
+  }
+}
+
+/** The great group of a Soil Taxonomy class: its last word, lower case ("... Typic Hapludalfs" → hapludalfs). */
+export function greatGroupOf(taxonomicClass: string): string | null {
+  const words = taxonomicClass.trim().replace(/\.$/, "").split(/\s+/);
+  const last = words[words.length - 1];
+  return last ? last.toLowerCase() : null;
+}
+
+/**
+ * A pedon's series link says what it was sampled as, not that it fits the series: when the pedon's
+ * recorded great group differs from the one the current description gives, the answer says so
+ * (docs/decisions.md#series-classification). Null when they agree or cannot be compared.
+ */
+export async function seriesClassificationWarning(deps: DataDeps, link: SeriesLink | null, greatGroup: string | null): Promise<string | null> {
+  if (!link || !greatGroup) return null;
+  const current = await seriesTaxonomicClass(deps, link.name);
+  if (!current) return null;
+  const described = greatGroupOf(current);
+  if (described === null || described === greatGroup.trim().toLowerCase()) return null;
+  return `The pedon was sampled as ${link.name} and classified as ${greatGroup} (samp_taxgrtgroup), while the current Official Series Description of ${link.name} (${link.url}) gives ${current}: the pedon may not fit the series as now defined (or the series was reclassified); the link names what it was sampled as.`;
+}
+
 /** Component kinds that name a soil series (SSURGO compkind); a miscellaneous area or a family does not. */
 const SERIES_KINDS = new Set(["series", "taxadjunct"]);
 

@@ -115,6 +115,7 @@ export function pedonDetail(answer: SdaAnswer, context: PedonDetailContext): Ped
     retrievedAt: retrieved,
     layers: normalized.layers,
     deepestBottomCm: normalized.deepestBottom,
+    greatGroup: normalized.pedon.greatGroup,
     warnings: pedonWarnings(normalized, context),
     afterSourceWarnings:
       context.source.kind === "snapshot" ? ["The KSSL export in the snapshot states no export date: retrieved_at is when Loam built its snapshot from it."] : [],

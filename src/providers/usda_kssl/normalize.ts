@@ -20,6 +20,8 @@ export interface PedonSummary {
   pedlabsampnum: string | null;
   upedonid: string | null;
   name: string | null;
+  /** The great group the pedon was classified in when sampled (samp_taxgrtgroup); null where not recorded. */
+  greatGroup: string | null;
   latitude: number | null;
   longitude: number | null;
 }
@@ -100,6 +102,7 @@ function summary(row: Row): PedonSummary {
     pedlabsampnum: text(row.pedlabsampnum),
     upedonid: text(row.upedonid),
     name: text(row.samp_name) ?? text(row.corr_name),
+    greatGroup: text(row.samp_taxgrtgroup),
     ...coordinates(row),
   };
 }
@@ -187,6 +190,14 @@ function observe(row: Row, propertyId: string, mapping: KsslProperty): { observa
 function overlaps(layerTop: number, layerBottom: number, top: number, bottom: number): boolean {
   if (layerTop === layerBottom) return layerTop >= top && layerTop < bottom;
   return layerTop < bottom && layerBottom > top;
+}
+
+/** What a pedon answer says the pedon was sampled as (its first row), without normalizing its layers. */
+export function sampledAs(table: SdaTable): { name: string | null; greatGroup: string | null } {
+  const first = tableRecords(table)[0];
+  if (!first) return { name: null, greatGroup: null };
+  const pedon = summary(first);
+  return { name: pedon.name, greatGroup: pedon.greatGroup };
 }
 
 /** The pedon of a lab_pedon answer; null when the answer has no rows (no such pedon). */
