@@ -52,6 +52,11 @@ function scanJson(url: string, body: any) {
       check(`${url} layer ${layer.lab_sample_key} ${o.property.id} reporting_limit`, o.reporting_limit);
     }
   }
+  for (const h of body.horizons ?? []) {
+    if (h.original_depth?.unit !== "in") continue;
+    check(`${url} horizon ${h.name} depth.top_cm`, h.depth.top_cm);
+    check(`${url} horizon ${h.name} depth.bottom_cm`, h.depth.bottom_cm);
+  }
   for (const f of body.features ?? []) if (f.properties?.summary) check(`${url} feature ${f.id} summary.value`, f.properties.summary.value);
 }
 
@@ -97,6 +102,7 @@ describe("no derived value carries more than four significant digits", () => {
     for (const pedon of [...knownPedons().map((p) => p.pedlabsampnum), "07N0129", "05N0595", "01N0169"]) {
       await scan(`/v1/pedons/${pedon}?properties=ph,organic_carbon,organic_matter,clay,sand,silt,cec,bulk_density`);
     }
+    for (const series of ["HOLDREGE", "ARMO", "POLO", "BROWNELL", "CLARION", "ROXBURY"]) await scan(`/v1/series/${series}`);
     await scan("/v1/soil/mapunits?bbox=171.0,7.0,171.2,7.2&property=clay&depth_bottom_cm=30");
     await scan("/v1/soil/mapunits?bbox=-94.37,41.934,-94.35,41.954&property=available_water_storage&depth_bottom_cm=100");
     expect(checked).toBeGreaterThan(1000);
