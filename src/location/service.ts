@@ -7,6 +7,7 @@ import type { Static } from "elysia";
 import { cacheMetadata, describeCache, rawWarnings, sourceWarnings, unsupportedWarnings, type DataAnswer, type DataDeps } from "../answer";
 import type { PointMapUnit, PointProvider } from "../providers/provider";
 import { VERSION } from "../version";
+import { retrievedAt } from "../domain/retrieved-at";
 import type { LocationQuery, LocationResponse, RawProviderResponse } from "./model";
 
 export type EffectiveLocationQuery = Static<typeof LocationQuery>;
@@ -108,7 +109,7 @@ export async function rawAtPoint(deps: DataDeps, provider: PointProvider, query:
       provider: provider.id,
       status: "experimental" as const,
       query,
-      retrieved_at: new Date(cached.storedAt).toISOString(),
+      retrieved_at: retrievedAt(source, cached.storedAt),
       cache: cacheMetadata(cache, deps.now()),
       upstream_response: provider.point.query.raw(cached.answer),
       warnings: rawWarnings(source, cache, [

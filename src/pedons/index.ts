@@ -24,7 +24,7 @@ import {
   RawPedonResponse,
 } from "./model";
 import { pedonDetail, pedonsInBbox, rawPedon, type EffectivePedonQuery } from "./service";
-import { PEDON_COLLECTION_TABLE, PEDON_TABLE } from "../tables";
+import { pedonCollectionTable, PEDON_TABLE } from "../tables";
 
 export interface PedonRouteDeps extends DataDeps {
   send: Send;
@@ -86,7 +86,7 @@ export function pedons(deps: PedonRouteDeps) {
         const provider = labProvider(deps, read.provider, "Query parameter 'provider'");
         const bbox = parseBbox(read.bbox);
         const answer = await pedonsInBbox(deps, provider, { bbox, provider: provider.id, limit: read.limit });
-        return deps.send(answer, request, set, PEDON_COLLECTION_TABLE);
+        return deps.send(answer, request, set, pedonCollectionTable(deps.connected.sourceOf(provider)));
       },
       {
         transform: collectionQuery.transform,

@@ -8,6 +8,7 @@ import { NotFoundError } from "../errors";
 import { cacheMetadata, describeCache, rawWarnings, sourceWarnings, type DataAnswer, type DataDeps } from "../answer";
 import type { PedonKey, PedonProvider } from "../providers/provider";
 import { VERSION } from "../version";
+import { retrievedAt } from "../domain/retrieved-at";
 import { seriesClassificationWarning, seriesLinker } from "../series/service";
 import type { Bbox } from "./bbox";
 import { MAX_PEDON_LIMIT, type PedonCollection, type PedonQuery, type PedonResponse, type RawPedonResponse } from "./model";
@@ -121,7 +122,7 @@ export async function rawPedon(deps: DataDeps, provider: PedonProvider, key: Ped
       provider: provider.id,
       status: "experimental" as const,
       query: { pedon_key: String(key.value) },
-      retrieved_at: new Date(cached.storedAt).toISOString(),
+      retrieved_at: retrievedAt(source, cached.storedAt),
       cache: cacheMetadata(cache, deps.now()),
       upstream_response: provider.pedons.pedon.raw(cached.answer),
       warnings: rawWarnings(source, cache, [

@@ -126,7 +126,8 @@ export interface MapUnitData {
   /** Highest percent first (tie: lowest key). */
   components: SummaryComponent[];
   /** Provenance every summary of this map unit carries. */
-  source: { organization: string; retrieved_at: string; citation: string; source_url: string };
+  /** survey_version: the survey's own version date, as a warning (it is not a retrieval date). */
+  source: { organization: string; retrieved_at: string; citation: string; source_url: string; survey_version?: string };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

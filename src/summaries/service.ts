@@ -146,6 +146,7 @@ export function listComponents(mapUnit: MapUnitData, link: SeriesLinker = () => 
 
 function mapUnitWarnings(mapUnit: MapUnitData): string[] {
   const warnings = [MAP_UNIT_WARNING];
+  if (mapUnit.source.survey_version) warnings.push(mapUnit.source.survey_version);
   const bare = mapUnit.components.filter((c) => c.horizons.length === 0);
   if (bare.length > 0) {
     warnings.push(

@@ -101,7 +101,8 @@ export function locationCsv(answer: Location): string {
 
 // ---- GET /v1/pedons: one row per feature ------------------------------------------------------
 
-type FeatureRow = { feature: Feature; answer: Collection };
+/** `retrievedAt`: when Loam's source read the list (docs/decisions.md#retrieved-at), not when it was asked. */
+type FeatureRow = { feature: Feature; answer: Collection; retrievedAt: string };
 
 export const PEDON_FEATURE_COLUMNS: readonly Column<FeatureRow>[] = [
   ["pedon_key", ({ feature: f }) => f.properties.pedon_key],
@@ -116,16 +117,17 @@ export const PEDON_FEATURE_COLUMNS: readonly Column<FeatureRow>[] = [
   ["provider", ({ answer }) => answer.provider],
   // A column, not only a warning: a script filtering rows must still see that the list is cut short.
   ["truncated", ({ answer }) => answer.truncated],
-  ["retrieved_at", ({ answer }) => answer.cache.stored_at],
+  ["retrieved_at", ({ retrievedAt }) => retrievedAt],
   ["warnings", ({ answer }) => joinWarnings([], answer.warnings)],
 ];
 
-export function pedonFeatureRows(answer: Collection): FeatureRow[] {
-  return answer.features.map((feature) => ({ feature, answer }));
+export function pedonFeatureRows(answer: Collection, retrievedAt: string = answer.cache.stored_at): FeatureRow[] {
+  return answer.features.map((feature) => ({ feature, answer, retrievedAt }));
 }
 
-export function pedonCollectionCsv(answer: Collection): string {
-  return toCsv(PEDON_FEATURE_COLUMNS, pedonFeatureRows(answer));
+/** `retrievedAt` from the source (the snapshot build) where the cache's storage time is only when Loam was asked. */
+export function pedonCollectionCsv(answer: Collection, retrievedAt?: string): string {
+  return toCsv(PEDON_FEATURE_COLUMNS, pedonFeatureRows(answer, retrievedAt));
 }
 
 // ---- GET /v1/pedons/{pedon_key}: one row per lab observation ------------------------------------

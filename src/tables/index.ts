@@ -12,6 +12,8 @@ import { summaryCsv, type SummaryBodyCells } from "./summary";
 import { mapUnitCollectionCsv, type MapUnitCollectionCells } from "./mapunits";
 import { seriesCsv } from "./series";
 import type { SeriesResponse } from "../series/model";
+import type { SourceDescription } from "../upstream/transport";
+import { retrievedAt } from "../domain/retrieved-at";
 
 export const LOCATION_TABLE: CsvTable<Static<typeof LocationResponse>> = {
   render: locationCsv,
@@ -19,9 +21,14 @@ export const LOCATION_TABLE: CsvTable<Static<typeof LocationResponse>> = {
 };
 
 export const PEDON_COLLECTION_TABLE: CsvTable<Static<typeof PedonCollection>> = {
-  render: pedonCollectionCsv,
+  render: (body) => pedonCollectionCsv(body),
   fileName: (body) => `loam-pedons_${body.query.bbox.join("_")}.csv`,
 };
+
+/** The pedon list read from a source: retrieved_at is when that source read it (docs/decisions.md#retrieved-at). */
+export function pedonCollectionTable(source: SourceDescription): CsvTable<Static<typeof PedonCollection>> {
+  return { ...PEDON_COLLECTION_TABLE, render: (body) => pedonCollectionCsv(body, retrievedAt(source, Date.parse(body.cache.stored_at))) };
+}
 
 export const PEDON_TABLE: CsvTable<Static<typeof PedonResponse>> = {
   render: pedonCsv,

@@ -6,6 +6,7 @@ import type { SourceDescription } from "../../upstream/transport";
 import type { SdaAnswer } from "../../upstream/sda/payload";
 import type { PedonDetail, PedonDetailContext, PedonKey } from "../provider";
 import { KSSL_ID, KSSL_SOURCE_URL } from "./catalog";
+import { retrievedAt as retrievedAtOf } from "../../domain/retrieved-at";
 import { KSSL_PROPERTIES } from "./columns";
 import { normalizePedon, type NormalizedPedon, type PedonSummary } from "./normalize";
 
@@ -27,14 +28,8 @@ export function notFoundMessage(key: PedonKey, source: SourceDescription): strin
   return `No ${KSSL_ID} pedon has the key '${key.value}'.${coverageNote(source)}${snapshotKeys}`;
 }
 
-/** When the values were retrieved: the upstream call for SDA; for the snapshot, when it was built (the KSSL export states no date). */
-function retrievedAt(context: PedonDetailContext): string {
-  const stored = new Date(context.storedAt).toISOString();
-  if (context.source.kind !== "snapshot") return stored;
-  const built = context.source.builtAt;
-  const date = built ? new Date(built) : null;
-  return date && Number.isFinite(date.getTime()) ? date.toISOString() : stored;
-}
+/** When Loam's source read the values: the snapshot build, or the upstream call (docs/decisions.md#retrieved-at). */
+const retrievedAt = (context: PedonDetailContext): string => retrievedAtOf(context.source, context.storedAt);
 
 function citation(pedon: PedonSummary, retrieved: string, snapshot: boolean): string {
   const id = pedon.pedlabsampnum ?? pedon.pedonKey;

@@ -4,6 +4,7 @@
  */
 import type { Static } from "elysia";
 import { findProperty } from "../../catalog/properties";
+import { retrievedAt } from "../../domain/retrieved-at";
 import { PRECISION_RULE, roundDerived } from "../../domain/precision";
 import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
 import { tableRecords, type Cell, type SdaAnswer } from "../../upstream/sda/payload";
@@ -53,7 +54,7 @@ function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoP
   const derive = mapping.derivedFrom;
   const convert = (value: number | null) => (value === null ? null : derive ? tidy(value / derive.factor) : value);
   const minor = row.majcompflag?.trim() !== "Yes";
-  const retrievedAt = retrievedAtOf(row, context);
+  const retrieved = retrievedAtOf(context);
   const warnings = [MAPPED_SURVEY_WARNING];
   if (derive) warnings.push(derive.warning);
   if (minor) warnings.push(MINOR_COMPONENT_WARNING);
@@ -69,13 +70,13 @@ function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoP
       provider: SSURGO_ID,
       organization: SSURGO_ORGANIZATION,
       record_id: row.chkey ?? null,
-      retrieved_at: retrievedAt,
+      retrieved_at: retrieved,
       original_property_name: `chorizon.${mapping.column}_r`,
       original_value: original,
       original_unit: mapping.originalUnit,
       original_depth: { top_cm: top, bottom_cm: bottom },
       original_measurement_method: "SSURGO representative value (_r) of the component horizon",
-      citation: citation(row, retrievedAt),
+      citation: citation(row, retrieved),
       source_url: SSURGO_SOURCE_URL,
       spatial_resolution: SSURGO_SPATIAL_RESOLUTION,
     },
@@ -101,11 +102,16 @@ function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoP
   };
 }
 
-/** When the values were retrieved: the survey's export date for the snapshot, the upstream call for SDA. */
-function retrievedAtOf(row: Record<string, Cell>, context: PointContext): string {
-  const stored = new Date(context.storedAt).toISOString();
-  if (context.source.kind !== "snapshot") return stored;
-  return parseSdaDateTime(row.saverest)?.toISOString() ?? stored;
+/** When Loam's source read the values: the snapshot build, or the upstream call (docs/decisions.md#retrieved-at). */
+function retrievedAtOf(context: PointContext): string {
+  return retrievedAt(context.source, context.storedAt);
+}
+
+/** The survey's own version date, said once per survey area (it is not a retrieval date). */
+export function surveyVersionWarning(areaSymbol: string, areaName: string | null, version: string | null, versionDate: Date | null): string {
+  const v = version ? `version ${version}` : "an unknown version";
+  const date = versionDate ? ` of ${isoDay(versionDate)}` : "";
+  return `Survey area ${areaName ? `${areaName} (${areaSymbol})` : areaSymbol} is served as of its ${v}${date} (the survey's own version date); source.retrieved_at is when Loam's source read the data.`;
 }
 
 /** Every component of the map unit, each once, whether or not it has horizons (Urban land, Water). */
@@ -160,6 +166,13 @@ export function normalizePoint(answer: SdaAnswer, context: PointContext): Normal
     }
   }
   const warnings: string[] = [];
+  const areas = new Map<string, string>();
+  for (const row of records) {
+    if (row.areasymbol && !areas.has(row.areasymbol)) {
+      areas.set(row.areasymbol, surveyVersionWarning(row.areasymbol, row.areaname ?? null, row.saversion ?? null, parseSdaDateTime(row.saverest)));
+    }
+  }
+  warnings.push(...areas.values());
   if (mapUnits.size === 0) {
     const coverage = context.source.kind === "snapshot" ? " Offline snapshot coverage is limited; see the snapshot warning." : "";
     warnings.push(`The point (${context.latitude}, ${context.longitude}) falls in no SSURGO map unit: no completed soil survey covers it, or it lies in water or outside the data.${coverage}`);
