@@ -25,6 +25,7 @@ import {
 } from "./model";
 import { pedonDetail, pedonsInBbox, rawPedon, type EffectivePedonQuery } from "./service";
 import { pedonCollectionTable, PEDON_TABLE } from "../tables";
+import { retrievedAt } from "../domain/retrieved-at";
 
 export interface PedonRouteDeps extends DataDeps {
   send: Send;
@@ -86,7 +87,8 @@ export function pedons(deps: PedonRouteDeps) {
         const provider = labProvider(deps, read.provider, "Query parameter 'provider'");
         const bbox = parseBbox(read.bbox);
         const answer = await pedonsInBbox(deps, provider, { bbox, provider: provider.id, limit: read.limit });
-        return deps.send(answer, request, set, pedonCollectionTable(deps.connected.sourceOf(provider)));
+        const source = deps.connected.sourceOf(provider);
+        return deps.send(answer, request, set, pedonCollectionTable((body) => retrievedAt(source, Date.parse(body.cache.stored_at))));
       },
       {
         transform: collectionQuery.transform,

@@ -6,6 +6,7 @@
 import { cacheMetadata, describeCache, sourceWarnings, type DataAnswer, type DataDeps } from "../answer";
 import type { Ask, OperationalProvider, SeriesLinker, SeriesProvider } from "../providers/provider";
 import { VERSION } from "../version";
+import { Memo } from "../lru";
 import type { SeriesLink, SeriesResponse } from "./model";
 
 const askOf =
@@ -75,11 +76,16 @@ export async function seriesTaxonomicClass(deps: DataDeps, name: string): Promis
   try {
     const key = provider.series.keyOf(name);
     const described = await provider.series.describe(askOf(deps, provider), key, deps.connected.sourceOf(provider), VERSION);
-    return described.body().series.taxonomic_class;
+    // Parsing a description (its Munsell colours included) costs far more than the cached lookup: the
+    // class is kept per stored answer (a new answer has a new digest), so each pedon answer pays the lookup only.
+    return taxonomicClasses.of(`${provider.id}|${key}|${described.cached.digest}`, () => described.body().series.taxonomic_class);
   } catch {
     return null;
   }
 }
+
+/** Taxonomic classes of the descriptions read, by provider, key and stored answer's digest. */
+const taxonomicClasses = new Memo<string, string | null>(512);
 
 /** The great group of a Soil Taxonomy class: its last word, lower case ("... Typic Hapludalfs" → hapludalfs). */
 export function greatGroupOf(taxonomicClass: string): string | null {

@@ -12,8 +12,6 @@ import { summaryCsv, type SummaryBodyCells } from "./summary";
 import { mapUnitCollectionCsv, type MapUnitCollectionCells } from "./mapunits";
 import { seriesCsv } from "./series";
 import type { SeriesResponse } from "../series/model";
-import type { SourceDescription } from "../upstream/transport";
-import { retrievedAt } from "../domain/retrieved-at";
 
 export const LOCATION_TABLE: CsvTable<Static<typeof LocationResponse>> = {
   render: locationCsv,
@@ -25,9 +23,9 @@ export const PEDON_COLLECTION_TABLE: CsvTable<Static<typeof PedonCollection>> = 
   fileName: (body) => `loam-pedons_${body.query.bbox.join("_")}.csv`,
 };
 
-/** The pedon list read from a source: retrieved_at is when that source read it (docs/decisions.md#retrieved-at). */
-export function pedonCollectionTable(source: SourceDescription): CsvTable<Static<typeof PedonCollection>> {
-  return { ...PEDON_COLLECTION_TABLE, render: (body) => pedonCollectionCsv(body, retrievedAt(source, Date.parse(body.cache.stored_at))) };
+/** The pedon list with `retrieved_at` as the route states it: when its source read the list (docs/decisions.md#retrieved-at). */
+export function pedonCollectionTable(retrievedAtOf: (body: Static<typeof PedonCollection>) => string): CsvTable<Static<typeof PedonCollection>> {
+  return { ...PEDON_COLLECTION_TABLE, render: (body) => pedonCollectionCsv(body, retrievedAtOf(body)) };
 }
 
 export const PEDON_TABLE: CsvTable<Static<typeof PedonResponse>> = {

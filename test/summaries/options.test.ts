@@ -90,7 +90,7 @@ describe("include_minors and miscellaneous_areas", () => {
       }
     }
     expect(compared).toBe(UNITS.length * 3 * 2 * 3);
-  });
+  }, 60_000);
 
   test("the point summary and the CSV say which options were used", async () => {
     const { body } = await loam.json(`/v1/soil/summary?latitude=7.087128&longitude=171.140451&properties=clay&${SOILDB}`);
