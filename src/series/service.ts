@@ -75,10 +75,16 @@ export async function seriesTaxonomicClass(deps: DataDeps, name: string): Promis
   if (!provider) return null;
   try {
     const key = provider.series.keyOf(name);
-    const described = await provider.series.describe(askOf(deps, provider), key, deps.connected.sourceOf(provider), VERSION);
+    const source = deps.connected.sourceOf(provider);
+    // A snapshot never changes while Loam serves it: its classes are kept by key, with no lookup at all.
+    const kept = source.kind === "snapshot" ? snapshotClasses.get(`${provider.id}|${key}`) : undefined;
+    if (kept !== undefined) return kept;
+    const described = await provider.series.describe(askOf(deps, provider), key, source, VERSION);
     // Parsing a description (its Munsell colours included) costs far more than the cached lookup: the
-    // class is kept per stored answer (a new answer has a new digest), so each pedon answer pays the lookup only.
-    return taxonomicClasses.of(`${provider.id}|${key}|${described.cached.digest}`, () => described.body().series.taxonomic_class);
+    // class is kept per stored answer (a new answer has a new digest).
+    const found = taxonomicClasses.of(`${provider.id}|${key}|${described.cached.digest}`, () => described.body().series.taxonomic_class);
+    if (source.kind === "snapshot" && snapshotClasses.size < 4096) snapshotClasses.set(`${provider.id}|${key}`, found);
+    return found;
   } catch {
     return null;
   }
@@ -86,6 +92,8 @@ export async function seriesTaxonomicClass(deps: DataDeps, name: string): Promis
 
 /** Taxonomic classes of the descriptions read, by provider, key and stored answer's digest. */
 const taxonomicClasses = new Memo<string, string | null>(512);
+/** Snapshot classes by provider and key (a snapshot holds a few hundred descriptions; bounded all the same). */
+const snapshotClasses = new Map<string, string | null>();
 
 /** The great group of a Soil Taxonomy class: its last word, lower case ("... Typic Hapludalfs" → hapludalfs). */
 export function greatGroupOf(taxonomicClass: string): string | null {
