@@ -18,6 +18,8 @@ import type { SnapshotFile } from "../../upstream/snapshot";
 import type { SummaryComponent, SummaryHorizon } from "../../domain/component";
 import type { AnswerContext, MapUnitData, MapUnitParams } from "../provider";
 import { SSURGO_ID, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL } from "./catalog";
+import { retrievedAt } from "../../domain/retrieved-at";
+import { surveyVersionWarning } from "./normalize";
 import { snapshotSelect } from "./snapshot-select";
 
 /** Tables by the alias both dialects give them. */
@@ -194,9 +196,8 @@ export function readMapUnit(answer: SdaAnswer, context: AnswerContext): MapUnitD
   }
   const areaSymbol = text(get(first, "areasymbol"));
   const versionDate = parseSdaDateTime(get(first, "saverest"));
-  const stored = new Date(context.storedAt).toISOString();
-  // In snapshot mode the values are as of the survey's export (docs/decisions.md#provenance).
-  const retrievedAt = context.source.kind === "snapshot" ? (versionDate?.toISOString() ?? stored) : stored;
+  // When Loam's source read the data; the survey's version date is its own warning (docs/decisions.md#retrieved-at).
+  const retrieved = retrievedAt(context.source, context.storedAt);
   return {
     provider: SSURGO_ID,
     area_symbol: areaSymbol ?? "",
@@ -206,9 +207,10 @@ export function readMapUnit(answer: SdaAnswer, context: AnswerContext): MapUnitD
     components: [...components.values()],
     source: {
       organization: SSURGO_ORGANIZATION,
-      retrieved_at: retrievedAt,
-      citation: citation(text(get(first, "areaname")), areaSymbol, text(get(first, "saversion")), versionDate, retrievedAt),
+      retrieved_at: retrieved,
+      citation: citation(text(get(first, "areaname")), areaSymbol, text(get(first, "saversion")), versionDate, retrieved),
       source_url: SSURGO_SOURCE_URL,
+      survey_version: surveyVersionWarning(areaSymbol ?? "", text(get(first, "areaname")), text(get(first, "saversion")), versionDate),
     },
   };
 }
