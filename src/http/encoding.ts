@@ -33,6 +33,18 @@ export function compress(bytes: Uint8Array | string, encoding: Encoding): Uint8A
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
+/** Bodies longer than this (characters) are compressed off the event loop (docs/decisions.md#polygon-budget). */
+export const LARGE_BODY_CHARS = 1_000_000;
+
+/** A large dynamic body: the same fast settings as `compress`, in zlib's thread pool, so /health is not held up. */
+export async function compressLarge(bytes: Uint8Array | string, encoding: Encoding): Promise<Uint8Array<ArrayBuffer>> {
+  const out =
+    encoding === "gzip"
+      ? await gzipAsync(bytes, { level: 6 })
+      : await brotliAsync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+  return new Uint8Array(out);
+}
+
 /** Static files, compressed once: stronger settings, off the event loop (a 1.4 MB bundle must not stall /health). */
 export async function compressStatic(bytes: Uint8Array, encoding: Encoding): Promise<Uint8Array<ArrayBuffer>> {
   const out =

@@ -22,7 +22,7 @@ import { Elysia } from "elysia";
 import { cacheMetadata, type DataAnswer } from "../answer";
 import { Lru, Memo } from "../lru";
 import { VERSION } from "../version";
-import { COMPRESS_MIN_BYTES, chooseEncoding, compress, compressStatic, encodedTag, type Encoding } from "./encoding";
+import { COMPRESS_MIN_BYTES, chooseEncoding, compress, compressLarge, compressStatic, encodedTag, LARGE_BODY_CHARS, type Encoding } from "./encoding";
 import { representationOf } from "./negotiate";
 import { serverTiming, traceOf } from "./trace";
 
@@ -82,8 +82,15 @@ function statusOf(set: SetLike): number {
   return typeof set.status === "number" ? set.status : 200;
 }
 
-/** The JSON answer, encoded when worth it. */
-function jsonResponse(payload: string | Blob, chars: number, etag: string | undefined, request: Request, set: SetLike, encodedFor?: (encoding: Encoding) => Blob | Uint8Array<ArrayBuffer>): Response {
+/** The JSON answer, encoded when worth it (a large body off the event loop: the Response then comes as a promise). */
+function jsonResponse(
+  payload: string | Blob,
+  chars: number,
+  etag: string | undefined,
+  request: Request,
+  set: SetLike,
+  encodedFor?: (encoding: Encoding) => Blob | Uint8Array<ArrayBuffer> | Promise<Blob>,
+): Response | Promise<Response> {
   const headers = set.headers;
   headers["content-type"] = "application/json; charset=utf-8";
   // A route with a table has already said it varies on Accept too.
@@ -92,8 +99,10 @@ function jsonResponse(payload: string | Blob, chars: number, etag: string | unde
   if (!encoding) return finished(payload, statusOf(set), set);
   headers["content-encoding"] = encoding;
   if (etag) headers["etag"] = encodedTag(etag, encoding);
+  const status = statusOf(set);
+  if (!encodedFor && chars > LARGE_BODY_CHARS) return compressLarge(payload as string, encoding).then((bytes) => finished(bytes, status, set));
   const body = encodedFor ? encodedFor(encoding) : (compress(payload as string, encoding) as Uint8Array<ArrayBuffer>);
-  return finished(body, statusOf(set), set);
+  return body instanceof Promise ? body.then((bytes) => finished(bytes, status, set)) : finished(body, status, set);
 }
 
 /**
@@ -118,7 +127,8 @@ interface Rendered {
 }
 
 const RENDERED_ENTRIES = 128;
-const RENDERED_BYTES = 24_000_000;
+/** Holds the largest answer (a 32 MiB polygon page) with its encodings, so its hits cost no rendering (docs/decisions.md#decode-once). */
+const RENDERED_BYTES = 96_000_000;
 const utf8 = new TextEncoder();
 
 function weightOf(entry: Rendered): number {
@@ -162,6 +172,64 @@ export function splitAround(body: Record<string, unknown>, key: string): [head: 
   return found ? [head, `${tail}}`] : null;
 }
 
+/** How far a large kept body's `age_seconds` may lag before it is rendered and encoded again. */
+const LARGE_AGE_STEP_SECONDS = 60;
+
+/** Arrays longer than this are serialized in slices, the event loop given back between them. */
+const SLICED_ARRAY_LENGTH = 512;
+const SLICE_LENGTH = 128;
+const SLICE_MS = 20;
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Does `body` hold a top-level array long enough to serialize in slices? */
+function isLarge(body: unknown): boolean {
+  if (!isPlainObject(body)) return false;
+  for (const name in body) {
+    const value = body[name];
+    if (Array.isArray(value) && value.length > SLICED_ARRAY_LENGTH) return true;
+  }
+  return false;
+}
+
+/**
+ * `JSON.stringify(value)`, the same text, with each long top-level array serialized a slice at a
+ * time and the event loop given back whenever a slice took SLICE_MS: a 32 MB body never holds it
+ * for the whole serialization (docs/decisions.md#polygon-budget).
+ */
+async function stringifyInSlices(value: Record<string, unknown>): Promise<string> {
+  let text = "{";
+  let first = true;
+  let started = performance.now();
+  for (const [name, member] of Object.entries(value)) {
+    let json: string | undefined;
+    if (Array.isArray(member) && member.length > SLICED_ARRAY_LENGTH) {
+      const parts: string[] = [];
+      for (let i = 0; i < member.length; i += SLICE_LENGTH) {
+        parts.push(JSON.stringify(member.slice(i, i + SLICE_LENGTH)).slice(1, -1));
+        if (performance.now() - started > SLICE_MS) {
+          await pause();
+          started = performance.now();
+        }
+      }
+      json = `[${parts.filter((part) => part !== "").join(",")}]`;
+    } else json = JSON.stringify(member) as string | undefined;
+    if (json === undefined) continue;
+    text += `${first ? "" : ","}${JSON.stringify(name)}:${json}`;
+    first = false;
+  }
+  return `${text}}`;
+}
+
+/** `splitAround` for a large body: the same two texts, serialized in slices. */
+async function splitAroundInSlices(body: Record<string, unknown>, key: string): Promise<[head: string, tail: string] | null> {
+  if (!(key in body)) return null;
+  const marker = `\u0000${crypto.randomUUID()}\u0000`;
+  const text = await stringifyInSlices({ ...body, [key]: marker });
+  const at = text.indexOf(JSON.stringify(marker));
+  if (at < 0) return null;
+  return [text.slice(0, at), text.slice(at + JSON.stringify(marker).length)];
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
@@ -170,7 +238,7 @@ interface Body {
   payload: string | Blob;
   /** Length in characters (compared with COMPRESS_MIN_BYTES). */
   chars: number;
-  encodedFor?: (encoding: Encoding) => Blob;
+  encodedFor?: (encoding: Encoding) => Blob | Promise<Blob>;
 }
 
 /** The entity tag of a data answer: the data it serves, not when it was fetched. */
@@ -186,7 +254,7 @@ function ageSeconds(cache: { storedAt: number }, now: number): number {
 }
 
 /** A cache hit's body from its rendered copy (made on first use); null when the answer is not kept. */
-function renderedBody<T>(answer: DataAnswer<T>, etag: string, store: Lru<string, Rendered>, now: () => number): Body | null {
+function renderedBody<T>(answer: DataAnswer<T>, etag: string, store: Lru<string, Rendered>, now: () => number): Body | null | Promise<Body | null> {
   const cache = answer.cache;
   if (!cache.hit || cache.stale) return null;
   // One tag may name bodies fetched at different times (SDA's retrieved_at is the fetch time): keep each apart.
@@ -194,6 +262,7 @@ function renderedBody<T>(answer: DataAnswer<T>, etag: string, store: Lru<string,
   let entry = store.get(key);
   if (!entry) {
     const body = answer.body();
+    if (isLarge(body)) return firstRendering(answer, body as Record<string, unknown>, key, store, now);
     const at = now();
     const meta = JSON.stringify(cacheMetadata(cache, at));
     const parts = isPlainObject(body) && JSON.stringify(body.cache) === meta ? splitAround(body, "cache") : null;
@@ -207,31 +276,58 @@ function renderedBody<T>(answer: DataAnswer<T>, etag: string, store: Lru<string,
     store.set(key, entry, weightOf(entry));
   } else {
     // A kept body's metadata (a hit, stored at the entry's time) changes only with its age in seconds.
+    // A large body is re-rendered (and re-encoded) at most once per LARGE_AGE_STEP_SECONDS of age:
+    // its age_seconds may lag by that much (docs/decisions.md#polygon-budget).
     const at = now();
     const age = ageSeconds(cache, at);
-    const meta = age === entry.age ? entry.meta : JSON.stringify(cacheMetadata(cache, at));
-    entry.age = age;
+    const step = entry.chars > LARGE_BODY_CHARS ? LARGE_AGE_STEP_SECONDS : 1;
+    const meta = age - entry.age < step && age >= entry.age ? entry.meta : JSON.stringify(cacheMetadata(cache, at));
     if (meta !== entry.meta) {
+      entry.age = age;
       entry.meta = meta;
       entry.blob = new Blob([render(entry, meta)]);
       entry.encoded = {};
       store.reweigh(key, weightOf(entry));
     }
   }
-  const current = entry;
+  return keptBody(entry, key, store);
+}
+
+/** The body of a kept rendering; a large one's encodings are made off the event loop, once. */
+function keptBody(current: Rendered, key: string, store: Lru<string, Rendered>): Body {
+  const chars = current.chars + current.meta.length;
   return {
     payload: current.blob,
-    chars: current.chars + current.meta.length,
+    chars,
     encodedFor: (encoding) => {
-      let blob = current.encoded[encoding];
-      if (!blob) {
-        blob = new Blob([compress(render(current, current.meta), encoding) as Uint8Array<ArrayBuffer>]);
-        current.encoded[encoding] = blob;
+      const blob = current.encoded[encoding];
+      if (blob) return blob;
+      const keep = (bytes: Uint8Array<ArrayBuffer>): Blob => {
+        const made = new Blob([bytes]);
+        current.encoded[encoding] = made;
         store.reweigh(key, weightOf(current));
-      }
-      return blob;
+        return made;
+      };
+      if (chars > LARGE_BODY_CHARS) return compressLarge(render(current, current.meta), encoding).then(keep);
+      return keep(compress(render(current, current.meta), encoding) as Uint8Array<ArrayBuffer>);
     },
   };
+}
+
+/** The first rendering of a large hit, serialized in slices, then kept like any other. */
+async function firstRendering<T>(answer: DataAnswer<T>, body: Record<string, unknown>, key: string, store: Lru<string, Rendered>, now: () => number): Promise<Body | null> {
+  const at = now();
+  const meta = JSON.stringify(cacheMetadata(answer.cache, at));
+  const parts = JSON.stringify(body.cache) === meta ? await splitAroundInSlices(body, "cache") : null;
+  if (!parts) {
+    const text = await stringifyInSlices(body);
+    return { payload: text, chars: text.length };
+  }
+  const [head, tail] = parts;
+  const entry: Rendered = { head: utf8.encode(head), tail: utf8.encode(tail), chars: head.length + tail.length, meta, age: ageSeconds(answer.cache, at), blob: new Blob([]), encoded: {} };
+  entry.blob = new Blob([render(entry, meta)]);
+  store.set(key, entry, weightOf(entry));
+  return keptBody(entry, key, store);
 }
 
 /** A static file as the pipeline serves it: its bytes, type, tag and lifetime, encodings made once. */
@@ -365,16 +461,22 @@ export function createResponsePipeline(options: PipelineOptions) {
       }
       return asRouteBody<T>(csvResponse(entry, etag, request, set));
     }
-    let body = renderedBody(answer, etag, rendered, now);
-    if (!body) {
-      const text = JSON.stringify(answer.body());
-      body = { payload: text, chars: text.length };
-    }
-    if (trace) {
-      trace.normalizeMs = performance.now() - started;
-      set.headers["server-timing"] = serverTiming(trace);
-    }
-    return asRouteBody<T>(jsonResponse(body.payload, body.chars, etag, request, set, body.encodedFor));
+    const respond = (made: Body | null): Response | Promise<Response> => {
+      let body = made;
+      if (!body) {
+        const value = answer.body();
+        if (isLarge(value)) return stringifyInSlices(value as Record<string, unknown>).then((text) => respond({ payload: text, chars: text.length }));
+        const text = JSON.stringify(value);
+        body = { payload: text, chars: text.length };
+      }
+      if (trace) {
+        trace.normalizeMs = performance.now() - started;
+        set.headers["server-timing"] = serverTiming(trace);
+      }
+      return jsonResponse(body.payload, body.chars, etag, request, set, body.encodedFor);
+    };
+    const body = renderedBody(answer, etag, rendered, now);
+    return asRouteBody<T>(body instanceof Promise ? body.then(respond) : respond(body));
   };
 
   /** The table of an answer: kept per tag unless stale (a stale answer's warning names this moment's failure). */
@@ -446,6 +548,6 @@ export function createResponsePipeline(options: PipelineOptions) {
 export type ResponsePipeline = ReturnType<typeof createResponsePipeline>;
 
 /** A finished Response stands in for the route's body type: Elysia passes a Response through untouched. */
-function asRouteBody<T>(response: Response): T {
+function asRouteBody<T>(response: Response | Promise<Response>): T {
   return response as unknown as T;
 }

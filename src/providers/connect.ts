@@ -52,7 +52,7 @@ export function connectProviders(providers: readonly OperationalProvider[], opti
         name,
         async () => {
           const payload = await transport.fetch(query, params);
-          return { payload, answer: query.decode(payload) };
+          return { payload, answer: await query.decode(payload) };
         },
         (payload) => query.decode(payload),
         transport.ttlSeconds,

@@ -167,11 +167,18 @@ export interface CacheOptions extends SqliteStoreOptions {
   ttlSeconds: number;
   /** Where entries live (default: the SQLite store over `db`, with the bounds and error handler above). */
   store?: CacheStore;
-  /** Decoded answers kept in memory at most (entries and payload characters). */
+  /**
+   * Decoded answers kept in memory at most (entries and payload characters). The characters bound
+   * holds the largest answer an upstream may send (SDA's 32 MiB) twice over, so that answer is decoded
+   * once per entry, not on every hit (docs/decisions.md#decode-once).
+   */
   memoryEntries?: number;
   memoryChars?: number;
   now?: () => number;
 }
+
+/** Reads a stored payload back as the query's typed answer (QueryKind.decode). */
+export type Decoder<A> = (payload: Payload) => A | Promise<A>;
 
 /** The digest of a payload text (see CachedAnswer.digest). */
 export function payloadDigest(text: string): string {
@@ -191,7 +198,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   const inFlight = new Map<string, Promise<CachedAnswer<unknown>>>();
   // CACHE_TTL_SECONDS=0 turns the store off (identical concurrent requests still share one call).
   const disabled = options.ttlSeconds === 0;
-  const memory = new Lru<string, Remembered>(options.memoryEntries ?? 500, options.memoryChars ?? 8_000_000);
+  const memory = new Lru<string, Remembered>(options.memoryEntries ?? 500, options.memoryChars ?? 72_000_000);
   let stores = 0;
   let hits = 0;
   let misses = 0;
@@ -206,12 +213,12 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   }
 
   /** A fresh entry: from memory, else from the store (then remembered). */
-  async function fresh(key: string, decode: (payload: Payload) => unknown): Promise<Remembered | undefined> {
+  async function fresh(key: string, decode: (payload: Payload) => unknown | Promise<unknown>): Promise<Remembered | undefined> {
     const remembered = inMemory(key);
     if (remembered) return remembered;
     const entry = await store.read(key);
     if (!entry || entry.expiresAt <= now()) return undefined;
-    const decoded = { answer: decode(Payload.ofText(entry.payload)), digest: payloadDigest(entry.payload), storedAt: entry.storedAt, expiresAt: entry.expiresAt };
+    const decoded = { answer: await decode(Payload.ofText(entry.payload)), digest: payloadDigest(entry.payload), storedAt: entry.storedAt, expiresAt: entry.expiresAt };
     memory.set(key, decoded, entry.payload.length);
     return decoded;
   }
@@ -226,7 +233,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     stores++;
   }
 
-  async function load<A>(key: string, provider: string, source: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A, ttlSeconds: number): Promise<CachedAnswer<A>> {
+  async function load<A>(key: string, provider: string, source: string, fetchAnswer: () => Promise<Fetched<A>>, decode: Decoder<A>, ttlSeconds: number): Promise<CachedAnswer<A>> {
     const started = now();
     try {
       const fetched = await fetchAnswer();
@@ -240,14 +247,14 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
       const stale = disabled ? undefined : await store.read(key);
       if (stale && error instanceof LoamError && error.retryable) {
         hits++;
-        return { answer: decode(Payload.ofText(stale.payload)), source, digest: payloadDigest(stale.payload), hit: true, storedAt: stale.storedAt, stale: true, staleBecause: error, upstreamMs: now() - started };
+        return { answer: await decode(Payload.ofText(stale.payload)), source, digest: payloadDigest(stale.payload), hit: true, storedAt: stale.storedAt, stale: true, staleBecause: error, upstreamMs: now() - started };
       }
       throw error;
     }
   }
 
   /** The upstream call, shared with the other instances when the store is shared. */
-  function loadOnce<A>(key: string, provider: string, source: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A, ttlSeconds: number): Promise<CachedAnswer<A>> {
+  function loadOnce<A>(key: string, provider: string, source: string, fetchAnswer: () => Promise<Fetched<A>>, decode: Decoder<A>, ttlSeconds: number): Promise<CachedAnswer<A>> {
     if (disabled || !store.exclusive) return load(key, provider, source, fetchAnswer, decode, ttlSeconds);
     return store.exclusive<CachedAnswer<A>>(key, {
       // Another instance stored it while this one waited: a hit on its entry.
@@ -292,7 +299,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
       source: string,
       query: string,
       fetchAnswer: () => Promise<Fetched<A>>,
-      decode: (payload: Payload) => A,
+      decode: Decoder<A>,
       ttlSeconds?: number,
     ): Promise<CachedAnswer<A>> {
       const own = ttlSeconds === undefined ? {} : { ttlSeconds };
