@@ -94,6 +94,26 @@ export class RateLimitedError extends LoamError {
   }
 }
 
+/**
+ * One request needed more remote upstream calls than Loam makes for one request, or spent the
+ * client's rate budget with them (docs/decisions.md#upstream-budget). Retryable: what was fetched is cached.
+ */
+export class UpstreamBudgetError extends LoamError {
+  constructor(message: string) {
+    super(429, "rate_limited", message, null, { retryable: true });
+  }
+}
+
+/**
+ * Loam itself was too busy to finish an upstream exchange within its deadline (its event loop was held
+ * up): the upstream is not known to be at fault (docs/decisions.md#deadlines).
+ */
+export class LoamBusyError extends LoamError {
+  constructor(message: string, extras: ErrorExtras = {}) {
+    super(503, "internal_error", message, null, { retryable: true, ...extras });
+  }
+}
+
 /** The upstream answered, but with an error status, an error body or a payload that does not parse. */
 export class UpstreamError extends LoamError {
   constructor(message: string, provider: string | null = null, extras: ErrorExtras = {}) {

@@ -15,6 +15,7 @@ import type { RateDecision, RateLimiter } from "./rate-limit";
 import { routePath } from "./request-path";
 import { clientKey } from "./client-address";
 import { clientFacing } from "./client-message";
+import { enterRequestScope } from "../upstream/request-scope";
 
 export const MAX_URI_LENGTH = 8192;
 const ALLOWED_METHODS = "GET, HEAD";
@@ -105,6 +106,12 @@ export function httpBoundary(options: BoundaryOptions) {
       }
       if (request.url.length > MAX_URI_LENGTH) throw new UriTooLongError(MAX_URI_LENGTH);
       if (!isCountedPath(routePath(request.url))) return;
+      // Upstream calls this request makes beyond its first spend the client's budget too (docs/decisions.md#upstream-budget).
+      const charge = () => {
+        const spent = options.rateLimiter.hit(client, now());
+        return spent instanceof Promise ? spent.then((d) => d.allowed) : spent.allowed;
+      };
+      enterRequestScope({ requestId, upstreamCalls: 0, charge });
       const decision = options.rateLimiter.hit(client, now());
       // Only a limiter that has to wait makes the request wait (a resolved undefined lets it through).
       if (decision instanceof Promise) return decision.then((d) => admit(request, set.headers, d));

@@ -16,6 +16,7 @@ import { Payload, type QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
 import type { BboxParams, MapUnitPolygon } from "../provider";
 import { readWkt, writeWkt } from "./wkt";
+import { upstreamMapUnitKey } from "./mapunit";
 
 export const SSURGO_POLYGON_COLUMNS = ["mupolygonkey", "areasymbol", "musym", "mukey", "muname", "geom"] as const;
 
@@ -127,7 +128,7 @@ export async function decodePolygonAnswer(payload: Payload): Promise<PolygonAnsw
     if (points > POLYGON_ANSWER_MAX_POINTS) throw budgetError(`more than ${POLYGON_ANSWER_MAX_POINTS} points, over Loam's budget of ${POLYGON_ANSWER_MAX_POINTS} points per polygon answer`);
     const shape = read.polygons.map(rfc7946Winding);
     if (shape.length > 0 && row[mukey] !== null && row[mukey] !== undefined) {
-      polygons.push({ id: row[key] ?? "", mapUnitKey: row[mukey]!, mapUnitSymbol: row[symbol] ?? null, mapUnitName: row[name] ?? null, areaSymbol: row[area] ?? null, polygons: shape });
+      polygons.push({ id: row[key] ?? "", mapUnitKey: upstreamMapUnitKey(row[mukey]!), mapUnitSymbol: row[symbol] ?? null, mapUnitName: row[name] ?? null, areaSymbol: row[area] ?? null, polygons: shape });
     }
     if (performance.now() - sliceStarted > DECODE_SLICE_MS) {
       await pause();
