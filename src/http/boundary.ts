@@ -15,7 +15,7 @@ import type { RateDecision, RateLimiter } from "./rate-limit";
 import { routePath } from "./request-path";
 import { clientKey } from "./client-address";
 import { clientFacing } from "./client-message";
-import { enterRequestScope } from "../upstream/request-scope";
+import { enterRequestScope } from "../request-scope";
 
 export const MAX_URI_LENGTH = 8192;
 const ALLOWED_METHODS = "GET, HEAD";

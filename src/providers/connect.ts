@@ -3,7 +3,7 @@
  * (provider query → cache → the provider's transport → the query's decoder).
  */
 import { LoamError, UpstreamBudgetError, withProvider } from "../errors";
-import { currentRequest } from "../upstream/request-scope";
+import { currentRequest } from "../request-scope";
 import { withBreaker, type BreakerOptions } from "../upstream/breaker";
 import type { CachedAnswer, UpstreamCache } from "../upstream/cache";
 import { sourceIdentity, type QueryKind, type SourceDescription, type Transport } from "../upstream/transport";
