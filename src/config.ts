@@ -4,6 +4,7 @@
  */
 import { MAX_IDLE_TIMEOUT_SECONDS, MAX_UPSTREAM_TIMEOUT_MS } from "./http/idle-timeout";
 import { DEFAULT_OSD_URL, osdUrlProblem } from "./providers/usda_osd/live";
+import { publicUrl } from "./upstream/public-url";
 
 export interface Config {
   port: number;
@@ -79,9 +80,9 @@ function url(env: Env, name: string, fallback: string): string {
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigError(name, `expected an http(s) URL, got '${raw}'`);
+    throw new ConfigError(name, `expected an http(s) URL, got '${publicUrl(raw)}'`);
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new ConfigError(name, `expected an http(s) URL, got '${raw}'`);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new ConfigError(name, `expected an http(s) URL, got '${publicUrl(raw)}'`);
   return raw;
 }
 
@@ -126,7 +127,8 @@ function upstreamTimeout(env: Env): number {
 function urlPattern(env: Env, name: string, fallback: string, problem: (pattern: string) => string | null): string {
   const raw = text(env, name, fallback);
   const why = problem(raw);
-  if (why !== null) throw new ConfigError(name, why);
+  // The message may quote the value: never its credentials (docs/decisions.md#url-secrets).
+  if (why !== null) throw new ConfigError(name, why.replaceAll(raw, publicUrl(raw)));
   return raw;
 }
 

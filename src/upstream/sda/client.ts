@@ -9,6 +9,7 @@ import type { Payload, QueryKind, SourceDescription, Transport } from "../transp
 import { CONNECTION_CLOSED, deadlineError, hostOf, networkCause, readCapped, startDeadline, type Deadline } from "../http";
 import { interpretAnswer, SERVICE, serviceExceptionText, type RawAnswer } from "./answer";
 import { commentFree } from "./sql";
+import { publicUrl } from "../public-url";
 
 export { serviceException } from "./answer";
 
@@ -60,7 +61,8 @@ export class SdaTransport implements Transport {
   }
 
   describe(): SourceDescription {
-    return { kind: "sda", location: this.url };
+    // Served and logged: never the credentials an operator put in SDA_URL (docs/decisions.md#url-secrets).
+    return { kind: "sda", location: publicUrl(this.url) };
   }
 
   async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
