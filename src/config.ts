@@ -32,6 +32,8 @@ export interface Config {
   redisUrl: string | null;
   /** Every Redis command answers within this or counts as a failure (and the request goes on without it). */
   redisTimeoutMs: number;
+  /** When set, GET /metrics answers only requests bearing it (`Authorization: Bearer <token>`); null leaves it open. */
+  metricsToken: string | null;
 }
 
 /** The most LOAM_WORKERS accepts: beyond a few per core they only compete for the same CPU. */
@@ -115,6 +117,14 @@ function redisUrl(env: Env): string | null {
   return raw;
 }
 
+/** A bearer token: 16 to 256 visible ASCII characters (RFC 6750's token68 and more), never echoed. */
+function metricsToken(env: Env): string | null {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === "") return null;
+  if (!/^[\x21-\x7e]{16,256}$/.test(raw)) throw new ConfigError("METRICS_TOKEN", "expected 16 to 256 visible ASCII characters (no spaces)");
+  return raw;
+}
+
 /** The idle timeout must outlast it, and Bun's is at most 255 s (http/idle-timeout.ts). */
 function upstreamTimeout(env: Env): number {
   const raw = env.UPSTREAM_TIMEOUT_MS?.trim();
@@ -152,6 +162,7 @@ export function loadConfig(env: Env = process.env, cores: number = navigator.har
     workers: workers(env, cores),
     redisUrl: redisUrl(env),
     redisTimeoutMs: integer(env, "REDIS_TIMEOUT_MS", 250, 10, 60_000),
+    metricsToken: metricsToken(env),
   };
   // Workers share one port: with PORT=0 each would be given a different one.
   if (config.workers > 1 && config.port === 0) throw new ConfigError("LOAM_WORKERS", "several workers need a fixed PORT, not 0");

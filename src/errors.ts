@@ -10,6 +10,7 @@ export type ErrorCode =
   | "method_not_allowed"
   | "uri_too_long"
   | "rate_limited"
+  | "unauthorized"
   | "upstream_error"
   | "upstream_timeout"
   | "upstream_unreachable"
@@ -82,6 +83,13 @@ export class MethodNotAllowedError extends LoamError {
 export class UriTooLongError extends LoamError {
   constructor(limit: number) {
     super(414, "uri_too_long", `The request URI exceeds ${limit} characters.`);
+  }
+}
+
+/** A route that needs a credential (GET /metrics with METRICS_TOKEN) was asked without the right one. */
+export class UnauthorizedError extends LoamError {
+  constructor(message: string) {
+    super(401, "unauthorized", message);
   }
 }
 
