@@ -68,6 +68,11 @@ export function createApp(deps: AppDeps) {
     store,
     // A cache read that fails is a miss, a write that fails is skipped: logged and counted the same way.
     onStorageError: storageErrorReporter("cache", metrics, deps.log),
+    // A corrupt entry is deleted and fetched again (docs/decisions.md#cache-entries): logged with its request, counted.
+    onCorruptEntry: ({ store: kind, provider, reason, requestId }) => {
+      metrics.observeStorageError(kind === "redis" ? "redis_cache" : "cache", "corrupt_entry");
+      deps.log?.({ level: "warn", msg: "corrupt cache entry deleted; fetching the answer again", request_id: requestId, store: kind, provider, reason });
+    },
   });
   const connected = connectProviders(registry.operational, {
     config: deps.config,

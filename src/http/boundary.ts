@@ -105,14 +105,16 @@ export function httpBoundary(options: BoundaryOptions) {
         throw new MethodNotAllowedError(request.method);
       }
       if (request.url.length > MAX_URI_LENGTH) throw new UriTooLongError(MAX_URI_LENGTH);
-      if (!isCountedPath(routePath(request.url))) return;
+      const path = routePath(request.url);
+      if (!isCountedPath(path)) return;
       // Upstream calls this request makes beyond its first spend the client's budget too (docs/decisions.md#upstream-budget).
       const charge = () => {
         const spent = options.rateLimiter.hit(client, now());
         return spent instanceof Promise ? spent.then((d) => d.allowed) : spent.allowed;
       };
       enterRequestScope({ requestId, upstreamCalls: 0, charge });
-      const decision = options.rateLimiter.hit(client, now());
+      // Scrapes have a budget of their own (the same limit), so monitoring never spends a client's API budget (docs/decisions.md#metrics).
+      const decision = options.rateLimiter.hit(path === "/metrics" ? `metrics|${client}` : client, now());
       // Only a limiter that has to wait makes the request wait (a resolved undefined lets it through).
       if (decision instanceof Promise) return decision.then((d) => admit(request, set.headers, d));
       admit(request, set.headers, decision);
