@@ -13,6 +13,7 @@ import type { BuildResult } from "../../scripts/build";
 import { ASSETS } from "../../src/pages/assets";
 import { buildSnapshot } from "../../src/snapshot/build";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
+import { VERSION } from "../../src/version";
 import { DATA_DIR, startLoam, type RunningLoam } from "../support/server";
 import { buildOnce, REPO, spawnLoam, type LoamProcess } from "./support";
 
@@ -97,7 +98,7 @@ describe("the single executable, alone in an empty directory", () => {
     expect(readdirSync(dir).filter((name) => name !== "state")).toEqual(["loam"]);
     const version = Bun.spawnSync([exe, "--version"], { cwd: dir, env: {} });
     expect(version.exitCode).toBe(0);
-    expect(version.stdout.toString().trim()).toBe("0.3.0");
+    expect(version.stdout.toString().trim()).toBe(VERSION);
     const help = Bun.spawnSync([exe, "--help"], { cwd: dir, env: {} });
     expect(help.exitCode).toBe(0);
     for (const usage of ["loam [serve]", "loam snapshot build [--data <dir>]", "loam import-ssurgo <folder-or-zip>", "loam --version | --help"]) {
@@ -124,12 +125,12 @@ describe("the single executable, alone in an empty directory", () => {
   test("/health", async () => {
     const response = await loam.get("/health");
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: "healthy", service: "loam", version: "0.3.0" });
+    expect(await response.json()).toEqual({ status: "healthy", service: "loam", version: VERSION });
   });
 
   test("/v1, /v1/providers and /v1/properties answer as from source", async () => {
     const meta = await sameAsSource("/v1");
-    expect(meta.version).toBe("0.3.0");
+    expect(meta.version).toBe(VERSION);
     expect(meta.supported_providers).toContain("usda_ssurgo");
     const providers = await sameAsSource("/v1/providers");
     expect(JSON.stringify(providers)).toContain("usda_kssl");
@@ -140,7 +141,7 @@ describe("the single executable, alone in an empty directory", () => {
   test("/openapi.json is the same OpenAPI 3.1.0 document", async () => {
     const doc = await sameAsSource("/openapi.json");
     expect(doc.openapi).toBe("3.1.0");
-    expect(doc.info.version).toBe("0.3.0");
+    expect(doc.info.version).toBe(VERSION);
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/health", "/v1/soil/location", ...(HAS_PEDONS ? ["/v1/pedons"] : [])]));
   });
 
