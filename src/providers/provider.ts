@@ -177,11 +177,15 @@ export interface PointProvider<A = any> extends OperationalBase {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly mapUnits?: MapUnitRole<any, A>;
   /** Map-unit polygons in a box (GET /v1/soil/mapunits?bbox=…), when the provider has them. */
-  readonly mapUnitPolygons?: {
-    query: QueryKind<BboxParams, A>;
-    /** At most `limit` polygons in the query's order; `truncated` when more exist. */
-    polygons(answer: A, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean };
-  };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly mapUnitPolygons?: MapUnitPolygonRole<any>;
+}
+
+/** Map-unit polygons of a provider: their query, whose answer `B` is decoded once (docs/decisions.md#decode-once), and its page. */
+export interface MapUnitPolygonRole<B> {
+  query: QueryKind<BboxParams, B>;
+  /** At most `limit` polygons in the query's order; `truncated` when more exist. */
+  polygons(answer: B, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean };
 }
 
 // ---- laboratory pedons (GET /v1/pedons, /v1/pedons/{key}) ------------------------------------------
