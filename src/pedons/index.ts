@@ -13,6 +13,8 @@ import { parseProperties } from "../catalog/properties-param";
 import type { PedonKey, PedonProvider } from "../providers/provider";
 import { parsePedonKey } from "./key";
 import { parseBbox } from "./bbox";
+import { cursorBinding, decodeCursor, encodeCursor } from "../domain/cursor";
+import { nextPageHref, setNextLink } from "../http/paging";
 import {
   DEFAULT_LAB_PROVIDER,
   PedonCollection,
@@ -81,7 +83,11 @@ export function pedons(deps: PedonRouteDeps) {
         const read = collectionQuery.queryOf(query);
         const provider = labProvider(deps, read.provider, "Query parameter 'provider'");
         const bbox = parseBbox(read.bbox);
-        const answer = await pedonsInBbox(deps, provider, { bbox, provider: provider.id, limit: read.limit });
+        const binding = cursorBinding({ collection: "pedons", provider: provider.id, bbox });
+        const after = read.cursor === "" ? null : decodeCursor(read.cursor, binding);
+        const { answer, nextAfter } = await pedonsInBbox(deps, provider, { bbox, provider: provider.id, limit: read.limit }, after);
+        // The spec's body stays as it is: the next page is named by the Link header only.
+        setNextLink(set.headers, nextAfter === null ? null : nextPageHref(request, encodeCursor(binding, nextAfter)));
         return deps.send(answer, request, set, PEDON_COLLECTION_TABLE);
       },
       {
@@ -92,13 +98,13 @@ export function pedons(deps: PedonRouteDeps) {
           tags: ["pedons"],
           summary: "Laboratory pedon points in a bounding box",
           description:
-            "An RFC 7946 FeatureCollection of laboratory pedons with site coordinates inside the box, ordered by pedon key, at most `limit`; `truncated` is true when more exist (narrow the box: the list is then not complete). Each pedon is a point with representative_of_bbox false. Example: /v1/pedons?bbox=-96.5,38.5,-95,39.5&limit=50",
+            "An RFC 7946 FeatureCollection of laboratory pedons with site coordinates inside the box, ordered by pedon key, at most `limit` per page; `truncated` is true when more exist, and then a `Link: <...>; rel=\"next\"` header names the next page (the same query with `cursor`): walking the pages returns every pedon of the box once. Each pedon is a point with representative_of_bbox false. Example: /v1/pedons?bbox=-96.5,38.5,-95,39.5&limit=50",
           responses: documentedResponses(
             {
               200: ["PedonCollection", "Pedon points (possibly none), whether the list is truncated, cache metadata and warnings."],
               404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
               409: PROVIDER_ERRORS[409],
-              422: ["ErrorResponse", "A parameter violates its rules (code validation_error): bbox not four numbers, out of range, min not less than max, over 5 degrees per side or 4 square degrees; limit outside 1 to 500; a mapped-survey provider; format not json or csv."],
+              422: ["ErrorResponse", "A parameter violates its rules (code validation_error): bbox not four numbers, out of range, min not less than max, over 5 degrees per side or 4 square degrees; limit outside 1 to 500; a mapped-survey provider; format not json or csv; a cursor that was edited or made by another query (another bbox or provider)."],
               ...UPSTREAM_ERRORS,
             },
             { etag: true, csv: "one row per pedon feature" },

@@ -33,7 +33,15 @@ export const PedonCollectionQueryParams = t.Object({
       examples: [DEFAULT_LAB_PROVIDER],
     }),
   ),
-  limit: t.Optional(queryInteger({ minimum: 1, maximum: MAX_PEDON_LIMIT, default: DEFAULT_PEDON_LIMIT, description: "Most features to return, 1 to 500." })),
+  limit: t.Optional(queryInteger({ minimum: 1, maximum: MAX_PEDON_LIMIT, default: DEFAULT_PEDON_LIMIT, description: "Most features per page, 1 to 500." })),
+  cursor: t.Optional(
+    t.String({
+      maxLength: 512,
+      default: "",
+      description:
+        "Where a page continues: the opaque cursor in the previous page's Link header (rel=\"next\"). Bound to its bbox and provider (another with it is a 422, as is an edited cursor). Empty or absent: the first page.",
+    }),
+  ),
   ...FORMAT_PARAMETER,
 });
 

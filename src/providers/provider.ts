@@ -157,8 +157,11 @@ export interface PointProvider<A = any> extends OperationalBase {
   /** Map-unit polygons in a box (GET /v1/soil/mapunits?bbox=…), when the provider has them. */
   readonly mapUnitPolygons?: {
     query: QueryKind<BboxParams, A>;
-    /** At most `limit` polygons in the query's order; `truncated` when more exist. */
-    polygons(answer: A, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean };
+    /** At most `limit` polygons in the query's order (polygon key); `truncated` when more exist. */
+    polygons(answer: A, limit: number): { polygons: MapUnitPolygon[] } & PageEnd;
+    /** The extent of every polygon the provider holds (GET /ogc/collections/mapunits). */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    extent: { query: QueryKind<Record<string, never>, any>; read(answer: any): DataExtent };
   };
 }
 
@@ -167,7 +170,23 @@ export interface PointProvider<A = any> extends OperationalBase {
 export interface BboxParams {
   bbox: [number, number, number, number];
   limit: number;
+  /**
+   * Keyset paging (docs/decisions.md#cursors): only features whose key comes after this one in the
+   * collection's order; absent or null from the first. The key of a feature the same query listed.
+   */
+  after?: string | null;
 }
+
+/** A page of a keyset-paged collection: the key of its last listed feature, where the next page starts. */
+export interface PageEnd {
+  /** More features follow this page. */
+  truncated: boolean;
+  /** The key of the last feature of this page (null for an empty page). */
+  last: string | null;
+}
+
+/** The extent of a collection's data: [min_lon, min_lat, max_lon, max_lat], null when it holds nothing. */
+export type DataExtent = [number, number, number, number] | null;
 
 /** A pedon key in one of its two forms (docs/decisions.md#pedon-keys). */
 export type PedonKey = { form: "pedon_key"; value: number } | { form: "pedlabsampnum"; value: string };
@@ -201,8 +220,11 @@ export interface PedonProvider<B = any, D = any> extends OperationalBase {
   readonly role: "lab_pedons";
   readonly pedons: {
     bbox: QueryKind<BboxParams, B>;
-    /** Features in the query's order; `truncated` when more than `limit` exist. */
-    features(answer: B, limit: number): { features: Static<typeof PedonFeature>[]; truncated: boolean };
+    /** Features in the query's order (pedon key); `truncated` when more than `limit` exist. */
+    features(answer: B, limit: number): { features: Static<typeof PedonFeature>[] } & PageEnd;
+    /** The extent of every located pedon the provider holds (GET /ogc/collections/pedons). */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    extent: { query: QueryKind<Record<string, never>, any>; read(answer: any): DataExtent };
     /** What an empty box says about this provider's coverage ("" when nothing to add). */
     coverageNote(source: SourceDescription): string;
     pedon: QueryKind<PedonParams, D>;

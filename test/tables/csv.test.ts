@@ -268,7 +268,10 @@ describe("GET /v1/soil/mapunits?bbox= as CSV", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-disposition")).toBe(`attachment; filename="loam-mapunits_${json.query.bbox.join("_")}.csv"`);
     const rows = records(parseRfc4180(csv));
-    expect(Object.keys(rows[0]!)).toEqual(MAP_UNIT_FEATURE_COLUMNS.map(([name]) => name));
+    // The fixed columns, with the summarized property's flat columns before the provenance.
+    const names = MAP_UNIT_FEATURE_COLUMNS.map(([name]) => name);
+    const at = names.indexOf("provider");
+    expect(Object.keys(rows[0]!)).toEqual([...names.slice(0, at), "clay", "clay_percent_of_map_unit", ...names.slice(at)]);
     expect(rows.length).toBe(json.features.length);
     expect(rows.length).toBeGreaterThan(1);
     json.features.forEach((f: any, i: number) => {

@@ -32,7 +32,7 @@ const TYPES: SqlType[] = [
 /** Largest page the polygon query may ask for (the API allows 5000). */
 const MAX_ROWS = 5000;
 
-export function ssurgoPolygonSql({ bbox, limit }: BboxParams): string {
+export function ssurgoPolygonSql({ bbox, limit, after }: BboxParams): string {
   const [minLon, minLat, maxLon, maxLat] = bbox;
   const w = sqlNumber(minLon, "bbox min_lon", -180, 180);
   const s = sqlNumber(minLat, "bbox min_lat", -90, 90);
@@ -49,9 +49,51 @@ export function ssurgoPolygonSql({ bbox, limit }: BboxParams): string {
   mupolygongeo.STAsText() AS geom
 FROM mupolygon AS P
 INNER JOIN mapunit AS mu ON mu.mukey = P.mukey
-WHERE mupolygongeo.STIntersects(geometry::STGeomFromText('POLYGON((${w} ${s}, ${e} ${s}, ${e} ${n}, ${w} ${n}, ${w} ${s}))', 4326)) = 1
+WHERE mupolygongeo.STIntersects(geometry::STGeomFromText('POLYGON((${w} ${s}, ${e} ${s}, ${e} ${n}, ${w} ${n}, ${w} ${s}))', 4326)) = 1${
+    after == null ? "" : `\n  AND P.mupolygonkey > ${afterKey(after)}`
+  }
 ORDER BY P.mupolygonkey`;
 }
+
+/** A cursor's polygon key: polygon keys are integers in both sources (SDA mupolygonkey, the snapshot's row id). */
+function afterKey(after: string): string {
+  return sqlInteger(/^\d{1,10}$/.test(after) ? Number(after) : Number.NaN, "cursor position (polygon key)", 0, 2_147_483_647);
+}
+
+export const SSURGO_EXTENT_COLUMNS = ["min_lon", "min_lat", "max_lon", "max_lat"] as const;
+
+/**
+ * The extent of SSURGO's map-unit polygons, from the survey-area boundaries (sapolygon: a few
+ * thousand rows, where mupolygon has tens of millions): STEnvelope's first point is its south-west
+ * corner, its third the north-east.
+ */
+export function ssurgoExtentSql(): string {
+  return `SELECT MIN(sapolygongeo.STEnvelope().STPointN(1).STX) AS min_lon, MIN(sapolygongeo.STEnvelope().STPointN(1).STY) AS min_lat,
+  MAX(sapolygongeo.STEnvelope().STPointN(3).STX) AS max_lon, MAX(sapolygongeo.STEnvelope().STPointN(3).STY) AS max_lat
+FROM sapolygon`;
+}
+
+function prepareExtent(file: SnapshotFile): () => Payload {
+  const types: SqlType[] = ["float", "float", "float", "float"];
+  if (!file.has("mupolygon")) return () => Payload.ofJson(answerAsSda(SSURGO_EXTENT_COLUMNS, types, []).payload);
+  const statement = file.db.prepare<Record<string, number | null>, []>(
+    `SELECT min(min_x) AS min_lon, min(min_y) AS min_lat, max(max_x) AS max_lon, max(max_y) AS max_lat FROM mupolygon_rtree`,
+  );
+  return () => {
+    const row = statement.get();
+    const cells = row && row.min_lon !== null ? [SSURGO_EXTENT_COLUMNS.map((c) => String(row[c]))] : [];
+    return Payload.ofJson(answerAsSda(SSURGO_EXTENT_COLUMNS, types, cells).payload);
+  };
+}
+
+export const extentQuery: QueryKind<Record<string, never>, SdaAnswer> = {
+  kind: "ssurgo_polygon_extent",
+  columns: SSURGO_EXTENT_COLUMNS,
+  key: () => "all",
+  forms: { sda: ssurgoExtentSql, snapshot: { prepare: prepareExtent } },
+  decode: (payload) => decodeSdaTable(payload, SSURGO_EXTENT_COLUMNS),
+  raw: (answer) => answer.payload,
+};
 
 type Row = { id: number; areasymbol: string | null; musym: string | null; mukey: string; muname: string | null; rings: Uint8Array };
 
@@ -62,15 +104,15 @@ function answer(rows: Cell[][]): Payload {
 function prepareSnapshot(file: SnapshotFile): (params: BboxParams) => Payload {
   const db: Database = file.db;
   if (!file.has("mupolygon") || !file.has("mapunit")) return () => answer([]);
-  const candidates = db.prepare<Row, [number, number, number, number]>(
+  const candidates = db.prepare<Row, [number, number, number, number, number]>(
     `SELECT p.id, p.areasymbol, p.musym, p.mukey, mu.muname, p.rings
      FROM mupolygon_rtree r JOIN mupolygon p ON p.id = r.id JOIN mapunit mu ON mu.mukey = p.mukey
-     WHERE r.max_x >= ?1 AND r.min_x <= ?3 AND r.max_y >= ?2 AND r.min_y <= ?4
+     WHERE r.max_x >= ?1 AND r.min_x <= ?3 AND r.max_y >= ?2 AND r.min_y <= ?4 AND p.id > ?5
      ORDER BY p.id`,
   );
-  return ({ bbox: [w, s, e, n], limit }) => {
+  return ({ bbox: [w, s, e, n], limit, after }) => {
     const rows: Cell[][] = [];
-    for (const row of candidates.iterate(w, s, e, n)) {
+    for (const row of candidates.iterate(w, s, e, n, after == null ? -1 : Number(afterKey(after)))) {
       if (!encodedRingsMeetBox(row.rings, w, s, e, n)) continue;
       const wkt = writeWkt(polygonsOfRings(decodeRings(row.rings)));
       rows.push([String(row.id), row.areasymbol, row.musym, row.mukey, row.muname, wkt]);
@@ -83,7 +125,7 @@ function prepareSnapshot(file: SnapshotFile): (params: BboxParams) => Payload {
 export const polygonQuery: QueryKind<BboxParams, SdaAnswer> = {
   kind: "ssurgo_polygons",
   columns: SSURGO_POLYGON_COLUMNS,
-  key: ({ bbox, limit }) => `${bbox.join(",")}:${limit}`,
+  key: ({ bbox, limit, after }) => `${bbox.join(",")}:${limit}${after == null ? "" : `:after=${after}`}`,
   forms: { sda: ssurgoPolygonSql, snapshot: { prepare: prepareSnapshot } },
   decode: (payload) => decodeSdaTable(payload, SSURGO_POLYGON_COLUMNS),
   raw: (answer) => answer.payload,
@@ -93,7 +135,7 @@ export const polygonQuery: QueryKind<BboxParams, SdaAnswer> = {
  * The answer's polygons, at most `limit` (`truncated` when the upstream sent more), rings wound as
  * RFC 7946 asks (outer counter-clockwise, holes clockwise); polygons whose WKT is EMPTY are left out.
  */
-export function polygonsOf(answer: SdaAnswer, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean } {
+export function polygonsOf(answer: SdaAnswer, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean; last: string | null } {
   const { columns, rows } = answer.table;
   const at = (name: (typeof SSURGO_POLYGON_COLUMNS)[number]) => columns.indexOf(name);
   const [key, area, symbol, mukey, name, geom] = [at("mupolygonkey"), at("areasymbol"), at("musym"), at("mukey"), at("muname"), at("geom")];
@@ -103,7 +145,9 @@ export function polygonsOf(answer: SdaAnswer, limit: number): { polygons: MapUni
     if (shape.length === 0 || row[mukey] === null || row[mukey] === undefined) continue;
     polygons.push({ id: row[key] ?? "", mapUnitKey: row[mukey]!, mapUnitSymbol: row[symbol] ?? null, mapUnitName: row[name] ?? null, areaSymbol: row[area] ?? null, polygons: shape });
   }
-  return { polygons, truncated: rows.length > limit };
+  // The page ends at its last row, listed or not (an EMPTY one is skipped on the next page too).
+  const lastRow = rows.slice(0, limit).at(-1);
+  return { polygons, truncated: rows.length > limit, last: lastRow ? (lastRow[key] ?? null) : null };
 }
 
 function rfc7946Winding(polygon: number[][][]): number[][][] {
