@@ -4,6 +4,7 @@ import { ErrorBody, ErrorResponse } from "./http/error-response";
 import { ApiMetadata, HealthResponse } from "./meta/model";
 import { LOCATION_MODELS } from "./location/model";
 import { PEDON_MODELS } from "./pedons/model";
+import { LAYER_TABLE_MODELS } from "./pedons/layers-model";
 import { SERIES_MODELS } from "./series/model";
 import { SUMMARY_MODELS } from "./summaries/model";
 import { MAP_UNIT_COLLECTION_MODELS } from "./mapunits/model";
@@ -24,6 +25,7 @@ export const MODELS = {
   Transformation,
   ...LOCATION_MODELS,
   ...PEDON_MODELS,
+  ...LAYER_TABLE_MODELS,
   ...SERIES_MODELS,
   ...SUMMARY_MODELS,
   ...MAP_UNIT_COLLECTION_MODELS,

@@ -26,7 +26,9 @@ import {
   RawPedonResponse,
 } from "./model";
 import { pedonDetail, pedonsInBbox, rawPedon, type EffectivePedonQuery } from "./service";
-import { PEDON_COLLECTION_TABLE, PEDON_TABLE } from "../tables";
+import { LAYER_TABLE, PEDON_COLLECTION_TABLE, PEDON_TABLE } from "../tables";
+import { LayerTable, LayerTableQueryParams } from "./layers-model";
+import { layerTable } from "./layers";
 
 export interface PedonRouteDeps extends DataDeps {
   send: Send;
@@ -58,6 +60,7 @@ function pedonKey(raw: string): PedonKey {
 }
 
 const collectionQuery = strictQuery(PedonCollectionQueryParams);
+const layerQuery = strictQuery(LayerTableQueryParams);
 const pedonQuery = strictQuery(PedonQueryParams);
 
 function effectivePedonQuery(key: PedonKey, query: QueryOf<typeof PedonQueryParams>): EffectivePedonQuery {
@@ -108,6 +111,46 @@ export function pedons(deps: PedonRouteDeps) {
               ...UPSTREAM_ERRORS,
             },
             { etag: true, csv: "one row per pedon feature" },
+          ),
+        },
+      },
+    )
+    .get(
+      "/v1/pedons/layers",
+      async ({ query, request, set }) => {
+        const read = layerQuery.queryOf(query);
+        const provider = labProvider(deps, read.provider, "Query parameter 'provider'");
+        const bbox = parseBbox(read.bbox);
+        checkDepthInterval(read.depth_top_cm, read.depth_bottom_cm);
+        const effective = { bbox, provider: provider.id, properties: parseProperties(read.properties), limit: read.limit, depth_top_cm: read.depth_top_cm, depth_bottom_cm: read.depth_bottom_cm };
+        const { limit: _limit, ...bound } = effective;
+        const binding = cursorBinding({ collection: "pedon_layers", ...bound });
+        const after = read.cursor === "" ? null : decodeCursor(read.cursor, binding);
+        const { answer, next } = await layerTable(deps, provider, effective, { after, nextHref: (last) => nextPageHref(request, encodeCursor(binding, last)) });
+        setNextLink(set.headers, next);
+        return deps.send(answer, request, set, LAYER_TABLE);
+      },
+      {
+        transform: layerQuery.transform,
+        query: LayerTableQueryParams,
+        response: { 200: LayerTable },
+        detail: {
+          tags: ["pedons"],
+          summary: "Laboratory layers of every pedon in a bounding box, one row per layer and property",
+          description:
+            "A bulk table as soilDB's fetchLDM gives it: for each pedon of the box (in key order, at most `limit` per page), every layer overlapping the depth interval, one row per layer and requested property: layer_key, pedon_key, depths, horizon_designation, layer_type, value (null when censored), reported_value, value_qualifier, reporting_limit, unit, method_code, measurement_method; the same values GET /v1/pedons/{pedon_key} answers. When more pedons follow, `next` (and a Link header with rel=\"next\") names the next page. Example: /v1/pedons/layers?bbox=-96,38.5,-95,39.5&properties=clay,ph",
+          responses: documentedResponses(
+            {
+              200: ["LayerTable", "Rows (possibly none), the page's pedon count, the next page, cache metadata and warnings."],
+              404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
+              409: PROVIDER_ERRORS[409],
+              422: [
+                "ErrorResponse",
+                "A parameter violates its rules (code validation_error): bbox as for GET /v1/pedons; unknown or more than eight properties; limit outside 1 to 100; a bad depth interval; format not json or csv; a cursor that was edited or made by another query.",
+              ],
+              ...UPSTREAM_ERRORS,
+            },
+            { etag: true, csv: "one row per layer and property" },
           ),
         },
       },

@@ -11,6 +11,7 @@ import { locationCsv, pedonCollectionCsv, pedonCsv } from "./flatten";
 import { summaryCsv, type SummaryBodyCells } from "./summary";
 import { mapUnitCollectionCsv, type MapUnitCollectionCells } from "./mapunits";
 import { seriesCsv } from "./series";
+import { layerTableCsv, type LayerTableCells } from "./layers";
 import type { SeriesResponse } from "../series/model";
 
 export const LOCATION_TABLE: CsvTable<Static<typeof LocationResponse>> = {
@@ -50,4 +51,10 @@ export const MAP_UNIT_COLLECTION_TABLE: CsvTable<MapUnitCollectionCells> = {
 export const SERIES_TABLE: CsvTable<SeriesResponse> = {
   render: seriesCsv,
   fileName: (body) => `loam-series_${body.series.name}.csv`,
+};
+
+/** GET /v1/pedons/layers: named by the box. */
+export const LAYER_TABLE: CsvTable<LayerTableCells> = {
+  render: layerTableCsv,
+  fileName: (body) => `loam-pedon-layers_${body.query.bbox.join("_")}.csv`,
 };
