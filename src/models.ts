@@ -8,6 +8,7 @@ import { LAYER_TABLE_MODELS } from "./pedons/layers-model";
 import { SERIES_MODELS } from "./series/model";
 import { SUMMARY_MODELS } from "./summaries/model";
 import { MAP_UNIT_COLLECTION_MODELS } from "./mapunits/model";
+import { OGC_MODELS } from "./collections/model";
 import { PropertiesResponse, PropertyRecord, PropertyReference, ProviderRecord, ProvidersResponse, Transformation } from "./catalog/model";
 
 export const MODELS = {
@@ -29,4 +30,5 @@ export const MODELS = {
   ...SERIES_MODELS,
   ...SUMMARY_MODELS,
   ...MAP_UNIT_COLLECTION_MODELS,
+  ...OGC_MODELS,
 };

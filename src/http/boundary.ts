@@ -8,6 +8,7 @@ import { MethodNotAllowedError, RateLimitedError, UriTooLongError, type LoamErro
 import { asLoamError, errorResponse } from "./error-response";
 import { requestIdFor } from "./request-id";
 import { parsedQuery, rejectRepeated } from "./query";
+import { requestPath } from "./request-path";
 import { startTrace, traceOf } from "./trace";
 import { loggableQuery, type AccessLog } from "./access-log";
 import type { Metrics } from "./metrics";
@@ -79,7 +80,7 @@ function admit(request: Request, headers: Record<string, unknown>, decision: Rat
     throw new RateLimitedError(decision.limit, decision.resetSeconds);
   }
   // A repeated parameter is a 422 on every API route, also where the route reads none (docs/decisions.md#query-parameters).
-  rejectRepeated(parsedQuery(request.url));
+  rejectRepeated(parsedQuery(request.url), requestPath(request.url).startsWith("/ogc"));
   return undefined;
 }
 

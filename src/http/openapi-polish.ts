@@ -33,6 +33,13 @@ export const OPERATION_IDS: Record<string, string> = {
   "get /v1/pedons/{pedon_key}": "getPedon",
   "get /v1/providers/{provider_id}/raw/pedons/{pedon_key}": "getRawPedon",
   "get /v1/series/{name}": "getSeries",
+  "get /v1/pedons/layers": "listPedonLayers",
+  "get /ogc": "getOgcLandingPage",
+  "get /ogc/conformance": "getOgcConformance",
+  "get /ogc/collections": "listOgcCollections",
+  "get /ogc/collections/{collection_id}": "getOgcCollection",
+  "get /ogc/collections/{collection_id}/items": "listOgcItems",
+  "get /ogc/collections/{collection_id}/items/{feature_id}": "getOgcItem",
   "get /metrics": "getMetrics",
 };
 

@@ -117,6 +117,7 @@ function swaggerPlugin(models: Record<string, TSchema>) {
         { name: "pedons", description: "Laboratory pedons (points) and their layers." },
         { name: "series", description: "Official Soil Series Descriptions: the described concept of a soil series." },
         { name: "raw", description: "Untouched upstream payloads inside a labelled wrapper." },
+        { name: "ogc", description: "OGC API - Features Part 1 (core, GeoJSON) for GIS clients: QGIS, GDAL/OGR, OWSLib." },
       ],
       components: { schemas: models as Record<string, never> },
     } as never,

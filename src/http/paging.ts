@@ -4,19 +4,19 @@
  * Link header that names it. The cursor itself is made by src/domain/cursor.ts.
  */
 import { parsedQuery } from "./query";
+import { requestOrigin, requestPath } from "./request-path";
 
 /** The request's path and query with `cursor` set: a relative reference, so it holds behind any proxy. */
 export function nextPageHref(request: Request, cursor: string): string {
-  const url = new URL(request.url);
   const params = new URLSearchParams();
   for (const [name, value] of parsedQuery(request.url).pairs) if (name !== "cursor") params.append(name, value);
   params.append("cursor", cursor);
-  return `${url.pathname}?${params.toString()}`;
+  return `${requestPath(request.url)}?${params.toString()}`;
 }
 
-/** The same, absolute (OGC API links: GDAL and OWSLib follow them as given). */
+/** The same, absolute when the request's URL is (OGC API links: GDAL and OWSLib follow them as given). */
 export function absoluteNextPage(request: Request, cursor: string): string {
-  return new URL(nextPageHref(request, cursor), request.url).toString();
+  return `${requestOrigin(request)}${nextPageHref(request, cursor)}`;
 }
 
 /** Sets `Link: <href>; rel="next"` when there is a next page. */

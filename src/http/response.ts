@@ -85,7 +85,8 @@ function statusOf(set: SetLike): number {
 /** The JSON answer, encoded when worth it. */
 function jsonResponse(payload: string | Blob, chars: number, etag: string | undefined, request: Request, set: SetLike, encodedFor?: (encoding: Encoding) => Blob | Uint8Array<ArrayBuffer>): Response {
   const headers = set.headers;
-  headers["content-type"] = "application/json; charset=utf-8";
+  // A route may have chosen its JSON media type (OGC items: application/geo+json).
+  headers["content-type"] ??= "application/json; charset=utf-8";
   // A route with a table has already said it varies on Accept too.
   headers["vary"] ??= "Accept-Encoding";
   const encoding = chars > COMPRESS_MIN_BYTES ? chooseEncoding(request.headers.get("accept-encoding")) : null;

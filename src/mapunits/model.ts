@@ -131,7 +131,9 @@ export const MapUnitFeatureProperties = t.Object(
     title: "MapUnitFeatureProperties",
     description:
       "The map unit of the polygon; with summaries, flat members per summarized property: `<id>` (number, or the class as a string; null without data) and `<id>_percent_of_map_unit` (number).",
-    additionalProperties: t.Union([t.Number(), t.String(), t.Null()]),
+    // Closed but for the flat summary members, whose names are property ids (summary is the object above).
+    patternProperties: { "^(?!summary$)[a-z][a-z0-9_]*$": t.Union([t.Number(), t.String(), t.Null()]) },
+    additionalProperties: false,
   },
 );
 

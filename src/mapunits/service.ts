@@ -284,3 +284,24 @@ export async function mapUnitsInBbox(
   };
   return { answer, next };
 }
+
+/** One polygon by key, with its map unit's summaries (an OGC single item); null when the key is unknown. */
+export async function mapUnitPolygonByKey(deps: DataDeps, provider: PointProvider, key: string, plan: SummaryPlan | null): Promise<MapUnitPage | null> {
+  if (!/^\d{1,10}$/.test(key) || Number(key) > 2_147_483_647) return null;
+  const member = provider.mapUnitPolygons!;
+  const cached = await deps.connected.ask(provider, member.byKey, { key });
+  const { polygons } = polygonsOnce(provider, cached.answer as object, 1);
+  if (polygons.length === 0) return null;
+  const summaries =
+    plan && plan.summaries.length > 0 && provider.mapUnits ? await summariesOnce(deps, provider as MapUnitProvider, cached.answer as object, [polygons[0]!.mapUnitKey], plan) : null;
+  return {
+    polygons,
+    truncated: false,
+    nextAfter: null,
+    summaries: summaries?.byKey ?? null,
+    summaryWarnings: summaries?.warnings ?? [],
+    cache: describeCache(cached, deps.cacheTtlSeconds),
+    source: deps.connected.sourceOf(provider),
+    stamp: summaries?.stamp ?? "",
+  };
+}

@@ -159,6 +159,8 @@ export interface PointProvider<A = any> extends OperationalBase {
     query: QueryKind<BboxParams, A>;
     /** At most `limit` polygons in the query's order (polygon key); `truncated` when more exist. */
     polygons(answer: A, limit: number): { polygons: MapUnitPolygon[] } & PageEnd;
+    /** One polygon by its key (an OGC single item); its answer reads with `polygons` (none: unknown key). */
+    byKey: QueryKind<{ key: string }, A>;
     /** The extent of every polygon the provider holds (GET /ogc/collections/mapunits). */
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     extent: { query: QueryKind<Record<string, never>, any>; read(answer: any): DataExtent };

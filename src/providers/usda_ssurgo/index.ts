@@ -7,7 +7,7 @@ import { SSURGO_PROPERTIES } from "./columns";
 import { normalizePoint } from "./normalize";
 import { pointQuery } from "./queries";
 import { checkMapUnitKey, mapUnitKeysAtPoint, mapUnitQuery, readMapUnit } from "./mapunit";
-import { extentQuery, polygonQuery, polygonsOf } from "./polygons";
+import { extentQuery, polygonByKeyQuery, polygonQuery, polygonsOf } from "./polygons";
 import { SSURGO_SUMMARY_PROPERTIES } from "./summary-properties";
 
 export const usdaSsurgo: PointProvider<SdaAnswer> = {
@@ -16,9 +16,9 @@ export const usdaSsurgo: PointProvider<SdaAnswer> = {
   role: "mapped_location",
   record: SSURGO_RECORD,
   columns: SSURGO_PROPERTIES,
-  queries: { [pointQuery.kind]: pointQuery, [mapUnitQuery.kind]: mapUnitQuery, [polygonQuery.kind]: polygonQuery, [extentQuery.kind]: extentQuery },
+  queries: { [pointQuery.kind]: pointQuery, [mapUnitQuery.kind]: mapUnitQuery, [polygonQuery.kind]: polygonQuery, [extentQuery.kind]: extentQuery, [polygonByKeyQuery.kind]: polygonByKeyQuery },
   connect: usdaTransport,
   point: { query: pointQuery, normalize: normalizePoint },
   mapUnits: { query: mapUnitQuery, checkKey: checkMapUnitKey, read: readMapUnit, keysAtPoint: mapUnitKeysAtPoint, properties: SSURGO_SUMMARY_PROPERTIES },
-  mapUnitPolygons: { query: polygonQuery, polygons: polygonsOf, extent: { query: extentQuery, read: extentOfRow } },
+  mapUnitPolygons: { query: polygonQuery, polygons: polygonsOf, byKey: polygonByKeyQuery, extent: { query: extentQuery, read: extentOfRow } },
 };

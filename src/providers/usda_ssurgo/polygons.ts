@@ -86,6 +86,40 @@ function prepareExtent(file: SnapshotFile): () => Payload {
   };
 }
 
+/** One polygon by its key (an OGC single item): the same columns and decoder as the box query. */
+export function ssurgoPolygonByKeySql({ key }: { key: string }): string {
+  return `SELECT TOP (1)
+  P.mupolygonkey,
+  P.areasymbol,
+  P.musym,
+  P.mukey,
+  mu.muname,
+  mupolygongeo.STAsText() AS geom
+FROM mupolygon AS P
+INNER JOIN mapunit AS mu ON mu.mukey = P.mukey
+WHERE P.mupolygonkey = ${afterKey(key)}`;
+}
+
+function prepareByKey(file: SnapshotFile): (params: { key: string }) => Payload {
+  if (!file.has("mupolygon") || !file.has("mapunit")) return () => answer([]);
+  const statement = file.db.prepare<Row, [number]>(
+    `SELECT p.id, p.areasymbol, p.musym, p.mukey, mu.muname, p.rings FROM mupolygon p JOIN mapunit mu ON mu.mukey = p.mukey WHERE p.id = ?1`,
+  );
+  return ({ key }) => {
+    const row = statement.get(Number(afterKey(key)));
+    return answer(row ? [[String(row.id), row.areasymbol, row.musym, row.mukey, row.muname, writeWkt(polygonsOfRings(decodeRings(row.rings)))]] : []);
+  };
+}
+
+export const polygonByKeyQuery: QueryKind<{ key: string }, SdaAnswer> = {
+  kind: "ssurgo_polygon",
+  columns: SSURGO_POLYGON_COLUMNS,
+  key: ({ key }) => key,
+  forms: { sda: ssurgoPolygonByKeySql, snapshot: { prepare: prepareByKey } },
+  decode: (payload) => decodeSdaTable(payload, SSURGO_POLYGON_COLUMNS),
+  raw: (answer) => answer.payload,
+};
+
 export const extentQuery: QueryKind<Record<string, never>, SdaAnswer> = {
   kind: "ssurgo_polygon_extent",
   columns: SSURGO_EXTENT_COLUMNS,
