@@ -39,7 +39,7 @@ const SECURITY_HEADERS = {
 
 /** The API is rate limited; pages and their assets are not, so loading the map spends no budget. */
 export function isCountedPath(pathname: string): boolean {
-  return pathname === "/health" || pathname === "/v1" || pathname.startsWith("/v1/") || pathname === "/openapi.json";
+  return pathname === "/health" || pathname === "/v1" || pathname.startsWith("/v1/") || pathname === "/openapi.json" || pathname === "/ogc" || pathname.startsWith("/ogc/");
 }
 
 /** The SQLite limiter decides at once; the Redis one (several instances) after a round trip. */
