@@ -32,7 +32,8 @@ describe("GET /v1/pedons/layers", () => {
     let pages = 0;
     while (next !== null) {
       pages++;
-      const { status, body, headers } = await loam.json(next);
+      const page: { status: number; body: any; headers: Headers } = await loam.json(next);
+      const { status, body, headers } = page;
       expect(status).toBe(200);
       contract.assert("LayerTable", body);
       expect(body.next).toBe(linkNext(headers));
