@@ -23,13 +23,16 @@ export interface Item {
   properties: FlatProperties;
 }
 
-/** One page of items, in the collection's key order. */
+/**
+ * One page of items, in the collection's key order. Its items and warnings are made on demand: a
+ * cached page's body is rendered once, so a cached request or a 304 never builds them (docs/decisions.md#derived-once).
+ */
 export interface ItemsPage {
-  features: Item[];
+  features: () => Item[];
   /** The key the next page starts after; null on the last page. */
   nextAfter: string | null;
   cache: CacheDescriptor;
-  warnings: string[];
+  warnings: () => string[];
   /** Names what else the page is made of (e.g. the map units its summaries came from); "" when nothing. */
   stamp: string;
 }
@@ -60,5 +63,5 @@ export interface CollectionEntry {
    */
   query(deps: DataDeps, bbox: Bbox, params: ItemParams): ItemsQuery;
   /** One item by id (with the collection's own parameters); null when there is none. */
-  item(deps: DataDeps, id: string, params: ItemParams): Promise<{ feature: Item; cache: CacheDescriptor; warnings: string[]; stamp: string } | null>;
+  item(deps: DataDeps, id: string, params: ItemParams): Promise<{ feature: () => Item; cache: CacheDescriptor; warnings: () => string[]; stamp: string } | null>;
 }

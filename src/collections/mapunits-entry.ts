@@ -68,7 +68,7 @@ export const mapUnitsCollection: CollectionEntry = {
       binding: { provider: provider.id, properties: summaries.properties, method: summaries.method, depth_top_cm, depth_bottom_cm },
       async page(after, limit) {
         const page = await mapUnitPage(deps, provider, { bbox, limit, after }, summaries.plan);
-        return { features: items(page), nextAfter: page.nextAfter, cache: page.cache, warnings: pageWarnings(page, limit, limit), stamp: page.stamp };
+        return { features: () => items(page), nextAfter: page.nextAfter, cache: page.cache, warnings: () => pageWarnings(page, limit, limit), stamp: page.stamp };
       },
     };
   },
@@ -77,6 +77,6 @@ export const mapUnitsCollection: CollectionEntry = {
     const { provider, summaries } = summariesOf(deps, params);
     const page = await mapUnitPolygonByKey(deps, provider, id, summaries.plan);
     if (page === null) return null;
-    return { feature: items(page)[0]!, cache: page.cache, warnings: pageWarnings(page, 1, 1), stamp: page.stamp };
+    return { feature: () => items(page)[0]!, cache: page.cache, warnings: () => pageWarnings(page, 1, 1), stamp: page.stamp };
   },
 };

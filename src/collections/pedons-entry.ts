@@ -60,8 +60,8 @@ export const pedonsCollection: CollectionEntry = {
       async page(after, limit) {
         const { cached, listed, nextAfter } = await pedonPage(deps, provider, { bbox, limit, after });
         const cache = describeCache(cached, deps.cacheTtlSeconds);
-        const warnings = [POINT_WARNING, ...sourceWarnings(deps.connected.sourceOf(provider), cache)];
-        return { features: listed.features.map(item), nextAfter, cache, warnings, stamp: "" };
+        const source = deps.connected.sourceOf(provider);
+        return { features: () => listed.features.map(item), nextAfter, cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: "" };
       },
     };
   },
@@ -81,6 +81,6 @@ export const pedonsCollection: CollectionEntry = {
     const found = listed.features.find((f) => f.id.toUpperCase() === id.toUpperCase() || f.id === String(key.value));
     if (!found) return null;
     const cache = describeCache(cached, deps.cacheTtlSeconds);
-    return { feature: item(found), cache, warnings: [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: detail.digest };
+    return { feature: () => item(found), cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: detail.digest };
   },
 };

@@ -10,7 +10,7 @@ import { BadRequestError, NotFoundError } from "../errors";
 import { decimal } from "../decimal";
 import { clip } from "../answer/providers";
 import type { Bbox } from "../pedons/bbox";
-import type { CollectionEntry, Item } from "./entries";
+import type { CollectionEntry, ItemsPage } from "./entries";
 import { COLLECTIONS } from "./table";
 import { CRS84, DEFAULT_ITEMS_LIMIT, MAX_ITEMS_LIMIT } from "./model";
 
@@ -102,39 +102,42 @@ export function parseItemsLimit(raw: string): number {
 export { DEFAULT_ITEMS_LIMIT };
 
 /** An items page as a DataAnswer: GeoJSON with links, numberReturned, timeStamp, cache and warnings. */
-export function itemsAnswer(deps: DataDeps, entry: CollectionEntry, page: { features: Item[]; cache: CacheDescriptor; warnings: string[]; stamp: string }, self: string, next: string | null, origin: string): DataAnswer<unknown> {
+export function itemsAnswer(deps: DataDeps, entry: CollectionEntry, page: ItemsPage, self: string, next: string | null, origin: string): DataAnswer<unknown> {
   return {
     key: `ogc-items|${self}|${page.stamp}`,
     cache: page.cache,
-    body: () => ({
-      type: "FeatureCollection",
-      // The page's data are those read at the cache entry's retrieval time (a cached body stays one body).
-      timeStamp: new Date(page.cache.storedAt).toISOString(),
-      numberReturned: page.features.length,
-      links: [
-        { href: self, rel: "self", type: GEOJSON, title: "This page" },
-        { href: `${origin}/ogc/collections/${entry.id}`, rel: "collection", type: JSON_TYPE, title: entry.title },
-        ...(next === null ? [] : [{ href: next, rel: "next", type: GEOJSON, title: "The next page" }]),
-      ],
-      cache: cacheMetadata(page.cache, deps.now()),
-      warnings: page.warnings,
-      features: page.features,
-    }),
+    body: () => {
+      const features = page.features();
+      return {
+        type: "FeatureCollection",
+        // The page's data are those read at the cache entry's retrieval time (a cached body stays one body).
+        timeStamp: new Date(page.cache.storedAt).toISOString(),
+        numberReturned: features.length,
+        links: [
+          { href: self, rel: "self", type: GEOJSON, title: "This page" },
+          { href: `${origin}/ogc/collections/${entry.id}`, rel: "collection", type: JSON_TYPE, title: entry.title },
+          ...(next === null ? [] : [{ href: next, rel: "next", type: GEOJSON, title: "The next page" }]),
+        ],
+        cache: cacheMetadata(page.cache, deps.now()),
+        warnings: page.warnings(),
+        features,
+      };
+    },
   };
 }
 
-export function itemAnswer(deps: DataDeps, entry: CollectionEntry, found: { feature: Item; cache: CacheDescriptor; warnings: string[]; stamp: string }, self: string, origin: string): DataAnswer<unknown> {
+export function itemAnswer(deps: DataDeps, entry: CollectionEntry, found: NonNullable<Awaited<ReturnType<CollectionEntry["item"]>>>, self: string, origin: string): DataAnswer<unknown> {
   return {
     key: `ogc-item|${self}|${found.stamp}`,
     cache: found.cache,
     body: () => ({
-      ...found.feature,
+      ...found.feature(),
       links: [
         { href: self, rel: "self", type: GEOJSON, title: "This feature" },
         { href: `${origin}/ogc/collections/${entry.id}`, rel: "collection", type: JSON_TYPE, title: entry.title },
       ],
       cache: cacheMetadata(found.cache, deps.now()),
-      warnings: found.warnings,
+      warnings: found.warnings(),
     }),
   };
 }
