@@ -10,8 +10,9 @@ import { BadRequestError, NotFoundError } from "../errors";
 import { cursorBinding, decodeCursor, encodeCursor } from "../domain/cursor";
 import { documentedResponses, UPSTREAM_ERRORS } from "../http/openapi";
 import { absoluteNextPage } from "../http/paging";
-import { requestOrigin } from "../http/request-path";
-import { parsedQuery, strictQuery } from "../http/query";
+import { requestOrigin, requestQuery } from "../http/request-path";
+import { Memo } from "../lru";
+import { parsedQuery, strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { SUMMARY_PARAMETER_NAMES } from "./mapunits-entry";
 import { CollectionParams, ItemParams, ItemsQueryParams, OgcCollection, OgcCollections, OgcConformance, OgcLandingPage } from "./model";
@@ -37,7 +38,23 @@ const NOT_FOUND = { 404: ["ErrorResponse", "No such collection (code not_found).
 const BAD_REQUEST =
   "A parameter the OGC API standard defines is refused (code bad_request): bbox not four numbers (six, a 3D box, included), outside WGS84 or across the antimeridian; bbox-crs other than CRS84; limit not an integer from 1; a summary parameter on a collection without summaries; in Soil Data Access mode, a mapunits request without a bbox or with one over 0.25 degrees per side.";
 
+/** Items queries already checked, by collection and query text: a cached request repeats one (docs/decisions.md#derived-once). */
+const CHECKED_QUERIES = 256;
+
 export function ogcCollections(deps: CollectionRouteDeps) {
+  // Per app: the entries resolve this app's providers.
+  const checked = new Memo<string, ReturnType<typeof check>>(CHECKED_QUERIES);
+  function check(collectionId: string, read: QueryOf<typeof ItemsQueryParams>, given: ReadonlyMap<string, string>) {
+    const entry = collectionOf(collectionId);
+    const foreign = SUMMARY_PARAMETER_NAMES.find((name) => given.has(name) && !entry.parameters.includes(name));
+    if (foreign) throw new BadRequestError(`The ${entry.id} collection takes no parameter '${foreign}'.`);
+    const bbox = parseItemsBbox(read.bbox, read["bbox-crs"]);
+    const limit = parseItemsLimit(read.limit);
+    const items = entry.query(deps, bbox, read);
+    const binding = cursorBinding({ collection: `ogc:${entry.id}`, bbox, ...items.binding });
+    const after = read.cursor === "" ? null : decodeCursor(read.cursor, binding);
+    return { entry, limit, items, binding, after };
+  }
   return new Elysia({ name: "loam.ogc" })
     .get("/ogc", ({ request }) => landingPage(originOf(request)), {
       response: { 200: OgcLandingPage },
@@ -80,15 +97,10 @@ export function ogcCollections(deps: CollectionRouteDeps) {
       "/ogc/collections/:collection_id/items",
       async ({ params, query, request, set }) => {
         const read = itemsQuery.queryOf(query);
-        const entry = collectionOf(params.collection_id);
-        const given = parsedQuery(request.url).values;
-        const foreign = SUMMARY_PARAMETER_NAMES.find((name) => given.has(name) && !entry.parameters.includes(name));
-        if (foreign) throw new BadRequestError(`The ${entry.id} collection takes no parameter '${foreign}'.`);
-        const bbox = parseItemsBbox(read.bbox, read["bbox-crs"]);
-        const limit = parseItemsLimit(read.limit);
-        const items = entry.query(deps, bbox, read);
-        const binding = cursorBinding({ collection: `ogc:${entry.id}`, bbox, ...items.binding });
-        const after = read.cursor === "" ? null : decodeCursor(read.cursor, binding);
+        // A refused query throws and is not kept.
+        const { entry, limit, items, binding, after } = checked.of(`${params.collection_id}?${requestQuery(request.url)}`, () =>
+          check(params.collection_id, read, parsedQuery(request.url).values),
+        );
         const page = await items.page(after, limit);
         const next = page.nextAfter === null ? null : absoluteNextPage(request, encodeCursor(binding, page.nextAfter));
         set.headers["content-type"] = `${GEOJSON}; charset=utf-8`;

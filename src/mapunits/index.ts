@@ -10,6 +10,8 @@ import { parseBbox } from "../pedons/bbox";
 import type { PointProvider } from "../providers/provider";
 import { cursorBinding, decodeCursor, encodeCursor } from "../domain/cursor";
 import { nextPageHref, setNextLink } from "../http/paging";
+import { requestQuery } from "../http/request-path";
+import { Memo } from "../lru";
 import { MAP_UNIT_BBOX_LIMITS, MapUnitCollection, MapUnitCollectionQueryParams } from "./model";
 import type { SummaryPlan } from "../summaries/service";
 import { readPolygonSummaries } from "./plan";
@@ -57,15 +59,25 @@ export function mapUnitBinding(query: Omit<EffectiveMapUnitQuery, "limit">, coll
   return cursorBinding({ collection, bbox, provider, properties, method, depth_top_cm, depth_bottom_cm });
 }
 
+/** Queries already checked, by their text: a cached request repeats one (docs/decisions.md#derived-once). */
+const CHECKED_QUERIES = 256;
+
 export function mapUnits(deps: MapUnitRouteDeps) {
+  // Per app: the provider is this app's registry's.
+  const checked = new Memo<string, ReturnType<typeof check>>(CHECKED_QUERIES);
+  function check(read: QueryOf<typeof MapUnitCollectionQueryParams>) {
+    const provider = polygonProvider(deps, read.provider);
+    const { query: effective, plan } = effectiveQuery(read, provider);
+    const binding = mapUnitBinding(effective);
+    const after = read.cursor === "" ? null : decodeCursor(read.cursor, binding);
+    return { provider, effective, plan, binding, after };
+  }
   return new Elysia({ name: "loam.mapunits" }).get(
     "/v1/soil/mapunits",
     async ({ query, request, set }) => {
       const read = collectionQuery.queryOf(query);
-      const provider = polygonProvider(deps, read.provider);
-      const { query: effective, plan } = effectiveQuery(read, provider);
-      const binding = mapUnitBinding(effective);
-      const after = read.cursor === "" ? null : decodeCursor(read.cursor, binding);
+      // A refused query throws and is not kept.
+      const { provider, effective, plan, binding, after } = checked.of(requestQuery(request.url), () => check(read));
       const { answer, next } = await mapUnitsInBbox(deps, provider, effective, plan, { after, nextHref: (last) => nextPageHref(request, encodeCursor(binding, last)) });
       setNextLink(set.headers, next);
       return deps.send(answer, request, set, MAP_UNIT_COLLECTION_TABLE);

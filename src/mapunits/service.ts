@@ -79,10 +79,24 @@ function polygonsOnce(provider: PointProvider, answer: object, limit: number): D
   return decoded;
 }
 
-/** A stable text of a plan: what the summaries depend on besides the map units. */
+const planKeys = new WeakMap<SummaryPlan, string>();
+
+/** A stable text of a plan: what the summaries depend on besides the map units (made once per plan object). */
 export function planKey(plan: SummaryPlan): string {
-  return JSON.stringify({ s: plan.summaries.map((s) => [s.property.id, s.method]), d: plan.depth });
+  let key = planKeys.get(plan);
+  if (key === undefined) {
+    key = JSON.stringify({ s: plan.summaries.map((s) => [s.property.id, s.method]), d: plan.depth });
+    planKeys.set(plan, key);
+  }
+  return key;
 }
+
+const queryTexts = new WeakMap<EffectiveMapUnitQuery, string>();
+const textOf = (query: EffectiveMapUnitQuery) => {
+  let text = queryTexts.get(query);
+  if (text === undefined) queryTexts.set(query, (text = JSON.stringify(query)));
+  return text;
+};
 
 const interval = (plan: SummaryPlan) => `${plan.depth.top_cm}-${plan.depth.bottom_cm} cm`;
 
@@ -269,7 +283,7 @@ export async function mapUnitsInBbox(
   const next = page.nextAfter === null ? null : paging.nextHref(page.nextAfter);
   const answer: DataAnswer<Static<typeof MapUnitCollection>> = {
     // The summaries' map units are cached on their own: the stamp names the answers the body is made of.
-    key: `mapunits|${JSON.stringify(query)}|${paging.after ?? ""}|${page.stamp}`,
+    key: `mapunits|${textOf(query)}|${paging.after ?? ""}|${page.stamp}`,
     cache: page.cache,
     body: () => ({
       type: "FeatureCollection" as const,
