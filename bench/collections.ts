@@ -20,6 +20,8 @@ export const COLLECTION_SCENARIOS = [
   { name: "ogcItems", title: "OGC items, 0.02° map-unit box, properties=clay,ph", path: `/ogc/collections/mapunits/items?bbox=${BOX}&properties=clay,ph&limit=1000` },
   { name: "mapunitsClay", title: "`/v1/soil/mapunits` 0.02° box, property=clay", path: `/v1/soil/mapunits?bbox=${BOX}&property=clay` },
 ] as const;
+/** A reference measured in the same session: the pedon detail (bench/RESULTS.md reports its ratio). */
+const REFERENCE = { name: "pedon", title: "reference: `/v1/pedons/02N0245`", path: "/v1/pedons/02N0245" } as const;
 
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 let runs = 0;
@@ -44,7 +46,8 @@ async function main(): Promise<void> {
     children.push(loam);
     const bodies: Record<string, string> = {};
     const tags: Record<string, string> = {};
-    for (const s of COLLECTION_SCENARIOS) {
+    const scenarios = [...COLLECTION_SCENARIOS, REFERENCE];
+    for (const s of scenarios) {
       await (await fetch(loam.base + s.path)).text();
       const response = await fetch(loam.base + s.path);
       const body = await response.text();
@@ -54,12 +57,12 @@ async function main(): Promise<void> {
       }
       bodies[`/${s.name}`] = body;
       tags[s.name] = response.headers.get("etag") ?? "";
-      log(`${s.title}: ${JSON.parse(body).features.length} features, ${Buffer.byteLength(body)} bytes`);
+      log(`${s.title}: ${Buffer.byteLength(body)} bytes`);
     }
     const baseline = await startBaseline(bodies);
     children.push(baseline);
     const lines = [`| scenario | body bytes | Loam req/s | baseline req/s | ratio (median of ${ROUNDS} paired rounds) | 304 req/s |`, "|---|---:|---:|---:|---|---:|"];
-    for (const s of COLLECTION_SCENARIOS) {
+    for (const s of scenarios) {
       if (!bodies[`/${s.name}`]) continue;
       const ratios: number[] = [];
       const loamRuns: WrkResult[] = [];
