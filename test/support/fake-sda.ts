@@ -90,6 +90,10 @@ export const RECOGNIZERS: ((sql: string) => LogicalQuery | null)[] = [
   function ssurgoPolygonExtent(sql) {
     return /STEnvelope\(\)[\s\S]*FROM sapolygon/i.test(sql) ? { kind: "ssurgo_polygon_extent" } : null;
   },
+  function ssurgoPolygonByKey(sql) {
+    const key = /FROM mupolygon AS P[\s\S]*WHERE P\.mupolygonkey = (\d+)$/i.exec(sql.trim());
+    return key ? { kind: "ssurgo_polygon", key: key[1] } : null;
+  },
   function labExtent(sql) {
     return /^SELECT MIN\(p\.longitude_decimal_degrees\)/i.test(sql.trim()) ? { kind: "lab_extent" } : null;
   },
