@@ -5,7 +5,6 @@
 import { describeCache, sourceWarnings, type DataDeps } from "../answer";
 import { resolveProvider } from "../answer/providers";
 import { NotFoundError } from "../errors";
-import type { Bbox } from "../pedons/bbox";
 import { pedonPage } from "../pedons/service";
 import { parsePedonKey } from "../pedons/key";
 import { DEFAULT_LAB_PROVIDER, type PedonFeature } from "../pedons/model";

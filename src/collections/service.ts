@@ -5,7 +5,7 @@
  * absolute (GDAL and OWSLib follow them as given), made from the request's own origin, which is
  * therefore part of each answer's key. Knows nothing of HTTP beyond the URL it is given.
  */
-import { cacheMetadata, type CacheDescriptor, type DataAnswer, type DataDeps } from "../answer";
+import { cacheMetadata, type DataAnswer, type DataDeps } from "../answer";
 import { BadRequestError, NotFoundError } from "../errors";
 import { decimal } from "../decimal";
 import { clip } from "../answer/providers";

@@ -110,7 +110,8 @@ function caveatsOf(mapUnit: MapUnitData, plan: SummaryPlan, summaries: ReturnTyp
   const placeholders: string[] = [];
   for (const summary of summaries) {
     const id = summary.property.id;
-    const where = summary.depth && plan.summaries.find((s) => s.property.id === id)?.property.level === "horizon" ? ` ${interval(plan)}` : "";
+    // Horizon properties are summarized over the interval; component properties (slope, classes) have no depth.
+    const where = plan.summaries.find((s) => s.property.id === id)?.property.level === "horizon" ? ` ${interval(plan)}` : "";
     if ((summary.value !== null || summary.category !== null) && summary.percent_of_map_unit < HALF_OF_MAP_UNIT) {
       thin.push(`${id}${where} on ${summary.percent_of_map_unit} %`);
     }
