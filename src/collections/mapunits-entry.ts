@@ -6,15 +6,15 @@
  */
 import type { DataDeps } from "../answer";
 import { BadRequestError } from "../errors";
-import { MAP_UNIT_BBOX_LIMITS, DEFAULT_MAP_UNIT_PROVIDER } from "../mapunits/model";
+import { MAP_UNIT_BBOX_LIMITS, DEFAULT_MAP_UNIT_PROVIDER, POLYGON_SUMMARY_PARAMETERS } from "../mapunits/model";
 import { polygonProvider } from "../mapunits";
 import { readPolygonSummaries, type PolygonSummaryParams } from "../mapunits/plan";
-import { flatSummaryMembers, mapUnitPage, mapUnitPolygonByKey, pageWarnings, polygonGeometry, type MapUnitPage } from "../mapunits/service";
+import { flatSummaryMembers, mapUnitPage, mapUnitPolygonByKey, pageWarnings, planKey, polygonGeometry, type MapUnitPage } from "../mapunits/service";
 import type { Bbox } from "../pedons/bbox";
 import type { CollectionEntry, Item, ItemParams } from "./entries";
 
-/** The summary parameters this collection takes (POLYGON_SUMMARY_PARAMETERS). */
-export const SUMMARY_PARAMETER_NAMES = ["property", "properties", "method", "depth_top_cm", "depth_bottom_cm"] as const;
+/** The summary parameters this collection takes (every member of POLYGON_SUMMARY_PARAMETERS). */
+export const SUMMARY_PARAMETER_NAMES: readonly string[] = Object.keys(POLYGON_SUMMARY_PARAMETERS);
 
 function items(page: MapUnitPage): Item[] {
   return page.polygons.map((polygon) => ({
@@ -63,9 +63,9 @@ export const mapUnitsCollection: CollectionEntry = {
   query(deps, bbox, params) {
     const { provider, summaries } = summariesOf(deps, params);
     checkBox(bbox, deps.connected.sourceOf(provider).kind);
-    const { depth_top_cm, depth_bottom_cm } = params as unknown as PolygonSummaryParams;
     return {
-      binding: { provider: provider.id, properties: summaries.properties, method: summaries.method, depth_top_cm, depth_bottom_cm },
+      // The summaries are bound by their plan's key (every summary option in it).
+      binding: { provider: provider.id, summaries: summaries.plan ? planKey(summaries.plan) : null },
       async page(after, limit) {
         const page = await mapUnitPage(deps, provider, { bbox, limit, after }, summaries.plan);
         return { features: () => items(page), nextAfter: page.nextAfter, cache: page.cache, warnings: () => pageWarnings(page, limit, limit), stamp: page.stamp };

@@ -15,7 +15,7 @@ import { Memo } from "../lru";
 import { MAP_UNIT_BBOX_LIMITS, MapUnitCollection, MapUnitCollectionQueryParams } from "./model";
 import type { SummaryPlan } from "../summaries/service";
 import { readPolygonSummaries } from "./plan";
-import { mapUnitsInBbox, type EffectiveMapUnitQuery } from "./service";
+import { mapUnitsInBbox, planKey, type EffectiveMapUnitQuery } from "./service";
 import { MAP_UNIT_COLLECTION_TABLE } from "../tables";
 
 export interface MapUnitRouteDeps extends DataDeps {
@@ -53,10 +53,14 @@ function effectiveQuery(read: QueryOf<typeof MapUnitCollectionQueryParams>, prov
   };
 }
 
-/** What a cursor of this collection is bound to: everything that picks the features and their members, never the limit. */
-export function mapUnitBinding(query: Omit<EffectiveMapUnitQuery, "limit">, collection = "mapunits"): string {
-  const { bbox, provider, properties, method, depth_top_cm, depth_bottom_cm } = query;
-  return cursorBinding({ collection, bbox, provider, properties, method, depth_top_cm, depth_bottom_cm });
+/**
+ * What a cursor of this collection is bound to: everything that picks the features and their members,
+ * never the limit. The summaries are bound by their plan's key, so a summary option added to the plan
+ * binds the cursor too.
+ */
+export function mapUnitBinding(query: Omit<EffectiveMapUnitQuery, "limit">, plan: SummaryPlan | null): string {
+  const { bbox, provider, property } = query;
+  return cursorBinding({ collection: "mapunits", bbox, provider, property, summaries: plan ? planKey(plan) : null });
 }
 
 /** Queries already checked, by their text: a cached request repeats one (docs/decisions.md#derived-once). */
@@ -68,7 +72,7 @@ export function mapUnits(deps: MapUnitRouteDeps) {
   function check(read: QueryOf<typeof MapUnitCollectionQueryParams>) {
     const provider = polygonProvider(deps, read.provider);
     const { query: effective, plan } = effectiveQuery(read, provider);
-    const binding = mapUnitBinding(effective);
+    const binding = mapUnitBinding(effective, plan);
     const after = read.cursor === "" ? null : decodeCursor(read.cursor, binding);
     return { provider, effective, plan, binding, after };
   }

@@ -81,11 +81,15 @@ function polygonsOnce(provider: PointProvider, answer: object, limit: number): D
 
 const planKeys = new WeakMap<SummaryPlan, string>();
 
-/** A stable text of a plan: what the summaries depend on besides the map units (made once per plan object). */
+/**
+ * A stable text of a plan: what the summaries depend on besides the map units (made once per plan
+ * object). Every member of the plan is in it (the properties by id), so an option a later plan carries
+ * (e.g. which components count) keys kept summaries and binds cursors without a change here.
+ */
 export function planKey(plan: SummaryPlan): string {
   let key = planKeys.get(plan);
   if (key === undefined) {
-    key = JSON.stringify({ s: plan.summaries.map((s) => [s.property.id, s.method]), d: plan.depth });
+    key = JSON.stringify({ ...plan, summaries: plan.summaries.map((s) => [s.property.id, s.method]) });
     planKeys.set(plan, key);
   }
   return key;
