@@ -30,6 +30,7 @@ import { pedons } from "./pedons";
 import { series } from "./series";
 import { summaries } from "./summaries";
 import { mapUnits } from "./mapunits";
+import { areas } from "./areas";
 
 export interface AppDeps {
   config: Config;
@@ -120,6 +121,7 @@ export function createApp(deps: AppDeps) {
     .use(series(data))
     .use(summaries(data))
     .use(mapUnits(data))
+    .use(areas(data))
     .use(pages(responses.sendFile));
   routeOf = routeMatcher(app.routes.map((route) => route.path));
   return app;

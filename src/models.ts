@@ -7,6 +7,7 @@ import { PEDON_MODELS } from "./pedons/model";
 import { SERIES_MODELS } from "./series/model";
 import { SUMMARY_MODELS } from "./summaries/model";
 import { MAP_UNIT_COLLECTION_MODELS } from "./mapunits/model";
+import { AREA_MODELS } from "./areas/model";
 import { PropertiesResponse, PropertyRecord, PropertyReference, ProviderRecord, ProvidersResponse, Transformation } from "./catalog/model";
 
 export const MODELS = {
@@ -27,4 +28,5 @@ export const MODELS = {
   ...SERIES_MODELS,
   ...SUMMARY_MODELS,
   ...MAP_UNIT_COLLECTION_MODELS,
+  ...AREA_MODELS,
 };

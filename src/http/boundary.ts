@@ -17,6 +17,12 @@ import { clientKey } from "./client-address";
 import { clientFacing } from "./client-message";
 
 export const MAX_URI_LENGTH = 8192;
+/**
+ * GET /v1/soil/aoi carries its area in the query: 1,000 vertices of WKT, percent-encoded, take about
+ * 40,000 characters (docs/decisions.md#areas), within Bun's 262,144-byte header bound.
+ */
+export const MAX_AOI_URI_LENGTH = 65_536;
+const AOI_PATH = "/v1/soil/aoi";
 const ALLOWED_METHODS = "GET, HEAD";
 
 /** A public read-only API: any origin may read, nobody sends credentials. */
@@ -103,7 +109,10 @@ export function httpBoundary(options: BoundaryOptions) {
         set.headers["allow"] = ALLOWED_METHODS;
         throw new MethodNotAllowedError(request.method);
       }
-      if (request.url.length > MAX_URI_LENGTH) throw new UriTooLongError(MAX_URI_LENGTH);
+      if (request.url.length > MAX_URI_LENGTH) {
+        const limit = routePath(request.url) === AOI_PATH ? MAX_AOI_URI_LENGTH : MAX_URI_LENGTH;
+        if (request.url.length > limit) throw new UriTooLongError(limit);
+      }
       if (!isCountedPath(routePath(request.url))) return;
       const decision = options.rateLimiter.hit(client, now());
       // Only a limiter that has to wait makes the request wait (a resolved undefined lets it through).

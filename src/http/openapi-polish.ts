@@ -28,6 +28,8 @@ export const OPERATION_IDS: Record<string, string> = {
   "get /v1/soil/summary": "getSoilSummary",
   "get /v1/soil/mapunits": "listMapUnits",
   "get /v1/soil/mapunits/{map_unit_key}": "getMapUnit",
+  "get /v1/soil/aoi": "getSoilAoi",
+  "get /v1/soil/points": "getSoilPoints",
   "get /v1/providers/{provider_id}/raw/location": "getRawLocation",
   "get /v1/pedons": "listPedons",
   "get /v1/pedons/{pedon_key}": "getPedon",
@@ -94,7 +96,8 @@ function polishParameter(parameter: Record<string, any>): Record<string, any> {
   if (Array.isArray(examples) && examples.length > 0) out.example = examples[0];
   else if (examples && typeof examples === "object") out.examples = examples;
   const pattern = PARAMETER_PATTERNS[parameter.name];
-  if (pattern && out.schema?.type === "string") out.schema = { ...out.schema, pattern };
+  // An optional parameter whose default is empty (GET /v1/soil/aoi's bbox: absent) also takes the empty value.
+  if (pattern && out.schema?.type === "string") out.schema = { ...out.schema, pattern: out.schema.default === "" ? `^$|${pattern}` : pattern };
   return out;
 }
 

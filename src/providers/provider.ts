@@ -159,7 +159,22 @@ export interface PointProvider<A = any> extends OperationalBase {
     query: QueryKind<BboxParams, A>;
     /** At most `limit` polygons in the query's order; `truncated` when more exist. */
     polygons(answer: A, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean };
+    /**
+     * Map-unit polygons cut to an area (GET /v1/soil/aoi): each polygon that meets the area, clipped
+     * to it, in polygon-key order; parts without area left out.
+     */
+    inArea?: {
+      query: QueryKind<AreaParams, A>;
+      polygons(answer: A, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean };
+    };
   };
+}
+
+/** An area of interest: one polygon, [outer ring, ...holes], each ring closed, of [lon, lat] (WGS84). */
+export interface AreaParams {
+  rings: number[][][];
+  /** Most polygons to return; the query asks for one more, to tell that more exist. */
+  limit: number;
 }
 
 // ---- laboratory pedons (GET /v1/pedons, /v1/pedons/{key}) ------------------------------------------

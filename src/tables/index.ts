@@ -12,6 +12,7 @@ import { summaryCsv, type SummaryBodyCells } from "./summary";
 import { mapUnitCollectionCsv, type MapUnitCollectionCells } from "./mapunits";
 import { seriesCsv } from "./series";
 import type { SeriesResponse } from "../series/model";
+import { aoiCsv, pointsCsv, type AoiCells, type PointsCells } from "./areas";
 
 export const LOCATION_TABLE: CsvTable<Static<typeof LocationResponse>> = {
   render: locationCsv,
@@ -50,4 +51,16 @@ export const MAP_UNIT_COLLECTION_TABLE: CsvTable<MapUnitCollectionCells> = {
 export const SERIES_TABLE: CsvTable<SeriesResponse> = {
   render: seriesCsv,
   fileName: (body) => `loam-series_${body.series.name}.csv`,
+};
+
+/** GET /v1/soil/aoi: one row per map unit and property, then the area's own rows. */
+export const AOI_TABLE: CsvTable<AoiCells & { query: { bbox: readonly number[] | null } }> = {
+  render: aoiCsv,
+  fileName: (body) => `loam-aoi_${body.query.bbox ? body.query.bbox.join("_") : `${body.aoi.area_ha}ha`}.csv`,
+};
+
+/** GET /v1/soil/points: one row per point and property. */
+export const POINTS_TABLE: CsvTable<PointsCells> = {
+  render: pointsCsv,
+  fileName: (body) => `loam-points_${body.points.length}.csv`,
 };

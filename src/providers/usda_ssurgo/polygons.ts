@@ -106,7 +106,7 @@ export function polygonsOf(answer: SdaAnswer, limit: number): { polygons: MapUni
   return { polygons, truncated: rows.length > limit };
 }
 
-function rfc7946Winding(polygon: number[][][]): number[][][] {
+export function rfc7946Winding(polygon: number[][][]): number[][][] {
   return polygon.map((ring, i) => {
     const ccw = signedArea2(ring) > 0;
     return (i === 0) === ccw ? ring : [...ring].reverse();
