@@ -323,8 +323,11 @@ export async function pointsReport(
   query: Static<typeof PointsQuery>,
   plan: SummaryPlan,
 ): Promise<DataAnswer<Static<typeof PointsResponse>>> {
-  const located = await inBatches(query.points, ([latitude, longitude]) => deps.connected.ask(provider, provider.point.query, { latitude: latitude!, longitude: longitude! }));
-  const keysAt = located.map((point) => provider.mapUnits.keysAtPoint(point.answer));
+  // A point given twice is located once.
+  const distinctPoints = [...new Map(query.points.map(([latitude, longitude]) => [`${latitude},${longitude}`, { latitude: latitude!, longitude: longitude! }])).values()];
+  const located = await inBatches(distinctPoints, (point) => deps.connected.ask(provider, provider.point.query, point));
+  const keysByPoint = new Map(distinctPoints.map((p, i) => [`${p.latitude},${p.longitude}`, provider.mapUnits.keysAtPoint(located[i]!.answer)]));
+  const keysAt = query.points.map(([latitude, longitude]) => keysByPoint.get(`${latitude},${longitude}`)!);
   const distinct = [...new Set(keysAt.map((keys) => keys[0]).filter((key): key is string => key !== undefined))];
   const loaded = await loadEach(deps, provider, distinct);
   const summaries = new Map([...loaded].map(([key, one]) => [key, one.mapUnit ? summarizeMapUnit(one.mapUnit, plan) : null]));

@@ -5,7 +5,9 @@
  * weighting of the map units' summaries as GET /v1/soil/mapunits/{key} answers them.
  */
 import { describe, expect, test } from "bun:test";
-import { useSnapshotAndFakeSda, type RunningLoam } from "../support/server";
+import { testSnapshot, useSnapshotAndFakeSda, type RunningLoam } from "../support/server";
+import { queryKind } from "../support/queries";
+import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { parseRfc4180, records } from "../support/csv";
 import { referenceAois, referenceAvailable, referenceCut, within, type ReferenceCut } from "./reference";
 
@@ -135,6 +137,59 @@ describe.skipIf(!HAS_REFERENCE)("a bbox straddling two map units, and a polygon 
     expect(sql).toMatch(/^SELECT TOP \(5001\)\n/);
     expect(sql).toContain("FROM mupolygon AS P\nINNER JOIN mapunit AS mu ON mu.mukey = P.mukey");
     expect(sql).toContain("ORDER BY P.mupolygonkey");
+  });
+});
+
+describe("SDA's own answer shapes", () => {
+  const IA073 = "POLYGON ((-94.361846 41.943158, -94.358198 41.943158, -94.358198 41.945788, -94.361846 41.945788, -94.361846 41.943158))";
+
+  test("STIntersection's GEOMETRYCOLLECTION keeps its polygon, a LINESTRING (a polygon that only touches) adds no map unit", async () => {
+    // The map units come from the cache: only the polygon query meets the fixed answer below.
+    const plain = await viaSda.json(`/v1/soil/aoi?polygon=${encodeURIComponent(IA073)}&${CLAY}`);
+    expect(plain.status).toBe(200);
+    // SDA's JSON+COLUMNNAME+METADATA table for this area, as the snapshot writes it in SDA's shape, then edited as SQL Server writes cuts.
+    const rings = [[[-94.361846, 41.943158], [-94.358198, 41.943158], [-94.358198, 41.945788], [-94.361846, 41.945788], [-94.361846, 41.943158]]];
+    const text = await (await new SnapshotTransport(await testSnapshot()).fetch(queryKind("ssurgo_area_polygons"), { rings, limit: 5000 })).text();
+    const table = JSON.parse(text).Table as (string | null)[][];
+    const geom = table[0]!.indexOf("geom");
+    const first = table[2]!;
+    first[geom] = `GEOMETRYCOLLECTION (${first[geom]}, LINESTRING (-94.361846 41.943158, -94.361 41.943158), POINT (-94.361846 41.943158))`;
+    const touching = [...first];
+    touching[table[0]!.indexOf("mupolygonkey")] = "999999999";
+    touching[table[0]!.indexOf("mukey")] = "2765522";
+    touching[geom] = "LINESTRING (-94.361846 41.944, -94.361846 41.945)";
+    table.push(touching);
+    fake.respondWith({ status: 200, contentType: "application/json; charset=utf-8", body: JSON.stringify({ Table: table }) });
+    try {
+      // Another area text (one vertex moved by a micro-degree), so the polygon query is not a cache hit.
+      const moved = IA073.replace("-94.358198 41.945788", "-94.358197 41.945788");
+      const { status, body } = await viaSda.json(`/v1/soil/aoi?polygon=${encodeURIComponent(moved)}&${CLAY}`);
+      expect(status).toBe(200);
+      contract.assert("AoiReport", body);
+      expect(body.map_units.map((m: any) => [m.map_unit_key, m.polygon_count, m.area_ha])).toEqual(plain.body.map_units.map((m: any) => [m.map_unit_key, m.polygon_count, m.area_ha]));
+    } finally {
+      fake.respondWith(null);
+    }
+  });
+
+  test("an SDA answer whose geometry is not WKT is a 502 naming the provider, and nothing is kept", async () => {
+    const rings = [[[-94.361846, 41.943158], [-94.358198, 41.943158], [-94.358198, 41.945788], [-94.361846, 41.945788], [-94.361846, 41.943158]]];
+    const text = await (await new SnapshotTransport(await testSnapshot()).fetch(queryKind("ssurgo_area_polygons"), { rings, limit: 5000 })).text();
+    const table = JSON.parse(text).Table as (string | null)[][];
+    table[2]![table[0]!.indexOf("geom")] = "CIRCULARSTRING (0 0, 1 1, 2 0)";
+    fake.respondWith({ status: 200, contentType: "application/json; charset=utf-8", body: JSON.stringify({ Table: table }) });
+    const moved = IA073.replace("-94.358198 41.945788", "-94.358196 41.945788");
+    try {
+      const { status, body } = await viaSda.json(`/v1/soil/aoi?polygon=${encodeURIComponent(moved)}&${CLAY}`);
+      expect(status).toBe(502);
+      contract.assert("ErrorResponse", body);
+      expect(body.error.provider).toBe("usda_ssurgo");
+    } finally {
+      fake.respondWith(null);
+    }
+    const again = await viaSda.json(`/v1/soil/aoi?polygon=${encodeURIComponent(moved)}&${CLAY}`);
+    expect(again.status).toBe(200);
+    expect(again.body.cache.hit).toBe(false);
   });
 });
 

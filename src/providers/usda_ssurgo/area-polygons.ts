@@ -98,7 +98,12 @@ function prepareSnapshot(file: SnapshotFile): (params: AreaParams) => Payload {
   };
 }
 
-export const areaPolygonQuery: QueryKind<AreaParams, SdaAnswer> = {
+/** The answer with its cut polygons read once, when it is decoded: a geometry that does not read fails the answer before it is cached. */
+export interface AreaAnswer extends SdaAnswer {
+  cut: MapUnitPolygon[];
+}
+
+export const areaPolygonQuery: QueryKind<AreaParams, AreaAnswer> = {
   kind: "ssurgo_area_polygons",
   columns: SSURGO_POLYGON_COLUMNS,
   // The area may have up to 1,000 vertices: its text is hashed into the key, with its vertex count.
@@ -107,23 +112,32 @@ export const areaPolygonQuery: QueryKind<AreaParams, SdaAnswer> = {
     return `${new Bun.CryptoHasher("sha256").update(text).digest("hex")}:${rings.reduce((n, r) => n + r.length, 0)}:${limit}`;
   },
   forms: { sda: ssurgoAreaSql, snapshot: { prepare: prepareSnapshot } },
-  decode: (payload) => decodeSdaTable(payload, SSURGO_POLYGON_COLUMNS),
+  decode: (payload) => {
+    const answer = decodeSdaTable(payload, SSURGO_POLYGON_COLUMNS);
+    return { ...answer, cut: cutPolygonsOf(answer) };
+  },
   raw: (answer) => answer.payload,
 };
 
 /**
- * The answer's cut polygons, at most `limit` (`truncated` when the upstream sent more), rings wound as
- * RFC 7946 asks; rows whose cut has no area (a shared edge or corner) are left out.
+ * The answer's cut polygons, rings wound as RFC 7946 asks; rows whose cut has no area (a shared edge
+ * or corner) are left out.
  */
-export function areaPolygonsOf(answer: SdaAnswer, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean } {
+function cutPolygonsOf(answer: SdaAnswer): MapUnitPolygon[] {
   const { columns, rows } = answer.table;
   const at = (name: (typeof SSURGO_POLYGON_COLUMNS)[number]) => columns.indexOf(name);
   const [key, area, symbol, mukey, name, geom] = [at("mupolygonkey"), at("areasymbol"), at("musym"), at("mukey"), at("muname"), at("geom")];
   const polygons: MapUnitPolygon[] = [];
-  for (const row of rows.slice(0, limit)) {
+  for (const row of rows) {
     const shape = parsePolygonalWkt(row[geom] ?? "POLYGON EMPTY").map(rfc7946Winding);
     if (shape.length === 0 || row[mukey] === null || row[mukey] === undefined) continue;
     polygons.push({ id: row[key] ?? "", mapUnitKey: row[mukey]!, mapUnitSymbol: row[symbol] ?? null, mapUnitName: row[name] ?? null, areaSymbol: row[area] ?? null, polygons: shape });
   }
-  return { polygons, truncated: rows.length > limit };
+  return polygons;
+}
+
+/** At most `limit` rows' polygons; `truncated` when the upstream sent more rows than that. */
+export function areaPolygonsOf(answer: AreaAnswer, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean } {
+  const truncated = answer.table.rows.length > limit;
+  return { polygons: truncated ? answer.cut.slice(0, limit) : answer.cut, truncated };
 }
