@@ -102,3 +102,18 @@ describe("GET /v1/soil/points: bad lists are 422s naming the rule", () => {
     await expect422("/v1/soil/points", /'points' is required/);
   });
 });
+
+describe("the README's examples", () => {
+  test("every curl line of the README that asks /v1/soil/aoi or /v1/soil/points answers 200 with its format", async () => {
+    const readme = await Bun.file(new URL("../../README.md", import.meta.url)).text();
+    const urls = [...readme.matchAll(/curl (?:-o \S+ )?'http:\/\/localhost:3000(\/v1\/soil\/(?:aoi|points)\?[^']+)'/g)].map((m) => m[1]!);
+    expect(urls.length).toBeGreaterThanOrEqual(3);
+    for (const url of urls) {
+      const response = await loam.get(url);
+      expect(response.status).toBe(200);
+      const format = new URLSearchParams(url.slice(url.indexOf("?") + 1)).get("format") ?? "json";
+      expect(response.headers.get("content-type")).toContain({ json: "application/json", csv: "text/csv", geojson: "application/geo+json" }[format]!);
+      await response.arrayBuffer();
+    }
+  });
+});

@@ -33,7 +33,7 @@ describe("import rules", () => {
   });
 
   test("services, providers and the answer room never import from http/", () => {
-    const isService = (file: string) => /^(location|pedons|summaries|series)\/service\.ts$/.test(file) || /^(providers|answer|upstream)\//.test(file);
+    const isService = (file: string) => /^(location|pedons|summaries|series|areas)\/service\.ts$/.test(file) || /^(providers|answer|upstream)\//.test(file);
     expect(violations(isService, (target) => target.startsWith("http/") || target === "http")).toEqual([]);
   });
 
@@ -53,7 +53,7 @@ describe("import rules", () => {
   });
 
   test("features never name a provider folder", () => {
-    const isFeature = (file: string) => /^(location|pedons|summaries|series)\//.test(file);
+    const isFeature = (file: string) => /^(location|pedons|summaries|series|areas)\//.test(file);
     expect(violations(isFeature, (target) => /^providers\/usda/.test(target))).toEqual([]);
   });
 });
