@@ -3,12 +3,12 @@ import { Elysia, t } from "elysia";
 import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
 import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
-import { ValidationError } from "../errors";
+import { clip, ValidationError } from "../errors";
 import { checkDepthInterval, type DataDeps } from "../answer";
-import { clip, resolveProvider, type ProviderFit } from "../answer/providers";
+import { fitFor, resolveProvider, type ProviderFit } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
 import { decimal } from "../decimal";
-import { parseBbox } from "../pedons/bbox";
+import { parseBbox } from "../domain/bbox";
 import { parseMethod, planSummaries, type MapUnitProvider, type SummaryPlan } from "../summaries/service";
 import { AOI_TABLE, POINTS_TABLE } from "../tables";
 import { aoiOfBbox, aoiWkt, parseAoiPolygon, type Aoi } from "./geometry";
@@ -19,16 +19,14 @@ export interface AreaRouteDeps extends DataDeps {
   send: Send;
 }
 
-const AREAS: ProviderFit<AreaProvider> = {
-  fits: (provider): provider is AreaProvider =>
-    provider.role === "mapped_location" && provider.mapUnits !== undefined && provider.mapUnitPolygons?.inArea !== undefined,
-  refusal: (provider) => `Query parameter 'provider' names '${provider.id}', which has no map units and polygons to report an area from; use usda_ssurgo.`,
-};
+const AREAS: ProviderFit<AreaProvider> = fitFor(
+  "mapped_location",
+  "map units and polygons to report an area from (use usda_ssurgo)",
+  "Query parameter 'provider'",
+  (provider) => provider.mapUnits !== undefined && provider.mapUnitPolygons?.inArea !== undefined,
+);
 
-const MAP_UNITS: ProviderFit<MapUnitProvider> = {
-  fits: (provider): provider is MapUnitProvider => provider.role === "mapped_location" && provider.mapUnits !== undefined,
-  refusal: (provider) => `Query parameter 'provider' names '${provider.id}', which serves no map units; use usda_ssurgo.`,
-};
+const MAP_UNITS: ProviderFit<MapUnitProvider> = fitFor("mapped_location", "map-unit summaries (use usda_ssurgo)", "Query parameter 'provider'", (provider) => provider.mapUnits !== undefined);
 
 /** An AOI whose sides may reach a degree before the area rule (10,000 ha) decides. */
 const AOI_BBOX_LIMITS = { maxSideDegrees: 1, maxAreaSquareDegrees: 1 };

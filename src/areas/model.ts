@@ -5,7 +5,7 @@
  */
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, closed, nullable } from "../answer/model";
+import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, closed, nullable } from "../domain/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { DEFAULT_SUMMARY_PROPERTIES, PropertySummary, SummaryMethodName } from "../summaries/model";
 import { MultiPolygonGeometry, PolygonGeometry } from "../mapunits/model";

@@ -8,21 +8,14 @@ import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
 import { checkDepthInterval, type DataDeps } from "../answer";
-import { clip, resolveProvider, type ProviderFit } from "../answer/providers";
+import { clip } from "../errors";
+import { fitFor, resolveProvider } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
-import type { PedonKey, PedonProvider } from "../providers/provider";
-import { parsePedonKey } from "./key";
-import { parseBbox } from "./bbox";
-import {
-  DEFAULT_LAB_PROVIDER,
-  PedonCollection,
-  PedonCollectionQueryParams,
-  PedonParams,
-  PedonQueryParams,
-  PedonResponse,
-  RawPedonParams,
-  RawPedonResponse,
-} from "./model";
+import type { PedonKey } from "../domain/pedon-key";
+import type { PedonProvider } from "../providers/provider";
+import { parsePedonKey } from "../domain/pedon-key";
+import { parseBbox } from "../domain/bbox";
+import { DEFAULT_LAB_PROVIDER, PedonCollection, PedonCollectionQueryParams, PedonParams, PedonQueryParams, PedonResponse, RawPedonParams, RawPedonResponse } from "./model";
 import { pedonDetail, pedonsInBbox, rawPedon, type EffectivePedonQuery } from "./service";
 import { PEDON_COLLECTION_TABLE, PEDON_TABLE } from "../tables";
 
@@ -30,19 +23,10 @@ export interface PedonRouteDeps extends DataDeps {
   send: Send;
 }
 
-/** Laboratory pedon providers; `where` names the parameter in the refusal. */
-const labPedons = (where: string): ProviderFit<PedonProvider> => ({
-  fits: (provider): provider is PedonProvider => provider.role === "lab_pedons",
-  refusal: (provider) =>
-    provider.role === "series"
-      ? `${where} names '${provider.id}', which serves series descriptions, not laboratory pedons; use GET /v1/series/{name} for it.`
-      : `${where} names '${provider.id}', which serves mapped values for a point, not laboratory pedons; use GET /v1/soil/location for it.`,
-});
-
 /** A laboratory provider id or alias → the provider; unknown 404, planned 409, another role 422. */
 function labProvider(deps: DataDeps, given: string, where: string): PedonProvider {
   if (given.trim() === "") throw new ValidationError(`${where} must name a laboratory pedon provider (usda_kssl or an alias); it is empty.`);
-  return resolveProvider(deps.registry, given.trim(), labPedons(where));
+  return resolveProvider(deps.registry, given.trim(), fitFor("lab_pedons", "laboratory pedons", where));
 }
 
 function pedonKey(raw: string): PedonKey {

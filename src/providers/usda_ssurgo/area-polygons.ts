@@ -12,8 +12,8 @@
  */
 import type { Database } from "bun:sqlite";
 import { intersection, type Polygon as ClipPolygon } from "polygon-clipping";
-import { polygonsOfRings } from "../../snapshot/polygon-parts";
-import { decodeRings } from "../../snapshot/geometry";
+import { polygonsOfRings } from "../../upstream/snapshot-polygon-parts";
+import { decodeRings } from "../../upstream/snapshot-geometry";
 import { answerAsSda, decodeSdaTable, type Cell, type SdaAnswer, type SqlType } from "../../upstream/sda/payload";
 import { sqlInteger, sqlNumber } from "../../upstream/sda/sql";
 import { Payload, type QueryKind } from "../../upstream/transport";
