@@ -36,8 +36,9 @@ const fail = (rule: string): never => {
 function parseWktPolygon(text: string): number[][][] {
   const head = /^\s*POLYGON\s*(?:\(|$)/i.exec(text);
   if (!head) {
-    const word = /^\s*([A-Za-z]*)/.exec(text)?.[1] ?? "";
-    fail(`must be WKT of one POLYGON, e.g. POLYGON ((lon lat, lon lat, lon lat, lon lat)); got ${word ? `a ${word.toUpperCase().slice(0, 20)}` : "no geometry type"}.`);
+    const word = (/^\s*([A-Za-z]*)/.exec(text)?.[1] ?? "").toUpperCase();
+    if (word === "POLYGON") fail("must be a two-dimensional POLYGON with its rings, e.g. POLYGON ((lon lat, lon lat, lon lat, lon lat)): no Z, M or EMPTY.");
+    fail(`must be WKT of one POLYGON, e.g. POLYGON ((lon lat, lon lat, lon lat, lon lat)); got ${word ? `a ${word.slice(0, 20)}` : "no geometry type"}.`);
   }
   const body = text.trim().slice(7).trim();
   if (!body.startsWith("((") || !body.endsWith("))")) fail("is not valid WKT: the rings must be enclosed as POLYGON ((...), (...)).");

@@ -29,6 +29,8 @@ describe("GET /v1/soil/aoi: bad areas are 422s naming the rule", () => {
   test("another geometry type than one POLYGON", async () => {
     await expect422(aoi("MULTIPOLYGON (((0 0, 1 0, 1 1, 0 0)))"), /must be WKT of one POLYGON.*MULTIPOLYGON/);
     await expect422(aoi("POINT (-94.36 41.94)"), /must be WKT of one POLYGON.*POINT/);
+    await expect422(aoi("POLYGON Z ((-94.36 41.94 1, -94.35 41.94 1, -94.35 41.945 1, -94.36 41.94 1))"), /two-dimensional POLYGON.*no Z, M or EMPTY/);
+    await expect422(aoi("POLYGON EMPTY"), /two-dimensional POLYGON/);
   });
 
   test("a ring not closed, or too short", async () => {
@@ -74,6 +76,16 @@ describe("GET /v1/soil/aoi: bad areas are 422s naming the rule", () => {
   test("neither or both of polygon and bbox", async () => {
     await expect422("/v1/soil/aoi", /'polygon' .* or 'bbox' .* is required/);
     await expect422(`${aoi(square(-94.36, 41.94, 0.001))}&bbox=-94.36,41.94,-94.35,41.95`, /both name an area; give one/);
+  });
+
+  test("HEAD answers as GET without a body; Accept: text/csv selects the table", async () => {
+    const head = await loam.get("/v1/soil/aoi?bbox=-94.361846,41.943158,-94.358198,41.945788&properties=clay", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+    const csv = await loam.get("/v1/soil/aoi?bbox=-94.361846,41.943158,-94.358198,41.945788&properties=clay", { headers: { accept: "text/csv" } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    expect((await csv.text()).split("\r\n")[0]).toStartWith("scope,map_unit_key,");
   });
 
   test("a bad property, method or depth, and a format the route does not offer", async () => {
