@@ -4,7 +4,7 @@
  * shapely, pyproj.Geod on WGS84) within 0.1 %, and the area-weighted clay 0-30 cm equals the test's own
  * weighting of the map units' summaries as GET /v1/soil/mapunits/{key} answers them.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { testSnapshot, useSnapshotAndFakeSda, type RunningLoam } from "../support/server";
 import { queryKind } from "../support/queries";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
@@ -12,6 +12,8 @@ import { parseRfc4180, records } from "../support/csv";
 import { referenceAois, referenceAvailable, referenceCut, within, type ReferenceCut } from "./reference";
 
 const { snapshot, viaSda, fake, contract } = useSnapshotAndFakeSda();
+// Each comparison asks the reference (a Python process) and several answers: minutes on a busy 2-core machine are not a failure.
+setDefaultTimeout(60_000);
 const MODES = ["snapshot", "sda"] as const;
 const loamOf = (mode: (typeof MODES)[number]): RunningLoam => (mode === "snapshot" ? snapshot : viaSda);
 const HAS_REFERENCE = referenceAvailable();

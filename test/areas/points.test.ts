@@ -3,12 +3,14 @@
  * reader of the shapefiles, reference.py), answered in one request equal 21 single GET /v1/soil/summary
  * calls, value for value, in snapshot mode and through the fake SDA; the map units are loaded once.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { useSnapshotAndFakeSda, type RunningLoam } from "../support/server";
 import { parseRfc4180, records } from "../support/csv";
 import { referenceAvailable, referencePoints, type ReferencePoint } from "./reference";
 
 const { snapshot, viaSda, fake, contract } = useSnapshotAndFakeSda();
+// Each comparison asks the reference (a Python process) and several answers: minutes on a busy 2-core machine are not a failure.
+setDefaultTimeout(60_000);
 const HAS_REFERENCE = referenceAvailable();
 const POINTS: ReferencePoint[] = HAS_REFERENCE ? referencePoints() : [];
 // The data README's negative answer: outside the IA073 AOI.

@@ -11,7 +11,8 @@
  * The area's numbers reach the SQL only through `sqlNumber` (range-checked plain decimals).
  */
 import type { Database } from "bun:sqlite";
-import { intersection, type Polygon as ClipPolygon } from "polygon-clipping";
+// The package's ES module exports only a default object (its CommonJS build also names the functions).
+import polygonClipping, { type Polygon as ClipPolygon } from "polygon-clipping";
 import { polygonsOfRings } from "../../upstream/snapshot-polygon-parts";
 import { decodeRings } from "../../upstream/snapshot-geometry";
 import { answerAsSda, decodeSdaTable, type Cell, type SdaAnswer, type SqlType } from "../../upstream/sda/payload";
@@ -88,7 +89,7 @@ function prepareSnapshot(file: SnapshotFile): (params: AreaParams) => Payload {
     const area = rings as ClipPolygon;
     const rows: Cell[][] = [];
     for (const row of candidates.iterate(w, s, e, n)) {
-      const cut = intersection(polygonsOfRings(decodeRings(row.rings)) as ClipPolygon[], area);
+      const cut = polygonClipping.intersection(polygonsOfRings(decodeRings(row.rings)) as ClipPolygon[], area);
       // Polygons that only touch the area have no part inside it; SDA would send their line or point.
       if (cut.length === 0) continue;
       rows.push([String(row.id), row.areasymbol, row.musym, row.mukey, row.muname, writeWkt(cut)]);
