@@ -13,7 +13,6 @@ import { fitFor, resolveProvider } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
 import type { PedonKey } from "../domain/pedon-key";
 import type { PedonProvider } from "../providers/provider";
-import { parsePedonKey } from "../domain/pedon-key";
 import { parseBbox } from "../domain/bbox";
 import { DEFAULT_LAB_PROVIDER, PedonCollection, PedonCollectionQueryParams, PedonParams, PedonQueryParams, PedonResponse, RawPedonParams, RawPedonResponse } from "./model";
 import { pedonDetail, pedonsInBbox, rawPedon, type EffectivePedonQuery } from "./service";
@@ -29,13 +28,10 @@ function labProvider(deps: DataDeps, given: string, where: string): PedonProvide
   return resolveProvider(deps.registry, given.trim(), fitFor("lab_pedons", "laboratory pedons", where));
 }
 
-function pedonKey(raw: string): PedonKey {
-  const key = parsePedonKey(raw);
-  if (key === null) {
-    throw new ValidationError(
-      `Path parameter 'pedon_key' must be a KSSL pedon lab sample number such as 02N0245 (two digits, a letter, four digits or letters) or an SDA integer pedon_key from 1 to 2147483647; got '${clip(raw)}'.`,
-    );
-  }
+/** The path segment as the provider's own key syntax reads it; a 422 in its words when malformed. */
+function pedonKey(provider: PedonProvider, raw: string): PedonKey {
+  const key = provider.pedons.key.parse(raw);
+  if (key === null) throw new ValidationError(`Path parameter 'pedon_key' must be ${provider.pedons.key.syntax}; got '${clip(raw)}'.`, provider.id);
   return key;
 }
 
@@ -95,7 +91,7 @@ export function pedons(deps: PedonRouteDeps) {
       async ({ params, query, request, set }) => {
         // The detail names no provider: it is the default laboratory provider, refused (409) should the catalog ever mark it planned.
         const provider = labProvider(deps, DEFAULT_LAB_PROVIDER, "The laboratory provider");
-        const key = pedonKey(params.pedon_key);
+        const key = pedonKey(provider, params.pedon_key);
         const answer = await pedonDetail(deps, provider, key, effectivePedonQuery(key, pedonQuery.queryOf(query)));
         return deps.send(answer, request, set, PEDON_TABLE);
       },
@@ -126,7 +122,7 @@ export function pedons(deps: PedonRouteDeps) {
       "/v1/providers/:provider_id/raw/pedons/:pedon_key",
       async ({ params, request, set }) => {
         const provider = labProvider(deps, params.provider_id, "Path parameter 'provider_id'");
-        const answer = await rawPedon(deps, provider, pedonKey(params.pedon_key));
+        const answer = await rawPedon(deps, provider, pedonKey(provider, params.pedon_key));
         return deps.send(answer, request, set);
       },
       {

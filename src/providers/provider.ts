@@ -218,6 +218,8 @@ export interface PedonDetail {
 export interface PedonProvider<B = any, D = any> extends OperationalBase {
   readonly role: "lab_pedons";
   readonly pedons: {
+    /** Its key syntax: a path segment read as a key (null when malformed), and the syntax in words for the 422. */
+    key: { parse(raw: string): PedonKey | null; syntax: string };
     bbox: QueryKind<BboxParams, B>;
     /** Features in the query's order; `truncated` when more than `limit` exist. */
     features(answer: B, limit: number): { features: Static<typeof PedonFeature>[]; truncated: boolean };
