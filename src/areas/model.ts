@@ -27,7 +27,8 @@ const summaryParameters = {
   ),
   ...DEPTH_PARAMETERS,
   // Hook for the summaries' §11 options (include_minors, miscellaneous_areas): once the map-unit
-  // summaries take them, they are declared here and passed to planSummaries in index.ts.
+  // summaries take them (summaries/options.ts), spread SUMMARY_OPTION_PARAMETERS here, echo them in
+  // summaryQueryFields below, and pass summaryOptions(read) to planSummaries in index.ts (planOf).
 };
 
 export const AoiQueryParams = t.Object({
