@@ -41,6 +41,12 @@ export const areaFigure = (value: number): number => (value === 0 ? 0 : Number(v
 /** Weighted values lose their binary noise as the map-unit summaries' values do (9 decimals). */
 const clean = (value: number) => Math.round(value * 1e9) / 1e9;
 
+/**
+ * An answer's key names its whole query, and an area's WKT may run to 40 KB: the pipeline keeps keys
+ * (entity tags are memoized per key), so the query enters it as its SHA-256.
+ */
+const queryDigest = (query: unknown) => new Bun.CryptoHasher("sha256").update(JSON.stringify(query)).digest("base64url");
+
 /** `work` over `items`, at most CONCURRENCY at once, results in input order. */
 async function inBatches<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
@@ -156,7 +162,7 @@ export async function aoiFeatures(deps: DataDeps, provider: AreaProvider, query:
   const cache = describeCache(cut.cached, deps.cacheTtlSeconds);
   const source = deps.connected.sourceOf(provider);
   return {
-    key: `aoi-geojson|${JSON.stringify(query)}`,
+    key: `aoi-geojson|${queryDigest(query)}`,
     cache,
     body: () => ({
       type: "FeatureCollection" as const,
@@ -268,7 +274,7 @@ export async function aoiReport(
   const cache = combinedCache(stored, deps.cacheTtlSeconds);
   const source = deps.connected.sourceOf(provider);
   return {
-    key: `aoi|${JSON.stringify(query)}|${stored.map((s) => s.storedAt).join(",")}`,
+    key: `aoi|${queryDigest(query)}|${stored.map((s) => s.storedAt).join(",")}`,
     cache,
     body: () => {
       const warnings = [AREA_WARNING, ...coverageWarnings(deps, provider, cut, aoi)];
@@ -278,6 +284,8 @@ export async function aoiReport(
       if (plan.unsupported.length > 0) {
         warnings.push(`${provider.id} map-unit summaries do not cover ${plan.unsupported.map((id) => `'${id}'`).join(", ")}; they cover ${provider.mapUnits.properties.map((p) => p.id).join(", ")}.`);
       }
+      const unknown = [...loaded].filter(([, one]) => one.mapUnit === null).map(([key]) => key);
+      if (unknown.length > 0) warnings.push(`Map unit(s) ${unknown.join(", ")} have polygons in the area but no map-unit record in ${provider.id}: they are measured, not summarized.`);
       warnings.push(...sourceWarnings(source, cache));
       return {
         api_version: VERSION,
@@ -354,7 +362,7 @@ export async function pointsReport(
     };
   });
   return {
-    key: `points|${JSON.stringify(query)}|${stored.map((s) => s.storedAt).join(",")}`,
+    key: `points|${queryDigest(query)}|${stored.map((s) => s.storedAt).join(",")}`,
     cache,
     body: () => {
       const warnings = [POINTS_WARNING];

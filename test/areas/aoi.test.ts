@@ -11,9 +11,10 @@ import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { parseRfc4180, records } from "../support/csv";
 import { referenceAois, referenceAvailable, referenceCut, within, type ReferenceCut } from "./reference";
 
-const { snapshot, viaSda, fake, contract } = useSnapshotAndFakeSda();
-// Each comparison asks the reference (a Python process) and several answers: minutes on a busy 2-core machine are not a failure.
+// Set before the hooks are declared: starting the servers, and each comparison (it asks the reference,
+// a Python process, and several answers), may take far longer than 5 s on a busy 2-core machine.
 setDefaultTimeout(60_000);
+const { snapshot, viaSda, fake, contract } = useSnapshotAndFakeSda();
 const MODES = ["snapshot", "sda"] as const;
 const loamOf = (mode: (typeof MODES)[number]): RunningLoam => (mode === "snapshot" ? snapshot : viaSda);
 const HAS_REFERENCE = referenceAvailable();

@@ -8,9 +8,10 @@ import { useSnapshotAndFakeSda, type RunningLoam } from "../support/server";
 import { parseRfc4180, records } from "../support/csv";
 import { referenceAvailable, referencePoints, type ReferencePoint } from "./reference";
 
-const { snapshot, viaSda, fake, contract } = useSnapshotAndFakeSda();
-// Each comparison asks the reference (a Python process) and several answers: minutes on a busy 2-core machine are not a failure.
+// Set before the hooks are declared: starting the servers, and each comparison (it asks the reference,
+// a Python process, and several answers), may take far longer than 5 s on a busy 2-core machine.
 setDefaultTimeout(60_000);
+const { snapshot, viaSda, fake, contract } = useSnapshotAndFakeSda();
 const HAS_REFERENCE = referenceAvailable();
 const POINTS: ReferencePoint[] = HAS_REFERENCE ? referencePoints() : [];
 // The data README's negative answer: outside the IA073 AOI.

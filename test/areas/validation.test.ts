@@ -2,9 +2,12 @@
  * Bad input to GET /v1/soil/aoi and GET /v1/soil/points: a 422 ErrorResponse whose message names the
  * rule that failed, never a 500 or a 200; nothing reaches the upstream.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { useLoam } from "../support/server";
 
+// Set before the hooks are declared: starting the servers, and each comparison (it asks the reference,
+// a Python process, and several answers), may take far longer than 5 s on a busy 2-core machine.
+setDefaultTimeout(60_000);
 const { loam, contract } = useLoam();
 
 async function expect422(path: string, rule: RegExp) {
