@@ -43,6 +43,15 @@ export const OgcExtent = t.Object(
       },
       { ...closed },
     ),
+    temporal: t.Optional(
+      t.Object(
+        {
+          interval: t.Array(t.Array(nullable(t.String()), { minItems: 2, maxItems: 2 }), { description: "[[first, last]] dates of the data (ISO 8601), computed from it." }),
+          trs: t.String({ examples: ["http://www.opengis.net/def/uom/ISO-8601/0/Gregorian"] }),
+        },
+        { ...closed },
+      ),
+    ),
   },
   { ...closed, title: "OgcExtent" },
 );

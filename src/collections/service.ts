@@ -16,6 +16,8 @@ import { CRS84, DEFAULT_ITEMS_LIMIT, MAX_ITEMS_LIMIT } from "./model";
 
 const GEOJSON = "application/geo+json";
 const JSON_TYPE = "application/json";
+/** The temporal reference system of OGC 17-069r4 (the Gregorian calendar, ISO 8601). */
+const GREGORIAN = "http://www.opengis.net/def/uom/ISO-8601/0/Gregorian";
 
 /**
  * Conformance classes claimed: only those Loam implements and its tests exercise. OpenAPI 3.0 is not
@@ -47,7 +49,7 @@ export function landingPage(origin: string) {
 }
 
 async function describe(deps: DataDeps, entry: CollectionEntry, origin: string) {
-  const extent = await entry.extent(deps);
+  const [extent, interval] = await Promise.all([entry.extent(deps), entry.interval?.(deps) ?? null]);
   const base = `${origin}/ogc/collections/${entry.id}`;
   const fields = Object.entries(entry.fields).map(([name, type]) => `${name} (${type})`).join(", ");
   return {
@@ -56,7 +58,7 @@ async function describe(deps: DataDeps, entry: CollectionEntry, origin: string) 
     description: `${entry.description} Fields: ${fields}.`,
     itemType: "feature" as const,
     crs: [CRS84],
-    extent: extent === null ? null : { spatial: { bbox: [[...extent]], crs: CRS84 } },
+    extent: extent === null ? null : { spatial: { bbox: [[...extent]], crs: CRS84 }, ...(interval ? { temporal: { interval: [[...interval]], trs: GREGORIAN } } : {}) },
     links: [
       { href: base, rel: "self", type: JSON_TYPE, title: entry.title },
       { href: `${base}/items`, rel: "items", type: GEOJSON, title: `${entry.title} (items)` },
