@@ -107,10 +107,10 @@ export const OgcFeatureCollection = t.Object(
   { ...closed, title: "OgcFeatureCollection" },
 );
 
-export const CollectionParams = t.Object({ collection_id: t.String({ maxLength: 40, description: "mapunits or pedons.", examples: ["mapunits"] }) });
+export const CollectionParams = t.Object({ collection_id: t.String({ maxLength: 40, description: "mapunits, pedons or geochem_sites.", examples: ["mapunits"] }) });
 export const ItemParams = t.Object({
-  collection_id: t.String({ maxLength: 40, description: "mapunits or pedons.", examples: ["pedons"] }),
-  feature_id: t.String({ maxLength: 40, description: "The feature's id (a polygon key, a pedon key).", examples: ["02N0245"] }),
+  collection_id: t.String({ maxLength: 40, description: "mapunits, pedons or geochem_sites.", examples: ["pedons"] }),
+  feature_id: t.String({ maxLength: 40, description: "The feature's id (a polygon key, a pedon key, a DS 801 site id).", examples: ["02N0245"] }),
 });
 
 export const ItemsQueryParams = t.Object({
