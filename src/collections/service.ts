@@ -6,7 +6,7 @@
  * therefore part of each answer's key. Knows nothing of HTTP beyond the URL it is given.
  */
 import { cacheMetadata, type DataAnswer, type DataDeps } from "../answer";
-import { BadRequestError, NotFoundError } from "../errors";
+import { BadRequestError, NotFoundError, UpstreamBudgetError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../errors";
 import { decimal } from "../decimal";
 import { clip } from "../errors";
 import type { Bbox } from "../domain/bbox";
@@ -48,14 +48,29 @@ export function landingPage(origin: string) {
   };
 }
 
-async function describe(deps: DataDeps, entry: CollectionEntry, origin: string) {
-  const [extent, interval] = await Promise.all([entry.extent(deps), entry.interval?.(deps) ?? null]);
+const UPSTREAM_FAILURES = [UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError, UpstreamBudgetError];
+
+/**
+ * A collection's document. In the list (`listed`), a collection whose source does not answer keeps its
+ * place with no extent: one source down (e.g. the DS 801 file in live mode) must not hide the others
+ * from a GIS client; its own document (and its items) still answer with the upstream error.
+ */
+async function describe(deps: DataDeps, entry: CollectionEntry, origin: string, listed = false) {
+  let extent: Awaited<ReturnType<CollectionEntry["extent"]>> = null;
+  let interval: [string, string] | null = null;
+  let unknown = false;
+  try {
+    [extent, interval] = await Promise.all([entry.extent(deps), entry.interval?.(deps) ?? null]);
+  } catch (error) {
+    if (!listed || !UPSTREAM_FAILURES.some((kind) => error instanceof kind)) throw error;
+    unknown = true;
+  }
   const base = `${origin}/ogc/collections/${entry.id}`;
   const fields = Object.entries(entry.fields).map(([name, type]) => `${name} (${type})`).join(", ");
   return {
     id: entry.id,
     title: entry.title,
-    description: `${entry.description} Fields: ${fields}.`,
+    description: `${entry.description} Fields: ${fields}.${unknown ? " Extent unknown: its source did not answer just now." : ""}`,
     itemType: "feature" as const,
     crs: [CRS84],
     extent: extent === null ? null : { spatial: { bbox: [[...extent]], crs: CRS84 }, ...(interval ? { temporal: { interval: [[...interval]], trs: GREGORIAN } } : {}) },
@@ -69,11 +84,11 @@ async function describe(deps: DataDeps, entry: CollectionEntry, origin: string) 
 export async function collections(deps: DataDeps, origin: string) {
   return {
     links: [{ href: `${origin}/ogc/collections`, rel: "self", type: JSON_TYPE, title: "The collections" }],
-    collections: await Promise.all(COLLECTIONS.map((entry) => describe(deps, entry, origin))),
+    collections: await Promise.all(COLLECTIONS.map((entry) => describe(deps, entry, origin, true))),
   };
 }
 
-export const collection = describe;
+export const collection = (deps: DataDeps, entry: CollectionEntry, origin: string) => describe(deps, entry, origin);
 
 /** The OGC `bbox`: four numbers in CRS84 (OGC 17-069r4 /req/core/fc-bbox-definition); six (3D) and other CRSs are 400s. */
 export function parseItemsBbox(raw: string, crs: string): Bbox {

@@ -10,12 +10,12 @@ import { useLoam } from "../support/server";
 import { reference } from "../geochem/reference";
 
 const { loam, contract } = useLoam();
-const IOWA_BOX = [-96.7, 40.3, -90.1, 43.6];
+const IOWA_BOX = [-96.7, 40.3, -90.1, 43.6] as const;
 
 /** The file's MM/DD/YY collection date as an ISO date (every site was sampled 2007-2010). */
 const isoDate = (cell: string) => (/^\d\d\/\d\d\/\d\d$/.test(cell) ? `20${cell.slice(6)}-${cell.slice(0, 2)}-${cell.slice(3, 5)}` : null);
 
-function sitesIn([w, s, e, n]: number[]) {
+function sitesIn([w, s, e, n]: readonly [number, number, number, number]) {
   return [...reference().sites.values()]
     .filter((c) => Number(c.Longitude) >= w && Number(c.Longitude) <= e && Number(c.Latitude) >= s && Number(c.Latitude) <= n)
     .sort((a, b) => Number(a.SiteID) - Number(b.SiteID));
@@ -27,7 +27,7 @@ async function walk(first: string, pages = 100) {
   let count = 0;
   while (next !== null) {
     if (++count > pages) throw new Error("too many pages");
-    const { status, body } = await loam.json(next.replace(loam.base, ""));
+    const { status, body }: { status: number; body: any } = await loam.json(next.replace(loam.base, ""));
     expect({ next, status }).toEqual({ next, status: 200 });
     contract.assert("OgcFeatureCollection", body);
     expect(body.numberReturned).toBe(body.features.length);

@@ -214,5 +214,13 @@ describe("in SDA mode", () => {
     expect(collections.status).toBe(200);
     const snapshot = await loam.json("/ogc/collections");
     expect(collections.body.collections.find((c: any) => c.id === "pedons").extent).toEqual(snapshot.body.collections.find((c: any) => c.id === "pedons").extent);
+    // The DS 801 file (GEOCHEM_URL, unreachable here) does not hide the other collections: geochem_sites is
+    // listed without an extent, and its own document names the upstream failure.
+    const geochem = collections.body.collections.find((c: any) => c.id === "geochem_sites");
+    expect(geochem.extent).toBeNull();
+    expect(geochem.description).toContain("Extent unknown");
+    const own = await sda.loam.json("/ogc/collections/geochem_sites");
+    expect([502, 504]).toContain(own.status);
+    expect(own.body.error.code).toMatch(/^upstream/);
   });
 });
