@@ -16,9 +16,6 @@ import type { CollectionEntry, FlatProperties, Item, ItemParams } from "./entrie
 /** At most this many elements per request: each is one page query of the provider. */
 const MAX_ELEMENTS = 8;
 
-const SITE_WARNING =
-  "A DS 801 site is one 0-5 cm sample per about 1,600 km2: not representative of its search box, of a field or of its neighbourhood. Element results are total contents, not plant-available or bioaccessible contents.";
-
 function sampleSites(deps: DataDeps): SampleSiteProvider {
   // geochemSitesPage refuses a missing provider with the right error; here only the element ids matter.
   return deps.registry.defaultFor("sample_sites") as SampleSiteProvider;
@@ -101,7 +98,8 @@ export const geochemSitesCollection: CollectionEntry = {
             sites.features.map((site, i) => item(site, Object.fromEntries(properties.map((id, k) => [id, resultOf(perElement[k]!.features[i]!)])))),
           nextAfter: sites.nextAfter === null ? null : String(sites.nextAfter),
           cache: sites.cache,
-          warnings: () => [SITE_WARNING, ...sites.warnings],
+          // The provider's warnings say what a site is not representative of, and that totals are not available contents.
+          warnings: () => sites.warnings,
           // The element pages are cache entries of their own: their digests name what else the page is made of.
           stamp: perElement.map((p) => p.cache.digest).join(","),
         };
@@ -113,6 +111,6 @@ export const geochemSitesCollection: CollectionEntry = {
     const properties = elementsOf(deps, params);
     const found = await geochemSiteFlat(deps, Number(id), properties);
     if (found === null) return null;
-    return { feature: () => item(found.feature, found.results), cache: found.cache, warnings: () => [SITE_WARNING, ...found.warnings], stamp: "" };
+    return { feature: () => item(found.feature, found.results), cache: found.cache, warnings: () => found.warnings, stamp: "" };
   },
 };

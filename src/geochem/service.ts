@@ -274,12 +274,14 @@ export async function geochemSitesPage(
   const more = readings.length > page.limit;
   const kept = more ? readings.slice(0, page.limit) : readings;
   const source = deps.connected.sourceOf(provider);
+  const cache = describeCache(cached, deps.cacheTtlSeconds);
   return {
     features: kept.map((r) => flatFeature(r, property)),
     nextAfter: more ? kept[kept.length - 1]!.site.site_id : null,
     retrievedAt: provider.sites.source(cached.answer, source).retrieved_at,
-    cache: describeCache(cached, deps.cacheTtlSeconds),
-    warnings: provider.sites.warnings(cached.answer, source),
+    cache,
+    // As on /v1/geochem/sites: the provider's warnings, then whether the answer is stale.
+    warnings: [...provider.sites.warnings(cached.answer, source), ...sharedWarnings(source, cache)],
   };
 }
 
@@ -318,7 +320,8 @@ export async function geochemSiteFlat(
     results[id] = o ? { value: o.value, reported_value: o.reported_value, unit: o.unit } : { value: null, reported_value: "N.S.", unit: reading!.units[id] ?? "" };
   }
   const source = deps.connected.sourceOf(provider);
-  return { feature: flatFeature(reading!, null), results, cache: describeCache(cached, deps.cacheTtlSeconds), warnings: provider.sites.warnings(cached.answer, source) };
+  const cache = describeCache(cached, deps.cacheTtlSeconds);
+  return { feature: flatFeature(reading!, null), results, cache, warnings: [...provider.sites.warnings(cached.answer, source), ...sharedWarnings(source, cache)] };
 }
 
 /**
