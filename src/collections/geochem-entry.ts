@@ -32,6 +32,20 @@ function elementsOf(deps: DataDeps, params: ItemParams): string[] {
   return ids;
 }
 
+/**
+ * The extent walk over every site, shared by `extent` and `interval` of one collection document (they
+ * are asked together): one walk, not two. Kept only while it runs, so a changed file is seen next time.
+ */
+const walking = new WeakMap<DataDeps, ReturnType<typeof geochemSitesExtent>>();
+function siteExtent(deps: DataDeps): ReturnType<typeof geochemSitesExtent> {
+  let walk = walking.get(deps);
+  if (walk === undefined) {
+    walk = geochemSitesExtent(deps).finally(() => walking.delete(deps));
+    walking.set(deps, walk);
+  }
+  return walk;
+}
+
 function item(site: FlatSiteFeature, results: Record<string, FlatElementResult>): Item {
   const p = site.properties;
   const properties: FlatProperties = {
@@ -76,10 +90,10 @@ export const geochemSitesCollection: CollectionEntry = {
     depth_bottom_cm: "integer",
   },
   async extent(deps) {
-    return (await geochemSitesExtent(deps)).bbox;
+    return (await siteExtent(deps)).bbox;
   },
   async interval(deps) {
-    const { dates } = await geochemSitesExtent(deps);
+    const { dates } = await siteExtent(deps);
     // Collection dates are days: the interval runs from the first day's start to the last day's end.
     return dates === null ? null : [`${dates[0]}T00:00:00Z`, `${dates[1]}T23:59:59Z`];
   },

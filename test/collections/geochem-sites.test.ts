@@ -89,6 +89,16 @@ describe("the geochem_sites collection", () => {
     const replay = await loam.json(`/ogc/collections/geochem_sites/items?bbox=${IOWA_BOX.join(",")}&limit=5&properties=lead&cursor=${encodeURIComponent(cursor)}`);
     expect(replay.status).toBe(422);
     expect(replay.body.error.code).toBe("validation_error");
+    // ... and to its box; an edited cursor is refused too.
+    const otherBox = await loam.json(`/ogc/collections/geochem_sites/items?bbox=-96.7,40.3,-90.1,43.5&limit=5&properties=arsenic&cursor=${encodeURIComponent(cursor)}`);
+    expect(otherBox.status).toBe(422);
+    const edited = await loam.json(`/ogc/collections/geochem_sites/items?bbox=${IOWA_BOX.join(",")}&limit=5&properties=arsenic&cursor=${encodeURIComponent(cursor.slice(0, -2) + (cursor.endsWith("A") ? "BB" : "AA"))}`);
+    expect(edited.status).toBe(422);
+    // A page revalidates: its ETag answers If-None-Match with 304.
+    const path = `/ogc/collections/geochem_sites/items?bbox=${IOWA_BOX.join(",")}&limit=5&properties=arsenic`;
+    const etag = (await loam.get(path)).headers.get("etag")!;
+    expect(etag).toBeTruthy();
+    expect((await loam.get(path, { headers: { "If-None-Match": etag } })).status).toBe(304);
   });
 
   test("site 3560 as one item: the file's site fields (site_id a string) and, with properties, As 4.7 mg/kg and Ag censored '<1'", async () => {
