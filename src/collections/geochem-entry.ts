@@ -16,9 +16,9 @@ import type { CollectionEntry, FlatProperties, Item, ItemParams } from "./entrie
 /** At most this many elements per request: each is one page query of the provider. */
 const MAX_ELEMENTS = 8;
 
-function sampleSites(deps: DataDeps): SampleSiteProvider {
-  // geochemSitesPage refuses a missing provider with the right error; here only the element ids matter.
-  return deps.registry.defaultFor("sample_sites") as SampleSiteProvider;
+/** The sample-site provider, if any: without one, the geochem service's page and site refuse with the right error. */
+function sampleSites(deps: DataDeps): SampleSiteProvider | undefined {
+  return deps.registry.defaultFor("sample_sites");
 }
 
 /** The elements asked for by `properties` (ids or aliases), in the provider's order; none when empty. */
