@@ -57,6 +57,8 @@ export interface CollectionEntry {
   fields: Readonly<Record<string, "string" | "number" | "integer">>;
   /** The spatial extent of the data. */
   extent(deps: DataDeps): Promise<DataExtent>;
+  /** The temporal extent of the data, [first, last] as RFC 3339 date-times (OGC 17-069r4), when its features are dated. */
+  interval?(deps: DataDeps): Promise<[string, string] | null>;
   /**
    * Check the request (a request without bbox asks for the whole world) and the collection's own parameters: a bad
    * one is a BadRequestError (400) or ValidationError (422) naming it.

@@ -82,7 +82,7 @@ export function ogcCollections(deps: CollectionRouteDeps) {
         tags: ["ogc"],
         operationId: "listOgcCollections",
         summary: "OGC API - Features collections",
-        description: "The collections (mapunits, pedons), each with its spatial extent computed from the data, its fields and its items link.",
+        description: "The collections (mapunits, pedons, geochem_sites), each with its spatial extent computed from the data, its fields and its items link.",
         responses: documentedResponses({ 200: ["OgcCollections", "The collections."], ...UPSTREAM_ERRORS }),
       },
     })
@@ -119,7 +119,7 @@ export function ogcCollections(deps: CollectionRouteDeps) {
           operationId: "listOgcItems",
         summary: "Items of an OGC API - Features collection",
           description:
-            "A GeoJSON FeatureCollection page of the collection's features in key order, at most `limit`, with numberReturned, timeStamp and links (self, collection, and next while more items follow: the same query with its cursor; walking them returns every feature once). Properties are flat strings and numbers. The mapunits collection takes the polygon summary parameters: with properties=clay,ph each polygon carries <id> and <id>_percent_of_map_unit. Example: /ogc/collections/mapunits/items?bbox=-94.37,41.934,-94.35,41.954&properties=clay,ph&limit=50",
+            "A GeoJSON FeatureCollection page of the collection's features in key order, at most `limit`, with numberReturned, timeStamp and links (self, collection, and next while more items follow: the same query with its cursor; walking them returns every feature once). Properties are flat strings and numbers. The mapunits collection takes the polygon summary parameters: with properties=clay,ph each polygon carries <id> and <id>_percent_of_map_unit. The geochem_sites collection takes properties (elements, at most 8): with properties=arsenic,lead each site carries <id> (null when censored or not sampled), <id>_reported_value and <id>_unit. Examples: /ogc/collections/mapunits/items?bbox=-94.37,41.934,-94.35,41.954&properties=clay,ph&limit=50, /ogc/collections/geochem_sites/items?bbox=-96.7,40.3,-90.1,43.6&properties=arsenic&limit=100",
           responses: responsesAs(
             GEOJSON,
             documentedResponses(
@@ -154,14 +154,14 @@ export function ogcCollections(deps: CollectionRouteDeps) {
           tags: ["ogc"],
           operationId: "getOgcItem",
         summary: "One feature of an OGC API - Features collection",
-          description: "The feature with its flat properties and links (self, collection); a mapunits feature takes the summary parameters as the items do. Example: /ogc/collections/pedons/items/02N0245",
+          description: "The feature with its flat properties and links (self, collection); a mapunits feature takes the summary parameters, a geochem_sites feature the elements (properties), as the items do. Examples: /ogc/collections/pedons/items/02N0245, /ogc/collections/geochem_sites/items/3560?properties=arsenic,lead",
           responses: responsesAs(
             GEOJSON,
             documentedResponses(
               {
                 200: ["OgcFeature", "The feature."],
                 404: ["ErrorResponse", "No such collection, or no such feature in it (code not_found)."],
-                422: ["ErrorResponse", "A summary parameter that breaks its rule (code validation_error)."],
+                422: ["ErrorResponse", "A summary parameter that breaks its rule, or an unknown element (code validation_error)."],
                 ...UPSTREAM_ERRORS,
               },
               { etag: true },

@@ -43,6 +43,15 @@ export const OgcExtent = t.Object(
       },
       { ...closed },
     ),
+    temporal: t.Optional(
+      t.Object(
+        {
+          interval: t.Array(t.Array(nullable(t.String()), { minItems: 2, maxItems: 2 }), { description: "[[first, last]] dates of the data (ISO 8601), computed from it." }),
+          trs: t.String({ examples: ["http://www.opengis.net/def/uom/ISO-8601/0/Gregorian"] }),
+        },
+        { ...closed },
+      ),
+    ),
   },
   { ...closed, title: "OgcExtent" },
 );
@@ -98,10 +107,10 @@ export const OgcFeatureCollection = t.Object(
   { ...closed, title: "OgcFeatureCollection" },
 );
 
-export const CollectionParams = t.Object({ collection_id: t.String({ maxLength: 40, description: "mapunits or pedons.", examples: ["mapunits"] }) });
+export const CollectionParams = t.Object({ collection_id: t.String({ maxLength: 40, description: "mapunits, pedons or geochem_sites.", examples: ["mapunits"] }) });
 export const ItemParams = t.Object({
-  collection_id: t.String({ maxLength: 40, description: "mapunits or pedons.", examples: ["pedons"] }),
-  feature_id: t.String({ maxLength: 40, description: "The feature's id (a polygon key, a pedon key).", examples: ["02N0245"] }),
+  collection_id: t.String({ maxLength: 40, description: "mapunits, pedons or geochem_sites.", examples: ["pedons"] }),
+  feature_id: t.String({ maxLength: 40, description: "The feature's id (a polygon key, a pedon key, a DS 801 site id).", examples: ["02N0245"] }),
 });
 
 export const ItemsQueryParams = t.Object({

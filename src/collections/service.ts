@@ -6,7 +6,7 @@
  * therefore part of each answer's key. Knows nothing of HTTP beyond the URL it is given.
  */
 import { cacheMetadata, type DataAnswer, type DataDeps } from "../answer";
-import { BadRequestError, NotFoundError } from "../errors";
+import { BadRequestError, NotFoundError, UpstreamBudgetError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../errors";
 import { decimal } from "../decimal";
 import { clip } from "../errors";
 import type { Bbox } from "../domain/bbox";
@@ -16,6 +16,8 @@ import { CRS84, DEFAULT_ITEMS_LIMIT, MAX_ITEMS_LIMIT } from "./model";
 
 const GEOJSON = "application/geo+json";
 const JSON_TYPE = "application/json";
+/** The temporal reference system of OGC 17-069r4 (the Gregorian calendar, ISO 8601). */
+const GREGORIAN = "http://www.opengis.net/def/uom/ISO-8601/0/Gregorian";
 
 /**
  * Conformance classes claimed: only those Loam implements and its tests exercise. OpenAPI 3.0 is not
@@ -35,7 +37,7 @@ export function collectionOf(id: string): CollectionEntry {
 export function landingPage(origin: string) {
   return {
     title: "Loam soil-data API: OGC API - Features",
-    description: "SSURGO map-unit polygons (with map-unit summaries as fields) and KSSL laboratory pedons as OGC API - Features collections, for QGIS, GDAL/OGR and OWSLib.",
+    description: "SSURGO map-unit polygons (with map-unit summaries as fields), KSSL laboratory pedons and USGS DS 801 geochemistry sample sites (with element results as fields) as OGC API - Features collections, for QGIS, GDAL/OGR and OWSLib.",
     links: [
       { href: `${origin}/ogc`, rel: "self", type: JSON_TYPE, title: "This document" },
       { href: `${origin}/openapi.json`, rel: "service-desc", type: "application/vnd.oai.openapi+json;version=3.1", title: "The API definition (OpenAPI 3.1)" },
@@ -46,17 +48,32 @@ export function landingPage(origin: string) {
   };
 }
 
-async function describe(deps: DataDeps, entry: CollectionEntry, origin: string) {
-  const extent = await entry.extent(deps);
+const UPSTREAM_FAILURES = [UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError, UpstreamBudgetError];
+
+/**
+ * A collection's document. In the list (`listed`), a collection whose source does not answer keeps its
+ * place with no extent: one source down (e.g. the DS 801 file in live mode) must not hide the others
+ * from a GIS client; its own document (and its items) still answer with the upstream error.
+ */
+async function describe(deps: DataDeps, entry: CollectionEntry, origin: string, listed = false) {
+  let extent: Awaited<ReturnType<CollectionEntry["extent"]>> = null;
+  let interval: [string, string] | null = null;
+  let unknown = false;
+  try {
+    [extent, interval] = await Promise.all([entry.extent(deps), entry.interval?.(deps) ?? null]);
+  } catch (error) {
+    if (!listed || !UPSTREAM_FAILURES.some((kind) => error instanceof kind)) throw error;
+    unknown = true;
+  }
   const base = `${origin}/ogc/collections/${entry.id}`;
   const fields = Object.entries(entry.fields).map(([name, type]) => `${name} (${type})`).join(", ");
   return {
     id: entry.id,
     title: entry.title,
-    description: `${entry.description} Fields: ${fields}.`,
+    description: `${entry.description} Fields: ${fields}.${unknown ? " Extent unknown: its source did not answer just now." : ""}`,
     itemType: "feature" as const,
     crs: [CRS84],
-    extent: extent === null ? null : { spatial: { bbox: [[...extent]], crs: CRS84 } },
+    extent: extent === null ? null : { spatial: { bbox: [[...extent]], crs: CRS84 }, ...(interval ? { temporal: { interval: [[...interval]], trs: GREGORIAN } } : {}) },
     links: [
       { href: base, rel: "self", type: JSON_TYPE, title: entry.title },
       { href: `${base}/items`, rel: "items", type: GEOJSON, title: `${entry.title} (items)` },
@@ -67,11 +84,11 @@ async function describe(deps: DataDeps, entry: CollectionEntry, origin: string) 
 export async function collections(deps: DataDeps, origin: string) {
   return {
     links: [{ href: `${origin}/ogc/collections`, rel: "self", type: JSON_TYPE, title: "The collections" }],
-    collections: await Promise.all(COLLECTIONS.map((entry) => describe(deps, entry, origin))),
+    collections: await Promise.all(COLLECTIONS.map((entry) => describe(deps, entry, origin, true))),
   };
 }
 
-export const collection = describe;
+export const collection = (deps: DataDeps, entry: CollectionEntry, origin: string) => describe(deps, entry, origin);
 
 /** The OGC `bbox`: four numbers in CRS84 (OGC 17-069r4 /req/core/fc-bbox-definition); six (3D) and other CRSs are 400s. */
 export function parseItemsBbox(raw: string, crs: string): Bbox {

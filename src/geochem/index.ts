@@ -10,13 +10,12 @@ import { ProviderNotOperationalError, ValidationError } from "../errors";
 import type { DataDeps } from "../answer";
 import { clip } from "../errors";
 import { resolveProvider, type ProviderFit } from "../answer/providers";
-import { resolvePropertyId } from "../catalog/properties";
 import { decimal } from "../decimal";
 import { parseBbox } from "../domain/bbox";
 import type { SampleSiteProvider } from "../providers/provider";
 import { GEOCHEM_SITE_COLLECTION_TABLE, GEOCHEM_SITE_TABLE } from "./table";
 import { GEOCHEM_PROVIDER, GeochemSiteCollection, GeochemSiteParams, GeochemSiteQueryParams, GeochemSiteResponse, GeochemSitesQueryParams, MAX_NEAR_LIMIT, RawGeochemSiteParams, RawGeochemSiteResponse } from "./model";
-import { geochemSite, geochemSites, rawGeochemSite, type Bbox, type EffectiveSitesQuery } from "./service";
+import { element, elements, geochemSite, geochemSites, rawGeochemSite, type Bbox, type EffectiveSitesQuery } from "./service";
 
 export interface GeochemRouteDeps extends DataDeps {
   send: Send;
@@ -34,28 +33,6 @@ function sampleSites(deps: DataDeps): SampleSiteProvider {
   const provider = deps.registry.defaultFor("sample_sites");
   if (!provider) throw new ProviderNotOperationalError(GEOCHEM_PROVIDER);
   return provider;
-}
-
-/** One element of the provider: an id or alias it serves, else a 422 naming it. */
-function element(provider: SampleSiteProvider, name: string, parameter: string): string {
-  const id = resolvePropertyId(name);
-  if (id === undefined) throw new ValidationError(`Query parameter '${parameter}' names an unknown property '${clip(name)}'; GET /v1/properties lists the ids and their aliases.`);
-  if (!provider.sites.properties.includes(id)) {
-    throw new ValidationError(`Query parameter '${parameter}' names '${clip(name)}' (${id}), which ${provider.id} does not report; it reports the elements ${provider.sites.properties.join(", ")}.`);
-  }
-  return id;
-}
-
-/** Comma-separated elements, in the provider's order; empty: every element. */
-function elements(provider: SampleSiteProvider, raw: string): string[] {
-  if (raw.trim() === "") return [...provider.sites.properties];
-  const asked = new Set<string>();
-  for (const item of raw.split(",")) {
-    const name = item.trim();
-    if (name === "") throw new ValidationError("Query parameter 'properties' has an empty item; give comma-separated elements such as 'arsenic,lead'.");
-    asked.add(element(provider, name, "properties"));
-  }
-  return provider.sites.properties.filter((id) => asked.has(id));
 }
 
 function nearPoint(raw: string): [number, number] {

@@ -7,11 +7,13 @@
  * sites in a box after a keyset position, with flat typed properties.
  */
 import { NotFoundError, ProviderNotOperationalError, ValidationError } from "../errors";
-import { cacheMetadata, describeCache, sourceWarnings, type DataAnswer, type DataDeps } from "../answer";
+import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../answer";
 import { cursorBinding, decodeCursor, encodeCursor } from "../domain/cursor";
 import type { SampleSiteProvider, SiteReading } from "../providers/provider";
 import type { SourceDescription } from "../upstream/transport";
 import { VERSION } from "../version";
+import { resolvePropertyId } from "../catalog/properties";
+import { clip } from "../errors";
 import { GEOCHEM_PROVIDER, MAX_SITE_LIMIT, type GeochemSiteCollection, type GeochemSiteFeature, type GeochemSiteResponse } from "./model";
 import type { Static } from "elysia";
 import type { RawGeochemSiteResponse } from "./model";
@@ -31,6 +33,28 @@ const NO_SAMPLE_NOTE = "'N.S.' (no sample: not collected or lost in shipping) ha
 const CENSORED_NOTE = "A censored result ('<1': below the reporting limit) has value null and its limit in reporting_limit; the limit is not the value.";
 const METHOD_NOTE =
   "measurement_method states what USGS Data Series 801 says of all elements (total or near-total contents); the method and reporting limit of each element are in Appendix 5 of the report (https://pubs.usgs.gov/ds/801/), which Loam does not serve.";
+
+/** One element of the provider: an id or alias it serves, else a 422 naming it. */
+export function element(provider: SampleSiteProvider, name: string, parameter: string): string {
+  const id = resolvePropertyId(name);
+  if (id === undefined) throw new ValidationError(`Query parameter '${parameter}' names an unknown property '${clip(name)}'; GET /v1/properties lists the ids and their aliases.`);
+  if (!provider.sites.properties.includes(id)) {
+    throw new ValidationError(`Query parameter '${parameter}' names '${clip(name)}' (${id}), which ${provider.id} does not report; it reports the elements ${provider.sites.properties.join(", ")}.`);
+  }
+  return id;
+}
+
+/** Comma-separated elements, in the provider's order; empty: every element. */
+export function elements(provider: SampleSiteProvider, raw: string): string[] {
+  if (raw.trim() === "") return [...provider.sites.properties];
+  const asked = new Set<string>();
+  for (const item of raw.split(",")) {
+    const name = item.trim();
+    if (name === "") throw new ValidationError("Query parameter 'properties' has an empty item; give comma-separated elements such as 'arsenic,lead'.");
+    asked.add(element(provider, name, "properties"));
+  }
+  return provider.sites.properties.filter((id) => asked.has(id));
+}
 
 /** The binding of a walk over a box (docs/decisions.md#cursors): limit is not part of it. */
 const bindingOf = (provider: string, bbox: Bbox, property: string | null) => cursorBinding({ collection: "geochem_sites", provider, bbox, property });
@@ -225,6 +249,8 @@ export interface FlatSitesPage {
   nextAfter: number | null;
   /** When the file behind the page was read. */
   retrievedAt: string;
+  /** The cache entry the page was read from (for a caller that sends it as a cached answer). */
+  cache: CacheDescriptor;
   warnings: string[];
 }
 
@@ -248,16 +274,54 @@ export async function geochemSitesPage(
   const more = readings.length > page.limit;
   const kept = more ? readings.slice(0, page.limit) : readings;
   const source = deps.connected.sourceOf(provider);
+  const cache = describeCache(cached, deps.cacheTtlSeconds);
   return {
-    features: kept.map((r) => {
-      const { depth, ...rest } = feature(r, property).properties;
-      const { representative_of_bbox: _, ...flat } = rest;
-      return { id: r.site.site_id, coordinates: [r.site.longitude, r.site.latitude], properties: { ...flat, depth_top_cm: depth.top_cm, depth_bottom_cm: depth.bottom_cm } };
-    }),
+    features: kept.map((r) => flatFeature(r, property)),
     nextAfter: more ? kept[kept.length - 1]!.site.site_id : null,
     retrievedAt: provider.sites.source(cached.answer, source).retrieved_at,
-    warnings: provider.sites.warnings(cached.answer, source),
+    cache,
+    // As on /v1/geochem/sites: the provider's warnings, then whether the answer is stale.
+    warnings: [...provider.sites.warnings(cached.answer, source), ...sharedWarnings(source, cache)],
   };
+}
+
+function flatFeature(reading: SiteReading, property: string | null): FlatSiteFeature {
+  const { depth, ...rest } = feature(reading, property).properties;
+  const { representative_of_bbox: _, ...flat } = rest;
+  const { site } = reading;
+  return { id: site.site_id, coordinates: [site.longitude, site.latitude], properties: { ...flat, depth_top_cm: depth.top_cm, depth_bottom_cm: depth.bottom_cm } };
+}
+
+/** An element's result at a site, flat: the value (null when censored or N.S.), the file's cell, the unit. */
+export interface FlatElementResult {
+  value: number | null;
+  reported_value: string;
+  unit: string;
+}
+
+/**
+ * One site with flat typed properties and the results of `properties` (served ids) by element, or
+ * null when the provider has no such site (for the OGC API item geochem_sites/items/{site_id}).
+ */
+export async function geochemSiteFlat(
+  deps: DataDeps,
+  siteId: number,
+  properties: readonly string[],
+): Promise<{ feature: FlatSiteFeature; results: Record<string, FlatElementResult>; cache: CacheDescriptor; warnings: string[] } | null> {
+  const provider = deps.registry.defaultFor("sample_sites");
+  if (!provider) throw new ProviderNotOperationalError(GEOCHEM_PROVIDER);
+  const cached = await deps.connected.ask(provider, provider.sites.site, { siteId });
+  if (provider.sites.count(cached.answer) === 0) return null;
+  const [reading] = provider.sites.read(cached.answer, properties);
+  const results: Record<string, FlatElementResult> = {};
+  for (const id of properties) {
+    const o = reading!.observations.find((obs) => obs.property.id === id);
+    // N.S. (no sample) has no observation: its cell is N.S. and it has no value.
+    results[id] = o ? { value: o.value, reported_value: o.reported_value, unit: o.unit } : { value: null, reported_value: "N.S.", unit: reading!.units[id] ?? "" };
+  }
+  const source = deps.connected.sourceOf(provider);
+  const cache = describeCache(cached, deps.cacheTtlSeconds);
+  return { feature: flatFeature(reading!, null), results, cache, warnings: [...provider.sites.warnings(cached.answer, source), ...sharedWarnings(source, cache)] };
 }
 
 /**

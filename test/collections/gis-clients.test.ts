@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { useLoam } from "../support/server";
 import { tool } from "../support/tools";
+import { reference } from "../geochem/reference";
 
 const { loam } = useLoam();
 const OGRINFO = tool("ogrinfo", "gdal-bin");
@@ -21,6 +22,7 @@ if (!HAS_OWSLIB && process.env.LOAM_REQUIRE_TOOLS === "1") throw new Error("OWSL
 
 const BOX = [-94.369608, 41.934131, -94.349608, 41.954131];
 const PEDON_BOX = [-96.5, 38.5, -95, 39.5];
+const IOWA_BOX = [-96.7, 40.3, -90.1, 43.6];
 
 // Run asynchronously: the server answering the tool runs in this process.
 async function run(cmd: string[]): Promise<string> {
@@ -40,6 +42,7 @@ describe("GDAL's OAPIF driver", () => {
     const out = await run([OGRINFO!, "-ro", "-q", `OAPIF:${loam.base}/ogc`]);
     expect(out).toMatch(/mapunits \(title: SSURGO map-unit polygons\) \(Polygon\)/);
     expect(out).toMatch(/pedons \(title: KSSL laboratory pedons\) \(Point\)/);
+    expect(out).toMatch(/geochem_sites \(title: USGS DS 801 soil geochemistry sample sites\) \(Point\)/);
   }, 60_000);
 
   test.skipIf(!OGR2OGR)("ogr2ogr copies a box of map units with two summaries to a GeoPackage: clay a Real, the key a String, every polygon", async () => {
@@ -68,6 +71,26 @@ describe("GDAL's OAPIF driver", () => {
     const json = (await loam.json(`/v1/pedons?bbox=${PEDON_BOX.join(",")}&limit=500`)).body;
     expect(Number(/Feature Count: (\d+)/.exec(summary)![1])).toBe(json.features.length);
   }, 120_000);
+
+  test.skipIf(!OGR2OGR)("ogr2ogr copies a box of DS 801 sites with arsenic to a GeoPackage: site_id a String, arsenic a Real (censored: null), every site of the file in the box", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "loam-ogr-"));
+    const gpkg = join(dir, "geochem.gpkg");
+    await run([OGR2OGR!, "-f", "GPKG", gpkg, `OAPIF:${loam.base}/ogc/collections/geochem_sites?properties=arsenic,silver`, "-spat", ...IOWA_BOX.map(String), "-oo", "PAGE_SIZE=7"]);
+    const summary = await run([OGRINFO!, "-ro", "-so", gpkg, "geochem_sites"]);
+    expect(fieldTypes(summary)).toMatchObject({ site_id: "String", lab_id: "String", state: "String", arsenic: "Real", arsenic_reported_value: "String", silver_reported_value: "String" });
+    expect(["Integer", "Integer64"]).toContain(fieldTypes(summary).depth_bottom_cm ?? "missing");
+    const inBox = [...reference().sites.values()].filter((c) => {
+      const [lon, lat] = [Number(c.Longitude), Number(c.Latitude)];
+      return lon >= IOWA_BOX[0]! && lon <= IOWA_BOX[2]! && lat >= IOWA_BOX[1]! && lat <= IOWA_BOX[3]!;
+    });
+    expect(Number(/Feature Count: (\d+)/.exec(summary)![1])).toBe(inBox.length);
+    // Site 3560's arsenic arrived as the number in the file.
+    const rows = await run([OGRINFO!, "-ro", "-q", gpkg, "geochem_sites", "-where", "site_id = '3560'", "-fields=YES", "-geom=NO"]);
+    expect(Number(/arsenic \(Real\) = ([\d.]+)/.exec(rows)![1])).toBe(Number(reference().sites.get(3560)!.Top5_As));
+    expect(rows).toMatch(/silver_reported_value \(String\) = <1/);
+    // Censored: no value, never the limit.
+    expect(rows).toMatch(/silver \(\w+\) = \(null\)/);
+  }, 120_000);
 });
 
 describe("OWSLib", () => {
@@ -89,14 +112,27 @@ while True:
     # The next link is the same query with its cursor: OWSLib asks for it with the same arguments.
     kwargs["cursor"] = parse_qs(urlparse(nxt[0]).query)["cursor"][0]
 mapunits = api.collection_items("mapunits", bbox=[${BOX.join(",")}], limit=3, properties="clay")
-print(json.dumps({"ids": ids, "keys": keys, "pages": pages, "numberReturned": mapunits["numberReturned"], "clay": [f["properties"]["clay"] for f in mapunits["features"]]}))
+sites, site_pages, kwargs = [], 0, {"limit": 500}
+while True:
+    page = api.collection_items("geochem_sites", **kwargs)
+    site_pages += 1
+    sites += [f["id"] for f in page["features"]]
+    nxt = [l["href"] for l in page["links"] if l["rel"] == "next"]
+    if not nxt:
+        break
+    kwargs["cursor"] = parse_qs(urlparse(nxt[0]).query)["cursor"][0]
+print(json.dumps({"ids": ids, "keys": keys, "pages": pages, "numberReturned": mapunits["numberReturned"], "clay": [f["properties"]["clay"] for f in mapunits["features"]], "sites": sites, "site_pages": site_pages}))
 `;
     const out = JSON.parse(await run([PY, "-c", script, `${loam.base}/ogc/`]));
-    expect(out.ids).toEqual(["mapunits", "pedons"]);
+    expect(out.ids).toEqual(["mapunits", "pedons", "geochem_sites"]);
     const json = (await loam.json(`/v1/pedons?bbox=${PEDON_BOX.join(",")}&limit=500`)).body;
     expect(out.keys).toEqual(json.features.map((f: any) => f.id));
     expect(out.pages).toBe(Math.ceil(json.features.length / 7));
     expect(out.numberReturned).toBe(3);
     for (const clay of out.clay) expect(typeof clay).toBe("number");
+    // Every DS 801 site of the file, once each, in site-id order, in pages of 500.
+    const siteIds = [...reference().sites.keys()].sort((a, b) => a - b).map(String);
+    expect(out.sites).toEqual(siteIds);
+    expect(out.site_pages).toBe(Math.ceil(siteIds.length / 500));
   }, 120_000);
 });

@@ -51,11 +51,11 @@ describe("landing page and conformance", () => {
 });
 
 describe("collections", () => {
-  test("mapunits and pedons, each with its extent computed from the data and an items link", async () => {
+  test("mapunits, pedons and geochem_sites, each with its extent computed from the data and an items link", async () => {
     const { status, body } = await loam.json("/ogc/collections");
     expect(status).toBe(200);
     contract.assert("OgcCollections", body);
-    expect(body.collections.map((c: any) => c.id)).toEqual(["mapunits", "pedons"]);
+    expect(body.collections.map((c: any) => c.id)).toEqual(["mapunits", "pedons", "geochem_sites"]);
     const pedonBox = await python(
       `import csv,json; rows=[r for r in csv.DictReader(open(${JSON.stringify(join(DATA_DIR, "kssl/KS/lab_combine_nasis_ncss.csv"))})) if r['latitude_decimal_degrees'] and r['longitude_decimal_degrees']]\n` +
         "xs=[float(r['longitude_decimal_degrees']) for r in rows]; ys=[float(r['latitude_decimal_degrees']) for r in rows]; print(json.dumps([min(xs),min(ys),max(xs),max(ys)]))",
@@ -214,5 +214,13 @@ describe("in SDA mode", () => {
     expect(collections.status).toBe(200);
     const snapshot = await loam.json("/ogc/collections");
     expect(collections.body.collections.find((c: any) => c.id === "pedons").extent).toEqual(snapshot.body.collections.find((c: any) => c.id === "pedons").extent);
+    // The DS 801 file (GEOCHEM_URL, unreachable here) does not hide the other collections: geochem_sites is
+    // listed without an extent, and its own document names the upstream failure.
+    const geochem = collections.body.collections.find((c: any) => c.id === "geochem_sites");
+    expect(geochem.extent).toBeNull();
+    expect(geochem.description).toContain("Extent unknown");
+    const own = await sda.loam.json("/ogc/collections/geochem_sites");
+    expect([502, 504]).toContain(own.status);
+    expect(own.body.error.code).toMatch(/^upstream/);
   });
 });

@@ -1,0 +1,130 @@
+/**
+ * The OGC `geochem_sites` collection: USGS DS 801 sample sites (0-5 cm soil, conterminous US) as
+ * points with flat typed properties (docs/decisions.md#ogc-api-features). Any box inside WGS84 is
+ * accepted and paged by site id (DESIGN §10). With properties=arsenic,lead each site carries, per
+ * element, `<id>` (the value, a Real; null when censored or not sampled), `<id>_reported_value` (the
+ * file's cell: '<1' for a censored result, 'N.S.' for no sample) and `<id>_unit`: the censored value
+ * is never replaced by its limit (docs/decisions.md#geochem).
+ */
+import type { DataDeps } from "../answer";
+import { ValidationError } from "../errors";
+import { elements, geochemSiteFlat, geochemSitesExtent, geochemSitesPage, type FlatElementResult, type FlatSiteFeature } from "../geochem/service";
+import { SITE_ID_PATTERN } from "../geochem/model";
+import type { SampleSiteProvider } from "../providers/provider";
+import type { CollectionEntry, FlatProperties, Item, ItemParams } from "./entries";
+
+/** At most this many elements per request: each is one page query of the provider. */
+const MAX_ELEMENTS = 8;
+
+/** The sample-site provider, if any: without one, the geochem service's page and site refuse with the right error. */
+function sampleSites(deps: DataDeps): SampleSiteProvider | undefined {
+  return deps.registry.defaultFor("sample_sites");
+}
+
+/** The elements asked for by `properties` (ids or aliases), in the provider's order; none when empty. */
+function elementsOf(deps: DataDeps, params: ItemParams): string[] {
+  const raw = String(params.properties ?? "");
+  if (raw.trim() === "") return [];
+  const provider = sampleSites(deps);
+  if (!provider) return [];
+  const ids = elements(provider, raw);
+  if (ids.length > MAX_ELEMENTS) throw new ValidationError(`Query parameter 'properties' names ${ids.length} elements; the geochem_sites collection takes at most ${MAX_ELEMENTS} per request.`);
+  return ids;
+}
+
+/**
+ * The extent walk over every site, shared by `extent` and `interval` of one collection document (they
+ * are asked together): one walk, not two. Kept only while it runs, so a changed file is seen next time.
+ */
+const walking = new WeakMap<DataDeps, ReturnType<typeof geochemSitesExtent>>();
+function siteExtent(deps: DataDeps): ReturnType<typeof geochemSitesExtent> {
+  let walk = walking.get(deps);
+  if (walk === undefined) {
+    walk = geochemSitesExtent(deps).finally(() => walking.delete(deps));
+    walking.set(deps, walk);
+  }
+  return walk;
+}
+
+function item(site: FlatSiteFeature, results: Record<string, FlatElementResult>): Item {
+  const p = site.properties;
+  const properties: FlatProperties = {
+    // A String: an identifier, not a quantity (GDAL and QGIS keep it as text).
+    site_id: String(p.site_id),
+    lab_id: p.lab_id,
+    state: p.state,
+    collection_date: p.collection_date,
+    land_cover_primary: p.land_cover_primary,
+    land_cover_secondary: p.land_cover_secondary,
+    depth_top_cm: p.depth_top_cm,
+    depth_bottom_cm: p.depth_bottom_cm,
+  };
+  for (const [id, r] of Object.entries(results)) {
+    properties[id] = r.value;
+    properties[`${id}_reported_value`] = r.reported_value;
+    properties[`${id}_unit`] = r.unit;
+  }
+  return { type: "Feature", id: String(site.id), geometry: { type: "Point", coordinates: [...site.coordinates] }, properties };
+}
+
+/** An element's flat result as a page with that property gives it. */
+function resultOf(site: FlatSiteFeature): FlatElementResult {
+  const p = site.properties;
+  return { value: p.value ?? null, reported_value: p.reported_value ?? "N.S.", unit: p.unit ?? "" };
+}
+
+export const geochemSitesCollection: CollectionEntry = {
+  id: "geochem_sites",
+  title: "USGS DS 801 soil geochemistry sample sites",
+  description:
+    "USGS Data Series 801 sample sites (0-5 cm soil, conterminous US, sampled 2007-2010; points, WGS84), ordered by site id. With properties=arsenic,lead (at most 8 elements: ids or aliases, GET /v1/properties) each site carries per element <id> (the value; null when censored or not sampled, never the reporting limit), <id>_reported_value (the file's cell: '<1' censored, 'N.S.' no sample) and <id>_unit. Every element of a site: GET /v1/geochem/sites/{site_id}.",
+  parameters: ["properties"],
+  fields: {
+    site_id: "string",
+    lab_id: "string",
+    state: "string",
+    collection_date: "string",
+    land_cover_primary: "string",
+    land_cover_secondary: "string",
+    depth_top_cm: "integer",
+    depth_bottom_cm: "integer",
+  },
+  async extent(deps) {
+    return (await siteExtent(deps)).bbox;
+  },
+  async interval(deps) {
+    const { dates } = await siteExtent(deps);
+    // Collection dates are days: the interval runs from the first day's start to the last day's end.
+    return dates === null ? null : [`${dates[0]}T00:00:00Z`, `${dates[1]}T23:59:59Z`];
+  },
+  query(deps, bbox, params) {
+    const properties = elementsOf(deps, params);
+    return {
+      binding: { provider: sampleSites(deps)?.id ?? null, properties },
+      async page(after, limit) {
+        if (after !== null && !/^[1-9][0-9]{0,8}$/.test(after)) throw new ValidationError("Query parameter 'cursor' is not a cursor Loam made; start again without it.");
+        const position = after === null ? null : Number(after);
+        const sites = await geochemSitesPage(deps, { bbox, after: position, limit });
+        // One page query per element, over the same box, position and limit: the same sites in the same order.
+        const perElement = await Promise.all(properties.map((property) => geochemSitesPage(deps, { bbox, after: position, limit, property })));
+        return {
+          features: () =>
+            sites.features.map((site, i) => item(site, Object.fromEntries(properties.map((id, k) => [id, resultOf(perElement[k]!.features[i]!)])))),
+          nextAfter: sites.nextAfter === null ? null : String(sites.nextAfter),
+          cache: sites.cache,
+          // The provider's warnings say what a site is not representative of, and that totals are not available contents.
+          warnings: () => sites.warnings,
+          // The element pages are cache entries of their own: their digests name what else the page is made of.
+          stamp: perElement.map((p) => p.cache.digest).join(","),
+        };
+      },
+    };
+  },
+  async item(deps, id, params) {
+    if (!new RegExp(SITE_ID_PATTERN).test(id)) return null;
+    const properties = elementsOf(deps, params);
+    const found = await geochemSiteFlat(deps, Number(id), properties);
+    if (found === null) return null;
+    return { feature: () => item(found.feature, found.results), cache: found.cache, warnings: () => found.warnings, stamp: "" };
+  },
+};

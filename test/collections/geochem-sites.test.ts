@@ -1,0 +1,159 @@
+/**
+ * The OGC `geochem_sites` collection through HTTP (docs/decisions.md#ogc-api-features): its extent and
+ * dates computed from the data, cursor paging of a box around Iowa (every DS 801 site in it exactly
+ * once, in site-id order), flat typed properties with element results as numbers (censored: null with
+ * the file's '<1'), single items, and bad input. Expected values come from the test's own reading of
+ * ../shared/data/geochem/Appendix_2b_Top5_18Sept2013.txt (test/geochem/reference.ts), not Loam's reader.
+ */
+import { describe, expect, test } from "bun:test";
+import { useLoam } from "../support/server";
+import { reference } from "../geochem/reference";
+
+const { loam, contract } = useLoam();
+const IOWA_BOX = [-96.7, 40.3, -90.1, 43.6] as const;
+
+/** The file's MM/DD/YY collection date as an ISO date (every site was sampled 2007-2010). */
+const isoDate = (cell: string) => (/^\d\d\/\d\d\/\d\d$/.test(cell) ? `20${cell.slice(6)}-${cell.slice(0, 2)}-${cell.slice(3, 5)}` : null);
+
+function sitesIn([w, s, e, n]: readonly [number, number, number, number]) {
+  return [...reference().sites.values()]
+    .filter((c) => Number(c.Longitude) >= w && Number(c.Longitude) <= e && Number(c.Latitude) >= s && Number(c.Latitude) <= n)
+    .sort((a, b) => Number(a.SiteID) - Number(b.SiteID));
+}
+
+async function walk(first: string, pages = 100) {
+  const features: any[] = [];
+  let next: string | null = first;
+  let count = 0;
+  while (next !== null) {
+    if (++count > pages) throw new Error("too many pages");
+    const { status, body }: { status: number; body: any } = await loam.json(next.replace(loam.base, ""));
+    expect({ next, status }).toEqual({ next, status: 200 });
+    contract.assert("OgcFeatureCollection", body);
+    expect(body.numberReturned).toBe(body.features.length);
+    expect(new Date(body.timeStamp).toISOString()).toBe(body.timeStamp);
+    features.push(...body.features);
+    next = body.links.find((l: any) => l.rel === "next")?.href ?? null;
+  }
+  return { features, pages: count };
+}
+
+describe("the geochem_sites collection", () => {
+  test("is listed third, with the sites' box and their first and last collection dates as its extent", async () => {
+    const { status, body } = await loam.json("/ogc/collections");
+    expect(status).toBe(200);
+    contract.assert("OgcCollections", body);
+    expect(body.collections.map((c: any) => c.id)).toEqual(["mapunits", "pedons", "geochem_sites"]);
+    const sites = [...reference().sites.values()];
+    const lons = sites.map((c) => Number(c.Longitude));
+    const lats = sites.map((c) => Number(c.Latitude));
+    const dates = sites.map((c) => isoDate(c.CollDate!)).filter((d): d is string => d !== null).sort();
+    const geochem = body.collections.find((c: any) => c.id === "geochem_sites");
+    expect(geochem.extent.spatial.bbox).toEqual([[Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)]]);
+    expect(geochem.extent.temporal).toEqual({ interval: [[`${dates[0]}T00:00:00Z`, `${dates.at(-1)}T23:59:59Z`]], trs: "http://www.opengis.net/def/uom/ISO-8601/0/Gregorian" });
+    const one = await loam.json("/ogc/collections/geochem_sites");
+    contract.assert("OgcCollection", one.body);
+    expect(one.body).toEqual(geochem);
+  });
+
+  test("walking a box around Iowa with limit 7 returns every DS 801 site in it exactly once, in site-id order, the 91 Iowa sites among them", async () => {
+    const expected = sitesIn(IOWA_BOX);
+    const { features, pages } = await walk(`/ogc/collections/geochem_sites/items?bbox=${IOWA_BOX.join(",")}&limit=7`);
+    expect(features.map((f) => f.id)).toEqual(expected.map((c) => c.SiteID));
+    expect(pages).toBe(Math.ceil(expected.length / 7));
+    const iowa = features.filter((f) => f.properties.state === "IA");
+    expect(iowa).toHaveLength(91);
+    expect(iowa.map((f) => f.id)).toEqual([...reference().sites.values()].filter((c) => c.StateID === "IA").map((c) => c.SiteID).sort((a, b) => Number(a) - Number(b)));
+    for (const f of features) {
+      const cells = reference().sites.get(Number(f.id))!;
+      expect(f.geometry).toEqual({ type: "Point", coordinates: [Number(cells.Longitude), Number(cells.Latitude)] });
+      expect(f.properties.site_id).toBe(cells.SiteID);
+    }
+  });
+
+  test("with properties=arsenic,silver each site carries its results flat: numbers as Reals, censored as null with the file's '<1', N.S. as null", async () => {
+    const { units } = reference();
+    const { features } = await walk(`/ogc/collections/geochem_sites/items?bbox=${IOWA_BOX.join(",")}&limit=50&properties=arsenic,ag`);
+    expect(features.length).toBe(sitesIn(IOWA_BOX).length);
+    for (const f of features) {
+      const cells = reference().sites.get(Number(f.id))!;
+      for (const [id, column] of [["arsenic", "Top5_As"], ["silver", "Top5_Ag"]] as const) {
+        const cell = cells[column]!;
+        const value = cell.startsWith("<") || cell === "N.S." ? null : Number(cell);
+        expect({ id: f.id, [id]: f.properties[id], reported: f.properties[`${id}_reported_value`], unit: f.properties[`${id}_unit`] }).toEqual({ id: f.id, [id]: value, reported: cell, unit: units[column] });
+      }
+    }
+    // A cursor is bound to its elements: the same cursor with another selection is a 422.
+    const first = (await loam.json(`/ogc/collections/geochem_sites/items?bbox=${IOWA_BOX.join(",")}&limit=5&properties=arsenic`)).body;
+    const cursor = new URL(first.links.find((l: any) => l.rel === "next").href).searchParams.get("cursor")!;
+    const replay = await loam.json(`/ogc/collections/geochem_sites/items?bbox=${IOWA_BOX.join(",")}&limit=5&properties=lead&cursor=${encodeURIComponent(cursor)}`);
+    expect(replay.status).toBe(422);
+    expect(replay.body.error.code).toBe("validation_error");
+    // ... and to its box; an edited cursor is refused too.
+    const otherBox = await loam.json(`/ogc/collections/geochem_sites/items?bbox=-96.7,40.3,-90.1,43.5&limit=5&properties=arsenic&cursor=${encodeURIComponent(cursor)}`);
+    expect(otherBox.status).toBe(422);
+    const edited = await loam.json(`/ogc/collections/geochem_sites/items?bbox=${IOWA_BOX.join(",")}&limit=5&properties=arsenic&cursor=${encodeURIComponent(cursor.slice(0, -2) + (cursor.endsWith("A") ? "BB" : "AA"))}`);
+    expect(edited.status).toBe(422);
+    // A page revalidates: its ETag answers If-None-Match with 304.
+    const path = `/ogc/collections/geochem_sites/items?bbox=${IOWA_BOX.join(",")}&limit=5&properties=arsenic`;
+    const etag = (await loam.get(path)).headers.get("etag")!;
+    expect(etag).toBeTruthy();
+    expect((await loam.get(path, { headers: { "If-None-Match": etag } })).status).toBe(304);
+  });
+
+  test("site 3560 as one item: the file's site fields (site_id a string) and, with properties, As 4.7 mg/kg and Ag censored '<1'", async () => {
+    const cells = reference().sites.get(3560)!;
+    const response = await loam.get("/ogc/collections/geochem_sites/items/3560?properties=arsenic,lead,silver");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toStartWith("application/geo+json");
+    const body: any = await response.json();
+    contract.assert("OgcFeature", body);
+    expect(body.id).toBe("3560");
+    expect(body.geometry).toEqual({ type: "Point", coordinates: [Number(cells.Longitude), Number(cells.Latitude)] });
+    const [top, bottom] = cells.Top5_Depth!.split("-").map(Number);
+    expect(body.properties).toEqual({
+      site_id: "3560",
+      lab_id: cells.Top5_LabID,
+      state: cells.StateID,
+      collection_date: isoDate(cells.CollDate!),
+      land_cover_primary: cells.LandCover1,
+      land_cover_secondary: cells.LandCover2,
+      depth_top_cm: top,
+      depth_bottom_cm: bottom,
+      arsenic: Number(cells.Top5_As),
+      arsenic_reported_value: cells.Top5_As,
+      arsenic_unit: "mg/kg",
+      lead: Number(cells.Top5_Pb),
+      lead_reported_value: cells.Top5_Pb,
+      lead_unit: "mg/kg",
+      silver: null,
+      silver_reported_value: "<1",
+      silver_unit: "mg/kg",
+    });
+    expect(body.properties.arsenic).toBe(4.7);
+    expect(body.properties.lead).toBe(17.1);
+    // The item equals the site as a page of its box gives it.
+    const page = (await loam.json(`/ogc/collections/geochem_sites/items?bbox=-93.8,42,-93.7,42.1&properties=arsenic,lead,silver`)).body;
+    expect(page.features.find((f: any) => f.id === "3560").properties).toEqual(body.properties);
+  });
+
+  test("unknown and malformed site ids are 404 not_found; an unknown element 422; another collection's parameter 400", async () => {
+    for (const id of ["99999999", "7", "abc", "0", "-3560", "35.60"]) {
+      const { status, body } = await loam.json(`/ogc/collections/geochem_sites/items/${id}`);
+      expect({ id, status }).toEqual({ id, status: 404 });
+      expect(body.error.code).toBe("not_found");
+    }
+    const unknown = await loam.json("/ogc/collections/geochem_sites/items?properties=unobtainium");
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.error.message).toContain("unobtainium");
+    const clay = await loam.json("/ogc/collections/geochem_sites/items?properties=clay");
+    expect(clay.status).toBe(422);
+    expect(clay.body.error.message).toContain("clay");
+    const foreign = await loam.json("/ogc/collections/geochem_sites/items?properties=arsenic&method=max");
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error.message).toContain("geochem_sites collection takes no parameter 'method'");
+    const tooMany = await loam.json("/ogc/collections/geochem_sites/items?properties=arsenic,lead,silver,selenium,mercury,cadmium,zinc_total,copper_total,nickel");
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.error.message).toContain("at most 8");
+  });
+});
