@@ -77,7 +77,7 @@ export const geochemSitesCollection: CollectionEntry = {
   id: "geochem_sites",
   title: "USGS DS 801 soil geochemistry sample sites",
   description:
-    "USGS Data Series 801 sample sites (0-5 cm soil, conterminous US, sampled 2007-2010; points, WGS84), ordered by site id. With properties=arsenic,lead (at most 8 elements: ids or aliases, GET /v1/properties) each site carries per element <id> (the value; null when censored or not sampled, never the reporting limit), <id>_reported_value (the file's cell: '<1' censored, 'N.S.' no sample) and <id>_unit. Every element of a site: GET /v1/geochem/sites/{site_id}.",
+    "USGS Data Series 801 sample sites (0-5 cm soil, conterminous US, sampled 2007-2011; points, WGS84), ordered by site id. With properties=arsenic,lead (at most 8 elements: ids or aliases, GET /v1/properties) each site carries per element <id> (the value; null when censored or not sampled, never the reporting limit), <id>_reported_value (the file's cell: '<1' censored, 'N.S.' no sample) and <id>_unit. Every element of a site: GET /v1/geochem/sites/{site_id}.",
   parameters: ["properties"],
   fields: {
     site_id: "string",

@@ -12,7 +12,7 @@ import { reference } from "../geochem/reference";
 const { loam, contract } = useLoam();
 const IOWA_BOX = [-96.7, 40.3, -90.1, 43.6] as const;
 
-/** The file's MM/DD/YY collection date as an ISO date (every site was sampled 2007-2010). */
+/** The file's MM/DD/YY collection date as an ISO date (the file's sites were sampled 2007-2011). */
 const isoDate = (cell: string) => (/^\d\d\/\d\d\/\d\d$/.test(cell) ? `20${cell.slice(6)}-${cell.slice(0, 2)}-${cell.slice(3, 5)}` : null);
 
 function sitesIn([w, s, e, n]: readonly [number, number, number, number]) {

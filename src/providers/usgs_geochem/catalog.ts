@@ -21,7 +21,7 @@ export const GEOCHEM_CATALOG_RECORD: ProviderRecord = {
   organization: GEOCHEM_ORGANIZATION,
   coverage:
     "Conterminous United States: 4,857 sites at a density of about one site per 1,600 square kilometres, sampled " +
-    "2007 to 2010. Loam serves the 0 to 5 cm samples (Appendix 2b): 44 elements per site; 16 sites have no sample.",
+    "2007 to 2011 (6 sites in 2011). Loam serves the 0 to 5 cm samples (Appendix 2b): 44 elements per site; 16 sites have no sample.",
   data_kind: "observed",
   status: "experimental",
   access_method:
@@ -40,6 +40,6 @@ export const GEOCHEM_CATALOG_RECORD: ProviderRecord = {
     "The per-element analytical method and its limits are in Appendix 5 of the report, which is not served; measurement_method states only what the report says of all elements.",
     "Results below the reporting limit are censored ('<1'): value null with the limit in reporting_limit, never the limit as a value. 'N.S.' (no sample: not collected or lost in shipping) is no observation, with a warning naming the element.",
     "The A-horizon and C-horizon samples (Appendices 3 and 4) and the mineralogy are not served; the 0-5 cm table's mineralogy and carbon columns are empty.",
-    "Sampled 2007 to 2010; land cover classes are from the 1992 National Land Cover Database; coordinates are given to 4 decimals (about 10 m).",
+    "Sampled 2007 to 2011 (all but 6 of the 4,857 sites by 2010); land cover classes are from the 1992 National Land Cover Database; coordinates are given to 4 decimals (about 10 m).",
   ],
 };

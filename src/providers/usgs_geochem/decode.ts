@@ -60,7 +60,7 @@ function remembered<T>(read: (cell: string) => T): (cell: string) => T {
   };
 }
 
-/** MM/DD/YY (2007-2010 in the file) as an ISO date; null when the cell is not one. */
+/** MM/DD/YY (2007-2011 in the file) as an ISO date; null when the cell is not one. */
 export const isoDate = remembered((cell: string): string | null => {
   const m = /^(\d{2})\/(\d{2})\/(\d{2})$/.exec(cell);
   if (!m) return null;

@@ -17,7 +17,7 @@ import { geochemLiveTransport } from "./transport";
 /** The DESIGN §9 warnings every site answer carries. */
 const SITE_WARNINGS = [
   "One 0-5 cm soil sample per about 1,600 km2 (USGS DS 801): a site is not representative of a field, a map unit or the box it was found in.",
-  "Sampled 2007-2010; the land cover classes are from the 1992 National Land Cover Database, not the time of sampling.",
+  "Sampled 2007-2011 (all but 6 of the 4,857 sites by 2010, as the file's CollDate says); the land cover classes are from the 1992 National Land Cover Database, not the time of sampling.",
   "Coordinates are recorded to 4 decimal degrees (about 10 m); they locate the sampling site, not the exact sample.",
   "Element contents are total or near-total (strong-acid digestion), not plant-available, exchangeable or bioaccessible contents, and are not comparable to soil-test extractions.",
 ];
