@@ -5,6 +5,7 @@
  */
 import { ConfigError, loadConfig } from "./config";
 import { VERSION } from "./version";
+import { readSnapshotInfo, SNAPSHOT_FORMAT_VERSION } from "./upstream/snapshot-schema";
 
 const HELP = `loam ${VERSION} - read-only soil-data API (USDA-NRCS SSURGO and KSSL)
 
@@ -23,12 +24,32 @@ function fail(message: string, code = 2): never {
   process.exit(code);
 }
 
-/** `npm install` hook: build the snapshot when it is missing; never fail an install for want of data. */
+/** The layout (format_version) a snapshot file states; null when it cannot be read. */
+async function snapshotLayout(path: string): Promise<string | null> {
+  const { Database } = await import("bun:sqlite");
+  try {
+    const db = new Database(path, { readonly: true });
+    try {
+      return readSnapshotInfo(db).values.get("format_version") ?? null;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
+/** `npm install` hook: build the snapshot when it is missing or of an older layout; never fail an install for want of data. */
 async function ensureSnapshot(configured: string | null, dataDir: string): Promise<void> {
   const { existsSync } = await import("node:fs");
   const { DEFAULT_SNAPSHOT_PATH } = await import("./snapshot/paths");
   const outPath = configured ?? DEFAULT_SNAPSHOT_PATH;
-  if (existsSync(outPath)) return void console.error(`loam: snapshot present at ${outPath}`);
+  if (existsSync(outPath)) {
+    const layout = await snapshotLayout(outPath);
+    if (layout === SNAPSHOT_FORMAT_VERSION) return void console.error(`loam: snapshot present at ${outPath}`);
+    if (!existsSync(dataDir)) return void console.error(`loam: the snapshot at ${outPath} has an older layout (${layout ?? "unknown"}, now ${SNAPSHOT_FORMAT_VERSION}) and there are no source exports at ${dataDir} to rebuild it`);
+    console.error(`loam: the snapshot at ${outPath} has an older layout (${layout ?? "unknown"}, now ${SNAPSHOT_FORMAT_VERSION}); rebuilding it`);
+  }
   if (!existsSync(dataDir)) return void console.error(`loam: no snapshot and no source exports at ${dataDir}; set LOAM_DATA_DIR and run 'npm run snapshot:build'`);
   const { buildSnapshot } = await import("./snapshot/build");
   const report = await buildSnapshot({ dataDir, outPath, onProgress: (line: string) => process.stderr.write(`${line}\n`) });

@@ -8,7 +8,11 @@
  */
 import type { Database } from "bun:sqlite";
 
-export const SNAPSHOT_FORMAT_VERSION = "1";
+/**
+ * The snapshot's layout: 2 (0.4.0) adds the DS 801 geochemistry tables. `npm install` rebuilds a
+ * snapshot of an older layout (src/cli.ts, ensureSnapshot), so an upgraded checkout serves every source.
+ */
+export const SNAPSHOT_FORMAT_VERSION = "2";
 
 export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
