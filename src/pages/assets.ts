@@ -18,6 +18,11 @@ import mapJsChartsDepth from "../../public/map/js/charts/depth.js" with { type: 
 import mapJsChartsProfile from "../../public/map/js/charts/profile.js" with { type: "file" };
 import mapJsConfig from "../../public/map/js/config.js" with { type: "file" };
 import mapJsDom from "../../public/map/js/dom.js" with { type: "file" };
+import mapJsGazetteer from "../../public/map/js/gazetteer.js" with { type: "file" };
+import mapJsLabels from "../../public/map/js/labels.js" with { type: "file" };
+import mapJsMenu from "../../public/map/js/menu.js" with { type: "file" };
+import mapJsPlaces from "../../public/map/js/places.js" with { type: "file" };
+import mapJsSearch from "../../public/map/js/search.js" with { type: "file" };
 import mapJsLayersColour from "../../public/map/js/layers/colour.js" with { type: "file" };
 import mapJsLayersMapunits from "../../public/map/js/layers/mapunits.js" with { type: "file" };
 import mapJsLayersPedons from "../../public/map/js/layers/pedons.js" with { type: "file" };
@@ -77,6 +82,11 @@ export const ASSETS: Record<string, Asset> = {
   "/map/js/charts/profile.js": { path: mapJsChartsProfile, type: JS },
   "/map/js/config.js": { path: mapJsConfig, type: JS },
   "/map/js/dom.js": { path: mapJsDom, type: JS },
+  "/map/js/gazetteer.js": { path: mapJsGazetteer, type: JS },
+  "/map/js/labels.js": { path: mapJsLabels, type: JS },
+  "/map/js/menu.js": { path: mapJsMenu, type: JS },
+  "/map/js/places.js": { path: mapJsPlaces, type: JS },
+  "/map/js/search.js": { path: mapJsSearch, type: JS },
   "/map/js/layers/colour.js": { path: mapJsLayersColour, type: JS },
   "/map/js/layers/mapunits.js": { path: mapJsLayersMapunits, type: JS },
   "/map/js/layers/pedons.js": { path: mapJsLayersPedons, type: JS },

@@ -20,6 +20,9 @@ import { createPanel } from "./panels/panel.js";
 import { pedonProperties, renderPedon } from "./panels/pedon.js";
 import { locationProperties, renderLocation } from "./panels/location.js";
 import { setNotes, setStatus } from "./status.js";
+import { placeView, setUpPlaces } from "./places.js";
+import { setUpSearch } from "./search.js";
+import { setUpMenu } from "./menu.js";
 
 /** State for tests and the curious: the map, the layers, and what the last view request did. */
 const state = { map: null, pedonLayer: null, lastBbox: null, lastPedonCount: null, pedonState: "pending", basemapState: "loading" };
@@ -45,15 +48,43 @@ function removePointMarker() {
   if (pointMarker) pointMarker.remove();
   pointMarker = null;
 }
-/** Before a new detail opens: no pedon selected, no point marker. */
+/** Before a new detail opens (or the panel closes): no pedon selected, no map unit outlined, no point marker. */
 function beforeDetail() {
   pedons.highlight(null);
+  if (mapUnits) mapUnits.layer.select(null);
   removePointMarker();
 }
 
 const panel = createPanel(map, beforeDetail);
+const menu = setUpMenu(map);
 
-const mapUnits = setUpMapUnits({ map, state, panel, catalog, property: () => chosenProperty, beforeDetail });
+/**
+ * Go somewhere else: the detail of the place left behind (panel, marker, selection, readout) is stale,
+ * so it is closed first; the phone's menu closes too.
+ */
+function jump(center, zoom) {
+  panel.close(false);
+  beforeDetail();
+  if (state.clearReadout) state.clearReadout();
+  menu.close();
+  map.setView(center, zoom, { animate: false });
+}
+function jumpToBounds(bounds) {
+  panel.close(false);
+  beforeDetail();
+  if (state.clearReadout) state.clearReadout();
+  menu.close();
+  map.fitBounds(bounds, { animate: false, padding: [24, 24] });
+}
+
+let mapUnits = null;
+mapUnits = setUpMapUnits({ map, state, panel, catalog, property: () => chosenProperty, beforeDetail, jump });
+
+setUpPlaces(map, state, (place) => {
+  const view = placeView(place);
+  jump(view.center, view.zoom);
+  setStatus("Showing " + place.label + ": " + place.detail + ".", "info");
+});
 
 // ---- a pedon's panel
 
@@ -103,6 +134,15 @@ map.on("click", (event) => {
   queryPoint(p.lat, p.lon, false);
 });
 
+/**
+ * A typed point: the map moves there (zoomed in far enough to see map units, not so far that a point
+ * with no data shows nothing around it) and the panel answers for it.
+ */
+function goToPoint(lat, lon, focus) {
+  jump([lat, lon], Math.min(Math.max(map.getZoom(), 12), 16));
+  queryPoint(round6(lat), round6(lon), focus);
+}
+
 $("point-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const lat = Number($("point-lat").value), lon = Number($("point-lon").value);
@@ -110,8 +150,20 @@ $("point-form").addEventListener("submit", (event) => {
     setStatus("Enter a latitude from -90 to 90 and a longitude from -180 to 180.", "error");
     return;
   }
-  map.setView([lat, lon], Math.max(map.getZoom(), 14));
-  queryPoint(round6(lat), round6(lon), true);
+  goToPoint(lat, lon, true);
+});
+
+setUpSearch(state, {
+  point: (lat, lon) => goToPoint(lat, lon, false),
+  place: (place) => {
+    const view = placeView(place);
+    jump(view.center, view.zoom);
+    setStatus("Showing " + place.label + ": " + place.detail + ".", "info");
+  },
+  area: (name, bounds) => {
+    jumpToBounds(bounds);
+    setStatus("Showing " + name + ".", "info");
+  },
 });
 
 /** The CSV of the pedons in view (GET /v1/pedons?bbox=…&format=csv), offered when the view is within the pedon box limits. */

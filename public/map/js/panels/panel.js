@@ -1,5 +1,6 @@
 // The side panel: one detail at a time (a pedon, the survey at a point, a map unit). Opening a new
 // detail aborts the request of the previous one.
+import { PHONE_QUERY } from "../config.js";
 import { $, el } from "../dom.js";
 
 export function createPanel(map, onClose) {
@@ -17,7 +18,13 @@ export function createPanel(map, onClose) {
     if (wasHidden) map.invalidateSize({ pan: false });
     if (latlng) {
       const size = map.getSize();
-      map.panInside(latlng, { padding: [Math.min(120, size.x / 4), Math.min(80, size.y / 4)] });
+      if (window.matchMedia(PHONE_QUERY).matches) {
+        // On a phone the panel is a bottom sheet over the map: keep the place in the strip above it.
+        const sheet = panel.getBoundingClientRect().height;
+        map.panInside(latlng, { paddingTopLeft: [40, 40], paddingBottomRight: [40, Math.min(size.y - 80, sheet + 30)] });
+      } else {
+        map.panInside(latlng, { padding: [Math.min(120, size.x / 4), Math.min(80, size.y / 4)] });
+      }
     }
     if (focus) {
       title.setAttribute("tabindex", "-1");
@@ -25,18 +32,20 @@ export function createPanel(map, onClose) {
     }
   }
 
-  function close() {
+  /** Close the panel (a no-op when it is closed); `focusMap` false when the close is part of a move elsewhere. */
+  function close(focusMap) {
     if (controller) controller.abort();
     controller = null;
+    if (panel.hidden) return;
     onClose();
     panel.hidden = true;
     map.invalidateSize({ pan: false });
-    map.getContainer().focus();
+    if (focusMap !== false) map.getContainer().focus();
   }
 
-  $("panel-close").addEventListener("click", close);
+  $("panel-close").addEventListener("click", () => close(true));
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && !panel.hidden) close();
+    if (event.key === "Escape" && !panel.hidden) close(true);
   });
 
   return {
