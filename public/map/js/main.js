@@ -19,7 +19,7 @@ import { setUpMapUnits } from "./mapunits.js";
 import { createPanel } from "./panels/panel.js";
 import { pedonProperties, renderPedon } from "./panels/pedon.js";
 import { locationProperties, renderLocation } from "./panels/location.js";
-import { setNotes, setStatus } from "./status.js";
+import { setNotes, setStatus, setWhere } from "./status.js";
 import { placeView, setUpPlaces } from "./places.js";
 import { setUpSearch } from "./search.js";
 import { setUpMenu } from "./menu.js";
@@ -63,6 +63,7 @@ const menu = setUpMenu(map);
  * so it is closed first; the phone's menu closes too.
  */
 function jump(center, zoom) {
+  setWhere("");
   panel.close(false);
   beforeDetail();
   if (state.clearReadout) state.clearReadout();
@@ -70,6 +71,7 @@ function jump(center, zoom) {
   map.setView(center, zoom, { animate: false });
 }
 function jumpToBounds(bounds) {
+  setWhere("");
   panel.close(false);
   beforeDetail();
   if (state.clearReadout) state.clearReadout();
@@ -83,7 +85,7 @@ mapUnits = setUpMapUnits({ map, state, panel, catalog, property: () => chosenPro
 setUpPlaces(map, state, (place) => {
   const view = placeView(place);
   jump(view.center, view.zoom);
-  setStatus("Showing " + place.label + ": " + place.detail + ".", "info");
+  setWhere("Showing " + place.label + ": " + place.detail + ".");
 });
 
 // ---- a pedon's panel
@@ -158,11 +160,11 @@ setUpSearch(state, {
   place: (place) => {
     const view = placeView(place);
     jump(view.center, view.zoom);
-    setStatus("Showing " + place.label + ": " + place.detail + ".", "info");
+    setWhere("Showing " + place.label + ": " + place.detail + ".");
   },
   area: (name, bounds) => {
     jumpToBounds(bounds);
-    setStatus("Showing " + name + ".", "info");
+    setWhere("Showing " + name + ".");
   },
 });
 
@@ -173,6 +175,10 @@ function updatePedonCsvLink() {
   link.hidden = pedonBoxProblem(box) !== null;
   link.href = csvOf(urls.pedons(box, PEDON_LIMIT));
 }
+
+// The user moving the map makes "Showing …" stale (jumps set it after their own move).
+map.on("dragstart", () => setWhere(""));
+map.getContainer().addEventListener("wheel", () => setWhere(""), { passive: true });
 
 map.on("moveend", () => {
   pedons.scheduleLoad();

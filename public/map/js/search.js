@@ -4,7 +4,7 @@
 import { DATA_PLACES } from "./config.js";
 import { $ } from "./dom.js";
 import { findCounties, findState } from "./gazetteer.js";
-import { setStatus } from "./status.js";
+import { setWhere } from "./status.js";
 
 const COORDINATES = /^\s*(-?\d+(?:\.\d+)?)\s*[,;\s]\s*(-?\d+(?:\.\d+)?)\s*$/;
 
@@ -47,7 +47,7 @@ export function setUpSearch(state, handlers) {
     if (found.kind === "point") handlers.point(found.lat, found.lon);
     else if (found.kind === "place") handlers.place(found.place);
     else if (found.kind === "area") handlers.area(found.name, found.bounds);
-    else setStatus(found.message, "warn");
+    else setWhere(found.message, "warn");
     state.searchState = "done";
   });
 }
