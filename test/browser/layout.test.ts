@@ -255,8 +255,10 @@ describe("coverage messages on the page", () => {
       await page.press("#search-input", "Enter");
       await page.waitForSelector("#panel-body .warnings li", { timeout: 20_000 });
       expect(await page.textContent("#panel-body")).toContain(expected);
-      // Not zoomed in to a blank street-level view.
-      expect((await mapView(page)).zoom).toBeLessThanOrEqual(16);
+      // The reason leads the panel, in its message box.
+      expect(await page.textContent("#panel-body .coverage-message")).toContain(expected);
+      // Not zoomed in to a blank street-level view: wide enough to see where the point lies.
+      await page.waitForFunction(() => (window as any).loamMap.getZoom() <= 9, null, { timeout: 10_000 });
       await page.screenshot({ path: artifactPath(`coverage-${name}.png`) });
       expectClean(watched);
       await watched.close();

@@ -92,3 +92,7 @@ export const COUNTY_LABEL_MIN_ZOOM = 8;
 export const PLACE_MAX_ZOOM = 12;
 /** The layout switches to the phone form (menu, bottom sheet) at this width and below (map.css says the same). */
 export const PHONE_QUERY = "(max-width: 760px)";
+
+/** A typed point with a map unit is shown at MAPPED_POINT_ZOOM (its polygons drawn); one without, at UNMAPPED_POINT_ZOOM (county names around it). */
+export const MAPPED_POINT_ZOOM = 16;
+export const UNMAPPED_POINT_ZOOM = 9;

@@ -11,7 +11,7 @@
 /* global L */
 import { csvOf, describeError, getJson, isAbort, urls } from "./api.js";
 import { loadCatalog } from "./catalog.js";
-import { DEFAULT_PROPERTY, PEDON_LIMIT } from "./config.js";
+import { DEFAULT_PROPERTY, MAPPED_POINT_ZOOM, PEDON_LIMIT, UNMAPPED_POINT_ZOOM } from "./config.js";
 import { $, formatNumber, round6 } from "./dom.js";
 import { createPedonLayer, pedonBoxProblem } from "./layers/pedons.js";
 import { createMap, openFirstView, pointOf, viewBox, writeHash } from "./map.js";
@@ -111,7 +111,12 @@ async function openPedon(key, focus) {
 
 // ---- the mapped survey at a point
 
-async function queryPoint(lat, lon, focus) {
+/**
+ * The survey at a point. `typed`: the point was typed (search, form), so the view is chosen by the answer:
+ * close enough to see its map-unit polygons where there is a map unit, wide enough to see where it lies
+ * (state and county names) where there is none.
+ */
+async function queryPoint(lat, lon, focus, typed) {
   beforeDetail();
   pointMarker = L.marker([lat, lon], { keyboard: false, interactive: false, alt: "Queried point", title: "Queried point" }).addTo(map);
   panel.open("Mapped soil survey at " + formatNumber(lat) + ", " + formatNumber(lon), focus, L.latLng(lat, lon));
@@ -122,6 +127,10 @@ async function queryPoint(lat, lon, focus) {
     const params = { latitude: lat, longitude: lon, properties: locationProperties(known).join(",") };
     const answer = await getJson(urls.location(params), controller.signal);
     if (!panel.current(controller)) return;
+    if (typed) {
+      map.setView([lat, lon], Array.isArray(answer.map_units) && answer.map_units.length ? MAPPED_POINT_ZOOM : UNMAPPED_POINT_ZOOM, { animate: false });
+      panel.reveal(L.latLng(lat, lon));
+    }
     renderLocation(panel.body, lat, lon, answer, params, known);
   } catch (error) {
     if (isAbort(error) || !panel.current(controller)) return;
@@ -141,8 +150,8 @@ map.on("click", (event) => {
  * with no data shows nothing around it) and the panel answers for it.
  */
 function goToPoint(lat, lon, focus) {
-  jump([lat, lon], Math.min(Math.max(map.getZoom(), 12), 16));
-  queryPoint(round6(lat), round6(lon), focus);
+  jump([lat, lon], Math.min(Math.max(map.getZoom(), 10), MAPPED_POINT_ZOOM));
+  queryPoint(round6(lat), round6(lon), focus, true);
 }
 
 $("point-form").addEventListener("submit", (event) => {

@@ -9,6 +9,17 @@ export function createPanel(map, onClose) {
   const body = $("panel-body");
   let controller = null;
 
+  /** Keep `latlng` in sight: beside the side panel, or above the phone's bottom sheet. */
+  function reveal(latlng) {
+    const size = map.getSize();
+    if (!panel.hidden && window.matchMedia(PHONE_QUERY).matches) {
+      const sheet = panel.getBoundingClientRect().height;
+      map.panInside(latlng, { paddingTopLeft: [40, 40], paddingBottomRight: [40, Math.min(size.y - 80, sheet + 30)], animate: false });
+    } else {
+      map.panInside(latlng, { padding: [Math.min(120, size.x / 4), Math.min(80, size.y / 4)], animate: false });
+    }
+  }
+
   /** Open the panel for something at `latlng`; keep that place in sight when the map narrows. */
   function open(heading, focus, latlng) {
     const wasHidden = panel.hidden;
@@ -16,16 +27,7 @@ export function createPanel(map, onClose) {
     body.textContent = "";
     panel.hidden = false;
     if (wasHidden) map.invalidateSize({ pan: false });
-    if (latlng) {
-      const size = map.getSize();
-      if (window.matchMedia(PHONE_QUERY).matches) {
-        // On a phone the panel is a bottom sheet over the map: keep the place in the strip above it.
-        const sheet = panel.getBoundingClientRect().height;
-        map.panInside(latlng, { paddingTopLeft: [40, 40], paddingBottomRight: [40, Math.min(size.y - 80, sheet + 30)] });
-      } else {
-        map.panInside(latlng, { padding: [Math.min(120, size.x / 4), Math.min(80, size.y / 4)] });
-      }
-    }
+    if (latlng) reveal(latlng);
     if (focus) {
       title.setAttribute("tabindex", "-1");
       title.focus();
@@ -52,6 +54,7 @@ export function createPanel(map, onClose) {
     body,
     open,
     close,
+    reveal,
     /** A fresh AbortController for the detail about to load; the previous one is aborted. */
     start() {
       if (controller) controller.abort();
