@@ -96,7 +96,7 @@ describe("the phone", () => {
     await page.tap("#menu-toggle");
     expect(await page.isVisible("#controls")).toBe(true);
     expect(await page.getAttribute("#menu-toggle", "aria-expanded")).toBe("true");
-    expect(await page.locator("#places-list button").count()).toBe(AREAS.length + 1);
+    expect(await page.locator("#places-list button").count()).toBe(AREAS.length + 2);
     await page.screenshot({ path: artifactPath("phone-menu.png") });
     await page.tap("#menu-toggle");
     expect(await page.isVisible("#controls")).toBe(false);
@@ -187,6 +187,15 @@ describe("where the data is, and getting there", () => {
       await page.waitForTimeout(200);
       await page.screenshot({ path: artifactPath(`places-${area}.png`) });
     }
+    // The overview: the Kansas pedons and the Iowa survey areas on one map, each outlined and named; a dot opens its place.
+    await page.click('#places-list button[data-place="overview"]');
+    await page.waitForFunction(() => (window as any).loam.placesShown === true, null, { timeout: 10_000 });
+    const names = await page.locator(".place-tooltip").allTextContents();
+    for (const area of AREAS.filter((a) => a.startsWith("IA"))) expect(names.some((n) => n.startsWith(area))).toBe(true);
+    expect(names.some((n) => n.startsWith("Kansas"))).toBe(true);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: artifactPath("places-overview.png") });
+    await page.locator(".place-tooltip", { hasText: "IA183" }).waitFor();
     await page.click('#places-list button[data-place="kssl-ks"]');
     await page.waitForFunction(() => (window as any).loam.pedonState === "ready", null, { timeout: 20_000 });
     expect(await page.evaluate(() => (window as any).loam.pedonLayer.getLayers().length)).toBeGreaterThan(10);

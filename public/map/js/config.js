@@ -68,7 +68,7 @@ export const CHOROPLETH = {
  */
 export const DATA_PLACES = [
   { id: "kssl-ks", kind: "pedons", label: "Kansas lab pedons (KSSL)", detail: "462 pedons across Kansas; the list opens Topeka and Lawrence", lat: 39.05, lon: -95.7, zoom: 10, box: [-102.04, 37.01, -94.7, 39.99] },
-  { id: "IA073", kind: "survey", label: "IA073 Greene County, Iowa", detail: "SSURGO extract, 13 polygons", lat: 41.944131, lon: -94.359608, zoom: 17, box: [-94.36185, 41.94316, -94.3582, 41.94579] },
+  { id: "IA073", kind: "survey", label: "IA073 Greene County, Iowa", detail: "SSURGO extract, 13 polygons", labelSide: "left", lat: 41.944131, lon: -94.359608, zoom: 17, box: [-94.36185, 41.94316, -94.3582, 41.94579] },
   { id: "IA015", kind: "survey", label: "IA015 Boone County, Iowa", detail: "SSURGO extract, 4 polygons", lat: 42.00696, lon: -93.79055, zoom: 18, box: [-93.79135, 42.00646, -93.78974, 42.00746] },
   { id: "IA183", kind: "survey", label: "IA183 Washington County, Iowa", detail: "SSURGO extract, 9 polygons", lat: 41.30448, lon: -91.81449, zoom: 17, box: [-91.81645, 41.30199, -91.81252, 41.30696] },
   { id: "MH936", kind: "survey", label: "MH936 Marshall Islands", detail: "SSURGO survey area: Airik, Arno, Majuro, Mili, Taroa; the list opens Majuro", lat: 7.09, lon: 171.25, zoom: 13, box: [171.02718, 6.0731, 171.76386, 8.71246] },

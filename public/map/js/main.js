@@ -70,23 +70,32 @@ function jump(center, zoom) {
   menu.close();
   map.setView(center, zoom, { animate: false });
 }
-function jumpToBounds(bounds) {
+function jumpToBounds(bounds, padding) {
   setWhere("");
   panel.close(false);
   beforeDetail();
   if (state.clearReadout) state.clearReadout();
   menu.close();
-  map.fitBounds(bounds, { animate: false, padding: [24, 24] });
+  map.fitBounds(bounds, Object.assign({ animate: false }, padding || { padding: [24, 24] }));
 }
 
 let mapUnits = null;
 mapUnits = setUpMapUnits({ map, state, panel, catalog, property: () => chosenProperty, beforeDetail, jump });
 
-setUpPlaces(map, state, (place) => {
-  const view = placeView(place);
-  jump(view.center, view.zoom);
-  setWhere("Showing " + place.label + ": " + place.detail + ".");
-});
+setUpPlaces(
+  map,
+  state,
+  (place) => {
+    const view = placeView(place);
+    jump(view.center, view.zoom);
+    setWhere("Showing " + place.label + ": " + place.detail + ".");
+  },
+  (bounds) => {
+    // Room above for the zoom-in message, and beside for the places' names.
+    jumpToBounds(bounds, { paddingTopLeft: [60, 150], paddingBottomRight: [220, 40] });
+    setWhere("Showing every place with data in the conterminous US; pick one in the list or on the map (MH936 is in the Pacific).");
+  },
+);
 
 // ---- a pedon's panel
 

@@ -7,9 +7,16 @@ import { $, el } from "./dom.js";
 
 const boundsOf = (place) => L.latLngBounds([place.box[1], place.box[0]], [place.box[3], place.box[2]]);
 
-/** onJump(place) is called when the user picks a place (list or map); it moves the map. */
-export function setUpPlaces(map, state, onJump) {
+/**
+ * onJump(place) is called when the user picks a place (list or map); it moves the map. onOverview(bounds)
+ * shows every place of the conterminous US at once (their outlines and names).
+ */
+export function setUpPlaces(map, state, onJump, onOverview) {
   const list = $("places-list");
+  const lower48 = DATA_PLACES.filter((p) => p.lon < -66 && p.lon > -125 && p.lat > 24 && p.lat < 50);
+  const overview = el("button", { type: "button", class: "place-button place-overview", "data-place": "overview", title: "Kansas and Iowa on one map, each place outlined and named" }, ["All places (overview)"]);
+  overview.addEventListener("click", () => onOverview(lower48.reduce((all, p) => all.extend(boundsOf(p)), boundsOf(lower48[0]))));
+  list.appendChild(el("li", null, [overview]));
   for (const place of DATA_PLACES) {
     const button = el("button", { type: "button", class: "place-button place-" + place.kind, "data-place": place.id, title: place.detail }, [place.label]);
     button.addEventListener("click", () => onJump(place));
@@ -25,7 +32,8 @@ export function setUpPlaces(map, state, onJump) {
     const outline = L.rectangle(bounds, { pane: "places", renderer, className: "place-outline place-outline-" + place.kind, weight: 2, fill: true, fillOpacity: 0.12, interactive: false });
     // Tiny areas (a few hundred metres) would vanish at country scale: a labelled dot marks them too.
     const dot = L.circleMarker(bounds.getCenter(), { pane: "places", renderer, radius: 7, className: "place-dot place-dot-" + place.kind, weight: 2, fillOpacity: 0.9 });
-    dot.bindTooltip(place.label, { permanent: true, direction: "right", className: "place-tooltip", offset: [8, 0] });
+    const side = place.labelSide || "right";
+    dot.bindTooltip(place.label, { permanent: true, direction: side, className: "place-tooltip", offset: [side === "left" ? -8 : 8, 0] });
     dot.on("click", (event) => {
       L.DomEvent.stop(event);
       onJump(place);
