@@ -12,7 +12,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { pointInEncodedRings } from "../src/snapshot/geometry";
+import { pointInEncodedRings } from "../src/upstream/snapshot-geometry";
 import { TMP, runWrk, standaloneBench, startLoamServer, type WrkResult } from "./lib";
 
 export interface WorkersRow {

@@ -2,8 +2,41 @@
  * Configuration from the environment (docs/decisions.md#config), validated once at start. A bad value stops the
  * process with one line naming the variable; nothing else in Loam reads `process.env`.
  */
-import { MAX_IDLE_TIMEOUT_SECONDS, MAX_UPSTREAM_TIMEOUT_MS } from "./http/idle-timeout";
-import { DEFAULT_OSD_URL, osdUrlProblem } from "./providers/usda_osd/live";
+
+
+/**
+ * How long a connection may stay silent (used by http/idle-timeout.ts). Bun closes a connection that
+ * sends and receives nothing for `idleTimeout` seconds, also while its request is still being
+ * answered; the idle timeout covers UPSTREAM_TIMEOUT_MS plus a margin and Bun accepts at most 255 s,
+ * which bounds UPSTREAM_TIMEOUT_MS. Kept here so configuration depends on nothing above it.
+ */
+export const MAX_IDLE_TIMEOUT_SECONDS = 255;
+export const IDLE_MARGIN_SECONDS = 10;
+export const MAX_UPSTREAM_TIMEOUT_MS = (MAX_IDLE_TIMEOUT_SECONDS - IDLE_MARGIN_SECONDS) * 1000;
+
+/**
+ * Official Series Descriptions in live mode (docs/decisions.md#series): SoilKnowledgeBase keeps the
+ * parsed OSDs at `inst/extdata/OSD/<first letter>/<NAME>.json`, name upper-cased with spaces as `_`
+ * (CLARION, CABO_ROJO).
+ */
+export const DEFAULT_OSD_URL = "https://raw.githubusercontent.com/ncss-tech/SoilKnowledgeBase/main/inst/extdata/OSD/{letter}/{name}.json";
+
+/** The file URL of a series key (already reduced to letters and `_`) in an OSD_URL pattern. */
+export function osdUrl(pattern: string, key: string): string {
+  return pattern.replaceAll("{letter}", encodeURIComponent(key.charAt(0))).replaceAll("{name}", encodeURIComponent(key));
+}
+
+/** Why an OSD_URL pattern cannot be used, or null. */
+export function osdUrlProblem(pattern: string): string | null {
+  if (!pattern.includes("{name}")) return "must contain {name} (and usually {letter}), e.g. " + DEFAULT_OSD_URL;
+  let parsed: URL;
+  try {
+    parsed = new URL(osdUrl(pattern, "CLARION"));
+  } catch {
+    return `expected an http(s) URL pattern, got '${pattern}'`;
+  }
+  return parsed.protocol === "http:" || parsed.protocol === "https:" ? null : `expected an http(s) URL pattern, got '${pattern}'`;
+}
 
 export interface Config {
   port: number;
@@ -114,7 +147,7 @@ function redisUrl(env: Env): string | null {
   return raw;
 }
 
-/** The idle timeout must outlast it, and Bun's is at most 255 s (http/idle-timeout.ts). */
+/** The idle timeout must outlast it, and Bun's is at most 255 s (MAX_IDLE_TIMEOUT_SECONDS above). */
 function upstreamTimeout(env: Env): number {
   const raw = env.UPSTREAM_TIMEOUT_MS?.trim();
   if (raw && /^[0-9]+$/.test(raw) && Number(raw) > MAX_UPSTREAM_TIMEOUT_MS) {

@@ -2,6 +2,9 @@
  * Typed failures. Code that knows what went wrong throws one of these; one `onError` in
  * `src/http/error-response.ts` turns it into an ErrorResponse (docs/decisions.md#errors). Routes never build error bodies.
  */
+/** A user-given name as it may be quoted in a message: at most 40 characters. */
+export const clip = (raw: string) => (raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+
 export type ErrorCode =
   | "validation_error"
   | "not_found"

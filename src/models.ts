@@ -1,5 +1,5 @@
 /** Every named model of the contract: the OpenAPI components (`#/components/schemas/<Name>`). */
-import { CacheMetadata, DepthInterval } from "./answer/model";
+import { CacheMetadata, DepthInterval } from "./domain/model";
 import { ErrorBody, ErrorResponse } from "./http/error-response";
 import { ApiMetadata, HealthResponse } from "./meta/model";
 import { LOCATION_MODELS } from "./location/model";

@@ -11,7 +11,7 @@ import type { CachedAnswer } from "../upstream/cache";
 import type { Connected } from "../providers/connect";
 import type { OperationalProvider } from "../providers/provider";
 import type { Registry } from "../providers/registry";
-import type { CacheMetadata } from "./model";
+import type { CacheMetadata } from "../domain/model";
 
 /**
  * Where an answer's upstream data stand in the cache: the cache's own account of an answer (source,

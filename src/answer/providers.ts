@@ -4,12 +4,10 @@
  * refuses the others; the order of the checks (unknown, planned, another role) and their statuses
  * are shared (docs/architecture.md#providers).
  */
-import { LoamError, ProviderNotOperationalError, UnknownProviderError, ValidationError } from "../errors";
-import type { OperationalProvider } from "../providers/provider";
+import { clip, LoamError, ProviderNotOperationalError, UnknownProviderError, ValidationError } from "../errors";
+import type { OperationalProvider, ProviderRole } from "../providers/provider";
 import type { Registry } from "../providers/registry";
 
-/** A user-given name as it may be quoted in a message: at most 40 characters. */
-export const clip = (raw: string) => (raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
 
 export interface ProviderFit<P extends OperationalProvider> {
   /** Whether the route can use this operational provider. */
@@ -18,6 +16,37 @@ export interface ProviderFit<P extends OperationalProvider> {
   refusal(provider: OperationalProvider): string;
   /** The error for a name no provider has; an UnknownProviderError (404) unless the route documents otherwise. */
   unknown?(name: string): LoamError;
+}
+
+/**
+ * What each role serves and the endpoint that serves it: every refusal of a provider a route cannot
+ * use is written from this one table. A new role is one entry here (docs/architecture.md#providers).
+ */
+export const ROLE_ENDPOINTS: Readonly<Record<Exclude<ProviderRole, "planned">, { serves: string; use: string }>> = {
+  mapped_location: { serves: "mapped survey values for a point", use: "GET /v1/soil/location" },
+  lab_pedons: { serves: "laboratory pedons", use: "GET /v1/pedons?bbox=..." },
+  series: { serves: "series descriptions", use: "GET /v1/series/{name}" },
+};
+
+/**
+ * A route's fit: the providers of `role` that have what it needs (`has`, default all of them);
+ * `wanted` says what the route serves and `where` names the parameter, for the one refusal message.
+ */
+export function fitFor<R extends keyof typeof ROLE_ENDPOINTS, P extends Extract<OperationalProvider, { role: R }>>(
+  role: R,
+  wanted: string,
+  where: string,
+  has: (provider: Extract<OperationalProvider, { role: R }>) => boolean = () => true,
+): ProviderFit<P> {
+  return {
+    fits: (provider): provider is P => provider.role === role && has(provider as Extract<OperationalProvider, { role: R }>),
+    refusal: (provider) => {
+      const served = ROLE_ENDPOINTS[provider.role];
+      return provider.role === role
+        ? `${where} names '${provider.id}', which serves ${served.serves} but not ${wanted}.`
+        : `${where} names '${provider.id}', which serves ${served.serves}, not ${wanted}; use ${served.use} for it.`;
+    },
+  };
 }
 
 /** The provider of a name: unknown as `fit.unknown` says, planned 409, one that does not fit 422. */

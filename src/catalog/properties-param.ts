@@ -1,5 +1,5 @@
 /** The `properties` parameter: comma-separated ids or aliases, resolved to canonical ids (docs/decisions.md#limits). */
-import { clip } from "../answer/providers";
+import { clip } from "../errors";
 import { ValidationError } from "../errors";
 import { resolvePropertyId } from "./properties";
 import { Memo } from "../lru";

@@ -6,11 +6,10 @@
  * plus a margin (for normalizing and writing the answer), and never goes below 30 s; Bun accepts at
  * most 255 s, which bounds UPSTREAM_TIMEOUT_MS.
  */
+import { IDLE_MARGIN_SECONDS as MARGIN_SECONDS, MAX_IDLE_TIMEOUT_SECONDS } from "../config";
+
 export const MIN_IDLE_TIMEOUT_SECONDS = 30;
-/** Bun's largest `idleTimeout`. */
-export const MAX_IDLE_TIMEOUT_SECONDS = 255;
-const MARGIN_SECONDS = 10;
-export const MAX_UPSTREAM_TIMEOUT_MS = (MAX_IDLE_TIMEOUT_SECONDS - MARGIN_SECONDS) * 1000;
+export { MAX_IDLE_TIMEOUT_SECONDS, MAX_UPSTREAM_TIMEOUT_MS } from "../config";
 
 export function idleTimeoutFor(upstreamTimeoutMs: number): number {
   return Math.min(MAX_IDLE_TIMEOUT_SECONDS, Math.max(MIN_IDLE_TIMEOUT_SECONDS, Math.ceil(upstreamTimeoutMs / 1000) + MARGIN_SECONDS));

@@ -4,7 +4,7 @@ import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "..
 import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { checkDepthInterval, type DataDeps } from "../answer";
-import { oneProviderName, resolveProvider, unknownInProviders, type ProviderFit } from "../answer/providers";
+import { fitFor, oneProviderName, resolveProvider, unknownInProviders, type ProviderFit } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
 import type { PointProvider } from "../providers/provider";
 import { DEFAULT_LOCATION_PROPERTIES, LocationQueryParams, LocationResponse, RawLocationQueryParams, RawProviderResponse } from "./model";
@@ -16,21 +16,15 @@ export interface LocationRouteDeps extends DataDeps {
 }
 
 /** Providers that serve mapped values for a point; another role is refused with the endpoint it serves. */
-const POINT: ProviderFit<PointProvider> = {
-  fits: (provider): provider is PointProvider => provider.role === "mapped_location",
-  refusal: (provider) =>
-    provider.role === "series"
-      ? `Provider '${provider.id}' serves series descriptions, not mapped values for a point; use GET /v1/series/{name} for it.`
-      : `Provider '${provider.id}' serves laboratory pedons, not mapped values for a point; use GET /v1/pedons?bbox=... for it.`,
-};
+const POINT: ProviderFit<PointProvider> = fitFor("mapped_location", "mapped values for a point", "Query parameter 'providers'");
 
 /** The raw endpoint names the path id: a laboratory provider is pointed to its own raw endpoint. */
 const RAW_POINT: ProviderFit<PointProvider> = {
-  fits: POINT.fits,
+  ...fitFor("mapped_location", "a raw location table", "Path parameter 'provider_id'"),
   refusal: (provider) =>
     provider.role === "lab_pedons"
-      ? `Provider '${provider.id}' has no raw location endpoint: it serves laboratory pedons (use /v1/providers/${provider.id}/raw/pedons/{pedon_key}).`
-      : POINT.refusal(provider),
+      ? `Path parameter 'provider_id' names '${provider.id}', which has no raw location endpoint: it serves laboratory pedons (use /v1/providers/${provider.id}/raw/pedons/{pedon_key}).`
+      : fitFor("mapped_location", "a raw location table", "Path parameter 'provider_id'").refusal(provider),
 };
 
 const locationQuery = strictQuery(LocationQueryParams);

@@ -1,8 +1,8 @@
 /** Models of the point query and its raw twin (docs/decisions.md#provenance). */
 import { t } from "elysia";
-import { CacheMetadata, COORDINATE_PARAMETERS, DEPTH_PARAMETERS, DepthInterval, FORMAT_PARAMETER, closed, nullable } from "../answer/model";
+import { CacheMetadata, COORDINATE_PARAMETERS, DEPTH_PARAMETERS, DepthInterval, FORMAT_PARAMETER, closed, nullable } from "../domain/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
-import { SeriesLink } from "../series/model";
+import { DataKind, LicenseRecord, MapUnitComponentListing, MapUnitSummary, OBSERVATION_MODELS, Observation, ObservationLocation, SourceProvenance, SurveyContext, Uncertainty } from "../domain/observation";
 
 export const DEFAULT_LOCATION_PROPERTIES = "ph,organic_matter,sand,silt,clay";
 
@@ -34,106 +34,13 @@ export const LocationQuery = t.Object(
   { ...closed, title: "LocationQuery", description: "The effective query: defaults applied, aliases resolved to canonical ids." },
 );
 
-export const MapUnitComponentListing = t.Object(
-  {
-    component_key: t.String(),
-    component_name: t.String(),
-    component_kind: nullable(t.String({ description: "Series, Taxadjunct, Miscellaneous area, ..." })),
-    component_percent: nullable(t.Number()),
-    major_component: t.Boolean(),
-    has_horizon_data: t.Boolean({ description: "False for components without horizons (Urban land, Water, ...): they have no observations." }),
-    series: t.Union([SeriesLink, t.Null()], { description: "The Official Series Description of a Series or Taxadjunct component, when one exists; null for other kinds and for series without a description." }),
-  },
-  { ...closed, title: "MapUnitComponentListing", description: "A component of the map unit, listed whether or not it has horizon data." },
-);
-
-export const MapUnitSummary = t.Object(
-  {
-    area_symbol: t.String(),
-    map_unit_key: t.String(),
-    map_unit_symbol: t.String(),
-    map_unit_name: t.String(),
-    components: t.Array(MapUnitComponentListing, { description: "Every component of the map unit, highest percent first, including those without horizon data." }),
-  },
-  { ...closed, title: "MapUnitSummary" },
-);
-
-export const SourceProvenance = t.Object(
-  {
-    provider: t.String(),
-    organization: t.String(),
-    record_id: nullable(t.String({ description: "Provider horizon key (SSURGO chkey)." })),
-    retrieved_at: t.String({ format: "date-time" }),
-    original_property_name: t.String({ examples: ["chorizon.om_r"] }),
-    original_value: t.Number(),
-    original_unit: t.String(),
-    original_depth: DepthInterval,
-    original_measurement_method: nullable(t.String()),
-    citation: t.String(),
-    source_url: t.String(),
-    spatial_resolution: t.Optional(nullable(t.String())),
-  },
-  { ...closed, title: "SourceProvenance" },
-);
-
-export const ObservationLocation = t.Object(
-  { latitude: t.Number(), longitude: t.Number(), horizontal_accuracy_m: t.Optional(nullable(t.Number())) },
-  { ...closed, title: "ObservationLocation" },
-);
-
-export const Uncertainty = t.Object(
-  { lower: t.Optional(nullable(t.Number())), upper: t.Optional(nullable(t.Number())), method: t.Optional(nullable(t.String())) },
-  { ...closed, title: "Uncertainty" },
-);
-
-export const LicenseRecord = t.Object(
-  { name: t.Optional(nullable(t.String())), url: t.Optional(nullable(t.String())) },
-  { ...closed, title: "LicenseRecord" },
-);
-
-export const SurveyContext = t.Object(
-  {
-    area_symbol: t.String(),
-    map_unit_key: t.String(),
-    map_unit_symbol: t.String(),
-    map_unit_name: t.String(),
-    component_key: t.String(),
-    component_name: t.String(),
-    component_percent: nullable(t.Number()),
-    horizon_key: t.String(),
-    horizon_name: nullable(t.String()),
-  },
-  { ...closed, title: "SurveyContext" },
-);
-
-export const DataKind = t.Union([t.Literal("observed"), t.Literal("modeled"), t.Literal("mapped_survey"), t.Literal("derived"), t.Literal("user_supplied")]);
-
-export const SoilObservation = t.Object(
-  {
-    property: PropertyReference,
-    value: t.Number(),
-    unit: t.String(),
-    depth: DepthInterval,
-    data_kind: DataKind,
-    measurement_method: nullable(t.String()),
-    source: SourceProvenance,
-    location: ObservationLocation,
-    uncertainty: Uncertainty,
-    license: LicenseRecord,
-    transformations: t.Array(Transformation),
-    warnings: t.Array(t.String()),
-    survey_context: SurveyContext,
-  },
-  { ...closed, title: "SoilObservation" },
-);
-
 export const LocationResponse = t.Object(
   {
     api_version: t.String(),
     status: t.Literal("experimental"),
     query: LocationQuery,
-    data_kind: t.Literal("mapped_survey"),
-    observations: t.Array(SoilObservation),
+    data_kind: t.Union(DataKind.anyOf, { description: "What the provider's values are, as it declares: mapped_survey for a mapped soil survey (SSURGO), observed for samples." }),
+    observations: t.Array(Observation),
     map_units: t.Array(MapUnitSummary),
     cache: CacheMetadata,
     warnings: t.Array(t.String()),
@@ -163,7 +70,7 @@ export const LOCATION_MODELS = {
   Uncertainty,
   LicenseRecord,
   SurveyContext,
-  SoilObservation,
+  ...OBSERVATION_MODELS,
   LocationResponse,
   RawProviderResponse,
 };

@@ -8,13 +8,12 @@ import { cacheMetadata, describeCache, rawWarnings, sourceWarnings, unsupportedW
 import type { PointProvider } from "../providers/provider";
 import { VERSION } from "../version";
 import type { LocationQuery, LocationResponse, RawProviderResponse } from "./model";
-import { componentSeries, seriesLinker } from "../series/service";
+import { componentSeries, seriesLinker } from "../answer/series-links";
 
 export type EffectiveLocationQuery = Static<typeof LocationQuery>;
 
 const COMPONENTS_WARNING =
   "Components are constituents of the map unit, in the proportions of component_percent; none of them is located at the queried point, and which one occurs at the point is unknown.";
-const MAPPED_SURVEY_NOTE = "Mapped survey data are not a laboratory observation at the queried point.";
 
 /**
  * Requested properties the provider's observations cannot carry but its map-unit summaries can
@@ -73,7 +72,7 @@ export async function soilAtPoint(deps: DataDeps, provider: PointProvider, query
         api_version: VERSION,
         status: "experimental" as const,
         query,
-        data_kind: "mapped_survey" as const,
+        data_kind: provider.point.dataKind,
         observations: normalized.observations,
         map_units: normalized.mapUnits.map((m) => ({ ...m, components: m.components.map((c) => ({ ...c, series: componentSeries(link, c) })) })),
         cache: cacheMetadata(cache, deps.now()),
@@ -97,7 +96,7 @@ export async function rawAtPoint(deps: DataDeps, provider: PointProvider, query:
       upstream_response: provider.point.query.raw(cached.answer),
       warnings: rawWarnings(source, cache, [
         "Raw upstream payload: not normalized, no units or provenance attached, and its layout is not promised to stay stable. Use /v1/soil/location for normalized values.",
-        MAPPED_SURVEY_NOTE,
+        provider.point.note,
       ]),
     }),
   };

@@ -5,8 +5,9 @@ import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
 import { checkDepthInterval, type DataDeps } from "../answer";
-import { clip, resolveProvider, type ProviderFit } from "../answer/providers";
-import { parseBbox } from "../pedons/bbox";
+import { clip } from "../errors";
+import { fitFor, resolveProvider, type ProviderFit } from "../answer/providers";
+import { parseBbox } from "../domain/bbox";
 import type { PointProvider } from "../providers/provider";
 import { MAP_UNIT_BBOX_LIMITS, MapUnitCollection, MapUnitCollectionQueryParams } from "./model";
 import { parseMethod, planSummaries, type SummaryPlan } from "../summaries/service";
@@ -17,10 +18,7 @@ export interface MapUnitRouteDeps extends DataDeps {
   send: Send;
 }
 
-const POLYGONS: ProviderFit<PointProvider> = {
-  fits: (provider): provider is PointProvider => provider.role === "mapped_location" && provider.mapUnitPolygons !== undefined,
-  refusal: (provider) => `Query parameter 'provider' names '${provider.id}', which has no map-unit polygons; use usda_ssurgo.`,
-};
+const POLYGONS: ProviderFit<PointProvider> = fitFor("mapped_location", "map-unit polygons (use usda_ssurgo)", "Query parameter 'provider'", (provider) => provider.mapUnitPolygons !== undefined);
 
 /** A mapped-survey provider with polygons; unknown 404, planned 409, another role 422. */
 function polygonProvider(deps: DataDeps, given: string): PointProvider {

@@ -1,7 +1,7 @@
 /** Models of GET /v1/soil/mapunits?bbox=…: map-unit polygons as an RFC 7946 FeatureCollection. */
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { DEPTH_PARAMETERS, queryInteger, FORMAT_PARAMETER, featureCollection, closed, nullable } from "../answer/model";
+import { DEPTH_PARAMETERS, queryInteger, FORMAT_PARAMETER, featureCollection, closed, nullable } from "../domain/model";
 
 const integer = Type.Integer;
 

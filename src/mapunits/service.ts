@@ -4,7 +4,7 @@
  */
 import type { Static } from "elysia";
 import { cacheMetadata, describeCache, sourceWarnings, type DataAnswer, type DataDeps } from "../answer";
-import type { Bbox } from "../pedons/bbox";
+import type { Bbox } from "../domain/bbox";
 import type { MapUnitPolygon, PointProvider } from "../providers/provider";
 import { loadMapUnit, summarizeMapUnit, type MapUnitProvider, type SummaryPlan } from "../summaries/service";
 import { MAX_MAP_UNIT_LIMIT, type MapUnitCollection, type MapUnitFeature, type MapUnitFeatureSummary } from "./model";

@@ -8,21 +8,13 @@ import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
 import { checkDepthInterval, type DataDeps } from "../answer";
-import { clip, resolveProvider, type ProviderFit } from "../answer/providers";
+import { clip } from "../errors";
+import { fitFor, resolveProvider } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
-import type { PedonKey, PedonProvider } from "../providers/provider";
-import { parsePedonKey } from "./key";
-import { parseBbox } from "./bbox";
-import {
-  DEFAULT_LAB_PROVIDER,
-  PedonCollection,
-  PedonCollectionQueryParams,
-  PedonParams,
-  PedonQueryParams,
-  PedonResponse,
-  RawPedonParams,
-  RawPedonResponse,
-} from "./model";
+import type { PedonKey } from "../domain/pedon-key";
+import type { PedonProvider } from "../providers/provider";
+import { parseBbox } from "../domain/bbox";
+import { DEFAULT_LAB_PROVIDER, PedonCollection, PedonCollectionQueryParams, PedonParams, PedonQueryParams, PedonResponse, RawPedonParams, RawPedonResponse } from "./model";
 import { pedonDetail, pedonsInBbox, rawPedon, type EffectivePedonQuery } from "./service";
 import { PEDON_COLLECTION_TABLE, PEDON_TABLE } from "../tables";
 
@@ -30,28 +22,16 @@ export interface PedonRouteDeps extends DataDeps {
   send: Send;
 }
 
-/** Laboratory pedon providers; `where` names the parameter in the refusal. */
-const labPedons = (where: string): ProviderFit<PedonProvider> => ({
-  fits: (provider): provider is PedonProvider => provider.role === "lab_pedons",
-  refusal: (provider) =>
-    provider.role === "series"
-      ? `${where} names '${provider.id}', which serves series descriptions, not laboratory pedons; use GET /v1/series/{name} for it.`
-      : `${where} names '${provider.id}', which serves mapped values for a point, not laboratory pedons; use GET /v1/soil/location for it.`,
-});
-
 /** A laboratory provider id or alias → the provider; unknown 404, planned 409, another role 422. */
 function labProvider(deps: DataDeps, given: string, where: string): PedonProvider {
   if (given.trim() === "") throw new ValidationError(`${where} must name a laboratory pedon provider (usda_kssl or an alias); it is empty.`);
-  return resolveProvider(deps.registry, given.trim(), labPedons(where));
+  return resolveProvider(deps.registry, given.trim(), fitFor("lab_pedons", "laboratory pedons", where));
 }
 
-function pedonKey(raw: string): PedonKey {
-  const key = parsePedonKey(raw);
-  if (key === null) {
-    throw new ValidationError(
-      `Path parameter 'pedon_key' must be a KSSL pedon lab sample number such as 02N0245 (two digits, a letter, four digits or letters) or an SDA integer pedon_key from 1 to 2147483647; got '${clip(raw)}'.`,
-    );
-  }
+/** The path segment as the provider's own key syntax reads it; a 422 in its words when malformed. */
+function pedonKey(provider: PedonProvider, raw: string): PedonKey {
+  const key = provider.pedons.key.parse(raw);
+  if (key === null) throw new ValidationError(`Path parameter 'pedon_key' must be ${provider.pedons.key.syntax}; got '${clip(raw)}'.`, provider.id);
   return key;
 }
 
@@ -111,7 +91,7 @@ export function pedons(deps: PedonRouteDeps) {
       async ({ params, query, request, set }) => {
         // The detail names no provider: it is the default laboratory provider, refused (409) should the catalog ever mark it planned.
         const provider = labProvider(deps, DEFAULT_LAB_PROVIDER, "The laboratory provider");
-        const key = pedonKey(params.pedon_key);
+        const key = pedonKey(provider, params.pedon_key);
         const answer = await pedonDetail(deps, provider, key, effectivePedonQuery(key, pedonQuery.queryOf(query)));
         return deps.send(answer, request, set, PEDON_TABLE);
       },
@@ -142,7 +122,7 @@ export function pedons(deps: PedonRouteDeps) {
       "/v1/providers/:provider_id/raw/pedons/:pedon_key",
       async ({ params, request, set }) => {
         const provider = labProvider(deps, params.provider_id, "Path parameter 'provider_id'");
-        const answer = await rawPedon(deps, provider, pedonKey(params.pedon_key));
+        const answer = await rawPedon(deps, provider, pedonKey(provider, params.pedon_key));
         return deps.send(answer, request, set);
       },
       {

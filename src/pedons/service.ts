@@ -6,10 +6,11 @@
 import type { Static } from "elysia";
 import { NotFoundError } from "../errors";
 import { cacheMetadata, describeCache, rawWarnings, sourceWarnings, type DataAnswer, type DataDeps } from "../answer";
-import type { PedonKey, PedonProvider } from "../providers/provider";
+import type { PedonKey } from "../domain/pedon-key";
+import type { PedonProvider } from "../providers/provider";
 import { VERSION } from "../version";
-import { seriesLinker } from "../series/service";
-import type { Bbox } from "./bbox";
+import { seriesLinker } from "../answer/series-links";
+import type { Bbox } from "../domain/bbox";
 import { MAX_PEDON_LIMIT, type PedonCollection, type PedonQuery, type PedonResponse, type RawPedonResponse } from "./model";
 
 export interface EffectiveCollectionQuery {

@@ -16,12 +16,13 @@ import type { Static } from "elysia";
 import type { Config } from "../config";
 import type { ProviderRecord } from "../catalog/model";
 import type { QueryKind, SourceDescription, Transport } from "../upstream/transport";
-import type { MapUnitSummary, SoilObservation } from "../location/model";
-import type { LabLayer, PedonFeature } from "../pedons/model";
-import type { SeriesBody, SeriesLink } from "../series/model";
+import type { DataKind, MapUnitSummary, Observation } from "../domain/observation";
+import type { LabLayer, PedonFeature } from "../domain/lab";
+import type { SeriesBody, SeriesLink } from "../domain/series";
 import type { CachedAnswer } from "../upstream/cache";
-import type { SummaryComponent } from "../summaries/component-values";
-import type { SummaryProperty } from "../summaries/properties";
+import type { SummaryComponent } from "../domain/component";
+import type { SummaryProperty } from "../domain/summary-property";
+import type { PedonKey } from "../domain/pedon-key";
 
 /** Which endpoint family a provider serves. */
 export type ProviderRole = Provider["role"];
@@ -91,7 +92,7 @@ export interface PointContext extends AnswerContext, PointParams {
 }
 
 export interface NormalizedPoint {
-  observations: Static<typeof SoilObservation>[];
+  observations: Static<typeof Observation>[];
   mapUnits: Static<typeof MapUnitSummary>[];
   /** The provider's own warnings about this answer (the service adds the shared ones). */
   warnings: string[];
@@ -148,6 +149,10 @@ export interface MapUnitPolygon {
 export interface PointProvider<A = any> extends OperationalBase {
   readonly role: "mapped_location";
   readonly point: {
+    /** What its values are (the answer's data_kind): mapped_survey for a mapped soil survey, observed for samples, ... */
+    dataKind: Static<typeof DataKind>;
+    /** What a user must know about every value it serves, said on its raw answers too (e.g. survey values are not a lab observation at the point). */
+    note: string;
     query: QueryKind<PointParams, A>;
     normalize(answer: A, context: PointContext): NormalizedPoint;
   };
@@ -169,8 +174,6 @@ export interface BboxParams {
   limit: number;
 }
 
-/** A pedon key in one of its two forms (docs/decisions.md#pedon-keys). */
-export type PedonKey = { form: "pedon_key"; value: number } | { form: "pedlabsampnum"; value: string };
 
 export interface PedonParams {
   pedonKey: PedonKey;
@@ -200,6 +203,8 @@ export interface PedonDetail {
 export interface PedonProvider<B = any, D = any> extends OperationalBase {
   readonly role: "lab_pedons";
   readonly pedons: {
+    /** Its key syntax: a path segment read as a key (null when malformed), and the syntax in words for the 422. */
+    key: { parse(raw: string): PedonKey | null; syntax: string };
     bbox: QueryKind<BboxParams, B>;
     /** Features in the query's order; `truncated` when more than `limit` exist. */
     features(answer: B, limit: number): { features: Static<typeof PedonFeature>[]; truncated: boolean };

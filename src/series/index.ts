@@ -6,7 +6,8 @@ import { strictQuery } from "../http/query";
 import { SERIES_TABLE } from "../tables";
 import { ProviderNotOperationalError } from "../errors";
 import type { DataDeps } from "../answer";
-import { SeriesParams, SeriesQueryParams, SeriesResponse } from "./model";
+import { SeriesParams, SeriesQueryParams } from "./model";
+import { SeriesResponse } from "../domain/series";
 import { seriesDescription } from "./service";
 
 export interface SeriesRouteDeps extends DataDeps {

@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, s
 import { basename, dirname, join, relative } from "node:path";
 import { importKsslFolder, type KsslFolderReport } from "./kssl-import";
 import { importOsd } from "./osd-import";
-import { createBaseSchema, integrityWarnings, readSnapshotInfo, SNAPSHOT_FORMAT_VERSION, writeDatasetInfo, writeInfo, type DatasetInfo } from "./schema";
+import { createBaseSchema, integrityWarnings, readSnapshotInfo, SNAPSHOT_FORMAT_VERSION, writeDatasetInfo, writeInfo, type DatasetInfo } from "../upstream/snapshot-schema";
 import { deleteSsurgoArea, importSsurgoFolder, legendAreaSymbols, type SsurgoFolderReport, type SurveyArea } from "./ssurgo-import";
 import { findSurveyFolders, withSurveyFolders } from "./zip";
 import { US_STATE_NAMES } from "./us-states";

@@ -8,7 +8,7 @@
 import type { Database, SQLQueryBindings } from "bun:sqlite";
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { createBaseSchema, ensureIndexes, ensureTable, quoteIdent, tableColumns } from "./schema";
+import { createBaseSchema, ensureIndexes, ensureTable, quoteIdent, tableColumns } from "../upstream/snapshot-schema";
 import { decodeWssBytes } from "./wss-text";
 
 /** LDM tables the snapshot reads, plus the source's extra pedon fields when present. */

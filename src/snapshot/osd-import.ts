@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { munsellTable, type MunsellTable } from "../providers/usda_osd/munsell";
 import { parseOsd, seriesKey } from "../providers/usda_osd/parse";
 import { MUNSELL_FILE, readRenotationFile } from "../providers/usda_osd/renotation-file";
-import { createOsdTables, writeInfo } from "./schema";
+import { createOsdTables, writeInfo } from "../upstream/snapshot-schema";
 
 export const OSD_FOLDER = "osd";
 

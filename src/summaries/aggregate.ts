@@ -13,17 +13,10 @@
  * - min / max: over the horizons (or, for component-level and storage properties, the components)
  *   that overlap the interval, across all components.
  */
-import {
-  compareKeys,
-  hasReading,
-  readComponent,
-  type ComponentReading,
-  type DepthInterval,
-  type SummaryComponent,
-} from "./component-values";
+import { compareKeys, hasReading, readComponent, type ComponentReading, type DepthInterval, type SummaryComponent } from "../domain/component";
 import { ValidationError } from "../errors";
 import { assertMethodFits, type SummaryMethod } from "./methods";
-import type { SummaryProperty, SummaryTransformation } from "./properties";
+import type { SummaryProperty, SummaryTransformation } from "../domain/summary-property";
 import { describeTransformations, summaryWarnings } from "./explain";
 
 export interface SummaryContribution {

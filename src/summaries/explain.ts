@@ -2,10 +2,10 @@
  * How a summary shows its work: the formulas it applied (`transformations`) and what a reader must
  * know before using the number (`warnings`). Pure functions over the method's outcome.
  */
-import { hasReading, isMiscellaneousArea, type ComponentReading, type DepthInterval } from "./component-values";
+import { hasReading, isMiscellaneousArea, type ComponentReading, type DepthInterval } from "../domain/component";
 import type { MethodOutcome } from "./aggregate";
 import type { SummaryMethod } from "./methods";
-import type { SummaryProperty, SummaryTransformation } from "./properties";
+import type { SummaryProperty, SummaryTransformation } from "../domain/summary-property";
 
 const interval = (d: DepthInterval) => `${d.top_cm}–${d.bottom_cm} cm`;
 

@@ -5,7 +5,7 @@ import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
 import { checkDepthInterval, type DataDeps } from "../answer";
-import { oneProviderName, resolveProvider, unknownInProviders, type ProviderFit } from "../answer/providers";
+import { fitFor, oneProviderName, resolveProvider, unknownInProviders, type ProviderFit } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
 import { MapUnitPathParams, MapUnitQueryParams, SummaryQueryParams, SummaryResponse } from "./model";
 import { mapUnitSummary, parseMethod, planSummaries, summaryAtPoint, type EffectiveSummaryQuery, type MapUnitProvider } from "./service";
@@ -16,8 +16,7 @@ export interface SummaryRouteDeps extends DataDeps {
 }
 
 const MAP_UNITS: ProviderFit<MapUnitProvider> = {
-  fits: (provider): provider is MapUnitProvider => provider.role === "mapped_location" && provider.mapUnits !== undefined,
-  refusal: (provider) => `Provider '${provider.id}' serves no map units; map-unit summaries come from usda_ssurgo.`,
+  ...fitFor("mapped_location", "map units (map-unit summaries come from usda_ssurgo)", "Query parameter 'providers'", (provider) => provider.mapUnits !== undefined),
   unknown: unknownInProviders,
 };
 

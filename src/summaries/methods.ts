@@ -4,7 +4,7 @@
  * condition or taken from the dominant component. A method that does not fit is a 422 naming both.
  */
 import { ValidationError } from "../errors";
-import type { SummaryKind, SummaryProperty } from "./properties";
+import type { SummaryKind, SummaryProperty } from "../domain/summary-property";
 
 export const SUMMARY_METHODS = ["weighted_average", "dominant_component", "dominant_condition", "min", "max"] as const;
 export type SummaryMethod = (typeof SUMMARY_METHODS)[number];

@@ -3,10 +3,10 @@
  * body for both, the map unit with every component, and one summary per requested property.
  */
 import { t, type Static } from "elysia";
-import { CacheMetadata, COORDINATE_PARAMETERS, DEPTH_PARAMETERS, FORMAT_PARAMETER, DepthInterval, closed, nullable } from "../answer/model";
+import { CacheMetadata, COORDINATE_PARAMETERS, DEPTH_PARAMETERS, FORMAT_PARAMETER, DepthInterval, closed, nullable } from "../domain/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { SUMMARY_METHODS } from "./methods";
-import { SeriesLink } from "../series/model";
+import { SeriesLink } from "../domain/series";
 
 export const DEFAULT_SUMMARY_PROPERTIES = "ph,organic_matter,sand,silt,clay";
 

@@ -17,11 +17,11 @@ import { noMapUnitReason } from "../domain/coverage";
 import type { MapUnitData, MapUnitRole, PointProvider } from "../providers/provider";
 import { VERSION } from "../version";
 import type { SeriesLinker } from "../providers/provider";
-import { componentSeries, seriesLinker } from "../series/service";
+import { componentSeries, seriesLinker } from "../answer/series-links";
 import { summarize } from "./aggregate";
-import { isMiscellaneousArea, type DepthInterval } from "./component-values";
+import { isMiscellaneousArea, type DepthInterval } from "../domain/component";
 import { assertMethodFits, defaultMethod, SUMMARY_METHODS, type SummaryMethod } from "./methods";
-import type { SummaryProperty } from "./properties";
+import type { SummaryProperty } from "../domain/summary-property";
 import type { MapUnitComponent, PropertySummary, SummaryQuery, SummaryResponse } from "./model";
 
 export type EffectiveSummaryQuery = Static<typeof SummaryQuery>;

@@ -7,18 +7,32 @@
  * knows HTTP.
  */
 import type { Static } from "@sinclair/typebox";
-import type { LocationResponse, SoilObservation } from "../location/model";
-import type { LabLayer, LabObservation, PedonCollection, PedonFeature, PedonResponse } from "../pedons/model";
+import type { Observation as AnyObservation } from "../domain/observation";
+import type { LabLayer, LabObservation, PedonFeature } from "../domain/lab";
 import type { Transformation } from "../catalog/model";
 import { toCsv, type Column } from "./csv";
 
 export const WARNING_SEPARATOR = " | ";
 
-type Location = Static<typeof LocationResponse>;
-type Observation = Static<typeof SoilObservation>;
-type Collection = Static<typeof PedonCollection>;
+// The bodies as far as their tables read them (typed from the domain's shapes, so this room depends
+// on no feature): the point query's, the pedon collection's and the pedon detail's.
+type Observation = Static<typeof AnyObservation>;
+
+/** A mapped-survey observation's map unit, component and horizon; null columns for other contexts. */
+const survey = (o: Observation) => ("survey_context" in o ? o.survey_context : null);
 type Feature = Static<typeof PedonFeature>;
-type Pedon = Static<typeof PedonResponse>;
+export type LocationBody = { observations: readonly Observation[]; warnings: readonly string[] };
+export type PedonCollectionBody = { features: readonly Feature[]; provider: string; truncated: boolean; cache: { stored_at: string }; warnings: readonly string[] };
+export type PedonBody = {
+  pedon_key: string;
+  provider: string;
+  location: { latitude: number | null; longitude: number | null };
+  retrieved_at: string;
+  citation: string;
+  source_url: string;
+  layers: readonly Static<typeof LabLayer>[];
+  warnings: readonly string[];
+};
 
 /** "operation: formula (from -> to)", joined: enough to redo the conversion by hand. */
 export function joinTransformations(transformations: readonly Pick<Static<typeof Transformation>, "operation" | "formula" | "from_unit" | "to_unit">[]): string {
@@ -31,6 +45,10 @@ export function joinWarnings(own: readonly string[], answer: readonly string[]):
 }
 
 // ---- GET /v1/soil/location: one row per observation ------------------------------------------
+
+type Location = LocationBody;
+type Collection = PedonCollectionBody;
+type Pedon = PedonBody;
 
 type LocationRow = { observation: Observation; answer: Location };
 
@@ -45,15 +63,15 @@ export const LOCATION_COLUMNS: readonly Column<LocationRow>[] = [
   ["measurement_method", ({ observation: o }) => o.measurement_method],
   ["latitude", ({ observation: o }) => o.location.latitude],
   ["longitude", ({ observation: o }) => o.location.longitude],
-  ["area_symbol", ({ observation: o }) => o.survey_context.area_symbol],
-  ["map_unit_key", ({ observation: o }) => o.survey_context.map_unit_key],
-  ["map_unit_symbol", ({ observation: o }) => o.survey_context.map_unit_symbol],
-  ["map_unit_name", ({ observation: o }) => o.survey_context.map_unit_name],
-  ["component_key", ({ observation: o }) => o.survey_context.component_key],
-  ["component_name", ({ observation: o }) => o.survey_context.component_name],
-  ["component_percent", ({ observation: o }) => o.survey_context.component_percent],
-  ["horizon_key", ({ observation: o }) => o.survey_context.horizon_key],
-  ["horizon_name", ({ observation: o }) => o.survey_context.horizon_name],
+  ["area_symbol", ({ observation: o }) => survey(o)?.area_symbol ?? null],
+  ["map_unit_key", ({ observation: o }) => survey(o)?.map_unit_key ?? null],
+  ["map_unit_symbol", ({ observation: o }) => survey(o)?.map_unit_symbol ?? null],
+  ["map_unit_name", ({ observation: o }) => survey(o)?.map_unit_name ?? null],
+  ["component_key", ({ observation: o }) => survey(o)?.component_key ?? null],
+  ["component_name", ({ observation: o }) => survey(o)?.component_name ?? null],
+  ["component_percent", ({ observation: o }) => survey(o)?.component_percent ?? null],
+  ["horizon_key", ({ observation: o }) => survey(o)?.horizon_key ?? null],
+  ["horizon_name", ({ observation: o }) => survey(o)?.horizon_name ?? null],
   ["provider", ({ observation: o }) => o.source.provider],
   ["organization", ({ observation: o }) => o.source.organization],
   ["record_id", ({ observation: o }) => o.source.record_id],

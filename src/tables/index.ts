@@ -3,27 +3,24 @@
  * as CSV (flatten.ts) and the download's file name. A route passes its table to `deps.send`; the
  * response pipeline (src/http/response.ts) negotiates and renders. Nothing here knows HTTP.
  */
-import type { Static } from "@sinclair/typebox";
 import type { CsvTable } from "../http/response";
-import type { LocationResponse } from "../location/model";
-import type { PedonCollection, PedonResponse } from "../pedons/model";
-import { locationCsv, pedonCollectionCsv, pedonCsv } from "./flatten";
+import { locationCsv, pedonCollectionCsv, pedonCsv, type LocationBody, type PedonBody, type PedonCollectionBody } from "./flatten";
 import { summaryCsv, type SummaryBodyCells } from "./summary";
 import { mapUnitCollectionCsv, type MapUnitCollectionCells } from "./mapunits";
 import { seriesCsv } from "./series";
-import type { SeriesResponse } from "../series/model";
+import type { SeriesResponse } from "../domain/series";
 
-export const LOCATION_TABLE: CsvTable<Static<typeof LocationResponse>> = {
+export const LOCATION_TABLE: CsvTable<LocationBody & { query: { latitude: number; longitude: number } }> = {
   render: locationCsv,
   fileName: (body) => `loam-soil-location_${body.query.latitude}_${body.query.longitude}.csv`,
 };
 
-export const PEDON_COLLECTION_TABLE: CsvTable<Static<typeof PedonCollection>> = {
+export const PEDON_COLLECTION_TABLE: CsvTable<PedonCollectionBody & { query: { bbox: readonly number[] } }> = {
   render: pedonCollectionCsv,
   fileName: (body) => `loam-pedons_${body.query.bbox.join("_")}.csv`,
 };
 
-export const PEDON_TABLE: CsvTable<Static<typeof PedonResponse>> = {
+export const PEDON_TABLE: CsvTable<PedonBody> = {
   render: pedonCsv,
   fileName: (body) => `loam-pedon_${body.pedon_key.toUpperCase()}.csv`,
 };

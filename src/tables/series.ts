@@ -2,7 +2,7 @@
  * GET /v1/series/{name} as a table: one row per horizon of the typical pedon, with the series, its
  * taxonomic class and the citation on every row, and the answer's warnings last (see ./flatten.ts).
  */
-import type { SeriesHorizon, SeriesResponse } from "../series/model";
+import type { SeriesHorizon, SeriesResponse } from "../domain/series";
 import type { Static } from "@sinclair/typebox";
 import { toCsv, type Column } from "./csv";
 import { WARNING_SEPARATOR } from "./flatten";

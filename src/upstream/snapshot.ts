@@ -6,7 +6,7 @@
 import { Database } from "bun:sqlite";
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { LoamError, UpstreamError } from "../errors";
-import { readSnapshotInfo, tableColumns } from "../snapshot/schema";
+import { readSnapshotInfo, tableColumns } from "./snapshot-schema";
 import type { Payload, QueryKind, SnapshotForm, SourceDescription, Transport } from "./transport";
 
 /** What a client reads when the snapshot cannot answer (the SQLite error goes to the log). */

@@ -46,7 +46,8 @@ describe("a client generated with openapi-typescript + openapi-fetch", () => {
     const generated = readFileSync(join(dir, "schema.d.ts"), "utf8");
     // Named models survive generation as named types, referenced rather than copied.
     expect(generated).toMatch(/SoilObservation: \{/);
-    expect(generated).toContain('components["schemas"]["SoilObservation"][]');
+    expect(generated).toContain('components["schemas"]["Observation"][]');
+    expect(generated).toMatch(/Observation: components\["schemas"\]\["SoilObservation"\] \| components\["schemas"\]\["SampleObservation"\]/);
     expect(generated).toMatch(/getPedon: \{/);
     await run([join(dir, "node_modules/.bin/tsc"), "-p", "tsconfig.json"], dir);
 

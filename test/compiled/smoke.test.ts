@@ -16,6 +16,9 @@ import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { DATA_DIR, startLoam, type RunningLoam } from "../support/server";
 import { buildOnce, REPO, spawnLoam, type LoamProcess } from "./support";
 
+/** The release under test, read from package.json (one version everywhere, docs/decisions.md#version). */
+const PACKAGE_VERSION: string = JSON.parse(require("node:fs").readFileSync(`${REPO}/package.json`, "utf8")).version;
+
 const LOCATION = "/v1/soil/location?latitude=41.944131&longitude=-94.359608&properties=ph,organic_matter,clay";
 const RAW_LOCATION = "/v1/providers/usda_ssurgo/raw/location?latitude=41.944131&longitude=-94.359608";
 const PEDONS_BBOX = "/v1/pedons?bbox=-96,38.5,-95,39.5";
@@ -97,7 +100,7 @@ describe("the single executable, alone in an empty directory", () => {
     expect(readdirSync(dir).filter((name) => name !== "state")).toEqual(["loam"]);
     const version = Bun.spawnSync([exe, "--version"], { cwd: dir, env: {} });
     expect(version.exitCode).toBe(0);
-    expect(version.stdout.toString().trim()).toBe("0.3.0");
+    expect(version.stdout.toString().trim()).toBe(PACKAGE_VERSION);
     const help = Bun.spawnSync([exe, "--help"], { cwd: dir, env: {} });
     expect(help.exitCode).toBe(0);
     for (const usage of ["loam [serve]", "loam snapshot build [--data <dir>]", "loam import-ssurgo <folder-or-zip>", "loam --version | --help"]) {
@@ -124,12 +127,12 @@ describe("the single executable, alone in an empty directory", () => {
   test("/health", async () => {
     const response = await loam.get("/health");
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: "healthy", service: "loam", version: "0.3.0" });
+    expect(await response.json()).toEqual({ status: "healthy", service: "loam", version: PACKAGE_VERSION });
   });
 
   test("/v1, /v1/providers and /v1/properties answer as from source", async () => {
     const meta = await sameAsSource("/v1");
-    expect(meta.version).toBe("0.3.0");
+    expect(meta.version).toBe(PACKAGE_VERSION);
     expect(meta.supported_providers).toContain("usda_ssurgo");
     const providers = await sameAsSource("/v1/providers");
     expect(JSON.stringify(providers)).toContain("usda_kssl");
@@ -140,7 +143,7 @@ describe("the single executable, alone in an empty directory", () => {
   test("/openapi.json is the same OpenAPI 3.1.0 document", async () => {
     const doc = await sameAsSource("/openapi.json");
     expect(doc.openapi).toBe("3.1.0");
-    expect(doc.info.version).toBe("0.3.0");
+    expect(doc.info.version).toBe(PACKAGE_VERSION);
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/health", "/v1/soil/location", ...(HAS_PEDONS ? ["/v1/pedons"] : [])]));
   });
 

@@ -23,6 +23,30 @@ function importsOf(file: string): string[] {
 
 const all = files(SRC).map((file) => ({ file: relative(SRC, file), imports: importsOf(file) }));
 
+/** A file's room: its top folder under src/, or the top-level file's own name (app, config, errors, ...). */
+const roomOf = (path: string) => (path.includes("/") ? path.split("/")[0]! : path.replace(/\.ts$/, ""));
+
+/**
+ * Every room of src/, by kind (docs/architecture.md#rooms). A new folder must be placed here, so the
+ * rules below always look at every folder.
+ */
+const ROOMS = {
+  /** Composition and process entry points: may import anything. */
+  top: ["app", "server", "cli", "compiled", "workers", "models"],
+  /** Routes of one endpoint family each (index.ts routes, model.ts, service.ts). */
+  features: ["location", "pedons", "summaries", "mapunits", "series", "meta", "pages"],
+  /** What features share: the boundary, the answer room, tables. */
+  shared: ["http", "answer", "tables"],
+  /** The shapes features and providers share, the vocabulary and catalog models as data. */
+  domain: ["domain", "catalog"],
+  providers: ["providers"],
+  /** Transports, the cache, Redis, the snapshot build. */
+  below: ["upstream", "redis", "snapshot"],
+  /** Leaf modules every room may read. */
+  leaves: ["config", "errors", "version", "lru", "decimal", "state-db", "assets.d", "compiled"],
+} as const;
+const FEATURES: readonly string[] = ROOMS.features;
+
 function violations(inRoom: (file: string) => boolean, forbidden: (target: string) => boolean): string[] {
   return all.filter(({ file }) => inRoom(file)).flatMap(({ file, imports }) => imports.filter(forbidden).map((target) => `${file} -> ${target}`));
 }
@@ -30,6 +54,30 @@ function violations(inRoom: (file: string) => boolean, forbidden: (target: strin
 describe("import rules", () => {
   test("the rule reader sees the imports (a known edge exists)", () => {
     expect(all.find((f) => f.file === "location/service.ts")!.imports).toContain("answer");
+  });
+
+  test("every folder and top-level file of src/ belongs to a room the rules below know", () => {
+    const known = new Set<string>(Object.values(ROOMS).flat());
+    const unknown = [...new Set(all.map(({ file }) => roomOf(file)))].filter((room) => !known.has(room) && !room.endsWith(".d"));
+    expect(unknown).toEqual([]);
+  });
+
+  test("no two rooms import each other (every folder of src/)", () => {
+    const edges = new Set(all.flatMap(({ file, imports }) => imports.map((target) => `${roomOf(file)}>${roomOf(target)}`)));
+    const pairs = [...edges]
+      .map((edge) => edge.split(">") as [string, string])
+      .filter(([from, to]) => from !== to && from < to && edges.has(`${to}>${from}`))
+      .map(([a, b]) => `${a} <-> ${b}`);
+    expect(pairs).toEqual([]);
+  });
+
+  test("providers never import a feature", () => {
+    expect(violations((file) => file.startsWith("providers/"), (target) => FEATURES.includes(roomOf(target)))).toEqual([]);
+  });
+
+  test("the domain room imports only the domain, catalog data, shared models and leaves", () => {
+    const allowed = (target: string) => ["domain", "catalog", "errors", "decimal"].includes(roomOf(target));
+    expect(violations((file) => file.startsWith("domain/"), (target) => !allowed(target))).toEqual([]);
   });
 
   test("services, providers and the answer room never import from http/", () => {
@@ -47,8 +95,8 @@ describe("import rules", () => {
     expect(violations((file) => file.startsWith("upstream/"), forbidden)).toEqual([]);
   });
 
-  test("tables read bodies only: their own files, models, and the pipeline's CsvTable type", () => {
-    const allowed = (target: string) => target.startsWith("tables/") || /(^|\/)model$/.test(target) || target === "http/response";
+  test("tables read bodies only: their own files, models, the domain's shapes and the pipeline's CsvTable type", () => {
+    const allowed = (target: string) => target.startsWith("tables/") || target.startsWith("domain/") || /(^|\/)model$/.test(target) || target === "http/response";
     expect(violations((file) => file.startsWith("tables/"), (target) => !allowed(target))).toEqual([]);
   });
 

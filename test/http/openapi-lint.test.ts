@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { useLoam } from "../support/server";
 import { OPERATION_IDS, PARAMETER_PATTERNS } from "../../src/http/openapi-polish";
-import { parseBbox } from "../../src/pedons/bbox";
-import { parsePedonKey } from "../../src/pedons/key";
+import { parseBbox } from "../../src/domain/bbox";
+import { parsePedonKey } from "../../src/domain/pedon-key";
 import { checkMapUnitKey } from "../../src/providers/usda_ssurgo/mapunit";
 
 const { loam } = useLoam();
@@ -65,7 +65,12 @@ describe("what generated clients rely on", () => {
     const text = JSON.stringify(doc);
     for (const name of Object.keys(doc.components.schemas)) expect(text).toContain(`"#/components/schemas/${name}"`);
     const observation = doc.components.schemas.LocationResponse.properties.observations.items;
-    expect(observation).toEqual({ $ref: "#/components/schemas/SoilObservation" });
+    expect(observation).toEqual({ $ref: "#/components/schemas/Observation" });
+    // An observation is one of four shapes by its context; the mapped-survey one is the spec's SoilObservation.
+    expect(doc.components.schemas.Observation.anyOf.map((s: { $ref: string }) => s.$ref)).toEqual(
+      ["SoilObservation", "SampleObservation", "GridCellObservation", "StationObservation"].map((name) => `#/components/schemas/${name}`),
+    );
+    expect(doc.components.schemas.SoilObservation.required).toContain("survey_context");
     expect(doc.components.schemas.PedonResponse.properties.layers.items).toEqual({ $ref: "#/components/schemas/LabLayer" });
   });
 

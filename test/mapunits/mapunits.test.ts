@@ -197,7 +197,7 @@ describe("GET /v1/soil/mapunits: bad input is a 422 (the pedon bbox rules, 0.25Â
     [`bbox=${BOX.join(",")}&limit=5001`, /limit/],
     [`bbox=${BOX.join(",")}&method=weighted_average`, /method.*needs a 'property'/],
     [`bbox=${BOX.join(",")}&depth_top_cm=30&depth_bottom_cm=10`, /depth_bottom_cm/],
-    [`bbox=${BOX.join(",")}&provider=usda_kssl`, /no map-unit polygons/],
+    [`bbox=${BOX.join(",")}&provider=usda_kssl`, /serves laboratory pedons, not map-unit polygons.*use GET \/v1\/pedons/],
     [`bbox=${BOX.join(",")}&property=nonsense`, /'property' must be a property map-unit summaries answer/],
     [`bbox=${BOX.join(",")}&property=clay&method=dominant_condition`, /dominant_condition/],
     [`bbox=${BOX.join(",")}&property=clay&method=median`, /'method' must be one of/],

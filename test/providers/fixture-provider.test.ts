@@ -37,6 +37,26 @@ describe("a fixture provider registered with one line", () => {
     }
   });
 
+  test("it declares its own data kind and context: samples at a site, no invented map unit or survey fields", async () => {
+    const { body } = await loam.json(`/v1/soil/location?${at}&providers=fixture_points&properties=ph,clay&depth_bottom_cm=30`);
+    expect(body.data_kind).toBe("observed");
+    expect(body.map_units).toEqual([]);
+    for (const o of body.observations) {
+      expect(o.data_kind).toBe("observed");
+      expect(o).not.toHaveProperty("survey_context");
+      expect(o.sample_context).toEqual({ site_id: "clarion-1", sample_id: expect.stringMatching(/^clarion-1\//), sampled_on: null });
+    }
+    const raw = await loam.json(`/v1/providers/fixture_points/raw/location?${at}`);
+    expect(raw.body.warnings).toContain("Fixture values are samples at the fixture's sites, not at the queried point.");
+    // SSURGO keeps the spec's shape and its own note.
+    const ssurgo = await loam.json(`/v1/soil/location?${at}&properties=ph`);
+    expect(ssurgo.body.data_kind).toBe("mapped_survey");
+    contract.assert("SoilObservation", ssurgo.body.observations[0]);
+    expect(Object.keys(ssurgo.body.observations[0].survey_context).sort()).toEqual(
+      ["area_symbol", "component_key", "component_name", "component_percent", "horizon_key", "horizon_name", "map_unit_key", "map_unit_name", "map_unit_symbol"],
+    );
+  });
+
   test("properties it does not serve are named in a warning", async () => {
     const { body } = await loam.json(`/v1/soil/location?${at}&providers=fixture_points&properties=ph,cec`);
     expect(body.warnings).toContain("fixture_points does not report 'cec'; it serves ph, clay.");

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { ValidationError } from "../../src/errors";
 import { LAB_BBOX_COLUMNS, LAB_PEDON_COLUMNS } from "../../src/providers/usda_kssl/columns";
 import { SSURGO_POINT_COLUMNS } from "../../src/providers/usda_ssurgo/columns";
-import { PEDLABSAMPNUM_PATTERN } from "../../src/pedons/key";
+import { PEDLABSAMPNUM_PATTERN } from "../../src/domain/pedon-key";
 import { labBboxSql, labPedonSql } from "../../src/providers/usda_kssl/queries";
 import { ssurgoPointSql } from "../../src/providers/usda_ssurgo/queries";
 import { ssurgoPolygonSql } from "../../src/providers/usda_ssurgo/polygons";

@@ -89,7 +89,7 @@ describe("the seam", () => {
     expect(registry.match(/usdaOsd/g)).toHaveLength(2); // its import and its entry
     const outside = files(SRC).filter((f) => !f.includes("/providers/usda_osd/") && !f.endsWith("providers/registry.ts"));
     const naming = outside.filter((f) => /providers\/usda_osd/.test(readFileSync(f, "utf8")));
-    // The snapshot importer reads its files with the provider's parser; the configuration validates OSD_URL with its check.
-    expect(naming.map((f) => f.slice(SRC.length + 1)).sort()).toEqual(["config.ts", "snapshot/osd-import.ts"]);
+    // The snapshot importer reads its files with the provider's parser (config.ts validates OSD_URL itself).
+    expect(naming.map((f) => f.slice(SRC.length + 1)).sort()).toEqual(["snapshot/osd-import.ts"]);
   });
 });

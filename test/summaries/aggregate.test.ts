@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { summarize } from "../../src/summaries/aggregate";
-import type { SummaryComponent } from "../../src/summaries/component-values";
+import type { SummaryComponent } from "../../src/domain/component";
 import { summaryProperty } from "../../src/providers/usda_ssurgo/summary-properties";
 import { sourceMapUnits, type SourceMapUnit } from "./source-files";
 

@@ -208,7 +208,7 @@ describe("bad input", () => {
     ["/v1/soil/mapunits/2765528?properties=clay,", 422, /empty item/],
     ["/v1/soil/mapunits/2765528?depth_top_cm=50&depth_bottom_cm=30", 422, /depth_bottom_cm/],
     ["/v1/soil/mapunits/2765528?depth_bottom_cm=250", 422, /depth_bottom_cm/],
-    ["/v1/soil/mapunits/2765528?providers=usda_kssl", 422, /serves no map units/],
+    ["/v1/soil/mapunits/2765528?providers=usda_kssl", 422, /serves laboratory pedons, not map units.*use GET \/v1\/pedons/],
     ["/v1/soil/mapunits/2765528?provider=nobody", 422, /unknown provider/],
     ["/v1/soil/mapunits/2765528?providers=usda_scan", 409, /./],
     ["/v1/soil/mapunits/2765528?properties=clay&properties=ph", 422, /repeated/],

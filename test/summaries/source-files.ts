@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { SummaryComponent } from "../../src/summaries/component-values";
+import type { SummaryComponent } from "../../src/domain/component";
 
 export const DATA_DIR = resolve(process.env.LOAM_DATA_DIR ?? "../shared/data");
 export const AREAS = ["IA073-aoi", "IA015-aoi", "IA183-aoi", "MH936"] as const;

@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { summarize } from "../../src/summaries/aggregate";
 import { defaultMethod } from "../../src/summaries/methods";
 import { summaryProperty } from "../../src/providers/usda_ssurgo/summary-properties";
-import { isMiscellaneousArea } from "../../src/summaries/component-values";
+import { isMiscellaneousArea } from "../../src/domain/component";
 import { SSURGO_ID, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL } from "../../src/providers/usda_ssurgo/catalog";
 import { joinContributions, SUMMARY_COLUMNS, summaryCsv, type SummaryBodyCells } from "../../src/tables/summary";
 import { MAP_UNIT_TABLE, SUMMARY_TABLE } from "../../src/tables";

@@ -4,7 +4,8 @@
  */
 import type { SourceDescription } from "../../upstream/transport";
 import type { SdaAnswer } from "../../upstream/sda/payload";
-import type { PedonDetail, PedonDetailContext, PedonKey } from "../provider";
+import type { PedonDetail, PedonDetailContext } from "../provider";
+import type { PedonKey } from "../../domain/pedon-key";
 import { KSSL_ID, KSSL_SOURCE_URL } from "./catalog";
 import { KSSL_PROPERTIES } from "./columns";
 import { normalizePedon, type NormalizedPedon, type PedonSummary } from "./normalize";

@@ -7,6 +7,7 @@ import { KSSL_PROPERTY_COLUMNS } from "./columns";
 import { coverageNote, notFoundMessage, pedonDetail, POINT_WARNING } from "./detail";
 import { normalizeCollection } from "./normalize";
 import { bboxQuery, pedonQuery } from "./queries";
+import { parsePedonKey } from "../../domain/pedon-key";
 
 export const usdaKssl: PedonProvider<SdaAnswer, SdaAnswer> = {
   id: KSSL_ID,
@@ -17,6 +18,10 @@ export const usdaKssl: PedonProvider<SdaAnswer, SdaAnswer> = {
   queries: { [bboxQuery.kind]: bboxQuery, [pedonQuery.kind]: pedonQuery },
   connect: usdaTransport,
   pedons: {
+    key: {
+      parse: parsePedonKey,
+      syntax: "a KSSL pedon lab sample number such as 02N0245 (two digits, a letter, four digits or letters) or an SDA integer pedon_key from 1 to 2147483647",
+    },
     bbox: bboxQuery,
     features: (answer, limit) => normalizeCollection(answer.table, limit),
     coverageNote,

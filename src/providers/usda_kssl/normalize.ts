@@ -6,7 +6,7 @@ import type { Static } from "elysia";
 import { findProperty } from "../../catalog/properties";
 import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
 import { tableRecords, type Cell, type SdaTable } from "../../upstream/sda/payload";
-import type { LabLayer, LabObservation, PedonFeature } from "../../pedons/model";
+import type { LabLayer, LabObservation, PedonFeature } from "../../domain/lab";
 import { KSSL_PROPERTIES, type KsslProperty, type LabColumn } from "./columns";
 import { decimal } from "../../decimal";
 import { parseReported } from "./censored";

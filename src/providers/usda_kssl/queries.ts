@@ -8,13 +8,14 @@
  * matched PEDLABSAMPNUM_PATTERN.
  */
 import { ValidationError } from "../../errors";
-import { quoteIdent } from "../../snapshot/schema";
+import { quoteIdent } from "../../upstream/snapshot-schema";
 import { answerAsSda, decodeSdaTable, sdaCell, type Cell, type SdaAnswer, type SqlType } from "../../upstream/sda/payload";
 import { selectList, sqlInteger, sqlNumber } from "../../upstream/sda/sql";
 import { Payload, type QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
-import type { BboxParams, PedonKey, PedonParams } from "../provider";
-import { PEDLABSAMPNUM_PATTERN } from "../../pedons/key";
+import type { BboxParams, PedonParams } from "../provider";
+import type { PedonKey } from "../../domain/pedon-key";
+import { PEDLABSAMPNUM_PATTERN } from "../../domain/pedon-key";
 import { BBOX_COLUMNS, LAB_BBOX_COLUMNS, LAB_PEDON_COLUMNS, LAB_TABLES, PEDON_COLUMNS, type LabAnswerColumn } from "./columns";
 
 /** SDA caps a lab pedon at this many layers; real pedons have a few dozen at most. */

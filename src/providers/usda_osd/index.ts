@@ -6,7 +6,7 @@
 import type { ConnectContext, SeriesProvider } from "../provider";
 import { seriesKeyOrThrow } from "./key";
 import { OSD_CATALOG_RECORD } from "./catalog";
-import { DEFAULT_OSD_URL, osdUrl } from "./live";
+import { DEFAULT_OSD_URL, osdUrl } from "../../config";
 import { parseOsd, seriesKey } from "./parse";
 import { KNOWN_SERIES_QUERY, MUNSELL_QUERY, SERIES_QUERY } from "./queries";
 import { buildSeriesBody, OSD_PROVIDER_ID } from "./series";

@@ -6,13 +6,9 @@
  */
 import { LoamError, NotFoundError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../../errors";
 import { hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
+import { osdUrl } from "../../config";
 
-/**
- * Where SoilKnowledgeBase keeps the parsed OSDs: `inst/extdata/OSD/<first letter>/<NAME>.json`,
- * name upper-cased with spaces as `_` (CLARION, CABO_ROJO). raw.githubusercontent.com serves
- * them as text/plain, so the content type is not checked.
- */
-export const DEFAULT_OSD_URL = "https://raw.githubusercontent.com/ncss-tech/SoilKnowledgeBase/main/inst/extdata/OSD/{letter}/{name}.json";
+// raw.githubusercontent.com serves the OSD files as text/plain, so the content type is not checked.
 
 /** The largest parsed OSD is far below this; anything bigger is not one. */
 export const OSD_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -35,22 +31,6 @@ export interface FetchedOsd {
 }
 
 /** Null when `pattern` can serve as OSD_URL, else why not (for the configuration check at start). */
-export function osdUrlProblem(pattern: string): string | null {
-  if (!pattern.includes("{name}")) return "must contain {name} (and usually {letter}), e.g. " + DEFAULT_OSD_URL;
-  let parsed: URL;
-  try {
-    parsed = new URL(osdUrl(pattern, "CLARION"));
-  } catch {
-    return `expected an http(s) URL pattern, got '${pattern}'`;
-  }
-  return parsed.protocol === "http:" || parsed.protocol === "https:" ? null : `expected an http(s) URL pattern, got '${pattern}'`;
-}
-
-/** The file URL of a series key (already reduced to letters and `_` by `seriesKey`). */
-export function osdUrl(pattern: string, key: string): string {
-  return pattern.replaceAll("{letter}", encodeURIComponent(key.charAt(0))).replaceAll("{name}", encodeURIComponent(key));
-}
-
 /** Fetch one OSD file and check it is a JSON object, or throw a typed error naming usda_osd. */
 export async function fetchOsd(key: string, options: OsdFetchOptions): Promise<FetchedOsd> {
   const url = osdUrl(options.urlPattern, key);

@@ -1,7 +1,7 @@
 /**
  * The series answer from a parsed OSD and where it came from (pure). The pipeline adds `cache`.
  */
-import type { SeriesBody } from "../../series/model";
+import type { SeriesBody } from "../../domain/series";
 import type { ParsedOsd } from "./parse";
 
 export const OSD_PROVIDER_ID = "usda_osd";

@@ -5,7 +5,7 @@
  * `seriesKey` has reduced them to letters and `_`.
  */
 import type { Database } from "bun:sqlite";
-import { tableExists as hasTable } from "../../snapshot/schema";
+import { tableExists as hasTable } from "../../upstream/snapshot-schema";
 import { munsellTable, type MunsellTable, type RenotationRow } from "./munsell";
 
 export interface StoredOsd {

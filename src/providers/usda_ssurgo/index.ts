@@ -18,7 +18,7 @@ export const usdaSsurgo: PointProvider<SdaAnswer> = {
   columns: SSURGO_PROPERTIES,
   queries: { [pointQuery.kind]: pointQuery, [mapUnitQuery.kind]: mapUnitQuery, [polygonQuery.kind]: polygonQuery },
   connect: usdaTransport,
-  point: { query: pointQuery, normalize: normalizePoint },
+  point: { dataKind: "mapped_survey", note: "Mapped survey data are not a laboratory observation at the queried point.", query: pointQuery, normalize: normalizePoint },
   mapUnits: { query: mapUnitQuery, checkKey: checkMapUnitKey, read: readMapUnit, keysAtPoint: mapUnitKeysAtPoint, properties: SSURGO_SUMMARY_PROPERTIES },
   mapUnitPolygons: { query: polygonQuery, polygons: polygonsOf },
 };

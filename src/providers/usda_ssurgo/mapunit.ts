@@ -15,7 +15,7 @@ import { decodeSdaTable, type Cell, type SdaAnswer } from "../../upstream/sda/pa
 import { commentFree, selectList } from "../../upstream/sda/sql";
 import type { Payload, QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
-import type { SummaryComponent, SummaryHorizon } from "../../summaries/component-values";
+import type { SummaryComponent, SummaryHorizon } from "../../domain/component";
 import type { AnswerContext, MapUnitData, MapUnitParams } from "../provider";
 import { SSURGO_ID, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL } from "./catalog";
 import { snapshotSelect } from "./snapshot-select";

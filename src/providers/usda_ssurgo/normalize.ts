@@ -6,7 +6,7 @@ import type { Static } from "elysia";
 import { findProperty } from "../../catalog/properties";
 import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
 import { tableRecords, type Cell, type SdaAnswer } from "../../upstream/sda/payload";
-import type { MapUnitSummary, SoilObservation } from "../../location/model";
+import type { MapUnitSummary, SoilObservation } from "../../domain/observation";
 import type { NormalizedPoint, PointContext } from "../provider";
 import { SSURGO_PROPERTY_BY_ID, SSURGO_PROPERTIES, type SsurgoProperty } from "./columns";
 import { SSURGO_ID, SSURGO_LICENSE, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL, SSURGO_SPATIAL_RESOLUTION } from "./catalog";

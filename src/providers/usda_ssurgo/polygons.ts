@@ -8,8 +8,8 @@
  */
 import type { Database } from "bun:sqlite";
 import { ValidationError } from "../../errors";
-import { encodedRingsMeetBox, polygonsOfRings, signedArea2 } from "../../snapshot/polygon-parts";
-import { decodeRings } from "../../snapshot/geometry";
+import { encodedRingsMeetBox, polygonsOfRings, signedArea2 } from "../../upstream/snapshot-polygon-parts";
+import { decodeRings } from "../../upstream/snapshot-geometry";
 import { answerAsSda, decodeSdaTable, type Cell, type SdaAnswer, type SqlType } from "../../upstream/sda/payload";
 import { sqlInteger, sqlNumber } from "../../upstream/sda/sql";
 import { Payload, type QueryKind } from "../../upstream/transport";

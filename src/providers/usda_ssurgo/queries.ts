@@ -4,7 +4,7 @@
  * `columns.ts` in order, so one decoder and one normalizer serve both.
  */
 import type { Database } from "bun:sqlite";
-import { pointInEncodedRings } from "../../snapshot/geometry";
+import { pointInEncodedRings } from "../../upstream/snapshot-geometry";
 import { decodeSdaTable, type SdaAnswer } from "../../upstream/sda/payload";
 import { selectList, sqlNumber } from "../../upstream/sda/sql";
 import type { Payload, QueryKind } from "../../upstream/transport";

@@ -3,7 +3,7 @@
  * (a column the export lacks reads as NULL), and an answer shaped as SDA would send it, each column
  * typed as the survey's own metadata (`ssurgo_columns`, from mstabcol) declares it.
  */
-import { quoteIdent } from "../../snapshot/schema";
+import { quoteIdent } from "../../upstream/snapshot-schema";
 import { answerAsSda, sdaCell, type Cell, type SqlType } from "../../upstream/sda/payload";
 import { Payload } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";

@@ -7,7 +7,7 @@
  * `usdaSsurgo.mapUnits.properties`.
  */
 import { findProperty } from "../../catalog/properties";
-import type { SummaryKind, SummaryLevel, SummaryProperty } from "../../summaries/properties";
+import type { SummaryKind, SummaryLevel, SummaryProperty } from "../../domain/summary-property";
 import { SSURGO_PROPERTIES, SSURGO_PROPERTY_BY_ID, type SsurgoProperty } from "./columns";
 
 type Table = SummaryProperty["table"];

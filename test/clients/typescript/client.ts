@@ -22,7 +22,9 @@ const client = createClient<paths, "application/json">({ baseUrl });
 const [latitude, longitude] = [Number(process.env.POINT_LAT), Number(process.env.POINT_LON)];
 const location = await client.GET("/v1/soil/location", { params: { query: { latitude, longitude, properties: "ph,organic_matter,clay" } } });
 if (!location.data) throw new Error(`location failed: ${JSON.stringify(location.error)}`);
-const clayRows: SoilObservation[] = location.data.observations.filter((o) => o.property.id === "clay");
+// An observation carries one context by the shape of its data; SSURGO's are mapped-survey ones (survey_context).
+const isSurvey = (o: components["schemas"]["Observation"]): o is SoilObservation => "survey_context" in o;
+const clayRows: SoilObservation[] = location.data.observations.filter(isSurvey).filter((o) => o.property.id === "clay");
 const clay = clayRows.map((o) => ({ component: o.survey_context.component_name, horizon: o.survey_context.horizon_name, value: o.value, unit: o.unit, provider: o.source.provider }));
 
 const pedons = await client.GET("/v1/pedons", { params: { query: { bbox: "-96.5,38.5,-95,39.5", limit: 50 } } });

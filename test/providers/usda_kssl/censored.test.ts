@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { parseReported } from "../../../src/providers/usda_kssl/censored";
 import { normalizePedon } from "../../../src/providers/usda_kssl/normalize";
-import { parseBbox } from "../../../src/pedons/bbox";
+import { parseBbox } from "../../../src/domain/bbox";
 import { LAB_PEDON_COLUMNS } from "../../../src/providers/usda_kssl/columns";
 import type { Cell, SdaTable } from "../../../src/upstream/sda/payload";
 

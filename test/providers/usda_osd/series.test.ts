@@ -10,12 +10,12 @@ import { Value } from "@sinclair/typebox/value";
 import { seriesKeyOrThrow } from "../../../src/providers/usda_osd/key";
 import { SERIES_QUERY } from "../../../src/providers/usda_osd/queries";
 import { SnapshotFile } from "../../../src/upstream/snapshot";
-import { SeriesResponse, type SeriesBody } from "../../../src/series/model";
+import { SeriesResponse, type SeriesBody } from "../../../src/domain/series";
 import { parseOsd, revisionMonth, seriesKey } from "../../../src/providers/usda_osd/parse";
 import { buildSeriesBody } from "../../../src/providers/usda_osd/series";
 import { readMunsellTable, readStoredOsd, storedSeriesKeys } from "../../../src/providers/usda_osd/snapshot";
 import { importOsd, type OsdImportReport } from "../../../src/snapshot/osd-import";
-import { createBaseSchema, createOsdTables } from "../../../src/snapshot/schema";
+import { createBaseSchema, createOsdTables } from "../../../src/upstream/snapshot-schema";
 
 const DATA = resolve(process.env.LOAM_DATA_DIR ?? "../shared/data");
 const FILES = readdirSync(join(DATA, "osd")).filter((f) => f.endsWith(".json"));

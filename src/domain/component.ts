@@ -6,7 +6,7 @@
  * interval weighs 23 cm, a 23–41 cm Bw weighs 7 cm. Horizons without depths or without a value are
  * skipped, as NRCS does.
  */
-import type { SummaryProperty } from "./properties";
+import type { SummaryProperty } from "./summary-property";
 
 export interface SummaryHorizon {
   /** chorizon.chkey */

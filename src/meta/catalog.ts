@@ -2,8 +2,8 @@
 import { Elysia } from "elysia";
 import { documentedResponses } from "../http/openapi";
 import type { Registry } from "../providers/registry";
-import { PropertiesResponse, ProvidersResponse } from "./model";
-import { PROPERTIES, VOCABULARY_WARNING } from "./properties";
+import { PropertiesResponse, ProvidersResponse } from "../catalog/model";
+import { PROPERTIES, VOCABULARY_WARNING } from "../catalog/properties";
 
 export function catalog(registry: Registry) {
   const providers = registry.all.map((p) => p.record);

@@ -1,5 +1,6 @@
 /** The pedon key path segment: an SDA integer pedon_key or a KSSL pedlabsampnum (docs/decisions.md#pedon-keys). */
-import type { PedonKey } from "../providers/provider";
+/** A pedon key in one of its two forms (docs/decisions.md#pedon-keys). */
+export type PedonKey = { form: "pedon_key"; value: number } | { form: "pedlabsampnum"; value: string };
 
 /** `pedlabsampnum` as KSSL writes it: two-digit year, a letter, four digits or letters (e.g. 02N0245, 12N7611). */
 export const PEDLABSAMPNUM_PATTERN = /^[0-9]{2}[A-Z][0-9A-Z]{4}$/;

@@ -3,7 +3,7 @@
  * min_lon,min_lat,max_lon,max_lat in WGS84, southwest corner first, at most 5 degrees per side and
  * 4 square degrees. Each failure names the rule it broke.
  */
-import { clip } from "../answer/providers";
+import { clip } from "../errors";
 import { ValidationError } from "../errors";
 import { decimal } from "../decimal";
 

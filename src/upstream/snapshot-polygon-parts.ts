@@ -4,7 +4,7 @@
  * orders an outer ring's vertices clockwise and a hole's counter-clockwise, and a hole lies inside
  * its outer ring. GeoJSON (RFC 7946) and WKT want them grouped: [outer, ...holes] per polygon.
  */
-import { pointInEncodedRings, pointInRings, ringsView } from "./geometry";
+import { pointInEncodedRings, pointInRings, ringsView } from "./snapshot-geometry";
 
 type Point = readonly [number, number] | readonly number[];
 type PlainRing = readonly Point[];

@@ -12,8 +12,8 @@
  * Fail open: when Redis is down or slower than REDIS_TIMEOUT_MS the request is allowed, and the
  * headers show the full budget (nothing was counted).
  */
-import { WINDOW_SECONDS, rateDecision, rateWindow, type RateDecision } from "../http/rate-limit";
-import type { LoamRedis } from "./client";
+import { WINDOW_SECONDS, rateDecision, rateWindow, type RateDecision } from "./rate-limit";
+import type { LoamRedis } from "../redis/client";
 
 /** KEYS[1] the window's counter, ARGV[1] its lifetime in ms; returns the request's number in the window. */
 const INCREMENT = `local n = redis.call('INCR', KEYS[1])
