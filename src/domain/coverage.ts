@@ -8,7 +8,16 @@
  * Countries are Natural Earth's 1:50m outlines (world-atlas, already served to the map page), read once.
  */
 import world from "world-atlas/countries-50m.json";
-import type { SourceDescription } from "../upstream/transport";
+
+/** What the messages read of a source (the transport's SourceDescription has this shape). */
+export interface CoverageSource {
+  /** snapshot, sda, … */
+  kind: string;
+  /** Snapshot only: the lab collections and survey areas it holds, as labels. */
+  coverage?: string[];
+  /** Snapshot only: each survey area with the box [w, s, e, n] of its polygons. */
+  areas?: { symbol: string; bbox: [number, number, number, number] }[];
+}
 
 /**
  * ISO 3166-1 numeric codes of the places SSURGO serves: the United States, its territories, and the
@@ -94,7 +103,7 @@ export function countryAt(lon: number, lat: number): { name: string; id: string 
  * The reason after "The point (…) falls in no … map unit: ". `source.areas` (snapshot only) are the
  * survey areas the snapshot holds, each with the box of its polygons.
  */
-export function noMapUnitReason(source: SourceDescription, latitude: number, longitude: number): string {
+export function noMapUnitReason(source: CoverageSource, latitude: number, longitude: number): string {
   const areas = source.areas ?? [];
   const within = areas.find(({ bbox: [w, s, e, n] }) => longitude >= w && longitude <= e && latitude >= s && latitude <= n);
   if (within) return `no map unit here, inside survey area ${within.symbol} of this snapshot (water, or a gap between its polygons).`;

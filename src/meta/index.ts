@@ -4,8 +4,7 @@ import { documentedResponses } from "../http/openapi";
 import { requestOrigin } from "../http/request-path";
 import type { Registry } from "../providers/registry";
 import { SERVICE_NAME, VERSION } from "../version";
-import { LIVE_COVERS_ALL, SSURGO_SCOPE } from "../domain/coverage";
-import type { SourceDescription } from "../upstream/transport";
+import { LIVE_COVERS_ALL, SSURGO_SCOPE, type CoverageSource } from "../domain/coverage";
 import { ApiMetadata, HealthResponse } from "./model";
 
 const EXPERIMENTAL_WARNING =
@@ -15,14 +14,14 @@ const EXPERIMENTAL_WARNING =
  * What this instance covers, appended to the experimental warning (ApiMetadata is a closed object of the
  * spec, so the coverage is named in its warning text: docs/decisions.md#coverage-messages).
  */
-export function coverageSentence(source: SourceDescription): string {
+export function coverageSentence(source: CoverageSource): string {
   if (source.kind === "snapshot") {
     return ` Coverage: this instance serves an offline snapshot holding ${(source.coverage ?? []).join("; ") || "no dataset"}; ${LIVE_COVERS_ALL}.`;
   }
   return ` Coverage: live Soil Data Access (${source.kind}), every published US soil survey area; ${SSURGO_SCOPE}.`;
 }
 
-export function meta(registry: Registry, source: () => SourceDescription) {
+export function meta(registry: Registry, source: () => CoverageSource) {
   const supported = registry.operational.map((p) => p.id);
   return new Elysia({ name: "loam.meta" })
   .get(
