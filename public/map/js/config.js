@@ -96,3 +96,9 @@ export const PHONE_QUERY = "(max-width: 760px)";
 /** A typed point with a map unit is shown at MAPPED_POINT_ZOOM (its polygons drawn); one without, at UNMAPPED_POINT_ZOOM (county names around it). */
 export const MAPPED_POINT_ZOOM = 16;
 export const UNMAPPED_POINT_ZOOM = 9;
+
+/** The geochemistry layer (geochem.js): provider, the element shown first, sites per request (the API allows 1..1000). */
+export const GEOCHEM = { provider: "usgs_geochem", element: "arsenic", limit: 1000, view: { lat: 42.0, lon: -93.4, zoom: 7, label: "Geochemistry sites (USGS): Iowa" } };
+
+/** The area-of-interest report (aoi.js): the properties it weighs by area (the API takes at most 8). */
+export const AOI = { properties: ["clay", "sand", "silt", "organic_matter", "ph", "available_water_capacity"] };

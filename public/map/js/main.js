@@ -11,8 +11,8 @@
 /* global L */
 import { csvOf, describeError, getJson, isAbort, urls } from "./api.js";
 import { loadCatalog } from "./catalog.js";
-import { DEFAULT_PROPERTY, MAPPED_POINT_ZOOM, PEDON_LIMIT, UNMAPPED_POINT_ZOOM } from "./config.js";
-import { $, formatNumber, round6 } from "./dom.js";
+import { DEFAULT_PROPERTY, GEOCHEM, MAPPED_POINT_ZOOM, PEDON_LIMIT, UNMAPPED_POINT_ZOOM } from "./config.js";
+import { $, el, formatNumber, round6 } from "./dom.js";
 import { createPedonLayer, pedonBoxProblem } from "./layers/pedons.js";
 import { createMap, openFirstView, pointOf, viewBox, writeHash } from "./map.js";
 import { setUpMapUnits } from "./mapunits.js";
@@ -23,6 +23,8 @@ import { setNotes, setStatus, setWhere } from "./status.js";
 import { placeView, setUpPlaces } from "./places.js";
 import { setUpSearch } from "./search.js";
 import { setUpMenu } from "./menu.js";
+import { setUpGeochem } from "./geochem.js";
+import { setUpAoi } from "./aoi.js";
 
 /** State for tests and the curious: the map, the layers, and what the last view request did. */
 const state = { map: null, pedonLayer: null, lastBbox: null, lastPedonCount: null, pedonState: "pending", basemapState: "loading" };
@@ -52,6 +54,8 @@ function removePointMarker() {
 function beforeDetail() {
   pedons.highlight(null);
   if (mapUnits) mapUnits.layer.select(null);
+  if (geochem) geochem.deselect();
+  if (aoi) aoi.clear();
   removePointMarker();
 }
 
@@ -80,7 +84,11 @@ function jumpToBounds(bounds, padding) {
 }
 
 let mapUnits = null;
+let geochem = null;
+let aoi = null;
 mapUnits = setUpMapUnits({ map, state, panel, catalog, property: () => chosenProperty, beforeDetail, jump });
+geochem = setUpGeochem({ map, state, panel, catalog, beforeDetail });
+aoi = setUpAoi({ map, state, panel, beforeDetail, choice: () => state.mapUnitChoice });
 
 setUpPlaces(
   map,
@@ -141,6 +149,7 @@ async function queryPoint(lat, lon, focus, typed) {
       panel.reveal(L.latLng(lat, lon));
     }
     renderLocation(panel.body, lat, lon, answer, params, known);
+    geochem.nearest(panel.body, lat, lon, controller.signal);
   } catch (error) {
     if (isAbort(error) || !panel.current(controller)) return;
     panel.message("The mapped survey could not be loaded: " + describeError(error), "error");
@@ -149,6 +158,7 @@ async function queryPoint(lat, lon, focus, typed) {
 
 // A click on a drawn map-unit polygon opens that map unit; anywhere else, the survey at the point.
 map.on("click", (event) => {
+  if (aoi.active()) return aoi.click(event.latlng);
   if (mapUnits.openAt(event.latlng)) return;
   const p = pointOf(event.latlng);
   queryPoint(p.lat, p.lon, false);
@@ -186,13 +196,28 @@ setUpSearch(state, {
   },
 });
 
-/** The CSV of the pedons in view (GET /v1/pedons?bbox=…&format=csv), offered when the view is within the pedon box limits. */
+/** The pedons in view as the API answers them (GeoJSON, and CSV with format=csv), offered when the view is within the pedon box limits. */
 function updatePedonCsvLink() {
   const link = $("pedons-csv");
+  const geojson = $("pedons-geojson");
   const box = viewBox(map);
-  link.hidden = pedonBoxProblem(box) !== null;
-  link.href = csvOf(urls.pedons(box, PEDON_LIMIT));
+  link.hidden = geojson.hidden = pedonBoxProblem(box) !== null;
+  const url = urls.pedons(box, PEDON_LIMIT);
+  geojson.setAttribute("href", url);
+  link.setAttribute("href", csvOf(url));
 }
+
+// The geochemistry layer is reachable from the first view: an entry of the places list, when served.
+geochem.available.then((served) => {
+  if (!served) return;
+  const button = el("button", { type: "button", class: "place-button place-geochem", "data-place": "geochem", title: "USGS soil geochemistry, 0–5 cm, one site per about 1,600 km²" }, [GEOCHEM.view.label]);
+  button.addEventListener("click", () => {
+    jump([GEOCHEM.view.lat, GEOCHEM.view.lon], GEOCHEM.view.zoom);
+    geochem.show();
+    setWhere("Showing the geochemistry sites around Iowa, coloured by the element chosen in the menu.");
+  });
+  $("places-list").appendChild(el("li", null, [button]));
+});
 
 // The user moving the map makes "Showing …" stale (jumps set it after their own move).
 map.on("dragstart", () => setWhere(""));
