@@ -91,7 +91,7 @@ export function setUpAoi(ctx) {
   async function report(ring) {
     setMode(null);
     drawn.clearLayers();
-    L.polygon(ring.map(([lon, lat]) => [lat, lon]), Object.assign({ renderer, pane: "aoi", interactive: false, className: "aoi-shape" }, SHAPE)).addTo(drawn);
+    const shape = L.polygon(ring.map(([lon, lat]) => [lat, lon]), Object.assign({ renderer, pane: "aoi", interactive: false, className: "aoi-shape" }, SHAPE)).addTo(drawn);
     const choice = ctx.choice();
     const params = {
       polygon: polygonWkt(ring),
@@ -105,6 +105,8 @@ export function setUpAoi(ctx) {
     state.aoiState = "loading";
     setWhere("");
     panel.open("Area of interest", false, null);
+    // The map narrowed (or a sheet rose) for the report: keep the whole area in sight.
+    map.fitBounds(shape.getBounds(), { animate: false, padding: [30, 30], maxZoom: map.getZoom() });
     panel.message("Measuring the map units in the area…", "busy");
     const mine = panel.start();
     try {

@@ -56,3 +56,32 @@ export function classify(min, max, wanted = 5) {
   };
   return { classes, decimals, colourOf };
 }
+
+/**
+ * Classes at the quantiles of `values` (for skewed data such as element contents, where equal classes
+ * put nearly every site in the first), bounds rounded to 2 significant figures: same shape as classify.
+ */
+export function classifyQuantiles(values, wanted = 5) {
+  const sorted = values.filter((v) => typeof v === "number" && isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length < wanted * 2) return classify(sorted[0], sorted[sorted.length - 1], wanted);
+  const round2 = (x) => (x === 0 ? 0 : Number(x.toPrecision(2)));
+  // Outer bounds outward to 2 significant figures, so that every value lies inside and no bound has false precision.
+  const step = (x) => Math.pow(10, Math.floor(Math.log10(Math.abs(x) || 1)) - 1);
+  const lo = Number((Math.floor(sorted[0] / step(sorted[0])) * step(sorted[0])).toPrecision(12));
+  const hi = Number((Math.ceil(sorted[sorted.length - 1] / step(sorted[sorted.length - 1])) * step(sorted[sorted.length - 1])).toPrecision(12));
+  const cuts = [];
+  for (let i = 1; i < wanted; i++) cuts.push(round2(sorted[Math.floor((i * sorted.length) / wanted)]));
+  const bounds = [lo].concat(cuts.filter((c) => c > lo && c < hi)).concat([hi]).filter((b, i, all) => i === 0 || b > all[i - 1]);
+  const count = bounds.length - 1;
+  const scale = colourScale(0, Math.max(1, count - 1));
+  const classes = [];
+  for (let i = 0; i < count; i++) classes.push({ from: bounds[i], to: bounds[i + 1], colour: count === 1 ? scale(0.5) : scale(i), label: formatBound(bounds[i]) + "–" + formatBound(bounds[i + 1]) });
+  const colourOf = (value) => {
+    if (typeof value !== "number" || !isFinite(value)) return NO_VALUE;
+    const i = classes.findIndex((c, k) => value >= c.from && (value < c.to || k === classes.length - 1));
+    return i < 0 ? NO_VALUE : classes[i].colour;
+  };
+  return { classes, decimals: null, colourOf, quantiles: true };
+}
+
+const formatBound = (x) => String(Number(x.toPrecision(12)));

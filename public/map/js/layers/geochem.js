@@ -5,7 +5,7 @@
 // its own click, and a click beside it reaches the pedons and the map.
 /* global L */
 import { el, formatNumber, text } from "../dom.js";
-import { classify, NO_VALUE } from "./colour.js";
+import { classifyQuantiles, NO_VALUE } from "./colour.js";
 
 const valueOf = (p) => (p && typeof p.value === "number" && isFinite(p.value) ? p.value : null);
 const censored = (p) => Boolean(p && p.value_qualifier && p.value === null && /^[<>]/.test(String(p.reported_value || "")));
@@ -33,7 +33,8 @@ export function createGeochemLayer(map, onOpen) {
     const values = features.map((f) => valueOf(f.properties)).filter((v) => v !== null);
     const min = values.length ? Math.min(...values) : null;
     const max = values.length ? Math.max(...values) : null;
-    const classes = classify(min, max);
+    // Element contents are skewed (a few sites far above the rest): classes at the quantiles of the view.
+    const classes = classifyQuantiles(values);
     let censoredCount = 0, noSampleCount = 0;
     for (const f of features) {
       const p = f.properties || {};
@@ -109,7 +110,7 @@ function siteLegend(label, min, max, classes, censoredCount, noSampleCount) {
       box.appendChild(list);
       if (censoredCount) box.appendChild(el("div", { class: "legend-row geo-censored-row" }, [el("span", { class: "legend-censored", "aria-hidden": "true" }), el("span", { text: "Below the reporting limit (“<”), " + censoredCount + " in view" })]));
       if (noSampleCount) box.appendChild(el("div", { class: "legend-row" }, [el("span", { class: "legend-nosample", "aria-hidden": "true" }), el("span", { text: "No sample (N.S.), " + noSampleCount })]));
-      if (min !== null) box.appendChild(el("p", { class: "scale-range", text: "Measured in view: " + formatNumber(min) + " to " + formatNumber(max) + (unit ? " " + unit : "") }));
+      if (min !== null) box.appendChild(el("p", { class: "scale-range", text: (classes.quantiles ? "Classes hold about equal numbers of sites. " : "") + "Measured in view: " + formatNumber(min) + " to " + formatNumber(max) + (unit ? " " + unit : "") }));
       L.DomEvent.disableClickPropagation(box);
       return box;
     },

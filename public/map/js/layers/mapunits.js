@@ -157,7 +157,8 @@ const rounded = (x, decimals) => formatNumber(Math.round(x * 10 ** decimals) / 1
 /** The legend: one row per class (round bounds, the unit in the title), and the values' range in view. */
 function classLegend(name, unit, min, max, classes, someMissing) {
   const Control = L.Control.extend({
-    options: { position: "bottomleft" },
+    // Top right: the bottom left holds the page's legend, and the polygons sit in the middle.
+    options: { position: "topright" },
     onAdd() {
       const box = el("div", { class: "legend scale-legend", role: "group", "aria-label": "Map-unit colour classes" });
       box.appendChild(el("p", { class: "legend-title", text: text(name) + (unit ? " (" + unit + ")" : "") }));

@@ -9,7 +9,7 @@ import { definitionList, links, section, warningList } from "./parts.js";
 /** `x` to `digits` significant figures at most, as text (no float noise). */
 const sig = (x, digits) => (typeof x === "number" && isFinite(x) ? formatNumber(Number(x.toPrecision(digits))) : "—");
 const acres = (x) => (typeof x === "number" ? (x >= 100 ? formatNumber(Math.round(x)) : sig(x, 3)) : "—");
-const percent = (x) => (typeof x === "number" ? formatNumber(Math.round(x * 10) / 10) + " %" : "—");
+const percent = (x) => (typeof x === "number" ? (x > 0 && x < 0.05 ? "< 0.1 %" : formatNumber(Math.round(x * 10) / 10) + " %") : "—");
 
 export function renderAoi(body, answer, url) {
   const aoi = answer.aoi || {};
@@ -26,7 +26,7 @@ export function renderAoi(body, answer, url) {
   else {
     const table = el("table", { class: "data-table aoi-map-units", id: "aoi-map-units" });
     table.appendChild(el("caption", { text: "Map units in the area (" + mapUnits.length + "), largest first" }));
-    table.appendChild(el("thead", null, [el("tr", null, ["Symbol", "Map unit", "Acres", "% of area"].map((h) => el("th", { scope: "col", text: h })))]));
+    table.appendChild(el("thead", null, [el("tr", null, ["Symbol", "Map unit", "Acres", "% of area"].map((h, i) => el("th", { scope: "col", class: i < 2 ? "col-text" : null, text: h })))]));
     const tbody = el("tbody");
     for (const m of mapUnits) {
       tbody.appendChild(
@@ -45,7 +45,7 @@ export function renderAoi(body, answer, url) {
   if (summaries.length) {
     const table = el("table", { class: "data-table aoi-summaries", id: "aoi-summaries" });
     table.appendChild(el("caption", { text: "Area-weighted values for the whole area" }));
-    table.appendChild(el("thead", null, [el("tr", null, ["Property", "Value", "Method", "Depth (cm)", "Weighted over"].map((h) => el("th", { scope: "col", text: h })))]));
+    table.appendChild(el("thead", null, [el("tr", null, ["Property", "Value", "Method", "Depth (cm)", "Weighted over"].map((h, i) => el("th", { scope: "col", class: i === 0 || i === 2 ? "col-text" : null, text: h })))]));
     const tbody = el("tbody");
     for (const s of summaries) {
       const value = typeof s.value === "number" ? sig(s.value, 4) + (s.unit ? " " + s.unit : "") : s.category !== null && s.category !== undefined ? String(s.category) : "no value";
