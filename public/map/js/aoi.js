@@ -18,7 +18,7 @@ export function polygonWkt(ring) {
 }
 const round = (x) => String(Math.round(x * 1e6) / 1e6);
 
-/** ctx: {map, state, panel, choice() → {property, method, depthTopCm, depthBottomCm}, beforeDetail()}. */
+/** ctx: {map, state, panel, choice() → {property, method, depthTopCm, depthBottomCm}, beforeDetail(), onStart() (closes the phone's menu)}. */
 export function setUpAoi(ctx) {
   const { map, state, panel } = ctx;
   map.createPane("aoi").style.zIndex = "470";
@@ -47,6 +47,7 @@ export function setUpAoi(ctx) {
   }
 
   function start(next) {
+    if (ctx.onStart) ctx.onStart();
     ctx.beforeDetail();
     panel.close(false);
     drawn.clearLayers();

@@ -88,7 +88,7 @@ let geochem = null;
 let aoi = null;
 mapUnits = setUpMapUnits({ map, state, panel, catalog, property: () => chosenProperty, beforeDetail, jump });
 geochem = setUpGeochem({ map, state, panel, catalog, beforeDetail });
-aoi = setUpAoi({ map, state, panel, beforeDetail, choice: () => state.mapUnitChoice });
+aoi = setUpAoi({ map, state, panel, beforeDetail, choice: () => state.mapUnitChoice, onStart: () => menu.close() });
 
 setUpPlaces(
   map,
