@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { densifySnapshot } from "./densify";
 import { measureWorkers, workersSection, type WorkersRow } from "./workers";
 import { cacheStoreSection, measureCacheStores, type CacheStoreRow } from "./cache-store";
+import { hotPathSection, measureHotPath, type HotRow } from "./hot-path";
 import { ROOT, TMP, machine, memoryOf, runWrk, startBaseline, startLoamServer, wrkVersion, type Child, type WrkResult } from "./lib";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -182,6 +183,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   let workers: WorkersRow[] = [];
   let stores: CacheStoreRow[] = [];
+  let hot: HotRow[] = [];
   const peaks: Array<{ server: string; peakMb: number; rssMb: number }> = [];
   try {
     // 1. Loam with its cache on: cached location, pedon search, pedon detail.
@@ -310,12 +312,15 @@ async function main(): Promise<void> {
 
     // 7. Cached answers with the entries in SQLite and in Redis (bench/cache-store.ts).
     stores = await measureCacheStores({ snapshotPath, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, log, client: () => `198.18.${Math.floor(++runs / 250)}.${runs % 250}` });
+
+    // 8. The hot path: each issue-23 route's cached 200 against the baseline, and its 304 (bench/hot-path.ts).
+    hot = await measureHotPath({ snapshotPath, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, log, client: () => `198.18.${Math.floor(++runs / 250)}.${runs % 250}` });
   } finally {
     await stopAll();
   }
 
   const out = process.env.BENCH_OUT ?? join(ROOT, "bench", "RESULTS.md");
-  writeFileSync(out, [report(started, host, rows, peaks), ...(workers.length > 0 ? [...workersSection(workers), ""] : []), ...(stores.length > 0 ? [...cacheStoreSection(stores), ""] : [])].join("\n"));
+  writeFileSync(out, [report(started, host, rows, peaks), ...(workers.length > 0 ? [...workersSection(workers), ""] : []), ...(stores.length > 0 ? [...cacheStoreSection(stores), ""] : []), ...(hot.length > 0 ? hotPathSection(hot, SECONDS, CONNECTIONS) : [])].join("\n"));
   log(`wrote ${out}`);
 }
 

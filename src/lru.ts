@@ -87,3 +87,21 @@ export class Memo<K, V> {
     return value;
   }
 }
+
+/**
+ * Values derived from an object once and kept as long as the object lives (a WeakMap, no bound
+ * needed): the typed reading of a decoded cache entry is made on its first hit, not on every one,
+ * since the memory cache hands the same decoded answer to each (docs/decisions.md#hot-path).
+ * `inputs` names whatever else the value is made of; other inputs derive it again.
+ */
+export class PerObject<K extends object, V> {
+  private readonly values = new WeakMap<K, { inputs: string; value: V }>();
+
+  of(source: K, inputs: string, make: () => V): V {
+    const kept = this.values.get(source);
+    if (kept !== undefined && kept.inputs === inputs) return kept.value;
+    const value = make();
+    this.values.set(source, { inputs, value });
+    return value;
+  }
+}

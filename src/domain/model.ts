@@ -4,6 +4,7 @@
  */
 import { t, type Static } from "elysia";
 import { Kind, Type, TypeRegistry, type IntegerOptions, type NumberOptions, type TSchema } from "@sinclair/typebox";
+import { DECIMAL_PATTERN_TEXT } from "../decimal";
 
 /**
  * A number or an integer in a query string. The OpenAPI document says `type: number` (or integer) with
@@ -39,6 +40,13 @@ export const DepthInterval = t.Object(
 );
 
 /** The point a query asks about (the point query and the point summary). */
+/**
+ * The `pattern` of a `bbox` parameter: four decimals as `parseBbox` reads them (src/pedons/bbox.ts),
+ * which checks more (ranges, box size), so the document never promises less than the API does.
+ * Documentation only: the strict reader and parseBbox are the checks (docs/decisions.md#query-parameters).
+ */
+export const BBOX_PATTERN = `^${DECIMAL_PATTERN_TEXT},${DECIMAL_PATTERN_TEXT},${DECIMAL_PATTERN_TEXT},${DECIMAL_PATTERN_TEXT}$`;
+
 export const COORDINATE_PARAMETERS = {
   latitude: queryNumber({ minimum: -90, maximum: 90, description: "WGS84 latitude, decimal degrees, -90 to 90.", examples: [41.944131] }),
   longitude: queryNumber({ minimum: -180, maximum: 180, description: "WGS84 longitude, decimal degrees, -180 to 180.", examples: [-94.359608] }),

@@ -1,13 +1,14 @@
 /**
  * One JSON line per request on stdout. A coordinate can locate a farm or a home, so the log never
- * holds the raw URL: only the route pattern and the known query parameters, with latitude,
- * longitude and bbox rounded to 0.1 degree.
+ * holds the raw URL: only the route pattern and the query parameters some route declares (its query
+ * schema, read by strictQuery: a new route's parameters are logged without a line here;
+ * docs/decisions.md#contract-lists), with
+ * latitude, longitude and bbox rounded to 0.1 degree.
  */
 import type { Config } from "../config";
-import { parsedQuery, type ParsedQuery } from "./query";
+import { isDeclaredParameter, queryOfRequest, type ParsedQuery } from "./query";
 
 const COORDINATE_PARAMS = new Set(["latitude", "longitude"]);
-const LOGGED_PARAMS = new Set(["latitude", "longitude", "bbox", "providers", "provider", "properties", "depth_top_cm", "depth_bottom_cm", "limit"]);
 
 function roundTenth(raw: string): number | string {
   const value = Number(raw);
@@ -18,8 +19,8 @@ function roundTenth(raw: string): number | string {
 const loggable = new WeakMap<ParsedQuery, Record<string, unknown>>();
 
 /** The query as the log may keep it: known parameters only, coordinates rounded to 0.1 degree. */
-export function loggableQuery(url: string): Record<string, unknown> | undefined {
-  const parsed = parsedQuery(url);
+export function loggableQuery(request: Request): Record<string, unknown> | undefined {
+  const parsed = queryOfRequest(request);
   if (parsed.pairs.length === 0) return undefined;
   let out = loggable.get(parsed);
   if (out === undefined) loggable.set(parsed, (out = loggableOf(parsed.pairs)));
@@ -30,7 +31,7 @@ function loggableOf(pairs: readonly (readonly [string, string])[]): Record<strin
   const out: Record<string, unknown> = {};
   const ignored: string[] = [];
   for (const [name, value] of pairs) {
-    if (!LOGGED_PARAMS.has(name)) {
+    if (!isDeclaredParameter(name)) {
       if (ignored.length < 10) ignored.push(name.slice(0, 40).replace(/[0-9]/g, "#"));
       continue;
     }

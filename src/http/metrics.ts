@@ -163,6 +163,7 @@ export function metricsRoute(metrics: Metrics, upstream: () => SourceDescription
     },
     {
       detail: {
+        operationId: "getMetrics",
         tags: ["meta"],
         summary: "Prometheus metrics",
         description:

@@ -5,7 +5,7 @@
  * link opened in a browser still shows JSON.
  */
 import { ValidationError } from "../errors";
-import { parsedQuery } from "./query";
+import { queryOfRequest, statedQuery } from "./query";
 
 export type Representation = "json" | "csv";
 
@@ -22,15 +22,13 @@ function weightOf(accept: string, type: string): number {
 
 /**
  * The route's query schema already refused any `format` but json and csv (FORMAT_PARAMETER, before
- * the service ran); the check here only keeps a route that forgot the parameter from sending JSON
- * to a client that asked for something else.
+ * the service ran), and its reader hands the validated value over (statedQuery); the check here only
+ * keeps a route that forgot the parameter from sending JSON to a client that asked for something else.
  */
 export function representationOf(request: Request): Representation {
-  const url = request.url;
-  const start = url.indexOf("?");
-  // The common JSON request (no format, no text/csv in Accept) is answered without parsing anything:
-  // this runs on every cached answer of a table route.
-  const format = start !== -1 && url.includes("format=", start) ? (parsedQuery(url).values.get("format") ?? null) : null;
+  // The route's strict reader has validated what the client gave; a route without one is read here.
+  const stated = statedQuery(request);
+  const format = stated ? (stated.format === undefined ? null : String(stated.format)) : (queryOfRequest(request).values.get("format") ?? null);
   if (format !== null) {
     if (format === "csv" || format === "json") return format;
     throw new ValidationError(`Query parameter 'format' must be one of json, csv; got '${format.slice(0, 20)}'.`);

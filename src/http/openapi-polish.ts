@@ -6,51 +6,22 @@
  * - A nested schema that is a copy of a named component becomes a `$ref` to it: generated clients
  *   get one named type (SoilObservation, LabObservation, ...) instead of anonymous copies, and every
  *   component is used.
- * - Short operation ids from one table (the plugin would say getV1ProvidersByProviderIdRawPedonsByPedonKey).
+ * - Short operation ids, each declared by its route (the plugin would say getV1ProvidersByProviderIdRawPedonsByPedonKey).
  * - Parameter `examples` (the plugin copies the JSON Schema array) become the parameter's `example`.
- * - Patterns the route parsers enforce are stated on `bbox` and `pedon_key`.
+ * - Patterns the route parsers enforce are declared in the parameters' own schemas (`pattern`).
  * - HEAD and 405 are noted on every operation: each GET also answers HEAD, other methods get 405.
  */
 import type { OpenAPIV3 } from "openapi-types";
 import { endpointFamilies } from "./endpoint-families";
 
 /**
- * Operation ids by "METHOD path". A table rather than a `detail.operationId` per route: the names
- * are a public contract (generated clients use them as method names), so they are reviewed in one
- * place, and a route moving between files cannot lose its name. Routes planned for 0.3.0 are here
- * already so they get a short name the day they are mounted.
+ * Operation ids are declared by each route (`detail.operationId`, next to its path): the names are a
+ * public contract (generated clients use them as method names), and a route moving between files
+ * keeps its name (docs/decisions.md#contract-lists). test/http/openapi-lint.test.ts fails on an operation without one.
+ *
+ * A route that cannot declare one may still be named here by "METHOD path" (a declared id wins).
  */
-export const OPERATION_IDS: Record<string, string> = {
-  "get /health": "getHealth",
-  "get /v1": "getApiMetadata",
-  "get /v1/providers": "listProviders",
-  "get /v1/properties": "listProperties",
-  "get /v1/soil/location": "getSoilLocation",
-  "get /v1/soil/summary": "getSoilSummary",
-  "get /v1/soil/mapunits": "listMapUnits",
-  "get /v1/soil/mapunits/{map_unit_key}": "getMapUnit",
-  "get /v1/providers/{provider_id}/raw/location": "getRawLocation",
-  "get /v1/pedons": "listPedons",
-  "get /v1/pedons/{pedon_key}": "getPedon",
-  "get /v1/providers/{provider_id}/raw/pedons/{pedon_key}": "getRawPedon",
-  "get /v1/series/{name}": "getSeries",
-  "get /metrics": "getMetrics",
-};
-
-/** Decimal as `decimal()` in src/pedons/censored.ts reads it, with the surrounding blanks it trims. */
-const DECIMAL = String.raw`\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*`;
-
-/**
- * Patterns by parameter name: a value that fails one is refused by the route's own parser (the
- * parser checks more: ranges, box size), so the document never promises less than the API does.
- */
-export const PARAMETER_PATTERNS: Record<string, string> = {
-  bbox: `^${DECIMAL},${DECIMAL},${DECIMAL},${DECIMAL}$`,
-  // src/pedons/key.ts parsePedonKey: an SDA integer pedon_key, or a pedlabsampnum in any case.
-  pedon_key: "^(?:[1-9][0-9]{0,9}|[0-9]{2}[A-Za-z][0-9A-Za-z]{4})$",
-  // src/providers/usda_ssurgo/mapunit.ts checkMapUnitKey: a SSURGO mukey (also at most 2147483647).
-  map_unit_key: "^[1-9][0-9]{0,9}$",
-};
+export const OPERATION_IDS: Record<string, string> = {};
 
 const HEAD_NOTE = "Also answers HEAD with the same status and headers and no body.";
 
@@ -89,13 +60,17 @@ function refCopies(node: Json, schemas: Record<string, Json>, isRoot: boolean): 
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, refCopies(value, schemas, false)]));
 }
 
+/** The id a route declared; the plugin names every operation itself (getV1PedonsByPedonKey), so its own form is not one. */
+function declaredId(operation: Record<string, any>): string | undefined {
+  const id = operation.operationId;
+  return typeof id === "string" && !/^(get|head)V1|^get[A-Z][a-z]+By/.test(id) ? id : undefined;
+}
+
 function polishParameter(parameter: Record<string, any>): Record<string, any> {
   const { examples, ...rest } = parameter;
   const out: Record<string, any> = { ...rest };
   if (Array.isArray(examples) && examples.length > 0) out.example = examples[0];
   else if (examples && typeof examples === "object") out.examples = examples;
-  const pattern = PARAMETER_PATTERNS[parameter.name];
-  if (pattern && out.schema?.type === "string") out.schema = { ...out.schema, pattern };
   return out;
 }
 
@@ -106,7 +81,7 @@ export function polishDocument<T extends Record<string, any>>(doc: T): T {
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, any>>)) {
     const operations: Record<string, any> = {};
     for (const [method, operation] of Object.entries(item)) {
-      const id = OPERATION_IDS[`${method} ${path}`];
+      const id = declaredId(operation) ?? OPERATION_IDS[`${method} ${path}`];
       const polished: Record<string, any> = {
         ...operation,
         ...(id ? { operationId: id } : {}),

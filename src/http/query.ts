@@ -89,6 +89,16 @@ export function parsedQuery(url: string): ParsedQuery {
   return text === "" ? NO_QUERY : parsedQueries.of(text, parse);
 }
 
+/** Each request's parse, found by the request itself once the boundary has read it. */
+const requestQueries = new WeakMap<Request, ParsedQuery>();
+
+/** The query of a request, parsed once per request (and once per distinct text). */
+export function queryOfRequest(request: Request): ParsedQuery {
+  let parsed = requestQueries.get(request);
+  if (parsed === undefined) requestQueries.set(request, (parsed = parsedQuery(request.url)));
+  return parsed;
+}
+
 function parse(text: string): ParsedQuery {
   const values = new Map<string, string>();
   const pairs: [string, string][] = [];
@@ -112,27 +122,53 @@ type QueryProperty = TSchema & Bounds & { default?: string | number };
  * The reader of the parameters a route declares: strict, from the raw URL; unknown parameters are
  * ignored, defaults come from the schema. The schema's parameters are listed once, not per request.
  */
-function readerOf(schema: TObject): (url: string) => Record<string, string | number> {
+function readerOf(schema: TObject): (request: Request) => StatedQuery {
   const parameters = Object.entries(schema.properties as Record<string, QueryProperty>).map(([name, property]) => ({
     name,
     property,
     required: (schema.required ?? []).includes(name),
   }));
-  return (url) => {
+  return (request) => {
     // Repeated parameters were already refused for every API route (boundary.ts).
-    const values = parsedQuery(url).values;
-    const out: Record<string, string | number> = {};
+    const values = queryOfRequest(request).values;
+    const read: Record<string, string | number> = {};
+    const stated: Record<string, string | number> = {};
     for (const { name, property, required } of parameters) {
       const raw = values.get(name);
       if (raw === undefined) {
         if (required) throw new ValidationError(`Query parameter '${name}' is required: ${describeRule(property)}.`);
-        if (property.default !== undefined) out[name] = property.default;
+        if (property.default !== undefined) read[name] = property.default;
         continue;
       }
-      out[name] = readOne(name, raw, property);
+      read[name] = stated[name] = readOne(name, raw, property);
     }
-    return out;
+    return { read, stated };
   };
+}
+
+/** A query as the strict reader read it: every declared parameter (defaults filled in), and those the client gave. */
+interface StatedQuery {
+  read: Record<string, string | number>;
+  stated: Record<string, string | number>;
+}
+
+/** The parameters each request gave, as validated by its route's reader (for the pipeline: `format`). */
+const statedQueries = new WeakMap<Request, Record<string, string | number>>();
+
+/**
+ * The query parameters the client gave, validated by the route's strict reader; undefined on a route
+ * without one. The response pipeline takes `format` from here (docs/decisions.md#query-parameters).
+ */
+export function statedQuery(request: Request): Readonly<Record<string, string | number>> | undefined {
+  return statedQueries.get(request);
+}
+
+/** Every query parameter some route declares (filled as the routes' readers are made, before any request). */
+const declared = new Set<string>();
+
+/** Whether a route declares this query parameter (the access log keeps only those: access-log.ts). */
+export function isDeclaredParameter(name: string): boolean {
+  return declared.has(name);
 }
 
 /** A route's query once read: optional parameters have their defaults, so every one is present. */
@@ -152,10 +188,15 @@ function defaultsOf(schema: TObject): string[] {
  */
 export function strictQuery<S extends TObject>(schema: S) {
   const names = defaultsOf(schema);
+  for (const name of names) declared.add(name);
   const read = readerOf(schema);
+  // The reader is the schema's one validation pass: Elysia skips its own check of a schema marked
+  // noValidate (it would check again what the reader has just checked, more leniently).
+  (schema as TObject & { noValidate?: boolean }).noValidate = true;
   return {
     transform({ request, query }: { request: Request; query: Record<string, unknown> }) {
-      const parsed = read(request.url);
+      const { read: parsed, stated } = read(request);
+      statedQueries.set(request, stated);
       for (const key of Object.keys(query)) if (!(key in parsed)) delete query[key];
       Object.assign(query, parsed);
     },

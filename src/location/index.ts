@@ -62,6 +62,7 @@ export function location(deps: LocationRouteDeps) {
         query: LocationQueryParams,
         response: { 200: LocationResponse },
         detail: {
+          operationId: "getSoilLocation",
           tags: ["soil"],
           summary: "Mapped-survey soil values for one WGS84 point",
           description:
@@ -89,6 +90,7 @@ export function location(deps: LocationRouteDeps) {
         query: RawLocationQueryParams,
         response: { 200: RawProviderResponse },
         detail: {
+          operationId: "getRawLocation",
           tags: ["raw"],
           summary: "Untouched upstream payload for one point",
           description:

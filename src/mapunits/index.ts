@@ -71,6 +71,7 @@ export function mapUnits(deps: MapUnitRouteDeps) {
       query: MapUnitCollectionQueryParams,
       response: { 200: MapUnitCollection },
       detail: {
+        operationId: "listMapUnits",
         tags: ["soil"],
         summary: "Map-unit polygons in a bounding box",
         description:

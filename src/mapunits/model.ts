@@ -1,5 +1,6 @@
 /** Models of GET /v1/soil/mapunits?bbox=…: map-unit polygons as an RFC 7946 FeatureCollection. */
 import { t } from "elysia";
+import { BBOX_PATTERN } from "../domain/model";
 import { Type } from "@sinclair/typebox";
 import { DEPTH_PARAMETERS, queryInteger, FORMAT_PARAMETER, featureCollection, closed, nullable } from "../domain/model";
 
@@ -17,6 +18,7 @@ export const MapUnitCollectionQueryParams = t.Object({
     description:
       "min_lon,min_lat,max_lon,max_lat: WGS84 decimal degrees, southwest corner then northeast corner; min < max on both axes; at most 0.25 degrees per side.",
     examples: ["-94.37,41.934,-94.35,41.954"],
+    pattern: BBOX_PATTERN,
   }),
   provider: t.Optional(
     t.String({ maxLength: 40, default: DEFAULT_MAP_UNIT_PROVIDER, description: "The mapped-survey provider (usda_ssurgo).", examples: [DEFAULT_MAP_UNIT_PROVIDER] }),

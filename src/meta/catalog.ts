@@ -17,6 +17,7 @@ export function catalog(registry: Registry) {
       {
         response: { 200: ProvidersResponse },
         detail: {
+          operationId: "listProviders",
           tags: ["meta"],
           summary: "Provider catalog",
           description: "Every source provider, operational or planned, with coverage, access, licence and limitations.",
@@ -33,6 +34,7 @@ export function catalog(registry: Registry) {
       {
         response: { 200: PropertiesResponse },
         detail: {
+          operationId: "listProperties",
           tags: ["meta"],
           summary: "Soil-property vocabulary",
           description: "Canonical property ids with units, accepted aliases, conversion notes and method-dependency warnings. Aliases are accepted wherever a property id is.",

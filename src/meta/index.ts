@@ -32,7 +32,7 @@ export function meta(registry: Registry, source: () => CoverageSource) {
     },
     {
       response: { 200: HealthResponse },
-      detail: { tags: ["meta"], summary: "Service health", description: "Reports that the process answers. Makes no upstream call.", responses: documentedResponses({ 200: ["HealthResponse", "The service is up."] }) },
+      detail: { operationId: "getHealth", tags: ["meta"], summary: "Service health", description: "Reports that the process answers. Makes no upstream call.", responses: documentedResponses({ 200: ["HealthResponse", "The service is up."] }) },
     },
   )
   .get(
@@ -52,7 +52,7 @@ export function meta(registry: Registry, source: () => CoverageSource) {
     },
     {
       response: { 200: ApiMetadata },
-      detail: { tags: ["meta"], summary: "API metadata", description: "Name, version, maturity, where the documentation is, and the operational providers.", responses: documentedResponses({ 200: ["ApiMetadata", "API metadata."] }) },
+      detail: { operationId: "getApiMetadata", tags: ["meta"], summary: "API metadata", description: "Name, version, maturity, where the documentation is, and the operational providers.", responses: documentedResponses({ 200: ["ApiMetadata", "API metadata."] }) },
     },
   );
 }

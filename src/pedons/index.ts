@@ -69,6 +69,7 @@ export function pedons(deps: PedonRouteDeps) {
         query: PedonCollectionQueryParams,
         response: { 200: PedonCollection },
         detail: {
+          operationId: "listPedons",
           tags: ["pedons"],
           summary: "Laboratory pedon points in a bounding box",
           description:
@@ -101,6 +102,7 @@ export function pedons(deps: PedonRouteDeps) {
         query: PedonQueryParams,
         response: { 200: PedonResponse },
         detail: {
+          operationId: "getPedon",
           tags: ["pedons"],
           summary: "One laboratory pedon: its layers and observations",
           description:
@@ -129,6 +131,7 @@ export function pedons(deps: PedonRouteDeps) {
         params: RawPedonParams,
         response: { 200: RawPedonResponse },
         detail: {
+          operationId: "getRawPedon",
           tags: ["raw"],
           summary: "Untouched upstream laboratory table for one pedon",
           description:

@@ -1,5 +1,7 @@
 /** Models of the laboratory pedon endpoints (docs/decisions.md#censored). */
 import { t } from "elysia";
+import { BBOX_PATTERN } from "../domain/model";
+import { PEDON_KEY_PATTERN } from "../domain/pedon-key";
 import { Type } from "@sinclair/typebox";
 import { CacheMetadata, DEPTH_PARAMETERS, queryInteger, DepthInterval, FORMAT_PARAMETER, featureCollection, closed, nullable } from "../domain/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
@@ -25,6 +27,7 @@ export const PedonCollectionQueryParams = t.Object({
     description:
       "min_lon,min_lat,max_lon,max_lat: WGS84 decimal degrees, southwest corner then northeast corner; min < max on both axes; at most 5 degrees per side and 4 square degrees.",
     examples: ["-96.5,38.5,-95,39.5"],
+    pattern: BBOX_PATTERN,
   }),
   provider: t.Optional(
     t.String({
@@ -58,9 +61,13 @@ export const PedonCollection = featureCollection(PedonCollectionQuery, PedonFeat
 export const PedonKeyParam = t.String({
   description: "KSSL pedon lab sample number (pedlabsampnum, e.g. 02N0245; lower case accepted) or SDA's integer pedon_key.",
   examples: ["02N0245"],
+  pattern: PEDON_KEY_PATTERN,
 });
 
-export const PedonParams = t.Object({ pedon_key: PedonKeyParam });
+/** Path parameters the route's own parser checks, with messages naming the rule: Elysia does not check them first (noValidate). */
+const parsedByRoute = { noValidate: true } as const;
+
+export const PedonParams = t.Object({ pedon_key: PedonKeyParam }, parsedByRoute);
 
 export const PedonQueryParams = t.Object({ properties: propertiesParameter(DEFAULT_PEDON_PROPERTIES), ...DEPTH_PARAMETERS, ...FORMAT_PARAMETER });
 
@@ -100,7 +107,7 @@ export const PedonResponse = t.Object(
 export const RawPedonParams = t.Object({
   provider_id: t.String({ description: "Laboratory provider id or alias (usda_kssl, kssl, ncss_lab, ncss_kssl).", examples: [DEFAULT_LAB_PROVIDER] }),
   pedon_key: PedonKeyParam,
-});
+}, parsedByRoute);
 
 export const RawPedonQuery = t.Object({ pedon_key: t.String() }, { ...closed, title: "RawPedonQuery" });
 

@@ -34,6 +34,7 @@ export function series(deps: SeriesRouteDeps) {
       query: SeriesQueryParams,
       response: { 200: SeriesResponse },
       detail: {
+        operationId: "getSeries",
         tags: ["series"],
         summary: "An Official Soil Series Description",
         description:

@@ -80,6 +80,7 @@ export function summaries(deps: SummaryRouteDeps) {
         query: MapUnitQueryParams,
         response: { 200: SummaryResponse },
         detail: {
+          operationId: "getMapUnit",
           tags: ["soil"],
           summary: "One map unit, its components and its summaries",
           description: `${BODY} Example: /v1/soil/mapunits/2765528?properties=clay,available_water_storage,drainage_class&depth_bottom_cm=100`,
@@ -107,6 +108,7 @@ export function summaries(deps: SummaryRouteDeps) {
         query: SummaryQueryParams,
         response: { 200: SummaryResponse },
         detail: {
+          operationId: "getSoilSummary",
           tags: ["soil"],
           summary: "Summaries of the map unit at one WGS84 point",
           description: `The map unit containing the point, summarized as GET /v1/soil/mapunits/{map_unit_key} does. No map unit there: 200 with map_unit null and a warning. ${BODY} Example: /v1/soil/summary?latitude=41.944131&longitude=-94.359608&properties=clay&depth_bottom_cm=30`,

@@ -48,9 +48,14 @@ export const MapUnitQueryParams = t.Object({
   ),
 });
 
-export const MapUnitPathParams = t.Object({
-  map_unit_key: t.String({ maxLength: 40, description: "SSURGO map unit key (mukey): digits, e.g. 2765528.", examples: ["2765528"] }),
-});
+/** The route checks the key itself (the provider's checkKey, with a message naming the rule): Elysia does not check it first (noValidate). */
+export const MapUnitPathParams = t.Object(
+  {
+    // A SSURGO mukey, as usda_ssurgo's checkMapUnitKey reads it (which also bounds it at 2147483647).
+    map_unit_key: t.String({ maxLength: 40, description: "SSURGO map unit key (mukey): digits, e.g. 2765528.", examples: ["2765528"], pattern: "^[1-9][0-9]{0,9}$" }),
+  },
+  { noValidate: true },
+);
 
 export const SummaryMethodName = t.Union(
   [t.Literal("weighted_average"), t.Literal("dominant_component"), t.Literal("dominant_condition"), t.Literal("min"), t.Literal("max")],

@@ -16,6 +16,7 @@ import type { SourceDescription } from "../upstream/transport";
 import { noMapUnitReason } from "../domain/coverage";
 import type { MapUnitData, MapUnitRole, PointProvider } from "../providers/provider";
 import { VERSION } from "../version";
+import { PerObject } from "../lru";
 import type { SeriesLinker } from "../providers/provider";
 import { componentSeries, seriesLinker } from "../answer/series-links";
 import { summarize } from "./aggregate";
@@ -86,12 +87,18 @@ export interface LoadedMapUnit {
   source: SourceDescription;
 }
 
+/** Each cache entry's map unit, read once: every hit of an entry gets the same decoded answer. */
+const readMapUnits = new PerObject<object, MapUnitData | null>();
+
 /** One map unit through the cache; the key must have passed `provider.mapUnits.checkKey`. */
 export async function loadMapUnit(deps: DataDeps, provider: MapUnitProvider, mapUnitKey: string): Promise<LoadedMapUnit> {
   const role = provider.mapUnits;
   const cached = await deps.connected.ask(provider, role.query, { mapUnitKey: role.checkKey(mapUnitKey) });
   const source = deps.connected.sourceOf(provider);
-  return { cached, source, mapUnit: role.read(cached.answer, { source, storedAt: cached.storedAt }) };
+  const read = () => role.read(cached.answer, { source, storedAt: cached.storedAt });
+  const answer: unknown = cached.answer;
+  const mapUnit = typeof answer === "object" && answer !== null ? readMapUnits.of(answer, `${provider.id}|${cached.source}|${cached.storedAt}`, read) : read();
+  return { cached, source, mapUnit };
 }
 
 /** The summaries of a plan for one map unit, each with its source. Pure. */

@@ -8,7 +8,6 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { useLoam } from "../support/server";
-import { OPERATION_IDS, PARAMETER_PATTERNS } from "../../src/http/openapi-polish";
 import { parseBbox } from "../../src/domain/bbox";
 import { parsePedonKey } from "../../src/domain/pedon-key";
 import { checkMapUnitKey } from "../../src/providers/usda_ssurgo/mapunit";
@@ -79,13 +78,22 @@ describe("what generated clients rely on", () => {
     const ids: string[] = [];
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, operation] of Object.entries<any>(item)) {
-        expect(operation.operationId).toBe(OPERATION_IDS[`${method} ${path}`]!);
+        // Each route declares its own short id (detail.operationId), never the plugin's long form.
+        expect(operation.operationId).toMatch(/^(get|list)[A-Z][A-Za-z]+$/);
+        expect(operation.operationId).not.toMatch(/By[A-Z]|^getV1/);
         ids.push(operation.operationId);
         expect(operation.description).toContain("Also answers HEAD");
         expect(operation.responses["405"].headers.Allow).toBeDefined();
       }
     }
-    expect(ids).toEqual(expect.arrayContaining(["getHealth", "getApiMetadata", "listProviders", "listProperties", "getSoilLocation", "getRawLocation", "listPedons", "getPedon", "getRawPedon", "getMetrics"]));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        "getHealth", "getApiMetadata", "listProviders", "listProperties", "getSoilLocation", "getSoilSummary", "listMapUnits", "getMapUnit",
+        "getRawLocation", "listPedons", "getPedon", "getRawPedon", "getSeries", "getMetrics",
+      ]),
+    );
+    expect(doc.paths["/v1/pedons/{pedon_key}"].get.operationId).toBe("getPedon");
+    expect(doc.paths["/v1/soil/mapunits"].get.operationId).toBe("listMapUnits");
     expect(new Set(ids).size).toBe(ids.length);
     expect(doc.paths["/metrics"].get.responses["200"].content["text/plain"]).toBeDefined();
     expect(doc.security).toEqual([]);
@@ -97,8 +105,13 @@ describe("what generated clients rely on", () => {
     expect(await head.text()).toBe("");
   });
 
-  test("the bbox and pedon_key patterns agree with the route parsers", () => {
-    const bbox = new RegExp(PARAMETER_PATTERNS.bbox!);
+  test("the bbox, pedon_key and map_unit_key patterns the routes declare agree with the route parsers", async () => {
+    const { doc } = await servedDocument();
+    const pattern = (path: string, name: string): string => doc.paths[path].get.parameters.find((p: any) => p.name === name).schema.pattern;
+    // Both bbox routes declare the one pattern.
+    expect(pattern("/v1/soil/mapunits", "bbox")).toBe(pattern("/v1/pedons", "bbox"));
+    expect(pattern("/v1/providers/{provider_id}/raw/pedons/{pedon_key}", "pedon_key")).toBe(pattern("/v1/pedons/{pedon_key}", "pedon_key"));
+    const bbox = new RegExp(pattern("/v1/pedons", "bbox"));
     for (const ok of ["-96.5,38.5,-95,39.5", " -96.5 , 38.5,-95 ,39.5 ", "1e1,2,3.,.5"]) {
       expect(bbox.test(ok)).toBe(true);
     }
@@ -106,14 +119,14 @@ describe("what generated clients rely on", () => {
       expect(bbox.test(bad)).toBe(false);
       expect(() => parseBbox(bad)).toThrow();
     }
-    const key = new RegExp(PARAMETER_PATTERNS.pedon_key!);
+    const key = new RegExp(pattern("/v1/pedons/{pedon_key}", "pedon_key"));
     for (const raw of ["02N0245", "02n0245", "1", "2147483647", "99999999999", "abc", "02N024", "0", "02N0245x"]) {
       if (parsePedonKey(raw) !== null) expect(key.test(raw)).toBe(true);
       if (!key.test(raw)) expect(parsePedonKey(raw)).toBeNull();
     }
     expect(key.test("abc")).toBe(false);
     // map_unit_key: whatever the pattern refuses, the route refuses too (it also caps the value at an SQL int).
-    const mukey = new RegExp(PARAMETER_PATTERNS.map_unit_key!);
+    const mukey = new RegExp(pattern("/v1/soil/mapunits/{map_unit_key}", "map_unit_key"));
     for (const raw of ["2765528", "465586", "0", "0123", "12a", "99999999999", "3000000000", "-5", ""]) {
       const accepted = (() => {
         try {

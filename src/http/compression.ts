@@ -2,9 +2,14 @@
  * gzip or brotli for JSON and text bodies over 1 KB when the client accepts it. Each encoding is its
  * own representation: its ETag gets a suffix, and `Vary: Accept-Encoding` tells caches the body
  * depends on that header (docs/decisions.md#http-caching). Used only by the response pipeline.
+ *
+ * A body sent again is compressed once: `EncodedBodies` is the one bounded cache of encoded bytes, by
+ * the name of the bytes (a tag, and for a data answer its stored_at and age). Static files keep their
+ * two encodings on the file itself (a fixed set, compressed off the event loop).
  */
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from "node:zlib";
 import { promisify } from "node:util";
+import { Lru } from "../lru";
 
 export const COMPRESS_MIN_BYTES = 1024;
 export type Encoding = "br" | "gzip";
@@ -45,4 +50,34 @@ export async function compressStatic(bytes: Uint8Array, encoding: Encoding): Pro
 /** `"abc"` → `"abc-br"`: a distinct strong tag per encoding. */
 export function encodedTag(etag: string, encoding: Encoding): string {
   return etag.endsWith('"') ? `${etag.slice(0, -1)}-${encoding}"` : etag;
+}
+
+/** Encoded bodies kept: at most this many, and this many bytes. */
+const ENCODED_ENTRIES = 256;
+const ENCODED_BYTES = 24_000_000;
+
+/**
+ * Encoded bytes by the name of the plain bytes they encode: the same name must always name the same
+ * bytes. Least recently used first out, bounded in entries and bytes. Kept as Blobs: Bun sends a Blob
+ * body without copying it.
+ */
+export class EncodedBodies {
+  private readonly bodies = new Lru<string, Blob>(ENCODED_ENTRIES, ENCODED_BYTES);
+
+  /** `plain` encoded, compressed now only when `name` was not encoded before. */
+  of(name: string, encoding: Encoding, plain: () => Uint8Array | string): Blob {
+    const key = `${name}|${encoding}`;
+    let encoded = this.bodies.get(key);
+    if (!encoded) {
+      encoded = new Blob([compress(plain(), encoding) as Uint8Array<ArrayBuffer>]);
+      this.bodies.set(key, encoded, encoded.size);
+    }
+    return encoded;
+  }
+
+  /** Drop both encodings of `name` (bytes that will not be sent again). */
+  forget(name: string): void {
+    this.bodies.delete(`${name}|br`);
+    this.bodies.delete(`${name}|gzip`);
+  }
 }

@@ -1,0 +1,37 @@
+/**
+ * What the access log keeps of a query (docs/decisions.md#contract-lists): the parameters some route
+ * declares in its query schema, coordinates rounded to 0.1 degree; anything else by name only, its
+ * digits masked. No table to keep in step: a parameter a route declares is logged.
+ */
+import { describe, expect, test } from "bun:test";
+import { useLoam } from "../support/server";
+
+const { loam } = useLoam();
+
+async function logged(path: string, requestId: string): Promise<Record<string, any>> {
+  const response = await loam.get(path, { headers: { "x-request-id": requestId } });
+  await response.arrayBuffer();
+  // The line is written once the response has gone.
+  for (let i = 0; i < 50 && !loam.accessLog.some((line) => line.request_id === requestId); i++) await Bun.sleep(10);
+  const line = loam.accessLog.find((entry) => entry.request_id === requestId);
+  expect(line).toBeDefined();
+  return line!;
+}
+
+describe("the access log's form of a query", () => {
+  test("every parameter a route declares is kept: summary method, property and format too", async () => {
+    const line = await logged("/v1/soil/mapunits?bbox=-94.369608,41.934131,-94.349608,41.954131&property=clay&method=weighted_average&format=csv&limit=20", "log-declared-1");
+    expect(line.status).toBe(200);
+    expect(line.route).toBe("/v1/soil/mapunits");
+    expect(line.query).toEqual({ bbox: [-94.4, 41.9, -94.3, 42], property: "clay", method: "weighted_average", format: "csv", limit: "20" });
+  });
+
+  test("coordinates are rounded to 0.1 degree; a parameter no route declares is named only, digits masked", async () => {
+    const line = await logged("/v1/soil/location?latitude=41.944131&longitude=-94.359608&session42=secret-41.94", "log-declared-2");
+    expect(line.query.latitude).toBe(41.9);
+    expect(line.query.longitude).toBe(-94.4);
+    expect(line.query._other_parameters).toEqual(["session##"]);
+    expect(JSON.stringify(line)).not.toContain("secret");
+    expect(JSON.stringify(line)).not.toContain("41.944131");
+  });
+});
