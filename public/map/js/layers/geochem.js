@@ -4,6 +4,7 @@
 // limit; a site with no sample (N.S.) is a small grey dot. SVG in a pane above the pedons: a site takes
 // its own click, and a click beside it reaches the pedons and the map.
 /* global L */
+import { PHONE_QUERY } from "../config.js";
 import { el, formatNumber, text } from "../dom.js";
 import { classifyQuantiles, NO_VALUE } from "./colour.js";
 
@@ -99,8 +100,9 @@ function siteLegend(label, min, max, classes, censoredCount, noSampleCount) {
     options: { position: "bottomright" },
     onAdd() {
       const unit = label && label.unit ? label.unit : "";
-      const box = el("div", { class: "legend geo-legend", role: "group", "aria-label": "Geochemistry colour classes" });
-      box.appendChild(el("p", { class: "legend-title", text: text(label && label.name) + ", 0–5 cm" + (unit ? " (" + unit + ")" : "") }));
+      const box = el("details", { class: "legend geo-legend", role: "group", "aria-label": "Geochemistry colour classes" });
+      box.open = !window.matchMedia(PHONE_QUERY).matches;
+      box.appendChild(el("summary", { class: "legend-title", text: text(label && label.name) + ", 0–5 cm" + (unit ? " (" + unit + ")" : "") }));
       const list = el("ul", { class: "class-list" });
       for (const c of classes.classes) {
         const swatch = el("span", { class: "legend-swatch class-swatch geo-swatch", "aria-hidden": "true" });

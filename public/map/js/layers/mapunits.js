@@ -5,7 +5,7 @@
 // colour.js classify), with a legend listing the classes and the unit; the selected polygon outlined,
 // and map-unit symbols written on the polygons from MAP_UNIT_LABEL_MIN_ZOOM on.
 /* global L */
-import { MAP_UNIT_LABEL_MIN_ZOOM } from "../config.js";
+import { MAP_UNIT_LABEL_MIN_ZOOM, PHONE_QUERY } from "../config.js";
 import { el, formatNumber, text } from "../dom.js";
 import { classify, NO_VALUE } from "./colour.js";
 
@@ -160,8 +160,10 @@ function classLegend(name, unit, min, max, classes, someMissing) {
     // Top right: the bottom left holds the page's legend, and the polygons sit in the middle.
     options: { position: "topright" },
     onAdd() {
-      const box = el("div", { class: "legend scale-legend", role: "group", "aria-label": "Map-unit colour classes" });
-      box.appendChild(el("p", { class: "legend-title", text: text(name) + (unit ? " (" + unit + ")" : "") }));
+      // A disclosure: open on wide screens, closed on phones where it would cover the polygons.
+      const box = el("details", { class: "legend scale-legend", role: "group", "aria-label": "Map-unit colour classes" });
+      box.open = !window.matchMedia(PHONE_QUERY).matches;
+      box.appendChild(el("summary", { class: "legend-title", text: text(name) + (unit ? " (" + unit + ")" : "") }));
       if (min === null) {
         box.appendChild(el("p", { class: "scale-empty", text: "No map unit in view has a value." }));
       } else {
