@@ -30,6 +30,7 @@ import { pedons } from "./pedons";
 import { series } from "./series";
 import { summaries } from "./summaries";
 import { mapUnits } from "./mapunits";
+import { geochem } from "./geochem";
 
 export interface AppDeps {
   config: Config;
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps) {
   const connected = connectProviders(registry.operational, {
     config: deps.config,
     upstreams: deps.upstreams,
+    now,
     cache,
     instrument: (transport) => instrumentTransport(transport, metrics),
     onBreakerEvent: (event) => metrics.observeBreaker(event),
@@ -120,6 +122,7 @@ export function createApp(deps: AppDeps) {
     .use(series(data))
     .use(summaries(data))
     .use(mapUnits(data))
+    .use(geochem(data))
     .use(pages(responses.sendFile));
   routeOf = routeMatcher(app.routes.map((route) => route.path));
   return app;

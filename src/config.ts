@@ -21,6 +21,9 @@ export const MAX_UPSTREAM_TIMEOUT_MS = (MAX_IDLE_TIMEOUT_SECONDS - IDLE_MARGIN_S
  */
 export const DEFAULT_OSD_URL = "https://raw.githubusercontent.com/ncss-tech/SoilKnowledgeBase/main/inst/extdata/OSD/{letter}/{name}.json";
 
+/** USGS Data Series 801 Appendix 2b, the 0-5 cm geochemistry table (docs/decisions.md#geochem-live). */
+export const DEFAULT_GEOCHEM_URL = "https://pubs.usgs.gov/ds/801/downloads/Appendix_2b_Top5_18Sept2013.txt";
+
 /** The file URL of a series key (already reduced to letters and `_`) in an OSD_URL pattern. */
 export function osdUrl(pattern: string, key: string): string {
   return pattern.replaceAll("{letter}", encodeURIComponent(key.charAt(0))).replaceAll("{name}", encodeURIComponent(key));
@@ -51,6 +54,8 @@ export interface Config {
   sdaUrl: string;
   /** Live series descriptions: a URL pattern with `{letter}` and `{name}` (LOAM_UPSTREAM=sda). */
   osdUrl: string;
+  /** Live geochemistry: the USGS DS 801 Appendix 2b file (LOAM_UPSTREAM=sda). */
+  geochemUrl: string;
   upstreamTimeoutMs: number;
   cacheTtlSeconds: number;
   /** Bytes of upstream answers LOAM_DB keeps at most; the oldest entries are evicted first. */
@@ -174,6 +179,7 @@ export function loadConfig(env: Env = process.env, cores: number = navigator.har
     dataDir: text(env, "LOAM_DATA_DIR", "../shared/data"),
     sdaUrl: url(env, "SDA_URL", DEFAULT_SDA_URL),
     osdUrl: urlPattern(env, "OSD_URL", DEFAULT_OSD_URL, osdUrlProblem),
+    geochemUrl: url(env, "GEOCHEM_URL", DEFAULT_GEOCHEM_URL),
     upstreamTimeoutMs: upstreamTimeout(env),
     cacheTtlSeconds: integer(env, "CACHE_TTL_SECONDS", 604800, 0, 31_536_000),
     cacheMaxBytes: integer(env, "CACHE_MAX_BYTES", 268_435_456, 1_048_576, 1_099_511_627_776),

@@ -7,6 +7,8 @@ import { PEDON_MODELS } from "./pedons/model";
 import { SERIES_MODELS } from "./series/model";
 import { SUMMARY_MODELS } from "./summaries/model";
 import { MAP_UNIT_COLLECTION_MODELS } from "./mapunits/model";
+import { GEOCHEM_MODELS } from "./geochem/model";
+import { SAMPLE_SITE_MODELS } from "./domain/sample-site";
 import { PropertiesResponse, PropertyRecord, PropertyReference, ProviderRecord, ProvidersResponse, Transformation } from "./catalog/model";
 
 export const MODELS = {
@@ -27,4 +29,6 @@ export const MODELS = {
   ...SERIES_MODELS,
   ...SUMMARY_MODELS,
   ...MAP_UNIT_COLLECTION_MODELS,
+  ...SAMPLE_SITE_MODELS,
+  ...GEOCHEM_MODELS,
 };

@@ -26,6 +26,7 @@ export const ROLE_ENDPOINTS: Readonly<Record<Exclude<ProviderRole, "planned">, {
   mapped_location: { serves: "mapped survey values for a point", use: "GET /v1/soil/location" },
   lab_pedons: { serves: "laboratory pedons", use: "GET /v1/pedons?bbox=..." },
   series: { serves: "series descriptions", use: "GET /v1/series/{name}" },
+  sample_sites: { serves: "geochemistry sample sites", use: "GET /v1/geochem/sites?near=latitude,longitude" },
 };
 
 /**

@@ -11,6 +11,7 @@
  *   claytotal ...; KSSL ph_h2o, clay_total ...; SoilGrids phh2o, soc, bdod, nitrogen).
  */
 import type { PropertyRecord } from "./model";
+import { ELEMENT_TOTAL_PROPERTIES, TOTAL_CONTENT_WARNING } from "./element-totals";
 
 /** PropertiesResponse.warning. */
 export const VOCABULARY_WARNING =
@@ -350,8 +351,10 @@ export const PROPERTIES: readonly PropertyRecord[] = [
     method_dependency_warning:
       "Total selenium (acid digestion with hydride-generation AAS or ICP-MS) and extractable selenium (water, " +
       "phosphate or AB-DTPA extraction) measure different pools; availability also depends on speciation " +
-      "(selenate vs selenite) and pH. Total and extractable values are not interchangeable.",
-    status: "researching",
+      "(selenate vs selenite) and pH. Total and extractable values are not interchangeable. " +
+      TOTAL_CONTENT_WARNING,
+    // Served by usgs_geochem (USGS DS 801 totals) since 0.4.0.
+    status: "experimental",
   },
   {
     id: "arsenic",
@@ -364,8 +367,10 @@ export const PROPERTIES: readonly PropertyRecord[] = [
       "Total arsenic (complete digestion including HF, or XRF), near-total arsenic (strong-acid digestions such " +
       "as US EPA 3050B or aqua regia, which leave silicates undissolved) and extractable or bioaccessible " +
       "arsenic (phosphate extraction, in-vitro tests) are different quantities; regulatory screening values " +
-      "refer to specific methods.",
-    status: "researching",
+      "refer to specific methods. " +
+      TOTAL_CONTENT_WARNING,
+    // Served by usgs_geochem (USGS DS 801 totals) since 0.4.0.
+    status: "experimental",
   },
   {
     id: "texture_class",
@@ -489,6 +494,8 @@ export const PROPERTIES: readonly PropertyRecord[] = [
       "(Urban land, Water) have none, and a correlated map-unit component is not a classified pedon at the point.",
     status: "experimental",
   },
+  // ---- total element contents (USGS DS 801, usgs_geochem) ----
+  ...ELEMENT_TOTAL_PROPERTIES,
 ];
 
 const BY_ID = new Map<string, PropertyRecord>(PROPERTIES.map((p) => [p.id, p]));

@@ -3,7 +3,7 @@
  * holds the raw URL: only the route pattern and the query parameters some route declares (its query
  * schema, read by strictQuery: a new route's parameters are logged without a line here;
  * docs/decisions.md#contract-lists), with
- * latitude, longitude and bbox rounded to 0.1 degree.
+ * latitude, longitude, bbox, near, points and polygon coordinates rounded to 0.1 degree.
  */
 import type { Config } from "../config";
 import { isDeclaredParameter, queryOfRequest, type ParsedQuery } from "./query";
@@ -36,7 +36,10 @@ function loggableOf(pairs: readonly (readonly [string, string])[]): Record<strin
       continue;
     }
     if (COORDINATE_PARAMS.has(name)) out[name] = roundTenth(value);
-    else if (name === "bbox") out[name] = value.split(",").slice(0, 8).map(roundTenth);
+    // A box and a `near` point (GET /v1/geochem/sites) are coordinates too.
+    else if (name === "bbox" || name === "near") out[name] = value.split(",").slice(0, 8).map(roundTenth);
+    // Lists of places (points, a polygon's WKT): every number kept to 0.1 degree.
+    else if (name === "points" || name === "polygon") out[name] = value.slice(0, 200).replace(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, (n) => String(roundTenth(n)));
     else out[name] = value.slice(0, 200);
   }
   if (ignored.length) out._other_parameters = ignored;

@@ -116,6 +116,7 @@ function swaggerPlugin(models: Record<string, TSchema>) {
         { name: "soil", description: "Mapped-survey values for one point." },
         { name: "pedons", description: "Laboratory pedons (points) and their layers." },
         { name: "series", description: "Official Soil Series Descriptions: the described concept of a soil series." },
+        { name: "geochem", description: "Soil geochemistry sample sites (USGS DS 801): element contents of 0-5 cm samples." },
         { name: "raw", description: "Untouched upstream payloads inside a labelled wrapper." },
       ],
       components: { schemas: models as Record<string, never> },

@@ -35,37 +35,6 @@ export const PLANNED_PROVIDERS: readonly PlannedProvider[] = [
     ],
   }),
   planned({
-    id: "usgs_geochem",
-    name: "Geochemical and Mineralogical Survey of Soils of the Conterminous United States (USGS Data Series 801)",
-    organization: "U.S. Geological Survey (USGS)",
-    coverage:
-      "Conterminous United States: 4,857 sites at a density of about one site per 1,600 square kilometres, sampled " +
-      "2007 to 2010; at each site a 0 to 5 cm sample, a composite of the soil A horizon and a deeper (usually C " +
-      "horizon) sample.",
-    data_kind: "observed",
-    status: "planned",
-    access_method:
-      "Planned: import of the published data tables of USGS Data Series 801 (Smith and others, 2013; maps in " +
-      "Scientific Investigations Report 2014-5108, Smith and others, 2014). A static dataset, not a query service.",
-    documentation_url: "https://pubs.usgs.gov/ds/801/",
-    source_url: "https://pubs.usgs.gov/ds/801/downloads/",
-    license:
-      "Public domain: US Government work (USGS). Cite: Smith, D.B., Cannon, W.F., Woodruff, L.G., Solano, F., " +
-      "Kilburn, J.E., and Fey, D.L., 2013, Geochemical and mineralogical data for soils of the conterminous United " +
-      "States: U.S. Geological Survey Data Series 801, https://doi.org/10.3133/ds801.",
-    authentication: "none: public download, no key.",
-    operational: false,
-    // Judgment: only the elements whose vocabulary meaning is a total concentration are listed. The survey's
-    // Ca, Mg, K, Na, P, Fe, Mn, Zn and Cu are total contents, not the exchangeable or extractable quantities the
-    // vocabulary's base-cation, phosphorus and micronutrient ids describe.
-    supported_properties: ["arsenic", "selenium"],
-    limitations: [
-      "Not live yet: needs an importer, and its sample depths (0 to 5 cm, A horizon, C horizon) are not fixed depth intervals, so depth handling must be designed.",
-      "Concentrations are total or near-total element contents of the <2 mm fraction (strong-acid digestions); they are not exchangeable or plant-available amounts and must not be compared with them.",
-      "Sites are tens of kilometres apart: a site describes its own samples, not its surroundings. Results below the detection limit are reported as censored values.",
-    ],
-  }),
-  planned({
     id: "isric_soilgrids",
     name: "SoilGrids 250 m (version 2.0)",
     organization: "ISRIC - World Soil Information",

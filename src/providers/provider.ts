@@ -19,6 +19,8 @@ import type { QueryKind, SourceDescription, Transport } from "../upstream/transp
 import type { DataKind, MapUnitSummary, Observation } from "../domain/observation";
 import type { LabLayer, PedonFeature } from "../domain/lab";
 import type { SeriesBody, SeriesLink } from "../domain/series";
+import type { GeochemObservation, GeochemSource } from "../domain/sample-site";
+import type { SampleSite } from "../domain/sample-site";
 import type { CachedAnswer } from "../upstream/cache";
 import type { SummaryComponent } from "../domain/component";
 import type { SummaryProperty } from "../domain/summary-property";
@@ -53,6 +55,8 @@ export interface SharedUpstreams {
 export interface ConnectContext {
   config: Config;
   upstreams: SharedUpstreams;
+  /** The app's clock (ms since epoch), for a transport that keeps what it fetched for a while. */
+  now?: () => number;
 }
 
 interface ProviderBase {
@@ -254,10 +258,74 @@ export interface SeriesProvider extends OperationalBase {
   };
 }
 
+// ---- sample sites (GET /v1/geochem/sites, /v1/geochem/sites/{site_id}) --------------------------------
+
+/** A page of the sites in a box, in site-id order after the keyset position `after`. */
+export interface SiteBoxParams {
+  bbox: [number, number, number, number];
+  /** The last site id of the previous page; null for the first page. */
+  after: number | null;
+  /** Sites to return; the query answers one more when more exist (the caller's `truncated`). */
+  limit: number;
+  /** The one element whose result each site carries (a property id), or null. */
+  property: string | null;
+}
+
+/** The sites nearest a point, nearest first. */
+export interface SiteNearParams {
+  latitude: number;
+  longitude: number;
+  limit: number;
+  property: string | null;
+}
+
+export interface SiteParams {
+  siteId: number;
+}
+
+/** One site of an answer, read: where and when it was sampled, and its results. */
+export interface SiteReading {
+  site: SampleSite;
+  /** One per asked element with a result (a number or a censored result), in the provider's order. */
+  observations: GeochemObservation[];
+  /** Asked elements with no result (no sample, N.S.), by property id. */
+  noSample: string[];
+  /** The served unit of each asked element, by property id (also of one with no sample). */
+  units: Record<string, string>;
+  /** Nearest-site answers: the distance from the asked point, km. */
+  distanceKm?: number;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface SampleSiteProvider<A = any> extends OperationalBase {
+  readonly role: "sample_sites";
+  readonly sites: {
+    /** The property ids it serves, in its order (every site answer's default). */
+    properties: readonly string[];
+    /** The site id of a path parameter, or a ValidationError (422) saying what one looks like. */
+    checkSiteId(raw: string): number;
+    inBox: QueryKind<SiteBoxParams, A>;
+    nearest: QueryKind<SiteNearParams, A>;
+    /** One site (an answer with no site: the caller's 404). */
+    site: QueryKind<SiteParams, A>;
+    /** How many sites an answer holds. */
+    count(answer: A): number;
+    /** The sites of an answer, in its order, with the results of `properties` (ids it serves). */
+    read(answer: A, properties: readonly string[]): SiteReading[];
+    /** Where an answer's data came from. */
+    source(answer: A, source: SourceDescription): GeochemSource;
+    /** The warnings every answer of this provider carries (coverage, sampling design, dates). */
+    warnings(answer: A, source: SourceDescription): string[];
+    /** The first site's row and the unit row, as {column: cell}, for the raw endpoint. */
+    raw(answer: A): { row: Record<string, string>; units: Record<string, string> };
+    rawNotes: readonly string[];
+  };
+}
+
 /** Listed in the catalog; serves no data yet. */
 export interface PlannedProvider extends ProviderBase {
   readonly role: "planned";
 }
 
-export type Provider = PointProvider | PedonProvider | SeriesProvider | PlannedProvider;
+export type Provider = PointProvider | PedonProvider | SeriesProvider | SampleSiteProvider | PlannedProvider;
 export type OperationalProvider = Exclude<Provider, PlannedProvider>;

@@ -6,9 +6,10 @@ import type { OperationalProvider, Provider, ProviderRole } from "./provider";
 import { usdaSsurgo } from "./usda_ssurgo";
 import { usdaKssl } from "./usda_kssl";
 import { usdaOsd } from "./usda_osd";
+import { usgsGeochem } from "./usgs_geochem";
 import { PLANNED_PROVIDERS } from "./planned";
 
-export const DEFAULT_PROVIDERS: readonly Provider[] = [usdaSsurgo, usdaKssl, usdaOsd, ...PLANNED_PROVIDERS];
+export const DEFAULT_PROVIDERS: readonly Provider[] = [usdaSsurgo, usdaKssl, usdaOsd, usgsGeochem, ...PLANNED_PROVIDERS];
 
 export interface Registry {
   readonly all: readonly Provider[];

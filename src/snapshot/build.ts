@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, s
 import { basename, dirname, join, relative } from "node:path";
 import { importKsslFolder, type KsslFolderReport } from "./kssl-import";
 import { importOsd } from "./osd-import";
+import { importGeochem } from "./geochem-import";
 import { createBaseSchema, integrityWarnings, readSnapshotInfo, SNAPSHOT_FORMAT_VERSION, writeDatasetInfo, writeInfo, type DatasetInfo } from "../upstream/snapshot-schema";
 import { deleteSsurgoArea, importSsurgoFolder, legendAreaSymbols, type SsurgoFolderReport, type SurveyArea } from "./ssurgo-import";
 import { findSurveyFolders, withSurveyFolders } from "./zip";
@@ -207,6 +208,7 @@ export async function buildSnapshot({ dataDir, outPath, onProgress = () => {} }:
     const osd = importOsd(db, dataDir, onProgress);
     osdCounts = { series: osd.series, munsellRows: osd.munsellRows };
     warnings.push(...osd.warnings);
+    warnings.push(...importGeochem(db, dataDir, onProgress).warnings);
     onProgress("checking keys");
     warnings.push(...integrityWarnings(db));
     for (const w of warnings) onProgress(`warning: ${w}`);

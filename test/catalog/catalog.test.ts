@@ -17,6 +17,7 @@ const PROVIDERS = registry.all.map((p) => p.record);
 const SURVEY_PROVIDER_ID = registry.defaultFor("mapped_location")!.id;
 const LAB_PROVIDER_ID = registry.defaultFor("lab_pedons")!.id;
 const SERIES_PROVIDER_ID = registry.defaultFor("series")!.id;
+const SAMPLE_SITE_PROVIDER_ID = registry.defaultFor("sample_sites")!.id;
 const LAB_PROVIDER_ALIASES = registry.find(LAB_PROVIDER_ID)!.aliases;
 const OPERATIONAL_PROVIDER_IDS = registry.operational.map((p) => p.id);
 const PROVIDER_ROLES: Record<string, string> = Object.fromEntries(registry.all.map((p) => [p.id, p.role]));
@@ -24,7 +25,18 @@ const findProvider = (idOrAlias: string) => registry.find(idOrAlias)?.record;
 const canonicalProviderId = (idOrAlias: string) => registry.find(idOrAlias)?.id;
 const providerRole = (idOrAlias: string) => registry.find(idOrAlias)?.role;
 
-const PLANNED = ["usda_scan", "usgs_geochem", "isric_soilgrids"];
+const PLANNED = ["usda_scan", "isric_soilgrids"];
+/**
+ * docs/decisions.md#geochem-vocabulary: the total contents of the 44 DS 801 elements (served by usgs_geochem).
+ * Totals of elements whose plain id is exchangeable or extractable are `<element>_total`.
+ */
+const GEOCHEM_SERVED = [
+  "silver", "aluminum", "arsenic", "barium", "beryllium", "bismuth", "calcium_total", "cadmium", "cerium", "cobalt", "chromium",
+  "cesium", "copper_total", "iron_total", "gallium", "mercury", "indium", "potassium_total", "lanthanum", "lithium",
+  "magnesium_total", "manganese_total", "molybdenum", "sodium_total", "niobium", "nickel", "phosphorus_total", "lead",
+  "rubidium", "sulfur", "antimony", "scandium", "selenium", "tin", "strontium", "tellurium", "thorium", "titanium",
+  "thallium", "uranium", "vanadium", "tungsten", "yttrium", "zinc_total",
+];
 const SERVED = ["ph", "organic_carbon", "organic_matter", "sand", "silt", "clay", "bulk_density", "cec", "total_nitrogen", "ec"];
 /** 0.3.0: served in map-unit summaries (the class properties only there). */
 const SUMMARY_SERVED = [
@@ -48,8 +60,6 @@ const NOT_SERVED = [
   "zinc",
   "copper",
   "boron",
-  "selenium",
-  "arsenic",
 ];
 
 /** docs/decisions.md#vocabulary: canonical units of the served vocabulary. */
@@ -90,11 +100,12 @@ describe("providers", () => {
   });
 
   test("the providers of docs/decisions.md#providers are present with the right operational flag and status", () => {
-    expect(PROVIDERS.map((p) => p.id).sort()).toEqual([SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, SERIES_PROVIDER_ID, ...PLANNED].sort());
+    expect(PROVIDERS.map((p) => p.id).sort()).toEqual([SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID, ...PLANNED].sort());
     expect(SURVEY_PROVIDER_ID).toBe("usda_ssurgo");
     expect(LAB_PROVIDER_ID).toBe("usda_kssl");
     expect(SERIES_PROVIDER_ID).toBe("usda_osd");
-    for (const id of [SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, SERIES_PROVIDER_ID]) {
+    expect(SAMPLE_SITE_PROVIDER_ID).toBe("usgs_geochem");
+    for (const id of [SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID]) {
       const p = findProvider(id)!;
       expect(p.operational).toBe(true);
       expect(p.status).toBe("experimental");
@@ -104,7 +115,7 @@ describe("providers", () => {
       expect(p.operational).toBe(false);
       expect(p.status).toBe("planned");
     }
-    expect([...OPERATIONAL_PROVIDER_IDS].sort()).toEqual([LAB_PROVIDER_ID, SURVEY_PROVIDER_ID, SERIES_PROVIDER_ID].sort());
+    expect([...OPERATIONAL_PROVIDER_IDS].sort()).toEqual([LAB_PROVIDER_ID, SURVEY_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID].sort());
   });
 
   test("ids are unique", () => {
@@ -134,11 +145,12 @@ describe("providers", () => {
     expect(providerRole("nope")).toBeUndefined();
   });
 
-  test("roles: one mapped-location provider, one lab provider, one series provider, the rest planned", () => {
+  test("roles: one mapped-location provider, one lab provider, one series provider, one sample-site provider, the rest planned", () => {
     expect(Object.keys(PROVIDER_ROLES).sort()).toEqual(PROVIDERS.map((p) => p.id).sort());
     expect(providerRole(SURVEY_PROVIDER_ID)).toBe("mapped_location");
     expect(providerRole(LAB_PROVIDER_ID)).toBe("lab_pedons");
     expect(providerRole(SERIES_PROVIDER_ID)).toBe("series");
+    expect(providerRole(SAMPLE_SITE_PROVIDER_ID)).toBe("sample_sites");
     for (const id of PLANNED) expect(providerRole(id)).toBe("planned");
     for (const p of PROVIDERS) expect(providerRole(p.id) === "planned").toBe(!p.operational);
   });
@@ -189,6 +201,7 @@ describe("providers", () => {
       ["ph", "organic_matter", "organic_carbon", "sand", "silt", "clay", "bulk_density", "cec", "ec", "available_water_capacity", "ksat"].sort(),
     );
     expect(findProvider(LAB_PROVIDER_ID)!.supported_properties!.slice().sort()).toEqual([...SERVED].sort());
+    expect(findProvider(SAMPLE_SITE_PROVIDER_ID)!.supported_properties!.slice().sort()).toEqual([...GEOCHEM_SERVED].sort());
     // Operational providers serve only served properties.
     for (const p of PROVIDERS.filter((x) => x.operational)) {
       for (const id of p.supported_properties ?? []) expect(SERVED_PROPERTY_IDS).toContain(id);
@@ -206,10 +219,10 @@ describe("properties", () => {
   });
 
   test("the vocabulary is exactly docs/decisions.md#vocabulary, with served and unserved statuses", () => {
-    expect(PROPERTIES.map((p) => p.id).sort()).toEqual([...SERVED, ...SUMMARY_SERVED, ...NOT_SERVED].sort());
+    expect(PROPERTIES.map((p) => p.id).sort()).toEqual([...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED, ...NOT_SERVED].sort());
     expect(new Set(PROPERTIES.map((p) => p.id)).size).toBe(PROPERTIES.length);
-    expect([...SERVED_PROPERTY_IDS].sort()).toEqual([...SERVED, ...SUMMARY_SERVED].sort());
-    for (const id of [...SERVED, ...SUMMARY_SERVED]) expect(findProperty(id)!.status).toBe("experimental");
+    expect([...SERVED_PROPERTY_IDS].sort()).toEqual([...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED].sort());
+    for (const id of [...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED]) expect(findProperty(id)!.status).toBe("experimental");
     for (const id of NOT_SERVED) expect(["planned", "researching"]).toContain(findProperty(id)!.status);
   });
 

@@ -19,7 +19,7 @@ describe("GET /v1", () => {
     contract.assert("ApiMetadata", body);
     expect(body.project_status).toBe("experimental");
     expect(body.version).toBe("0.4.0");
-    expect(body.supported_providers).toEqual(["usda_ssurgo", "usda_kssl", "usda_osd"]);
+    expect(body.supported_providers).toEqual(["usda_ssurgo", "usda_kssl", "usda_osd", "usgs_geochem"]);
     expect(body.documentation_url).toBe(`${loam.base}/docs`);
     expect(body.openapi_url).toBe(`${loam.base}/openapi.json`);
     expect((await fetch(body.openapi_url)).status).toBe(200);
@@ -37,7 +37,8 @@ describe("GET /v1/providers", () => {
     expect(byId.usda_ssurgo.operational).toBe(true);
     expect(byId.usda_kssl.operational).toBe(true);
     expect(byId.usda_osd).toMatchObject({ operational: true, status: "experimental", data_kind: "mapped_survey" });
-    for (const id of ["usda_scan", "usgs_geochem", "isric_soilgrids"]) {
+    expect(byId.usgs_geochem).toMatchObject({ operational: true, status: "experimental", data_kind: "observed" });
+    for (const id of ["usda_scan", "isric_soilgrids"]) {
       expect(byId[id].operational).toBe(false);
       expect(byId[id].status).toBe("planned");
     }

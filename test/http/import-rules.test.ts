@@ -34,7 +34,7 @@ const ROOMS = {
   /** Composition and process entry points: may import anything. */
   top: ["app", "server", "cli", "compiled", "workers", "models"],
   /** Routes of one endpoint family each (index.ts routes, model.ts, service.ts). */
-  features: ["location", "pedons", "summaries", "mapunits", "series", "meta", "pages"],
+  features: ["location", "pedons", "summaries", "mapunits", "series", "geochem", "meta", "pages"],
   /** What features share: the boundary, the answer room, tables. */
   shared: ["http", "answer", "tables"],
   /** The shapes features and providers share, the vocabulary and catalog models as data. */

@@ -9,7 +9,7 @@ import { tableRecords, type Cell, type SdaTable } from "../../upstream/sda/paylo
 import type { LabLayer, LabObservation, PedonFeature } from "../../domain/lab";
 import { KSSL_PROPERTIES, type KsslProperty, type LabColumn } from "./columns";
 import { decimal } from "../../decimal";
-import { parseReported } from "./censored";
+import { parseReported } from "../../domain/censored";
 
 type Row = Record<string, Cell>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseReported } from "../../../src/providers/usda_kssl/censored";
+import { parseReported } from "../../../src/domain/censored";
 import { normalizePedon } from "../../../src/providers/usda_kssl/normalize";
 import { parseBbox } from "../../../src/domain/bbox";
 import { LAB_PEDON_COLUMNS } from "../../../src/providers/usda_kssl/columns";

@@ -15,7 +15,7 @@
  * - Empty or null → missing: no result was reported, and no observation is made of it.
  * - Anything else that is not a plain decimal → value null, no qualifier, and a warning.
  */
-import { decimal } from "../../decimal";
+import { decimal } from "../decimal";
 
 export type ValueQualifier = "less_than" | "greater_than";
 

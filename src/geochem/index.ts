@@ -1,0 +1,210 @@
+/**
+ * GET /v1/geochem/sites, GET /v1/geochem/sites/{site_id} and
+ * GET /v1/providers/{provider_id}/raw/sites/{site_id}: any sample_sites provider (docs/decisions.md#geochem).
+ */
+import { Elysia } from "elysia";
+import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
+import { parsedQuery, strictQuery } from "../http/query";
+import type { Send } from "../http/response";
+import { ProviderNotOperationalError, ValidationError } from "../errors";
+import type { DataDeps } from "../answer";
+import { clip } from "../errors";
+import { resolveProvider, type ProviderFit } from "../answer/providers";
+import { resolvePropertyId } from "../catalog/properties";
+import { decimal } from "../decimal";
+import { parseBbox } from "../domain/bbox";
+import type { SampleSiteProvider } from "../providers/provider";
+import { GEOCHEM_SITE_COLLECTION_TABLE, GEOCHEM_SITE_TABLE } from "./table";
+import { GEOCHEM_PROVIDER, GeochemSiteCollection, GeochemSiteParams, GeochemSiteQueryParams, GeochemSiteResponse, GeochemSitesQueryParams, MAX_NEAR_LIMIT, RawGeochemSiteParams, RawGeochemSiteResponse } from "./model";
+import { geochemSite, geochemSites, rawGeochemSite, type Bbox, type EffectiveSitesQuery } from "./service";
+
+export interface GeochemRouteDeps extends DataDeps {
+  send: Send;
+}
+
+/** A box of any size inside WGS84: the sites are sparse, and a page is bounded by `limit`. */
+const ANY_BOX = { maxSideDegrees: 360, maxAreaSquareDegrees: 360 * 180 };
+
+const SAMPLE_SITES: ProviderFit<SampleSiteProvider> = {
+  fits: (provider): provider is SampleSiteProvider => provider.role === "sample_sites",
+  refusal: (provider) => `Path parameter 'provider_id' names '${provider.id}', which does not serve sample sites; usgs_geochem does.`,
+};
+
+function sampleSites(deps: DataDeps): SampleSiteProvider {
+  const provider = deps.registry.defaultFor("sample_sites");
+  if (!provider) throw new ProviderNotOperationalError(GEOCHEM_PROVIDER);
+  return provider;
+}
+
+/** One element of the provider: an id or alias it serves, else a 422 naming it. */
+function element(provider: SampleSiteProvider, name: string, parameter: string): string {
+  const id = resolvePropertyId(name);
+  if (id === undefined) throw new ValidationError(`Query parameter '${parameter}' names an unknown property '${clip(name)}'; GET /v1/properties lists the ids and their aliases.`);
+  if (!provider.sites.properties.includes(id)) {
+    throw new ValidationError(`Query parameter '${parameter}' names '${clip(name)}' (${id}), which ${provider.id} does not report; it reports the elements ${provider.sites.properties.join(", ")}.`);
+  }
+  return id;
+}
+
+/** Comma-separated elements, in the provider's order; empty: every element. */
+function elements(provider: SampleSiteProvider, raw: string): string[] {
+  if (raw.trim() === "") return [...provider.sites.properties];
+  const asked = new Set<string>();
+  for (const item of raw.split(",")) {
+    const name = item.trim();
+    if (name === "") throw new ValidationError("Query parameter 'properties' has an empty item; give comma-separated elements such as 'arsenic,lead'.");
+    asked.add(element(provider, name, "properties"));
+  }
+  return provider.sites.properties.filter((id) => asked.has(id));
+}
+
+function nearPoint(raw: string): [number, number] {
+  const items = raw.split(",");
+  const [lat, lon] = items.map((item) => decimal(item));
+  if (items.length !== 2 || lat === null || lon === null || lat === undefined || lon === undefined) {
+    throw new ValidationError(`Query parameter 'near' must be latitude,longitude in decimal degrees; got '${clip(raw)}'.`);
+  }
+  if (lat < -90 || lat > 90) throw new ValidationError(`Query parameter 'near' latitude must be from -90 to 90; got ${lat}.`);
+  if (lon < -180 || lon > 180) throw new ValidationError(`Query parameter 'near' longitude must be from -180 to 180; got ${lon}.`);
+  return [lat, lon];
+}
+
+const sitesQuery = strictQuery(GeochemSitesQueryParams);
+const siteQuery = strictQuery(GeochemSiteQueryParams);
+
+function effectiveSitesQuery(provider: SampleSiteProvider, read: ReturnType<typeof sitesQuery.queryOf>, request: Request): EffectiveSitesQuery {
+  const hasNear = read.near !== "";
+  // bbox has a default (the whole range); only one the request names conflicts with near.
+  if (hasNear && parsedQuery(request.url).values.has("bbox")) throw new ValidationError("Give either 'bbox' (the sites in a box) or 'near' (the sites nearest a point), not both.");
+  const hasBox = !hasNear;
+  if (hasNear && read.cursor !== "") throw new ValidationError("Query parameter 'cursor' pages a bbox; a 'near' answer is one list, nearest first, with no further pages.");
+  if (hasNear && read.limit > MAX_NEAR_LIMIT) throw new ValidationError(`Query parameter 'limit' must be at most ${MAX_NEAR_LIMIT} with 'near'; got ${read.limit}.`);
+  return {
+    bbox: hasBox ? (parseBbox(read.bbox, ANY_BOX) as Bbox) : null,
+    near: hasNear ? nearPoint(read.near) : null,
+    limit: read.limit,
+    property: read.property === "" ? null : element(provider, read.property, "property"),
+    cursor: read.cursor === "" ? null : read.cursor,
+  };
+}
+
+/** The request's path and query with `cursor` set: the next page of the same query. */
+function withCursor(request: Request, cursor: string): string {
+  const url = new URL(request.url);
+  url.searchParams.set("cursor", cursor);
+  return `${url.pathname}${url.search}`;
+}
+
+const LINK_HEADER = { description: 'With truncated: <path of the next page>; rel="next" (RFC 8288).', schema: { type: "string" } } as const;
+
+function withLinkHeader<R extends Record<string, unknown>>(responses: R): R {
+  const ok = responses["200"] as { headers?: Record<string, unknown> } | undefined;
+  if (ok) ok.headers = { ...ok.headers, Link: LINK_HEADER };
+  return responses;
+}
+
+const SITE_ERRORS = {
+  404: ["ErrorResponse", "No site with this SiteID (code not_found)."],
+  ...UPSTREAM_ERRORS,
+} as const;
+
+export function geochem(deps: GeochemRouteDeps) {
+  return new Elysia({ name: "loam.geochem" })
+    .get(
+      "/v1/geochem/sites",
+      async ({ query, request, set }) => {
+        const provider = sampleSites(deps);
+        const effective = effectiveSitesQuery(provider, sitesQuery.queryOf(query), request);
+        const { answer, next } = await geochemSites(deps, provider, effective, (cursor) => withCursor(request, cursor));
+        if (next !== null) set.headers["link"] = `<${next}>; rel="next"`;
+        return deps.send(answer, request, set, GEOCHEM_SITE_COLLECTION_TABLE);
+      },
+      {
+        transform: sitesQuery.transform,
+        query: GeochemSitesQueryParams,
+        response: { 200: GeochemSiteCollection },
+        detail: {
+          tags: ["geochem"],
+          operationId: "listGeochemSites",
+          summary: "Geochemistry sample sites in a box, or nearest a point",
+          description:
+            "An RFC 7946 FeatureCollection of USGS DS 801 sample sites (0-5 cm soil, conterminous US). With bbox (any size inside WGS84): the sites in the box in site-id order, at most `limit` per page; when `truncated`, `next` (and the Link header) give the next page, whose cursor is bound to the box and property. With near=lat,lon: the `limit` nearest sites, nearest first, each with distance_km. With property (one element): each site carries its result flat (value, reported_value, value_qualifier, reporting_limit, unit) for mapping; censored results have value null. Examples: /v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=arsenic, /v1/geochem/sites?near=42.0864,-93.7571&limit=5",
+          responses: withLinkHeader(
+            documentedResponses(
+              {
+                200: ["GeochemSiteCollection", "Sites (possibly none), whether more follow and the next page, cache metadata and warnings."],
+                409: PLANNED_PROVIDER_ERROR,
+                422: [
+                  "ErrorResponse",
+                  "A parameter violates its rules (code validation_error): both bbox and near; bbox not four numbers, outside WGS84 or min not less than max; near not latitude,longitude; limit outside 1 to 1000 (1 to 100 with near); an unknown property or one that is not an element of the survey; a cursor from another query, altered, or with near; format not json or csv.",
+                ],
+                ...UPSTREAM_ERRORS,
+              },
+              { etag: true, csv: "one row per site" },
+            ),
+          ),
+        },
+      },
+    )
+    .get(
+      "/v1/geochem/sites/:site_id",
+      async ({ params, query, request, set }) => {
+        const provider = sampleSites(deps);
+        const read = siteQuery.queryOf(query);
+        const siteId = provider.sites.checkSiteId(params.site_id);
+        const answer = await geochemSite(deps, provider, siteId, elements(provider, read.properties));
+        return deps.send(answer, request, set, GEOCHEM_SITE_TABLE);
+      },
+      {
+        params: GeochemSiteParams,
+        transform: siteQuery.transform,
+        query: GeochemSiteQueryParams,
+        response: { 200: GeochemSiteResponse },
+        detail: {
+          tags: ["geochem"],
+          operationId: "getGeochemSite",
+          summary: "One geochemistry sample site and its element results",
+          description:
+            "The site (SiteID, lab id, state, coordinates, collection date, NLCD 1992 land cover, 0-5 cm depth) and one observation per element asked for (default all 44): value (null when censored), reported_value as the file has it, value_qualifier, reporting_limit, unit (from the file's unit row; wt. % served as %), the file's column and cell, citation and retrieval time. An element with no sample (N.S.) has no observation and a warning naming it. Example: /v1/geochem/sites/3560?properties=arsenic,selenium,lead",
+          responses: documentedResponses(
+            {
+              200: ["GeochemSiteResponse", "The site, its observations, provenance, cache metadata and warnings."],
+              409: PLANNED_PROVIDER_ERROR,
+              422: ["ErrorResponse", "Malformed site id; an unknown property or one the survey does not report; format not json or csv (code validation_error)."],
+              ...SITE_ERRORS,
+            },
+            { etag: true, csv: "one row per element observation" },
+          ),
+        },
+      },
+    )
+    .get(
+      "/v1/providers/:provider_id/raw/sites/:site_id",
+      async ({ params, request, set }) => {
+        const provider = resolveProvider(deps.registry, params.provider_id, SAMPLE_SITES);
+        const answer = await rawGeochemSite(deps, provider, provider.sites.checkSiteId(params.site_id));
+        return deps.send(answer, request, set);
+      },
+      {
+        params: RawGeochemSiteParams,
+        response: { 200: RawGeochemSiteResponse },
+        detail: {
+          tags: ["raw"],
+          operationId: "getRawGeochemSite",
+          summary: "Untouched upstream row for one sample site",
+          description:
+            "The DS 801 file's row for the site as {column: cell} beside the unit row as {column: unit}, every cell a string as written, inside a labelled wrapper. Not normalized; not promised to stay stable. Example: /v1/providers/usgs_geochem/raw/sites/3560",
+          responses: documentedResponses(
+            {
+              200: ["RawGeochemSiteResponse", "The raw row in its wrapper."],
+              404: ["ErrorResponse", "Unknown provider (code unknown_provider), or no site with this SiteID (code not_found)."],
+              409: PLANNED_PROVIDER_ERROR,
+              422: ["ErrorResponse", "Malformed site id, or a provider that does not serve sample sites (code validation_error)."],
+              ...UPSTREAM_ERRORS,
+            },
+            { etag: true },
+          ),
+        },
+      },
+    );
+}

@@ -1,0 +1,199 @@
+/**
+ * Models of the geochemistry endpoints (provider usgs_geochem, docs/decisions.md#geochem):
+ * GET /v1/geochem/sites, GET /v1/geochem/sites/{site_id}, GET /v1/providers/{provider_id}/raw/sites/{site_id}.
+ */
+import { t, type Static } from "elysia";
+import { Type } from "@sinclair/typebox";
+import { CacheMetadata, FORMAT_PARAMETER, closed, nullable, queryInteger } from "../domain/model";
+import { PropertyReference, Transformation } from "../catalog/model";
+import { PointGeometry, ValueQualifier } from "../domain/lab";
+import { GeochemObservation, GeochemObservationSource, GeochemSource, SampleDepth, SampleSite } from "../domain/sample-site";
+
+export const GEOCHEM_PROVIDER = "usgs_geochem";
+export const DEFAULT_SITE_LIMIT = 100;
+export const MAX_SITE_LIMIT = 1000;
+/** The box of a query that names none: every site, page by page. */
+export const WHOLE_WORLD = "-180,-90,180,90";
+/** The most sites a point's nearest-site query returns. */
+export const MAX_NEAR_LIMIT = 100;
+
+// ---- GET /v1/geochem/sites -----------------------------------------------------------------------
+
+export const GeochemSitesQueryParams = t.Object({
+  bbox: t.Optional(
+    t.String({
+      maxLength: 200,
+      default: WHOLE_WORLD,
+      description:
+        "min_lon,min_lat,max_lon,max_lat: WGS84 decimal degrees, southwest corner first, min < max on both axes; any size inside WGS84 (the sites are sparse: about one per 1,600 km2); default the whole WGS84 range (every site, page by page). Not together with near.",
+      examples: ["-96.7,40.3,-90.1,43.6"],
+    }),
+  ),
+  near: t.Optional(
+    t.String({
+      maxLength: 100,
+      default: "",
+      description: "latitude,longitude (WGS84 decimal degrees): the sites nearest this point, nearest first, each with distance_km, instead of a box; no cursor.",
+      examples: ["42.0864,-93.7571"],
+    }),
+  ),
+  limit: t.Optional(
+    queryInteger({
+      minimum: 1,
+      maximum: MAX_SITE_LIMIT,
+      default: DEFAULT_SITE_LIMIT,
+      description: `Most sites per page, 1 to ${MAX_SITE_LIMIT} (with near: 1 to ${MAX_NEAR_LIMIT}).`,
+    }),
+  ),
+  cursor: t.Optional(t.String({ maxLength: 512, default: "", description: "The `next` cursor of the previous page of the same query (bbox and property); absent for the first page." })),
+  property: t.Optional(
+    t.String({
+      maxLength: 60,
+      default: "",
+      description: "One element (a property id or alias, e.g. arsenic, lead, pb, calcium_total): each site then carries its result as flat members value, reported_value, value_qualifier, reporting_limit, unit, for mapping.",
+      examples: ["arsenic"],
+    }),
+  ),
+  ...FORMAT_PARAMETER,
+});
+
+export const GeochemSitesQuery = t.Object(
+  {
+    bbox: nullable(t.Array(t.Number(), { minItems: 4, maxItems: 4, description: "[min_lon, min_lat, max_lon, max_lat]" })),
+    near: nullable(t.Array(t.Number(), { minItems: 2, maxItems: 2, description: "[latitude, longitude]" })),
+    limit: Type.Integer(),
+    property: nullable(t.String({ description: "The canonical property id of the element asked for." })),
+    cursor: nullable(t.String()),
+  },
+  { ...closed, title: "GeochemSitesQuery", description: "The effective query: defaults applied, an alias resolved to its property id." },
+);
+
+export const GeochemSiteFeatureProperties = t.Object(
+  {
+    site_id: Type.Integer({ minimum: 1 }),
+    lab_id: nullable(t.String({ description: "Laboratory sample id; null for a site with no sample (N.S.).", examples: ["C-349023"] })),
+    state: nullable(t.String({ examples: ["IA"] })),
+    collection_date: nullable(t.String({ format: "date" })),
+    land_cover_primary: nullable(t.String({ description: "NLCD 1992 class name as recorded." })),
+    land_cover_secondary: nullable(t.String({ description: "NLCD 1992 class name as recorded." })),
+    depth: SampleDepth,
+    representative_of_bbox: t.Literal(false, { description: "Always false: one 0-5 cm sample per about 1,600 km2 is not representative of a box or a field." }),
+    distance_km: t.Optional(t.Number({ description: "With near: great-circle distance from the point (WGS84 sphere of radius 6371.0088 km), km." })),
+    property: t.Optional(t.String({ description: "With property: the property id of the flat result members." })),
+    value: t.Optional(nullable(t.Number({ description: "The result in `unit`; null when censored or when no sample was analysed (N.S.). Never the reporting limit." }))),
+    reported_value: t.Optional(t.String({ description: "The file's cell exactly: a number, a censored result such as '<1', or 'N.S.' (no sample)." })),
+    value_qualifier: t.Optional(ValueQualifier),
+    reporting_limit: t.Optional(nullable(t.Number({ description: "The limit of a censored result, in `unit`." }))),
+    unit: t.Optional(t.String({ description: "The served unit (from the file's unit row: mg/kg, or % for the file's wt. %)." })),
+  },
+  { ...closed, title: "GeochemSiteFeatureProperties" },
+);
+
+export const GeochemSiteFeature = t.Object(
+  { type: t.Literal("Feature"), id: Type.Integer({ description: "Equals properties.site_id." }), geometry: PointGeometry, properties: GeochemSiteFeatureProperties },
+  { ...closed, title: "GeochemSiteFeature" },
+);
+
+export const GeochemSiteCollection = t.Object(
+  {
+    type: t.Literal("FeatureCollection"),
+    provider: t.String({ examples: [GEOCHEM_PROVIDER] }),
+    query: GeochemSitesQuery,
+    cache: CacheMetadata,
+    truncated: t.Boolean({ description: "True when more sites match: follow `next` (or the Link header) for the next page." }),
+    next: nullable(t.String({ description: "Path of the next page (the same query with its cursor); null on the last page and for near." })),
+    warnings: t.Array(t.String()),
+    features: t.Array(GeochemSiteFeature),
+  },
+  {
+    ...closed,
+    title: "GeochemSiteCollection",
+    description: "RFC 7946 FeatureCollection of geochemistry sample sites, ordered by site id (near: by distance), with foreign members provider, query, cache, truncated, next, warnings.",
+  },
+);
+export type GeochemSiteCollection = Static<typeof GeochemSiteCollection>;
+export type GeochemSiteFeature = Static<typeof GeochemSiteFeature>;
+
+// ---- GET /v1/geochem/sites/{site_id} --------------------------------------------------------------
+
+/** A DS 801 SiteID as the provider's checkSiteId reads it (the document promises what the route enforces). */
+export const SITE_ID_PATTERN = "^[1-9][0-9]{0,8}$";
+export const SiteIdParam = t.String({ description: "DS 801 SiteID: a positive integer (8 to 31081 in the file).", examples: ["3560"], pattern: SITE_ID_PATTERN });
+/** Checked by the route's own parser, with a message naming the rule (Elysia does not check it first). */
+export const GeochemSiteParams = t.Object({ site_id: SiteIdParam }, { noValidate: true });
+
+export const GeochemSiteQueryParams = t.Object({
+  properties: t.Optional(
+    t.String({
+      maxLength: 1000,
+      default: "",
+      description: "Comma-separated elements (property ids or aliases: arsenic, lead, pb, calcium_total); default every element of the file (44).",
+      examples: ["arsenic,selenium,lead"],
+    }),
+  ),
+  ...FORMAT_PARAMETER,
+});
+
+export const GeochemSiteQuery = t.Object(
+  { site_id: Type.Integer(), properties: t.Array(t.String()) },
+  { ...closed, title: "GeochemSiteQuery", description: "The effective query: the elements by property id, in file order." },
+);
+
+export const GeochemSiteResponse = t.Object(
+  {
+    api_version: t.String(),
+    status: t.Literal("experimental"),
+    provider: t.String({ examples: [GEOCHEM_PROVIDER] }),
+    data_kind: t.Literal("observed"),
+    query: GeochemSiteQuery,
+    site: SampleSite,
+    observations: t.Array(GeochemObservation, { description: "One per element asked for that has a result; an element with no sample (N.S.) has none and a warning instead." }),
+    source: GeochemSource,
+    cache: CacheMetadata,
+    warnings: t.Array(t.String()),
+  },
+  { ...closed, title: "GeochemSiteResponse", description: "A geochemistry sample site and its element results." },
+);
+export type GeochemSiteResponse = Static<typeof GeochemSiteResponse>;
+
+// ---- GET /v1/providers/{provider_id}/raw/sites/{site_id} ------------------------------------------
+
+export const RawGeochemSiteParams = t.Object({
+  provider_id: t.String({ description: "A sample-site provider: usgs_geochem.", examples: [GEOCHEM_PROVIDER] }),
+  site_id: SiteIdParam,
+});
+
+export const RawGeochemSiteQuery = t.Object({ site_id: Type.Integer() }, { ...closed, title: "RawGeochemSiteQuery" });
+
+export const RawGeochemSiteResponse = t.Object(
+  {
+    provider: t.String(),
+    status: t.Literal("experimental"),
+    query: RawGeochemSiteQuery,
+    retrieved_at: t.String({ format: "date-time" }),
+    cache: CacheMetadata,
+    upstream_response: t.Object(
+      {
+        row: t.Record(t.String(), t.String(), { description: "The site's row: {column: cell} exactly as the file has it." }),
+        units: t.Record(t.String(), t.String(), { description: "The unit row: {column: unit} (empty where the file gives none)." }),
+      },
+      { ...closed, title: "RawGeochemRow" },
+    ),
+    warnings: t.Array(t.String()),
+  },
+  { ...closed, title: "RawGeochemSiteResponse" },
+);
+
+export const GEOCHEM_MODELS = {
+  GeochemSitesQuery,
+  GeochemSiteFeatureProperties,
+  GeochemSiteFeature,
+  GeochemSiteCollection,
+  GeochemSiteQuery,
+  GeochemObservationSource,
+  GeochemObservation,
+  GeochemSource,
+  GeochemSiteResponse,
+  RawGeochemSiteQuery,
+  RawGeochemSiteResponse,
+};

@@ -1,0 +1,285 @@
+/**
+ * Geochemistry sample sites (docs/decisions.md#geochem): effective query → the sample-site provider's
+ * answer (cache → transport) → features or one site with its element results, with warnings. Works
+ * with any provider of role `sample_sites`; knows nothing of HTTP (it returns DataAnswers).
+ *
+ * `geochemSitesPage` is the same walk for other features (the OGC API collection `geochem_sites`):
+ * sites in a box after a keyset position, with flat typed properties.
+ */
+import { NotFoundError, ProviderNotOperationalError, ValidationError } from "../errors";
+import { cacheMetadata, describeCache, sourceWarnings, type DataAnswer, type DataDeps } from "../answer";
+import { cursorBinding, decodeCursor, encodeCursor } from "../domain/cursor";
+import type { SampleSiteProvider, SiteReading } from "../providers/provider";
+import type { SourceDescription } from "../upstream/transport";
+import { VERSION } from "../version";
+import { GEOCHEM_PROVIDER, MAX_SITE_LIMIT, type GeochemSiteCollection, type GeochemSiteFeature, type GeochemSiteResponse } from "./model";
+import type { Static } from "elysia";
+import type { RawGeochemSiteResponse } from "./model";
+
+export type Bbox = [minLon: number, minLat: number, maxLon: number, maxLat: number];
+
+export interface EffectiveSitesQuery {
+  bbox: Bbox | null;
+  /** [latitude, longitude] */
+  near: [number, number] | null;
+  limit: number;
+  property: string | null;
+  cursor: string | null;
+}
+
+const NO_SAMPLE_NOTE = "'N.S.' (no sample: not collected or lost in shipping) has no value.";
+const CENSORED_NOTE = "A censored result ('<1': below the reporting limit) has value null and its limit in reporting_limit; the limit is not the value.";
+const METHOD_NOTE =
+  "measurement_method states what USGS Data Series 801 says of all elements (total or near-total contents); the method and reporting limit of each element are in Appendix 5 of the report (https://pubs.usgs.gov/ds/801/), which Loam does not serve.";
+
+/** The binding of a walk over a box (docs/decisions.md#cursors): limit is not part of it. */
+const bindingOf = (provider: string, bbox: Bbox, property: string | null) => cursorBinding({ collection: "geochem_sites", provider, bbox, property });
+
+/** The keyset position a cursor continues after, or a 422 when it belongs to another query. */
+export function positionOf(cursor: string | null, provider: string, bbox: Bbox, property: string | null): number | null {
+  if (cursor === null) return null;
+  const after = decodeCursor(cursor, bindingOf(provider, bbox, property));
+  if (!/^[1-9][0-9]{0,8}$/.test(after)) throw new ValidationError("Query parameter 'cursor' is not a cursor Loam made; start again without it.");
+  return Number(after);
+}
+
+/**
+ * Warnings from where the answer came from, besides the provider's own: whether it is stale. The
+ * shared snapshot note speaks of USDA-NRCS exports; the provider states its own snapshot note instead.
+ */
+function sharedWarnings(source: SourceDescription, cache: ReturnType<typeof describeCache>): string[] {
+  return sourceWarnings(source.kind === "snapshot" ? { kind: "geochem", location: source.location } : source, cache);
+}
+
+function feature(reading: SiteReading, property: string | null): GeochemSiteFeature {
+  const { site } = reading;
+  const properties: GeochemSiteFeature["properties"] = {
+    site_id: site.site_id,
+    lab_id: site.lab_id,
+    state: site.state,
+    collection_date: site.collection_date,
+    land_cover_primary: site.land_cover_primary,
+    land_cover_secondary: site.land_cover_secondary,
+    depth: site.depth,
+    representative_of_bbox: false,
+  };
+  if (reading.distanceKm !== undefined) properties.distance_km = Math.round(reading.distanceKm * 1000) / 1000;
+  if (property !== null) {
+    const o = reading.observations[0];
+    properties.property = property;
+    properties.value = o ? o.value : null;
+    properties.reported_value = o ? o.reported_value : "N.S.";
+    properties.value_qualifier = o ? o.value_qualifier : null;
+    properties.reporting_limit = o ? o.reporting_limit : null;
+    properties.unit = o ? o.unit : (reading.units[property] ?? "");
+  }
+  return { type: "Feature", id: site.site_id, geometry: { type: "Point", coordinates: [site.longitude, site.latitude] }, properties };
+}
+
+export interface SitesAnswer {
+  answer: DataAnswer<GeochemSiteCollection>;
+  /** The path of the next page, when the page is truncated (the route's Link header). */
+  next: string | null;
+}
+
+/**
+ * The sites in a box (a page after the cursor's position) or nearest a point. `nextPath` makes the
+ * path of the next page from its cursor (the route keeps the request's other parameters).
+ */
+export async function geochemSites(deps: DataDeps, provider: SampleSiteProvider, query: EffectiveSitesQuery, nextPath: (cursor: string) => string): Promise<SitesAnswer> {
+  const properties = query.property === null ? [] : [query.property];
+  let cached;
+  let after: number | null = null;
+  if (query.bbox) {
+    after = positionOf(query.cursor, provider.id, query.bbox, query.property);
+    cached = await deps.connected.ask(provider, provider.sites.inBox, { bbox: query.bbox, after, limit: query.limit, property: query.property });
+  } else {
+    const [latitude, longitude] = query.near!;
+    cached = await deps.connected.ask(provider, provider.sites.nearest, { latitude, longitude, limit: query.limit, property: query.property });
+  }
+  const source = deps.connected.sourceOf(provider);
+  const cache = describeCache(cached, deps.cacheTtlSeconds);
+  const readings = provider.sites.read(cached.answer, properties);
+  const truncated = query.bbox !== null && readings.length > query.limit;
+  const page = truncated ? readings.slice(0, query.limit) : readings;
+  const next = truncated ? nextPath(encodeCursor(bindingOf(provider.id, query.bbox!, query.property), String(page[page.length - 1]!.site.site_id))) : null;
+  return {
+    next,
+    answer: {
+      key: `geochem-sites|${provider.id}|${JSON.stringify(query)}`,
+      cache,
+      body: () => {
+        const warnings = [...provider.sites.warnings(cached.answer, source)];
+        if (truncated) warnings.push(`More sites lie in the box: this page holds ${query.limit} sites in site-id order; follow 'next' (or the Link header) for the next page.`);
+        if (query.bbox && page.length === 0) {
+          warnings.push(`No DS 801 site lies in the box${after === null ? "" : " after the cursor's position"}; the survey covers the conterminous United States only.`);
+        }
+        if (query.property !== null) {
+          if (page.some((r) => r.noSample.length > 0)) warnings.push(`Sites with no sample for '${query.property}' have reported_value 'N.S.': ${NO_SAMPLE_NOTE}`);
+          if (page.some((r) => r.observations[0]?.value_qualifier)) warnings.push(CENSORED_NOTE);
+        }
+        warnings.push(...sharedWarnings(source, cache));
+        return {
+          type: "FeatureCollection" as const,
+          provider: provider.id,
+          query: { bbox: query.bbox ? [...query.bbox] : null, near: query.near ? [...query.near] : null, limit: query.limit, property: query.property, cursor: query.cursor },
+          cache: cacheMetadata(cache, deps.now()),
+          truncated,
+          next,
+          warnings,
+          features: page.map((r) => feature(r, query.property)),
+        };
+      },
+    },
+  };
+}
+
+/** The provider's answer for one site; 404 when it has none. */
+async function siteAnswer(deps: DataDeps, provider: SampleSiteProvider, siteId: number) {
+  const cached = await deps.connected.ask(provider, provider.sites.site, { siteId });
+  if (provider.sites.count(cached.answer) === 0) throw new NotFoundError(`No geochemistry sample site ${siteId}: USGS DS 801 has no such SiteID (GET /v1/geochem/sites lists them).`, provider.id);
+  return { cached, source: deps.connected.sourceOf(provider), cache: describeCache(cached, deps.cacheTtlSeconds) };
+}
+
+/** One site with the results of `properties` (served ids, in the provider's order). */
+export async function geochemSite(deps: DataDeps, provider: SampleSiteProvider, siteId: number, properties: readonly string[]): Promise<DataAnswer<GeochemSiteResponse>> {
+  const { cached, source, cache } = await siteAnswer(deps, provider, siteId);
+  return {
+    key: `geochem-site|${provider.id}|${siteId}|${properties.join(",")}`,
+    cache,
+    body: () => {
+      const [reading] = provider.sites.read(cached.answer, properties);
+      const { site, observations, noSample } = reading!;
+      const warnings = [...provider.sites.warnings(cached.answer, source)];
+      if (site.lab_id === null) warnings.push(`Site ${site.site_id} has no sample (N.S.: not collected or lost in shipping); it has no element results.`);
+      for (const id of noSample) warnings.push(`No result for '${id}' at site ${site.site_id}: the file reports N.S. (no sample), so there is no observation of it.`);
+      if (observations.some((o) => o.value_qualifier !== null)) warnings.push(CENSORED_NOTE);
+      warnings.push(METHOD_NOTE, ...sharedWarnings(source, cache));
+      return {
+        api_version: VERSION,
+        status: "experimental" as const,
+        provider: provider.id,
+        data_kind: "observed" as const,
+        query: { site_id: siteId, properties: [...properties] },
+        site,
+        observations,
+        source: provider.sites.source(cached.answer, source),
+        cache: cacheMetadata(cache, deps.now()),
+        warnings,
+      };
+    },
+  };
+}
+
+export async function rawGeochemSite(deps: DataDeps, provider: SampleSiteProvider, siteId: number): Promise<DataAnswer<Static<typeof RawGeochemSiteResponse>>> {
+  const { cached, source, cache } = await siteAnswer(deps, provider, siteId);
+  return {
+    key: `raw-geochem-site|${provider.id}|${siteId}`,
+    cache,
+    body: () => ({
+      provider: provider.id,
+      status: "experimental" as const,
+      query: { site_id: siteId },
+      retrieved_at: provider.sites.source(cached.answer, source).retrieved_at,
+      cache: cacheMetadata(cache, deps.now()),
+      upstream_response: provider.sites.raw(cached.answer),
+      warnings: [
+        "Raw upstream row: not normalized, censored results not interpreted, no property ids, and its layout is not promised to stay stable. Use /v1/geochem/sites/{site_id} for normalized values.",
+        ...provider.sites.rawNotes,
+        ...(source.kind === "snapshot" ? ["In snapshot mode the row is read from the snapshot's copy of the file, cell for cell."] : []),
+        ...sharedWarnings(source, cache),
+      ],
+    }),
+  };
+}
+
+// ---- for other features (the OGC API collection geochem_sites) -----------------------------------
+
+/** A site as GIS clients keep it: flat strings and numbers only. */
+export interface FlatSiteFeature {
+  id: number;
+  /** [longitude, latitude] */
+  coordinates: [number, number];
+  properties: {
+    site_id: number;
+    lab_id: string | null;
+    state: string | null;
+    collection_date: string | null;
+    land_cover_primary: string | null;
+    land_cover_secondary: string | null;
+    depth_top_cm: number;
+    depth_bottom_cm: number;
+    /** With a property: the element asked for and its result, flat. */
+    property?: string;
+    value?: number | null;
+    reported_value?: string;
+    value_qualifier?: string | null;
+    reporting_limit?: number | null;
+    unit?: string;
+  };
+}
+
+export interface FlatSitesPage {
+  features: FlatSiteFeature[];
+  /** The keyset position of the next page (the last site id of this one); null on the last page. */
+  nextAfter: number | null;
+  /** When the file behind the page was read. */
+  retrievedAt: string;
+  warnings: string[];
+}
+
+/**
+ * A page of the sample sites in a box, in site-id order after `after` (a site id, exclusive; null for
+ * the first page), at most `limit` (1 to 1000), with flat typed properties: for a caller that keeps its
+ * own cursors (the OGC API collection `geochem_sites`). `property` (a served id) adds its result.
+ */
+export async function geochemSitesPage(
+  deps: DataDeps,
+  page: { bbox: Bbox; after: number | null; limit: number; property?: string | null },
+): Promise<FlatSitesPage> {
+  const provider = deps.registry.defaultFor("sample_sites");
+  if (!provider) throw new ProviderNotOperationalError(GEOCHEM_PROVIDER);
+  // The caller validates its own parameters; these bounds keep any caller's work bounded.
+  if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MAX_SITE_LIMIT) throw new ValidationError(`A page of sites holds 1 to ${MAX_SITE_LIMIT} sites; got ${page.limit}.`);
+  const property = page.property ?? null;
+  if (property !== null && !provider.sites.properties.includes(property)) throw new ValidationError(`'${property}' is not an element ${provider.id} reports.`);
+  const cached = await deps.connected.ask(provider, provider.sites.inBox, { bbox: page.bbox, after: page.after, limit: page.limit, property });
+  const readings = provider.sites.read(cached.answer, property === null ? [] : [property]);
+  const more = readings.length > page.limit;
+  const kept = more ? readings.slice(0, page.limit) : readings;
+  const source = deps.connected.sourceOf(provider);
+  return {
+    features: kept.map((r) => {
+      const { depth, ...rest } = feature(r, property).properties;
+      const { representative_of_bbox: _, ...flat } = rest;
+      return { id: r.site.site_id, coordinates: [r.site.longitude, r.site.latitude], properties: { ...flat, depth_top_cm: depth.top_cm, depth_bottom_cm: depth.bottom_cm } };
+    }),
+    nextAfter: more ? kept[kept.length - 1]!.site.site_id : null,
+    retrievedAt: provider.sites.source(cached.answer, source).retrieved_at,
+    warnings: provider.sites.warnings(cached.answer, source),
+  };
+}
+
+/**
+ * The extent of every site (for the OGC collection's `extent`): the box of their coordinates, the
+ * first and last collection dates, and how many there are. Walks the whole range in pages of 1,000.
+ */
+export async function geochemSitesExtent(deps: DataDeps): Promise<{ bbox: Bbox; dates: [string, string] | null; count: number }> {
+  let [minLon, minLat, maxLon, maxLat] = [Infinity, Infinity, -Infinity, -Infinity];
+  let first: string | null = null;
+  let last: string | null = null;
+  let count = 0;
+  let after: number | null = null;
+  do {
+    const page: FlatSitesPage = await geochemSitesPage(deps, { bbox: [-180, -90, 180, 90], after, limit: MAX_SITE_LIMIT });
+    for (const { coordinates: [lon, lat], properties } of page.features) {
+      [minLon, minLat, maxLon, maxLat] = [Math.min(minLon, lon), Math.min(minLat, lat), Math.max(maxLon, lon), Math.max(maxLat, lat)];
+      const date = properties.collection_date;
+      if (date !== null && (first === null || date < first)) first = date;
+      if (date !== null && (last === null || date > last)) last = date;
+      count += 1;
+    }
+    after = page.nextAfter;
+  } while (after !== null);
+  return { bbox: [minLon, minLat, maxLon, maxLat], dates: first !== null && last !== null ? [first, last] : null, count };
+}

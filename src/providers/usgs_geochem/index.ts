@@ -1,0 +1,78 @@
+/**
+ * usgs_geochem: USGS Data Series 801, Appendix 2b, soil geochemistry of the conterminous US at 0-5 cm
+ * (role `sample_sites`, docs/decisions.md#geochem). Snapshot mode reads the tables the snapshot build
+ * imported; live mode (LOAM_UPSTREAM=sda) reads the same file from GEOCHEM_URL through its own transport.
+ */
+import { ValidationError } from "../../errors";
+import type { ConnectContext, SampleSiteProvider } from "../provider";
+import type { SourceDescription } from "../../upstream/transport";
+import { DS801_CITATION, DS801_URL, GEOCHEM_CATALOG_RECORD, GEOCHEM_ORGANIZATION } from "./catalog";
+import { readSites } from "./decode";
+import { ELEMENT_PROPERTIES, ELEMENTS, elementColumn } from "./elements";
+import { findProperty } from "../../catalog/properties";
+import { NEAREST_SITES_QUERY, SITE_QUERY, SITES_IN_BOX_QUERY } from "./queries";
+import { GEOCHEM_PROVIDER_ID, type GeochemRows } from "./rows";
+import { geochemLiveTransport } from "./transport";
+
+/** The DESIGN §9 warnings every site answer carries. */
+const SITE_WARNINGS = [
+  "One 0-5 cm soil sample per about 1,600 km2 (USGS DS 801): a site is not representative of a field, a map unit or the box it was found in.",
+  "Sampled 2007-2010; the land cover classes are from the 1992 National Land Cover Database, not the time of sampling.",
+  "Coordinates are recorded to 4 decimal degrees (about 10 m); they locate the sampling site, not the exact sample.",
+  "Element contents are total or near-total (strong-acid digestion), not plant-available, exchangeable or bioaccessible contents, and are not comparable to soil-test extractions.",
+];
+
+const SNAPSHOT_NOTE = "Served from Loam's offline snapshot of the USGS DS 801 file (a static 2013 release, Appendix 2b), not from a live download.";
+
+function checkSiteId(raw: string): number {
+  if (/^[1-9][0-9]{0,8}$/.test(raw)) return Number(raw);
+  const shown = raw.length > 20 ? `${raw.slice(0, 20)}…` : raw;
+  throw new ValidationError(`Path parameter 'site_id' must be a DS 801 SiteID, a positive whole number (8 to 31081 in the file); got '${shown.replace(/[\u0000-\u001f\u007f]/g, "?")}'.`, GEOCHEM_PROVIDER_ID);
+}
+
+export const usgsGeochem: SampleSiteProvider<GeochemRows> = {
+  id: GEOCHEM_PROVIDER_ID,
+  aliases: [],
+  role: "sample_sites",
+  record: GEOCHEM_CATALOG_RECORD,
+  // The elements are columns of one file (read by ./decode.ts); each answers its vocabulary id.
+  columns: ELEMENTS.map((el) => ({
+    property: el.property,
+    table: "Appendix_2b_Top5",
+    column: elementColumn(el),
+    unit: findProperty(el.property)?.standard_unit ?? "",
+    meaning: `Total or near-total ${el.name} content of the 0-5 cm sample`,
+    methodColumn: null,
+  })),
+  queries: { inBox: SITES_IN_BOX_QUERY, nearest: NEAREST_SITES_QUERY, site: SITE_QUERY },
+  // As usda_osd: the offline snapshot when that is what Loam opened, else the live file.
+  connect({ config, upstreams, now }: ConnectContext) {
+    if (!upstreams.sda && upstreams.snapshot?.kind === "snapshot") return upstreams.snapshot;
+    return geochemLiveTransport({ url: config.geochemUrl, timeoutMs: config.upstreamTimeoutMs, now });
+  },
+  sites: {
+    properties: ELEMENT_PROPERTIES,
+    checkSiteId,
+    inBox: SITES_IN_BOX_QUERY,
+    nearest: NEAREST_SITES_QUERY,
+    site: SITE_QUERY,
+    count: (answer) => answer.rows.length,
+    read: readSites,
+    source: (answer, source) => ({
+      provider: GEOCHEM_PROVIDER_ID,
+      organization: GEOCHEM_ORGANIZATION,
+      citation: DS801_CITATION,
+      source_url: source.kind === "snapshot" ? DS801_URL : source.location,
+      retrieved_at: answer.retrieved_at,
+    }),
+    warnings: (answer: GeochemRows, source: SourceDescription) => [...SITE_WARNINGS, ...(source.kind === "snapshot" ? [SNAPSHOT_NOTE] : []), ...(answer.note ? [answer.note] : [])],
+    raw(answer) {
+      const row = answer.rows[0] ?? [];
+      return {
+        row: Object.fromEntries(answer.columns.map((c, i) => [c, row[i] ?? ""])),
+        units: Object.fromEntries(answer.columns.map((c, i) => [c, answer.units[i] ?? ""])),
+      };
+    },
+    rawNotes: ["The DS 801 file's row for this site beside its unit row, every cell a string as written: '<1' is a censored result, 'N.S.' no sample, an empty cell no value (the mineralogy and carbon columns are empty in the 0-5 cm table)."],
+  },
+};

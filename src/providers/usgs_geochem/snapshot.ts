@@ -1,0 +1,30 @@
+/**
+ * The DS 801 table as the snapshot holds it (`geochem_column`, `geochem_site`, written by
+ * src/snapshot/geochem-import.ts), read once per opened snapshot into the index both transports
+ * answer from (./table.ts). Nothing of a request reaches SQL here.
+ */
+import type { Database } from "bun:sqlite";
+import { UpstreamError } from "../../errors";
+import { tableExists } from "../../upstream/snapshot-schema";
+import { GEOCHEM_PROVIDER_ID } from "./rows";
+import { indexGeochem, type GeochemIndex } from "./table";
+
+const indexes = new WeakMap<Database, GeochemIndex>();
+
+export function snapshotGeochem(db: Database): GeochemIndex {
+  const kept = indexes.get(db);
+  if (kept) return kept;
+  if (!tableExists(db, "geochem_site")) {
+    throw new UpstreamError("The offline snapshot holds no geochemistry sites (it was built without geochem/ or before usgs_geochem): rebuild it with 'bun run snapshot:build'.", GEOCHEM_PROVIDER_ID);
+  }
+  const header = db.query<{ name: string; unit: string }, []>("SELECT name, unit FROM geochem_column ORDER BY position").all();
+  const info = db.query<{ value: string }, []>("SELECT value FROM snapshot_info WHERE key = 'geochem'").get();
+  const rows = db
+    .query<{ cells: string }, []>("SELECT cells FROM geochem_site ORDER BY site_id")
+    .all()
+    .map((r) => JSON.parse(r.cells) as string[]);
+  const retrievedAt = info ? (JSON.parse(info.value) as { imported_at: string }).imported_at : new Date(0).toISOString();
+  const index = indexGeochem({ columns: header.map((c) => c.name), units: header.map((c) => c.unit), rows }, retrievedAt);
+  indexes.set(db, index);
+  return index;
+}

@@ -1,0 +1,99 @@
+/**
+ * The live transport of usgs_geochem (docs/decisions.md#geochem-live): the DS 801 Appendix 2b file
+ * from GEOCHEM_URL, a static file downloaded once, checked (header, unit row, row count: ./file.ts)
+ * and kept in memory for 30 days; every query is answered from that copy. A download that fails, or a
+ * file that fails a check, is an upstream error naming the check (502) while no good copy exists;
+ * once one exists it keeps serving, and its answers say that a newer download was refused.
+ * Concurrent first requests share one download.
+ */
+import { LoamError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../../errors";
+import { hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
+import type { Payload, QueryKind, SourceDescription, Transport } from "../../upstream/transport";
+import { GeochemFileError, readGeochemText, type GeochemTable } from "./file";
+import { GEOCHEM_PROVIDER_ID } from "./rows";
+import { indexGeochem, type GeochemIndex } from "./table";
+
+export { DEFAULT_GEOCHEM_URL } from "../../config";
+export const GEOCHEM_KEEP_SECONDS = 30 * 24 * 3600;
+/** After a refused download, the good copy serves this long before another download is tried. */
+const RETRY_AFTER_MS = 3600 * 1000;
+/** The file is 1.45 MB; anything far bigger is not it. */
+export const GEOCHEM_MAX_BYTES = 16 * 1024 * 1024;
+
+const SERVICE = "The USGS DS 801 geochemistry file";
+
+/** A query's form for this transport: its answer from the index of the checked file. */
+export type GeochemLiveForm<P> = (index: GeochemIndex, params: P) => Payload;
+
+export interface GeochemLiveOptions {
+  url: string;
+  timeoutMs: number;
+  now?: () => number;
+  fetch?: typeof fetch;
+}
+
+/** Download and check the file, or throw a typed error naming usgs_geochem (and the failed check). */
+export async function downloadGeochem(options: GeochemLiveOptions): Promise<GeochemTable> {
+  const fetchImpl = options.fetch ?? fetch;
+  const deadline = startDeadline(options.timeoutMs);
+  let status: number;
+  let body: Uint8Array;
+  try {
+    const response = await Promise.race([fetchImpl(options.url, { headers: { accept: "text/plain, */*" }, signal: deadline.signal }), deadline.expired]);
+    status = response.status;
+    const tooLarge = () => new UpstreamError(`${SERVICE} was larger than ${GEOCHEM_MAX_BYTES} bytes; it is not the DS 801 table.`, GEOCHEM_PROVIDER_ID);
+    body = await readCapped(response, GEOCHEM_MAX_BYTES, deadline.expired, tooLarge);
+  } catch (error) {
+    if (deadline.passed) throw new UpstreamTimeoutError(`${SERVICE} did not arrive completely within ${options.timeoutMs} ms.`, GEOCHEM_PROVIDER_ID);
+    if (error instanceof LoamError) throw error;
+    throw new UpstreamUnreachableError(`${SERVICE} (${hostOf(options.url)}) could not be reached: ${networkCause(error)}.`, GEOCHEM_PROVIDER_ID);
+  } finally {
+    deadline.end();
+  }
+  if (status < 200 || status > 299) throw new UpstreamError(`${SERVICE} (${hostOf(options.url)}) answered HTTP ${status}.`, GEOCHEM_PROVIDER_ID);
+  try {
+    return readGeochemText(new TextDecoder("latin1").decode(body));
+  } catch (error) {
+    if (error instanceof GeochemFileError) throw new UpstreamError(`${SERVICE} was refused: the ${error.message}.`, GEOCHEM_PROVIDER_ID);
+    throw error;
+  }
+}
+
+export function geochemLiveTransport(options: GeochemLiveOptions): Transport {
+  const now = options.now ?? Date.now;
+  let good: { file: GeochemIndex; freshUntil: number } | null = null;
+  let downloading: Promise<GeochemIndex> | null = null;
+
+  async function refresh(): Promise<GeochemIndex> {
+    try {
+      const table = await downloadGeochem(options);
+      const file = indexGeochem(table, new Date(now()).toISOString());
+      good = { file, freshUntil: now() + GEOCHEM_KEEP_SECONDS * 1000 };
+      return file;
+    } catch (error) {
+      if (!good || !(error instanceof LoamError)) throw error;
+      // The last good copy keeps serving; its answers say why, and a new download waits an hour.
+      good.file = { ...good.file, note: `A newer download of the file was refused (${error.message}); serving the copy downloaded at ${good.file.retrievedAt}.` };
+      good.freshUntil = now() + RETRY_AFTER_MS;
+      return good.file;
+    }
+  }
+
+  function current(): Promise<GeochemIndex> | GeochemIndex {
+    if (good && now() < good.freshUntil) return good.file;
+    downloading ??= refresh().finally(() => (downloading = null));
+    return downloading;
+  }
+
+  const description: SourceDescription = { kind: "geochem", location: options.url };
+  return {
+    kind: "geochem",
+    ttlSeconds: GEOCHEM_KEEP_SECONDS,
+    async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
+      const form = query.forms.geochem as GeochemLiveForm<P> | undefined;
+      if (!form) throw new UpstreamError(`The geochemistry transport cannot answer the ${query.kind} query.`, GEOCHEM_PROVIDER_ID);
+      return form(await current(), params);
+    },
+    describe: () => description,
+  };
+}
