@@ -69,6 +69,11 @@ export function createApp(deps: AppDeps) {
     store,
     // A cache read that fails is a miss, a write that fails is skipped: logged and counted the same way.
     onStorageError: storageErrorReporter("cache", metrics, deps.log),
+    // A corrupt entry is deleted and fetched again (docs/decisions.md#cache-entries): logged with its request, counted.
+    onCorruptEntry: ({ store: kind, provider, reason, requestId }) => {
+      metrics.observeStorageError(kind === "redis" ? "redis_cache" : "cache", "corrupt_entry");
+      deps.log?.({ level: "warn", msg: "corrupt cache entry deleted; fetching the answer again", request_id: requestId, store: kind, provider, reason });
+    },
   });
   const connected = connectProviders(registry.operational, {
     config: deps.config,
@@ -113,7 +118,7 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(responses.plugin)
-    .use(metricsRoute(metrics, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }))
+    .use(metricsRoute(metrics, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }, { token: deps.config.metricsToken, now }))
     .use(openApiDocument(MODELS))
     .use(meta(registry, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }))
     .use(catalog(registry))

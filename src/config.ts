@@ -2,6 +2,7 @@
  * Configuration from the environment (docs/decisions.md#config), validated once at start. A bad value stops the
  * process with one line naming the variable; nothing else in Loam reads `process.env`.
  */
+import { publicUrl } from "./upstream/public-url";
 
 
 /**
@@ -69,6 +70,8 @@ export interface Config {
   redisUrl: string | null;
   /** Every Redis command answers within this or counts as a failure (and the request goes on without it). */
   redisTimeoutMs: number;
+  /** When set, GET /metrics answers only requests bearing it (`Authorization: Bearer <token>`); null leaves it open. */
+  metricsToken: string | null;
 }
 
 /** The most LOAM_WORKERS accepts: beyond a few per core they only compete for the same CPU. */
@@ -117,9 +120,9 @@ function url(env: Env, name: string, fallback: string): string {
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigError(name, `expected an http(s) URL, got '${raw}'`);
+    throw new ConfigError(name, `expected an http(s) URL, got '${publicUrl(raw)}'`);
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new ConfigError(name, `expected an http(s) URL, got '${raw}'`);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new ConfigError(name, `expected an http(s) URL, got '${publicUrl(raw)}'`);
   return raw;
 }
 
@@ -152,6 +155,14 @@ function redisUrl(env: Env): string | null {
   return raw;
 }
 
+/** A bearer token: 16 to 256 visible ASCII characters (RFC 6750's token68 and more), never echoed. */
+function metricsToken(env: Env): string | null {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === "") return null;
+  if (!/^[\x21-\x7e]{16,256}$/.test(raw)) throw new ConfigError("METRICS_TOKEN", "expected 16 to 256 visible ASCII characters (no spaces)");
+  return raw;
+}
+
 /** The idle timeout must outlast it, and Bun's is at most 255 s (MAX_IDLE_TIMEOUT_SECONDS above). */
 function upstreamTimeout(env: Env): number {
   const raw = env.UPSTREAM_TIMEOUT_MS?.trim();
@@ -164,7 +175,8 @@ function upstreamTimeout(env: Env): number {
 function urlPattern(env: Env, name: string, fallback: string, problem: (pattern: string) => string | null): string {
   const raw = text(env, name, fallback);
   const why = problem(raw);
-  if (why !== null) throw new ConfigError(name, why);
+  // The message may quote the value: never its credentials (docs/decisions.md#url-secrets).
+  if (why !== null) throw new ConfigError(name, why.replaceAll(raw, publicUrl(raw)));
   return raw;
 }
 
@@ -189,6 +201,7 @@ export function loadConfig(env: Env = process.env, cores: number = navigator.har
     workers: workers(env, cores),
     redisUrl: redisUrl(env),
     redisTimeoutMs: integer(env, "REDIS_TIMEOUT_MS", 250, 10, 60_000),
+    metricsToken: metricsToken(env),
   };
   // Workers share one port: with PORT=0 each would be given a different one.
   if (config.workers > 1 && config.port === 0) throw new ConfigError("LOAM_WORKERS", "several workers need a fixed PORT, not 0");

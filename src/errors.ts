@@ -13,6 +13,7 @@ export type ErrorCode =
   | "method_not_allowed"
   | "uri_too_long"
   | "rate_limited"
+  | "unauthorized"
   | "upstream_error"
   | "upstream_timeout"
   | "upstream_unreachable"
@@ -88,12 +89,39 @@ export class UriTooLongError extends LoamError {
   }
 }
 
+/** A route that needs a credential (GET /metrics with METRICS_TOKEN) was asked without the right one. */
+export class UnauthorizedError extends LoamError {
+  constructor(message: string) {
+    super(401, "unauthorized", message);
+  }
+}
+
 export class RateLimitedError extends LoamError {
   constructor(
     limit: number,
     readonly retryAfterSeconds: number,
   ) {
     super(429, "rate_limited", `Rate limit of ${limit} requests per minute exceeded; retry after ${retryAfterSeconds} s.`);
+  }
+}
+
+/**
+ * One request needed more remote upstream calls than Loam makes for one request, or spent the
+ * client's rate budget with them (docs/decisions.md#upstream-budget). Retryable: what was fetched is cached.
+ */
+export class UpstreamBudgetError extends LoamError {
+  constructor(message: string) {
+    super(429, "rate_limited", message, null, { retryable: true });
+  }
+}
+
+/**
+ * Loam itself was too busy to finish an upstream exchange within its deadline (its event loop was held
+ * up): the upstream is not known to be at fault (docs/decisions.md#deadlines).
+ */
+export class LoamBusyError extends LoamError {
+  constructor(message: string, extras: ErrorExtras = {}) {
+    super(503, "internal_error", message, null, { retryable: true, ...extras });
   }
 }
 

@@ -43,7 +43,7 @@ export function sourceWarnings(source: SourceDescription, cache: CacheDescriptor
   const warnings: string[] = [];
   if (source.kind === "snapshot") {
     warnings.push(
-      `Served from Loam's offline snapshot of dated USDA-NRCS exports${source.builtAt ? ` (built ${source.builtAt.slice(0, 10)})` : ""}, not from a live query of Soil Data Access; mapped-survey retrieval dates (source.retrieved_at) are the survey export's version date. Snapshot coverage: ${(source.coverage ?? []).join("; ") || "unknown"}.`,
+      `Served from Loam's offline snapshot of dated USDA-NRCS exports${source.builtAt ? ` (built ${source.builtAt.slice(0, 10)})` : ""}, not from a live query of Soil Data Access; retrieved_at is when the snapshot was built, and each survey's own version date is in its citation and warnings. Snapshot coverage: ${(source.coverage ?? []).join("; ") || "unknown"}.`,
     );
   }
   if (cache.stale) {

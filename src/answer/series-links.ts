@@ -5,6 +5,8 @@
  */
 import type { DataDeps } from "./index";
 import type { Ask, SeriesLinker, SeriesProvider } from "../providers/provider";
+import { Memo } from "../lru";
+import { VERSION } from "../version";
 import type { SeriesLink } from "../domain/series";
 
 const NO_LINKS: SeriesLinker = () => null;
@@ -41,6 +43,58 @@ async function readLinker(deps: DataDeps, provider: SeriesProvider): Promise<Ser
 
 /** Kept linkers, per app (its connected providers) and series provider. */
 const linkers = new WeakMap<object, Map<string, SeriesLinker>>();
+
+/**
+ * The taxonomic class the current series description gives (e.g. "Fine-silty, mixed, superactive,
+ * mesic Typic Hapludalfs"), for a linked name; null when there is no series provider, no description,
+ * or the source cannot be asked: the check it serves never fails the answer that asks.
+ */
+export async function seriesTaxonomicClass(deps: DataDeps, name: string): Promise<string | null> {
+  const provider = deps.registry.defaultFor("series");
+  if (!provider) return null;
+  try {
+    const key = provider.series.keyOf(name);
+    const source = deps.connected.sourceOf(provider);
+    // A snapshot never changes while Loam serves it: its classes are kept by key, with no lookup at all.
+    const kept = source.kind === "snapshot" ? snapshotClasses.get(`${provider.id}|${key}`) : undefined;
+    if (kept !== undefined) return kept;
+    const ask: Ask = (query, params) => deps.connected.ask(provider, query, params);
+    const described = await provider.series.describe(ask, key, source, VERSION);
+    // Parsing a description (its Munsell colours included) costs far more than the cached lookup: the
+    // class is kept per stored answer (a new answer has a new digest).
+    const found = taxonomicClasses.of(`${provider.id}|${key}|${described.cached.digest}`, () => described.body().series.taxonomic_class);
+    if (source.kind === "snapshot" && snapshotClasses.size < 4096) snapshotClasses.set(`${provider.id}|${key}`, found);
+    return found;
+  } catch {
+    return null;
+  }
+}
+
+/** Taxonomic classes of the descriptions read, by provider, key and stored answer's digest. */
+const taxonomicClasses = new Memo<string, string | null>(512);
+/** Snapshot classes by provider and key (a snapshot holds a few hundred descriptions; bounded all the same). */
+const snapshotClasses = new Map<string, string | null>();
+
+/** The great group of a Soil Taxonomy class: its last word, lower case ("... Typic Hapludalfs" → hapludalfs). */
+export function greatGroupOf(taxonomicClass: string): string | null {
+  const words = taxonomicClass.trim().replace(/\.$/, "").split(/\s+/);
+  const last = words[words.length - 1];
+  return last ? last.toLowerCase() : null;
+}
+
+/**
+ * A pedon's series link says what it was sampled as, not that it fits the series: when the pedon's
+ * recorded great group differs from the one the current description gives, the answer says so
+ * (docs/decisions.md#series-classification). Null when they agree or cannot be compared.
+ */
+export async function seriesClassificationWarning(deps: DataDeps, link: SeriesLink | null, greatGroup: string | null): Promise<string | null> {
+  if (!link || !greatGroup) return null;
+  const current = await seriesTaxonomicClass(deps, link.name);
+  if (!current) return null;
+  const described = greatGroupOf(current);
+  if (described === null || described === greatGroup.trim().toLowerCase()) return null;
+  return `The pedon was sampled as ${link.name} and classified as ${greatGroup} (samp_taxgrtgroup), while the current Official Series Description of ${link.name} (${link.url}) gives ${current}: the pedon may not fit the series as now defined (or the series was reclassified); the link names what it was sampled as.`;
+}
 
 /** Component kinds that name a soil series (SSURGO compkind); a miscellaneous area or a family does not. */
 const SERIES_KINDS = new Set(["series", "taxadjunct"]);

@@ -7,6 +7,8 @@
  *   method (pH in 1:1 water, CEC by NH4OAc at pH 7, EC of the saturated paste, bulk density at 1/3 bar),
  *   names of a different method (ph_cacl2, ecec, ec_1to5, bulk_density_oven_dry ...) are deliberately
  *   NOT aliases; for the not-yet-served properties no method-specific name is an alias at all.
+ * - SSURGO's representative-value column names as users type them (claytotal_r, om_r, ph1to1h2o_r, awc_r,
+ *   ksat_r, ...) are aliases too (docs/decisions.md#ssurgo-column-aliases).
  * - provider column names are aliases where they denote the canonical quantity (SSURGO ph1to1h2o, om,
  *   claytotal ...; KSSL ph_h2o, clay_total ...; SoilGrids phh2o, soc, bdod, nitrogen).
  */
@@ -39,7 +41,7 @@ export const PROPERTIES: readonly PropertyRecord[] = [
       "Soil reaction measured in a 1:1 soil:water suspension (SSURGO ph1to1h2o, KSSL ph_h2o): the negative " +
       "logarithm of the hydrogen-ion activity.",
     standard_unit: "pH",
-    accepted_aliases: ["phh2o", "ph_h2o", "ph_water", "ph1to1h2o", "soil_ph"],
+    accepted_aliases: ["phh2o", "ph_h2o", "ph_water", "ph1to1h2o", "soil_ph", "ph1to1h2o_r"],
     conversion_notes:
       "pH units; no unit conversion. SoilGrids phh2o is stored as pH x 10 (divide by 10). There is no general " +
       "conversion between pH in water and pH in CaCl2 or KCl; published regressions are soil-specific.",
@@ -76,7 +78,7 @@ export const PROPERTIES: readonly PropertyRecord[] = [
       "Soil organic matter content of the fine-earth fraction. SSURGO: om_r (a representative estimate); " +
       "KSSL: derived from organic carbon (OC x 1.724).",
     standard_unit: "% (by weight)",
-    accepted_aliases: ["om", "som", "soil_organic_matter"],
+    accepted_aliases: ["om", "som", "soil_organic_matter", "om_r"],
     conversion_notes: `${PERCENT_NOTE} ${OM_OC_NOTE}`,
     method_dependency_warning:
       "Organic matter is rarely measured directly. It is estimated from organic carbon with a factor (1.724 " +
@@ -90,7 +92,7 @@ export const PROPERTIES: readonly PropertyRecord[] = [
     name: "Sand (<2 mm fraction)",
     description: "Total sand (0.05 to 2 mm, USDA) as a percentage by weight of the fine-earth (<2 mm) fraction.",
     standard_unit: "%",
-    accepted_aliases: ["sandtotal", "sand_total", "total_sand"],
+    accepted_aliases: ["sandtotal", "sand_total", "total_sand", "sandtotal_r"],
     conversion_notes:
       "% of the <2 mm fraction by weight; 1 % = 10 g/kg. SoilGrids sand is in g/kg (divide by 10). Values on a " +
       "whole-soil basis (including coarse fragments) must be rescaled to the fine-earth basis.",
@@ -106,7 +108,7 @@ export const PROPERTIES: readonly PropertyRecord[] = [
     name: "Silt (<2 mm fraction)",
     description: "Total silt (0.002 to 0.05 mm, USDA) as a percentage by weight of the fine-earth (<2 mm) fraction.",
     standard_unit: "%",
-    accepted_aliases: ["silttotal", "silt_total", "total_silt"],
+    accepted_aliases: ["silttotal", "silt_total", "total_silt", "silttotal_r"],
     conversion_notes:
       "% of the <2 mm fraction by weight; 1 % = 10 g/kg. SoilGrids silt is in g/kg (divide by 10). Silt is often " +
       "computed by difference (100 - sand - clay), so it carries the errors of both.",
@@ -121,7 +123,7 @@ export const PROPERTIES: readonly PropertyRecord[] = [
     name: "Clay (<2 mm fraction)",
     description: "Total clay (<0.002 mm) as a percentage by weight of the fine-earth (<2 mm) fraction.",
     standard_unit: "%",
-    accepted_aliases: ["claytotal", "clay_total", "total_clay"],
+    accepted_aliases: ["claytotal", "clay_total", "total_clay", "claytotal_r"],
     conversion_notes:
       "% of the <2 mm fraction by weight; 1 % = 10 g/kg. SoilGrids clay is in g/kg (divide by 10).",
     method_dependency_warning:
@@ -140,7 +142,7 @@ export const PROPERTIES: readonly PropertyRecord[] = [
     standard_unit: "g/cm3",
     // Judgment: bdod (SoilGrids) is listed because it names bulk density of the fine earth; its training data
     // mix methods, which the warning states.
-    accepted_aliases: ["bd", "db", "bdod", "dbthirdbar", "bulk_density_third_bar"],
+    accepted_aliases: ["bd", "db", "bdod", "dbthirdbar", "bulk_density_third_bar", "dbthirdbar_r"],
     conversion_notes:
       "g/cm3 = Mg/m3 = kg/dm3 (numerically equal); lb/ft3 x 0.016018 = g/cm3. SoilGrids bdod is in cg/cm3 " +
       "(divide by 100).",
@@ -158,7 +160,7 @@ export const PROPERTIES: readonly PropertyRecord[] = [
       "Cation exchange capacity measured with 1 M ammonium acetate buffered at pH 7 (SSURGO cec7, KSSL " +
       "cec_nh4_ph_7).",
     standard_unit: "cmol(+)/kg",
-    accepted_aliases: ["cec7", "cec_nh4", "cec_ph7", "cec_nh4_ph_7", "cation_exchange_capacity"],
+    accepted_aliases: ["cec7", "cec_nh4", "cec_ph7", "cec_nh4_ph_7", "cation_exchange_capacity", "cec7_r"],
     conversion_notes:
       "meq/100 g = cmol(+)/kg (numerically equal, no conversion needed). SoilGrids cec is in mmol(c)/kg " +
       "(divide by 10).",
@@ -190,7 +192,7 @@ export const PROPERTIES: readonly PropertyRecord[] = [
       "Electrical conductivity of the saturated-paste extract, ECe (SSURGO ec, KSSL electrical_conductivity_satx): " +
       "the reference measure of soil salinity.",
     standard_unit: "dS/m",
-    accepted_aliases: ["electrical_conductivity", "ece", "ec_satx", "ec_se", "electrical_conductivity_satx"],
+    accepted_aliases: ["electrical_conductivity", "ece", "ec_satx", "ec_se", "electrical_conductivity_satx", "ec_r"],
     conversion_notes:
       "dS/m = mS/cm = mmhos/cm (numerically equal); uS/cm / 1,000 = dS/m.",
     method_dependency_warning:
@@ -401,7 +403,7 @@ export const PROPERTIES: readonly PropertyRecord[] = [
       "Water a horizon can hold between field capacity and the wilting point, per unit of soil depth (SSURGO " +
       "awc_r, a representative estimate for the component horizon).",
     standard_unit: "cm/cm",
-    accepted_aliases: ["awc", "available_water"],
+    accepted_aliases: ["awc", "available_water", "awc_r"],
     conversion_notes: "cm/cm = in/in = m/m (a ratio; numerically equal). x 100 gives mm of water per 10 cm of soil.",
     method_dependency_warning:
       "SSURGO awc is an estimate for the horizon, usually from texture, organic matter and structure, and sometimes " +
@@ -430,7 +432,7 @@ export const PROPERTIES: readonly PropertyRecord[] = [
       "Rate at which water moves through saturated soil under a unit hydraulic gradient (SSURGO ksat_r, " +
       "micrometers per second).",
     standard_unit: "µm/s",
-    accepted_aliases: ["saturated_hydraulic_conductivity", "k_sat"],
+    accepted_aliases: ["saturated_hydraulic_conductivity", "k_sat", "ksat_r"],
     conversion_notes: "µm/s x 0.36 = cm/h; µm/s x 0.1417 = in/h; µm/s x 8.64 = cm/day.",
     method_dependency_warning:
       "SSURGO ksat is estimated, mostly from texture, bulk density and structure classes, not measured. Measured " +
@@ -443,7 +445,7 @@ export const PROPERTIES: readonly PropertyRecord[] = [
     name: "Slope gradient",
     description: "Slope gradient of the component, percent (SSURGO component slope_r; the map unit name gives its range).",
     standard_unit: "%",
-    accepted_aliases: ["slope_gradient", "slopegrad"],
+    accepted_aliases: ["slope_gradient", "slopegrad", "slope_r"],
     conversion_notes: "Percent = rise / run x 100; degrees = atan(percent / 100) x 180 / pi (45 degrees = 100 %).",
     method_dependency_warning:
       "A component-level representative value for the map unit, not a slope measured at the point; it is not " +

@@ -9,20 +9,6 @@
 import { t } from "elysia";
 import { DepthInterval, closed, nullable } from "./model";
 import { PropertyReference, Transformation } from "../catalog/model";
-import { SeriesLink } from "./series";
-
-export const MapUnitComponentListing = t.Object(
-  {
-    component_key: t.String(),
-    component_name: t.String(),
-    component_kind: nullable(t.String({ description: "Series, Taxadjunct, Miscellaneous area, ..." })),
-    component_percent: nullable(t.Number()),
-    major_component: t.Boolean(),
-    has_horizon_data: t.Boolean({ description: "False for components without horizons (Urban land, Water, ...): they have no observations." }),
-    series: t.Union([SeriesLink, t.Null()], { description: "The Official Series Description of a Series or Taxadjunct component, when one exists; null for other kinds and for series without a description." }),
-  },
-  { ...closed, title: "MapUnitComponentListing", description: "A component of the map unit, listed whether or not it has horizon data." },
-);
 
 export const MapUnitSummary = t.Object(
   {
@@ -30,9 +16,13 @@ export const MapUnitSummary = t.Object(
     map_unit_key: t.String(),
     map_unit_symbol: t.String(),
     map_unit_name: t.String(),
-    components: t.Array(MapUnitComponentListing, { description: "Every component of the map unit, highest percent first, including those without horizon data." }),
   },
-  { ...closed, title: "MapUnitSummary" },
+  {
+    ...closed,
+    title: "MapUnitSummary",
+    description:
+      "The spec's map unit: exactly these four fields (docs/decisions.md#location-map-units). Its components are listed by GET /v1/soil/mapunits/{map_unit_key}; components without horizon data are named in warnings.",
+  },
 );
 
 export const SourceProvenance = t.Object(

@@ -31,10 +31,26 @@ export const SeriesDepth = t.Object(
   { ...closed, title: "SeriesDepth", description: "Depth below the soil surface of the typical pedon, centimetres." },
 );
 
+export const SeriesOriginalDepth = t.Object(
+  {
+    top: t.Number({ examples: [0] }),
+    bottom: nullable(t.Number({ examples: [6] })),
+    unit: t.UnionEnum(["in", "cm"], { description: "in: the line states inches first; cm: centimetres." }),
+    text: t.String({ description: "The words of the horizon line that state the depth.", examples: ["0 to 6 inches"] }),
+    conversion: nullable(t.String({ description: "How depth (cm) follows from the original; null when the original is centimetres." })),
+  },
+  {
+    ...closed,
+    title: "SeriesOriginalDepth",
+    description: "The depth as the description's horizon line states it (docs/decisions.md#osd-depths).",
+  },
+);
+
 export const SeriesHorizon = t.Object(
   {
     name: t.String({ description: "Horizon designation.", examples: ["Ap"] }),
     depth: SeriesDepth,
+    original_depth: t.Union([SeriesOriginalDepth, t.Null()], { description: "The depth as the horizon line states it (inches or centimetres) and the conversion; null when the line states none Loam reads." }),
     moist_color: nullable(MunsellColor),
     dry_color: nullable(MunsellColor),
     texture_class: nullable(t.String({ examples: ["loam"] })),

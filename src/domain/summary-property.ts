@@ -32,6 +32,12 @@ export interface SummaryProperty {
   originalUnit: string | null;
   /** A storage property sums value x overlap thickness over depth instead of averaging it. */
   storage?: { unit: string; formula: string };
+  /**
+   * A particle-size fraction of the fine earth (sand, silt, clay): in a miscellaneous area, SSURGO fills
+   * these with placeholders (zero or null), so a zero there is a placeholder, not an estimate
+   * (docs/decisions.md#miscellaneous-areas).
+   */
+  fraction?: boolean;
   /** Set when the value is derived from the column, not read as is. */
   derived?: { transformation: SummaryTransformation; factor: number; warning: string };
 }

@@ -33,8 +33,8 @@ export const GeochemSitesQueryParams = t.Object({
     t.String({
       maxLength: 100,
       default: "",
-      description: "latitude,longitude (WGS84 decimal degrees): the sites nearest this point, nearest first, each with distance_km, instead of a box; no cursor.",
-      examples: ["42.0864,-93.7571"],
+      // No example: the document's examples are sent together (Try it out), and near excludes bbox.
+      description: "latitude,longitude (WGS84 decimal degrees), e.g. 42.0864,-93.7571: the sites nearest this point, nearest first, each with distance_km, instead of a box (give one of bbox and near); no cursor.",
     }),
   ),
   limit: t.Optional(

@@ -15,6 +15,7 @@ import type { RateDecision, RateLimiter } from "./rate-limit";
 import { routePath } from "./request-path";
 import { clientKey } from "./client-address";
 import { clientFacing } from "./client-message";
+import { enterRequestScope } from "../request-scope";
 
 export const MAX_URI_LENGTH = 8192;
 const ALLOWED_METHODS = "GET, HEAD";
@@ -38,7 +39,7 @@ const SECURITY_HEADERS = {
 
 /** The API is rate limited; pages and their assets are not, so loading the map spends no budget. */
 export function isCountedPath(pathname: string): boolean {
-  return pathname === "/health" || pathname === "/v1" || pathname.startsWith("/v1/") || pathname === "/openapi.json";
+  return pathname === "/health" || pathname === "/v1" || pathname.startsWith("/v1/") || pathname === "/openapi.json" || pathname === "/metrics";
 }
 
 /** The SQLite limiter decides at once; the Redis one (several instances) after a round trip. */
@@ -108,8 +109,16 @@ export function httpBoundary(options: BoundaryOptions) {
         throw new MethodNotAllowedError(request.method);
       }
       if (request.url.length > MAX_URI_LENGTH) throw new UriTooLongError(MAX_URI_LENGTH);
-      if (!isCountedPath(routePath(request.url))) return;
-      const decision = options.rateLimiter.hit(client, now());
+      const path = routePath(request.url);
+      if (!isCountedPath(path)) return;
+      // Upstream calls this request makes beyond its first spend the client's budget too (docs/decisions.md#upstream-budget).
+      const charge = () => {
+        const spent = options.rateLimiter.hit(client, now());
+        return spent instanceof Promise ? spent.then((d) => d.allowed) : spent.allowed;
+      };
+      enterRequestScope({ requestId, upstreamCalls: 0, charge });
+      // Scrapes have a budget of their own (the same limit), so monitoring never spends a client's API budget (docs/decisions.md#metrics).
+      const decision = options.rateLimiter.hit(path === "/metrics" ? `metrics|${client}` : client, now());
       // Only a limiter that has to wait makes the request wait (a resolved undefined lets it through).
       if (decision instanceof Promise) return decision.then((d) => withinRateLimit(request, set.headers, d));
       withinRateLimit(request, set.headers, decision);

@@ -38,6 +38,18 @@ export function compress(bytes: Uint8Array | string, encoding: Encoding): Uint8A
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
+/** Bodies longer than this (characters) are compressed off the event loop (docs/decisions.md#polygon-budget). */
+export const LARGE_BODY_CHARS = 1_000_000;
+
+/** A large dynamic body: the same fast settings as `compress`, in zlib's thread pool, so /health is not held up. */
+export async function compressLarge(bytes: Uint8Array | string, encoding: Encoding): Promise<Uint8Array<ArrayBuffer>> {
+  const out =
+    encoding === "gzip"
+      ? await gzipAsync(bytes, { level: 6 })
+      : await brotliAsync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+  return new Uint8Array(out);
+}
+
 /** Static files, compressed once: stronger settings, off the event loop (a 1.4 MB bundle must not stall /health). */
 export async function compressStatic(bytes: Uint8Array, encoding: Encoding): Promise<Uint8Array<ArrayBuffer>> {
   const out =
@@ -54,7 +66,8 @@ export function encodedTag(etag: string, encoding: Encoding): string {
 
 /** Encoded bodies kept: at most this many, and this many bytes. */
 const ENCODED_ENTRIES = 256;
-const ENCODED_BYTES = 24_000_000;
+/** Holds the largest answer (a 32 MiB polygon page) in both encodings (docs/decisions.md#polygon-budget). */
+const ENCODED_BYTES = 96_000_000;
 
 /**
  * Encoded bytes by the name of the plain bytes they encode: the same name must always name the same
@@ -70,6 +83,17 @@ export class EncodedBodies {
     let encoded = this.bodies.get(key);
     if (!encoded) {
       encoded = new Blob([compress(plain(), encoding) as Uint8Array<ArrayBuffer>]);
+      this.bodies.set(key, encoded, encoded.size);
+    }
+    return encoded;
+  }
+
+  /** As `of`, for a large body: compressed off the event loop (zlib's thread pool), once. */
+  async ofLarge(name: string, encoding: Encoding, plain: () => Uint8Array | string): Promise<Blob> {
+    const key = `${name}|${encoding}`;
+    let encoded = this.bodies.get(key);
+    if (!encoded) {
+      encoded = new Blob([await compressLarge(plain(), encoding)]);
       this.bodies.set(key, encoded, encoded.size);
     }
     return encoded;

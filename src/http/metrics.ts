@@ -3,6 +3,8 @@
  * upstream; the snapshot's build facts come from the source's own description.
  */
 import { Elysia } from "elysia";
+import { timingSafeEqual } from "node:crypto";
+import { UnauthorizedError } from "../errors";
 import type { SourceDescription, Transport } from "../upstream/transport";
 import { VERSION } from "../version";
 import type { RedisStats } from "../redis/client";
@@ -44,9 +46,17 @@ export function createMetrics(options: MetricsOptions = {}) {
   const breaker: Record<BreakerEvent, number> = { opened: 0, fast_failure: 0 };
   /** Failed reads and writes of LOAM_DB that were skipped instead of failing a request, by store and operation. */
   const storageErrors = new Map<string, number>();
+  /** Bumped by every observation except of /metrics itself: a rendering is reused while it stands. */
+  let changes = 0;
 
   return {
+    /** What the next rendering would show differently from the last, in one comparable text. */
+    state(): string {
+      const redis = options.redis?.stats();
+      return `${changes}|${redis ? `${redis.up}|${redis.failures}|${redis.outages}` : ""}`;
+    },
     observeRequest(route: string, status: number, seconds: number): void {
+      if (route !== "/metrics") changes++;
       const key = `${route}\u0000${status}`;
       requests.set(key, (requests.get(key) ?? 0) + 1);
       let histogram = latency.get(route);
@@ -57,16 +67,20 @@ export function createMetrics(options: MetricsOptions = {}) {
       if (status === 429) rateLimited++;
     },
     observeCache(hit: boolean): void {
+      changes++;
       if (hit) cacheHits++;
       else cacheMisses++;
     },
     observeUpstream(outcome: UpstreamOutcome): void {
+      changes++;
       upstream[outcome]++;
     },
     observeBreaker(event: BreakerEvent): void {
+      changes++;
       breaker[event]++;
     },
     observeStorageError(store: string, operation: string): void {
+      changes++;
       const key = `${store}\u0000${operation}`;
       storageErrors.set(key, (storageErrors.get(key) ?? 0) + 1);
     },
@@ -152,14 +166,42 @@ export function instrumentTransport(transport: Transport, metrics: Metrics): Tra
   };
 }
 
-/** GET /metrics; `upstream` describes the configured upstream (snapshot or SDA) for the build-info series. */
-export function metricsRoute(metrics: Metrics, upstream: () => SourceDescription) {
+/**
+ * How long one rendering is served again while only /metrics requests were counted meanwhile: a flood
+ * of scrapes renders once a second; any other request, cache, upstream or storage event renders anew.
+ */
+const RENDER_REUSE_MS = 1000;
+
+/** Does the request bear `token` (`Authorization: Bearer <token>`)? Compared in constant time. */
+function bears(request: Request, token: Buffer): boolean {
+  const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+  if (!given) return false;
+  const bytes = Buffer.from(given);
+  return bytes.length === token.length && timingSafeEqual(bytes, token);
+}
+
+/**
+ * GET /metrics (docs/decisions.md#metrics); `upstream` describes the configured upstream (snapshot or
+ * SDA) for the build-info series. With METRICS_TOKEN only a request bearing it is answered (401
+ * otherwise); it is rate limited like the API, and its text is rendered at most once a second.
+ */
+export function metricsRoute(metrics: Metrics, upstream: () => SourceDescription, options: { token?: string | null; now?: () => number } = {}) {
+  const token = options.token ? Buffer.from(options.token) : null;
+  const now = options.now ?? Date.now;
+  let rendered: { text: string; at: number; state: string } | undefined;
   return new Elysia({ name: "loam.metrics" }).get(
     "/metrics",
-    ({ set }) => {
+    ({ request, set }) => {
+      if (token && !bears(request, token)) {
+        set.headers["www-authenticate"] = 'Bearer realm="loam metrics"';
+        throw new UnauthorizedError("GET /metrics needs the operator's token (METRICS_TOKEN): send Authorization: Bearer <token>.");
+      }
       set.headers["content-type"] = "text/plain; version=0.0.4; charset=utf-8";
       set.headers["cache-control"] = "no-store";
-      return metrics.render(upstream());
+      const at = now();
+      const state = metrics.state();
+      if (!rendered || rendered.state !== state || at - rendered.at >= RENDER_REUSE_MS || at < rendered.at) rendered = { text: metrics.render(upstream()), at, state };
+      return rendered.text;
     },
     {
       detail: {
@@ -167,13 +209,15 @@ export function metricsRoute(metrics: Metrics, upstream: () => SourceDescription
         tags: ["meta"],
         summary: "Prometheus metrics",
         description:
-          "In-process counters in the Prometheus text exposition format 0.0.4: requests by route and status, latency histograms, cache hits and misses, upstream calls by outcome, rate-limited requests, and the snapshot's build facts. Not rate limited; never cached.",
+          "In-process counters in the Prometheus text exposition format 0.0.4: requests by route and status, latency histograms, cache hits and misses, upstream calls by outcome, rate-limited requests, and the snapshot's build facts. Rate limited like the API; rendered at most once a second; never cached. When the operator sets METRICS_TOKEN, only requests with `Authorization: Bearer <token>` are answered (401 otherwise).",
         responses: {
           200: {
             description: "The metrics as text/plain; version=0.0.4.",
             headers: { "X-Request-Id": { description: "Request id.", schema: { type: "string" } } },
             content: { "text/plain": { schema: { type: "string" } } },
           },
+          401: { description: "METRICS_TOKEN is set and the request does not bear it (code unauthorized).", content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } } },
+          429: { description: "Rate limit exceeded (code rate_limited).", content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } } },
         },
       },
     },

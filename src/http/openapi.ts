@@ -37,6 +37,7 @@ const ALWAYS: Record<number, ResponseSpec> = {
 export const UPSTREAM_ERRORS = {
   502: ["ErrorResponse", "The upstream provider failed (code upstream_error or upstream_unreachable); retryable."],
   504: ["ErrorResponse", "The upstream provider gave no complete answer in time (code upstream_timeout); retryable."],
+  503: ["ErrorResponse", "Loam itself was too busy to finish the upstream exchange in time (code internal_error); the upstream is not known to be at fault; retryable."],
 } as const satisfies Record<number, ResponseSpec>;
 
 /** The response of a route that names a provider which is planned, not operational. */

@@ -14,7 +14,8 @@
  */
 import { cacheMetadata, type DataAnswer } from "../answer";
 import { Lru } from "../lru";
-import type { EncodedBodies } from "./compression";
+import { LARGE_BODY_CHARS, type EncodedBodies } from "./compression";
+import { isLarge, splitAroundInSlices, stringifyInSlices } from "./sliced-json";
 
 /** A body as the pipeline sends it. */
 export interface RenderedBody {
@@ -40,7 +41,10 @@ interface RenderedHit {
 }
 
 const JSON_ENTRIES = 128;
-const JSON_BYTES = 24_000_000;
+/** Holds the largest answer (a 32 MiB polygon page), so its hits cost no rendering (docs/decisions.md#polygon-budget). */
+const JSON_BYTES = 96_000_000;
+/** How far a large kept body's `age_seconds` may lag before it is rendered (and encoded) again. */
+const LARGE_AGE_STEP_SECONDS = 60;
 const utf8 = new TextEncoder();
 
 function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
@@ -90,12 +94,16 @@ export class JsonBodies {
     private readonly encoded: EncodedBodies,
   ) {}
 
-  of<T>(answer: DataAnswer<T>, etag: string): RenderedBody {
-    return this.reused(answer, etag) ?? plain(answer.body());
+  /** The body to send; a large one (docs/decisions.md#polygon-budget) is serialized in slices, so it comes as a promise the first time. */
+  of<T>(answer: DataAnswer<T>, etag: string): RenderedBody | Promise<RenderedBody> {
+    const reused = this.reused(answer, etag);
+    if (reused !== null) return reused;
+    const body = answer.body();
+    return isLarge(body) ? stringifyInSlices(body as Record<string, unknown>).then((text) => ({ payload: text, chars: text.length })) : plain(body);
   }
 
   /** A cache hit's body from its rendering (made on first use); null when the answer is not one to reuse. */
-  private reused<T>(answer: DataAnswer<T>, etag: string): RenderedBody | null {
+  private reused<T>(answer: DataAnswer<T>, etag: string): RenderedBody | Promise<RenderedBody> | null {
     const cache = answer.cache;
     if (!cache.hit || cache.stale) return null;
     const key = `${etag}|${cache.storedAt}`;
@@ -103,6 +111,7 @@ export class JsonBodies {
     const at = this.now();
     if (!entry) {
       const body = answer.body();
+      if (isLarge(body)) return this.firstRendering(cache, body as Record<string, unknown>, key, at);
       const meta = JSON.stringify(cacheMetadata(cache, at));
       const parts = isPlainObject(body) && JSON.stringify(body.cache) === meta ? splitAround(body, "cache") : null;
       if (!parts) return plain(body);
@@ -111,9 +120,11 @@ export class JsonBodies {
       entry = { ...bytes, chars: head.length + tail.length, meta, age: ageSeconds(cache, at), blob: new Blob([concat(bytes.head, utf8.encode(meta), bytes.tail)]) };
       this.hits.set(key, entry, entry.head.byteLength + entry.tail.byteLength + entry.blob.size);
     } else {
-      // A rendered hit's metadata (a hit, stored at the entry's time) changes only with its age in seconds.
+      // A rendered hit's metadata (a hit, stored at the entry's time) changes only with its age in seconds;
+      // a large one is rendered (and encoded) again at most once a minute of age, its age_seconds lagging.
       const age = ageSeconds(cache, at);
-      if (age !== entry.age) {
+      const step = entry.chars > LARGE_BODY_CHARS ? LARGE_AGE_STEP_SECONDS : 1;
+      if (age < entry.age || age - entry.age >= step) {
         const meta = JSON.stringify(cacheMetadata(cache, at));
         this.encoded.forget(`${key}|${entry.age}`);
         entry.age = age;
@@ -124,9 +135,29 @@ export class JsonBodies {
         }
       }
     }
-    const { head, tail, meta } = entry;
-    return { payload: entry.blob, chars: entry.chars + meta.length, name: `${key}|${entry.age}`, bytes: () => concat(head, utf8.encode(meta), tail) };
+    return sent(entry, key);
   }
+
+  /** The first rendering of a large hit, serialized in slices (the event loop given back between them), then kept like any other. */
+  private async firstRendering(cache: DataAnswer<unknown>["cache"], body: Record<string, unknown>, key: string, at: number): Promise<RenderedBody> {
+    const meta = JSON.stringify(cacheMetadata(cache, at));
+    const parts = JSON.stringify(body.cache) === meta ? await splitAroundInSlices(body, "cache") : null;
+    if (!parts) {
+      const text = await stringifyInSlices(body);
+      return { payload: text, chars: text.length };
+    }
+    const [head, tail] = parts;
+    const bytes = { head: utf8.encode(head), tail: utf8.encode(tail) };
+    const entry: RenderedHit = { ...bytes, chars: head.length + tail.length, meta, age: ageSeconds(cache, at), blob: new Blob([concat(bytes.head, utf8.encode(meta), bytes.tail)]) };
+    this.hits.set(key, entry, entry.head.byteLength + entry.tail.byteLength + entry.blob.size);
+    return sent(entry, key);
+  }
+}
+
+/** A kept rendering as sent: its bytes named, so their encodings are kept too. */
+function sent(entry: RenderedHit, key: string): RenderedBody {
+  const { head, tail, meta } = entry;
+  return { payload: entry.blob, chars: entry.chars + meta.length, name: `${key}|${entry.age}`, bytes: () => concat(head, utf8.encode(meta), tail) };
 }
 
 function plain(body: unknown): RenderedBody {

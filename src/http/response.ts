@@ -16,7 +16,7 @@
 import { Elysia } from "elysia";
 import type { DataAnswer } from "../answer";
 import { Memo } from "../lru";
-import { COMPRESS_MIN_BYTES, EncodedBodies, chooseEncoding, compress, encodedTag } from "./compression";
+import { COMPRESS_MIN_BYTES, EncodedBodies, LARGE_BODY_CHARS, chooseEncoding, compress, compressLarge, encodedTag } from "./compression";
 import { csvTag, dataTags, entityTag, matchingTag } from "./conditional";
 import { finished, statusOf, toHeaders, type HeaderBag, type SetLike } from "./headers";
 import { representationOf } from "./negotiate";
@@ -60,8 +60,11 @@ export function createResponsePipeline(options: PipelineOptions) {
   const tables = new TableBodies();
   const documentTags = new Memo<string, string>(DOCUMENT_TAGS_MAX);
 
-  /** A JSON body, encoded when worth it (and then from the cache of encodings when its bytes are named). */
-  function jsonResponse(body: RenderedBody, etag: string | undefined, request: Request, set: SetLike): Response {
+  /**
+   * A JSON body, encoded when worth it (and then from the cache of encodings when its bytes are named);
+   * a large body is encoded off the event loop, so its Response comes as a promise (docs/decisions.md#polygon-budget).
+   */
+  function jsonResponse(body: RenderedBody, etag: string | undefined, request: Request, set: SetLike): Response | Promise<Response> {
     const headers = set.headers;
     headers["content-type"] = "application/json; charset=utf-8";
     // A route with a table has already said it varies on Accept too.
@@ -71,8 +74,13 @@ export function createResponsePipeline(options: PipelineOptions) {
     headers["content-encoding"] = encoding;
     if (etag) headers["etag"] = encodedTag(etag, encoding);
     const plain = () => body.bytes?.() ?? (body.payload as string);
+    const status = statusOf(set);
+    if (body.chars > LARGE_BODY_CHARS) {
+      const large = body.name !== undefined ? encoded.ofLarge(body.name, encoding, plain) : compressLarge(plain(), encoding);
+      return large.then((bytes) => finished(bytes, status, set));
+    }
     const bytes = body.name !== undefined ? encoded.of(body.name, encoding, plain) : (compress(plain(), encoding) as Uint8Array<ArrayBuffer>);
-    return finished(bytes, statusOf(set), set);
+    return finished(bytes, status, set);
   }
 
   function csvResponse(table: RenderedTable, tag: string, request: Request, set: SetLike): Response {
@@ -126,12 +134,15 @@ export function createResponsePipeline(options: PipelineOptions) {
       }
       return asRouteBody<T>(csvResponse(rendered, etag, request, set));
     }
+    const respond = (body: RenderedBody): Response | Promise<Response> => {
+      if (trace) {
+        trace.normalizeMs = performance.now() - started;
+        set.headers["server-timing"] = serverTiming(trace);
+      }
+      return jsonResponse(body, etag, request, set);
+    };
     const body = jsonBodies.of(answer, etag);
-    if (trace) {
-      trace.normalizeMs = performance.now() - started;
-      set.headers["server-timing"] = serverTiming(trace);
-    }
-    return asRouteBody<T>(jsonResponse(body, etag, request, set));
+    return asRouteBody<T>(body instanceof Promise ? body.then(respond) : respond(body));
   };
 
   /**
@@ -159,6 +170,6 @@ export function createResponsePipeline(options: PipelineOptions) {
 export type ResponsePipeline = ReturnType<typeof createResponsePipeline>;
 
 /** A finished Response stands in for the route's body type: Elysia passes a Response through untouched. */
-function asRouteBody<T>(response: Response): T {
+function asRouteBody<T>(response: Response | Promise<Response>): T {
   return response as unknown as T;
 }

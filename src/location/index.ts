@@ -7,7 +7,7 @@ import { checkDepthInterval, type DataDeps } from "../answer";
 import { fitFor, oneProviderName, resolveProvider, unknownInProviders, type ProviderFit } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
 import type { PointProvider } from "../providers/provider";
-import { DEFAULT_LOCATION_PROPERTIES, LocationQueryParams, LocationResponse, RawLocationQueryParams, RawProviderResponse } from "./model";
+import { DEFAULT_LOCATION_PROPERTIES, LocationQueryParams, LocationResponse, RawLocationPathParams, RawLocationQueryParams, RawProviderResponse } from "./model";
 import { rawAtPoint, soilAtPoint, type EffectiveLocationQuery } from "./service";
 import { LOCATION_TABLE } from "../tables";
 
@@ -87,6 +87,7 @@ export function location(deps: LocationRouteDeps) {
       },
       {
         transform: rawLocationQuery.transform,
+        params: RawLocationPathParams,
         query: RawLocationQueryParams,
         response: { 200: RawProviderResponse },
         detail: {

@@ -2,7 +2,7 @@
 import { t } from "elysia";
 import { CacheMetadata, COORDINATE_PARAMETERS, DEPTH_PARAMETERS, DepthInterval, FORMAT_PARAMETER, closed, nullable } from "../domain/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
-import { DataKind, LicenseRecord, MapUnitComponentListing, MapUnitSummary, OBSERVATION_MODELS, Observation, ObservationLocation, SourceProvenance, SurveyContext, Uncertainty } from "../domain/observation";
+import { DataKind, LicenseRecord, MapUnitSummary, OBSERVATION_MODELS, Observation, ObservationLocation, SourceProvenance, SurveyContext, Uncertainty } from "../domain/observation";
 
 export const DEFAULT_LOCATION_PROPERTIES = "ph,organic_matter,sand,silt,clay";
 
@@ -21,6 +21,10 @@ export const LocationQueryParams = t.Object({
 });
 
 export const RawLocationQueryParams = t.Object(pointParameters);
+
+export const RawLocationPathParams = t.Object({
+  provider_id: t.String({ description: "A mapped-location provider id (usda_ssurgo).", examples: ["usda_ssurgo"] }),
+});
 
 export const LocationQuery = t.Object(
   {
@@ -63,7 +67,6 @@ export const RawProviderResponse = t.Object(
 
 export const LOCATION_MODELS = {
   LocationQuery,
-  MapUnitComponentListing,
   MapUnitSummary,
   SourceProvenance,
   ObservationLocation,

@@ -5,10 +5,10 @@
  */
 import type { Static } from "elysia";
 import { cacheMetadata, describeCache, rawWarnings, sourceWarnings, unsupportedWarnings, type DataAnswer, type DataDeps } from "../answer";
-import type { PointProvider } from "../providers/provider";
+import type { PointMapUnit, PointProvider } from "../providers/provider";
 import { VERSION } from "../version";
+import { retrievedAt } from "../domain/retrieved-at";
 import type { LocationQuery, LocationResponse, RawProviderResponse } from "./model";
-import { componentSeries, seriesLinker } from "../answer/series-links";
 
 export type EffectiveLocationQuery = Static<typeof LocationQuery>;
 
@@ -38,6 +38,19 @@ function summaryOnlyWarnings(provider: PointProvider, query: EffectiveLocationQu
   return { warnings, rest };
 }
 
+/**
+ * A map unit whose components include some without horizon data (Urban land, Water, Beaches) is
+ * described by its observations only in part: the warning names them, their percents and the map
+ * unit's own URL, where every component is listed (docs/decisions.md#location-map-units).
+ */
+export function bareComponentWarning(mapUnit: PointMapUnit): string | null {
+  const bare = mapUnit.components.filter((c) => !c.has_horizon_data);
+  if (bare.length === 0) return null;
+  const share = bare.reduce((sum, c) => sum + (c.component_percent ?? 0), 0);
+  const list = bare.map((c) => `${c.component_name} (${c.component_percent ?? "unknown"} %${c.component_kind ? `, ${c.component_kind}` : ""})`).join(", ");
+  return `Map unit ${mapUnit.map_unit_key} (${mapUnit.map_unit_name}): ${list} ${bare.length === 1 ? "has" : "have"} no horizon data, so no observation describes ${share} % of the map unit; every component is listed at /v1/soil/mapunits/${mapUnit.map_unit_key}.`;
+}
+
 async function pointAnswer(deps: DataDeps, provider: PointProvider, query: EffectiveLocationQuery) {
   const cached = await deps.connected.ask(provider, provider.point.query, { latitude: query.latitude, longitude: query.longitude });
   return { cached, cache: describeCache(cached, deps.cacheTtlSeconds), source: deps.connected.sourceOf(provider) };
@@ -45,7 +58,6 @@ async function pointAnswer(deps: DataDeps, provider: PointProvider, query: Effec
 
 export async function soilAtPoint(deps: DataDeps, provider: PointProvider, query: EffectiveLocationQuery): Promise<DataAnswer<Static<typeof LocationResponse>>> {
   const { cached, cache, source } = await pointAnswer(deps, provider, query);
-  const link = await seriesLinker(deps);
   return {
     key: `location|${JSON.stringify(query)}`,
     cache,
@@ -62,6 +74,10 @@ export async function soilAtPoint(deps: DataDeps, provider: PointProvider, query
       const warnings: string[] = [];
       if (normalized.mapUnits.length > 0) {
         warnings.push(COMPONENTS_WARNING);
+        for (const mapUnit of normalized.mapUnits) {
+          const bare = bareComponentWarning(mapUnit);
+          if (bare) warnings.push(bare);
+        }
         if (normalized.observations.length === 0) {
           warnings.push(`No horizon of the map unit's components reports the requested properties within ${query.depth_top_cm}–${query.depth_bottom_cm} cm.`);
         }
@@ -74,7 +90,8 @@ export async function soilAtPoint(deps: DataDeps, provider: PointProvider, query
         query,
         data_kind: provider.point.dataKind,
         observations: normalized.observations,
-        map_units: normalized.mapUnits.map((m) => ({ ...m, components: m.components.map((c) => ({ ...c, series: componentSeries(link, c) })) })),
+        // The spec's MapUnitSummary: exactly four fields (components belong to /v1/soil/mapunits/{key}).
+        map_units: normalized.mapUnits.map((m) => ({ area_symbol: m.area_symbol, map_unit_key: m.map_unit_key, map_unit_symbol: m.map_unit_symbol, map_unit_name: m.map_unit_name })),
         cache: cacheMetadata(cache, deps.now()),
         warnings,
       };
@@ -91,7 +108,7 @@ export async function rawAtPoint(deps: DataDeps, provider: PointProvider, query:
       provider: provider.id,
       status: "experimental" as const,
       query,
-      retrieved_at: new Date(cached.storedAt).toISOString(),
+      retrieved_at: retrievedAt(source, cached.storedAt),
       cache: cacheMetadata(cache, deps.now()),
       upstream_response: provider.point.query.raw(cached.answer),
       warnings: rawWarnings(source, cache, [

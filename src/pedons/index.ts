@@ -4,7 +4,7 @@
  */
 import { Elysia } from "elysia";
 import { documentedResponses, UPSTREAM_ERRORS, PLANNED_PROVIDER_ERROR } from "../http/openapi";
-import { strictQuery, type QueryOf } from "../http/query";
+import { parsedQuery, strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
 import { checkDepthInterval, type DataDeps } from "../answer";
@@ -16,7 +16,8 @@ import type { PedonProvider } from "../providers/provider";
 import { parseBbox } from "../domain/bbox";
 import { DEFAULT_LAB_PROVIDER, PedonCollection, PedonCollectionQueryParams, PedonParams, PedonQueryParams, PedonResponse, RawPedonParams, RawPedonResponse } from "./model";
 import { pedonDetail, pedonsInBbox, rawPedon, type EffectivePedonQuery } from "./service";
-import { PEDON_COLLECTION_TABLE, PEDON_TABLE } from "../tables";
+import { pedonCollectionTable, PEDON_TABLE } from "../tables";
+import { retrievedAt } from "../domain/retrieved-at";
 
 export interface PedonRouteDeps extends DataDeps {
   send: Send;
@@ -38,13 +39,17 @@ function pedonKey(provider: PedonProvider, raw: string): PedonKey {
 const collectionQuery = strictQuery(PedonCollectionQueryParams);
 const pedonQuery = strictQuery(PedonQueryParams);
 
-function effectivePedonQuery(key: PedonKey, query: QueryOf<typeof PedonQueryParams>): EffectivePedonQuery {
+/** The effective query, and whether the interval is the whole pedon (depth_bottom_cm absent). */
+function effectivePedonQuery(key: PedonKey, query: QueryOf<typeof PedonQueryParams>, url: string): { query: EffectivePedonQuery; wholePedon: boolean } {
   checkDepthInterval(query.depth_top_cm, query.depth_bottom_cm);
   return {
-    pedon_key: String(key.value),
-    properties: parseProperties(query.properties),
-    depth_top_cm: query.depth_top_cm,
-    depth_bottom_cm: query.depth_bottom_cm,
+    query: {
+      pedon_key: String(key.value),
+      properties: parseProperties(query.properties),
+      depth_top_cm: query.depth_top_cm,
+      depth_bottom_cm: query.depth_bottom_cm,
+    },
+    wholePedon: !parsedQuery(url).values.has("depth_bottom_cm"),
   };
 }
 
@@ -62,7 +67,8 @@ export function pedons(deps: PedonRouteDeps) {
         const provider = labProvider(deps, read.provider, "Query parameter 'provider'");
         const bbox = parseBbox(read.bbox);
         const answer = await pedonsInBbox(deps, provider, { bbox, provider: provider.id, limit: read.limit });
-        return deps.send(answer, request, set, PEDON_COLLECTION_TABLE);
+        const source = deps.connected.sourceOf(provider);
+        return deps.send(answer, request, set, pedonCollectionTable((body) => retrievedAt(source, Date.parse(body.cache.stored_at))));
       },
       {
         transform: collectionQuery.transform,
@@ -93,7 +99,8 @@ export function pedons(deps: PedonRouteDeps) {
         // The detail names no provider: it is the default laboratory provider, refused (409) should the catalog ever mark it planned.
         const provider = labProvider(deps, DEFAULT_LAB_PROVIDER, "The laboratory provider");
         const key = pedonKey(provider, params.pedon_key);
-        const answer = await pedonDetail(deps, provider, key, effectivePedonQuery(key, pedonQuery.queryOf(query)));
+        const effective = effectivePedonQuery(key, pedonQuery.queryOf(query), request.url);
+        const answer = await pedonDetail(deps, provider, key, effective.query, effective.wholePedon);
         return deps.send(answer, request, set, PEDON_TABLE);
       },
       {

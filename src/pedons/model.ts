@@ -3,7 +3,7 @@ import { t } from "elysia";
 import { BBOX_PATTERN } from "../domain/model";
 import { PEDON_KEY_PATTERN } from "../domain/pedon-key";
 import { Type } from "@sinclair/typebox";
-import { CacheMetadata, DEPTH_PARAMETERS, queryInteger, DepthInterval, FORMAT_PARAMETER, featureCollection, closed, nullable } from "../domain/model";
+import { CacheMetadata, queryNumber, queryInteger, DepthInterval, FORMAT_PARAMETER, featureCollection, closed, nullable } from "../domain/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { LabLayer, LabObservation, PedonFeature, PedonFeatureProperties, PedonLocation, PointGeometry } from "../domain/lab";
 import { SeriesLink } from "../domain/series";
@@ -69,7 +69,26 @@ const parsedByRoute = { noValidate: true } as const;
 
 export const PedonParams = t.Object({ pedon_key: PedonKeyParam }, parsedByRoute);
 
-export const PedonQueryParams = t.Object({ properties: propertiesParameter(DEFAULT_PEDON_PROPERTIES), ...DEPTH_PARAMETERS, ...FORMAT_PARAMETER });
+/** The deepest bottom a pedon request may name, cm (docs/decisions.md#pedon-depth); the spec leaves pedon bounds open. */
+export const PEDON_MAX_DEPTH_CM = 1000;
+
+/**
+ * The pedon detail's depth interval: Loam's own bounds (the spec leaves them open; the point query's
+ * 0–200 cm stay the spec's). Without depth_bottom_cm the interval reaches the pedon's deepest layer.
+ */
+const PEDON_DEPTH_PARAMETERS = {
+  depth_top_cm: t.Optional(queryNumber({ minimum: 0, maximum: PEDON_MAX_DEPTH_CM - 1, default: 0, description: `Top of the depth interval, cm, 0 to ${PEDON_MAX_DEPTH_CM - 1}.` })),
+  depth_bottom_cm: t.Optional(
+    queryNumber({
+      exclusiveMinimum: 0,
+      maximum: PEDON_MAX_DEPTH_CM,
+      default: PEDON_MAX_DEPTH_CM,
+      description: `Bottom of the depth interval, cm, greater than 0 and at most ${PEDON_MAX_DEPTH_CM}, and greater than depth_top_cm. Absent (default): the whole pedon (${PEDON_MAX_DEPTH_CM} cm, or the bottom of its deepest layer where that is deeper; the query echo says which). A layer outside the interval is named in a warning.`,
+    }),
+  ),
+};
+
+export const PedonQueryParams = t.Object({ properties: propertiesParameter(DEFAULT_PEDON_PROPERTIES), ...PEDON_DEPTH_PARAMETERS, ...FORMAT_PARAMETER });
 
 export const PedonQuery = t.Object(
   {

@@ -9,7 +9,8 @@ import { cacheMetadata, describeCache, rawWarnings, sourceWarnings, type DataAns
 import type { PedonKey } from "../domain/pedon-key";
 import type { PedonProvider } from "../providers/provider";
 import { VERSION } from "../version";
-import { seriesLinker } from "../answer/series-links";
+import { retrievedAt } from "../domain/retrieved-at";
+import { seriesClassificationWarning, seriesLinker } from "../answer/series-links";
 import type { Bbox } from "../domain/bbox";
 import { MAX_PEDON_LIMIT, type PedonCollection, type PedonQuery, type PedonResponse, type RawPedonResponse } from "./model";
 
@@ -70,20 +71,28 @@ async function pedonAnswer(deps: DataDeps, provider: PedonProvider, key: PedonKe
   return { cached, source, cache: describeCache(cached, deps.cacheTtlSeconds) };
 }
 
-export async function pedonDetail(deps: DataDeps, provider: PedonProvider, key: PedonKey, query: EffectivePedonQuery): Promise<DataAnswer<Static<typeof PedonResponse>>> {
+/**
+ * GET /v1/pedons/{pedon_key}. `wholePedon` (depth_bottom_cm absent): the interval reaches the pedon's
+ * deepest layer, and the echo says how deep that is (docs/decisions.md#pedon-depth).
+ */
+export async function pedonDetail(deps: DataDeps, provider: PedonProvider, key: PedonKey, asked: EffectivePedonQuery, wholePedon = false): Promise<DataAnswer<Static<typeof PedonResponse>>> {
   const { cached, source, cache } = await pedonAnswer(deps, provider, key);
   const link = await seriesLinker(deps);
+  const sampled = provider.pedons.sampledAs(cached.answer);
+  const series = sampled.name ? link(sampled.name) : null;
+  const classification = await seriesClassificationWarning(deps, series, sampled.greatGroup);
   return {
-    key: `pedon|${provider.id}|${JSON.stringify(query)}`,
+    key: `pedon|${provider.id}|${JSON.stringify(asked)}|${wholePedon}`,
     cache,
     body: () => {
       const detail = provider.pedons.detail(cached.answer, {
-        properties: query.properties,
-        depthTop: query.depth_top_cm,
-        depthBottom: query.depth_bottom_cm,
+        properties: asked.properties,
+        depthTop: asked.depth_top_cm,
+        depthBottom: wholePedon ? Number.POSITIVE_INFINITY : asked.depth_bottom_cm,
         source,
         storedAt: cached.storedAt,
       });
+      const query = wholePedon && detail.deepestBottomCm !== null && detail.deepestBottomCm > asked.depth_bottom_cm ? { ...asked, depth_bottom_cm: detail.deepestBottomCm } : asked;
       return {
         api_version: VERSION,
         status: "experimental" as const,
@@ -91,7 +100,7 @@ export async function pedonDetail(deps: DataDeps, provider: PedonProvider, key: 
         pedon_key: detail.pedonKey,
         data_kind: "observed" as const,
         name: detail.name,
-        series: detail.name ? link(detail.name) : null,
+        series,
         query,
         location: detail.location,
         citation: detail.citation,
@@ -99,7 +108,7 @@ export async function pedonDetail(deps: DataDeps, provider: PedonProvider, key: 
         retrieved_at: detail.retrievedAt,
         cache: cacheMetadata(cache, deps.now()),
         layers: detail.layers,
-        warnings: [...detail.warnings, ...sourceWarnings(source, cache), ...detail.afterSourceWarnings],
+        warnings: [...detail.warnings, ...(classification ? [classification] : []), ...sourceWarnings(source, cache), ...detail.afterSourceWarnings],
       };
     },
   };
@@ -114,7 +123,7 @@ export async function rawPedon(deps: DataDeps, provider: PedonProvider, key: Ped
       provider: provider.id,
       status: "experimental" as const,
       query: { pedon_key: String(key.value) },
-      retrieved_at: new Date(cached.storedAt).toISOString(),
+      retrieved_at: retrievedAt(source, cached.storedAt),
       cache: cacheMetadata(cache, deps.now()),
       upstream_response: provider.pedons.pedon.raw(cached.answer),
       warnings: rawWarnings(source, cache, [

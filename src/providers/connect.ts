@@ -2,7 +2,8 @@
  * Providers joined to their transports and the cache: the one way a feature gets an upstream answer
  * (provider query → cache → the provider's transport → the query's decoder).
  */
-import { LoamError, withProvider } from "../errors";
+import { LoamError, UpstreamBudgetError, withProvider } from "../errors";
+import { currentRequest } from "../request-scope";
 import { withBreaker, type BreakerOptions } from "../upstream/breaker";
 import type { CachedAnswer, UpstreamCache } from "../upstream/cache";
 import { sourceIdentity, type QueryKind, type SourceDescription, type Transport } from "../upstream/transport";
@@ -21,6 +22,30 @@ export interface ConnectOptions extends ConnectContext {
   instrument?: (transport: Transport) => Transport;
   /** Told of each breaker's openings and fast failures (src/upstream/breaker.ts). */
   onBreakerEvent?: BreakerOptions["onEvent"];
+}
+
+/**
+ * Remote upstream calls one request may make (docs/decisions.md#upstream-budget). Each call after the
+ * first also spends one unit of the client's rate budget, so a request that fans out (a box of many
+ * uncached map units) costs what the calls cost the shared public service.
+ */
+export const MAX_UPSTREAM_CALLS_PER_REQUEST = 64;
+
+/** Count one remote call against the current request's budget and its client's rate budget. */
+async function spendUpstreamCall(): Promise<void> {
+  const scope = currentRequest();
+  if (!scope) return;
+  scope.upstreamCalls += 1;
+  if (scope.upstreamCalls > MAX_UPSTREAM_CALLS_PER_REQUEST) {
+    throw new UpstreamBudgetError(
+      `This request needs more than ${MAX_UPSTREAM_CALLS_PER_REQUEST} upstream queries, the most Loam makes for one request; the answers fetched so far are cached, so repeating the request goes further. Narrow the bbox or ask for fewer map units.`,
+    );
+  }
+  if (scope.upstreamCalls > 1 && scope.charge && !(await scope.charge())) {
+    throw new UpstreamBudgetError(
+      "This request's upstream queries spent the client's rate budget (each upstream query after the first counts as one request); retry after the rate-limit window resets.",
+    );
+  }
 }
 
 export function connectProviders(providers: readonly OperationalProvider[], options: ConnectOptions): Connected {
@@ -51,8 +76,10 @@ export function connectProviders(providers: readonly OperationalProvider[], opti
         source,
         name,
         async () => {
+          // A local snapshot read costs the shared services nothing: only remote calls are counted.
+          if (transport.kind !== "snapshot") await spendUpstreamCall();
           const payload = await transport.fetch(query, params);
-          return { payload, answer: query.decode(payload) };
+          return { payload, answer: await query.decode(payload) };
         },
         (payload) => query.decode(payload),
         transport.ttlSeconds,

@@ -95,9 +95,21 @@ export interface PointContext extends AnswerContext, PointParams {
   depthBottom: number;
 }
 
+/** A component of a map unit at the point, as the point answer lists it (for the location warnings). */
+export interface PointComponent {
+  component_key: string;
+  component_name: string;
+  component_kind: string | null;
+  component_percent: number | null;
+  has_horizon_data: boolean;
+}
+
+/** A map unit at the point: the spec's four fields, and (internally) its components. */
+export type PointMapUnit = Static<typeof MapUnitSummary> & { components: PointComponent[] };
+
 export interface NormalizedPoint {
   observations: Static<typeof Observation>[];
-  mapUnits: Static<typeof MapUnitSummary>[];
+  mapUnits: PointMapUnit[];
   /** The provider's own warnings about this answer (the service adds the shared ones). */
   warnings: string[];
 }
@@ -119,7 +131,8 @@ export interface MapUnitData {
   /** Highest percent first (tie: lowest key). */
   components: SummaryComponent[];
   /** Provenance every summary of this map unit carries. */
-  source: { organization: string; retrieved_at: string; citation: string; source_url: string };
+  /** survey_version: the survey's own version date, as a warning (it is not a retrieval date). */
+  source: { organization: string; retrieved_at: string; citation: string; source_url: string; survey_version?: string };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -164,11 +177,15 @@ export interface PointProvider<A = any> extends OperationalBase {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly mapUnits?: MapUnitRole<any, A>;
   /** Map-unit polygons in a box (GET /v1/soil/mapunits?bbox=…), when the provider has them. */
-  readonly mapUnitPolygons?: {
-    query: QueryKind<BboxParams, A>;
-    /** At most `limit` polygons in the query's order; `truncated` when more exist. */
-    polygons(answer: A, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean };
-  };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly mapUnitPolygons?: MapUnitPolygonRole<any>;
+}
+
+/** Map-unit polygons of a provider: their query, whose answer `B` is decoded once (docs/decisions.md#decode-once), and its page. */
+export interface MapUnitPolygonRole<B> {
+  query: QueryKind<BboxParams, B>;
+  /** At most `limit` polygons in the query's order; `truncated` when more exist. */
+  polygons(answer: B, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean };
 }
 
 // ---- laboratory pedons (GET /v1/pedons, /v1/pedons/{key}) ------------------------------------------
@@ -198,6 +215,10 @@ export interface PedonDetail {
   sourceUrl: string;
   retrievedAt: string;
   layers: Static<typeof LabLayer>[];
+  /** The bottom of the pedon's deepest layer, cm; null when no layer has depths. */
+  deepestBottomCm: number | null;
+  /** The Soil Taxonomy great group the pedon was classified in (KSSL samp_taxgrtgroup); null where not recorded. */
+  greatGroup: string | null;
   warnings: string[];
   /** Warnings that follow the shared source warnings (e.g. how a snapshot dates this provider's data). */
   afterSourceWarnings: string[];
@@ -219,6 +240,8 @@ export interface PedonProvider<B = any, D = any> extends OperationalBase {
     found(answer: D): boolean;
     notFoundMessage(key: PedonKey, source: SourceDescription): string;
     detail(answer: D, context: PedonDetailContext): PedonDetail;
+    /** The name and great group the pedon was sampled as, read without normalizing its layers (series-link check). */
+    sampledAs(answer: D): { name: string | null; greatGroup: string | null };
     /** The raw endpoint's own notes about what the fixed query reads. */
     rawNotes: readonly string[];
   };

@@ -8,6 +8,7 @@
  * Redis down or slow: a read is a miss and a write is skipped (never an error for the request).
  */
 import type { CacheStore, StoredEntry } from "../upstream/cache";
+import { CorruptEntryError } from "../upstream/cache";
 import type { LoamRedis } from "./client";
 import { createRedisSingleFlight } from "./single-flight";
 
@@ -20,17 +21,35 @@ export interface RedisCacheStoreOptions {
   now?: () => number;
 }
 
-/** Header line before the payload: stored_at, expires_at, provider (tab-separated). */
-function encode(entry: StoredEntry): string {
-  return `${entry.storedAt}\t${entry.expiresAt}\t${entry.provider}\n${entry.payload}`;
+/**
+ * The largest entry kept in Redis (docs/decisions.md#redis-values). A larger answer (a 32 MB polygon
+ * page) would hold the shared connection for longer than REDIS_TIMEOUT_MS and everyone's rate-limit
+ * command behind it: it is kept in this instance's memory only.
+ */
+export const REDIS_MAX_VALUE_BYTES = 4 * 1024 * 1024;
+/** Extra time a value command gets over REDIS_TIMEOUT_MS: moving REDIS_MAX_VALUE_BYTES over a slow link. */
+const VALUE_EXTRA_MS = 1000;
+
+/** What binds an entry to its key and its payload to its header: a hash of both (docs/decisions.md#cache-entries). */
+function binding(key: string, payload: string): string {
+  return Bun.hash(`${key}\u0000${payload}`).toString(36);
 }
 
-function decode(text: string): StoredEntry | null {
+/** Header line before the payload: format, stored_at, expires_at, provider, binding (tab-separated). */
+function encode(key: string, entry: StoredEntry): string {
+  return `v2\t${entry.storedAt}\t${entry.expiresAt}\t${entry.provider}\t${binding(key, entry.payload)}\n${entry.payload}`;
+}
+
+/** The entry stored under `key`; CorruptEntryError when the text is not one, or is another key's (copied). */
+function decode(key: string, text: string): StoredEntry {
   const newline = text.indexOf("\n");
-  if (newline === -1) return null;
-  const [storedAt, expiresAt, provider] = text.slice(0, newline).split("\t");
+  if (newline === -1) throw new CorruptEntryError("no header line");
+  const [format, storedAt, expiresAt, provider, bound] = text.slice(0, newline).split("\t");
+  if (format !== "v2") throw new CorruptEntryError("an unknown header format");
   const entry = { storedAt: Number(storedAt), expiresAt: Number(expiresAt), provider: provider ?? "", payload: text.slice(newline + 1) };
-  return Number.isFinite(entry.storedAt) && Number.isFinite(entry.expiresAt) ? entry : null;
+  if (!Number.isFinite(entry.storedAt) || !Number.isFinite(entry.expiresAt)) throw new CorruptEntryError("a header without times");
+  if (bound !== binding(key, entry.payload)) throw new CorruptEntryError("a payload that is not the one stored under this key");
+  return entry;
 }
 
 export function createRedisCacheStore(redis: LoamRedis, options: RedisCacheStoreOptions = {}) {
@@ -41,22 +60,26 @@ export function createRedisCacheStore(redis: LoamRedis, options: RedisCacheStore
   const keyOf = (key: string) => prefix + new Bun.CryptoHasher("sha256").update(key).digest("hex");
 
   return {
-    /** The entry, fresh or not (see `expiresAt`); null when absent, unreadable, or Redis is unavailable. */
+    /**
+     * The entry, fresh or not (see `expiresAt`); null when absent or Redis is unavailable. An entry that
+     * does not decode, or is bound to another key, throws CorruptEntryError (the cache deletes it).
+     */
     async get(key: string): Promise<StoredEntry | null> {
+      let text: unknown;
       try {
-        const text = await redis.send("GET", [keyOf(key)]);
-        return typeof text === "string" ? decode(text) : null;
+        text = await redis.send("GET", [keyOf(key)], { bulk: true, extraMs: VALUE_EXTRA_MS });
       } catch {
         // Redis unavailable, or an error reply (another type under the key): a miss either way.
         return null;
       }
+      return typeof text === "string" ? decode(key, text) : null;
     },
     /** Store an entry; false when it was not stored (Redis unavailable, or already past its retention). */
     async set(key: string, entry: StoredEntry): Promise<boolean> {
       const keepMs = entry.expiresAt - now() + staleMs;
       if (keepMs <= 0) return false;
       try {
-        await redis.send("SET", [keyOf(key), encode(entry), "PX", String(Math.ceil(keepMs))]);
+        await redis.send("SET", [keyOf(key), encode(key, entry), "PX", String(Math.ceil(keepMs))], { bulk: true, extraMs: VALUE_EXTRA_MS });
         return true;
       } catch {
         return false;
@@ -64,7 +87,7 @@ export function createRedisCacheStore(redis: LoamRedis, options: RedisCacheStore
     },
     async delete(key: string): Promise<void> {
       try {
-        await redis.send("DEL", [keyOf(key)]);
+        await redis.send("DEL", [keyOf(key)], { bulk: true });
       } catch {
         // an entry that could not be deleted expires on its own
       }
@@ -90,8 +113,10 @@ export function createSharedCacheStore(redis: LoamRedis, options: SharedStoreOpt
   const flight = createRedisSingleFlight(redis, { lockMs: options.lockMs, waitMs: options.waitMs });
   return {
     kind: "redis",
+    maxEntryBytes: REDIS_MAX_VALUE_BYTES,
     read: async (key) => (await entries.get(key)) ?? undefined,
     write: async (key, entry) => ({ stored: await entries.set(key, entry), evicted: [] }),
+    remove: (key) => entries.delete(key),
     exclusive: async (key, steps) => (await flight.run(key, steps)).value,
   };
 }

@@ -46,10 +46,23 @@ function redacted(url: string): string {
   }
 }
 
+/**
+ * `promise`, or RedisUnavailable after `ms`. A timer that fires much later than asked means Loam's own
+ * event loop was held up (a large answer being decoded), not that Redis was slow: the command then
+ * gets `ms` once more, counted from that moment, so Loam's stall never declares Redis down
+ * (docs/decisions.md#redis-values).
+ */
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RedisUnavailable(`${what} took longer than ${ms} ms`)), ms);
+    const arm = (startedAt: number, again: boolean) => {
+      timer = setTimeout(() => {
+        const late = performance.now() - startedAt - ms;
+        if (again && late > ms / 2 + 20) arm(performance.now(), false);
+        else reject(new RedisUnavailable(`${what} took longer than ${ms} ms`));
+      }, ms);
+    };
+    arm(performance.now(), true);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -97,18 +110,24 @@ export class LoamRedis {
     return { up: this.state === "up", failures: this.failures, outages: this.outages };
   }
 
-  /** One raw command, bounded; throws RedisUnavailable (counted) when Redis is down, slow or failing. */
-  async send(command: string, args: string[]): Promise<unknown> {
+  /**
+   * One raw command, bounded; throws RedisUnavailable (counted) when Redis is down, slow or failing.
+   * A command that moves a value (`bulk`: a cache entry, docs/decisions.md#redis-values) gets
+   * `extraMs` more time, and its timeout is a failure of that command, not an outage: slow is not down.
+   * A lost connection or a small command that times out (a frozen Redis) marks Redis down.
+   */
+  async send(command: string, args: string[], options: { bulk?: boolean; extraMs?: number } = {}): Promise<unknown> {
     if (this.state !== "up") {
       this.failures++;
       throw new RedisUnavailable("down");
     }
     try {
-      return await withTimeout(this.client.send(command, args), this.options.timeoutMs, command);
+      return await withTimeout(this.client.send(command, args), this.options.timeoutMs + (options.extraMs ?? 0), command);
     } catch (error) {
       this.failures++;
       // A script the server lost (restart, SCRIPT FLUSH) is not an outage; eval() resends it.
       if (isServerReply(error)) throw error;
+      if (options.bulk && error instanceof RedisUnavailable && this.client.connected) throw error;
       this.markDown(error instanceof Error ? error.message : String(error));
       throw error instanceof RedisUnavailable ? error : new RedisUnavailable(error instanceof Error ? error.message : String(error));
     }

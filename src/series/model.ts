@@ -1,7 +1,7 @@
 /** Models of the series description endpoint, GET /v1/series/{name} (provider usda_osd). */
 import { t } from "elysia";
 import { FORMAT_PARAMETER } from "../domain/model";
-import { MunsellColor, SeriesDepth, SeriesHorizon, SeriesInfo, SeriesLink, SeriesResponse, SeriesSection, SeriesSource } from "../domain/series";
+import { MunsellColor, SeriesDepth, SeriesHorizon, SeriesOriginalDepth, SeriesInfo, SeriesLink, SeriesResponse, SeriesSection, SeriesSource } from "../domain/series";
 
 export const SeriesNameParam = t.String({
   description:
@@ -13,4 +13,4 @@ export const SeriesParams = t.Object({ name: SeriesNameParam });
 
 export const SeriesQueryParams = t.Object({ ...FORMAT_PARAMETER });
 
-export const SERIES_MODELS = { SeriesResponse, SeriesInfo, SeriesSection, SeriesHorizon, SeriesDepth, MunsellColor, SeriesSource, SeriesLink };
+export const SERIES_MODELS = { SeriesResponse, SeriesInfo, SeriesSection, SeriesHorizon, SeriesDepth, SeriesOriginalDepth, MunsellColor, SeriesSource, SeriesLink };

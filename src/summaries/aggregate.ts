@@ -15,9 +15,11 @@
  */
 import { compareKeys, hasReading, readComponent, type ComponentReading, type DepthInterval, type SummaryComponent } from "../domain/component";
 import { ValidationError } from "../errors";
+import { roundDerived, roundDerivedOrNull } from "../domain/precision";
 import { assertMethodFits, type SummaryMethod } from "./methods";
 import type { SummaryProperty, SummaryTransformation } from "../domain/summary-property";
 import { describeTransformations, summaryWarnings } from "./explain";
+import { countedComponents, DEFAULT_SUMMARY_OPTIONS, leftOut, type SummaryOptions } from "./options";
 
 export interface SummaryContribution {
   component_key: string;
@@ -36,6 +38,8 @@ export interface MapUnitSummary {
   category: string | null;
   unit: string | null;
   depth: DepthInterval;
+  /** Which components counted (docs/decisions.md#summary-options). */
+  options: SummaryOptions;
   /** Sum of the component percents that made the value (for dominant_condition: the winning class's). */
   percent_of_map_unit: number;
   contributions: SummaryContribution[];
@@ -60,7 +64,7 @@ export function byDominance(a: SummaryComponent, b: SummaryComponent): number {
   return pct(b) - pct(a) || compareKeys(a.key, b.key);
 }
 
-/** Drops binary noise (9.640000000000001) without touching the published precision of any SSURGO column. */
+/** Drops binary noise (9.640000000000001) from sums of percents in warnings. */
 const clean = (v: number) => Math.round(v * 1e9) / 1e9;
 
 const asShown = (r: ComponentReading) => ({ reading: r, value: r.value, category: r.category, horizonKeys: r.horizonKeys });
@@ -142,6 +146,16 @@ function decide(method: SummaryMethod, readings: ComponentReading[], property: S
   }
 }
 
+/** The components the options left out, named with their percents (none with the defaults). */
+function optionWarnings(components: readonly SummaryComponent[], options: SummaryOptions): string[] {
+  const out = leftOut(components, options);
+  if (out.length === 0) return [];
+  const share = out.reduce((s, c) => s + pct(c), 0);
+  const why = [options.include_minors ? null : "include_minors=false leaves out minor components", options.miscellaneous_areas === "exclude" ? "miscellaneous_areas=exclude leaves out miscellaneous areas" : null].filter(Boolean).join("; ");
+  const soilDb = !options.include_minors && options.miscellaneous_areas === "exclude" ? " (soilDB get_SDA_property's defaults)" : "";
+  return [`${why}${soilDb}: ${out.map((c) => `${c.name} (${c.percent ?? "no"} %)`).join(", ")}, ${clean(share)} % of the map unit, do not count; NRCS muaggatt counts every component.`];
+}
+
 /**
  * The summary of one property over one depth interval for a map unit's components. A method that
  * does not fit the property, or an empty interval, is a ValidationError (422); the route checks
@@ -152,12 +166,15 @@ export function summarize(
   property: SummaryProperty,
   method: SummaryMethod,
   depth: DepthInterval,
+  options: SummaryOptions = DEFAULT_SUMMARY_OPTIONS,
 ): MapUnitSummary {
   assertMethodFits(property, method);
   if (!(depth.bottom_cm > depth.top_cm)) throw new ValidationError(`The depth interval ${depth.top_cm}–${depth.bottom_cm} cm is empty: the bottom must lie below the top.`);
-  const readings = [...components].sort((a, b) => byDominance(a, b)).map((c) => readComponent(c, property, depth));
+  const counted = countedComponents(components, options);
+  const readings = counted.sort((a, b) => byDominance(a, b)).map((c) => readComponent(c, property, depth));
   const outcome = decide(method, readings, property);
-  const round = (v: number | null) => (v === null ? null : clean(v));
+  // Computed values at the documented precision (docs/decisions.md#precision); the method computes from unrounded component values.
+  const round = roundDerivedOrNull;
   return {
     property: { id: property.id, name: property.name },
     method,
@@ -165,7 +182,8 @@ export function summarize(
     category: property.kind === "class" ? outcome.category : null,
     unit: property.storage?.unit ?? property.unit,
     depth: { top_cm: depth.top_cm, bottom_cm: depth.bottom_cm },
-    percent_of_map_unit: clean(outcome.percent),
+    options: { ...options },
+    percent_of_map_unit: roundDerived(outcome.percent),
     contributions: outcome.shown.map((s) => ({
       component_key: s.reading.component.key,
       component_name: s.reading.component.name,
@@ -176,7 +194,7 @@ export function summarize(
       horizon_keys: s.horizonKeys,
     })),
     transformations: describeTransformations(property, method, depth),
-    warnings: [...outcome.notes, ...summaryWarnings(readings, outcome, property, method, depth)],
+    warnings: [...optionWarnings(components, options), ...outcome.notes, ...summaryWarnings(readings, outcome, property, method, depth)],
   };
 }
 

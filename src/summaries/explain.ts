@@ -6,6 +6,7 @@ import { hasReading, isMiscellaneousArea, type ComponentReading, type DepthInter
 import type { MethodOutcome } from "./aggregate";
 import type { SummaryMethod } from "./methods";
 import type { SummaryProperty, SummaryTransformation } from "../domain/summary-property";
+import { PRECISION_RULE } from "../domain/precision";
 
 const interval = (d: DepthInterval) => `${d.top_cm}–${d.bottom_cm} cm`;
 
@@ -20,19 +21,19 @@ function depthStep(property: SummaryProperty, depth: DepthInterval): SummaryTran
     };
   }
   if (property.storage) {
-    return { operation: "sum_over_depth", from_unit: property.unit!, to_unit: property.storage.unit, formula: `${property.storage.formula}, over ${interval(depth)}` };
+    return { operation: "sum_over_depth", from_unit: property.unit!, to_unit: property.storage.unit, formula: `${property.storage.formula}, over ${interval(depth)}; ${PRECISION_RULE} where shown` };
   }
   return {
     operation: "thickness_weighted_mean",
     from_unit: property.unit!,
     to_unit: property.unit!,
-    formula: `component value = sum(value x overlap cm) / sum(overlap cm) over the horizons overlapping ${interval(depth)}`,
+    formula: `component value = sum(value x overlap cm) / sum(overlap cm) over the horizons overlapping ${interval(depth)}; ${PRECISION_RULE} where shown`,
   };
 }
 
 function methodStep(property: SummaryProperty, method: SummaryMethod, depth: DepthInterval): SummaryTransformation {
   const unit = property.storage?.unit ?? property.unit ?? "class";
-  const step = (operation: string, formula: string) => ({ operation, from_unit: unit, to_unit: unit, formula });
+  const step = (operation: string, formula: string) => ({ operation, from_unit: unit, to_unit: unit, formula: property.kind === "numeric" ? `${formula}; ${PRECISION_RULE}` : formula });
   switch (method) {
     case "weighted_average":
       return step("component_percent_weighted_mean", "map unit value = sum(component value x comppct_r) / sum(comppct_r) over the components that have a value");
@@ -69,22 +70,46 @@ function missingWarning(readings: readonly ComponentReading[], property: Summary
   return `${missing.length} component(s), ${share} % of the map unit, have no ${property.id}${where} and do not contribute: ${list}.`;
 }
 
-function miscellaneousWarning(outcome: MethodOutcome, property: SummaryProperty): string | null {
-  const misc = outcome.shown.filter((s) => isMiscellaneousArea(s.reading.component));
-  if (misc.length === 0) return null;
-  const list = misc.map((s) => named(s.reading)).join(", ");
-  if (property.level === "horizon") {
-    return `Miscellaneous area(s) ${list} contribute: SSURGO fills their horizon values with placeholders, not fine-earth estimates of a soil.`;
-  }
-  return `Miscellaneous area(s) ${list} contribute: they are not soils, and their ${property.id} is an assigned rating.`;
+/** A miscellaneous area's fraction value that is SSURGO's placeholder: a zero sand, silt or clay (null ones are skipped before). */
+export function isPlaceholder(property: SummaryProperty, reading: ComponentReading): boolean {
+  return property.fraction === true && reading.pieces.some((p) => p.value === 0);
 }
 
-/** Averaged horizon values of a component whose data stop short of the interval describe the covered part only. */
+/**
+ * Exact miscellaneous-area warnings (docs/decisions.md#miscellaneous-areas): "placeholder" only for
+ * fraction values that are placeholders (Rubble land's zero clay); every other value of a
+ * miscellaneous area (Beaches' real estimates, Rubble land's bulk density) "may not be soil".
+ */
+function miscellaneousWarnings(outcome: MethodOutcome, property: SummaryProperty): string[] {
+  const misc = outcome.shown.filter((s) => isMiscellaneousArea(s.reading.component));
+  const placeholders = misc.filter((s) => isPlaceholder(property, s.reading));
+  const estimates = misc.filter((s) => !placeholders.includes(s));
+  const warnings: string[] = [];
+  if (placeholders.length > 0) {
+    warnings.push(
+      `Miscellaneous area(s) ${placeholders.map((s) => named(s.reading)).join(", ")} contribute placeholder ${property.id} values (zero): SSURGO fills the particle-size fractions of miscellaneous areas with placeholders, not fine-earth estimates; miscellaneous_areas=exclude leaves them out.`,
+    );
+  }
+  if (estimates.length > 0) {
+    const what = property.level === "horizon" ? `their ${property.id} values are SSURGO estimates for the area's material` : `their ${property.id} is an assigned rating`;
+    warnings.push(`Miscellaneous area(s) ${estimates.map((s) => named(s.reading)).join(", ")} contribute and may not be soil: ${what}, not for a soil.`);
+  }
+  return warnings;
+}
+
+/**
+ * Horizon values of a component whose data stop short of the interval describe the covered part only:
+ * an average describes that part, a storage sum (available_water_storage) counts only that part, so the
+ * rest of the interval is unknown, not zero (docs/decisions.md#summaries).
+ */
 function coverageWarning(outcome: MethodOutcome, property: SummaryProperty, depth: DepthInterval): string | null {
-  if (property.level !== "horizon" || property.kind !== "numeric" || property.storage) return null;
+  if (property.level !== "horizon" || property.kind !== "numeric") return null;
   const short = outcome.shown.filter((s) => s.reading.covered && (s.reading.covered.top_cm > depth.top_cm || s.reading.covered.bottom_cm < depth.bottom_cm));
   if (short.length === 0) return null;
   const list = short.map((s) => `${s.reading.component.name} ${interval(s.reading.covered!)}`).join(", ");
+  if (property.storage) {
+    return `Some components' ${property.id} data cover only part of ${interval(depth)} (${list}); their sums count only the covered depth, and the storage of the rest of the interval is unknown, not zero.`;
+  }
   return `Some components' ${property.id} data cover only part of ${interval(depth)} (${list}); their values describe the covered part.`;
 }
 
@@ -98,7 +123,7 @@ export function summaryWarnings(
 ): string[] {
   const warnings = [
     missingWarning(readings, property, depth),
-    miscellaneousWarning(outcome, property),
+    ...miscellaneousWarnings(outcome, property),
     coverageWarning(outcome, property, depth),
     property.derived?.warning ?? null,
   ].filter((w): w is string => w !== null);

@@ -10,6 +10,7 @@ import { parseProperties } from "../catalog/properties-param";
 import { MapUnitPathParams, MapUnitQueryParams, SummaryQueryParams, SummaryResponse } from "./model";
 import { mapUnitSummary, parseMethod, planSummaries, summaryAtPoint, type EffectiveSummaryQuery, type MapUnitProvider } from "./service";
 import { MAP_UNIT_TABLE, SUMMARY_TABLE } from "../tables";
+import { summaryOptions } from "./options";
 
 export interface SummaryRouteDeps extends DataDeps {
   send: Send;
@@ -40,7 +41,8 @@ function effectiveQuery(read: SharedQuery, provider: MapUnitProvider, place: Pic
   // Only the map unit by key may name no property (its components alone); the point's default is a list.
   const properties = read.properties === "" ? [] : parseProperties(read.properties);
   const method = parseMethod(read.method);
-  planSummaries(provider.mapUnits.properties, properties, method, { top_cm: read.depth_top_cm, bottom_cm: read.depth_bottom_cm });
+  const options = summaryOptions(read);
+  planSummaries(provider.mapUnits.properties, properties, method, { top_cm: read.depth_top_cm, bottom_cm: read.depth_bottom_cm }, options);
   return {
     ...place,
     providers: [provider.id],
@@ -48,6 +50,7 @@ function effectiveQuery(read: SharedQuery, provider: MapUnitProvider, place: Pic
     method,
     depth_top_cm: read.depth_top_cm,
     depth_bottom_cm: read.depth_bottom_cm,
+    ...options,
   };
 }
 

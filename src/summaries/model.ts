@@ -7,6 +7,7 @@ import { CacheMetadata, COORDINATE_PARAMETERS, DEPTH_PARAMETERS, FORMAT_PARAMETE
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { SUMMARY_METHODS } from "./methods";
 import { SeriesLink } from "../domain/series";
+import { SUMMARY_OPTION_PARAMETERS, SummaryOptions } from "./options";
 
 export const DEFAULT_SUMMARY_PROPERTIES = "ph,organic_matter,sand,silt,clay";
 
@@ -26,6 +27,7 @@ const summaryParameters = {
     }),
   ),
   ...DEPTH_PARAMETERS,
+  ...SUMMARY_OPTION_PARAMETERS,
   ...FORMAT_PARAMETER,
 };
 
@@ -43,7 +45,8 @@ export const MapUnitQueryParams = t.Object({
       default: "",
       description:
         "Comma-separated canonical property ids or aliases (GET /v1/properties) to summarize, at most eight after aliases are resolved and duplicates removed; at most 200 characters. Empty (default): the map unit and its components, no summaries.",
-      examples: ["clay,available_water_storage,drainage_class"],
+      // Numbers only: the method example (weighted_average) does not fit a class such as drainage_class (a 422).
+      examples: ["clay,available_water_storage,ksat"],
     }),
   ),
 });
@@ -74,6 +77,8 @@ export const SummaryQuery = t.Object(
     method: t.Union([SummaryMethodName, t.Null()], { description: "The method asked for; null when each property takes its default." }),
     depth_top_cm: t.Number(),
     depth_bottom_cm: t.Number(),
+    include_minors: SummaryOptions.properties.include_minors,
+    miscellaneous_areas: SummaryOptions.properties.miscellaneous_areas,
   },
   { ...closed, title: "SummaryQuery", description: "The effective query: defaults applied, aliases resolved. A point query has latitude and longitude, a map-unit query map_unit_key." },
 );
@@ -140,6 +145,7 @@ export const PropertySummary = t.Object(
     category: nullable(t.String()),
     unit: nullable(t.String()),
     depth: DepthInterval,
+    options: SummaryOptions,
     percent_of_map_unit: t.Number({ description: "Sum of the component percents that made the value." }),
     contributions: t.Array(SummaryContribution),
     transformations: t.Array(Transformation),
@@ -165,6 +171,7 @@ export const SummaryResponse = t.Object(
 
 export const SUMMARY_MODELS = {
   SummaryMethod: SummaryMethodName,
+  SummaryOptions,
   SummaryQuery,
   MapUnitComponent,
   MapUnit,

@@ -24,6 +24,7 @@ import { isMiscellaneousArea, type DepthInterval } from "../domain/component";
 import { assertMethodFits, defaultMethod, SUMMARY_METHODS, type SummaryMethod } from "./methods";
 import type { SummaryProperty } from "../domain/summary-property";
 import type { MapUnitComponent, PropertySummary, SummaryQuery, SummaryResponse } from "./model";
+import { DEFAULT_SUMMARY_OPTIONS, type SummaryOptions } from "./options";
 
 export type EffectiveSummaryQuery = Static<typeof SummaryQuery>;
 /** A mapped-location provider that serves whole map units. */
@@ -38,6 +39,8 @@ export interface PlannedSummary {
 export interface SummaryPlan {
   summaries: PlannedSummary[];
   depth: DepthInterval;
+  /** Which components count (docs/decisions.md#summary-options). */
+  options: SummaryOptions;
   /** Requested ids summaries cannot answer (planned properties, lab-only ones): a warning, not an error. */
   unsupported: string[];
 }
@@ -65,6 +68,7 @@ export function planSummaries(
   properties: readonly string[],
   method: SummaryMethod | null,
   depth: DepthInterval,
+  options: SummaryOptions = DEFAULT_SUMMARY_OPTIONS,
 ): SummaryPlan {
   const summaries: PlannedSummary[] = [];
   const unsupported: string[] = [];
@@ -77,7 +81,7 @@ export function planSummaries(
     if (method !== null) assertMethodFits(property, method);
     summaries.push({ property, method: method ?? defaultMethod(property) });
   }
-  return { summaries, depth, unsupported };
+  return { summaries, depth, options, unsupported };
 }
 
 export interface LoadedMapUnit {
@@ -104,7 +108,7 @@ export async function loadMapUnit(deps: DataDeps, provider: MapUnitProvider, map
 /** The summaries of a plan for one map unit, each with its source. Pure. */
 export function summarizeMapUnit(mapUnit: MapUnitData, plan: SummaryPlan): Static<typeof PropertySummary>[] {
   return plan.summaries.map(({ property, method }) => ({
-    ...summarize(mapUnit.components, property, method, plan.depth),
+    ...summarize(mapUnit.components, property, method, plan.depth, plan.options),
     source: {
       provider: mapUnit.provider,
       organization: mapUnit.source.organization,
@@ -150,6 +154,7 @@ export function listComponents(mapUnit: MapUnitData, link: SeriesLinker = () => 
 
 function mapUnitWarnings(mapUnit: MapUnitData): string[] {
   const warnings = [MAP_UNIT_WARNING];
+  if (mapUnit.source.survey_version) warnings.push(mapUnit.source.survey_version);
   const bare = mapUnit.components.filter((c) => c.horizons.length === 0);
   if (bare.length > 0) {
     warnings.push(
@@ -159,7 +164,7 @@ function mapUnitWarnings(mapUnit: MapUnitData): string[] {
   const miscellaneous = mapUnit.components.filter(isMiscellaneousArea);
   if (miscellaneous.length > 0) {
     warnings.push(
-      `Miscellaneous area(s) ${miscellaneous.map((c) => c.name).join(", ")}: not soils; SSURGO fills their fraction columns with placeholders, not fine-earth estimates, so any of their values is an assigned rating.`,
+      `Miscellaneous area(s) ${miscellaneous.map((c) => c.name).join(", ")}: may not be soil; each summary they contribute to says whether their values are estimates for the area's material or placeholders (zero sand, silt or clay).`,
     );
   }
   return warnings;
@@ -195,11 +200,12 @@ function summaryBody(
 }
 
 const depthOf = (query: EffectiveSummaryQuery): DepthInterval => ({ top_cm: query.depth_top_cm, bottom_cm: query.depth_bottom_cm });
+const optionsOf = (query: EffectiveSummaryQuery): SummaryOptions => ({ include_minors: query.include_minors, miscellaneous_areas: query.miscellaneous_areas });
 
 /** GET /v1/soil/mapunits/{map_unit_key}: an unknown key is a NotFoundError (404). */
 export async function mapUnitSummary(deps: DataDeps, provider: MapUnitProvider, query: EffectiveSummaryQuery): Promise<DataAnswer<Static<typeof SummaryResponse>>> {
   const key = provider.mapUnits.checkKey(query.map_unit_key ?? "");
-  const plan = planSummaries(provider.mapUnits.properties, query.properties, query.method, depthOf(query));
+  const plan = planSummaries(provider.mapUnits.properties, query.properties, query.method, depthOf(query), optionsOf(query));
   const { cached, mapUnit, source } = await loadMapUnit(deps, provider, key);
   if (mapUnit === null) {
     const coverage = source.kind === "snapshot" ? ` The offline snapshot holds only ${(source.coverage ?? []).filter((c) => c.startsWith("SSURGO")).join("; ") || "a few survey areas"}.` : "";
@@ -231,7 +237,7 @@ function combinedCache(a: CachedAnswer<unknown>, b: CachedAnswer<unknown>, ttlSe
  * location endpoint shares through the cache), then its summary. No map unit there: 200, map_unit null.
  */
 export async function summaryAtPoint(deps: DataDeps, provider: MapUnitProvider, query: EffectiveSummaryQuery): Promise<DataAnswer<Static<typeof SummaryResponse>>> {
-  const plan = planSummaries(provider.mapUnits.properties, query.properties, query.method, depthOf(query));
+  const plan = planSummaries(provider.mapUnits.properties, query.properties, query.method, depthOf(query), optionsOf(query));
   const point = await deps.connected.ask(provider, provider.point.query, { latitude: query.latitude!, longitude: query.longitude! });
   const keys = provider.mapUnits.keysAtPoint(point.answer);
   const first = keys[0];

@@ -17,9 +17,24 @@ export type Column<Row> = readonly [header: string, read: (row: Row) => Cell];
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
+/** What a spreadsheet reads as the start of a formula (or a DDE command) in a cell. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** A plain decimal number: a spreadsheet reads it as a number, never as a formula. */
+const PLAIN_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A text cell a spreadsheet would execute, neutralised (docs/decisions.md#csv-formulas): a text that
+ * starts with `=`, `+`, `-`, `@`, a tab or a CR gets a leading `'` (OWASP's rule), unless the whole
+ * text is a plain decimal number such as `-3.5`, which a spreadsheet reads as that number. Number
+ * cells are written as numbers: a JavaScript number cannot hold a formula.
+ */
+export function neutralised(text: string): string {
+  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+}
+
 export function csvField(cell: Cell): string {
   if (cell === null || cell === undefined) return "";
-  const text = String(cell);
+  const text = typeof cell === "string" ? neutralised(cell) : String(cell);
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -1,16 +1,17 @@
 /**
  * The JSON answers as tables, one row per thing a user counts: an observation of the point query,
  * a pedon of the collection, a lab observation of a pedon. Every column a row needs to stand alone
- * in a spreadsheet is on it (provenance, censoring, depth), and the last column is `warnings`: the
- * row's own warnings, then the answer's, joined with " | " (a row copied out of its file keeps the
- * caveats that apply to it). Pure functions over the bodies the JSON routes send; nothing here
- * knows HTTP.
+ * in a spreadsheet is on it (provenance, censoring, depth). The tables stay tidy and small
+ * (docs/decisions.md#csv-warning-codes): `warnings` holds the row's own warnings as short stable codes,
+ * and the answer's warnings (and, for a pedon, its citation) appear once, on the first row. Pure
+ * functions over the bodies the JSON routes send; nothing here knows HTTP.
  */
 import type { Static } from "@sinclair/typebox";
 import type { Observation as AnyObservation } from "../domain/observation";
 import type { LabLayer, LabObservation, PedonFeature } from "../domain/lab";
 import type { Transformation } from "../catalog/model";
 import { toCsv, type Column } from "./csv";
+import { warningCode } from "./warning-codes";
 
 export const WARNING_SEPARATOR = " | ";
 
@@ -44,13 +45,27 @@ export function joinWarnings(own: readonly string[], answer: readonly string[]):
   return [...new Set([...own, ...answer])].join(WARNING_SEPARATOR);
 }
 
+/** A row's own warnings without the ones the whole answer states (those appear once, as answer_warnings). */
+export function ownWarnings(own: readonly string[], answer: readonly string[]): string[] {
+  const shared = new Set(answer);
+  return own.filter((w) => !shared.has(w));
+}
+
+/** A row's own warnings (not the answer's) as short codes, each once (docs/decisions.md#csv-warning-codes). */
+export function rowWarnings(own: readonly string[], answer: readonly string[]): string {
+  return [...new Set(ownWarnings(own, answer).map(warningCode))].join(WARNING_SEPARATOR);
+}
+
+/** The answer's warnings, on the first row only. */
+export const onFirstRow = (index: number, answerWarnings: readonly string[]): string => (index === 0 ? answerWarnings.join(WARNING_SEPARATOR) : "");
+
 // ---- GET /v1/soil/location: one row per observation ------------------------------------------
 
 type Location = LocationBody;
 type Collection = PedonCollectionBody;
 type Pedon = PedonBody;
 
-type LocationRow = { observation: Observation; answer: Location };
+type LocationRow = { observation: Observation; answer: Location; index: number };
 
 export const LOCATION_COLUMNS: readonly Column<LocationRow>[] = [
   ["property_id", ({ observation: o }) => o.property.id],
@@ -90,11 +105,12 @@ export const LOCATION_COLUMNS: readonly Column<LocationRow>[] = [
   ["license_name", ({ observation: o }) => o.license.name],
   ["license_url", ({ observation: o }) => o.license.url],
   ["transformations", ({ observation: o }) => joinTransformations(o.transformations)],
-  ["warnings", ({ observation: o, answer }) => joinWarnings(o.warnings, answer.warnings)],
+  ["warnings", ({ observation: o, answer }) => rowWarnings(o.warnings, answer.warnings)],
+  ["answer_warnings", ({ answer, index }) => onFirstRow(index, answer.warnings)],
 ];
 
 export function locationRows(answer: Location): LocationRow[] {
-  return answer.observations.map((observation) => ({ observation, answer }));
+  return answer.observations.map((observation, index) => ({ observation, answer, index }));
 }
 
 export function locationCsv(answer: Location): string {
@@ -103,7 +119,8 @@ export function locationCsv(answer: Location): string {
 
 // ---- GET /v1/pedons: one row per feature ------------------------------------------------------
 
-type FeatureRow = { feature: Feature; answer: Collection };
+/** `retrievedAt`: when Loam's source read the list (docs/decisions.md#retrieved-at), not when it was asked. */
+type FeatureRow = { feature: Feature; answer: Collection; retrievedAt: string };
 
 export const PEDON_FEATURE_COLUMNS: readonly Column<FeatureRow>[] = [
   ["pedon_key", ({ feature: f }) => f.properties.pedon_key],
@@ -118,21 +135,22 @@ export const PEDON_FEATURE_COLUMNS: readonly Column<FeatureRow>[] = [
   ["provider", ({ answer }) => answer.provider],
   // A column, not only a warning: a script filtering rows must still see that the list is cut short.
   ["truncated", ({ answer }) => answer.truncated],
-  ["retrieved_at", ({ answer }) => answer.cache.stored_at],
+  ["retrieved_at", ({ retrievedAt }) => retrievedAt],
   ["warnings", ({ answer }) => joinWarnings([], answer.warnings)],
 ];
 
-export function pedonFeatureRows(answer: Collection): FeatureRow[] {
-  return answer.features.map((feature) => ({ feature, answer }));
+export function pedonFeatureRows(answer: Collection, retrievedAt: string = answer.cache.stored_at): FeatureRow[] {
+  return answer.features.map((feature) => ({ feature, answer, retrievedAt }));
 }
 
-export function pedonCollectionCsv(answer: Collection): string {
-  return toCsv(PEDON_FEATURE_COLUMNS, pedonFeatureRows(answer));
+/** `retrievedAt` from the source (the snapshot build) where the cache's storage time is only when Loam was asked. */
+export function pedonCollectionCsv(answer: Collection, retrievedAt?: string): string {
+  return toCsv(PEDON_FEATURE_COLUMNS, pedonFeatureRows(answer, retrievedAt));
 }
 
 // ---- GET /v1/pedons/{pedon_key}: one row per lab observation ------------------------------------
 
-type LabRow = { observation: Static<typeof LabObservation>; layer: Static<typeof LabLayer>; answer: Pedon };
+type LabRow = { observation: Static<typeof LabObservation>; layer: Static<typeof LabLayer>; answer: Pedon; index: number };
 
 export const LAB_OBSERVATION_COLUMNS: readonly Column<LabRow>[] = [
   ["pedon_key", ({ answer }) => answer.pedon_key],
@@ -141,6 +159,8 @@ export const LAB_OBSERVATION_COLUMNS: readonly Column<LabRow>[] = [
   ["layer_key", ({ layer }) => layer.layer_key],
   ["lab_sample_key", ({ layer }) => layer.lab_sample_key],
   ["horizon_designation", ({ layer }) => layer.horizon_designation],
+  // horizon, layer, reporting layer or empty: the answer's overlap warning tells users to filter on it.
+  ["layer_type", ({ layer }) => layer.layer_type],
   ["depth_top_cm", ({ layer }) => layer.depth.top_cm],
   ["depth_bottom_cm", ({ layer }) => layer.depth.bottom_cm],
   ["property_id", ({ observation: o }) => o.property.id],
@@ -157,14 +177,17 @@ export const LAB_OBSERVATION_COLUMNS: readonly Column<LabRow>[] = [
   ["measurement_method", ({ observation: o }) => o.measurement_method],
   ["provider", ({ answer }) => answer.provider],
   ["retrieved_at", ({ answer }) => answer.retrieved_at],
-  ["citation", ({ answer }) => answer.citation],
+  // One pedon, one citation: stated once, on the first row (source_url stays on every row).
+  ["citation", ({ answer, index }) => (index === 0 ? answer.citation : "")],
   ["source_url", ({ answer }) => answer.source_url],
   ["transformations", ({ observation: o }) => joinTransformations(o.transformations)],
-  ["warnings", ({ observation: o, answer }) => joinWarnings(o.warnings, answer.warnings)],
+  ["warnings", ({ observation: o, answer }) => rowWarnings(o.warnings, answer.warnings)],
+  ["answer_warnings", ({ answer, index }) => onFirstRow(index, answer.warnings)],
 ];
 
 export function labObservationRows(answer: Pedon): LabRow[] {
-  return answer.layers.flatMap((layer) => layer.observations.map((observation) => ({ observation, layer, answer })));
+  let index = 0;
+  return answer.layers.flatMap((layer) => layer.observations.map((observation) => ({ observation, layer, answer, index: index++ })));
 }
 
 export function pedonCsv(answer: Pedon): string {

@@ -15,10 +15,17 @@ export const LOCATION_TABLE: CsvTable<LocationBody & { query: { latitude: number
   fileName: (body) => `loam-soil-location_${body.query.latitude}_${body.query.longitude}.csv`,
 };
 
-export const PEDON_COLLECTION_TABLE: CsvTable<PedonCollectionBody & { query: { bbox: readonly number[] } }> = {
-  render: pedonCollectionCsv,
+type PedonCollectionTableBody = PedonCollectionBody & { query: { bbox: readonly number[] } };
+
+export const PEDON_COLLECTION_TABLE: CsvTable<PedonCollectionTableBody> = {
+  render: (body) => pedonCollectionCsv(body),
   fileName: (body) => `loam-pedons_${body.query.bbox.join("_")}.csv`,
 };
+
+/** The pedon list with `retrieved_at` as the route states it: when its source read the list (docs/decisions.md#retrieved-at). */
+export function pedonCollectionTable(retrievedAtOf: (body: PedonCollectionTableBody) => string): CsvTable<PedonCollectionTableBody> {
+  return { ...PEDON_COLLECTION_TABLE, render: (body) => pedonCollectionCsv(body, retrievedAtOf(body)) };
+}
 
 export const PEDON_TABLE: CsvTable<PedonBody> = {
   render: pedonCsv,

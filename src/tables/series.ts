@@ -23,6 +23,10 @@ export const SERIES_HORIZON_COLUMNS: readonly Column<Row>[] = [
   ["structure", ({ horizon }) => horizon.structure],
   ["ph_class", ({ horizon }) => horizon.ph_class],
   ["narrative", ({ horizon }) => horizon.narrative],
+  // The depth as the line states it (docs/decisions.md#osd-depths).
+  ["original_top", ({ horizon }) => horizon.original_depth?.top ?? null],
+  ["original_bottom", ({ horizon }) => horizon.original_depth?.bottom ?? null],
+  ["original_unit", ({ horizon }) => horizon.original_depth?.unit ?? null],
   ["provider", ({ answer }) => answer.source.provider],
   ["citation", ({ answer }) => answer.source.citation],
   ["source_url", ({ answer }) => answer.source.source_url],

@@ -2,8 +2,8 @@
  * GET /v1/soil/summary and GET /v1/soil/mapunits/{map_unit_key} as tables: one row per summary (a
  * property's one number or class for the map unit over the depth interval). The row carries the map
  * unit it describes, the method and interval, the source, the per-component contributions and the
- * formulas as text, and the summary's own warnings then the answer's in the last column, so a row
- * copied out of its file still says how it was computed. A body without a map unit (no map unit at
+ * formulas as text, the summary's own warnings as short codes and the answer's warnings once, on the
+ * first row (docs/decisions.md#csv-warning-codes). A body without a map unit (no map unit at
  * the point) is the header alone; its warning is in the JSON.
  *
  * The body types below are the fields this table reads (by the names of SummaryResponse in
@@ -11,7 +11,7 @@
  * to `send`, and the table stays readable without the feature's models.
  */
 import { toCsv, type Column } from "./csv";
-import { joinTransformations, joinWarnings } from "./flatten";
+import { joinTransformations, onFirstRow, rowWarnings } from "./flatten";
 
 export interface SummaryContributionCells {
   component_key: string;
@@ -30,6 +30,7 @@ export interface SummaryCells {
   category: string | null;
   unit: string | null;
   depth: { top_cm: number; bottom_cm: number };
+  options: { include_minors: boolean; miscellaneous_areas: string };
   percent_of_map_unit: number;
   contributions: readonly SummaryContributionCells[];
   transformations: readonly { operation: string; from_unit: string; to_unit: string; formula: string }[];
@@ -60,7 +61,7 @@ export interface SummaryBodyCells {
   warnings: readonly string[];
 }
 
-type SummaryRow = { summary: SummaryCells; mapUnit: MapUnitCells; answer: SummaryBodyCells };
+type SummaryRow = { summary: SummaryCells; mapUnit: MapUnitCells; answer: SummaryBodyCells; index: number };
 
 /** "Clarion [20424631] 85 %: 21 (0-23 cm)", joined: the weights and values behind the number. */
 export function joinContributions(contributions: readonly SummaryContributionCells[]): string {
@@ -90,6 +91,8 @@ export const SUMMARY_COLUMNS: readonly Column<SummaryRow>[] = [
   ["depth_top_cm", ({ summary: s }) => s.depth.top_cm],
   ["depth_bottom_cm", ({ summary: s }) => s.depth.bottom_cm],
   ["percent_of_map_unit", ({ summary: s }) => s.percent_of_map_unit],
+  ["include_minors", ({ summary: s }) => String(s.options.include_minors)],
+  ["miscellaneous_areas", ({ summary: s }) => s.options.miscellaneous_areas],
   ["contribution_count", ({ summary: s }) => s.contributions.length],
   ["contributions", ({ summary: s }) => joinContributions(s.contributions)],
   ["data_kind", ({ answer }) => answer.data_kind],
@@ -100,13 +103,15 @@ export const SUMMARY_COLUMNS: readonly Column<SummaryRow>[] = [
   ["citation", ({ summary: s }) => s.source.citation],
   ["source_url", ({ summary: s }) => s.source.source_url],
   ["transformations", ({ summary: s }) => joinTransformations(s.transformations)],
-  ["warnings", ({ summary: s, answer }) => joinWarnings(s.warnings, answer.warnings)],
+  // The summary's own warnings as codes (docs/decisions.md#csv-warning-codes); the answer's once, on the first row.
+  ["warnings", ({ summary: s, answer }) => rowWarnings(s.warnings, answer.warnings)],
+  ["answer_warnings", ({ answer, index }) => onFirstRow(index, answer.warnings)],
 ];
 
 export function summaryRows(answer: SummaryBodyCells): SummaryRow[] {
   const mapUnit = answer.map_unit;
   if (mapUnit === null) return [];
-  return answer.summaries.map((summary) => ({ summary, mapUnit, answer }));
+  return answer.summaries.map((summary, index) => ({ summary, mapUnit, answer, index }));
 }
 
 export function summaryCsv(answer: SummaryBodyCells): string {

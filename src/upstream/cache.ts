@@ -19,6 +19,7 @@ import type { LoamDatabase } from "../../db/client";
 import { cacheEntries } from "../../db/schema";
 import { LoamError } from "../errors";
 import { Lru } from "../lru";
+import { currentRequest } from "../request-scope";
 import { Payload } from "./transport";
 
 export interface CachedAnswer<A> {
@@ -63,6 +64,17 @@ export interface StoreResult {
   evicted: readonly string[];
 }
 
+/** A stored entry that cannot be what its key names (damaged, truncated, or copied from another key). */
+export class CorruptEntryError extends Error {
+  constructor(readonly reason: string) {
+    super(`corrupt cache entry: ${reason}`);
+    this.name = "CorruptEntryError";
+  }
+}
+
+/** Told of each corrupt entry the cache deleted (docs/decisions.md#cache-entries), with the request it happened in. */
+export type CorruptEntryHandler = (event: { store: string; provider: string; reason: string; requestId: string | null }) => void;
+
 /** The steps of one upstream call shared between instances (see `CacheStore.exclusive`). */
 export interface ExclusiveSteps<T> {
   /** The stored answer, if another instance has stored it meanwhile. */
@@ -78,9 +90,13 @@ export interface ExclusiveSteps<T> {
 export interface CacheStore {
   /** sqlite or redis (for stats and logs). */
   readonly kind: string;
-  /** The entry, fresh or expired; undefined when absent or unreadable. */
+  /** The entry, fresh or expired; undefined when absent or unreadable; CorruptEntryError when it is not this key's entry. */
   read(key: string): StoredEntry | undefined | Promise<StoredEntry | undefined>;
   write(key: string, entry: StoredEntry): StoreResult | Promise<StoreResult>;
+  /** Delete an entry (a corrupt one); absent: a corrupt entry is left to be overwritten. */
+  remove?(key: string): void | Promise<void>;
+  /** Payload bytes one entry may have in this store; a larger answer is kept in this process's memory only. */
+  readonly maxEntryBytes?: number;
   /**
    * For a store shared by several instances: run `steps` so that one instance asks the upstream for
    * `key` while the others wait and look the answer up. Absent: one call per process.
@@ -142,6 +158,13 @@ export function createSqliteCacheStore(db: LoamDatabase, options: SqliteStoreOpt
         return undefined;
       }
     },
+    remove(key) {
+      try {
+        db.delete(cacheEntries).where(eq(cacheEntries.key, key)).run();
+      } catch (error) {
+        options.onStorageError?.("write", error);
+      }
+    },
     write(key, stored) {
       const entry = { key, ...stored, bytes: Buffer.byteLength(stored.payload) };
       // An answer larger than the whole bound would evict everything and then itself: served, not stored.
@@ -167,16 +190,27 @@ export interface CacheOptions extends SqliteStoreOptions {
   ttlSeconds: number;
   /** Where entries live (default: the SQLite store over `db`, with the bounds and error handler above). */
   store?: CacheStore;
-  /** Decoded answers kept in memory at most (entries and payload characters). */
+  /**
+   * Decoded answers kept in memory at most (entries and payload characters). The characters bound
+   * holds the largest answer an upstream may send (SDA's 32 MiB) twice over, so that answer is decoded
+   * once per entry, not on every hit (docs/decisions.md#decode-once).
+   */
   memoryEntries?: number;
   memoryChars?: number;
   now?: () => number;
+  onCorruptEntry?: CorruptEntryHandler;
 }
+
+/** Reads a stored payload back as the query's typed answer (QueryKind.decode). */
+export type Decoder<A> = (payload: Payload) => A | Promise<A>;
 
 /** The digest of a payload text (see CachedAnswer.digest). */
 export function payloadDigest(text: string): string {
   return Bun.hash(text).toString(36);
 }
+
+/** A stored payload that did not decode (see readDecodedPayload). */
+const NOT_DECODED = Symbol("not decoded");
 
 interface Remembered {
   answer: unknown;
@@ -191,7 +225,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   const inFlight = new Map<string, Promise<CachedAnswer<unknown>>>();
   // CACHE_TTL_SECONDS=0 turns the store off (identical concurrent requests still share one call).
   const disabled = options.ttlSeconds === 0;
-  const memory = new Lru<string, Remembered>(options.memoryEntries ?? 500, options.memoryChars ?? 8_000_000);
+  const memory = new Lru<string, Remembered>(options.memoryEntries ?? 500, options.memoryChars ?? 72_000_000);
   let stores = 0;
   let hits = 0;
   let misses = 0;
@@ -205,19 +239,65 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     return remembered;
   }
 
+  /**
+   * A corrupt entry (docs/decisions.md#cache-entries): deleted, reported with the request id, and
+   * treated as absent, so the answer is fetched again instead of failing every request that reads it.
+   */
+  async function discard(key: string, error: unknown): Promise<void> {
+    memory.delete(key);
+    await store.remove?.(key);
+    const reason = error instanceof CorruptEntryError ? error.reason : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    options.onCorruptEntry?.({ store: store.kind, provider: key.slice(0, key.indexOf("|")), reason, requestId: currentRequest()?.requestId ?? null });
+  }
+
+  /** The stored entry for `key` and its decoded answer; undefined when absent, or corrupt (then discarded). */
+  async function readDecoded(key: string, decode: Decoder<unknown>): Promise<{ entry: StoredEntry; answer: unknown } | undefined> {
+    try {
+      const entry = await store.read(key);
+      if (!entry) return undefined;
+      return { entry, answer: await decode(Payload.ofText(entry.payload)) };
+    } catch (error) {
+      await discard(key, error);
+      return undefined;
+    }
+  }
+
   /** A fresh entry: from memory, else from the store (then remembered). */
-  async function fresh(key: string, decode: (payload: Payload) => unknown): Promise<Remembered | undefined> {
+  async function fresh(key: string, decode: Decoder<unknown>): Promise<Remembered | undefined> {
     const remembered = inMemory(key);
     if (remembered) return remembered;
-    const entry = await store.read(key);
+    let entry: StoredEntry | undefined;
+    try {
+      entry = await store.read(key);
+    } catch (error) {
+      await discard(key, error);
+      return undefined;
+    }
     if (!entry || entry.expiresAt <= now()) return undefined;
-    const decoded = { answer: decode(Payload.ofText(entry.payload)), digest: payloadDigest(entry.payload), storedAt: entry.storedAt, expiresAt: entry.expiresAt };
+    const stored = await readDecodedPayload(key, entry, decode);
+    if (stored === NOT_DECODED) return undefined;
+    const decoded = { answer: stored, digest: payloadDigest(entry.payload), storedAt: entry.storedAt, expiresAt: entry.expiresAt };
     memory.set(key, decoded, entry.payload.length);
     return decoded;
   }
 
+  /** An entry's payload decoded; NOT_DECODED when it does not decode (the entry is then discarded). */
+  async function readDecodedPayload(key: string, entry: StoredEntry, decode: Decoder<unknown>): Promise<unknown> {
+    try {
+      return await decode(Payload.ofText(entry.payload));
+    } catch (error) {
+      await discard(key, error);
+      return NOT_DECODED;
+    }
+  }
+
   async function save(key: string, provider: string, answer: unknown, payload: string, digest: string, storedAt: number, ttlSeconds: number): Promise<void> {
     const expiresAt = storedAt + ttlSeconds * 1000;
+    if (store.maxEntryBytes !== undefined && payload.length > store.maxEntryBytes && Buffer.byteLength(payload) > store.maxEntryBytes) {
+      // Too large for the shared store (docs/decisions.md#redis-values): kept in this process only, for its lifetime.
+      memory.set(key, { answer, digest, storedAt, expiresAt }, payload.length);
+      return;
+    }
     const result = await store.write(key, { provider, payload, storedAt, expiresAt });
     for (const old of result.evicted) memory.delete(old);
     if (!result.stored) return;
@@ -226,7 +306,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     stores++;
   }
 
-  async function load<A>(key: string, provider: string, source: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A, ttlSeconds: number): Promise<CachedAnswer<A>> {
+  async function load<A>(key: string, provider: string, source: string, fetchAnswer: () => Promise<Fetched<A>>, decode: Decoder<A>, ttlSeconds: number): Promise<CachedAnswer<A>> {
     const started = now();
     try {
       const fetched = await fetchAnswer();
@@ -237,17 +317,17 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
       misses++;
       return { answer: fetched.answer, source, digest, hit: false, storedAt, stale: false, upstreamMs: storedAt - started };
     } catch (error) {
-      const stale = disabled ? undefined : await store.read(key);
-      if (stale && error instanceof LoamError && error.retryable) {
+      const stale = disabled || !(error instanceof LoamError && error.retryable) ? undefined : await readDecoded(key, decode);
+      if (stale && error instanceof LoamError) {
         hits++;
-        return { answer: decode(Payload.ofText(stale.payload)), source, digest: payloadDigest(stale.payload), hit: true, storedAt: stale.storedAt, stale: true, staleBecause: error, upstreamMs: now() - started };
+        return { answer: stale.answer as A, source, digest: payloadDigest(stale.entry.payload), hit: true, storedAt: stale.entry.storedAt, stale: true, staleBecause: error, upstreamMs: now() - started };
       }
       throw error;
     }
   }
 
   /** The upstream call, shared with the other instances when the store is shared. */
-  function loadOnce<A>(key: string, provider: string, source: string, fetchAnswer: () => Promise<Fetched<A>>, decode: (payload: Payload) => A, ttlSeconds: number): Promise<CachedAnswer<A>> {
+  function loadOnce<A>(key: string, provider: string, source: string, fetchAnswer: () => Promise<Fetched<A>>, decode: Decoder<A>, ttlSeconds: number): Promise<CachedAnswer<A>> {
     if (disabled || !store.exclusive) return load(key, provider, source, fetchAnswer, decode, ttlSeconds);
     return store.exclusive<CachedAnswer<A>>(key, {
       // Another instance stored it while this one waited: a hit on its entry.
@@ -292,7 +372,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
       source: string,
       query: string,
       fetchAnswer: () => Promise<Fetched<A>>,
-      decode: (payload: Payload) => A,
+      decode: Decoder<A>,
       ttlSeconds?: number,
     ): Promise<CachedAnswer<A>> {
       const own = ttlSeconds === undefined ? {} : { ttlSeconds };
@@ -323,7 +403,11 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     },
     /** Test and operator aid: is there a stored entry for this query? */
     async has(provider: string, source: string, query: string): Promise<boolean> {
-      return (await store.read(`${provider}|${source}|${query}`)) !== undefined;
+      try {
+        return (await store.read(`${provider}|${source}|${query}`)) !== undefined;
+      } catch {
+        return false;
+      }
     },
   };
 }

@@ -5,6 +5,8 @@
  */
 
 /** One exchange's time limit. Every await of the exchange is raced against `expired`. */
+import { LoamBusyError, UpstreamTimeoutError, type LoamError } from "../errors";
+
 export interface Deadline {
   /** Aborts the fetch when the time is up (and when the exchange ends). */
   readonly signal: AbortSignal;
@@ -14,13 +16,70 @@ export interface Deadline {
   readonly passed: boolean;
   /** Milliseconds left. */
   left(): number;
+  /** How long Loam's own event loop was held up between the start and the moment the time ran out. */
+  readonly ownStallMs: number;
+  /** The time ran out while Loam itself was held up for at least OWN_STALL_SHARE of it. */
+  readonly loamWasBusy: boolean;
   /** Stop the timer and abort whatever is still in flight; call it in a `finally`. */
   end(): void;
 }
 
+/**
+ * How long Loam's own event loop has been held up (docs/decisions.md#deadlines): a timer that should
+ * tick every TICK_MS adds up how late it ran. A deadline compares the total at its start and end, so a
+ * deadline missed because Loam itself was busy is not reported as the upstream's silence.
+ */
+const TICK_MS = 50;
+/** A tick later than this counts as a stall (timers are never exact on a busy machine). */
+const STALL_SLACK_MS = 20;
+let stalledTotal = 0;
+let lastTick = performance.now();
+let monitor: ReturnType<typeof setInterval> | undefined;
+let watching = 0;
+
+function tick(): void {
+  const now = performance.now();
+  const late = now - lastTick - TICK_MS;
+  if (late > STALL_SLACK_MS) stalledTotal += late;
+  lastTick = now;
+}
+
+/** Milliseconds the event loop has been held up so far (the current hold-up included). */
+function stalledSoFar(): number {
+  const late = performance.now() - lastTick - TICK_MS;
+  return stalledTotal + (late > STALL_SLACK_MS ? late : 0);
+}
+
+/** The monitor runs only while some deadline is open. */
+function watch(): void {
+  if (watching++ === 0) {
+    lastTick = performance.now();
+    monitor = setInterval(tick, TICK_MS);
+    (monitor as { unref?: () => void }).unref?.();
+  }
+}
+
+function unwatch(): void {
+  if (--watching === 0 && monitor) {
+    clearInterval(monitor);
+    monitor = undefined;
+  }
+}
+
+/**
+ * A deadline missed while Loam's own event loop was held up for at least this share of it, and at
+ * least OWN_STALL_MIN_MS, is Loam's fault: the upstream had less than half the time it was promised.
+ */
+export const OWN_STALL_SHARE = 0.5;
+const OWN_STALL_MIN_MS = 500;
+
 export function startDeadline(ms: number): Deadline {
   const controller = new AbortController();
   const startedAt = performance.now();
+  watch();
+  const stalledAtStart = stalledSoFar();
+  let ownStall = 0;
+  let ended = false;
   let passed = false;
   const expired = new Promise<never>((_, reject) => {
     controller.signal.addEventListener("abort", () => reject(controller.signal.reason));
@@ -28,6 +87,7 @@ export function startDeadline(ms: number): Deadline {
   expired.catch(() => {});
   const timer = setTimeout(() => {
     passed = true;
+    ownStall = stalledSoFar() - stalledAtStart;
     controller.abort(new Error("deadline"));
   }, ms);
   return {
@@ -36,12 +96,36 @@ export function startDeadline(ms: number): Deadline {
     get passed() {
       return passed;
     },
+    get ownStallMs() {
+      return ownStall;
+    },
+    get loamWasBusy() {
+      return passed && ownStall >= Math.max(ms * OWN_STALL_SHARE, OWN_STALL_MIN_MS);
+    },
     left: () => ms - (performance.now() - startedAt),
     end() {
       clearTimeout(timer);
       controller.abort();
+      if (!ended) {
+        ended = true;
+        unwatch();
+      }
     },
   };
+}
+
+/**
+ * The error for a deadline that passed: the upstream's silence (504 upstream_timeout), or, when Loam's
+ * own event loop was held up for much of it, Loam's own fault (503, naming Loam, not the upstream).
+ */
+export function deadlineError(deadline: Deadline, service: string, timeoutMs: number, provider: string | null = null): LoamError {
+  if (deadline.loamWasBusy) {
+    return new LoamBusyError(
+      `Loam was too busy to finish reading ${service}'s answer within ${timeoutMs} ms: its own work held it up for ${Math.round(deadline.ownStallMs)} ms of that time, so ${service} is not known to be at fault. Retry.`,
+      { detail: `deadline ${timeoutMs} ms passed; Loam's event loop was held up ${Math.round(deadline.ownStallMs)} ms meanwhile` },
+    );
+  }
+  return new UpstreamTimeoutError(`${service} did not send a complete answer within ${timeoutMs} ms.`, provider);
 }
 
 /** Read the body chunk by chunk, giving up (with `tooLarge()`) as soon as it passes the cap. */

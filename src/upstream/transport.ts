@@ -53,8 +53,12 @@ export interface QueryKind<P, A> {
   key(params: P): string;
   /** The query in each transport's terms, e.g. `sda` (T-SQL text) or `snapshot` (a reader over the snapshot file). */
   readonly forms: QueryForms<P>;
-  /** The payload as the provider's answer; throws UpstreamError when it is not one. */
-  decode(payload: Payload): A;
+  /**
+   * The payload as the provider's final, typed answer (decoded once per cache entry and kept in the
+   * memory cache: docs/decisions.md#decode-once); throws UpstreamError when it is not one. A decoder
+   * of a large answer may be asynchronous, to give the event loop back between slices of its work.
+   */
+  decode(payload: Payload): A | Promise<A>;
   /** The answer as the raw endpoint shows it: the upstream's own JSON, unmodified. */
   raw(answer: A): Record<string, unknown>;
 }

@@ -13,6 +13,7 @@ import type { BuildResult } from "../../scripts/build";
 import { ASSETS } from "../../src/pages/assets";
 import { buildSnapshot } from "../../src/snapshot/build";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
+import { VERSION } from "../../src/version";
 import { DATA_DIR, startLoam, type RunningLoam } from "../support/server";
 import { buildOnce, REPO, spawnLoam, type LoamProcess } from "./support";
 

@@ -12,12 +12,13 @@ import { buildOnce, spawnLoam } from "./support";
 test("the executable runs itself as two workers on one port, serving its embedded snapshot, and stops with 0", async () => {
   const { outfile } = await buildOnce();
   const dir = mkdtempSync(join(tmpdir(), "loam-compiled-workers-"));
-  const loam = await spawnLoam({ cmd: [outfile, "serve"], cwd: dir, env: { LOAM_WORKERS: "2", LOAM_DB: join(dir, "loam.sqlite"), LOG_LEVEL: "error" } });
+  const loam = await spawnLoam({ cmd: [outfile, "serve"], cwd: dir, env: { LOAM_WORKERS: "2", LOAM_DB: join(dir, "loam.sqlite"), LOG_LEVEL: "error", RATE_LIMIT_PER_MINUTE: "100000" } });
   try {
     await loam.waitForLine(/"msg":"loam supervising 2 workers/);
     const workers = new Set<string>();
     for (let i = 0; i < 200 && workers.size < 2; i++) {
-      const text = await (await loam.get("/metrics")).text();
+      // A fresh connection each time (the kernel picks the worker per connection); /metrics is rate limited, hence the high limit.
+      const text = await (await loam.get("/metrics", { headers: { connection: "close" } })).text();
       const match = /^loam_build_info\{worker="(\d+)"/m.exec(text);
       if (match) workers.add(match[1]!);
     }

@@ -43,7 +43,7 @@ const ROOMS = {
   /** Transports, the cache, Redis, the snapshot build. */
   below: ["upstream", "redis", "snapshot"],
   /** Leaf modules every room may read. */
-  leaves: ["config", "errors", "version", "lru", "decimal", "state-db", "assets.d", "compiled"],
+  leaves: ["config", "errors", "version", "lru", "decimal", "state-db", "request-scope", "assets.d", "compiled"],
 } as const;
 const FEATURES: readonly string[] = ROOMS.features;
 

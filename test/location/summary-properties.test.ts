@@ -48,11 +48,14 @@ for (const [mode, loam] of [["snapshot", snapshot], ["fake SDA", viaSda]] as con
       expect(location.status).toBe(200);
       contract.assert("LocationResponse", location.body);
       expect(location.body.map_units.map((m: any) => m.map_unit_key)).toEqual(["465586"]);
-      const listed = location.body.map_units[0].components;
-      expect(listed.map((c: any) => [c.component_name, c.component_percent, c.has_horizon_data]).sort()).toEqual(
-        source.components.map((c) => [c.name, c.percent, c.horizons.length > 0]).sort(),
-      );
-      expect(listed.find((c: any) => c.component_name === "Urban land")).toMatchObject({ component_kind: "Miscellaneous area", component_percent: 60, major_component: true, has_horizon_data: false });
+      // Exactly the spec's four fields; Urban land and Beaches (no horizons in comp/chorizon) are named in a warning.
+      expect(Object.keys(location.body.map_units[0]).sort()).toEqual(["area_symbol", "map_unit_key", "map_unit_name", "map_unit_symbol"]);
+      const bare = source.components.filter((c) => c.horizons.length === 0);
+      expect(bare.map((c) => [c.name, c.percent]).sort()).toEqual([["Beaches", 5], ["Urban land", 60]]);
+      const warning = location.body.warnings.find((w: string) => w.includes("no horizon data"));
+      for (const c of bare) expect(warning).toContain(`${c.name} (${c.percent} %, ${c.kind}`);
+      expect(warning).toContain(`no observation describes ${bare.reduce((s, c) => s + c.percent!, 0)} % of the map unit`);
+      expect(warning).toContain("/v1/soil/mapunits/465586");
       // No observation can come from Urban land: it has no horizons.
       expect(location.body.observations.some((o: any) => o.survey_context.component_name === "Urban land")).toBe(false);
       const summary = await loam.json(`/v1/soil/summary?${URBAN}&properties=clay,hydrologic_group`);
@@ -72,8 +75,8 @@ for (const [mode, loam] of [["snapshot", snapshot], ["fake SDA", viaSda]] as con
       for (const o of miscellaneous) expect(o.warnings.join(" ")).toContain("Miscellaneous area");
       for (const o of soils) expect(o.warnings.join(" ")).not.toContain("Miscellaneous area");
       expect(body.warnings.join(" ")).toContain("miscellaneous areas");
-      // The map unit lists every component, each with its kind.
-      expect(body.map_units[0].components.map((c: any) => c.component_name).sort()).toEqual(unit.components.map((c) => c.name).sort());
+      // The map unit is the spec's four fields; its components are listed by /v1/soil/mapunits/{key}.
+      expect(Object.keys(body.map_units[0]).sort()).toEqual(["area_symbol", "map_unit_key", "map_unit_name", "map_unit_symbol"]);
     });
   });
 }

@@ -43,9 +43,10 @@ for (const mode of ["snapshot", "fake SDA"] as const) {
         expect(oc.warnings.join(" ")).toMatch(/no Walkley-Black/);
         const om = observation(top, "organic_matter");
         expect(om.data_kind).toBe("derived");
-        expect(om.value).toBeCloseTo(known.estimatedOrganicCarbon * 1.724, 10);
+        // Loam's conversion: four significant digits (docs/decisions.md#precision).
+        expect(om.value).toBe(Number((known.estimatedOrganicCarbon * 1.724).toPrecision(4)));
         expect(om.reported_value).toBe(String(known.estimatedOrganicCarbon));
-        expect(om.transformations).toEqual([{ operation: "derive_organic_matter_from_organic_carbon", from_unit: "% (by weight)", to_unit: "% (by weight)", formula: "organic_matter = organic_carbon * 1.724" }]);
+        expect(om.transformations).toEqual([{ operation: "derive_organic_matter_from_organic_carbon", from_unit: "% (by weight)", to_unit: "% (by weight)", formula: "organic_matter = organic_carbon * 1.724; result rounded to 4 significant digits" }]);
         expect(om.warnings.join(" ")).toMatch(/Pribyl 2010.*1\.4 to 2\.5/);
         expect(body.citation).toContain(`Pedon ${known.pedlabsampnum} (${known.upedonid})`);
         expect(body.citation).toContain("Kellogg Soil Survey Laboratory");
@@ -68,7 +69,7 @@ for (const mode of ["snapshot", "fake SDA"] as const) {
         ["clay", 35.154017, "observed"],
         ["cec", 24.6409764, "observed"],
         ["organic_carbon", 1.35, "derived"],
-        ["organic_matter", 2.3274, "derived"],
+        ["organic_matter", 2.327, "derived"],
       ]);
     });
 
@@ -201,7 +202,8 @@ describe("GET /v1/pedons/{pedon_key}", () => {
     const { status, body } = await snapshot.json(`/v1/pedons/02n0245`);
     expect(status).toBe(200);
     expect(body.pedon_key).toBe("02N0245");
-    expect(body.query).toEqual({ pedon_key: "02N0245", properties: ["ph", "organic_carbon", "sand", "silt", "clay"], depth_top_cm: 0, depth_bottom_cm: 200 });
+    // Without depth_bottom_cm the interval is the whole pedon: 1000 cm (02N0245 is shallower).
+    expect(body.query).toEqual({ pedon_key: "02N0245", properties: ["ph", "organic_carbon", "sand", "silt", "clay"], depth_top_cm: 0, depth_bottom_cm: 1000 });
   });
 
   test("an SDA integer pedon_key is a valid key; the snapshot has none, so it is 404 with the reason", async () => {

@@ -128,8 +128,8 @@ describe("GET /metrics", () => {
     expect(text).toMatch(/loam_request_duration_seconds_bucket\{route="\/v1\/soil\/location",le="\+Inf"\} 2/);
     expect(text).toContain("loam_cache_hits_total 1");
     expect(text).toContain("loam_cache_misses_total 1");
-    // Two upstream calls: the point, and the snapshot's list of described series that links components (cached after).
-    expect(text).toContain('loam_upstream_calls_total{outcome="ok"} 2');
+    // One upstream call: the point (location map units carry no components since 0.4.0, so no series links are looked up).
+    expect(text).toContain('loam_upstream_calls_total{outcome="ok"} 1');
     expect(text).toContain('loam_upstream_calls_total{outcome="timeout"} 0');
     expect(text).toContain("loam_rate_limited_total 1");
     expect(text).toMatch(/loam_snapshot_info\{built_at="\d{4}-\d\d-\d\dT/);

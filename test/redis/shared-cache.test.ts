@@ -36,7 +36,8 @@ function slowAnswerer(snapshot: SnapshotTransport): Transport {
 async function instance(): Promise<RunningLoam> {
   return startLoam({
     source: new SdaTransport({ url: fake.url, timeoutMs: 5000 }),
-    env: { LOAM_UPSTREAM: "sda", REDIS_URL: redis.url, REDIS_TIMEOUT_MS: "100", CACHE_TTL_SECONDS: "600" },
+    // A generous REDIS_TIMEOUT_MS: on a busy 2-core machine a 100 ms bound times out healthy commands (a lock taken twice).
+    env: { LOAM_UPSTREAM: "sda", REDIS_URL: redis.url, REDIS_TIMEOUT_MS: "1000", CACHE_TTL_SECONDS: "600" },
   });
 }
 

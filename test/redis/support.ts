@@ -117,9 +117,13 @@ export async function loadWhileKilling(
   };
   const loops = Array.from({ length: options.workers }, (_, w) => loop(w));
   await Bun.sleep(options.beforeKillMs ?? 300);
+  // A busy machine may not have answered anything yet: the kill comes after the first answers (bounded).
+  await until("an answer before the kill", async () => statuses.length > 0, 20_000);
   const before = statuses.length;
   await redis.kill();
   await Bun.sleep(options.afterKillMs);
+  // And enough answers after it to show the API goes on (bounded; a busy machine answers slowly).
+  await until("answers after the kill", async () => statuses.length > before + 20, 20_000);
   stop = true;
   await Promise.all(loops);
   return { statuses, before };

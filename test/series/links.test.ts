@@ -20,11 +20,12 @@ const L138B_LINKS = [
 const linksOf = (components: { component_name: string; series: unknown }[]) => components.map((c) => [c.component_name, c.series]);
 
 describe("map-unit components link their series", () => {
-  test("location: L138B's Clarion, Storden and Nicollet (kind Series) link descriptions that answer 200", async () => {
-    const { status, body } = await loam.json(`/v1/soil/location?latitude=${L138B.latitude}&longitude=${L138B.longitude}`);
+  test("map unit: L138B's Clarion, Storden and Nicollet (kind Series) link descriptions that answer 200", async () => {
+    // The location's map units are the spec's four fields (DESIGN §11); the map-unit body lists the components.
+    const { status, body } = await loam.json(`/v1/soil/mapunits/${L138B.mukey}`);
     expect(status).toBe(200);
-    contract.assert("LocationResponse", body);
-    expect(linksOf(body.map_units[0].components)).toEqual(L138B_LINKS);
+    contract.assert("SummaryResponse", body);
+    expect(linksOf(body.map_unit.components)).toEqual(L138B_LINKS);
     for (const [, link] of L138B_LINKS) {
       const series = await loam.json((link as { url: string }).url);
       expect(series.status).toBe(200);

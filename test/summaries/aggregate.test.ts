@@ -51,9 +51,15 @@ function expectedExtreme(u: SourceMapUnit, column: string, top: number, bottom: 
   return values.length === 0 ? null : pick(...values);
 }
 
+/** Loam rounds what it computes to four significant digits (docs/decisions.md#precision): within half a unit of the fourth digit. */
 const close = (actual: number | null, expected: number | null) => {
   if (expected === null) expect(actual).toBeNull();
-  else expect(actual).toBeCloseTo(expected, 8);
+  else if (expected === 0) expect(actual).toBe(0);
+  else {
+    const halfUnit = 0.5 * 10 ** (Math.floor(Math.log10(Math.abs(expected))) - 3);
+    expect(Math.abs(actual! - expected)).toBeLessThanOrEqual(halfUnit * (1 + 1e-9));
+    expect(Number(actual!.toPrecision(4))).toBe(actual!);
+  }
 };
 
 describe("weighted_average, dominant_component, min, max against values computed from the source rows", () => {

@@ -3,7 +3,7 @@
  * (it refuses a bare LF line end, a quote inside an unquoted field, text after a closing quote),
  * and Python's csv module, the reader of Python users, when python3 is installed.
  */
-import { tool } from "./tools";
+import { python } from "./tools";
 
 export function parseRfc4180(text: string): string[][] {
   const rows: string[][] = [];
@@ -61,7 +61,7 @@ export function records(rows: string[][]): Record<string, string>[] {
   });
 }
 
-export const PYTHON = tool("python3", "python3");
+export const PYTHON = python("csv", "json");
 
 /** Rows as Python's csv.reader sees the bytes (UTF-8, newline="" as the csv docs require). */
 export async function parseWithPython(text: string): Promise<string[][]> {

@@ -14,6 +14,7 @@ import { useLoam } from "../support/server";
 import { parseRfc4180, parseWithPython, PYTHON, records } from "../support/csv";
 import { knownPoints } from "../location/known-answers";
 import { knownPedons } from "../pedons/known-answers";
+import { expectRowCodes } from "../support/warning-codes";
 
 const { loam } = useLoam();
 
@@ -64,7 +65,7 @@ describe("GET /v1/soil/location as CSV", () => {
       expect(rows.length).toBe(json.observations.length);
       expect(rows.length).toBeGreaterThan(0);
       expect(Object.keys(rows[0]!)).toEqual(LOCATION_COLUMNS.map(([name]) => name));
-      expect(Object.keys(rows[0]!).at(-1)).toBe("warnings");
+      expect(Object.keys(rows[0]!).slice(-2)).toEqual(["warnings", "answer_warnings"]);
       json.observations.forEach((o: any, i: number) => {
         const row = rows[i]!;
         expect(row).toMatchObject({
@@ -83,8 +84,10 @@ describe("GET /v1/soil/location as CSV", () => {
           original_property_name: o.source.original_property_name,
           original_value: cell(o.source.original_value),
           citation: o.source.citation,
-          warnings: [...new Set([...o.warnings, ...json.warnings])].join(WARNING_SEPARATOR),
+          answer_warnings: i === 0 ? json.warnings.join(WARNING_SEPARATOR) : "",
         });
+        // Every SSURGO observation is a mapped-survey estimate: its own warning, as a documented code.
+        expect(expectRowCodes(row.warnings!, o.warnings, json.warnings)).toContain("mapped_survey");
       });
       // The README's answer: the dominant component's top horizon.
       const top = (id: string) => rows.find((r) => r.property_id === id && r.component_key === point.cokey && r.horizon_key === point.chkey)!;
@@ -160,7 +163,11 @@ describe("GET /v1/pedons/{pedon_key} as CSV", () => {
           reporting_limit: cell(o.reporting_limit),
           method_code: cell(o.method_code),
           original_column: o.original_column,
+          layer_type: cell(l.layer_type),
+          citation: i === 0 ? json.citation : "",
+          answer_warnings: i === 0 ? json.warnings.join(WARNING_SEPARATOR) : "",
         });
+        expectRowCodes(rows[i]!.warnings!, o.warnings, json.warnings);
       });
       const first = (id: string) => rows.find((r) => r.lab_sample_key === known.labsampnum && r.property_id === id)!;
       expect(first("ph")).toMatchObject({ horizon_designation: known.hzn_desgn, depth_top_cm: String(known.top), depth_bottom_cm: String(known.bottom) });
@@ -186,7 +193,24 @@ describe("GET /v1/pedons/{pedon_key} as CSV", () => {
     expect(byId.organic_carbon).toMatchObject({ value: "", reported_value: "<0.05", value_qualifier: "less_than", reporting_limit: "0.05" });
     expect(byId.clay).toMatchObject({ value: "", reported_value: ">80", value_qualifier: "greater_than", reporting_limit: "80" });
     expect(byId.ec).toMatchObject({ value: "", reported_value: "ND", value_qualifier: "less_than", reporting_limit: "" });
-    expect(byId.organic_carbon!.warnings).toContain("Censored result '<0.05'");
+    expect(byId.organic_carbon!.warnings!.split(" | ")).toContain("censored");
+    expect(byId.ec!.warnings!.split(" | ")).toContain("not_detected");
+  });
+
+  test("02N0245 (all properties): the same rows as the JSON, under a third of the 0.3.0 layout's size, with layer_type", async () => {
+    const { json, csv } = await both("/v1/pedons/02N0245");
+    const rows = records(parseRfc4180(csv));
+    const observations = json.layers.flatMap((l: any) => l.observations.map((o: any) => ({ l, o })));
+    expect(rows.length).toBe(observations.length);
+    // The 0.3.0 layout repeated the citation and every warning (the row's and the answer's, full text) on each row.
+    const repeated = observations.reduce(
+      (sum: number, { o }: any) => sum + json.citation.length + [...new Set([...o.warnings, ...json.warnings])].join(WARNING_SEPARATOR).length,
+      0,
+    );
+    const before = csv.length - rows.reduce((sum, r) => sum + r.citation!.length + r.warnings!.length + r.answer_warnings!.length, 0) + repeated;
+    expect(csv.length).toBeLessThan(before / 3);
+    observations.forEach(({ l }: any, i: number) => expect(rows[i]!.layer_type).toBe(cell(l.layer_type)));
+    expect(rows.some((r) => r.layer_type === "horizon")).toBe(true);
   });
 });
 
@@ -216,8 +240,12 @@ describe("GET /v1/soil/summary and GET /v1/soil/mapunits/{map_unit_key} as CSV",
         provider: s.source.provider,
         retrieved_at: s.source.retrieved_at,
         citation: s.source.citation,
-        warnings: [...new Set([...s.warnings, ...json.warnings])].join(WARNING_SEPARATOR),
+        include_minors: String(s.options.include_minors),
+        miscellaneous_areas: s.options.miscellaneous_areas,
+        // The answer's warnings once, on the first row; each row its own as documented codes.
+        answer_warnings: i === 0 ? json.warnings.join(WARNING_SEPARATOR) : "",
       });
+      expectRowCodes(rows[i]!.warnings!, s.warnings, json.warnings);
     });
     return rows;
   }

@@ -3,7 +3,7 @@
  * Python block with python3, the ogrinfo line with GDAL. Skipped only where the tool is missing
  * (CI installs gdal-bin). R is not installed here, so its recipe is not run.
  */
-import { tool } from "../support/tools";
+import { python, tool } from "../support/tools";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -14,7 +14,7 @@ import { knownPoints } from "../location/known-answers";
 const { loam } = useLoam();
 const README = readFileSync(resolve(import.meta.dir, "../../README.md"), "utf8");
 const SECTION = README.slice(README.indexOf("## Use from R, Python and QGIS"), README.indexOf("## The snapshot"));
-const PYTHON = tool("python3", "python3");
+const PYTHON = python("csv", "json");
 const OGRINFO = tool("ogrinfo", "gdal-bin");
 
 function block(language: string): string {

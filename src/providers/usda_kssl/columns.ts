@@ -147,6 +147,8 @@ export const BBOX_COLUMNS: readonly LabAnswerColumn[] = [
 /** Columns of the pedon answer: one row per layer (lab_layer LEFT JOIN physical, chemical; both 1:1 with the layer). */
 export const PEDON_COLUMNS: readonly LabAnswerColumn[] = [
   ...PEDON_IDENTITY,
+  // Compared with the linked series description's class (docs/decisions.md#series-classification).
+  { column: "samp_taxgrtgroup", alias: "p", meaning: "Soil Taxonomy great group the pedon was classified in when sampled, lower case, e.g. argiudolls" },
   ...COORDINATES,
   { column: "layer_key", alias: "ly", meaning: "SDA: integer key of the layer; snapshot: the labsampnum" },
   { column: "labsampnum", alias: "ly", meaning: "lab sample number of the layer, e.g. 02N01100" },

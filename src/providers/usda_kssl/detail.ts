@@ -7,6 +7,7 @@ import type { SdaAnswer } from "../../upstream/sda/payload";
 import type { PedonDetail, PedonDetailContext } from "../provider";
 import type { PedonKey } from "../../domain/pedon-key";
 import { KSSL_ID, KSSL_SOURCE_URL } from "./catalog";
+import { retrievedAt as retrievedAtOf } from "../../domain/retrieved-at";
 import { KSSL_PROPERTIES } from "./columns";
 import { normalizePedon, type NormalizedPedon, type PedonSummary } from "./normalize";
 
@@ -28,14 +29,8 @@ export function notFoundMessage(key: PedonKey, source: SourceDescription): strin
   return `No ${KSSL_ID} pedon has the key '${key.value}'.${coverageNote(source)}${snapshotKeys}`;
 }
 
-/** When the values were retrieved: the upstream call for SDA; for the snapshot, when it was built (the KSSL export states no date). */
-function retrievedAt(context: PedonDetailContext): string {
-  const stored = new Date(context.storedAt).toISOString();
-  if (context.source.kind !== "snapshot") return stored;
-  const built = context.source.builtAt;
-  const date = built ? new Date(built) : null;
-  return date && Number.isFinite(date.getTime()) ? date.toISOString() : stored;
-}
+/** When Loam's source read the values: the snapshot build, or the upstream call (docs/decisions.md#retrieved-at). */
+const retrievedAt = (context: PedonDetailContext): string => retrievedAtOf(context.source, context.storedAt);
 
 function citation(pedon: PedonSummary, retrieved: string, snapshot: boolean): string {
   const id = pedon.pedlabsampnum ?? pedon.pedonKey;
@@ -90,8 +85,15 @@ function pedonWarnings(normalized: NormalizedPedon, context: PedonDetailContext)
       `Overlapping layers: ${pairs}. They describe some of the same depth (for example a fixed-depth increment beside a horizon; see each layer's layer_type), so a sum over depth across all layers would count the shared depth twice; use one set of layers.`,
     );
   }
+  if (normalized.outsideInterval.length > 0) {
+    const asked = Number.isFinite(context.depthBottom) ? `${context.depthTop}–${context.depthBottom} cm` : `below ${context.depthTop} cm`;
+    const show = (l: { sample: string; top: number; bottom: number; designation: string | null }) => `${l.sample} (${l.designation ?? "no designation"}, ${l.top}–${l.bottom} cm)`;
+    warnings.push(
+      `Layer(s) ${normalized.outsideInterval.map(show).join(", ")} lie outside the requested ${asked} and are not listed; depth_top_cm and depth_bottom_cm reach down to 1000 cm, and without depth_bottom_cm the answer covers the whole pedon.`,
+    );
+  }
   if (normalized.layerCount === 0) warnings.push(`Pedon ${pedon.pedonKey} has no laboratory layers.`);
-  else if (layers.length === 0) warnings.push(`No layer of pedon ${pedon.pedonKey} overlaps ${context.depthTop}–${context.depthBottom} cm.`);
+  else if (layers.length === 0) warnings.push(`No layer of pedon ${pedon.pedonKey} overlaps ${context.depthTop}–${Number.isFinite(context.depthBottom) ? context.depthBottom : "the bottom of the pedon"} cm.`);
   return warnings;
 }
 
@@ -108,6 +110,8 @@ export function pedonDetail(answer: SdaAnswer, context: PedonDetailContext): Ped
     sourceUrl: KSSL_SOURCE_URL,
     retrievedAt: retrieved,
     layers: normalized.layers,
+    deepestBottomCm: normalized.deepestBottom,
+    greatGroup: normalized.pedon.greatGroup,
     warnings: pedonWarnings(normalized, context),
     afterSourceWarnings:
       context.source.kind === "snapshot" ? ["The KSSL export in the snapshot states no export date: retrieved_at is when Loam built its snapshot from it."] : [],

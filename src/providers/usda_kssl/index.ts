@@ -5,7 +5,7 @@ import { usdaTransport } from "../usda";
 import { KSSL_ALIASES, KSSL_ID, KSSL_RECORD } from "./catalog";
 import { KSSL_PROPERTY_COLUMNS } from "./columns";
 import { coverageNote, notFoundMessage, pedonDetail, POINT_WARNING } from "./detail";
-import { normalizeCollection } from "./normalize";
+import { normalizeCollection, sampledAs } from "./normalize";
 import { bboxQuery, pedonQuery } from "./queries";
 import { parsePedonKey } from "../../domain/pedon-key";
 
@@ -29,6 +29,7 @@ export const usdaKssl: PedonProvider<SdaAnswer, SdaAnswer> = {
     found: (answer) => answer.table.rows.length > 0,
     notFoundMessage,
     detail: pedonDetail,
+    sampledAs: (answer) => sampledAs(answer.table),
     rawNotes: [
       "The fixed laboratory query joins lab_combine_nasis_ncss, lab_layer, lab_physical_properties and lab_chemical_properties; companion morphological pedon data are not part of the laboratory tables and are not joined.",
       POINT_WARNING,

@@ -2,6 +2,7 @@
  * KSSL lab answers → pedon features and lab observations (docs/decisions.md#censored). Pure
  * functions: the same table from SDA or from the snapshot gives the same result.
  */
+import { PRECISION_RULE, roundDerived } from "../../domain/precision";
 import type { Static } from "elysia";
 import { findProperty } from "../../catalog/properties";
 import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
@@ -19,6 +20,8 @@ export interface PedonSummary {
   pedlabsampnum: string | null;
   upedonid: string | null;
   name: string | null;
+  /** The great group the pedon was classified in when sampled (samp_taxgrtgroup); null where not recorded. */
+  greatGroup: string | null;
   latitude: number | null;
   longitude: number | null;
 }
@@ -32,6 +35,10 @@ export interface NormalizedPedon {
   layersWithoutDepth: string[];
   /** Lab sample numbers of layers with hzn_top = hzn_bot (kept when that depth lies in the interval). */
   zeroThicknessLayers: string[];
+  /** Layers with depths that lie outside the requested interval (named in a warning, never dropped silently). */
+  outsideInterval: LayerExtent[];
+  /** The bottom of the deepest layer, cm; null when no layer has depths. */
+  deepestBottom: number | null;
   /** Pairs of layers whose depth ranges overlap (e.g. a 0–5 cm increment beside a 0–13 cm Ap1), over the whole pedon. */
   overlappingLayers: Array<[LayerExtent, LayerExtent]>;
   /** Requested properties KSSL does not report. */
@@ -95,6 +102,7 @@ function summary(row: Row): PedonSummary {
     pedlabsampnum: text(row.pedlabsampnum),
     upedonid: text(row.upedonid),
     name: text(row.samp_name) ?? text(row.corr_name),
+    greatGroup: text(row.samp_taxgrtgroup),
     ...coordinates(row),
   };
 }
@@ -136,10 +144,8 @@ export function normalizeCollection(table: SdaTable, limit: number): { features:
 
 // ---- one pedon's layers and observations -------------------------------------------------------
 
-/** Round away the binary noise of a multiplication (1.35 * 1.724) without dropping reported digits. */
-function tidy(value: number): number {
-  return Number(value.toPrecision(12));
-}
+/** A multiplication (1.35 * 1.724) at the documented precision (docs/decisions.md#precision); reported values are never rounded. */
+const tidy = roundDerived;
 
 function observe(row: Row, propertyId: string, mapping: KsslProperty): { observation: Static<typeof LabObservation>; source: LabColumn } | null {
   for (const source of mapping.columns) {
@@ -169,7 +175,7 @@ function observe(row: Row, propertyId: string, mapping: KsslProperty): { observa
         method_code: methodColumn ? text(row[methodColumn]) : null,
         measurement_method: conversion ? `Derived: ${source.method}, multiplied by ${conversion.factor}` : source.method,
         data_kind: conversion ? "derived" : source.dataKind,
-        transformations: conversion ? [{ operation: conversion.operation, from_unit: source.unit, to_unit: mapping.unit, formula: conversion.formula }] : [],
+        transformations: conversion ? [{ operation: conversion.operation, from_unit: source.unit, to_unit: mapping.unit, formula: `${conversion.formula}; ${PRECISION_RULE}` }] : [],
         warnings,
       },
     };
@@ -186,6 +192,14 @@ function overlaps(layerTop: number, layerBottom: number, top: number, bottom: nu
   return layerTop < bottom && layerBottom > top;
 }
 
+/** What a pedon answer says the pedon was sampled as (its first row), without normalizing its layers. */
+export function sampledAs(table: SdaTable): { name: string | null; greatGroup: string | null } {
+  const first = tableRecords(table)[0];
+  if (!first) return { name: null, greatGroup: null };
+  const pedon = summary(first);
+  return { name: pedon.name, greatGroup: pedon.greatGroup };
+}
+
 /** The pedon of a lab_pedon answer; null when the answer has no rows (no such pedon). */
 export function normalizePedon(table: SdaTable, context: PedonContext): NormalizedPedon | null {
   const rows = tableRecords(table);
@@ -197,6 +211,8 @@ export function normalizePedon(table: SdaTable, context: PedonContext): Normaliz
     layerCount: 0,
     layersWithoutDepth: [],
     zeroThicknessLayers: [],
+    outsideInterval: [],
+    deepestBottom: null,
     overlappingLayers: [],
     unsupported: context.properties.filter((id) => !(id in KSSL_PROPERTIES)),
     usedEstimatedOrganicCarbon: false,
@@ -217,8 +233,13 @@ export function normalizePedon(table: SdaTable, context: PedonContext): Normaliz
       continue;
     }
     if (top === bottom) result.zeroThicknessLayers.push(sample ?? layerKey);
-    extents.push({ sample: sample ?? layerKey, top, bottom, designation: text(row.hzn_desgn) });
-    if (!overlaps(top, bottom, context.depthTop, context.depthBottom)) continue;
+    const extent = { sample: sample ?? layerKey, top, bottom, designation: text(row.hzn_desgn) };
+    extents.push(extent);
+    result.deepestBottom = Math.max(result.deepestBottom ?? bottom, bottom);
+    if (!overlaps(top, bottom, context.depthTop, context.depthBottom)) {
+      result.outsideInterval.push(extent);
+      continue;
+    }
     // The snapshot carries no prep_code (null): nothing to say. 'S' is the standard <2 mm sample.
     const prepCode = text(row.prep_code);
     if (prepCode !== null && prepCode !== "S") result.otherPreparations.push({ layer: sample ?? layerKey, prepCode });

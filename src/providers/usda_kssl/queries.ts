@@ -81,6 +81,7 @@ const LAB_TYPES: Record<string, SqlType> = {
   labsampnum: { name: "varchar", size: 20 },
   upedonid: { name: "varchar", size: 128 },
   samp_name: { name: "varchar", size: 128 },
+  samp_taxgrtgroup: { name: "varchar", size: 60 },
   corr_name: { name: "varchar", size: 128 },
   site_obsdate: "datetime",
   latitude_decimal_degrees: "float",

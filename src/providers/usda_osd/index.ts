@@ -11,6 +11,7 @@ import { parseOsd, seriesKey } from "./parse";
 import { KNOWN_SERIES_QUERY, MUNSELL_QUERY, SERIES_QUERY } from "./queries";
 import { buildSeriesBody, OSD_PROVIDER_ID } from "./series";
 import { osdLiveTransport } from "./transport";
+import { retrievedAt } from "../../domain/retrieved-at";
 
 /** The API path of a series description. */
 const seriesPath = (key: string) => `/v1/series/${key}`;
@@ -36,10 +37,10 @@ export const usdaOsd: SeriesProvider = {
       const snapshot = source.kind === "snapshot";
       // The snapshot holds byte-exact copies of SoilKnowledgeBase's files: cite their home there.
       const sourceUrl = osdUrl(snapshot ? DEFAULT_OSD_URL : source.location, key);
-      const retrievedAt = snapshot && source.builtAt ? source.builtAt : new Date(cached.storedAt).toISOString();
+      const retrieved = retrievedAt(source, cached.storedAt);
       return {
         cached,
-        body: () => buildSeriesBody(parseOsd(cached.answer.json, table), { apiVersion, sourceUrl, retrievedAt, snapshot }),
+        body: () => buildSeriesBody(parseOsd(cached.answer.json, table), { apiVersion, sourceUrl, retrievedAt: retrieved, snapshot }),
       };
     },
     async linker(ask) {

@@ -4,8 +4,8 @@
  * same HTTP helpers (src/upstream/http.ts); the deadline covers the whole exchange, headers and body.
  * A series the repository has no file for is a 404 from GitHub, and a `not_found` here.
  */
-import { LoamError, NotFoundError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../../errors";
-import { hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
+import { LoamError, NotFoundError, UpstreamError, UpstreamUnreachableError } from "../../errors";
+import { deadlineError, hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
 import { osdUrl } from "../../config";
 
 // raw.githubusercontent.com serves the OSD files as text/plain, so the content type is not checked.
@@ -49,7 +49,7 @@ export async function fetchOsd(key: string, options: OsdFetchOptions): Promise<F
     const tooLarge = () => new UpstreamError(`${SERVICE} sent an answer larger than ${maxBytes} bytes, more than any series description.`, PROVIDER);
     body = await readCapped(response, maxBytes, deadline.expired, tooLarge);
   } catch (error) {
-    if (deadline.passed) throw new UpstreamTimeoutError(`${SERVICE} did not send a complete answer within ${options.timeoutMs} ms.`, PROVIDER);
+    if (deadline.passed) throw deadlineError(deadline, SERVICE, options.timeoutMs, PROVIDER);
     if (error instanceof LoamError) throw error;
     throw new UpstreamUnreachableError(`${SERVICE} (${hostOf(url)}) could not be reached: ${networkCause(error)}.`, PROVIDER);
   } finally {

@@ -8,6 +8,7 @@
  * are centimetres even when the OSD line states inches first ("A--0 to 10 inches" is top 0, bottom
  * 25); each section's `content` repeats its heading ("TAXONOMIC CLASS: Fine-loamy, ...").
  */
+import { centimetres, originalDepth, type OriginalDepth } from "./depth";
 import { UpstreamError } from "../../errors";
 import { formatMunsell, munsellToSrgb, type MunsellTable } from "./munsell";
 
@@ -24,6 +25,8 @@ export interface SeriesHorizon {
   name: string;
   /** Centimetres; bottom_cm null where the OSD gives no lower depth (typically R or Cr: bedrock). */
   depth: { top_cm: number; bottom_cm: number | null };
+  /** The depth as the OSD line states it (inches or centimetres) and the conversion; null when the line states none. */
+  original_depth: OriginalDepth | null;
   moist_color: SeriesColor | null;
   dry_color: SeriesColor | null;
   texture_class: string | null;
@@ -137,17 +140,22 @@ function horizon(raw: unknown, table: MunsellTable, warnings: string[]): SeriesH
     warnings.push("A parsed horizon without a name or top depth was left out; the typical pedon section holds the full description.");
     return null;
   }
-  const bottom = number(h.bottom);
-  if (bottom === null) warnings.push(`Horizon ${name}: the description gives no lower depth (bottom_cm is null).`);
+  const narrative = text(h.narrative);
+  // The line's own depth wins over SoilKnowledgeBase's whole centimetres (docs/decisions.md#osd-depths).
+  const original = originalDepth(narrative);
+  const depth = original ? centimetres(original) : { top_cm: top, bottom_cm: number(h.bottom) };
+  if (original && original.bottom === null && number(h.bottom) !== null) depth.bottom_cm = number(h.bottom);
+  if (depth.bottom_cm === null) warnings.push(`Horizon ${name}: the description gives no lower depth (bottom_cm is null).`);
   return {
     name,
-    depth: { top_cm: top, bottom_cm: bottom },
+    depth,
+    original_depth: original,
     moist_color: color(h, "moist", table, warnings),
     dry_color: color(h, "dry", table, warnings),
     texture_class: text(h.texture_class),
     structure: text(h.structure),
     ph_class: text(h.pH_class),
-    narrative: text(h.narrative),
+    narrative,
   };
 }
 

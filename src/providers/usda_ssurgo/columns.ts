@@ -18,6 +18,8 @@ export interface SsurgoProperty extends PropertyColumn {
   /** Unit as SSURGO documents the column. */
   originalUnit: string;
   method: string;
+  /** A particle-size fraction (sand, silt, clay): SSURGO's placeholder columns in miscellaneous areas (docs/decisions.md#miscellaneous-areas). */
+  fraction?: boolean;
   /** Set for a property SSURGO does not report, derived from another column. */
   derivedFrom?: { property: string; formula: string; operation: string; factor: number; warning: string };
 }
@@ -48,9 +50,9 @@ export const SSURGO_PROPERTIES: readonly SsurgoProperty[] = [
       warning: `Derived value, not a measurement: organic carbon = organic matter / ${OM_OC_FACTOR} (the conventional 'Van Bemmelen' factor). The true ratio varies by soil (Pribyl 2010: median near 1.9, range about 1.4 to 2.5), so this value may be off by a third or more.`,
     },
   }),
-  row("sand", "sandtotal", "percent of the <2 mm fraction", "%", "total sand (0.05–2 mm), USDA particle-size classes"),
-  row("silt", "silttotal", "percent of the <2 mm fraction", "%", "total silt (0.002–0.05 mm)"),
-  row("clay", "claytotal", "percent of the <2 mm fraction", "%", "total clay (<0.002 mm)"),
+  row("sand", "sandtotal", "percent of the <2 mm fraction", "%", "total sand (0.05–2 mm), USDA particle-size classes", { fraction: true }),
+  row("silt", "silttotal", "percent of the <2 mm fraction", "%", "total silt (0.002–0.05 mm)", { fraction: true }),
+  row("clay", "claytotal", "percent of the <2 mm fraction", "%", "total clay (<0.002 mm)", { fraction: true }),
   row("bulk_density", "dbthirdbar", "g/cc", "g/cm3", "bulk density of the <2 mm fraction at 1/3 bar water retention"),
   // meq/100 g equals cmol(+)/kg numerically (docs/decisions.md#units): no transformation is recorded.
   row("cec", "cec7", "milliequivalents per 100 grams", "cmol(+)/kg", "cation-exchange capacity by NH4OAc at pH 7"),

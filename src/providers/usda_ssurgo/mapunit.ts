@@ -9,7 +9,7 @@
  * one decoder (with the column check) reads both.
  */
 import type { Database } from "bun:sqlite";
-import { ValidationError } from "../../errors";
+import { UpstreamError, ValidationError } from "../../errors";
 import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
 import { decodeSdaTable, type Cell, type SdaAnswer } from "../../upstream/sda/payload";
 import { commentFree, selectList } from "../../upstream/sda/sql";
@@ -18,6 +18,8 @@ import type { SnapshotFile } from "../../upstream/snapshot";
 import type { SummaryComponent, SummaryHorizon } from "../../domain/component";
 import type { AnswerContext, MapUnitData, MapUnitParams } from "../provider";
 import { SSURGO_ID, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL } from "./catalog";
+import { retrievedAt } from "../../domain/retrieved-at";
+import { surveyVersionWarning } from "./normalize";
 import { snapshotSelect } from "./snapshot-select";
 
 /** Tables by the alias both dialects give them. */
@@ -89,6 +91,25 @@ export const MAP_UNIT_KEY_PATTERN = /^[1-9][0-9]{0,9}$/;
 export function checkMapUnitKey(mukey: string): string {
   if (typeof mukey !== "string" || !MAP_UNIT_KEY_PATTERN.test(mukey) || Number(mukey) > 2_147_483_647) {
     throw new ValidationError("map_unit_key must be a SSURGO map unit key: digits only, without a leading zero, at most 2147483647 (e.g. 2765528).");
+  }
+  return mukey;
+}
+
+/** A key is valid as checkMapUnitKey asks. */
+export function isMapUnitKey(mukey: string): boolean {
+  return typeof mukey === "string" && MAP_UNIT_KEY_PATTERN.test(mukey) && Number(mukey) <= 2_147_483_647;
+}
+
+/**
+ * A map-unit key the upstream sent (docs/decisions.md#upstream-keys): one that fails the key rule is
+ * the upstream's fault, a 502 upstream_error, never a 422 blaming the client (issue 27, finding 8).
+ */
+export function upstreamMapUnitKey(mukey: string): string {
+  if (!isMapUnitKey(mukey)) {
+    // Upstream text is logged, not echoed (docs/decisions.md#errors): the key goes to the detail.
+    throw new UpstreamError("Soil Data Access answered with a map-unit key that is not a SSURGO map unit key (digits, at most 2147483647).", null, {
+      detail: `map-unit key from upstream: ${JSON.stringify(mukey.slice(0, 40))}`,
+    });
   }
   return mukey;
 }
@@ -194,9 +215,8 @@ export function readMapUnit(answer: SdaAnswer, context: AnswerContext): MapUnitD
   }
   const areaSymbol = text(get(first, "areasymbol"));
   const versionDate = parseSdaDateTime(get(first, "saverest"));
-  const stored = new Date(context.storedAt).toISOString();
-  // In snapshot mode the values are as of the survey's export (docs/decisions.md#provenance).
-  const retrievedAt = context.source.kind === "snapshot" ? (versionDate?.toISOString() ?? stored) : stored;
+  // When Loam's source read the data; the survey's version date is its own warning (docs/decisions.md#retrieved-at).
+  const retrieved = retrievedAt(context.source, context.storedAt);
   return {
     provider: SSURGO_ID,
     area_symbol: areaSymbol ?? "",
@@ -206,9 +226,10 @@ export function readMapUnit(answer: SdaAnswer, context: AnswerContext): MapUnitD
     components: [...components.values()],
     source: {
       organization: SSURGO_ORGANIZATION,
-      retrieved_at: retrievedAt,
-      citation: citation(text(get(first, "areaname")), areaSymbol, text(get(first, "saversion")), versionDate, retrievedAt),
+      retrieved_at: retrieved,
+      citation: citation(text(get(first, "areaname")), areaSymbol, text(get(first, "saversion")), versionDate, retrieved),
       source_url: SSURGO_SOURCE_URL,
+      survey_version: surveyVersionWarning(areaSymbol ?? "", text(get(first, "areaname")), text(get(first, "saversion")), versionDate),
     },
   };
 }
@@ -217,5 +238,5 @@ export function readMapUnit(answer: SdaAnswer, context: AnswerContext): MapUnitD
 export function mapUnitKeysAtPoint(answer: SdaAnswer): string[] {
   const i = answer.table.columns.indexOf("mukey");
   if (i < 0) return [];
-  return [...new Set(answer.table.rows.map((row) => row[i]).filter((k): k is string => typeof k === "string" && k !== ""))];
+  return [...new Set(answer.table.rows.map((row) => row[i]).filter((k): k is string => typeof k === "string" && k !== ""))].map(upstreamMapUnitKey);
 }

@@ -4,10 +4,12 @@
  */
 import type { Static } from "elysia";
 import { findProperty } from "../../catalog/properties";
+import { retrievedAt } from "../../domain/retrieved-at";
+import { PRECISION_RULE, roundDerived } from "../../domain/precision";
 import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
 import { tableRecords, type Cell, type SdaAnswer } from "../../upstream/sda/payload";
-import type { MapUnitSummary, SoilObservation } from "../../domain/observation";
-import type { NormalizedPoint, PointContext } from "../provider";
+import type { SoilObservation } from "../../domain/observation";
+import type { NormalizedPoint, PointContext, PointMapUnit } from "../provider";
 import { SSURGO_PROPERTY_BY_ID, SSURGO_PROPERTIES, type SsurgoProperty } from "./columns";
 import { SSURGO_ID, SSURGO_LICENSE, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL, SSURGO_SPATIAL_RESOLUTION } from "./catalog";
 import { noMapUnitReason } from "../../domain/coverage";
@@ -16,12 +18,18 @@ export const MAPPED_SURVEY_WARNING =
   "Mapped survey data are not a laboratory observation at the queried point: this is a representative value estimated for a component of the map unit that contains the point.";
 const MINOR_COMPONENT_WARNING =
   "Minor component (majcompflag No): it makes up a small share of the map unit and is often not mapped separately at this scale.";
+/** Exact miscellaneous-area warnings (docs/decisions.md#miscellaneous-areas): a zero fraction is a placeholder; any other value may not describe soil. */
 const MISCELLANEOUS_AREA_WARNING =
-  "Miscellaneous area (compkind 'Miscellaneous area', e.g. Urban land, Rubble land, Water): not a soil; SSURGO fills its fraction columns with placeholders, not fine-earth estimates, so this value is an assigned rating.";
+  "Miscellaneous area (compkind 'Miscellaneous area', e.g. Beaches, Rubble land): may not be soil; this value is SSURGO's estimate for the area's material, not for a soil.";
+const PLACEHOLDER_WARNING =
+  "Miscellaneous area (compkind 'Miscellaneous area', e.g. Rubble land): this zero is a placeholder, not a fine-earth estimate; SSURGO fills the particle-size fractions of miscellaneous areas with placeholders.";
 const RANGE_METHOD =
   "SSURGO low (_l) and high (_h) typical values of the component horizon: the range a soil scientist expects for most of the component, not a statistical confidence interval.";
 
 const isMiscellaneousArea = (row: Record<string, Cell>) => row.compkind?.trim().toLowerCase() === "miscellaneous area";
+
+/** A miscellaneous area's zero sand, silt or clay: SSURGO's placeholder. */
+const isPlaceholder = (mapping: SsurgoProperty, original: number) => mapping.fraction === true && original === 0;
 
 function num(cell: Cell | undefined): number | null {
   if (cell === null || cell === undefined || cell.trim() === "") return null;
@@ -29,10 +37,8 @@ function num(cell: Cell | undefined): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
-/** Round away binary noise of a division (e.g. 3.5 / 1.724) without claiming more precision than the input. */
-function tidy(value: number): number {
-  return Number(value.toPrecision(6));
-}
+/** A division (e.g. 3.5 / 1.724) at the documented precision (docs/decisions.md#precision). */
+const tidy = roundDerived;
 
 function citation(row: Record<string, Cell>, retrievedAt: string): string {
   const version = row.saversion ? `survey area version ${row.saversion}` : "survey area version unknown";
@@ -49,11 +55,11 @@ function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoP
   const derive = mapping.derivedFrom;
   const convert = (value: number | null) => (value === null ? null : derive ? tidy(value / derive.factor) : value);
   const minor = row.majcompflag?.trim() !== "Yes";
-  const retrievedAt = retrievedAtOf(row, context);
+  const retrieved = retrievedAtOf(context);
   const warnings = [MAPPED_SURVEY_WARNING];
   if (derive) warnings.push(derive.warning);
   if (minor) warnings.push(MINOR_COMPONENT_WARNING);
-  if (isMiscellaneousArea(row)) warnings.push(MISCELLANEOUS_AREA_WARNING);
+  if (isMiscellaneousArea(row)) warnings.push(isPlaceholder(mapping, original) ? PLACEHOLDER_WARNING : MISCELLANEOUS_AREA_WARNING);
   return {
     property: { id: propertyId, name: findProperty(propertyId)?.name ?? propertyId },
     value: derive ? tidy(original / derive.factor) : original,
@@ -65,13 +71,13 @@ function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoP
       provider: SSURGO_ID,
       organization: SSURGO_ORGANIZATION,
       record_id: row.chkey ?? null,
-      retrieved_at: retrievedAt,
+      retrieved_at: retrieved,
       original_property_name: `chorizon.${mapping.column}_r`,
       original_value: original,
       original_unit: mapping.originalUnit,
       original_depth: { top_cm: top, bottom_cm: bottom },
       original_measurement_method: "SSURGO representative value (_r) of the component horizon",
-      citation: citation(row, retrievedAt),
+      citation: citation(row, retrieved),
       source_url: SSURGO_SOURCE_URL,
       spatial_resolution: SSURGO_SPATIAL_RESOLUTION,
     },
@@ -80,7 +86,7 @@ function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoP
       low === null && high === null ? { lower: null, upper: null, method: null } : { lower: convert(low), upper: convert(high), method: RANGE_METHOD },
     license: SSURGO_LICENSE,
     transformations: derive
-      ? [{ operation: derive.operation, from_unit: mapping.originalUnit, to_unit: mapping.unit, formula: derive.formula }]
+      ? [{ operation: derive.operation, from_unit: mapping.originalUnit, to_unit: mapping.unit, formula: `${derive.formula}; ${PRECISION_RULE}` }]
       : [],
     warnings,
     survey_context: {
@@ -97,15 +103,20 @@ function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoP
   };
 }
 
-/** When the values were retrieved: the survey's export date for the snapshot, the upstream call for SDA. */
-function retrievedAtOf(row: Record<string, Cell>, context: PointContext): string {
-  const stored = new Date(context.storedAt).toISOString();
-  if (context.source.kind !== "snapshot") return stored;
-  return parseSdaDateTime(row.saverest)?.toISOString() ?? stored;
+/** When Loam's source read the values: the snapshot build, or the upstream call (docs/decisions.md#retrieved-at). */
+function retrievedAtOf(context: PointContext): string {
+  return retrievedAt(context.source, context.storedAt);
+}
+
+/** The survey's own version date, said once per survey area (it is not a retrieval date). */
+export function surveyVersionWarning(areaSymbol: string, areaName: string | null, version: string | null, versionDate: Date | null): string {
+  const v = version ? `version ${version}` : "an unknown version";
+  const date = versionDate ? ` of ${isoDay(versionDate)}` : "";
+  return `Survey area ${areaName ? `${areaName} (${areaSymbol})` : areaSymbol} is served as of its ${v}${date} (the survey's own version date); source.retrieved_at is when Loam's source read the data.`;
 }
 
 /** Every component of the map unit, each once, whether or not it has horizons (Urban land, Water). */
-function listComponent(mapUnit: Static<typeof MapUnitSummary>, row: Record<string, Cell>): void {
+function listComponent(mapUnit: PointMapUnit, row: Record<string, Cell>): void {
   if (!row.cokey) return;
   const hasHorizon = row.chkey !== null && row.chkey !== undefined && row.chkey !== "";
   const listed = mapUnit.components.find((c) => c.component_key === row.cokey);
@@ -118,19 +129,17 @@ function listComponent(mapUnit: Static<typeof MapUnitSummary>, row: Record<strin
     component_name: row.compname ?? "",
     component_kind: row.compkind?.trim() || null,
     component_percent: num(row.comppct_r),
-    major_component: row.majcompflag?.trim() === "Yes",
     has_horizon_data: hasHorizon,
-    // Linked by the location feature from the registry's series provider.
-    series: null,
   });
 }
 
 export function normalizePoint(answer: SdaAnswer, context: PointContext): NormalizedPoint {
   const records = tableRecords(answer.table);
-  const mapUnits = new Map<string, Static<typeof MapUnitSummary>>();
+  const mapUnits = new Map<string, PointMapUnit>();
   const observations: Static<typeof SoilObservation>[] = [];
   let hasMinorComponents = false;
   let hasMiscellaneousValues = false;
+  let hasPlaceholders = false;
   for (const row of records) {
     if (!row.mukey) continue;
     let mapUnit = mapUnits.get(row.mukey);
@@ -150,15 +159,28 @@ export function normalizePoint(answer: SdaAnswer, context: PointContext): Normal
       const observation = observe(row, id, mapping, context, top, bottom);
       if (!observation) continue;
       if (row.majcompflag?.trim() !== "Yes") hasMinorComponents = true;
-      if (isMiscellaneousArea(row)) hasMiscellaneousValues = true;
+      if (isMiscellaneousArea(row)) {
+        hasMiscellaneousValues = true;
+        hasPlaceholders ||= observation.warnings.includes(PLACEHOLDER_WARNING);
+      }
       observations.push(observation);
     }
   }
   const warnings: string[] = [];
+  const areas = new Map<string, string>();
+  for (const row of records) {
+    if (row.areasymbol && !areas.has(row.areasymbol)) {
+      areas.set(row.areasymbol, surveyVersionWarning(row.areasymbol, row.areaname ?? null, row.saversion ?? null, parseSdaDateTime(row.saverest)));
+    }
+  }
+  warnings.push(...areas.values());
   if (mapUnits.size === 0) {
     warnings.push(`The point (${context.latitude}, ${context.longitude}) falls in no SSURGO map unit: ${noMapUnitReason(context.source, context.latitude, context.longitude)}`);
   }
-  if (hasMiscellaneousValues) warnings.push("Some observations come from miscellaneous areas (Urban land, Rubble land, Water, ...); their values are placeholders, not soil estimates (see each observation's warnings).");
+  if (hasMiscellaneousValues) {
+    const placeholders = hasPlaceholders ? "; their zero sand, silt or clay values are placeholders" : "";
+    warnings.push(`Some observations come from miscellaneous areas (Beaches, Rubble land, ...), which may not be soil${placeholders} (see each observation's warnings).`);
+  }
   if (hasMinorComponents) warnings.push("Minor components (majcompflag No) are included; each carries a warning and a small component_percent.");
   if (context.properties.includes("organic_carbon") && observations.some((o) => o.data_kind === "derived")) {
     const derived = SSURGO_PROPERTY_BY_ID.get("organic_carbon")?.derivedFrom?.factor;

@@ -7,15 +7,16 @@
  * rings meet the box and writes their rings as WKT, so one decoder reads both.
  */
 import type { Database } from "bun:sqlite";
-import { ValidationError } from "../../errors";
+import { UpstreamError, ValidationError } from "../../errors";
 import { encodedRingsMeetBox, polygonsOfRings, signedArea2 } from "../../upstream/snapshot-polygon-parts";
 import { decodeRings } from "../../upstream/snapshot-geometry";
-import { answerAsSda, decodeSdaTable, type Cell, type SdaAnswer, type SqlType } from "../../upstream/sda/payload";
+import { answerAsSda, decodeSdaTable, type Cell, type SdaPayload, type SqlType } from "../../upstream/sda/payload";
 import { sqlInteger, sqlNumber } from "../../upstream/sda/sql";
 import { Payload, type QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
 import type { BboxParams, MapUnitPolygon } from "../provider";
-import { parseWkt, writeWkt } from "./wkt";
+import { readWkt, writeWkt } from "./wkt";
+import { upstreamMapUnitKey } from "./mapunit";
 
 export const SSURGO_POLYGON_COLUMNS = ["mupolygonkey", "areasymbol", "musym", "mukey", "muname", "geom"] as const;
 
@@ -80,32 +81,81 @@ function prepareSnapshot(file: SnapshotFile): (params: BboxParams) => Payload {
   };
 }
 
-export const polygonQuery: QueryKind<BboxParams, SdaAnswer> = {
+/**
+ * The budget of one polygon answer (docs/decisions.md#polygon-budget): its WKT text and the points it
+ * holds. Past it the answer is refused (502 upstream_error naming the budget) before it is stored, so
+ * no request decodes, keeps or renders more. A page of 5,000 polygons of a dense survey stays within
+ * it; SDA's own cap is 32 MiB of JSON per query.
+ */
+export const POLYGON_ANSWER_MAX_BYTES = 32 * 1024 * 1024;
+export const POLYGON_ANSWER_MAX_POINTS = 1_250_000;
+/** Decoding pauses for the event loop after this much work, so no answer holds it longer (docs/decisions.md#polygon-budget). */
+const DECODE_SLICE_MS = 20;
+
+/**
+ * A polygon answer decoded once (docs/decisions.md#decode-once): every row's polygons read from its
+ * WKT and wound as RFC 7946 asks, kept with the answer in the memory cache, so a hit or a 304 never
+ * reads WKT again. `payload` is the upstream's own JSON (the raw form).
+ */
+export interface PolygonAnswer {
+  polygons: MapUnitPolygon[];
+  /** Rows the upstream sent (one more than the page when more exist; EMPTY geometries included). */
+  rows: number;
+  points: number;
+  payload: SdaPayload;
+}
+
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function budgetError(what: string): UpstreamError {
+  return new UpstreamError(`Soil Data Access answered with a map-unit polygon answer of ${what}; narrow the bbox or lower limit.`);
+}
+
+/** Decode a polygon answer: the table checked, then each row's WKT, in slices of at most DECODE_SLICE_MS. */
+export async function decodePolygonAnswer(payload: Payload): Promise<PolygonAnswer> {
+  const chars = payload.text().length;
+  // A JS string's length counts UTF-16 units; WKT and keys are ASCII, so it is the byte count.
+  if (chars > POLYGON_ANSWER_MAX_BYTES) throw budgetError(`${chars} bytes, over Loam's budget of ${POLYGON_ANSWER_MAX_BYTES} bytes per polygon answer`);
+  const { table, payload: json } = decodeSdaTable(payload, SSURGO_POLYGON_COLUMNS);
+  const at = (name: (typeof SSURGO_POLYGON_COLUMNS)[number]) => table.columns.indexOf(name);
+  const [key, area, symbol, mukey, name, geom] = [at("mupolygonkey"), at("areasymbol"), at("musym"), at("mukey"), at("muname"), at("geom")];
+  const polygons: MapUnitPolygon[] = [];
+  let points = 0;
+  let sliceStarted = performance.now();
+  for (const row of table.rows) {
+    const read = readWkt(row[geom] ?? "POLYGON EMPTY");
+    points += read.points;
+    if (points > POLYGON_ANSWER_MAX_POINTS) throw budgetError(`more than ${POLYGON_ANSWER_MAX_POINTS} points, over Loam's budget of ${POLYGON_ANSWER_MAX_POINTS} points per polygon answer`);
+    const shape = read.polygons.map(rfc7946Winding);
+    if (shape.length > 0 && row[mukey] !== null && row[mukey] !== undefined) {
+      polygons.push({ id: row[key] ?? "", mapUnitKey: upstreamMapUnitKey(row[mukey]!), mapUnitSymbol: row[symbol] ?? null, mapUnitName: row[name] ?? null, areaSymbol: row[area] ?? null, polygons: shape });
+    }
+    if (performance.now() - sliceStarted > DECODE_SLICE_MS) {
+      await pause();
+      sliceStarted = performance.now();
+    }
+  }
+  return { polygons, rows: table.rows.length, points, payload: json };
+}
+
+export const polygonQuery: QueryKind<BboxParams, PolygonAnswer> = {
   kind: "ssurgo_polygons",
   columns: SSURGO_POLYGON_COLUMNS,
   key: ({ bbox, limit }) => `${bbox.join(",")}:${limit}`,
   forms: { sda: ssurgoPolygonSql, snapshot: { prepare: prepareSnapshot } },
-  decode: (payload) => decodeSdaTable(payload, SSURGO_POLYGON_COLUMNS),
+  decode: decodePolygonAnswer,
   raw: (answer) => answer.payload,
 };
 
 /**
  * The answer's polygons, at most `limit` (`truncated` when the upstream sent more), rings wound as
  * RFC 7946 asks (outer counter-clockwise, holes clockwise); polygons whose WKT is EMPTY are left out.
+ * Decoded once per answer (decodePolygonAnswer): this only takes the page.
  */
-export function polygonsOf(answer: SdaAnswer, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean } {
-  const { columns, rows } = answer.table;
-  const at = (name: (typeof SSURGO_POLYGON_COLUMNS)[number]) => columns.indexOf(name);
-  const [key, area, symbol, mukey, name, geom] = [at("mupolygonkey"), at("areasymbol"), at("musym"), at("mukey"), at("muname"), at("geom")];
-  const polygons: MapUnitPolygon[] = [];
-  for (const row of rows.slice(0, limit)) {
-    const shape = parseWkt(row[geom] ?? "POLYGON EMPTY").map(rfc7946Winding);
-    if (shape.length === 0 || row[mukey] === null || row[mukey] === undefined) continue;
-    polygons.push({ id: row[key] ?? "", mapUnitKey: row[mukey]!, mapUnitSymbol: row[symbol] ?? null, mapUnitName: row[name] ?? null, areaSymbol: row[area] ?? null, polygons: shape });
-  }
-  return { polygons, truncated: rows.length > limit };
+export function polygonsOf(answer: PolygonAnswer, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean } {
+  const truncated = answer.rows > limit;
+  return { polygons: truncated || answer.polygons.length > limit ? answer.polygons.slice(0, limit) : answer.polygons, truncated };
 }
-
 function rfc7946Winding(polygon: number[][][]): number[][][] {
   return polygon.map((ring, i) => {
     const ccw = signedArea2(ring) > 0;

@@ -21,7 +21,7 @@ function define(id: string, level: SummaryLevel, kind: SummaryKind, table: Table
 
 /** A column-table row as a summary property: its representative value (`<stem>_r`), derived as the row says. */
 function fromColumnRow(row: SsurgoProperty): SummaryProperty {
-  const property = define(row.property, "horizon", "numeric", "chorizon", `${row.column}_r`, row.originalUnit);
+  const property: SummaryProperty = { ...define(row.property, "horizon", "numeric", "chorizon", `${row.column}_r`, row.originalUnit), ...(row.fraction ? { fraction: true } : {}) };
   const derive = row.derivedFrom;
   if (!derive) return property;
   const source = SSURGO_PROPERTY_BY_ID.get(derive.property)!;

@@ -17,11 +17,25 @@ export function writeWkt(polygons: Polygons): string {
   return `MULTIPOLYGON (${polygons.map(polygonText).join(", ")})`;
 }
 
-const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+const SPACE = new Set([9, 10, 11, 12, 13, 32]);
+const COMMA = 44;
+const OPEN = 40;
+const CLOSE = 41;
 
-/** A small recursive-descent reader over nested parenthesized coordinate lists. */
+/** Is `code` one of the characters a WKT number may hold (digits, sign, point, exponent)? */
+function numberChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || code === 43 || code === 45 || code === 46 || code === 69 || code === 101;
+}
+
+/**
+ * A recursive-descent reader over nested parenthesized coordinate lists, reading character codes
+ * (no substrings, no regular expressions per number): a 32 MB answer holds about a million points
+ * (docs/decisions.md#polygon-budget).
+ */
 class Reader {
   private at = 0;
+  /** Points read so far. */
+  points = 0;
   constructor(private readonly text: string) {}
 
   private fail(what: string): never {
@@ -29,7 +43,8 @@ class Reader {
   }
 
   private skip(): void {
-    while (this.at < this.text.length && /\s/.test(this.text[this.at]!)) this.at++;
+    const text = this.text;
+    while (this.at < text.length && SPACE.has(text.charCodeAt(this.at))) this.at++;
   }
 
   expect(char: string): void {
@@ -48,7 +63,7 @@ class Reader {
 
   word(): string {
     this.skip();
-    const m = /^[A-Za-z]+/.exec(this.text.slice(this.at));
+    const m = /^[A-Za-z]+/.exec(this.text.slice(this.at, this.at + 40));
     if (!m) this.fail("expected a geometry type");
     this.at += m[0].length;
     return m[0].toUpperCase();
@@ -56,25 +71,40 @@ class Reader {
 
   private number(): number {
     this.skip();
-    const m = /^[^\s,()]+/.exec(this.text.slice(this.at));
-    if (!m || !NUMBER.test(m[0])) this.fail("expected a number");
-    this.at += m[0].length;
-    return Number(m[0]);
+    const text = this.text;
+    const start = this.at;
+    while (this.at < text.length && numberChar(text.charCodeAt(this.at))) this.at++;
+    // Number() reads what the characters allow; anything else ("1-2", "1e", "", ".") is NaN.
+    const value = this.at > start ? Number(text.slice(start, this.at)) : NaN;
+    if (!Number.isFinite(value)) {
+      this.at = start;
+      this.fail("expected a number");
+    }
+    return value;
   }
 
   /** (x y [z [m]], ...): the first two ordinates of each point. */
   ring(): number[][] {
     this.expect("(");
     const points: number[][] = [];
-    do {
+    const text = this.text;
+    for (;;) {
       const x = this.number();
       const y = this.number();
       this.skip();
-      while (this.at < this.text.length && !/[,)]/.test(this.text[this.at]!)) this.number();
+      // Z and M ordinates are read and dropped.
+      while (this.at < text.length && text.charCodeAt(this.at) !== COMMA && text.charCodeAt(this.at) !== CLOSE) {
+        if (text.charCodeAt(this.at) === OPEN) this.fail("expected a number");
+        this.number();
+        this.skip();
+      }
       points.push([x, y]);
-    } while (this.take(","));
+      if (text.charCodeAt(this.at) !== COMMA) break;
+      this.at++;
+    }
     this.expect(")");
     if (points.length < 4) this.fail("a ring needs at least four points");
+    this.points += points.length;
     return points;
   }
 
@@ -94,7 +124,7 @@ class Reader {
 
   emptyTag(): boolean {
     this.skip();
-    if (/^EMPTY\b/i.test(this.text.slice(this.at))) {
+    if (/^EMPTY\b/i.test(this.text.slice(this.at, this.at + 6))) {
       this.at += 5;
       return true;
     }
@@ -104,6 +134,11 @@ class Reader {
 
 /** Parse POLYGON / MULTIPOLYGON WKT (optionally Z or M) into polygons; EMPTY gives none. */
 export function parseWkt(text: string): Polygons {
+  return readWkt(text).polygons;
+}
+
+/** The polygons of a WKT text and the number of points they hold. */
+export function readWkt(text: string): { polygons: Polygons; points: number } {
   const reader = new Reader(text);
   const type = reader.word();
   if (type !== "POLYGON" && type !== "MULTIPOLYGON") {
@@ -114,7 +149,7 @@ export function parseWkt(text: string): Polygons {
   reader.take("M");
   if (reader.emptyTag()) {
     reader.end();
-    return [];
+    return { polygons: [], points: 0 };
   }
   let polygons: Polygons;
   if (type === "POLYGON") polygons = [reader.polygon()];
@@ -126,5 +161,5 @@ export function parseWkt(text: string): Polygons {
     reader.expect(")");
   }
   reader.end();
-  return polygons;
+  return { polygons, points: reader.points };
 }

@@ -4,11 +4,12 @@
  * deadline covers the whole exchange, headers and body, retry included, so a slow drip cannot outlive
  * it. The payload is handed back as SDA sent it; the provider's query decodes it.
  */
-import { LoamError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../../errors";
+import { LoamError, UpstreamError, UpstreamUnreachableError } from "../../errors";
 import type { Payload, QueryKind, SourceDescription, Transport } from "../transport";
-import { CONNECTION_CLOSED, hostOf, networkCause, readCapped, startDeadline, type Deadline } from "../http";
+import { CONNECTION_CLOSED, deadlineError, hostOf, networkCause, readCapped, startDeadline, type Deadline } from "../http";
 import { interpretAnswer, SERVICE, serviceExceptionText, type RawAnswer } from "./answer";
 import { commentFree } from "./sql";
+import { publicUrl } from "../public-url";
 
 export { serviceException } from "./answer";
 
@@ -60,7 +61,8 @@ export class SdaTransport implements Transport {
   }
 
   describe(): SourceDescription {
-    return { kind: "sda", location: this.url };
+    // Served and logged: never the credentials an operator put in SDA_URL (docs/decisions.md#url-secrets).
+    return { kind: "sda", location: publicUrl(this.url) };
   }
 
   async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
@@ -85,7 +87,7 @@ export class SdaTransport implements Transport {
         }
       }
     } catch (error) {
-      if (deadline.passed) throw new UpstreamTimeoutError(`${SERVICE} did not send a complete answer within ${this.timeoutMs} ms.`);
+      if (deadline.passed) throw deadlineError(deadline, SERVICE, this.timeoutMs);
       throw error;
     } finally {
       deadline.end();

@@ -103,7 +103,7 @@ describe("normalizing a pedon whose cells carry censored strings", () => {
     expect(om.reported_value).toBe("<0.05");
     expect(om.value_qualifier).toBe("less_than");
     expect(om.reporting_limit).toBeCloseTo(0.0862, 10);
-    expect(om.transformations).toEqual([{ operation: "derive_organic_matter_from_organic_carbon", from_unit: "% (by weight)", to_unit: "% (by weight)", formula: "organic_matter = organic_carbon * 1.724" }]);
+    expect(om.transformations).toEqual([{ operation: "derive_organic_matter_from_organic_carbon", from_unit: "% (by weight)", to_unit: "% (by weight)", formula: "organic_matter = organic_carbon * 1.724; result rounded to 4 significant digits" }]);
   });
 
   test("greater-than, not-detected and trace results are kept as reported", () => {

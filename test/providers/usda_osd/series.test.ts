@@ -149,16 +149,20 @@ describe("series answers from the snapshot (data README known answers)", () => {
     expect([body.horizons[0]!.moist_color?.notation, body.horizons[0]!.dry_color?.notation]).toEqual(["10YR 2/2", "10YR 4/2"]);
   });
 
-  test("depths are centimetres even where the OSD line states inches first (ARMO: A--0 to 10 inches is 0-25 cm)", () => {
+  test("depths are centimetres even where the OSD line states inches first (ARMO: A--0 to 10 inches is 0-25.4 cm, exactly), the inches kept", () => {
     const a = series("Armo").horizons[0]!;
     expect(a.narrative).toStartWith("A--0 to 10 inches;");
-    expect(a.depth).toEqual({ top_cm: 0, bottom_cm: 25 });
+    expect(a.depth).toEqual({ top_cm: 0, bottom_cm: 25.4 });
+    expect(a.original_depth).toMatchObject({ top: 0, bottom: 10, unit: "in", text: "0 to 10 inches" });
+    expect(a.original_depth!.conversion).toContain("2.54");
   });
 
   test("bedrock without a lower depth has bottom_cm null and a warning (BROWNELL R)", () => {
     const body = series("Brownell");
     const r = body.horizons.find((h) => h.name === "R")!;
-    expect(r.depth).toEqual({ top_cm: 76, bottom_cm: null });
+    // "R--30 inches": 30 x 2.54 = 76.2 cm (SoilKnowledgeBase rounds to 76).
+    expect(r.depth).toEqual({ top_cm: 76.2, bottom_cm: null });
+    expect(r.original_depth).toMatchObject({ top: 30, bottom: null, unit: "in" });
     expect(body.warnings).toContain("Horizon R: the description gives no lower depth (bottom_cm is null).");
   });
 

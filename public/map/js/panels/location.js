@@ -3,7 +3,6 @@
 import { csvOf, urls } from "../api.js";
 import { LOCATION_COLUMNS } from "../config.js";
 import { asArray, el, formatDepth, formatNumber, text, unique } from "../dom.js";
-import { componentProfiles } from "../charts/profile.js";
 import { columnKey, columnLabels, definitionList, headerRow, links, observationWarnings, section, warningList } from "./parts.js";
 
 /** The properties a point query asks for: the page's columns the survey provider serves. */
@@ -40,9 +39,8 @@ export function renderLocation(body, lat, lon, answer, params, catalog) {
   const columns = columnLabels(requested, observations, catalog);
   const groups = groupByMapUnit(observations);
   for (const unit of mapUnits) {
+    // A location map unit is the spec's four fields (no components): profile sketches are on the map-unit panel.
     body.appendChild(mapUnitSection(unit, groups[unit.map_unit_key] || [], columns, everywhere));
-    const profiles = componentProfiles(asArray(unit.components));
-    if (profiles) body.appendChild(profiles);
     delete groups[unit.map_unit_key];
   }
   // Observations whose map unit was not in map_units (should not happen; shown rather than dropped).
