@@ -98,7 +98,9 @@ describe("the phone", () => {
     await page.tap("#menu-toggle");
     expect(await page.isVisible("#controls")).toBe(true);
     expect(await page.getAttribute("#menu-toggle", "aria-expanded")).toBe("true");
-    expect(await page.locator("#places-list button").count()).toBe(AREAS.length + 2);
+    // The overview, the Kansas pedons, each survey area and the geochemistry layer (/v1/providers: usgs_geochem operational).
+    await page.waitForSelector('#places-list button[data-place="geochem"]', { timeout: 20_000 });
+    expect(await page.locator("#places-list button").count()).toBe(AREAS.length + 3);
     await page.screenshot({ path: artifactPath("phone-menu.png") });
     await page.tap("#menu-toggle");
     expect(await page.isVisible("#controls")).toBe(false);
@@ -168,9 +170,12 @@ describe("where the data is, and getting there", () => {
     const watched = await open("/map", DESKTOP);
     const { page } = watched;
     // Listed on the first screen, without scrolling or opening anything.
+    await page.waitForSelector('#places-list button[data-place="geochem"]', { timeout: 20_000 });
     const places = await page.$$eval("#places-list button", (buttons) => buttons.map((b) => b.getAttribute("data-place")));
     for (const area of AREAS) expect(places).toContain(area);
     expect(places).toContain("kssl-ks");
+    // The geochemistry layer too, once the catalog says it is served.
+    await page.waitForSelector('#places-list button[data-place="geochem"]', { timeout: 20_000 });
     for (const button of await page.locator("#places-list button").all()) expect(await button.isVisible()).toBe(true);
     await page.screenshot({ path: artifactPath("places-first-view.png") });
 
