@@ -27,9 +27,12 @@ export function renderSite(body, siteId, answer) {
     ]),
   );
   const observations = asArray(answer.observations);
+  // One method for every element (as DS 801 states it) is said once under the table, not in 44 rows.
+  const methods = unique(observations.map((o) => o.measurement_method).filter((m) => typeof m === "string"));
+  const methodColumn = methods.length > 1;
   const table = el("table", { class: "data-table geo-elements", id: "geo-elements" });
   table.appendChild(el("caption", { text: "Elements (" + observations.length + "), total or near-total content" }));
-  table.appendChild(el("thead", null, [el("tr", null, ["Element", "Value", "Unit", "As reported", "Method"].map((h) => el("th", { scope: "col", text: h })))]));
+  table.appendChild(el("thead", null, [el("tr", null, ["Element", "Value", "Unit", "As reported"].concat(methodColumn ? ["Method"] : []).map((h, i) => el("th", { scope: "col", class: i === 0 ? "col-text" : null, text: h })))]));
   const tbody = el("tbody");
   for (const o of observations) {
     const isCensored = o.value === null && o.value_qualifier;
@@ -39,12 +42,13 @@ export function renderSite(body, siteId, answer) {
         el("td", { class: "col-value" + (isCensored ? " censored" : ""), text: isCensored ? String(o.reported_value) : formatNumber(o.value), title: isCensored ? "below the reporting limit " + formatNumber(o.reporting_limit) + " " + text(o.unit) + "; no value is given" : null }),
         el("td", { text: text(o.unit) }),
         el("td", { class: "col-value", text: text(o.reported_value) }),
-        el("td", { class: "geo-method", text: text(o.measurement_method) }),
+        methodColumn ? el("td", { class: "geo-method", text: text(o.measurement_method) }) : null,
       ]),
     );
   }
   table.appendChild(tbody);
   body.appendChild(el("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "Elements of the site" }, [table]));
+  if (methods.length === 1) body.appendChild(el("p", { class: "table-notes geo-method-note", text: "Method (every element): " + methods[0] }));
   body.appendChild(el("p", { class: "table-notes", text: "“<1” is a result below the reporting limit (1 in the unit shown): no value is given for it, and the limit is not a value." }));
   const elementWarnings = unique([].concat(...observations.map((o) => asArray(o.warnings))));
   const warnings = unique(asArray(answer.warnings));
