@@ -158,6 +158,8 @@ export interface WrkOptions {
   label: string;
   /** Sent as X-Forwarded-For (Loam runs with TRUST_PROXY=1 in the bench: each run is its own rate-limit client). */
   client?: string;
+  /** More request headers (e.g. If-None-Match for a run of 304s). */
+  headers?: Record<string, string>;
 }
 
 export interface WrkResult {
@@ -194,6 +196,7 @@ export async function runWrk(url: string, options: WrkOptions): Promise<WrkResul
 local sent = 0
 local cap = ${perThread}
 ${options.client ? `wrk.headers["X-Forwarded-For"] = ${JSON.stringify(options.client)}` : ""}
+${Object.entries(options.headers ?? {}).map(([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`).join("\n")}
 ${options.pathsLua ?? `local fixed = ${JSON.stringify(defaultPath)}\nfunction next_path() return fixed end`}
 local threads = 0
 function setup(thread)

@@ -13,6 +13,7 @@ import { densifySnapshot } from "./densify";
 import { measureWorkers, workersSection, type WorkersRow } from "./workers";
 import { cacheStoreSection, measureCacheStores, type CacheStoreRow } from "./cache-store";
 import { hotPathSection, measureHotPath, type HotRow } from "./hot-path";
+import { COLLECTION_SCENARIOS } from "./collections";
 import { ROOT, TMP, machine, memoryOf, runWrk, startBaseline, startLoamServer, wrkVersion, type Child, type WrkResult } from "./lib";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -211,6 +212,16 @@ async function main(): Promise<void> {
       log(`${path}: ${answer.status}${parsed?.features ? `, ${parsed.features.length} features, truncated ${parsed.truncated}` : ""}${parsed?.layers ? `, ${parsed.layers.length} layers` : ""}`);
     }
 
+    // The polygon collections with summaries (bench/collections.ts): the OGC items of a 0.02° box with two
+    // summary properties, and /v1/soil/mapunits with property=clay; cached, so derived once (docs/decisions.md#derived-once).
+    const collectionBodies: Record<string, string> = {};
+    for (const scenario of COLLECTION_SCENARIOS) {
+      await fetchText(cachedServer.base + scenario.path);
+      const answer = await fetchText(cachedServer.base + scenario.path);
+      if (answer.status === 200) bodies[`/${scenario.name}`] = collectionBodies[scenario.name] = answer.body;
+      log(`${scenario.path}: ${answer.status}`);
+    }
+
     // 2. The dense snapshot copy for a true 500-feature answer (see densify.ts).
     const densePath = join(TMP, "dense-snapshot.sqlite");
     densifySnapshot(snapshotPath, densePath, KANSAS_BOX, 600);
@@ -249,7 +260,13 @@ async function main(): Promise<void> {
       const note = check.features !== undefined ? `${check.features} features, truncated ${check.truncated}` : check.layers !== undefined ? `${check.layers} layers` : undefined;
       rows.push({ scenario: title, ...paired, bodyBytes: Buffer.byteLength(check.body), note });
     }
-    peaks.push({ server: "Loam, cache on (cached location, pedons)", ...memoryOf(cachedServer.pid) });
+    for (const scenario of COLLECTION_SCENARIOS) {
+      const body = collectionBodies[scenario.name];
+      if (body === undefined) continue;
+      const paired = await measurePaired(scenario.name, cachedServer.base + scenario.path, `${baseline.base}/${scenario.name}`);
+      rows.push({ scenario: `cached ${scenario.title}`, ...paired, bodyBytes: Buffer.byteLength(body), note: `${JSON.parse(body).features.length} features` });
+    }
+    peaks.push({ server: "Loam, cache on (cached location, pedons, polygon collections)", ...memoryOf(cachedServer.pid) });
 
     if (dense.status === 200) {
       const paired = await measurePaired("pedons500 dense", denseServer.base + PEDONS_500, baseline.base + "/pedons500dense");
@@ -385,6 +402,8 @@ function report(started: Date, host: ReturnType<typeof machine>, rows: Row[], pe
     lines.push(`| cached location ≥ 50 % of the baseline's throughput at ${CONNECTIONS} connections | ${fmt(ratio(cached) * 100, 0)} % (${fmt(cached.result.rps, 0)} vs ${fmt(cached.baseline!.rps, 0)} req/s) | ${verdict(ratio(cached) >= TARGETS.cachedRatio)} |`);
     lines.push(`| cached location p99 < 10 ms at ${CONNECTIONS} connections | ${fmt(cached.result.p99Ms)} ms | ${verdict(cached.result.p99Ms < TARGETS.cachedP99Ms)} |`);
   }
+  const ogcItems = find("cached OGC items");
+  if (ogcItems) lines.push(`| cached OGC items of a 0.02° map-unit box with two summaries ≥ 50 % of the baseline | ${fmt(ratio(ogcItems) * 100, 0)} % (${fmt(ogcItems.result.rps, 0)} vs ${fmt(ogcItems.baseline!.rps, 0)} req/s) | ${verdict(ratio(ogcItems) >= TARGETS.cachedRatio)} |`);
   if (uncached1) lines.push(`| uncached snapshot point query p50 < 5 ms | ${fmt(uncached1.result.p50Ms)} ms at 1 connection; ${uncachedMany ? `${fmt(uncachedMany.result.p50Ms)} ms at ${CONNECTIONS}` : ""} | ${verdict(uncached1.result.p50Ms < TARGETS.uncachedP50Ms)} (1 connection)${uncachedMany ? `, ${verdict(uncachedMany.result.p50Ms < TARGETS.uncachedP50Ms)} (${CONNECTIONS})` : ""} |`);
   if (dense) {
     lines.push(

@@ -31,6 +31,7 @@ import { series } from "./series";
 import { summaries } from "./summaries";
 import { mapUnits } from "./mapunits";
 import { geochem } from "./geochem";
+import { ogcCollections } from "./collections";
 
 export interface AppDeps {
   config: Config;
@@ -128,6 +129,7 @@ export function createApp(deps: AppDeps) {
     .use(summaries(data))
     .use(mapUnits(data))
     .use(geochem(data))
+    .use(ogcCollections(data))
     .use(pages(responses.sendFile));
   routeOf = routeMatcher(app.routes.map((route) => route.path));
   return app;

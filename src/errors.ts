@@ -7,6 +7,7 @@ export const clip = (raw: string) => (raw.length > 40 ? `${raw.slice(0, 40)}…`
 
 export type ErrorCode =
   | "validation_error"
+  | "bad_request"
   | "not_found"
   | "unknown_provider"
   | "provider_not_operational"
@@ -56,6 +57,16 @@ export class LoamError extends Error {
 export class ValidationError extends LoamError {
   constructor(message: string, provider: string | null = null) {
     super(422, "validation_error", message, provider);
+  }
+}
+
+/**
+ * A request an OGC API - Features route refuses as the standard says (400): a bbox of six numbers,
+ * a bbox-crs other than CRS84, a bad limit, a box over the source's limit (docs/decisions.md#ogc-api-features).
+ */
+export class BadRequestError extends LoamError {
+  constructor(message: string, provider: string | null = null) {
+    super(400, "bad_request", message, provider);
   }
 }
 

@@ -4,11 +4,13 @@ import { ErrorBody, ErrorResponse } from "./http/error-response";
 import { ApiMetadata, HealthResponse } from "./meta/model";
 import { LOCATION_MODELS } from "./location/model";
 import { PEDON_MODELS } from "./pedons/model";
+import { LAYER_TABLE_MODELS } from "./pedons/layers-model";
 import { SERIES_MODELS } from "./series/model";
 import { SUMMARY_MODELS } from "./summaries/model";
 import { MAP_UNIT_COLLECTION_MODELS } from "./mapunits/model";
 import { GEOCHEM_MODELS } from "./geochem/model";
 import { SAMPLE_SITE_MODELS } from "./domain/sample-site";
+import { OGC_MODELS } from "./collections/model";
 import { PropertiesResponse, PropertyRecord, PropertyReference, ProviderRecord, ProvidersResponse, Transformation } from "./catalog/model";
 
 export const MODELS = {
@@ -26,9 +28,11 @@ export const MODELS = {
   Transformation,
   ...LOCATION_MODELS,
   ...PEDON_MODELS,
+  ...LAYER_TABLE_MODELS,
   ...SERIES_MODELS,
   ...SUMMARY_MODELS,
   ...MAP_UNIT_COLLECTION_MODELS,
   ...SAMPLE_SITE_MODELS,
   ...GEOCHEM_MODELS,
+  ...OGC_MODELS,
 };

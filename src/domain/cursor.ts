@@ -10,6 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { ValidationError } from "../errors";
+import { Memo } from "../lru";
 
 const VERSION = 1;
 /** A cursor longer than this is not one of ours (keys are short). */
@@ -17,9 +18,12 @@ const MAX_CURSOR_LENGTH = 512;
 
 const digest = (text: string, length: number) => createHash("sha256").update(text).digest("base64url").slice(0, length);
 
+/** Bindings already hashed: a paged route computes one on every request, a cached one too (docs/decisions.md#hot-path). */
+const bindings = new Memo<string, string>(1024);
+
 /** The binding of a query: a stable text of what it selects (the caller lists the members, limit excluded). */
 export function cursorBinding(members: Record<string, unknown>): string {
-  return digest(JSON.stringify(Object.keys(members).sort().map((name) => [name, members[name]])), 16);
+  return bindings.of(JSON.stringify(Object.keys(members).sort().map((name) => [name, members[name]])), (text) => digest(text, 16));
 }
 
 /** A cursor continuing after `after` in the walk of the query bound to `binding`. */

@@ -8,6 +8,7 @@ import { MethodNotAllowedError, RateLimitedError, UriTooLongError, type LoamErro
 import { asLoamError, errorResponse } from "./error-response";
 import { requestIdFor } from "./request-id";
 import { queryOfRequest, rejectRepeated } from "./query";
+import { requestPath } from "./request-path";
 import { startTrace, traceOf } from "./trace";
 import { loggableQuery, type AccessLog } from "./access-log";
 import type { Metrics } from "./metrics";
@@ -39,7 +40,7 @@ const SECURITY_HEADERS = {
 
 /** The API is rate limited; pages and their assets are not, so loading the map spends no budget. */
 export function isCountedPath(pathname: string): boolean {
-  return pathname === "/health" || pathname === "/v1" || pathname.startsWith("/v1/") || pathname === "/openapi.json" || pathname === "/metrics";
+  return pathname === "/health" || pathname === "/v1" || pathname.startsWith("/v1/") || pathname === "/openapi.json" || pathname === "/metrics" || pathname === "/ogc" || pathname.startsWith("/ogc/");
 }
 
 /** The SQLite limiter decides at once; the Redis one (several instances) after a round trip. */
@@ -84,7 +85,7 @@ function withinRateLimit(request: Request, headers: Record<string, unknown>, dec
     throw new RateLimitedError(decision.limit, decision.resetSeconds);
   }
   // A repeated parameter is a 422 on every API route, also where the route reads none (docs/decisions.md#query-parameters).
-  rejectRepeated(queryOfRequest(request));
+  rejectRepeated(queryOfRequest(request), requestPath(request.url).startsWith("/ogc"));
   return undefined;
 }
 

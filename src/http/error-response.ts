@@ -12,7 +12,7 @@ export const ErrorBody = t.Object(
   {
     code: t.String({
       description:
-        "validation_error, not_found, unknown_provider, provider_not_operational, method_not_allowed, uri_too_long, rate_limited, unauthorized, upstream_error, upstream_timeout, upstream_unreachable, internal_error",
+        "validation_error, bad_request (OGC API routes), not_found, unknown_provider, provider_not_operational, method_not_allowed, uri_too_long, rate_limited, unauthorized, upstream_error, upstream_timeout, upstream_unreachable, internal_error",
       examples: ["validation_error"],
     }),
     message: t.String({ examples: ["Query parameter 'latitude' must be a number from -90 to 90; got '95'."] }),

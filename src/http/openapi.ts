@@ -119,6 +119,7 @@ function swaggerPlugin(models: Record<string, TSchema>) {
         { name: "series", description: "Official Soil Series Descriptions: the described concept of a soil series." },
         { name: "geochem", description: "Soil geochemistry sample sites (USGS DS 801): element contents of 0-5 cm samples." },
         { name: "raw", description: "Untouched upstream payloads inside a labelled wrapper." },
+        { name: "ogc", description: "OGC API - Features Part 1 (core, GeoJSON) for GIS clients: QGIS, GDAL/OGR, OWSLib." },
       ],
       components: { schemas: models as Record<string, never> },
     } as never,

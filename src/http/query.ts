@@ -73,9 +73,11 @@ export interface ParsedQuery {
   values: ReadonlyMap<string, string>;
   pairs: readonly (readonly [string, string])[];
   repeated: string | null;
+  /** The first name given twice with different values. */
+  conflicting: string | null;
 }
 
-const NO_QUERY: ParsedQuery = { values: new Map(), pairs: [], repeated: null };
+const NO_QUERY: ParsedQuery = { values: new Map(), pairs: [], repeated: null, conflicting: null };
 /** Distinct query strings kept parsed. */
 const parsedQueries = new Memo<string, ParsedQuery>(256);
 
@@ -103,17 +105,26 @@ function parse(text: string): ParsedQuery {
   const values = new Map<string, string>();
   const pairs: [string, string][] = [];
   let repeated: string | null = null;
+  let conflicting: string | null = null;
   for (const [name, value] of new URLSearchParams(text)) {
     pairs.push([name, value]);
     if (!values.has(name)) values.set(name, value);
-    else repeated ??= name;
+    else {
+      repeated ??= name;
+      if (values.get(name) !== value) conflicting ??= name;
+    }
   }
-  return { values, pairs, repeated };
+  return { values, pairs, repeated, conflicting };
 }
 
-/** Reject any parameter given twice: `?latitude=1&latitude=2` has no single meaning (docs/decisions.md#query-parameters). */
-export function rejectRepeated(query: ParsedQuery): void {
-  if (query.repeated !== null) throw new ValidationError(`Query parameter '${show(query.repeated)}' is repeated; give it once.`);
+/**
+ * Reject any parameter given twice: `?latitude=1&latitude=2` has no single meaning (docs/decisions.md#query-parameters).
+ * `sameValueAllowed`: the OGC API routes accept a name given twice with the same value, since GDAL's
+ * OAPIF driver appends its connection URL's query to every `next` link it follows (docs/decisions.md#ogc-api-features).
+ */
+export function rejectRepeated(query: ParsedQuery, sameValueAllowed = false): void {
+  const name = sameValueAllowed ? query.conflicting : query.repeated;
+  if (name !== null) throw new ValidationError(`Query parameter '${show(name)}' is repeated${sameValueAllowed ? " with different values" : ""}; give it once.`);
 }
 
 type QueryProperty = TSchema & Bounds & { default?: string | number };

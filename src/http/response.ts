@@ -66,7 +66,8 @@ export function createResponsePipeline(options: PipelineOptions) {
    */
   function jsonResponse(body: RenderedBody, etag: string | undefined, request: Request, set: SetLike): Response | Promise<Response> {
     const headers = set.headers;
-    headers["content-type"] = "application/json; charset=utf-8";
+    // A route may have chosen its JSON media type (OGC items: application/geo+json).
+    headers["content-type"] ??= "application/json; charset=utf-8";
     // A route with a table has already said it varies on Accept too.
     headers["vary"] ??= "Accept-Encoding";
     const encoding = body.chars > COMPRESS_MIN_BYTES ? chooseEncoding(request.headers.get("accept-encoding")) : null;

@@ -4,14 +4,18 @@ import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "..
 import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
-import { checkDepthInterval, type DataDeps } from "../answer";
-import { clip } from "../errors";
+import type { DataDeps } from "../answer";
 import { fitFor, resolveProvider, type ProviderFit } from "../answer/providers";
 import { parseBbox } from "../domain/bbox";
 import type { PointProvider } from "../providers/provider";
+import { cursorBinding, decodeCursor, encodeCursor } from "../domain/cursor";
+import { nextPageHref, setNextLink } from "../http/paging";
+import { requestQuery } from "../http/request-path";
+import { Memo } from "../lru";
 import { MAP_UNIT_BBOX_LIMITS, MapUnitCollection, MapUnitCollectionQueryParams } from "./model";
-import { parseMethod, planSummaries, type SummaryPlan } from "../summaries/service";
-import { mapUnitsInBbox, type EffectiveMapUnitQuery } from "./service";
+import type { SummaryPlan } from "../summaries/service";
+import { readPolygonSummaries } from "./plan";
+import { mapUnitsInBbox, planKey, type EffectiveMapUnitQuery } from "./service";
 import { MAP_UNIT_COLLECTION_TABLE } from "../tables";
 
 export interface MapUnitRouteDeps extends DataDeps {
@@ -21,7 +25,7 @@ export interface MapUnitRouteDeps extends DataDeps {
 const POLYGONS: ProviderFit<PointProvider> = fitFor("mapped_location", "map-unit polygons (use usda_ssurgo)", "Query parameter 'provider'", (provider) => provider.mapUnitPolygons !== undefined);
 
 /** A mapped-survey provider with polygons; unknown 404, planned 409, another role 422. */
-function polygonProvider(deps: DataDeps, given: string): PointProvider {
+export function polygonProvider(deps: DataDeps, given: string): PointProvider {
   if (given.trim() === "") throw new ValidationError("Query parameter 'provider' must name a mapped-survey provider (usda_ssurgo); it is empty.");
   return resolveProvider(deps.registry, given.trim(), POLYGONS);
 }
@@ -30,40 +34,53 @@ const collectionQuery = strictQuery(MapUnitCollectionQueryParams);
 
 function effectiveQuery(read: QueryOf<typeof MapUnitCollectionQueryParams>, provider: PointProvider): { query: EffectiveMapUnitQuery; plan: SummaryPlan | null } {
   const bbox = parseBbox(read.bbox, MAP_UNIT_BBOX_LIMITS);
-  checkDepthInterval(read.depth_top_cm, read.depth_bottom_cm);
-  const property = read.property.trim() === "" ? null : read.property.trim();
-  const method = parseMethod(read.method);
-  if (property === null && method !== null) throw new ValidationError("Query parameter 'method' needs a 'property' to summarize.");
-  let plan: SummaryPlan | null = null;
-  if (property !== null) {
-    if (!provider.mapUnits) throw new ValidationError(`Provider '${provider.id}' has no map-unit summaries; leave out 'property'.`, provider.id);
-    plan = planSummaries(provider.mapUnits.properties, [property], method, { top_cm: read.depth_top_cm, bottom_cm: read.depth_bottom_cm });
-    if (plan.summaries.length === 0) {
-      throw new ValidationError(`Query parameter 'property' must be a property map-unit summaries answer (GET /v1/properties); got '${clip(property)}'.`);
-    }
-  }
+  const summaries = readPolygonSummaries(read, provider);
   return {
-    plan,
+    plan: summaries.plan,
     query: {
       bbox,
       provider: provider.id,
       limit: read.limit,
-      property: plan ? plan.summaries[0]!.property.id : null,
-      method: plan ? plan.summaries[0]!.method : null,
+      property: summaries.property,
+      properties: summaries.properties,
+      method: summaries.method,
       depth_top_cm: read.depth_top_cm,
       depth_bottom_cm: read.depth_bottom_cm,
     },
   };
 }
 
+/**
+ * What a cursor of this collection is bound to: everything that picks the features and their members,
+ * never the limit. The summaries are bound by their plan's key, so a summary option added to the plan
+ * binds the cursor too.
+ */
+export function mapUnitBinding(query: Omit<EffectiveMapUnitQuery, "limit">, plan: SummaryPlan | null): string {
+  const { bbox, provider, property } = query;
+  return cursorBinding({ collection: "mapunits", bbox, provider, property, summaries: plan ? planKey(plan) : null });
+}
+
+/** Queries already checked, by their text: a cached request repeats one (docs/decisions.md#derived-once). */
+const CHECKED_QUERIES = 256;
+
 export function mapUnits(deps: MapUnitRouteDeps) {
+  // Per app: the provider is this app's registry's.
+  const checked = new Memo<string, ReturnType<typeof check>>(CHECKED_QUERIES);
+  function check(read: QueryOf<typeof MapUnitCollectionQueryParams>) {
+    const provider = polygonProvider(deps, read.provider);
+    const { query: effective, plan } = effectiveQuery(read, provider);
+    const binding = mapUnitBinding(effective, plan);
+    const after = read.cursor === "" ? null : decodeCursor(read.cursor, binding);
+    return { provider, effective, plan, binding, after };
+  }
   return new Elysia({ name: "loam.mapunits" }).get(
     "/v1/soil/mapunits",
     async ({ query, request, set }) => {
       const read = collectionQuery.queryOf(query);
-      const provider = polygonProvider(deps, read.provider);
-      const { query: effective, plan } = effectiveQuery(read, provider);
-      const answer = await mapUnitsInBbox(deps, provider, effective, plan);
+      // A refused query throws and is not kept.
+      const { provider, effective, plan, binding, after } = checked.of(requestQuery(request.url), () => check(read));
+      const { answer, next } = await mapUnitsInBbox(deps, provider, effective, plan, { after, nextHref: (last) => nextPageHref(request, encodeCursor(binding, last)) });
+      setNextLink(set.headers, next);
       return deps.send(answer, request, set, MAP_UNIT_COLLECTION_TABLE);
     },
     {
@@ -75,7 +92,7 @@ export function mapUnits(deps: MapUnitRouteDeps) {
         tags: ["soil"],
         summary: "Map-unit polygons in a bounding box",
         description:
-          "An RFC 7946 FeatureCollection (EPSG:4326, [lon, lat]) of the SSURGO map-unit polygons that meet the box, holes kept, ordered by polygon key, at most `limit`; `truncated` is true when more exist (narrow the box: the collection is then not complete). Each feature names its map unit (map_unit_key, map_unit_symbol, map_unit_name, area_symbol); with `property` (and optionally `method` and a depth interval) each also carries summary {value, category, unit} of its map unit, for choropleths. Example: /v1/soil/mapunits?bbox=-94.37,41.934,-94.35,41.954&property=clay&method=weighted_average&depth_top_cm=0&depth_bottom_cm=30",
+          "An RFC 7946 FeatureCollection (EPSG:4326, [lon, lat]) of the SSURGO map-unit polygons that meet the box, holes kept, ordered by polygon key, at most `limit` per page; when more exist, `truncated` is true, `next` is the URL of the next page and a `Link: <...>; rel=\"next\"` header says the same (explicit cursors: walking the pages returns every polygon once). Each feature names its map unit (map_unit_key, map_unit_symbol, map_unit_name, area_symbol); with `properties` (several) or `property` (one; then also summary {value, category, unit, percent_of_map_unit}), and optionally `method` and a depth interval, each carries flat members per property: `<id>` (value or class) and `<id>_percent_of_map_unit`; the warnings name, by map unit, values that rest on less than half of the map unit or on miscellaneous-area placeholders. Example: /v1/soil/mapunits?bbox=-94.37,41.934,-94.35,41.954&properties=clay,ph&depth_top_cm=0&depth_bottom_cm=30",
         responses: documentedResponses(
           {
             200: ["MapUnitCollection", "Polygons (possibly none), whether the collection is truncated, cache metadata and warnings."],
@@ -83,7 +100,7 @@ export function mapUnits(deps: MapUnitRouteDeps) {
             409: PLANNED_PROVIDER_ERROR,
             422: [
               "ErrorResponse",
-              "A parameter violates its rules (code validation_error): bbox not four numbers, out of range, min not less than max, over 0.25 degrees per side; limit outside 1 to 5000; an unknown summary property, a method that does not fit it, a bad depth interval; a provider without polygons; format not json or csv.",
+              "A parameter violates its rules (code validation_error): bbox not four numbers, out of range, min not less than max, over 0.25 degrees per side; limit outside 1 to 5000; an unknown summary property, both property and properties, a method that does not fit a property, a bad depth interval; a provider without polygons; format not json or csv; a cursor that was edited or made by another query (another bbox, provider or properties).",
             ],
             ...UPSTREAM_ERRORS,
           },

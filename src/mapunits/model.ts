@@ -12,6 +12,51 @@ export const MAX_MAP_UNIT_LIMIT = 5000;
 /** A box of polygons is small: survey maps are drawn at 1:12,000 to 1:63,360 (docs/decisions.md#limits). */
 export const MAP_UNIT_BBOX_LIMITS = { maxSideDegrees: 0.25, maxAreaSquareDegrees: 0.0625 };
 
+/**
+ * The summary parameters of the polygon collections (GET /v1/soil/mapunits and the OGC `mapunits`
+ * items), in one place: what the per-polygon summaries take, read by `readPolygonSummaries` (plan.ts).
+ */
+export const POLYGON_SUMMARY_PARAMETERS = {
+  property: t.Optional(
+    t.String({
+      maxLength: 40,
+      default: "",
+      description:
+        "One summary property (GET /v1/properties), e.g. clay, to summarize per map unit; each feature then carries summary {value, category, unit, percent_of_map_unit} and the flat members below. Empty or absent: no summaries. Give property or properties, not both (so no example here: Try it out sends every example).",
+    }),
+  ),
+  properties: t.Optional(
+    t.String({
+      maxLength: 200,
+      default: "",
+      description:
+        "Comma-separated summary properties (at most eight) to summarize per map unit, as flat members of each feature: `<id>` (the value, or the class of a class property) and `<id>_percent_of_map_unit` (the share of the map unit the value rests on). Empty or absent: no summaries.",
+      examples: ["clay,ph"],
+    }),
+  ),
+  method: t.Optional(
+    t.String({
+      maxLength: 40,
+      default: "",
+      description:
+        "Summary method for every property: weighted_average, dominant_component, dominant_condition, min or max. Empty or absent: each property's default (weighted_average for numbers, dominant_condition for classes).",
+      examples: ["weighted_average"],
+    }),
+  ),
+  ...DEPTH_PARAMETERS,
+};
+
+export const CURSOR_PARAMETER = {
+  cursor: t.Optional(
+    t.String({
+      maxLength: 512,
+      default: "",
+      description:
+        "Where a page continues: the opaque cursor of the previous page's `next` link (or Link header). It belongs to its query: another bbox, provider or properties with it is a 422, as is an edited cursor. Empty or absent: the first page.",
+    }),
+  ),
+};
+
 export const MapUnitCollectionQueryParams = t.Object({
   bbox: t.String({
     maxLength: 200,
@@ -24,27 +69,10 @@ export const MapUnitCollectionQueryParams = t.Object({
     t.String({ maxLength: 40, default: DEFAULT_MAP_UNIT_PROVIDER, description: "The mapped-survey provider (usda_ssurgo).", examples: [DEFAULT_MAP_UNIT_PROVIDER] }),
   ),
   limit: t.Optional(
-    queryInteger({ minimum: 1, maximum: MAX_MAP_UNIT_LIMIT, default: DEFAULT_MAP_UNIT_LIMIT, description: "Most polygons to return, 1 to 5000." }),
+    queryInteger({ minimum: 1, maximum: MAX_MAP_UNIT_LIMIT, default: DEFAULT_MAP_UNIT_LIMIT, description: "Most polygons per page, 1 to 5000." }),
   ),
-  property: t.Optional(
-    t.String({
-      maxLength: 40,
-      default: "",
-      description:
-        "A summary property (GET /v1/properties) to summarize per map unit; each feature then carries summary {value, category, unit}. Empty or absent: no summaries.",
-      examples: ["clay"],
-    }),
-  ),
-  method: t.Optional(
-    t.String({
-      maxLength: 40,
-      default: "",
-      description:
-        "Summary method: weighted_average, dominant_component, dominant_condition, min or max. Empty or absent: the property's default (weighted_average for numbers, dominant_condition for classes).",
-      examples: ["weighted_average"],
-    }),
-  ),
-  ...DEPTH_PARAMETERS,
+  ...POLYGON_SUMMARY_PARAMETERS,
+  ...CURSOR_PARAMETER,
   ...FORMAT_PARAMETER,
 });
 
@@ -53,8 +81,9 @@ export const MapUnitCollectionQuery = t.Object(
     bbox: t.Array(t.Number(), { minItems: 4, maxItems: 4, description: "[min_lon, min_lat, max_lon, max_lat]" }),
     provider: t.String({ description: "The canonical provider id." }),
     limit: integer(),
-    property: nullable(t.String({ description: "The summarized property id; null when none was asked for." })),
-    method: nullable(t.String({ description: "The summary method used; null without a property." })),
+    property: nullable(t.String({ description: "The property of the `property` parameter; null when it was not given." })),
+    properties: t.Array(t.String(), { description: "Every summarized property id, in order (from property or properties); empty without summaries." }),
+    method: nullable(t.String({ description: "The summary method used for every property; null without summaries, or when several properties each take their default." })),
     depth_top_cm: t.Number(),
     depth_bottom_cm: t.Number(),
   },
@@ -86,6 +115,7 @@ export const MapUnitFeatureSummary = t.Object(
     value: nullable(t.Number({ description: "The map unit's summary value; null when no component has data in the interval." })),
     category: nullable(t.String({ description: "The class of a class property (e.g. drainage class); null for numbers." })),
     unit: nullable(t.String({ description: "The unit of value; null for classes." })),
+    percent_of_map_unit: t.Number({ description: "The share of the map unit (sum of component percents) the value rests on; below 50 the collection warns." }),
   },
   { ...closed, title: "MapUnitFeatureSummary", description: "For choropleths; GET /v1/soil/mapunits/{map_unit_key} shows the whole summary with its contributions." },
 );
@@ -98,7 +128,14 @@ export const MapUnitFeatureProperties = t.Object(
     area_symbol: nullable(t.String({ examples: ["IA073"] })),
     summary: t.Optional(MapUnitFeatureSummary),
   },
-  { ...closed, title: "MapUnitFeatureProperties" },
+  {
+    title: "MapUnitFeatureProperties",
+    description:
+      "The map unit of the polygon; with summaries, flat members per summarized property: `<id>` (number, or the class as a string; null without data) and `<id>_percent_of_map_unit` (number).",
+    // Closed but for the flat summary members, whose names are property ids (summary is the object above).
+    patternProperties: { "^(?!summary$)[a-z][a-z0-9_]*$": t.Union([t.Number(), t.String(), t.Null()]) },
+    additionalProperties: false,
+  },
 );
 
 export const MapUnitFeature = t.Object(
@@ -111,11 +148,20 @@ export const MapUnitFeature = t.Object(
   { ...closed, title: "MapUnitFeature" },
 );
 
-export const MapUnitCollection = featureCollection(MapUnitCollectionQuery, MapUnitFeature, {
+const collectionDoc = {
   title: "MapUnitCollection",
-  description: "RFC 7946 FeatureCollection of map-unit polygons (EPSG:4326, [lon, lat]) with foreign members provider, query, cache, truncated, warnings.",
-  truncated: "True when more polygons meet the box than `limit`: the collection is not complete; narrow the box.",
-});
+  description: "RFC 7946 FeatureCollection of map-unit polygons (EPSG:4326, [lon, lat]) with foreign members provider, query, cache, truncated, next, warnings.",
+  truncated: "True when more polygons meet the box than this page lists: follow `next` for the rest.",
+};
+
+// The shared collection shape, plus where the next page is (docs/decisions.md#cursors).
+export const MapUnitCollection = t.Object(
+  {
+    ...featureCollection(MapUnitCollectionQuery, MapUnitFeature, collectionDoc).properties,
+    next: nullable(t.String({ description: 'The URL of the next page (the same query with its cursor); null on the last page. Also sent as a Link header with rel="next".' })),
+  },
+  { ...closed, title: collectionDoc.title, description: collectionDoc.description },
+);
 
 export const MAP_UNIT_COLLECTION_MODELS = {
   MapUnitCollectionQuery,

@@ -1,81 +1,280 @@
 /**
  * Map-unit polygons in a box: effective query → the provider's polygon answer (cache → transport) →
- * GeoJSON features, with warnings. Knows nothing of HTTP (it returns a DataAnswer).
+ * one page of polygons, each with the summaries of its map unit, and the collection's warnings. Knows
+ * nothing of HTTP: `mapUnitPage` is shared by GET /v1/soil/mapunits and the OGC `mapunits`
+ * collection, `mapUnitsInBbox` makes the former's DataAnswer.
+ *
+ * Derived once (docs/decisions.md#derived-once): the decoded polygons of a polygon answer and the
+ * summaries computed for it are kept beside that cache entry's decoded answer (a WeakMap on it), so a
+ * cached request or a 304 neither re-parses WKT nor re-reads up to 250 map units nor summarizes again.
+ * Kept summaries are reused only while every map-unit answer they were computed from is within its
+ * lifetime (and none was stale): they are exactly what a fresh computation would give.
  */
 import type { Static } from "elysia";
-import { cacheMetadata, describeCache, sourceWarnings, type DataAnswer, type DataDeps } from "../answer";
+import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../answer";
 import type { Bbox } from "../domain/bbox";
-import type { MapUnitPolygon, PointProvider } from "../providers/provider";
+import type { MapUnitData, MapUnitPolygon, PointProvider } from "../providers/provider";
+import type { SourceDescription } from "../upstream/transport";
 import { loadMapUnit, summarizeMapUnit, type MapUnitProvider, type SummaryPlan } from "../summaries/service";
-import { MAX_MAP_UNIT_LIMIT, type MapUnitCollection, type MapUnitFeature, type MapUnitFeatureSummary } from "./model";
-
-type Summary = Static<typeof MapUnitFeatureSummary>;
+import { MAX_MAP_UNIT_LIMIT, type MapUnitCollection, type MapUnitFeature } from "./model";
 
 /**
- * Most map units summarized for one collection: each is one upstream query (one SDA request when not
- * cached), so a box of many map units is bounded; the rest are listed without a summary, and said so.
+ * Most map units summarized for one page: each is one upstream query (one SDA request when not
+ * cached), so a page of many map units is bounded; the rest are listed without a summary, and said so.
  */
 export const MAX_SUMMARIZED_MAP_UNITS = 250;
-/** Map units loaded at once (SDA requests in flight for one collection). */
+/** Map units loaded at once (SDA requests in flight for one page). */
 const SUMMARY_CONCURRENCY = 6;
+/** Below this share of the map unit, a summary value is flagged in the collection's warnings (DESIGN §11). */
+const HALF_OF_MAP_UNIT = 50;
+/** Fraction properties: a miscellaneous area's 0 there is SSURGO's placeholder, not an estimate. */
+const FRACTION_PROPERTIES = new Set(["sand", "silt", "clay"]);
 
 export interface EffectiveMapUnitQuery {
   bbox: Bbox;
   provider: string;
   limit: number;
-  /** Null: polygons without summaries. */
+  /** The one property of the `property` parameter (its feature carries `summary`); null otherwise. */
   property: string | null;
-  /** The method used (null without a property). */
+  /** Every summarized property (from `property` or `properties`), in order; empty without summaries. */
+  properties: string[];
+  /** The method asked for (or the one property's default); null when each takes its own default. */
   method: string | null;
   depth_top_cm: number;
   depth_bottom_cm: number;
 }
 
+/** One summary of a polygon's map unit, as features carry it. */
+export interface FeatureSummary {
+  property: string;
+  value: number | null;
+  category: string | null;
+  unit: string | null;
+  percent_of_map_unit: number;
+}
+
+interface DerivedSummaries {
+  byKey: Map<string, FeatureSummary[]>;
+  warnings: string[];
+  /** Names the map-unit answers the summaries were made of (their digests and storage times). */
+  stamp: string;
+  /** Reusable until the first of those answers expires (ms since epoch); 0: never reused. */
+  validUntil: number;
+}
+
+type DecodedPolygons = ReturnType<NonNullable<PointProvider["mapUnitPolygons"]>["polygons"]>;
+
+// Kept per decoded polygon answer: it lives exactly as long as the cache keeps that entry in memory.
+const decodedPolygons = new WeakMap<object, DecodedPolygons>();
+const derivedSummaries = new WeakMap<object, Map<string, DerivedSummaries>>();
+/** Summary plans kept per polygon answer (different properties or depths over one box). */
+const PLANS_PER_ANSWER = 16;
+
+function polygonsOnce(provider: PointProvider, answer: object, limit: number): DecodedPolygons {
+  let decoded = decodedPolygons.get(answer);
+  if (!decoded) {
+    decoded = provider.mapUnitPolygons!.polygons(answer, limit);
+    decodedPolygons.set(answer, decoded);
+  }
+  return decoded;
+}
+
+const planKeys = new WeakMap<SummaryPlan, string>();
+
 /**
- * The summary of each map unit named (each key once, at most MAX_SUMMARIZED_MAP_UNITS), through the
- * map-unit summaries (the same numbers GET /v1/soil/mapunits/{map_unit_key} answers).
+ * A stable text of a plan: what the summaries depend on besides the map units (made once per plan
+ * object). Every member of the plan is in it (the properties by id), so an option a later plan carries
+ * (e.g. which components count) keys kept summaries and binds cursors without a change here.
  */
-async function summarizeEach(deps: DataDeps, provider: MapUnitProvider, keys: readonly string[], plan: SummaryPlan) {
-  const byKey = new Map<string, Summary>();
+export function planKey(plan: SummaryPlan): string {
+  let key = planKeys.get(plan);
+  if (key === undefined) {
+    key = JSON.stringify({ ...plan, summaries: plan.summaries.map((s) => [s.property.id, s.method]) });
+    planKeys.set(plan, key);
+  }
+  return key;
+}
+
+const queryTexts = new WeakMap<EffectiveMapUnitQuery, string>();
+const textOf = (query: EffectiveMapUnitQuery) => {
+  let text = queryTexts.get(query);
+  if (text === undefined) queryTexts.set(query, (text = JSON.stringify(query)));
+  return text;
+};
+
+const interval = (plan: SummaryPlan) => `${plan.depth.top_cm}-${plan.depth.bottom_cm} cm`;
+
+/**
+ * What a map unit's values rest on, said once per map unit (DESIGN §11): a value made of less than
+ * half of the map unit, or one that includes a miscellaneous area's placeholder fractions.
+ */
+function caveatsOf(mapUnit: MapUnitData, plan: SummaryPlan, summaries: ReturnType<typeof summarizeMapUnit>): string[] {
+  const kinds = new Map(mapUnit.components.map((c) => [c.key, (c.kind ?? "").trim().toLowerCase()]));
+  const thin: string[] = [];
+  const placeholders: string[] = [];
+  for (const summary of summaries) {
+    const id = summary.property.id;
+    // Horizon properties are summarized over the interval; component properties (slope, classes) have no depth.
+    const where = plan.summaries.find((s) => s.property.id === id)?.property.level === "horizon" ? ` ${interval(plan)}` : "";
+    if ((summary.value !== null || summary.category !== null) && summary.percent_of_map_unit < HALF_OF_MAP_UNIT) {
+      thin.push(`${id}${where} on ${summary.percent_of_map_unit} %`);
+    }
+    if (FRACTION_PROPERTIES.has(id)) {
+      const zeros = summary.contributions.filter((c) => kinds.get(c.component_key) === "miscellaneous area" && c.value === 0);
+      if (zeros.length > 0) placeholders.push(`${id}${where} includes ${zeros.map((c) => `${c.component_name} (${c.component_percent ?? "?"} %)`).join(", ")}`);
+    }
+  }
+  const name = `Map unit ${mapUnit.map_unit_key} (${mapUnit.map_unit_symbol}, ${mapUnit.map_unit_name})`;
+  const out: string[] = [];
+  if (thin.length > 0) {
+    out.push(`${name}: ${thin.join("; ")} of the map unit (the components with data); the value does not describe the rest of the map unit (percent_of_map_unit on each feature).`);
+  }
+  if (placeholders.length > 0) {
+    out.push(`${name}: ${placeholders.join("; ")}: miscellaneous areas whose fraction values are SSURGO placeholders (0), not fine-earth estimates, averaged in.`);
+  }
+  return out;
+}
+
+/** Each key's summaries, computed from the map units through the cache (at most MAX_SUMMARIZED_MAP_UNITS). */
+async function summarizeEach(deps: DataDeps, provider: MapUnitProvider, keys: readonly string[], plan: SummaryPlan): Promise<DerivedSummaries> {
+  const byKey = new Map<string, FeatureSummary[]>();
   const warnings: string[] = [];
-  const storedAt: number[] = [];
+  const made: string[] = [];
+  let validUntil = Number.POSITIVE_INFINITY;
   const chosen = keys.slice(0, MAX_SUMMARIZED_MAP_UNITS);
   for (let i = 0; i < chosen.length; i += SUMMARY_CONCURRENCY) {
     const loaded = await Promise.all(chosen.slice(i, i + SUMMARY_CONCURRENCY).map((key) => loadMapUnit(deps, provider, key)));
     loaded.forEach((one, k) => {
-      storedAt.push(one.cached.storedAt);
-      const summary = one.mapUnit ? summarizeMapUnit(one.mapUnit, plan)[0] : undefined;
-      byKey.set(chosen[i + k]!, summary ? { value: summary.value, category: summary.category, unit: summary.unit } : { value: null, category: null, unit: null });
+      const cached = one.cached;
+      made.push(`${cached.digest}@${cached.storedAt}`);
+      validUntil = cached.stale ? 0 : Math.min(validUntil, cached.storedAt + (cached.ttlSeconds ?? deps.cacheTtlSeconds) * 1000);
+      const computed = one.mapUnit ? summarizeMapUnit(one.mapUnit, plan) : [];
+      if (one.mapUnit) warnings.push(...caveatsOf(one.mapUnit, plan, computed));
+      byKey.set(
+        chosen[i + k]!,
+        plan.summaries.map(({ property }) => {
+          const s = computed.find((c) => c.property.id === property.id);
+          return { property: property.id, value: s?.value ?? null, category: s?.category ?? null, unit: s?.unit ?? property.unit, percent_of_map_unit: s?.percent_of_map_unit ?? 0 };
+        }),
+      );
     });
   }
   if (keys.length > chosen.length) {
     warnings.push(
-      `The box holds ${keys.length} map units; only the first ${chosen.length} (in polygon order) carry a summary, the others have none. Narrow the box for a complete choropleth.`,
+      `The page holds ${keys.length} map units; only the first ${chosen.length} (in polygon order) carry summaries, the others have none. Narrow the box or lower limit for a complete choropleth.`,
     );
   }
-  return { byKey, warnings, storedAt };
+  return { byKey, warnings, stamp: Bun.hash(made.join(",")).toString(36), validUntil: Number.isFinite(validUntil) ? validUntil : 0 };
 }
 
-const MAPPED_WARNING =
+async function summariesOnce(deps: DataDeps, provider: MapUnitProvider, answer: object, keys: readonly string[], plan: SummaryPlan): Promise<DerivedSummaries> {
+  const key = planKey(plan);
+  let plans = derivedSummaries.get(answer);
+  const kept = plans?.get(key);
+  if (kept && kept.validUntil > deps.now()) return kept;
+  const derived = await summarizeEach(deps, provider, keys, plan);
+  if (derived.validUntil > deps.now()) {
+    if (!plans) derivedSummaries.set(answer, (plans = new Map()));
+    if (plans.size >= PLANS_PER_ANSWER) plans.delete(plans.keys().next().value as string);
+    plans.set(key, derived);
+  }
+  return derived;
+}
+
+/** One page of polygons with their map units' summaries: what both polygon routes are made of. */
+export interface MapUnitPage {
+  polygons: MapUnitPolygon[];
+  truncated: boolean;
+  /** The key the next page starts after (null on the last page). */
+  nextAfter: string | null;
+  /** Per map unit key, one summary per planned property; null without a plan. */
+  summaries: Map<string, FeatureSummary[]> | null;
+  /** Warnings of the summaries: by map unit (caveats), and when a page has too many map units. */
+  summaryWarnings: string[];
+  cache: CacheDescriptor;
+  source: SourceDescription;
+  /** Names everything the page is made of, for the answer's key (with the query). */
+  stamp: string;
+}
+
+export async function mapUnitPage(
+  deps: DataDeps,
+  provider: PointProvider,
+  page: { bbox: Bbox; limit: number; after: string | null },
+  plan: SummaryPlan | null,
+): Promise<MapUnitPage> {
+  const member = provider.mapUnitPolygons!;
+  const cached = await deps.connected.ask(provider, member.query, { bbox: page.bbox, limit: page.limit, after: page.after });
+  const cache = describeCache(cached, deps.cacheTtlSeconds);
+  const source = deps.connected.sourceOf(provider);
+  const { polygons, truncated, last } = polygonsOnce(provider, cached.answer as object, page.limit);
+  let summaries: DerivedSummaries | null = null;
+  if (plan && plan.summaries.length > 0 && provider.mapUnits) {
+    const keys = [...new Set(polygons.map((p) => p.mapUnitKey))];
+    summaries = await summariesOnce(deps, provider as MapUnitProvider, cached.answer as object, keys, plan);
+  }
+  return {
+    polygons,
+    truncated,
+    nextAfter: truncated ? last : null,
+    summaries: summaries?.byKey ?? null,
+    summaryWarnings: summaries?.warnings ?? [],
+    cache,
+    source,
+    stamp: summaries?.stamp ?? "",
+  };
+}
+
+/** A summary's flat members (GIS keeps flat strings and numbers): `<id>` is the value or class, `<id>_percent_of_map_unit` what it rests on. */
+export function flatSummaryMembers(summaries: readonly FeatureSummary[] | undefined): Record<string, string | number | null> {
+  const members: Record<string, string | number | null> = {};
+  for (const s of summaries ?? []) {
+    members[s.property] = s.category ?? s.value;
+    members[`${s.property}_percent_of_map_unit`] = s.percent_of_map_unit;
+  }
+  return members;
+}
+
+export const MAPPED_WARNING =
   "Map-unit polygons are delineations of a soil survey map (1:12,000 to 1:63,360): each holds the map unit's components in proportions, not one soil, and its lines are not exact to the metre.";
 
-function feature(polygon: MapUnitPolygon, summary: Summary | undefined): Static<typeof MapUnitFeature> {
-  const geometry =
-    polygon.polygons.length === 1
-      ? { type: "Polygon" as const, coordinates: polygon.polygons[0]! }
-      : { type: "MultiPolygon" as const, coordinates: polygon.polygons };
+export function polygonGeometry(polygon: MapUnitPolygon) {
+  return polygon.polygons.length === 1
+    ? { type: "Polygon" as const, coordinates: polygon.polygons[0]! }
+    : { type: "MultiPolygon" as const, coordinates: polygon.polygons };
+}
+
+function feature(polygon: MapUnitPolygon, summaries: FeatureSummary[] | undefined, single: boolean): Static<typeof MapUnitFeature> {
+  const first = summaries?.[0];
   return {
     type: "Feature",
     id: polygon.id,
-    geometry,
+    geometry: polygonGeometry(polygon),
     properties: {
       map_unit_key: polygon.mapUnitKey,
       map_unit_symbol: polygon.mapUnitSymbol,
       map_unit_name: polygon.mapUnitName,
       area_symbol: polygon.areaSymbol,
-      ...(summary ? { summary } : {}),
+      ...(single && first ? { summary: { value: first.value, category: first.category, unit: first.unit, percent_of_map_unit: first.percent_of_map_unit } } : {}),
+      ...flatSummaryMembers(summaries),
     },
   };
+}
+
+/** The collection's warnings: what polygons are, truncation, emptiness, the summaries' caveats, the source. */
+export function pageWarnings(page: MapUnitPage, limit: number, maxLimit = MAX_MAP_UNIT_LIMIT): string[] {
+  const warnings = [MAPPED_WARNING];
+  if (page.truncated) {
+    const raise = limit < maxLimit ? ` or raise limit (at most ${maxLimit})` : "";
+    warnings.push(`Truncated: more than ${limit} polygons meet the bbox from this page on; this page lists the next ${limit} by polygon key. Follow 'next' (or the Link header) for the rest, narrow the bbox${raise}.`);
+  }
+  if (page.polygons.length === 0) {
+    const coverage = page.source.kind === "snapshot" ? ` The offline snapshot covers: ${(page.source.coverage ?? []).join("; ") || "unknown"}.` : "";
+    warnings.push(`No map-unit polygon meets the bbox on this page.${coverage}`);
+  }
+  warnings.push(...page.summaryWarnings);
+  warnings.push(...sourceWarnings(page.source, page.cache));
+  return warnings;
 }
 
 export async function mapUnitsInBbox(
@@ -83,41 +282,45 @@ export async function mapUnitsInBbox(
   provider: PointProvider,
   query: EffectiveMapUnitQuery,
   plan: SummaryPlan | null,
-): Promise<DataAnswer<Static<typeof MapUnitCollection>>> {
+  paging: { after: string | null; nextHref: (after: string) => string },
+): Promise<{ answer: DataAnswer<Static<typeof MapUnitCollection>>; next: string | null }> {
+  const page = await mapUnitPage(deps, provider, { bbox: query.bbox, limit: query.limit, after: paging.after }, plan);
+  const next = page.nextAfter === null ? null : paging.nextHref(page.nextAfter);
+  const answer: DataAnswer<Static<typeof MapUnitCollection>> = {
+    // The summaries' map units are cached on their own: the stamp names the answers the body is made of.
+    key: `mapunits|${textOf(query)}|${paging.after ?? ""}|${page.stamp}`,
+    cache: page.cache,
+    body: () => ({
+      type: "FeatureCollection" as const,
+      provider: query.provider,
+      query: { ...query, bbox: [...query.bbox], properties: [...query.properties] },
+      cache: cacheMetadata(page.cache, deps.now()),
+      truncated: page.truncated,
+      next,
+      warnings: pageWarnings(page, query.limit),
+      features: page.polygons.map((p) => feature(p, page.summaries?.get(p.mapUnitKey), query.property !== null)),
+    }),
+  };
+  return { answer, next };
+}
+
+/** One polygon by key, with its map unit's summaries (an OGC single item); null when the key is unknown. */
+export async function mapUnitPolygonByKey(deps: DataDeps, provider: PointProvider, key: string, plan: SummaryPlan | null): Promise<MapUnitPage | null> {
+  if (!/^\d{1,10}$/.test(key) || Number(key) > 2_147_483_647) return null;
   const member = provider.mapUnitPolygons!;
-  const cached = await deps.connected.ask(provider, member.query, { bbox: query.bbox, limit: query.limit });
-  const cache = describeCache(cached, deps.cacheTtlSeconds);
-  const source = deps.connected.sourceOf(provider);
-  const { polygons, truncated } = member.polygons(cached.answer, query.limit);
-  const keys = [...new Set(polygons.map((p) => p.mapUnitKey))];
-  const summaries = plan && provider.mapUnits ? await summarizeEach(deps, provider as MapUnitProvider, keys, plan) : null;
+  const cached = await deps.connected.ask(provider, member.byKey, { key });
+  const { polygons } = polygonsOnce(provider, cached.answer as object, 1);
+  if (polygons.length === 0) return null;
+  const summaries =
+    plan && plan.summaries.length > 0 && provider.mapUnits ? await summariesOnce(deps, provider as MapUnitProvider, cached.answer as object, [polygons[0]!.mapUnitKey], plan) : null;
   return {
-    // The summaries' map units are cached on their own: their storage times are part of what the body is made of.
-    key: `mapunits|${JSON.stringify(query)}|${summaries ? summaries.storedAt.join(",") : ""}`,
-    cache,
-    body: () => {
-      const warnings = [MAPPED_WARNING];
-      if (truncated) {
-        const raise = query.limit < MAX_MAP_UNIT_LIMIT ? ` or raise limit (at most ${MAX_MAP_UNIT_LIMIT})` : "";
-        warnings.push(
-          `Truncated: more than ${query.limit} polygons meet the bbox, and only the first ${query.limit} by polygon key are listed, so this collection is not complete. Narrow the bbox${raise}; there are no further pages.`,
-        );
-      }
-      if (polygons.length === 0) {
-        const coverage = source.kind === "snapshot" ? ` The offline snapshot covers: ${(source.coverage ?? []).join("; ") || "unknown"}.` : "";
-        warnings.push(`No map-unit polygon meets the bbox.${coverage}`);
-      }
-      if (summaries) warnings.push(...summaries.warnings);
-      warnings.push(...sourceWarnings(source, cache));
-      return {
-        type: "FeatureCollection" as const,
-        provider: query.provider,
-        query: { ...query, bbox: [...query.bbox] },
-        cache: cacheMetadata(cache, deps.now()),
-        truncated,
-        warnings,
-        features: polygons.map((p) => feature(p, summaries?.byKey.get(p.mapUnitKey))),
-      };
-    },
+    polygons,
+    truncated: false,
+    nextAfter: null,
+    summaries: summaries?.byKey ?? null,
+    summaryWarnings: summaries?.warnings ?? [],
+    cache: describeCache(cached, deps.cacheTtlSeconds),
+    source: deps.connected.sourceOf(provider),
+    stamp: summaries?.stamp ?? "",
   };
 }

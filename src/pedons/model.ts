@@ -37,7 +37,15 @@ export const PedonCollectionQueryParams = t.Object({
       examples: [DEFAULT_LAB_PROVIDER],
     }),
   ),
-  limit: t.Optional(queryInteger({ minimum: 1, maximum: MAX_PEDON_LIMIT, default: DEFAULT_PEDON_LIMIT, description: "Most features to return, 1 to 500." })),
+  limit: t.Optional(queryInteger({ minimum: 1, maximum: MAX_PEDON_LIMIT, default: DEFAULT_PEDON_LIMIT, description: "Most features per page, 1 to 500." })),
+  cursor: t.Optional(
+    t.String({
+      maxLength: 512,
+      default: "",
+      description:
+        "Where a page continues: the opaque cursor in the previous page's Link header (rel=\"next\"). Bound to its bbox and provider (another with it is a 422, as is an edited cursor). Empty or absent: the first page.",
+    }),
+  ),
   ...FORMAT_PARAMETER,
 });
 
@@ -76,7 +84,7 @@ export const PEDON_MAX_DEPTH_CM = 1000;
  * The pedon detail's depth interval: Loam's own bounds (the spec leaves them open; the point query's
  * 0–200 cm stay the spec's). Without depth_bottom_cm the interval reaches the pedon's deepest layer.
  */
-const PEDON_DEPTH_PARAMETERS = {
+export const PEDON_DEPTH_PARAMETERS = {
   depth_top_cm: t.Optional(queryNumber({ minimum: 0, maximum: PEDON_MAX_DEPTH_CM - 1, default: 0, description: `Top of the depth interval, cm, 0 to ${PEDON_MAX_DEPTH_CM - 1}.` })),
   depth_bottom_cm: t.Optional(
     queryNumber({

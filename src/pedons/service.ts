@@ -28,16 +28,28 @@ const COORDINATE_WARNING =
   "Pedon coordinates are provider records whose accuracy varies, especially for older pedons (some were located from maps or recorded to the nearest minute); horizontal accuracy is unknown.";
 const NO_COORDINATES_NOTE = "Pedons without site coordinates cannot be placed in a box and are never listed; GET /v1/pedons/{pedon_key} still answers for them.";
 
-export async function pedonsInBbox(deps: DataDeps, provider: PedonProvider, query: EffectiveCollectionQuery): Promise<DataAnswer<Static<typeof PedonCollection>>> {
-  const cached = await deps.connected.ask(provider, provider.pedons.bbox, { bbox: query.bbox, limit: query.limit });
+/** One page of pedons in a box, after a cursor's key (docs/decisions.md#cursors): the features in key order and where the next page starts. */
+export async function pedonPage(deps: DataDeps, provider: PedonProvider, page: { bbox: Bbox; limit: number; after: string | null }) {
+  const cached = await deps.connected.ask(provider, provider.pedons.bbox, { bbox: page.bbox, limit: page.limit, after: page.after });
+  const listed = provider.pedons.features(cached.answer, page.limit);
+  return { cached, listed, nextAfter: listed.truncated ? listed.last : null };
+}
+
+/** GET /v1/pedons: the spec's body; `nextAfter` is where the Link header's next page starts. */
+export async function pedonsInBbox(
+  deps: DataDeps,
+  provider: PedonProvider,
+  query: EffectiveCollectionQuery,
+  after: string | null = null,
+): Promise<{ answer: DataAnswer<Static<typeof PedonCollection>>; nextAfter: string | null }> {
+  const { cached, listed, nextAfter } = await pedonPage(deps, provider, { bbox: query.bbox, limit: query.limit, after });
   const cache = describeCache(cached, deps.cacheTtlSeconds);
   const source = deps.connected.sourceOf(provider);
   const link = await seriesLinker(deps);
-  return {
-    key: `pedons|${JSON.stringify(query)}`,
+  const answer: DataAnswer<Static<typeof PedonCollection>> = {
+    key: `pedons|${JSON.stringify(query)}|${after ?? ""}`,
     cache,
     body: () => {
-      const listed = provider.pedons.features(cached.answer, query.limit);
       const { truncated } = listed;
       // A pedon links the series it was sampled as, when that series has a description.
       const features = listed.features.map((f) => ({ ...f, properties: { ...f.properties, series: f.properties.name ? link(f.properties.name) : null } }));
@@ -45,7 +57,7 @@ export async function pedonsInBbox(deps: DataDeps, provider: PedonProvider, quer
       if (truncated) {
         const raise = query.limit < MAX_PEDON_LIMIT ? ` or raise limit (at most ${MAX_PEDON_LIMIT})` : "";
         warnings.push(
-          `Truncated: more than ${query.limit} pedons lie in the bbox, and only the first ${query.limit} by pedon key are listed, so this list is not complete. Narrow the bbox${raise}; there are no further pages.`,
+          `Truncated: more than ${query.limit} pedons lie in the bbox${after === null ? "" : " after the cursor"}, and only the next ${query.limit} by pedon key are listed, so this list is not complete. Narrow the bbox${raise}, or follow the Link header (rel="next") to the next page.`,
         );
       }
       if (features.length === 0) warnings.push(`No laboratory pedon with site coordinates lies in the bbox.${provider.pedons.coverageNote(source)}`);
@@ -61,6 +73,7 @@ export async function pedonsInBbox(deps: DataDeps, provider: PedonProvider, quer
       };
     },
   };
+  return { answer, nextAfter };
 }
 
 /** The provider's answer for one pedon; 404 when it holds no such pedon. */

@@ -184,8 +184,13 @@ export interface PointProvider<A = any> extends OperationalBase {
 /** Map-unit polygons of a provider: their query, whose answer `B` is decoded once (docs/decisions.md#decode-once), and its page. */
 export interface MapUnitPolygonRole<B> {
   query: QueryKind<BboxParams, B>;
-  /** At most `limit` polygons in the query's order; `truncated` when more exist. */
-  polygons(answer: B, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean };
+  /** At most `limit` polygons in the query's order (polygon key); `truncated` when more exist. */
+  polygons(answer: B, limit: number): { polygons: MapUnitPolygon[] } & PageEnd;
+  /** One polygon by its key (an OGC single item); its answer reads with `polygons` (none: unknown key). */
+  byKey: QueryKind<{ key: string }, B>;
+  /** The extent of every polygon the provider holds (GET /ogc/collections/mapunits). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  extent: { query: QueryKind<Record<string, never>, any>; read(answer: any): DataExtent };
 }
 
 // ---- laboratory pedons (GET /v1/pedons, /v1/pedons/{key}) ------------------------------------------
@@ -193,8 +198,23 @@ export interface MapUnitPolygonRole<B> {
 export interface BboxParams {
   bbox: [number, number, number, number];
   limit: number;
+  /**
+   * Keyset paging (docs/decisions.md#cursors): only features whose key comes after this one in the
+   * collection's order; absent or null from the first. The key of a feature the same query listed.
+   */
+  after?: string | null;
 }
 
+/** A page of a keyset-paged collection: the key of its last listed feature, where the next page starts. */
+export interface PageEnd {
+  /** More features follow this page. */
+  truncated: boolean;
+  /** The key of the last feature of this page (null for an empty page). */
+  last: string | null;
+}
+
+/** The extent of a collection's data: [min_lon, min_lat, max_lon, max_lat], null when it holds nothing. */
+export type DataExtent = [number, number, number, number] | null;
 
 export interface PedonParams {
   pedonKey: PedonKey;
@@ -231,8 +251,11 @@ export interface PedonProvider<B = any, D = any> extends OperationalBase {
     /** Its key syntax: a path segment read as a key (null when malformed), and the syntax in words for the 422. */
     key: { parse(raw: string): PedonKey | null; syntax: string };
     bbox: QueryKind<BboxParams, B>;
-    /** Features in the query's order; `truncated` when more than `limit` exist. */
-    features(answer: B, limit: number): { features: Static<typeof PedonFeature>[]; truncated: boolean };
+    /** Features in the query's order (pedon key); `truncated` when more than `limit` exist. */
+    features(answer: B, limit: number): { features: Static<typeof PedonFeature>[] } & PageEnd;
+    /** The extent of every located pedon the provider holds (GET /ogc/collections/pedons). */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    extent: { query: QueryKind<Record<string, never>, any>; read(answer: any): DataExtent };
     /** What an empty box says about this provider's coverage ("" when nothing to add). */
     coverageNote(source: SourceDescription): string;
     pedon: QueryKind<PedonParams, D>;

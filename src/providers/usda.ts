@@ -1,6 +1,7 @@
 /** What the two USDA-NRCS providers share: licence text, Soil Data Access limits, and their transport. */
 import type { Transport } from "../upstream/transport";
-import type { ConnectContext } from "./provider";
+import type { SdaAnswer } from "../upstream/sda/payload";
+import type { ConnectContext, DataExtent } from "./provider";
 
 /** Acknowledgement USDA-NRCS asks for in products derived from SSURGO and KSSL data. */
 export const USDA_ACKNOWLEDGEMENT =
@@ -24,4 +25,16 @@ export function usdaTransport({ upstreams }: ConnectContext): Transport {
   const transport = upstreams.sda ?? upstreams.snapshot;
   if (!transport) throw new Error("The USDA providers need the offline snapshot or Soil Data Access; neither was opened.");
   return transport;
+}
+
+/** The one row of an extent query (min_lon, min_lat, max_lon, max_lat) as a box; null when the data hold nothing located. */
+export function extentOfRow(answer: SdaAnswer): DataExtent {
+  const row = answer.table.rows[0];
+  if (!row) return null;
+  const at = (name: string) => {
+    const cell = row[answer.table.columns.indexOf(name)];
+    return cell === null || cell === undefined || cell === "" ? Number.NaN : Number(cell);
+  };
+  const box = [at("min_lon"), at("min_lat"), at("max_lon"), at("max_lat")] as [number, number, number, number];
+  return box.every(Number.isFinite) ? box : null;
 }

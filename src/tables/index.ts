@@ -9,6 +9,7 @@ import { summaryCsv, type SummaryBodyCells } from "./summary";
 import { mapUnitCollectionCsv, type MapUnitCollectionCells } from "./mapunits";
 import { seriesCsv } from "./series";
 import type { SeriesResponse } from "../domain/series";
+import { layerTableCsv, type LayerTableCells } from "./layers";
 
 export const LOCATION_TABLE: CsvTable<LocationBody & { query: { latitude: number; longitude: number } }> = {
   render: locationCsv,
@@ -54,4 +55,10 @@ export const MAP_UNIT_COLLECTION_TABLE: CsvTable<MapUnitCollectionCells> = {
 export const SERIES_TABLE: CsvTable<SeriesResponse> = {
   render: seriesCsv,
   fileName: (body) => `loam-series_${body.series.name}.csv`,
+};
+
+/** GET /v1/pedons/layers: named by the box. */
+export const LAYER_TABLE: CsvTable<LayerTableCells> = {
+  render: layerTableCsv,
+  fileName: (body) => `loam-pedon-layers_${body.query.bbox.join("_")}.csv`,
 };

@@ -18,14 +18,16 @@ export interface MapUnitFeatureCells {
     map_unit_symbol: string | null;
     map_unit_name: string | null;
     area_symbol: string | null;
-    summary?: { value: number | null; category: string | null; unit: string | null } | null;
+    summary?: { value: number | null; category: string | null; unit: string | null; percent_of_map_unit?: number } | null;
+    /** Flat summary members: `<id>` and `<id>_percent_of_map_unit` per summarized property. */
+    [member: string]: unknown;
   };
 }
 
 export interface MapUnitCollectionCells {
   provider: string;
   /** The effective query: the summarized property and method are null when none was asked for. */
-  query: { bbox: readonly number[]; property: string | null; method: string | null; depth_top_cm: number; depth_bottom_cm: number };
+  query: { bbox: readonly number[]; property: string | null; properties?: readonly string[]; method: string | null; depth_top_cm: number; depth_bottom_cm: number };
   features: readonly MapUnitFeatureCells[];
   truncated: boolean;
   cache: { stored_at: string };
@@ -58,6 +60,23 @@ export function mapUnitFeatureRows(answer: MapUnitCollectionCells): FeatureRow[]
   return answer.features.map((feature) => ({ feature, answer }));
 }
 
+const flatCell = (value: unknown) => (typeof value === "number" || typeof value === "string" ? value : null);
+
+/**
+ * The columns of one answer: the fixed ones, then per summarized property (several with `properties`)
+ * `<id>` (value or class) and `<id>_percent_of_map_unit`, as the GeoJSON's flat members, before the provenance.
+ */
+export function mapUnitColumns(answer: MapUnitCollectionCells): readonly Column<FeatureRow>[] {
+  const ids = answer.query.properties ?? [];
+  if (ids.length === 0) return MAP_UNIT_FEATURE_COLUMNS;
+  const at = MAP_UNIT_FEATURE_COLUMNS.findIndex(([name]) => name === "provider");
+  const flat: Column<FeatureRow>[] = ids.flatMap((id) => [
+    [id, ({ feature }) => flatCell(feature.properties[id])] as const,
+    [`${id}_percent_of_map_unit`, ({ feature }) => flatCell(feature.properties[`${id}_percent_of_map_unit`])] as const,
+  ]);
+  return [...MAP_UNIT_FEATURE_COLUMNS.slice(0, at), ...flat, ...MAP_UNIT_FEATURE_COLUMNS.slice(at)];
+}
+
 export function mapUnitCollectionCsv(answer: MapUnitCollectionCells): string {
-  return toCsv(MAP_UNIT_FEATURE_COLUMNS, mapUnitFeatureRows(answer));
+  return toCsv(mapUnitColumns(answer), mapUnitFeatureRows(answer));
 }

@@ -73,7 +73,7 @@ for (const mode of ["snapshot", "fake SDA"] as const) {
       expect(status).toBe(200);
       contract.assert("MapUnitCollection", body);
       expect(body).toMatchObject({ type: "FeatureCollection", provider: "usda_ssurgo", truncated: false });
-      expect(body.query).toEqual({ bbox: BOX, provider: "usda_ssurgo", limit: 2000, property: null, method: null, depth_top_cm: 0, depth_bottom_cm: 200 });
+      expect(body.query).toEqual({ bbox: BOX, provider: "usda_ssurgo", limit: 2000, property: null, properties: [], method: null, depth_top_cm: 0, depth_bottom_cm: 200 });
       const at = body.features.filter((f: any) => contains(f.geometry, POINT.lon, POINT.lat));
       expect(at).toHaveLength(1);
       expect(at[0].properties).toEqual({
@@ -124,7 +124,7 @@ for (const mode of ["snapshot", "fake SDA"] as const) {
         expect(one.status).toBe(200);
         const expected = one.body.summaries[0];
         for (const f of body.features.filter((f: any) => f.properties.map_unit_key === key)) {
-          expect(f.properties.summary).toEqual({ value: expected.value, category: expected.category, unit: expected.unit });
+          expect(f.properties.summary).toEqual({ value: expected.value, category: expected.category, unit: expected.unit, percent_of_map_unit: expected.percent_of_map_unit });
         }
       }
       expect(body.features.some((f: any) => typeof f.properties.summary.value === "number" && f.properties.summary.unit === "%")).toBe(true);

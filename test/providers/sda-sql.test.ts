@@ -91,6 +91,11 @@ describe("no SQL comments reach SDA", () => {
     { kind: "lab_pedon", pedonKey: { form: "pedlabsampnum", value: "02N0245" } },
     { kind: "ssurgo_mapunit", mapUnitKey: "2765528" },
     { kind: "ssurgo_polygons", bbox: [-94.37, 41.934, -94.35, 41.954], limit: 2000 },
+    { kind: "ssurgo_polygons", bbox: [-94.37, 41.934, -94.35, 41.954], limit: 7, after: "12345" },
+    { kind: "lab_bbox", bbox: [-96, 38, -95, 39], limit: 7, after: "52" },
+    { kind: "ssurgo_polygon", key: "12345" },
+    { kind: "ssurgo_polygon_extent" },
+    { kind: "lab_extent" },
   ];
   test("every query kind of every provider, as sent", () => {
     const kinds = DEFAULT_PROVIDERS.flatMap((p) => (p.role === "planned" ? [] : Object.values(p.queries).filter((q) => q.forms.sda).map((q) => q.kind)));
@@ -121,6 +126,9 @@ describe("hostile input never reaches SQL", () => {
     ["an inverted polygon bbox", () => ssurgoPolygonSql({ bbox: [-94.3, 41.9, -94.4, 42], limit: 10 })],
     ["a string in a polygon bbox", () => ssurgoPolygonSql({ bbox: ["0)) ; DROP TABLE x--" as unknown as number, 41.9, -94.3, 42], limit: 10 })],
     ["a polygon limit over 5000", () => ssurgoPolygonSql({ bbox: [-94.4, 41.9, -94.3, 42], limit: 5001 })],
+    // A cursor's position enters SQL only as a key of the source (docs/decisions.md#cursors).
+    ["a quoted polygon cursor position", () => ssurgoPolygonSql({ bbox: [-94.4, 41.9, -94.3, 42], limit: 10, after: "1 OR 1=1" })],
+    ["a pedon cursor position that is not a pedon_key", () => labBboxSql({ bbox: [-96, 38, -95, 39], limit: 10, after: "02N0245'; DROP TABLE x--" })],
     ["a fractional limit", () => labBboxSql({ bbox: [-96, 38, -95, 39], limit: 1.5 })],
     ["a zero limit", () => labBboxSql({ bbox: [-96, 38, -95, 39], limit: 0 })],
     ["a quoted pedlabsampnum", () => labPedonSql({ pedonKey: { form: "pedlabsampnum", value: "02N0245'; DROP TABLE x--" } })],

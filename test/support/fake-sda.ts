@@ -87,6 +87,16 @@ const NUMBER = String.raw`(-?\d+(?:\.\d+)?)`;
  * reading its parameters back out of the text or answering null. A new query kind is one new entry.
  */
 export const RECOGNIZERS: ((sql: string) => LogicalQuery | null)[] = [
+  function ssurgoPolygonExtent(sql) {
+    return /STEnvelope\(\)[\s\S]*FROM sapolygon/i.test(sql) ? { kind: "ssurgo_polygon_extent" } : null;
+  },
+  function ssurgoPolygonByKey(sql) {
+    const key = /FROM mupolygon AS P[\s\S]*WHERE P\.mupolygonkey = (\d+)$/i.exec(sql.trim());
+    return key ? { kind: "ssurgo_polygon", key: key[1] } : null;
+  },
+  function labExtent(sql) {
+    return /^SELECT MIN\(p\.longitude_decimal_degrees\)/i.test(sql.trim()) ? { kind: "lab_extent" } : null;
+  },
   function ssurgoPoint(sql) {
     const point = new RegExp(String.raw`WktWgs84\('POINT\(${NUMBER} ${NUMBER}\)'\)`, "i").exec(sql);
     return point && { kind: "ssurgo_point", longitude: Number(point[1]), latitude: Number(point[2]) };
@@ -98,7 +108,10 @@ export const RECOGNIZERS: ((sql: string) => LogicalQuery | null)[] = [
   function ssurgoPolygons(sql) {
     const box = new RegExp(String.raw`STIntersects\(geometry::STGeomFromText\('POLYGON\(\(${NUMBER} ${NUMBER}, ${NUMBER} ${NUMBER}, ${NUMBER} ${NUMBER}`, "i").exec(sql);
     const top = /FROM mupolygon AS P/i.test(sql) && /SELECT TOP \((\d+)\)/i.exec(sql);
-    return box && top ? { kind: "ssurgo_polygons", bbox: [Number(box[1]), Number(box[2]), Number(box[5]), Number(box[6])], limit: Number(top[1]) - 1 } : null;
+    const after = /AND P\.mupolygonkey > (\d+)/i.exec(sql);
+    return box && top
+      ? { kind: "ssurgo_polygons", bbox: [Number(box[1]), Number(box[2]), Number(box[5]), Number(box[6])], limit: Number(top[1]) - 1, ...(after ? { after: after[1] } : {}) }
+      : null;
   },
   function labBbox(sql) {
     if (!LAB_PEDONS.test(sql)) return null;

@@ -100,10 +100,11 @@ export async function startLoam(options: StartOptions = {}): Promise<RunningLoam
 export function useLoam(options: StartOptions = {}): { loam: RunningLoam; contract: ContractChecker } {
   let loam: RunningLoam | undefined;
   let contract: ContractChecker | undefined;
+  // Building the test snapshot takes seconds on a busy machine: more than a hook's default 5 s.
   beforeAll(async () => {
     loam = await startLoam(options);
     contract = await contractFrom(loam.base);
-  });
+  }, 120_000);
   afterAll(() => loam?.stop());
   return { loam: late(() => loam, "loam"), contract: late(() => contract, "contract") };
 }

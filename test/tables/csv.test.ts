@@ -296,7 +296,10 @@ describe("GET /v1/soil/mapunits?bbox= as CSV", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-disposition")).toBe(`attachment; filename="loam-mapunits_${json.query.bbox.join("_")}.csv"`);
     const rows = records(parseRfc4180(csv));
-    expect(Object.keys(rows[0]!)).toEqual(MAP_UNIT_FEATURE_COLUMNS.map(([name]) => name));
+    // The fixed columns, with the summarized property's flat columns before the provenance.
+    const names = MAP_UNIT_FEATURE_COLUMNS.map(([name]) => name);
+    const at = names.indexOf("provider");
+    expect(Object.keys(rows[0]!)).toEqual([...names.slice(0, at), "clay", "clay_percent_of_map_unit", ...names.slice(at)]);
     expect(rows.length).toBe(json.features.length);
     expect(rows.length).toBeGreaterThan(1);
     json.features.forEach((f: any, i: number) => {
@@ -331,6 +334,7 @@ describe("every CSV route, read by Python's csv module", () => {
       ["/v1/pedons?bbox=-96.5,38.5,-95,39.5&limit=50", (j) => j.features.length],
       ["/v1/pedons/02N0245", (j) => j.layers.reduce((n: number, l: any) => n + l.observations.length, 0)],
       ["/v1/series/clarion", (j) => j.horizons.length],
+      ["/v1/pedons/layers?bbox=-96,38.5,-95,39.5&properties=clay,ph&limit=5", (j) => j.rows.length],
     ];
     for (const [path, count] of cases) {
       const { json, csv, response } = await both(path);
@@ -427,7 +431,7 @@ describe("negotiation, validators and errors", () => {
 describe("the CSV routes in the OpenAPI document", () => {
   test("each CSV route documents format (json, csv), text/csv on its 200 and Content-Disposition; JSON-only routes do not", async () => {
     const doc = await (await loam.get("/openapi.json")).json();
-    const csvPaths = ["/v1/soil/location", "/v1/soil/summary", "/v1/soil/mapunits", "/v1/soil/mapunits/{map_unit_key}", "/v1/pedons", "/v1/pedons/{pedon_key}", "/v1/series/{name}", "/v1/geochem/sites", "/v1/geochem/sites/{site_id}"];
+    const csvPaths = ["/v1/soil/location", "/v1/soil/summary", "/v1/soil/mapunits", "/v1/soil/mapunits/{map_unit_key}", "/v1/pedons", "/v1/pedons/layers", "/v1/pedons/{pedon_key}", "/v1/series/{name}", "/v1/geochem/sites", "/v1/geochem/sites/{site_id}"];
     for (const path of csvPaths) {
       const get = doc.paths[path].get;
       const format = get.parameters.find((p: any) => p.name === "format");

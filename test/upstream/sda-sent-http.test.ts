@@ -22,6 +22,9 @@ const ENDPOINTS: [path: string, kind: string][] = [
   ["/v1/pedons/02N0245?properties=ph,clay,bulk_density", "lab_pedon"],
   ["/v1/pedons/52", "lab_pedon"],
   ["/v1/providers/usda_kssl/raw/pedons/02N0245", "lab_pedon"],
+  ["/ogc/collections/mapunits", "ssurgo_polygon_extent"],
+  ["/ogc/collections/pedons", "lab_extent"],
+  ["/ogc/collections/mapunits/items/1", "ssurgo_polygon"],
 ];
 
 // No cache: every request reaches the fake, so each one's SQL can be read there.

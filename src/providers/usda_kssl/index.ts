@@ -1,12 +1,12 @@
 /** NCSS / KSSL laboratory pedons (role lab_pedons). */
 import type { SdaAnswer } from "../../upstream/sda/payload";
 import type { PedonProvider } from "../provider";
-import { usdaTransport } from "../usda";
+import { extentOfRow, usdaTransport } from "../usda";
 import { KSSL_ALIASES, KSSL_ID, KSSL_RECORD } from "./catalog";
 import { KSSL_PROPERTY_COLUMNS } from "./columns";
 import { coverageNote, notFoundMessage, pedonDetail, POINT_WARNING } from "./detail";
 import { normalizeCollection, sampledAs } from "./normalize";
-import { bboxQuery, pedonQuery } from "./queries";
+import { bboxQuery, extentQuery, pedonQuery } from "./queries";
 import { parsePedonKey } from "../../domain/pedon-key";
 
 export const usdaKssl: PedonProvider<SdaAnswer, SdaAnswer> = {
@@ -15,7 +15,7 @@ export const usdaKssl: PedonProvider<SdaAnswer, SdaAnswer> = {
   role: "lab_pedons",
   record: KSSL_RECORD,
   columns: KSSL_PROPERTY_COLUMNS,
-  queries: { [bboxQuery.kind]: bboxQuery, [pedonQuery.kind]: pedonQuery },
+  queries: { [bboxQuery.kind]: bboxQuery, [pedonQuery.kind]: pedonQuery, [extentQuery.kind]: extentQuery },
   connect: usdaTransport,
   pedons: {
     key: {
@@ -24,6 +24,7 @@ export const usdaKssl: PedonProvider<SdaAnswer, SdaAnswer> = {
     },
     bbox: bboxQuery,
     features: (answer, limit) => normalizeCollection(answer.table, limit),
+    extent: { query: extentQuery, read: extentOfRow },
     coverageNote,
     pedon: pedonQuery,
     found: (answer) => answer.table.rows.length > 0,

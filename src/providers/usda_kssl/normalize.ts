@@ -113,7 +113,7 @@ function summary(row: Row): PedonSummary {
  * Features of a lab_bbox answer in the source's pedon-key order. The answer holds at most limit + 1
  * rows; more than `limit` means more pedons exist than are listed.
  */
-export function normalizeCollection(table: SdaTable, limit: number): { features: Static<typeof PedonFeature>[]; truncated: boolean } {
+export function normalizeCollection(table: SdaTable, limit: number): { features: Static<typeof PedonFeature>[]; truncated: boolean; last: string | null } {
   const rows = tableRecords(table);
   const features: Static<typeof PedonFeature>[] = [];
   for (const row of rows.slice(0, limit)) {
@@ -139,7 +139,9 @@ export function normalizeCollection(table: SdaTable, limit: number): { features:
       },
     });
   }
-  return { features, truncated: rows.length > limit };
+  // The page ends at its last row, listed or not, so the next page never repeats one.
+  const lastRow = rows.slice(0, limit).at(-1);
+  return { features, truncated: rows.length > limit, last: lastRow ? text(lastRow.pedon_key) : null };
 }
 
 // ---- one pedon's layers and observations -------------------------------------------------------

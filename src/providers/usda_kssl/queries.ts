@@ -26,8 +26,12 @@ export const LAB_BBOX_MAX_LIMIT = 10_000;
 const sdaSelect = (columns: readonly LabAnswerColumn[]) =>
   selectList(columns.map((c) => ({ as: c.column, sql: c.sdaSql ?? `${c.alias}.${c.column}` })));
 
-/** Pedons with site coordinates inside a bbox (edges inclusive), ordered by pedon_key; one row more than the page, so the caller can tell that more exist. */
-export function labBboxSql({ bbox, limit }: BboxParams): string {
+/**
+ * Pedons with site coordinates inside a bbox (edges inclusive), ordered by pedon_key, after the
+ * cursor's key when paging (docs/decisions.md#cursors); one row more than the page, so the caller can
+ * tell that more exist.
+ */
+export function labBboxSql({ bbox, limit, after }: BboxParams): string {
   const [minLon, minLat, maxLon, maxLat] = bbox;
   const west = sqlNumber(minLon, "bbox min_lon", -180, 180);
   const south = sqlNumber(minLat, "bbox min_lat", -90, 90);
@@ -42,8 +46,19 @@ FROM lab_combine_nasis_ncss AS p
 WHERE p.latitude_decimal_degrees IS NOT NULL
   AND p.longitude_decimal_degrees IS NOT NULL
   AND p.longitude_decimal_degrees BETWEEN ${west} AND ${east}
-  AND p.latitude_decimal_degrees BETWEEN ${south} AND ${north}
+  AND p.latitude_decimal_degrees BETWEEN ${south} AND ${north}${after == null ? "" : `
+  AND p.pedon_key > ${sqlInteger(Number(after), "cursor position (pedon_key)", 0, 2_147_483_647)}`}
 ORDER BY p.pedon_key`;
+}
+
+export const LAB_EXTENT_COLUMNS = ["min_lon", "min_lat", "max_lon", "max_lat"] as const;
+
+/** The extent of every pedon with site coordinates (the OGC collection's spatial extent). */
+export function labExtentSql(): string {
+  return `SELECT MIN(p.longitude_decimal_degrees) AS min_lon, MIN(p.latitude_decimal_degrees) AS min_lat,
+  MAX(p.longitude_decimal_degrees) AS max_lon, MAX(p.latitude_decimal_degrees) AS max_lat
+FROM lab_combine_nasis_ncss AS p
+WHERE p.latitude_decimal_degrees IS NOT NULL AND p.longitude_decimal_degrees IS NOT NULL`;
 }
 
 /** The WHERE clause naming one pedon by either key form. */
@@ -112,14 +127,33 @@ function prepareBbox(file: SnapshotFile): (params: BboxParams) => Payload {
     return file.has(p, c) ? `p.${quoteIdent(c)} AS ${quoteIdent(c)}` : `NULL AS ${quoteIdent(c)}`;
   });
   // Same expressions as the lon/lat index built by the importer, so SQLite can use it.
-  const statement = file.db.prepare<Row, [number, number, number, number, number]>(
+  // Keyset paging: the snapshot's pedon key is the pedlabsampnum, compared as SQLite compares text (the ORDER BY's order).
+  const statement = file.db.prepare<Row, [number, number, number, number, number, string | null]>(
     `SELECT ${select.join(", ")} FROM ${p} p
      WHERE p.latitude_decimal_degrees IS NOT NULL AND p.longitude_decimal_degrees IS NOT NULL
        AND CAST(p.longitude_decimal_degrees AS REAL) BETWEEN ?1 AND ?3
        AND CAST(p.latitude_decimal_degrees AS REAL) BETWEEN ?2 AND ?4
+       AND (?6 IS NULL OR p.pedlabsampnum > ?6)
      ORDER BY p.pedlabsampnum LIMIT ?5`,
   );
-  return ({ bbox: [minLon, minLat, maxLon, maxLat], limit }) => answer(LAB_BBOX_COLUMNS, statement.all(minLon, minLat, maxLon, maxLat, limit + 1));
+  return ({ bbox: [minLon, minLat, maxLon, maxLat], limit, after }) =>
+    answer(LAB_BBOX_COLUMNS, statement.all(minLon, minLat, maxLon, maxLat, limit + 1, after ?? null));
+}
+
+function prepareExtent(file: SnapshotFile): () => Payload {
+  const p = LAB_TABLES.p;
+  const types: SqlType[] = ["float", "float", "float", "float"];
+  const empty = () => Payload.ofJson(answerAsSda(LAB_EXTENT_COLUMNS, types, []).payload);
+  if (!file.has(p, "latitude_decimal_degrees") || !file.has(p, "longitude_decimal_degrees")) return empty;
+  const statement = file.db.prepare<Row, []>(
+    `SELECT MIN(CAST(p.longitude_decimal_degrees AS REAL)) AS min_lon, MIN(CAST(p.latitude_decimal_degrees AS REAL)) AS min_lat,
+            MAX(CAST(p.longitude_decimal_degrees AS REAL)) AS max_lon, MAX(CAST(p.latitude_decimal_degrees AS REAL)) AS max_lat
+     FROM ${p} p WHERE p.latitude_decimal_degrees IS NOT NULL AND p.longitude_decimal_degrees IS NOT NULL`,
+  );
+  return () => {
+    const rows = statement.all();
+    return Payload.ofJson(answerAsSda(LAB_EXTENT_COLUMNS, types, rows.map((row) => LAB_EXTENT_COLUMNS.map((c) => sdaCell(row[c], "float")))).payload);
+  };
 }
 
 /** Snapshot pedons have no numeric keys: pedon_key is the pedlabsampnum, layer_key the labsampnum; absent columns (prep_code, method codes) are null. */
@@ -149,7 +183,7 @@ function preparePedon(file: SnapshotFile): (params: PedonParams) => Payload {
 export const bboxQuery: QueryKind<BboxParams, SdaAnswer> = {
   kind: "lab_bbox",
   columns: LAB_BBOX_COLUMNS,
-  key: ({ bbox, limit }) => `${bbox.join(",")}:${limit}`,
+  key: ({ bbox, limit, after }) => `${bbox.join(",")}:${limit}${after == null ? "" : `:after=${after}`}`,
   forms: { sda: labBboxSql, snapshot: { prepare: prepareBbox } },
   decode: (payload) => decodeSdaTable(payload, LAB_BBOX_COLUMNS),
   raw: (answer) => answer.payload,
@@ -161,5 +195,14 @@ export const pedonQuery: QueryKind<PedonParams, SdaAnswer> = {
   key: ({ pedonKey }) => `${pedonKey.form}:${pedonKey.value}`,
   forms: { sda: labPedonSql, snapshot: { prepare: preparePedon } },
   decode: (payload) => decodeSdaTable(payload, LAB_PEDON_COLUMNS),
+  raw: (answer) => answer.payload,
+};
+
+export const extentQuery: QueryKind<Record<string, never>, SdaAnswer> = {
+  kind: "lab_extent",
+  columns: LAB_EXTENT_COLUMNS,
+  key: () => "all",
+  forms: { sda: labExtentSql, snapshot: { prepare: prepareExtent } },
+  decode: (payload) => decodeSdaTable(payload, LAB_EXTENT_COLUMNS),
   raw: (answer) => answer.payload,
 };

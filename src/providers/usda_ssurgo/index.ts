@@ -1,13 +1,13 @@
 /** USDA-NRCS SSURGO: mapped-survey values for a point (role mapped_location). */
 import type { SdaAnswer } from "../../upstream/sda/payload";
 import type { PointProvider } from "../provider";
-import { usdaTransport } from "../usda";
+import { extentOfRow, usdaTransport } from "../usda";
 import { SSURGO_ID, SSURGO_RECORD } from "./catalog";
 import { SSURGO_PROPERTIES } from "./columns";
 import { normalizePoint } from "./normalize";
 import { pointQuery } from "./queries";
 import { checkMapUnitKey, mapUnitKeysAtPoint, mapUnitQuery, readMapUnit } from "./mapunit";
-import { polygonQuery, polygonsOf } from "./polygons";
+import { extentQuery, polygonByKeyQuery, polygonQuery, polygonsOf } from "./polygons";
 import { SSURGO_SUMMARY_PROPERTIES } from "./summary-properties";
 
 export const usdaSsurgo: PointProvider<SdaAnswer> = {
@@ -16,9 +16,9 @@ export const usdaSsurgo: PointProvider<SdaAnswer> = {
   role: "mapped_location",
   record: SSURGO_RECORD,
   columns: SSURGO_PROPERTIES,
-  queries: { [pointQuery.kind]: pointQuery, [mapUnitQuery.kind]: mapUnitQuery, [polygonQuery.kind]: polygonQuery },
+  queries: { [pointQuery.kind]: pointQuery, [mapUnitQuery.kind]: mapUnitQuery, [polygonQuery.kind]: polygonQuery, [extentQuery.kind]: extentQuery, [polygonByKeyQuery.kind]: polygonByKeyQuery },
   connect: usdaTransport,
   point: { dataKind: "mapped_survey", note: "Mapped survey data are not a laboratory observation at the queried point.", query: pointQuery, normalize: normalizePoint },
   mapUnits: { query: mapUnitQuery, checkKey: checkMapUnitKey, read: readMapUnit, keysAtPoint: mapUnitKeysAtPoint, properties: SSURGO_SUMMARY_PROPERTIES },
-  mapUnitPolygons: { query: polygonQuery, polygons: polygonsOf },
+  mapUnitPolygons: { query: polygonQuery, polygons: polygonsOf, byKey: polygonByKeyQuery, extent: { query: extentQuery, read: extentOfRow } },
 };

@@ -10,7 +10,7 @@ import type { Database } from "bun:sqlite";
 import { UpstreamError, ValidationError } from "../../errors";
 import { encodedRingsMeetBox, polygonsOfRings, signedArea2 } from "../../upstream/snapshot-polygon-parts";
 import { decodeRings } from "../../upstream/snapshot-geometry";
-import { answerAsSda, decodeSdaTable, type Cell, type SdaPayload, type SqlType } from "../../upstream/sda/payload";
+import { answerAsSda, decodeSdaTable, type Cell, type SdaAnswer, type SdaPayload, type SqlType } from "../../upstream/sda/payload";
 import { sqlInteger, sqlNumber } from "../../upstream/sda/sql";
 import { Payload, type QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
@@ -33,7 +33,7 @@ const TYPES: SqlType[] = [
 /** Largest page the polygon query may ask for (the API allows 5000). */
 const MAX_ROWS = 5000;
 
-export function ssurgoPolygonSql({ bbox, limit }: BboxParams): string {
+export function ssurgoPolygonSql({ bbox, limit, after }: BboxParams): string {
   const [minLon, minLat, maxLon, maxLat] = bbox;
   const w = sqlNumber(minLon, "bbox min_lon", -180, 180);
   const s = sqlNumber(minLat, "bbox min_lat", -90, 90);
@@ -50,9 +50,85 @@ export function ssurgoPolygonSql({ bbox, limit }: BboxParams): string {
   mupolygongeo.STAsText() AS geom
 FROM mupolygon AS P
 INNER JOIN mapunit AS mu ON mu.mukey = P.mukey
-WHERE mupolygongeo.STIntersects(geometry::STGeomFromText('POLYGON((${w} ${s}, ${e} ${s}, ${e} ${n}, ${w} ${n}, ${w} ${s}))', 4326)) = 1
+WHERE mupolygongeo.STIntersects(geometry::STGeomFromText('POLYGON((${w} ${s}, ${e} ${s}, ${e} ${n}, ${w} ${n}, ${w} ${s}))', 4326)) = 1${
+    after == null ? "" : `\n  AND P.mupolygonkey > ${afterKey(after)}`
+  }
 ORDER BY P.mupolygonkey`;
 }
+
+/** A cursor's polygon key: polygon keys are integers in both sources (SDA mupolygonkey, the snapshot's row id). */
+function afterKey(after: string): string {
+  return sqlInteger(/^\d{1,10}$/.test(after) ? Number(after) : Number.NaN, "cursor position (polygon key)", 0, 2_147_483_647);
+}
+
+export const SSURGO_EXTENT_COLUMNS = ["min_lon", "min_lat", "max_lon", "max_lat"] as const;
+
+/**
+ * The extent of SSURGO's map-unit polygons, from the survey-area boundaries (sapolygon: a few
+ * thousand rows, where mupolygon has tens of millions): STEnvelope's first point is its south-west
+ * corner, its third the north-east.
+ */
+export function ssurgoExtentSql(): string {
+  return `SELECT MIN(sapolygongeo.STEnvelope().STPointN(1).STX) AS min_lon, MIN(sapolygongeo.STEnvelope().STPointN(1).STY) AS min_lat,
+  MAX(sapolygongeo.STEnvelope().STPointN(3).STX) AS max_lon, MAX(sapolygongeo.STEnvelope().STPointN(3).STY) AS max_lat
+FROM sapolygon`;
+}
+
+function prepareExtent(file: SnapshotFile): () => Payload {
+  const types: SqlType[] = ["float", "float", "float", "float"];
+  if (!file.has("mupolygon")) return () => Payload.ofJson(answerAsSda(SSURGO_EXTENT_COLUMNS, types, []).payload);
+  const statement = file.db.prepare<Record<string, number | null>, []>(
+    `SELECT min(min_x) AS min_lon, min(min_y) AS min_lat, max(max_x) AS max_lon, max(max_y) AS max_lat FROM mupolygon_rtree`,
+  );
+  return () => {
+    const row = statement.get();
+    const cells = row && row.min_lon !== null ? [SSURGO_EXTENT_COLUMNS.map((c) => String(row[c]))] : [];
+    return Payload.ofJson(answerAsSda(SSURGO_EXTENT_COLUMNS, types, cells).payload);
+  };
+}
+
+/** One polygon by its key (an OGC single item): the same columns and decoder as the box query. */
+export function ssurgoPolygonByKeySql({ key }: { key: string }): string {
+  return `SELECT TOP (1)
+  P.mupolygonkey,
+  P.areasymbol,
+  P.musym,
+  P.mukey,
+  mu.muname,
+  mupolygongeo.STAsText() AS geom
+FROM mupolygon AS P
+INNER JOIN mapunit AS mu ON mu.mukey = P.mukey
+WHERE P.mupolygonkey = ${afterKey(key)}`;
+}
+
+function prepareByKey(file: SnapshotFile): (params: { key: string }) => Payload {
+  if (!file.has("mupolygon") || !file.has("mapunit")) return () => answer([]);
+  const statement = file.db.prepare<Row, [number]>(
+    `SELECT p.id, p.areasymbol, p.musym, p.mukey, mu.muname, p.rings FROM mupolygon p JOIN mapunit mu ON mu.mukey = p.mukey WHERE p.id = ?1`,
+  );
+  return ({ key }) => {
+    const row = statement.get(Number(afterKey(key)));
+    return answer(row ? [[String(row.id), row.areasymbol, row.musym, row.mukey, row.muname, writeWkt(polygonsOfRings(decodeRings(row.rings)))]] : []);
+  };
+}
+
+export const polygonByKeyQuery: QueryKind<{ key: string }, PolygonAnswer> = {
+  kind: "ssurgo_polygon",
+  columns: SSURGO_POLYGON_COLUMNS,
+  key: ({ key }) => key,
+  forms: { sda: ssurgoPolygonByKeySql, snapshot: { prepare: prepareByKey } },
+  decode: decodePolygonAnswer,
+  raw: (answer) => answer.payload,
+};
+
+export const extentQuery: QueryKind<Record<string, never>, SdaAnswer> = {
+  kind: "ssurgo_polygon_extent",
+  columns: SSURGO_EXTENT_COLUMNS,
+  key: () => "all",
+  forms: { sda: ssurgoExtentSql, snapshot: { prepare: prepareExtent } },
+  decode: (payload) => decodeSdaTable(payload, SSURGO_EXTENT_COLUMNS),
+  raw: (answer) => answer.payload,
+};
 
 type Row = { id: number; areasymbol: string | null; musym: string | null; mukey: string; muname: string | null; rings: Uint8Array };
 
@@ -63,15 +139,15 @@ function answer(rows: Cell[][]): Payload {
 function prepareSnapshot(file: SnapshotFile): (params: BboxParams) => Payload {
   const db: Database = file.db;
   if (!file.has("mupolygon") || !file.has("mapunit")) return () => answer([]);
-  const candidates = db.prepare<Row, [number, number, number, number]>(
+  const candidates = db.prepare<Row, [number, number, number, number, number]>(
     `SELECT p.id, p.areasymbol, p.musym, p.mukey, mu.muname, p.rings
      FROM mupolygon_rtree r JOIN mupolygon p ON p.id = r.id JOIN mapunit mu ON mu.mukey = p.mukey
-     WHERE r.max_x >= ?1 AND r.min_x <= ?3 AND r.max_y >= ?2 AND r.min_y <= ?4
+     WHERE r.max_x >= ?1 AND r.min_x <= ?3 AND r.max_y >= ?2 AND r.min_y <= ?4 AND p.id > ?5
      ORDER BY p.id`,
   );
-  return ({ bbox: [w, s, e, n], limit }) => {
+  return ({ bbox: [w, s, e, n], limit, after }) => {
     const rows: Cell[][] = [];
-    for (const row of candidates.iterate(w, s, e, n)) {
+    for (const row of candidates.iterate(w, s, e, n, after == null ? -1 : Number(afterKey(after)))) {
       if (!encodedRingsMeetBox(row.rings, w, s, e, n)) continue;
       const wkt = writeWkt(polygonsOfRings(decodeRings(row.rings)));
       rows.push([String(row.id), row.areasymbol, row.musym, row.mukey, row.muname, wkt]);
@@ -99,6 +175,10 @@ const DECODE_SLICE_MS = 20;
  */
 export interface PolygonAnswer {
   polygons: MapUnitPolygon[];
+  /** The row each polygon came from (its index in the upstream's order). */
+  polygonRows: number[];
+  /** Each row's polygon key, in the upstream's order (a page's cursor is its last row's key). */
+  rowKeys: (string | null)[];
   /** Rows the upstream sent (one more than the page when more exist; EMPTY geometries included). */
   rows: number;
   points: number;
@@ -120,28 +200,32 @@ export async function decodePolygonAnswer(payload: Payload): Promise<PolygonAnsw
   const at = (name: (typeof SSURGO_POLYGON_COLUMNS)[number]) => table.columns.indexOf(name);
   const [key, area, symbol, mukey, name, geom] = [at("mupolygonkey"), at("areasymbol"), at("musym"), at("mukey"), at("muname"), at("geom")];
   const polygons: MapUnitPolygon[] = [];
+  const polygonRows: number[] = [];
+  const rowKeys: (string | null)[] = [];
   let points = 0;
   let sliceStarted = performance.now();
-  for (const row of table.rows) {
+  for (const [index, row] of table.rows.entries()) {
+    rowKeys.push(row[key] ?? null);
     const read = readWkt(row[geom] ?? "POLYGON EMPTY");
     points += read.points;
     if (points > POLYGON_ANSWER_MAX_POINTS) throw budgetError(`more than ${POLYGON_ANSWER_MAX_POINTS} points, over Loam's budget of ${POLYGON_ANSWER_MAX_POINTS} points per polygon answer`);
     const shape = read.polygons.map(rfc7946Winding);
     if (shape.length > 0 && row[mukey] !== null && row[mukey] !== undefined) {
       polygons.push({ id: row[key] ?? "", mapUnitKey: upstreamMapUnitKey(row[mukey]!), mapUnitSymbol: row[symbol] ?? null, mapUnitName: row[name] ?? null, areaSymbol: row[area] ?? null, polygons: shape });
+      polygonRows.push(index);
     }
     if (performance.now() - sliceStarted > DECODE_SLICE_MS) {
       await pause();
       sliceStarted = performance.now();
     }
   }
-  return { polygons, rows: table.rows.length, points, payload: json };
+  return { polygons, polygonRows, rowKeys, rows: table.rows.length, points, payload: json };
 }
 
 export const polygonQuery: QueryKind<BboxParams, PolygonAnswer> = {
   kind: "ssurgo_polygons",
   columns: SSURGO_POLYGON_COLUMNS,
-  key: ({ bbox, limit }) => `${bbox.join(",")}:${limit}`,
+  key: ({ bbox, limit, after }) => `${bbox.join(",")}:${limit}${after == null ? "" : `:after=${after}`}`,
   forms: { sda: ssurgoPolygonSql, snapshot: { prepare: prepareSnapshot } },
   decode: decodePolygonAnswer,
   raw: (answer) => answer.payload,
@@ -152,10 +236,14 @@ export const polygonQuery: QueryKind<BboxParams, PolygonAnswer> = {
  * RFC 7946 asks (outer counter-clockwise, holes clockwise); polygons whose WKT is EMPTY are left out.
  * Decoded once per answer (decodePolygonAnswer): this only takes the page.
  */
-export function polygonsOf(answer: PolygonAnswer, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean } {
+export function polygonsOf(answer: PolygonAnswer, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean; last: string | null } {
   const truncated = answer.rows > limit;
-  return { polygons: truncated || answer.polygons.length > limit ? answer.polygons.slice(0, limit) : answer.polygons, truncated };
+  const listed = answer.rows > limit ? answer.polygons.filter((_, i) => answer.polygonRows[i]! < limit) : answer.polygons;
+  // The page ends at its last row, listed or not (an EMPTY one is skipped on the next page too).
+  const last = answer.rowKeys[Math.min(limit, answer.rows) - 1] ?? null;
+  return { polygons: listed, truncated, last };
 }
+
 function rfc7946Winding(polygon: number[][][]): number[][][] {
   return polygon.map((ring, i) => {
     const ccw = signedArea2(ring) > 0;

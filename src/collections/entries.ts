@@ -1,0 +1,67 @@
+/**
+ * The collections of the OGC API - Features endpoint (docs/decisions.md#ogc-api-features), as a table
+ * of entries: each says what it is (id, title, description, its flat fields) and how to read it (its
+ * extent, a page of items after a cursor's key, one item by id). The routes know only this contract;
+ * adding a collection (e.g. `geochem_sites`) is one entry in COLLECTIONS.
+ */
+import type { CacheDescriptor, DataDeps } from "../answer";
+import type { Bbox } from "../domain/bbox";
+import type { DataExtent } from "../providers/provider";
+
+/** Flat feature properties: strings and numbers (and null), which GDAL, QGIS and Shapefile keep as typed fields. */
+export type FlatProperties = Record<string, string | number | null>;
+
+export type ItemGeometry =
+  | { type: "Point"; coordinates: number[] }
+  | { type: "Polygon"; coordinates: number[][][] }
+  | { type: "MultiPolygon"; coordinates: number[][][][] };
+
+export interface Item {
+  type: "Feature";
+  id: string;
+  geometry: ItemGeometry;
+  properties: FlatProperties;
+}
+
+/**
+ * One page of items, in the collection's key order. Its items and warnings are made on demand: a
+ * cached page's body is rendered once, so a cached request or a 304 never builds them (docs/decisions.md#derived-once).
+ */
+export interface ItemsPage {
+  features: () => Item[];
+  /** The key the next page starts after; null on the last page. */
+  nextAfter: string | null;
+  cache: CacheDescriptor;
+  warnings: () => string[];
+  /** Names what else the page is made of (e.g. the map units its summaries came from); "" when nothing. */
+  stamp: string;
+}
+
+/** The items query as read (src/collections/model.ts ItemsQueryParams, defaults applied). */
+export type ItemParams = Readonly<Record<string, string | number>>;
+
+/** A checked items query: what its cursors are bound to, and how to read a page of it. */
+export interface ItemsQuery {
+  /** Members of the cursor binding besides the collection and the box (e.g. provider, properties). */
+  binding: Record<string, unknown>;
+  page(after: string | null, limit: number): Promise<ItemsPage>;
+}
+
+export interface CollectionEntry {
+  id: string;
+  title: string;
+  description: string;
+  /** The collection's own query parameters besides bbox, limit and cursor (documented in OpenAPI). */
+  parameters: readonly string[];
+  /** The flat fields of its items and their types (for the collection's description). */
+  fields: Readonly<Record<string, "string" | "number" | "integer">>;
+  /** The spatial extent of the data. */
+  extent(deps: DataDeps): Promise<DataExtent>;
+  /**
+   * Check the request (a request without bbox asks for the whole world) and the collection's own parameters: a bad
+   * one is a BadRequestError (400) or ValidationError (422) naming it.
+   */
+  query(deps: DataDeps, bbox: Bbox, params: ItemParams): ItemsQuery;
+  /** One item by id (with the collection's own parameters); null when there is none. */
+  item(deps: DataDeps, id: string, params: ItemParams): Promise<{ feature: () => Item; cache: CacheDescriptor; warnings: () => string[]; stamp: string } | null>;
+}

@@ -1,0 +1,173 @@
+/**
+ * OGC API - Features Part 1 at /ogc (docs/decisions.md#ogc-api-features): what GDAL's OAPIF driver,
+ * OWSLib and QGIS read. Collections come from the entry table (table.ts); items pages are cursor
+ * paged (src/domain/cursor.ts), with `next` links, and sent as cached GeoJSON answers.
+ */
+import { Elysia } from "elysia";
+import type { OpenAPIV3 } from "openapi-types";
+import type { DataDeps } from "../answer";
+import { BadRequestError, NotFoundError } from "../errors";
+import { cursorBinding, decodeCursor, encodeCursor } from "../domain/cursor";
+import { documentedResponses, UPSTREAM_ERRORS } from "../http/openapi";
+import { absoluteNextPage } from "../http/paging";
+import { requestOrigin, requestQuery } from "../http/request-path";
+import { Memo } from "../lru";
+import { parsedQuery, strictQuery, type QueryOf } from "../http/query";
+import type { Send } from "../http/response";
+import { SUMMARY_PARAMETER_NAMES } from "./mapunits-entry";
+import { CollectionParams, ItemParams, ItemsQueryParams, OgcCollection, OgcCollections, OgcConformance, OgcLandingPage } from "./model";
+import { collection, collectionOf, collections, CONFORMANCE, itemAnswer, itemsAnswer, landingPage, parseItemsBbox, parseItemsLimit } from "./service";
+
+export interface CollectionRouteDeps extends DataDeps {
+  send: Send;
+}
+
+const GEOJSON = "application/geo+json";
+const itemsQuery = strictQuery(ItemsQueryParams);
+
+const originOf = requestOrigin;
+
+/** The documented responses with the 200 (and its errors) as the given media type. */
+function responsesAs(mediaType: string, responses: OpenAPIV3.ResponsesObject): OpenAPIV3.ResponsesObject {
+  const ok = responses["200"] as OpenAPIV3.ResponseObject;
+  const json = ok.content?.["application/json"];
+  return json ? { ...responses, 200: { ...ok, content: { [mediaType]: json } } } : responses;
+}
+
+const NOT_FOUND = { 404: ["ErrorResponse", "No such collection (code not_found)."] } as const;
+const BAD_REQUEST =
+  "A parameter the OGC API standard defines is refused (code bad_request): bbox not four numbers (six, a 3D box, included), outside WGS84 or across the antimeridian; bbox-crs other than CRS84; limit not an integer from 1; a summary parameter on a collection without summaries; in Soil Data Access mode, a mapunits request without a bbox or with one over 0.25 degrees per side.";
+
+/** Items queries already checked, by collection and query text: a cached request repeats one (docs/decisions.md#derived-once). */
+const CHECKED_QUERIES = 256;
+
+export function ogcCollections(deps: CollectionRouteDeps) {
+  // Per app: the entries resolve this app's providers.
+  const checked = new Memo<string, ReturnType<typeof check>>(CHECKED_QUERIES);
+  function check(collectionId: string, read: QueryOf<typeof ItemsQueryParams>, given: ReadonlyMap<string, string>) {
+    const entry = collectionOf(collectionId);
+    const foreign = SUMMARY_PARAMETER_NAMES.find((name) => given.has(name) && !entry.parameters.includes(name));
+    if (foreign) throw new BadRequestError(`The ${entry.id} collection takes no parameter '${foreign}'.`);
+    const bbox = parseItemsBbox(read.bbox, read["bbox-crs"]);
+    const limit = parseItemsLimit(read.limit);
+    const items = entry.query(deps, bbox, read);
+    const binding = cursorBinding({ collection: `ogc:${entry.id}`, bbox, ...items.binding });
+    const after = read.cursor === "" ? null : decodeCursor(read.cursor, binding);
+    return { entry, limit, items, binding, after };
+  }
+  return new Elysia({ name: "loam.ogc" })
+    .get("/ogc", ({ request }) => landingPage(originOf(request)), {
+      response: { 200: OgcLandingPage },
+      detail: {
+        tags: ["ogc"],
+        operationId: "getOgcLandingPage",
+        summary: "OGC API - Features landing page",
+        description: "Links to the API definition, the conformance declaration and the collections: the URL to give GDAL (OAPIF:<base>/ogc), OWSLib or QGIS (WFS / OGC API - Features connection).",
+        responses: documentedResponses({ 200: ["OgcLandingPage", "The landing page."] }),
+      },
+    })
+    .get("/ogc/conformance", () => ({ conformsTo: [...CONFORMANCE] }), {
+      response: { 200: OgcConformance },
+      detail: {
+        tags: ["ogc"],
+        operationId: "getOgcConformance",
+        summary: "OGC API - Features conformance classes",
+        description: "The conformance classes implemented and tested: Part 1 core and GeoJSON.",
+        responses: documentedResponses({ 200: ["OgcConformance", "The conformance declaration."] }),
+      },
+    })
+    .get("/ogc/collections", ({ request }) => collections(deps, originOf(request)), {
+      response: { 200: OgcCollections },
+      detail: {
+        tags: ["ogc"],
+        operationId: "listOgcCollections",
+        summary: "OGC API - Features collections",
+        description: "The collections (mapunits, pedons), each with its spatial extent computed from the data, its fields and its items link.",
+        responses: documentedResponses({ 200: ["OgcCollections", "The collections."], ...UPSTREAM_ERRORS }),
+      },
+    })
+    .get("/ogc/collections/:collection_id", ({ params, request }) => collection(deps, collectionOf(params.collection_id), originOf(request)), {
+      params: CollectionParams,
+      response: { 200: OgcCollection },
+      detail: {
+        tags: ["ogc"],
+        operationId: "getOgcCollection",
+        summary: "One OGC API - Features collection",
+        description: "The collection's id, title, description with its fields, extent (from the data), CRS and links.",
+        responses: documentedResponses({ 200: ["OgcCollection", "The collection."], ...NOT_FOUND, ...UPSTREAM_ERRORS }),
+      },
+    })
+    .get(
+      "/ogc/collections/:collection_id/items",
+      async ({ params, query, request, set }) => {
+        const read = itemsQuery.queryOf(query);
+        // A refused query throws and is not kept.
+        const { entry, limit, items, binding, after } = checked.of(`${params.collection_id}?${requestQuery(request.url)}`, () =>
+          check(params.collection_id, read, parsedQuery(request.url).values),
+        );
+        const page = await items.page(after, limit);
+        const next = page.nextAfter === null ? null : absoluteNextPage(request, encodeCursor(binding, page.nextAfter));
+        set.headers["content-type"] = `${GEOJSON}; charset=utf-8`;
+        return deps.send(itemsAnswer(deps, entry, page, request.url, next, originOf(request)), request, set);
+      },
+      {
+        params: CollectionParams,
+        transform: itemsQuery.transform,
+        query: ItemsQueryParams,
+        detail: {
+          tags: ["ogc"],
+          operationId: "listOgcItems",
+        summary: "Items of an OGC API - Features collection",
+          description:
+            "A GeoJSON FeatureCollection page of the collection's features in key order, at most `limit`, with numberReturned, timeStamp and links (self, collection, and next while more items follow: the same query with its cursor; walking them returns every feature once). Properties are flat strings and numbers. The mapunits collection takes the polygon summary parameters: with properties=clay,ph each polygon carries <id> and <id>_percent_of_map_unit. Example: /ogc/collections/mapunits/items?bbox=-94.37,41.934,-94.35,41.954&properties=clay,ph&limit=50",
+          responses: responsesAs(
+            GEOJSON,
+            documentedResponses(
+              {
+                200: ["OgcFeatureCollection", "A page of features (possibly none), its links, numberReturned, timeStamp, cache metadata and warnings."],
+                400: ["ErrorResponse", BAD_REQUEST],
+                ...NOT_FOUND,
+                422: ["ErrorResponse", "A cursor that was edited or made by another query (another bbox, collection or properties), or a summary parameter that breaks its rule (code validation_error)."],
+                ...UPSTREAM_ERRORS,
+              },
+              { etag: true },
+            ),
+          ),
+        },
+      },
+    )
+    .get(
+      "/ogc/collections/:collection_id/items/:feature_id",
+      async ({ params, query, request, set }) => {
+        const read = itemsQuery.queryOf(query);
+        const entry = collectionOf(params.collection_id);
+        const found = await entry.item(deps, params.feature_id, read);
+        if (found === null) throw new NotFoundError(`No feature '${params.feature_id.slice(0, 40)}' in the ${entry.id} collection.`);
+        set.headers["content-type"] = `${GEOJSON}; charset=utf-8`;
+        return deps.send(itemAnswer(deps, entry, found, request.url, originOf(request)), request, set);
+      },
+      {
+        params: ItemParams,
+        transform: itemsQuery.transform,
+        query: ItemsQueryParams,
+        detail: {
+          tags: ["ogc"],
+          operationId: "getOgcItem",
+        summary: "One feature of an OGC API - Features collection",
+          description: "The feature with its flat properties and links (self, collection); a mapunits feature takes the summary parameters as the items do. Example: /ogc/collections/pedons/items/02N0245",
+          responses: responsesAs(
+            GEOJSON,
+            documentedResponses(
+              {
+                200: ["OgcFeature", "The feature."],
+                404: ["ErrorResponse", "No such collection, or no such feature in it (code not_found)."],
+                422: ["ErrorResponse", "A summary parameter that breaks its rule (code validation_error)."],
+                ...UPSTREAM_ERRORS,
+              },
+              { etag: true },
+            ),
+          ),
+        },
+      },
+    );
+}

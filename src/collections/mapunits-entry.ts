@@ -1,0 +1,82 @@
+/**
+ * The OGC `mapunits` collection: SSURGO map-unit polygons with flat properties, and with the polygon
+ * summary parameters (POLYGON_SUMMARY_PARAMETERS: properties, method, depths) several summaries as
+ * flat members. In SDA mode a page is one spatial query of Soil Data Access, so the box must be
+ * within the §6 limit (400 otherwise, naming it); the snapshot pages any box.
+ */
+import type { DataDeps } from "../answer";
+import { BadRequestError } from "../errors";
+import { MAP_UNIT_BBOX_LIMITS, DEFAULT_MAP_UNIT_PROVIDER, POLYGON_SUMMARY_PARAMETERS } from "../mapunits/model";
+import { polygonProvider } from "../mapunits";
+import { readPolygonSummaries, type PolygonSummaryParams } from "../mapunits/plan";
+import { flatSummaryMembers, mapUnitPage, mapUnitPolygonByKey, pageWarnings, planKey, polygonGeometry, type MapUnitPage } from "../mapunits/service";
+import type { Bbox } from "../domain/bbox";
+import type { CollectionEntry, Item, ItemParams } from "./entries";
+
+/** The summary parameters this collection takes (every member of POLYGON_SUMMARY_PARAMETERS). */
+export const SUMMARY_PARAMETER_NAMES: readonly string[] = Object.keys(POLYGON_SUMMARY_PARAMETERS);
+
+function items(page: MapUnitPage): Item[] {
+  return page.polygons.map((polygon) => ({
+    type: "Feature",
+    id: polygon.id,
+    geometry: polygonGeometry(polygon),
+    properties: {
+      map_unit_key: polygon.mapUnitKey,
+      map_unit_symbol: polygon.mapUnitSymbol,
+      map_unit_name: polygon.mapUnitName,
+      area_symbol: polygon.areaSymbol,
+      ...flatSummaryMembers(page.summaries?.get(polygon.mapUnitKey)),
+    },
+  }));
+}
+
+function summariesOf(deps: DataDeps, params: ItemParams) {
+  const provider = polygonProvider(deps, DEFAULT_MAP_UNIT_PROVIDER);
+  return { provider, summaries: readPolygonSummaries(params as unknown as PolygonSummaryParams, provider) };
+}
+
+/** In SDA mode every page is a spatial query of Soil Data Access: a box is needed, within the limit. */
+function checkBox(bbox: Bbox, sourceKind: string): void {
+  if (sourceKind !== "sda") return;
+  const { maxSideDegrees, maxAreaSquareDegrees } = MAP_UNIT_BBOX_LIMITS;
+  const limit = `at most ${maxSideDegrees} degrees per side (${maxAreaSquareDegrees} square degrees)`;
+  const [w, s, e, n] = bbox;
+  if (e - w > maxSideDegrees + 1e-9 || n - s > maxSideDegrees + 1e-9) {
+    throw new BadRequestError(`Query parameter 'bbox' spans ${Number((e - w).toPrecision(10))} x ${Number((n - s).toPrecision(10))} degrees; the mapunits collection takes ${limit} when Loam reads Soil Data Access.`);
+  }
+}
+
+export const mapUnitsCollection: CollectionEntry = {
+  id: "mapunits",
+  title: "SSURGO map-unit polygons",
+  description:
+    "SSURGO map-unit polygons (delineations; WGS84), ordered by polygon key, each naming its map unit. With properties=clay,ph (and optionally method, depth_top_cm, depth_bottom_cm) each polygon carries its map unit's summaries as flat fields: <id> (the value, or the class of a class property) and <id>_percent_of_map_unit (the share of the map unit the value rests on). Units and methods: GET /v1/properties and GET /v1/soil/mapunits/{map_unit_key}.",
+  parameters: SUMMARY_PARAMETER_NAMES,
+  fields: { map_unit_key: "string", map_unit_symbol: "string", map_unit_name: "string", area_symbol: "string" },
+  async extent(deps) {
+    const provider = polygonProvider(deps, DEFAULT_MAP_UNIT_PROVIDER);
+    const extent = provider.mapUnitPolygons!.extent;
+    const cached = await deps.connected.ask(provider, extent.query, {});
+    return extent.read(cached.answer);
+  },
+  query(deps, bbox, params) {
+    const { provider, summaries } = summariesOf(deps, params);
+    checkBox(bbox, deps.connected.sourceOf(provider).kind);
+    return {
+      // The summaries are bound by their plan's key (every summary option in it).
+      binding: { provider: provider.id, summaries: summaries.plan ? planKey(summaries.plan) : null },
+      async page(after, limit) {
+        const page = await mapUnitPage(deps, provider, { bbox, limit, after }, summaries.plan);
+        return { features: () => items(page), nextAfter: page.nextAfter, cache: page.cache, warnings: () => pageWarnings(page, limit, limit), stamp: page.stamp };
+      },
+    };
+  },
+  async item(deps, id, params) {
+    if (!/^\d{1,10}$/.test(id)) return null;
+    const { provider, summaries } = summariesOf(deps, params);
+    const page = await mapUnitPolygonByKey(deps, provider, id, summaries.plan);
+    if (page === null) return null;
+    return { feature: () => items(page)[0]!, cache: page.cache, warnings: () => pageWarnings(page, 1, 1), stamp: page.stamp };
+  },
+};

@@ -1,0 +1,125 @@
+/**
+ * Models of OGC API - Features Part 1 (OGC 17-069r4) as Loam serves it at /ogc: landing page,
+ * conformance, collections, items and one item (docs/decisions.md#ogc-api-features). Items are
+ * GeoJSON with flat properties (strings, numbers, null), plus Loam's foreign members cache and warnings.
+ */
+import { t } from "elysia";
+import { Type } from "@sinclair/typebox";
+import { CacheMetadata, closed, nullable } from "../domain/model";
+import { CURSOR_PARAMETER, POLYGON_SUMMARY_PARAMETERS } from "../mapunits/model";
+
+export const CRS84 = "http://www.opengis.net/def/crs/OGC/1.3/CRS84";
+export const DEFAULT_ITEMS_LIMIT = 10;
+/** The box of an items request without one: every feature of the collection. */
+export const WORLD_BBOX = "-180,-90,180,90";
+export const MAX_ITEMS_LIMIT = 1000;
+
+export const OgcLink = t.Object(
+  {
+    href: t.String(),
+    rel: t.String({ examples: ["self"] }),
+    type: t.Optional(t.String({ examples: ["application/geo+json"] })),
+    title: t.Optional(t.String()),
+  },
+  { ...closed, title: "OgcLink" },
+);
+
+export const OgcLandingPage = t.Object(
+  { title: t.String(), description: t.String(), links: t.Array(OgcLink) },
+  { ...closed, title: "OgcLandingPage", description: "Links to the API definition (service-desc), the conformance declaration and the collections (data)." },
+);
+
+export const OgcConformance = t.Object(
+  { conformsTo: t.Array(t.String({ examples: ["http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core"] })) },
+  { ...closed, title: "OgcConformance", description: "The conformance classes Loam implements and tests." },
+);
+
+export const OgcExtent = t.Object(
+  {
+    spatial: t.Object(
+      {
+        bbox: t.Array(t.Array(t.Number(), { minItems: 4, maxItems: 4 }), { description: "[[min_lon, min_lat, max_lon, max_lat]] of the data, computed from it." }),
+        crs: t.String({ examples: [CRS84] }),
+      },
+      { ...closed },
+    ),
+  },
+  { ...closed, title: "OgcExtent" },
+);
+
+export const OgcCollection = t.Object(
+  {
+    id: t.String({ examples: ["mapunits"] }),
+    title: t.String(),
+    description: t.String(),
+    itemType: t.Literal("feature"),
+    crs: t.Array(t.String()),
+    extent: nullable(OgcExtent),
+    links: t.Array(OgcLink),
+  },
+  { ...closed, title: "OgcCollection" },
+);
+
+export const OgcCollections = t.Object({ links: t.Array(OgcLink), collections: t.Array(OgcCollection) }, { ...closed, title: "OgcCollections" });
+
+const FlatValue = t.Union([t.String(), t.Number(), t.Null()]);
+
+export const OgcGeometry = t.Object(
+  {
+    type: t.Union([t.Literal("Point"), t.Literal("Polygon"), t.Literal("MultiPolygon")]),
+    coordinates: t.Array(t.Any(), { description: "GeoJSON coordinates (RFC 7946), WGS84 [lon, lat]." }),
+  },
+  { ...closed, title: "OgcGeometry" },
+);
+
+export const OgcFeature = t.Object(
+  {
+    type: t.Literal("Feature"),
+    id: t.String(),
+    geometry: OgcGeometry,
+    properties: t.Record(t.String(), FlatValue, { description: "Flat properties: strings, numbers or null (typed fields in GDAL, QGIS, Shapefile)." }),
+    links: t.Optional(t.Array(OgcLink)),
+    cache: t.Optional(CacheMetadata),
+    warnings: t.Optional(t.Array(t.String())),
+  },
+  { ...closed, title: "OgcFeature" },
+);
+
+export const OgcFeatureCollection = t.Object(
+  {
+    type: t.Literal("FeatureCollection"),
+    timeStamp: t.String({ format: "date-time", description: "When the data of this page were read from Loam's source (the cache entry's retrieval time)." }),
+    numberReturned: Type.Integer({ minimum: 0 }),
+    links: t.Array(OgcLink, { description: "self, collection, and next when more items follow (the same query with its cursor)." }),
+    cache: CacheMetadata,
+    warnings: t.Array(t.String()),
+    features: t.Array(OgcFeature),
+  },
+  { ...closed, title: "OgcFeatureCollection" },
+);
+
+export const CollectionParams = t.Object({ collection_id: t.String({ maxLength: 40, description: "mapunits or pedons.", examples: ["mapunits"] }) });
+export const ItemParams = t.Object({
+  collection_id: t.String({ maxLength: 40, description: "mapunits or pedons.", examples: ["pedons"] }),
+  feature_id: t.String({ maxLength: 40, description: "The feature's id (a polygon key, a pedon key).", examples: ["02N0245"] }),
+});
+
+export const ItemsQueryParams = t.Object({
+  bbox: t.Optional(
+    t.String({
+      maxLength: 200,
+      default: WORLD_BBOX,
+      description:
+        "min_lon,min_lat,max_lon,max_lat in CRS84 (WGS84 lon/lat). Four numbers; six (a 3D box) is a 400, as is a box crossing the antimeridian. Absent: the whole world (the mapunits collection needs a box of at most 0.25 degrees per side when Loam reads Soil Data Access).",
+      examples: ["-94.37,41.934,-94.35,41.954"],
+    }),
+  ),
+  "bbox-crs": t.Optional(t.String({ maxLength: 100, default: CRS84, description: "Only CRS84 is supported; any other is a 400.", examples: [CRS84] })),
+  limit: t.Optional(
+    t.String({ maxLength: 10, default: String(DEFAULT_ITEMS_LIMIT), description: `Items per page, an integer from 1; above ${MAX_ITEMS_LIMIT} pages hold ${MAX_ITEMS_LIMIT}. Not an integer or below 1: 400.`, examples: ["10"] }),
+  ),
+  ...CURSOR_PARAMETER,
+  ...POLYGON_SUMMARY_PARAMETERS,
+});
+
+export const OGC_MODELS = { OgcLink, OgcLandingPage, OgcConformance, OgcExtent, OgcCollection, OgcCollections, OgcGeometry, OgcFeature, OgcFeatureCollection };

@@ -1,0 +1,86 @@
+/**
+ * The OGC `pedons` collection: KSSL laboratory pedons with site coordinates, as points with flat
+ * properties. Any box inside WGS84 is accepted and paged (DESIGN §10): a page is one keyset query.
+ */
+import { describeCache, sourceWarnings, type DataDeps } from "../answer";
+import { resolveProvider } from "../answer/providers";
+import { NotFoundError } from "../errors";
+import { pedonPage } from "../pedons/service";
+import { parsePedonKey } from "../domain/pedon-key";
+import { DEFAULT_LAB_PROVIDER } from "../pedons/model";
+import { type PedonFeature } from "../domain/lab";
+import type { PedonProvider } from "../providers/provider";
+import type { Static } from "elysia";
+import type { CollectionEntry, Item } from "./entries";
+
+const POINT_WARNING = "A pedon is a point: not representative of its search box, field, soil series or map unit without further evidence. Coordinates are provider records of varying accuracy.";
+
+function labProvider(deps: DataDeps): PedonProvider {
+  return resolveProvider(deps.registry, DEFAULT_LAB_PROVIDER, {
+    fits: (p): p is PedonProvider => p.role === "lab_pedons",
+    refusal: () => "The pedons collection needs a laboratory pedon provider.",
+  });
+}
+
+function item(f: Static<typeof PedonFeature>): Item {
+  const p = f.properties;
+  return {
+    type: "Feature",
+    id: f.id,
+    geometry: f.geometry,
+    properties: {
+      pedon_key: p.pedon_key,
+      pedlabsampnum: p.pedlabsampnum,
+      upedonid: p.upedonid,
+      name: p.name,
+      site_observation_date: p.site_observation_date,
+      layer_count: p.layer_count,
+      // The pedon's layers and observations, as a link a GIS can show.
+      detail: `/v1/pedons/${encodeURIComponent(p.pedon_key)}`,
+    },
+  };
+}
+
+export const pedonsCollection: CollectionEntry = {
+  id: "pedons",
+  title: "KSSL laboratory pedons",
+  description:
+    "NCSS Kellogg Soil Survey Laboratory pedons with site coordinates (points, WGS84), ordered by pedon key. Each links its layers and lab observations (detail, GET /v1/pedons/{pedon_key}); /v1/pedons/layers gives them as one table per box.",
+  parameters: [],
+  fields: { pedon_key: "string", pedlabsampnum: "string", upedonid: "string", name: "string", site_observation_date: "string", layer_count: "integer", detail: "string" },
+  async extent(deps) {
+    const provider = labProvider(deps);
+    const cached = await deps.connected.ask(provider, provider.pedons.extent.query, {});
+    return provider.pedons.extent.read(cached.answer);
+  },
+  query(deps, bbox) {
+    const provider = labProvider(deps);
+    return {
+      binding: { provider: provider.id },
+      async page(after, limit) {
+        const { cached, listed, nextAfter } = await pedonPage(deps, provider, { bbox, limit, after });
+        const cache = describeCache(cached, deps.cacheTtlSeconds);
+        const source = deps.connected.sourceOf(provider);
+        return { features: () => listed.features.map(item), nextAfter, cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: "" };
+      },
+    };
+  },
+  async item(deps, id) {
+    const provider = labProvider(deps);
+    const key = parsePedonKey(id);
+    if (key === null) return null;
+    // The detail says where the pedon is; the box query at that point gives its feature (one shape for both routes).
+    const detail = await deps.connected.ask(provider, provider.pedons.pedon, { pedonKey: key });
+    if (!provider.pedons.found(detail.answer)) return null;
+    const source = deps.connected.sourceOf(provider);
+    const { location } = provider.pedons.detail(detail.answer, { properties: [], depthTop: 0, depthBottom: 1, source, storedAt: detail.storedAt });
+    if (location.latitude === null || location.longitude === null) {
+      throw new NotFoundError(`Pedon ${id} has no site coordinates, so it is not a feature of this collection; GET /v1/pedons/${encodeURIComponent(id)} answers for it.`, provider.id);
+    }
+    const { cached, listed } = await pedonPage(deps, provider, { bbox: [location.longitude, location.latitude, location.longitude, location.latitude], limit: 500, after: null });
+    const found = listed.features.find((f) => f.id.toUpperCase() === id.toUpperCase() || f.id === String(key.value));
+    if (!found) return null;
+    const cache = describeCache(cached, deps.cacheTtlSeconds);
+    return { feature: () => item(found), cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: detail.digest };
+  },
+};

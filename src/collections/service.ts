@@ -1,0 +1,143 @@
+/**
+ * OGC API - Features documents (docs/decisions.md#ogc-api-features): the landing page, the
+ * conformance declaration, collections with extents computed from the data, and items pages as
+ * DataAnswers (cached bodies, entity tags, 304) with self, collection and next links. Links are
+ * absolute (GDAL and OWSLib follow them as given), made from the request's own origin, which is
+ * therefore part of each answer's key. Knows nothing of HTTP beyond the URL it is given.
+ */
+import { cacheMetadata, type DataAnswer, type DataDeps } from "../answer";
+import { BadRequestError, NotFoundError } from "../errors";
+import { decimal } from "../decimal";
+import { clip } from "../errors";
+import type { Bbox } from "../domain/bbox";
+import type { CollectionEntry, ItemsPage } from "./entries";
+import { COLLECTIONS } from "./table";
+import { CRS84, DEFAULT_ITEMS_LIMIT, MAX_ITEMS_LIMIT } from "./model";
+
+const GEOJSON = "application/geo+json";
+const JSON_TYPE = "application/json";
+
+/**
+ * Conformance classes claimed: only those Loam implements and its tests exercise. OpenAPI 3.0 is not
+ * claimed: /openapi.json is an OpenAPI 3.1 document.
+ */
+export const CONFORMANCE = [
+  "http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core",
+  "http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson",
+];
+
+export function collectionOf(id: string): CollectionEntry {
+  const entry = COLLECTIONS.find((c) => c.id === id);
+  if (!entry) throw new NotFoundError(`No collection '${clip(id)}'; GET /ogc/collections lists ${COLLECTIONS.map((c) => c.id).join(", ")}.`);
+  return entry;
+}
+
+export function landingPage(origin: string) {
+  return {
+    title: "Loam soil-data API: OGC API - Features",
+    description: "SSURGO map-unit polygons (with map-unit summaries as fields) and KSSL laboratory pedons as OGC API - Features collections, for QGIS, GDAL/OGR and OWSLib.",
+    links: [
+      { href: `${origin}/ogc`, rel: "self", type: JSON_TYPE, title: "This document" },
+      { href: `${origin}/openapi.json`, rel: "service-desc", type: "application/vnd.oai.openapi+json;version=3.1", title: "The API definition (OpenAPI 3.1)" },
+      { href: `${origin}/docs`, rel: "service-doc", type: "text/html", title: "The API documentation" },
+      { href: `${origin}/ogc/conformance`, rel: "conformance", type: JSON_TYPE, title: "Conformance classes" },
+      { href: `${origin}/ogc/collections`, rel: "data", type: JSON_TYPE, title: "The collections" },
+    ],
+  };
+}
+
+async function describe(deps: DataDeps, entry: CollectionEntry, origin: string) {
+  const extent = await entry.extent(deps);
+  const base = `${origin}/ogc/collections/${entry.id}`;
+  const fields = Object.entries(entry.fields).map(([name, type]) => `${name} (${type})`).join(", ");
+  return {
+    id: entry.id,
+    title: entry.title,
+    description: `${entry.description} Fields: ${fields}.`,
+    itemType: "feature" as const,
+    crs: [CRS84],
+    extent: extent === null ? null : { spatial: { bbox: [[...extent]], crs: CRS84 } },
+    links: [
+      { href: base, rel: "self", type: JSON_TYPE, title: entry.title },
+      { href: `${base}/items`, rel: "items", type: GEOJSON, title: `${entry.title} (items)` },
+    ],
+  };
+}
+
+export async function collections(deps: DataDeps, origin: string) {
+  return {
+    links: [{ href: `${origin}/ogc/collections`, rel: "self", type: JSON_TYPE, title: "The collections" }],
+    collections: await Promise.all(COLLECTIONS.map((entry) => describe(deps, entry, origin))),
+  };
+}
+
+export const collection = describe;
+
+/** The OGC `bbox`: four numbers in CRS84 (OGC 17-069r4 /req/core/fc-bbox-definition); six (3D) and other CRSs are 400s. */
+export function parseItemsBbox(raw: string, crs: string): Bbox {
+  if (crs !== CRS84) throw new BadRequestError(`Query parameter 'bbox-crs' must be ${CRS84} (the only CRS these collections serve); got '${clip(crs)}'.`);
+  const items = raw.split(",");
+  if (items.length === 6) throw new BadRequestError("Query parameter 'bbox' has six numbers (a 3D box); these collections are 2D: give min_lon,min_lat,max_lon,max_lat.");
+  if (items.length !== 4) throw new BadRequestError(`Query parameter 'bbox' must be four comma-separated numbers min_lon,min_lat,max_lon,max_lat; got ${items.length} items.`);
+  const box = items.map((item, i) => {
+    const value = decimal(item);
+    if (value === null) throw new BadRequestError(`Query parameter 'bbox' item ${i + 1} must be a number; got '${clip(item)}'.`);
+    return value;
+  }) as Bbox;
+  const [w, s, e, n] = box;
+  if ([w, e].some((v) => v < -180 || v > 180) || [s, n].some((v) => v < -90 || v > 90)) {
+    throw new BadRequestError("Query parameter 'bbox' must lie inside WGS84: longitudes from -180 to 180, latitudes from -90 to 90.");
+  }
+  if (s > n) throw new BadRequestError(`Query parameter 'bbox' has its southern edge (${s}) north of its northern edge (${n}).`);
+  if (w > e) throw new BadRequestError("Query parameter 'bbox' crosses the antimeridian (min_lon > max_lon); that is not supported: ask for the two sides separately.");
+  return box;
+}
+
+/** The OGC `limit`: an integer of at least 1; a larger one than the collection pages is served as that many. */
+export function parseItemsLimit(raw: string): number {
+  if (!/^\s*\d{1,9}\s*$/.test(raw) || Number(raw) < 1) throw new BadRequestError(`Query parameter 'limit' must be an integer from 1; got '${clip(raw)}'.`);
+  return Math.min(Number(raw), MAX_ITEMS_LIMIT);
+}
+
+export { DEFAULT_ITEMS_LIMIT };
+
+/** An items page as a DataAnswer: GeoJSON with links, numberReturned, timeStamp, cache and warnings. */
+export function itemsAnswer(deps: DataDeps, entry: CollectionEntry, page: ItemsPage, self: string, next: string | null, origin: string): DataAnswer<unknown> {
+  return {
+    key: `ogc-items|${self}|${page.stamp}`,
+    cache: page.cache,
+    body: () => {
+      const features = page.features();
+      return {
+        type: "FeatureCollection",
+        // The page's data are those read at the cache entry's retrieval time (a cached body stays one body).
+        timeStamp: new Date(page.cache.storedAt).toISOString(),
+        numberReturned: features.length,
+        links: [
+          { href: self, rel: "self", type: GEOJSON, title: "This page" },
+          { href: `${origin}/ogc/collections/${entry.id}`, rel: "collection", type: JSON_TYPE, title: entry.title },
+          ...(next === null ? [] : [{ href: next, rel: "next", type: GEOJSON, title: "The next page" }]),
+        ],
+        cache: cacheMetadata(page.cache, deps.now()),
+        warnings: page.warnings(),
+        features,
+      };
+    },
+  };
+}
+
+export function itemAnswer(deps: DataDeps, entry: CollectionEntry, found: NonNullable<Awaited<ReturnType<CollectionEntry["item"]>>>, self: string, origin: string): DataAnswer<unknown> {
+  return {
+    key: `ogc-item|${self}|${found.stamp}`,
+    cache: found.cache,
+    body: () => ({
+      ...found.feature(),
+      links: [
+        { href: self, rel: "self", type: GEOJSON, title: "This feature" },
+        { href: `${origin}/ogc/collections/${entry.id}`, rel: "collection", type: JSON_TYPE, title: entry.title },
+      ],
+      cache: cacheMetadata(found.cache, deps.now()),
+      warnings: found.warnings(),
+    }),
+  };
+}

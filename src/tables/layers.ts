@@ -1,0 +1,45 @@
+/**
+ * GET /v1/pedons/layers as a table: the JSON's rows as they are (one per layer and property), with the
+ * provider and retrieval time on each; the answer's warnings once, on the first row only (a tidy
+ * table: DESIGN §11), since they speak of the page, not of a row.
+ */
+import { toCsv, type Column } from "./csv";
+import { joinWarnings } from "./flatten";
+
+export interface LayerTableCells {
+  provider: string;
+  query: { bbox: readonly number[] };
+  cache: { stored_at: string };
+  rows: readonly Record<string, string | number | null>[];
+  warnings: readonly string[];
+}
+
+type Row = { row: Record<string, string | number | null>; answer: LayerTableCells; first: boolean };
+
+const cell = (name: string): Column<Row> => [name, ({ row }) => row[name]];
+
+export const LAYER_TABLE_COLUMNS: readonly Column<Row>[] = [
+  ...[
+    "pedon_key",
+    "layer_key",
+    "depth_top_cm",
+    "depth_bottom_cm",
+    "horizon_designation",
+    "layer_type",
+    "property",
+    "value",
+    "reported_value",
+    "value_qualifier",
+    "reporting_limit",
+    "unit",
+    "method_code",
+    "measurement_method",
+  ].map(cell),
+  ["provider", ({ answer }) => answer.provider],
+  ["retrieved_at", ({ answer }) => answer.cache.stored_at],
+  ["warnings", ({ answer, first }) => (first ? joinWarnings([], answer.warnings) : null)],
+];
+
+export function layerTableCsv(answer: LayerTableCells): string {
+  return toCsv(LAYER_TABLE_COLUMNS, answer.rows.map((row, i) => ({ row, answer, first: i === 0 })));
+}
