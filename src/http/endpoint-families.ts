@@ -10,12 +10,14 @@ const FAMILY_NAMES: Record<string, string> = {
   geochem: "Geochemistry of surface soil (USGS): sample sites and their elements",
   properties: "Catalog: the property vocabulary",
   providers: "Catalog and raw upstream payloads, per provider",
+  ogc: "OGC API - Features for GIS clients (QGIS, GDAL)",
 };
 
-/** "/v1/soil/location" → "soil"; /health, /metrics and /v1 → "meta". */
+/** "/v1/soil/location" → "soil"; "/ogc/collections" → "ogc"; /health, /metrics and /v1 → "meta". */
 function familyOf(path: string): string {
   const parts = path.split("/").filter(Boolean);
-  return parts[0] === "v1" && parts[1] ? parts[1] : "meta";
+  if (parts[0] === "v1") return parts[1] ?? "meta";
+  return parts[0] === "health" || parts[0] === "metrics" || !parts[0] ? "meta" : parts[0];
 }
 
 export function endpointFamilies(paths: readonly string[]): string {

@@ -90,5 +90,12 @@ describe("why a point has no map unit", () => {
     for (const path of Object.keys(body.paths)) expect(`${path}: ${description.includes("`" + path + "`")}`).toBe(`${path}: true`);
     expect(description).toContain("Laboratory pedons");
     expect(description).toContain("Mapped soil survey");
+    // Each family's line holds only its own paths (a /v1/soil path is not under the service's line).
+    const lines = description.split("\n").filter((l: string) => l.startsWith("- **"));
+    for (const line of lines) {
+      const paths = [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+      const families = new Set(paths.map((p) => (p.startsWith("/v1/") ? p.split("/")[2] : ["/health", "/metrics", "/v1"].includes(p) ? "meta" : p.split("/")[1])));
+      expect(`${line.slice(0, 40)}: ${families.size}`).toBe(`${line.slice(0, 40)}: 1`);
+    }
   });
 });
