@@ -32,6 +32,7 @@ import { summaries } from "./summaries";
 import { mapUnits } from "./mapunits";
 import { geochem } from "./geochem";
 import { ogcCollections } from "./collections";
+import { areas } from "./areas";
 
 export interface AppDeps {
   config: Config;
@@ -130,6 +131,7 @@ export function createApp(deps: AppDeps) {
     .use(mapUnits(data))
     .use(geochem(data))
     .use(ogcCollections(data))
+    .use(areas(data))
     .use(pages(responses.sendFile));
   routeOf = routeMatcher(app.routes.map((route) => route.path));
   return app;

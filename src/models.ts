@@ -11,6 +11,7 @@ import { MAP_UNIT_COLLECTION_MODELS } from "./mapunits/model";
 import { GEOCHEM_MODELS } from "./geochem/model";
 import { SAMPLE_SITE_MODELS } from "./domain/sample-site";
 import { OGC_MODELS } from "./collections/model";
+import { AREA_MODELS } from "./areas/model";
 import { PropertiesResponse, PropertyRecord, PropertyReference, ProviderRecord, ProvidersResponse, Transformation } from "./catalog/model";
 
 export const MODELS = {
@@ -35,4 +36,5 @@ export const MODELS = {
   ...SAMPLE_SITE_MODELS,
   ...GEOCHEM_MODELS,
   ...OGC_MODELS,
+  ...AREA_MODELS,
 };

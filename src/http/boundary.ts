@@ -19,6 +19,12 @@ import { clientFacing } from "./client-message";
 import { enterRequestScope } from "../request-scope";
 
 export const MAX_URI_LENGTH = 8192;
+/**
+ * GET /v1/soil/aoi carries its area in the query: 1,000 vertices of WKT, percent-encoded, take about
+ * 40,000 characters (docs/decisions.md#areas), within Bun's 262,144-byte header bound.
+ */
+export const MAX_AOI_URI_LENGTH = 65_536;
+const AOI_PATH = "/v1/soil/aoi";
 const ALLOWED_METHODS = "GET, HEAD";
 
 /** A public read-only API: any origin may read, nobody sends credentials. */
@@ -109,8 +115,12 @@ export function httpBoundary(options: BoundaryOptions) {
         set.headers["allow"] = ALLOWED_METHODS;
         throw new MethodNotAllowedError(request.method);
       }
-      if (request.url.length > MAX_URI_LENGTH) throw new UriTooLongError(MAX_URI_LENGTH);
       const path = routePath(request.url);
+      if (request.url.length > MAX_URI_LENGTH) {
+        // An area's WKT (up to 1,000 vertices) needs a longer URI than any other route (docs/decisions.md#areas).
+        const limit = path === AOI_PATH ? MAX_AOI_URI_LENGTH : MAX_URI_LENGTH;
+        if (request.url.length > limit) throw new UriTooLongError(limit);
+      }
       if (!isCountedPath(path)) return;
       // Upstream calls this request makes beyond its first spend the client's budget too (docs/decisions.md#upstream-budget).
       const charge = () => {

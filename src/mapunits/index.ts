@@ -15,6 +15,7 @@ import { Memo } from "../lru";
 import { MAP_UNIT_BBOX_LIMITS, MapUnitCollection, MapUnitCollectionQueryParams } from "./model";
 import type { SummaryPlan } from "../summaries/service";
 import { readPolygonSummaries } from "./plan";
+import { summaryOptions } from "../summaries/options";
 import { mapUnitsInBbox, planKey, type EffectiveMapUnitQuery } from "./service";
 import { MAP_UNIT_COLLECTION_TABLE } from "../tables";
 
@@ -46,6 +47,7 @@ function effectiveQuery(read: QueryOf<typeof MapUnitCollectionQueryParams>, prov
       method: summaries.method,
       depth_top_cm: read.depth_top_cm,
       depth_bottom_cm: read.depth_bottom_cm,
+      ...summaryOptions(read),
     },
   };
 }

@@ -2,6 +2,7 @@
 import { t } from "elysia";
 import { BBOX_PATTERN } from "../domain/model";
 import { Type } from "@sinclair/typebox";
+import { SUMMARY_OPTION_PARAMETERS } from "../summaries/options";
 import { DEPTH_PARAMETERS, queryInteger, FORMAT_PARAMETER, featureCollection, closed, nullable } from "../domain/model";
 
 const integer = Type.Integer;
@@ -44,6 +45,8 @@ export const POLYGON_SUMMARY_PARAMETERS = {
     }),
   ),
   ...DEPTH_PARAMETERS,
+  // Which components each map unit's summary counts (docs/decisions.md#summary-options).
+  ...SUMMARY_OPTION_PARAMETERS,
 };
 
 export const CURSOR_PARAMETER = {
@@ -86,6 +89,8 @@ export const MapUnitCollectionQuery = t.Object(
     method: nullable(t.String({ description: "The summary method used for every property; null without summaries, or when several properties each take their default." })),
     depth_top_cm: t.Number(),
     depth_bottom_cm: t.Number(),
+    include_minors: t.Boolean({ description: "Whether minor components counted in the summaries (docs/decisions.md#summary-options)." }),
+    miscellaneous_areas: t.UnionEnum(["include", "exclude"], { description: "Whether miscellaneous areas counted in the summaries." }),
   },
   { ...closed, title: "MapUnitCollectionQuery", description: "The effective query: defaults applied." },
 );

@@ -9,6 +9,7 @@ import { clip } from "../errors";
 import { parseProperties } from "../catalog/properties-param";
 import type { PointProvider } from "../providers/provider";
 import { parseMethod, planSummaries, type SummaryPlan } from "../summaries/service";
+import { summaryOptions } from "../summaries/options";
 
 export interface PolygonSummaryParams {
   property: string;
@@ -16,6 +17,8 @@ export interface PolygonSummaryParams {
   method: string;
   depth_top_cm: number;
   depth_bottom_cm: number;
+  include_minors?: string;
+  miscellaneous_areas?: string;
 }
 
 export interface PolygonSummaries {
@@ -40,7 +43,7 @@ export function readPolygonSummaries(read: PolygonSummaryParams, provider: Point
     return { plan: null, property: null, properties: [], method: null };
   }
   if (!provider.mapUnits) throw new ValidationError(`Provider '${provider.id}' has no map-unit summaries; leave out 'property' and 'properties'.`, provider.id);
-  const plan = planSummaries(provider.mapUnits.properties, requested, method, { top_cm: read.depth_top_cm, bottom_cm: read.depth_bottom_cm });
+  const plan = planSummaries(provider.mapUnits.properties, requested, method, { top_cm: read.depth_top_cm, bottom_cm: read.depth_bottom_cm }, summaryOptions(read));
   if (plan.unsupported.length > 0) {
     throw new ValidationError(
       single !== ""

@@ -42,6 +42,9 @@ export interface EffectiveMapUnitQuery {
   method: string | null;
   depth_top_cm: number;
   depth_bottom_cm: number;
+  /** Which components the summaries count (docs/decisions.md#summary-options). */
+  include_minors: boolean;
+  miscellaneous_areas: "include" | "exclude";
 }
 
 /** One summary of a polygon's map unit, as features carry it. */

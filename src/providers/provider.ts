@@ -191,6 +191,19 @@ export interface MapUnitPolygonRole<B> {
   /** The extent of every polygon the provider holds (GET /ogc/collections/mapunits). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   extent: { query: QueryKind<Record<string, never>, any>; read(answer: any): DataExtent };
+  /**
+   * Map-unit polygons cut to an area (GET /v1/soil/aoi): each polygon that meets the area, clipped
+   * to it, in polygon-key order; parts without area left out.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  inArea?: { query: QueryKind<AreaParams, any>; polygons(answer: any, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean } };
+}
+
+/** An area of interest: one polygon, [outer ring, ...holes], each ring closed, of [lon, lat] (WGS84). */
+export interface AreaParams {
+  rings: number[][][];
+  /** Most polygons to return; the query asks for one more, to tell that more exist. */
+  limit: number;
 }
 
 // ---- laboratory pedons (GET /v1/pedons, /v1/pedons/{key}) ------------------------------------------

@@ -10,6 +10,7 @@ import { mapUnitCollectionCsv, type MapUnitCollectionCells } from "./mapunits";
 import { seriesCsv } from "./series";
 import type { SeriesResponse } from "../domain/series";
 import { layerTableCsv, type LayerTableCells } from "./layers";
+import { aoiCsv, pointsCsv, type AoiCells, type PointsCells } from "./areas";
 
 export const LOCATION_TABLE: CsvTable<LocationBody & { query: { latitude: number; longitude: number } }> = {
   render: locationCsv,
@@ -61,4 +62,16 @@ export const SERIES_TABLE: CsvTable<SeriesResponse> = {
 export const LAYER_TABLE: CsvTable<LayerTableCells> = {
   render: layerTableCsv,
   fileName: (body) => `loam-pedon-layers_${body.query.bbox.join("_")}.csv`,
+};
+
+/** GET /v1/soil/aoi: one row per map unit and property, then the area's own rows. */
+export const AOI_TABLE: CsvTable<AoiCells & { query: { bbox: readonly number[] | null } }> = {
+  render: aoiCsv,
+  fileName: (body) => `loam-aoi_${body.query.bbox ? body.query.bbox.join("_") : `${body.aoi.area_ha}ha`}.csv`,
+};
+
+/** GET /v1/soil/points: one row per point and property. */
+export const POINTS_TABLE: CsvTable<PointsCells> = {
+  render: pointsCsv,
+  fileName: (body) => `loam-points_${body.points.length}.csv`,
 };

@@ -199,6 +199,12 @@ describe("the single executable, alone in an empty directory", () => {
     expect(kimo.geometry).toEqual({ type: "Point", coordinates: [-95.7708282, 39.0783539] });
   });
 
+  test("/v1/soil/aoi over the IA073 AOI (polygon-clipping and geographiclib bundled) answers as from source", async () => {
+    const body = await sameAsSource("/v1/soil/aoi?bbox=-94.361846,41.943158,-94.358198,41.945788&properties=clay&depth_bottom_cm=30");
+    expect(body.map_units.length).toBe(5);
+    expect(body.aoi.mapped_percent).toBeGreaterThan(99.9);
+  });
+
   test("/v1/series/Clarion from the embedded snapshot (OSDs and the Munsell table are in it; no data directory)", async () => {
     const response = await fetch(`${loam.base}/v1/series/Clarion`);
     expect(response.status).toBe(200);

@@ -73,7 +73,7 @@ for (const mode of ["snapshot", "fake SDA"] as const) {
       expect(status).toBe(200);
       contract.assert("MapUnitCollection", body);
       expect(body).toMatchObject({ type: "FeatureCollection", provider: "usda_ssurgo", truncated: false });
-      expect(body.query).toEqual({ bbox: BOX, provider: "usda_ssurgo", limit: 2000, property: null, properties: [], method: null, depth_top_cm: 0, depth_bottom_cm: 200 });
+      expect(body.query).toEqual({ bbox: BOX, provider: "usda_ssurgo", limit: 2000, property: null, properties: [], method: null, depth_top_cm: 0, depth_bottom_cm: 200, include_minors: true, miscellaneous_areas: "include" });
       const at = body.features.filter((f: any) => contains(f.geometry, POINT.lon, POINT.lat));
       expect(at).toHaveLength(1);
       expect(at[0].properties).toEqual({

@@ -7,22 +7,15 @@
  * shapefile read with pyshp; several properties come back as flat members, in GeoJSON and CSV.
  */
 import { describe, expect, test } from "bun:test";
-import { join } from "node:path";
-import { DATA_DIR, useLoam } from "../support/server";
+import { useLoam } from "../support/server";
 import { sourceMapUnits, type SourceMapUnit } from "../summaries/source-files";
 import { parseRfc4180, records } from "../support/csv";
+import { boxOf } from "../support/mh936-box";
 
 const { loam, contract } = useLoam();
 const MH936 = sourceMapUnits().filter((u) => u.area === "MH936");
 const unit = (mukey: string) => MH936.find((u) => u.mukey === mukey)!;
 
-/** A box around the first polygon of a map unit in the MH936 shapefile (pyshp), 0.001 degrees wider. */
-async function boxOf(mukey: string): Promise<string> {
-  const script = `import shapefile,json; r=shapefile.Reader(${JSON.stringify(join(DATA_DIR, "ssurgo/MH936/spatial/soilmu_a_mh936"))})\nprint(json.dumps(next(list(r.shape(i).bbox) for i,rec in enumerate(r.records()) if rec['MUKEY']=='${mukey}')))`;
-  const child = Bun.spawn(["/usr/bin/python3", "-c", script], { stdout: "pipe" });
-  const box: number[] = JSON.parse(await new Response(child.stdout).text());
-  return [box[0]! - 0.001, box[1]! - 0.001, box[2]! + 0.001, box[3]! + 0.001].map((v) => v.toFixed(6)).join(",");
-}
 
 const COLUMN: Record<string, string> = { sand: "sandtotal_r", clay: "claytotal_r" };
 

@@ -22,6 +22,9 @@ describe("a provider of another role is refused with the endpoint that serves it
     // Same role, but without what the route needs: said so, without sending the caller elsewhere.
     [`/v1/soil/summary?${POINT}&providers=fixture_points`, /^Query parameter 'providers' names 'fixture_points', which serves mapped survey values for a point but not map units/],
     [`/v1/soil/mapunits?bbox=${BOX}&provider=fixture_points`, /^Query parameter 'provider' names 'fixture_points', which serves mapped survey values for a point but not map-unit polygons/],
+    [`/v1/soil/aoi?bbox=${BOX}&provider=usda_kssl`, /^Query parameter 'provider' names 'usda_kssl', which serves laboratory pedons, not map units and polygons to report an area from/],
+    [`/v1/soil/aoi?bbox=${BOX}&provider=fixture_points`, /^Query parameter 'provider' names 'fixture_points', which serves mapped survey values for a point but not map units and polygons/],
+    [`/v1/soil/points?points=41.94,-94.36&provider=usda_osd`, /^Query parameter 'provider' names 'usda_osd', which serves series descriptions, not map-unit summaries/],
     [`/v1/providers/usda_kssl/raw/location?${POINT}`, /^Path parameter 'provider_id' names 'usda_kssl', which has no raw location endpoint.*raw\/pedons/],
   ];
   for (const [path, message] of cases) {

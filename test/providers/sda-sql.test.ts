@@ -7,6 +7,7 @@ import { PEDLABSAMPNUM_PATTERN } from "../../src/domain/pedon-key";
 import { labBboxSql, labPedonSql } from "../../src/providers/usda_kssl/queries";
 import { ssurgoPointSql } from "../../src/providers/usda_ssurgo/queries";
 import { ssurgoPolygonSql } from "../../src/providers/usda_ssurgo/polygons";
+import { ssurgoAreaSql } from "../../src/providers/usda_ssurgo/area-polygons";
 import { commentFree, sqlNumber } from "../../src/upstream/sda/sql";
 import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
 import { sqlFor, type LogicalQuery } from "../support/queries";
@@ -96,6 +97,7 @@ describe("no SQL comments reach SDA", () => {
     { kind: "ssurgo_polygon", key: "12345" },
     { kind: "ssurgo_polygon_extent" },
     { kind: "lab_extent" },
+    { kind: "ssurgo_area_polygons", rings: [[[-94.37, 41.934], [-94.35, 41.934], [-94.35, 41.954], [-94.37, 41.934]]], limit: 5000 },
   ];
   test("every query kind of every provider, as sent", () => {
     const kinds = DEFAULT_PROVIDERS.flatMap((p) => (p.role === "planned" ? [] : Object.values(p.queries).filter((q) => q.forms.sda).map((q) => q.kind)));
@@ -136,6 +138,10 @@ describe("hostile input never reaches SQL", () => {
     ["a fractional pedon_key", () => labPedonSql({ pedonKey: { form: "pedon_key", value: 1.5 } })],
     ["a negative pedon_key", () => labPedonSql({ pedonKey: { form: "pedon_key", value: -1 } })],
     ["a pedon_key beyond int", () => labPedonSql({ pedonKey: { form: "pedon_key", value: 2 ** 31 } })],
+    ["NaN in an area", () => ssurgoAreaSql({ rings: [[[-94.4, 41.9], [-94.3, Number.NaN], [-94.3, 42], [-94.4, 41.9]]], limit: 10 })],
+    ["a string in an area", () => ssurgoAreaSql({ rings: [[[-94.4, 41.9], ["0 0))', 4326)) = 1; DROP TABLE x--" as unknown as number, 41.9], [-94.3, 42], [-94.4, 41.9]]], limit: 10 })],
+    ["an area latitude out of range", () => ssurgoAreaSql({ rings: [[[-94.4, 91], [-94.3, 41.9], [-94.3, 42], [-94.4, 91]]], limit: 10 })],
+    ["an area limit over 5000", () => ssurgoAreaSql({ rings: [[[-94.4, 41.9], [-94.3, 41.9], [-94.3, 42], [-94.4, 41.9]]], limit: 5001 })],
   ];
   for (const [name, build] of hostile) {
     test(`${name} is refused before any SQL is written`, () => {
@@ -220,6 +226,9 @@ describe("hostile input never reaches SQL", () => {
           bbox: [Math.min(a, b), Math.min(c, d), Math.max(a, b), Math.max(c, d)] as [number, number, number, number],
           limit,
         })),
+      fc
+        .tuple(fc.array(fc.array(fc.tuple(longitude, latitude), { minLength: 4, maxLength: 8 }), { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 5000 }))
+        .map(([rings, limit]) => ({ kind: "ssurgo_area_polygons" as const, rings, limit })),
     );
     fc.assert(fc.property(query, (q) => expect(logicalQueryFromSql(sqlFor(q))).toEqual(q)));
   });

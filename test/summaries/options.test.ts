@@ -8,6 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { useLoam } from "../support/server";
 import { parseRfc4180, records } from "../support/csv";
 import { sourceMapUnits, type SourceMapUnit } from "./source-files";
+import { boxOf } from "../support/mh936-box";
 
 const UNITS = sourceMapUnits();
 const { loam, contract } = useLoam();
@@ -107,5 +108,29 @@ describe("include_minors and miscellaneous_areas", () => {
       contract.assert("ErrorResponse", body);
       expect(body.error.message).toContain(`'${name}'`);
     }
+  });
+
+  test("the polygon collection, the OGC items and an area report take the same options: 465581 clay 0–30 cm = 6.0 with soilDB's defaults", async () => {
+    const unit = UNITS.find((u) => u.mukey === "465581")!;
+    const expected = soilDbWeightedAverage(unit, "claytotal_r", 0, 30, (c) => major(c) && soil(c));
+    const box = await boxOf("465581");
+    const polygons = await loam.json(`/v1/soil/mapunits?bbox=${box}&properties=clay&depth_bottom_cm=30&${SOILDB}`);
+    expect(polygons.status).toBe(200);
+    contract.assert("MapUnitCollection", polygons.body);
+    expect(polygons.body.query).toMatchObject({ include_minors: false, miscellaneous_areas: "exclude" });
+    const features = polygons.body.features.filter((f: any) => f.properties.map_unit_key === "465581");
+    expect(features.length).toBeGreaterThan(0);
+    for (const f of features) expect(f.properties.clay).toBe(expected);
+    const defaults = await loam.json(`/v1/soil/mapunits?bbox=${box}&properties=clay&depth_bottom_cm=30`);
+    expect(defaults.body.features.find((f: any) => f.properties.map_unit_key === "465581").properties.clay).not.toBe(expected);
+    const ogc = await loam.json(`/ogc/collections/mapunits/items?bbox=${box}&properties=clay&depth_bottom_cm=30&${SOILDB}&limit=1000`);
+    expect(ogc.status).toBe(200);
+    expect(ogc.body.features.find((f: any) => f.properties.map_unit_key === "465581").properties.clay).toBe(expected);
+    const area = await loam.json(`/v1/soil/aoi?bbox=${box}&properties=clay&depth_bottom_cm=30&${SOILDB}`);
+    expect(area.status).toBe(200);
+    expect(area.body.query).toMatchObject({ include_minors: false, miscellaneous_areas: "exclude" });
+    const inArea = area.body.map_units.find((m: any) => m.map_unit_key === "465581");
+    expect(inArea.summaries[0].value).toBe(expected);
+    expect(inArea.summaries[0].options).toEqual({ include_minors: false, miscellaneous_areas: "exclude" });
   });
 });

@@ -105,6 +105,14 @@ export const RECOGNIZERS: ((sql: string) => LogicalQuery | null)[] = [
     const mapUnit = /WHERE mu\.mukey = (\d+) AND/i.exec(sql);
     return mapUnit && { kind: "ssurgo_mapunit", mapUnitKey: mapUnit[1]! };
   },
+  function ssurgoAreaPolygons(sql) {
+    // The area query cuts each polygon: STIntersection(geometry::STGeomFromText('POLYGON ((...), (...))', 4326)).
+    const area = /STIntersection\(geometry::STGeomFromText\('POLYGON \(([^']*)\)', 4326\)\)/i.exec(sql);
+    const top = /FROM mupolygon AS P/i.test(sql) && /SELECT TOP \((\d+)\)/i.exec(sql);
+    if (!area || !top) return null;
+    const rings = area[1]!.slice(1, -1).split(/\),\s*\(/).map((ring) => ring.split(",").map((p) => p.trim().split(/\s+/).map(Number)));
+    return { kind: "ssurgo_area_polygons", rings, limit: Number(top[1]) - 1 };
+  },
   function ssurgoPolygons(sql) {
     const box = new RegExp(String.raw`STIntersects\(geometry::STGeomFromText\('POLYGON\(\(${NUMBER} ${NUMBER}, ${NUMBER} ${NUMBER}, ${NUMBER} ${NUMBER}`, "i").exec(sql);
     const top = /FROM mupolygon AS P/i.test(sql) && /SELECT TOP \((\d+)\)/i.exec(sql);

@@ -335,6 +335,8 @@ describe("every CSV route, read by Python's csv module", () => {
       ["/v1/pedons/02N0245", (j) => j.layers.reduce((n: number, l: any) => n + l.observations.length, 0)],
       ["/v1/series/clarion", (j) => j.horizons.length],
       ["/v1/pedons/layers?bbox=-96,38.5,-95,39.5&properties=clay,ph&limit=5", (j) => j.rows.length],
+      ["/v1/soil/aoi?bbox=-94.361846,41.943158,-94.358198,41.945788&properties=clay,drainage_class", (j) => j.map_units.length * 2 + j.summaries.length],
+      [`/v1/soil/points?points=${p.lat},${p.lon};41.95,-94.35&properties=clay,ph`, (j) => j.points.length * 2],
     ];
     for (const [path, count] of cases) {
       const { json, csv, response } = await both(path);
@@ -344,7 +346,8 @@ describe("every CSV route, read by Python's csv module", () => {
       expect({ path, rows: python.length - 1 }).toEqual({ path, rows: count(json) });
       expect(count(json)).toBeGreaterThan(0);
     }
-  });
+    // One Python process per route: on a busy 2-core machine that takes longer than the default 5 s.
+  }, 60_000);
 });
 
 describe("negotiation, validators and errors", () => {
@@ -431,7 +434,7 @@ describe("negotiation, validators and errors", () => {
 describe("the CSV routes in the OpenAPI document", () => {
   test("each CSV route documents format (json, csv), text/csv on its 200 and Content-Disposition; JSON-only routes do not", async () => {
     const doc = await (await loam.get("/openapi.json")).json();
-    const csvPaths = ["/v1/soil/location", "/v1/soil/summary", "/v1/soil/mapunits", "/v1/soil/mapunits/{map_unit_key}", "/v1/pedons", "/v1/pedons/layers", "/v1/pedons/{pedon_key}", "/v1/series/{name}", "/v1/geochem/sites", "/v1/geochem/sites/{site_id}"];
+    const csvPaths = ["/v1/soil/location", "/v1/soil/summary", "/v1/soil/mapunits", "/v1/soil/mapunits/{map_unit_key}", "/v1/pedons", "/v1/pedons/layers", "/v1/pedons/{pedon_key}", "/v1/series/{name}", "/v1/geochem/sites", "/v1/geochem/sites/{site_id}", "/v1/soil/points"];
     for (const path of csvPaths) {
       const get = doc.paths[path].get;
       const format = get.parameters.find((p: any) => p.name === "format");
@@ -439,8 +442,13 @@ describe("the CSV routes in the OpenAPI document", () => {
       expect(Object.keys(get.responses["200"].content)).toEqual(["application/json", "text/csv"]);
       expect(get.responses["200"].headers["Content-Disposition"]).toBeDefined();
     }
+    // The area report also answers as GeoJSON (its cut polygons).
+    const aoi = doc.paths["/v1/soil/aoi"].get;
+    expect(aoi.parameters.find((p: any) => p.name === "format").schema).toMatchObject({ type: "string", enum: ["json", "csv", "geojson"], default: "json" });
+    expect(Object.keys(aoi.responses["200"].content)).toEqual(["application/json", "text/csv", "application/geo+json"]);
+    expect(aoi.responses["200"].headers["Content-Disposition"]).toBeDefined();
     for (const [path, item] of Object.entries<any>(doc.paths)) {
-      if (csvPaths.includes(path)) continue;
+      if (csvPaths.includes(path) || path === "/v1/soil/aoi") continue;
       const get = item.get;
       if (!get) continue;
       expect(get.parameters?.some((p: any) => p.name === "format") ?? false).toBe(false);

@@ -18,6 +18,8 @@ const ENDPOINTS: [path: string, kind: string][] = [
   ["/v1/providers/usda_ssurgo/raw/location?latitude=41.944131&longitude=-94.359608", "ssurgo_point"],
   ["/v1/soil/mapunits/2765528?properties=clay,drainage_class", "ssurgo_mapunit"],
   ["/v1/soil/mapunits?bbox=-94.37,41.93,-94.35,41.95", "ssurgo_polygons"],
+  // The cut polygons alone (the report would also load its map units).
+  ["/v1/soil/aoi?bbox=-94.361846,41.943158,-94.358198,41.945788&format=geojson", "ssurgo_area_polygons"],
   ["/v1/pedons?bbox=-95.78,39.07,-95.76,39.09&limit=5", "lab_bbox"],
   ["/v1/pedons/02N0245?properties=ph,clay,bulk_density", "lab_pedon"],
   ["/v1/pedons/52", "lab_pedon"],

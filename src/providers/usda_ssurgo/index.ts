@@ -8,6 +8,7 @@ import { normalizePoint } from "./normalize";
 import { pointQuery } from "./queries";
 import { checkMapUnitKey, mapUnitKeysAtPoint, mapUnitQuery, readMapUnit } from "./mapunit";
 import { extentQuery, polygonByKeyQuery, polygonQuery, polygonsOf } from "./polygons";
+import { areaPolygonQuery, areaPolygonsOf } from "./area-polygons";
 import { SSURGO_SUMMARY_PROPERTIES } from "./summary-properties";
 
 export const usdaSsurgo: PointProvider<SdaAnswer> = {
@@ -16,9 +17,9 @@ export const usdaSsurgo: PointProvider<SdaAnswer> = {
   role: "mapped_location",
   record: SSURGO_RECORD,
   columns: SSURGO_PROPERTIES,
-  queries: { [pointQuery.kind]: pointQuery, [mapUnitQuery.kind]: mapUnitQuery, [polygonQuery.kind]: polygonQuery, [extentQuery.kind]: extentQuery, [polygonByKeyQuery.kind]: polygonByKeyQuery },
+  queries: { [pointQuery.kind]: pointQuery, [mapUnitQuery.kind]: mapUnitQuery, [polygonQuery.kind]: polygonQuery, [extentQuery.kind]: extentQuery, [polygonByKeyQuery.kind]: polygonByKeyQuery, [areaPolygonQuery.kind]: areaPolygonQuery },
   connect: usdaTransport,
   point: { dataKind: "mapped_survey", note: "Mapped survey data are not a laboratory observation at the queried point.", query: pointQuery, normalize: normalizePoint },
   mapUnits: { query: mapUnitQuery, checkKey: checkMapUnitKey, read: readMapUnit, keysAtPoint: mapUnitKeysAtPoint, properties: SSURGO_SUMMARY_PROPERTIES },
-  mapUnitPolygons: { query: polygonQuery, polygons: polygonsOf, byKey: polygonByKeyQuery, extent: { query: extentQuery, read: extentOfRow } },
+  mapUnitPolygons: { query: polygonQuery, polygons: polygonsOf, byKey: polygonByKeyQuery, extent: { query: extentQuery, read: extentOfRow }, inArea: { query: areaPolygonQuery, polygons: areaPolygonsOf } },
 };

@@ -244,7 +244,7 @@ export function polygonsOf(answer: PolygonAnswer, limit: number): { polygons: Ma
   return { polygons: listed, truncated, last };
 }
 
-function rfc7946Winding(polygon: number[][][]): number[][][] {
+export function rfc7946Winding(polygon: number[][][]): number[][][] {
   return polygon.map((ring, i) => {
     const ccw = signedArea2(ring) > 0;
     return (i === 0) === ccw ? ring : [...ring].reverse();

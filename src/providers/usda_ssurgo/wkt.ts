@@ -122,6 +122,18 @@ class Reader {
     if (this.at !== this.text.length) this.fail("unexpected text after the geometry");
   }
 
+  /** A parenthesized part whose content is not needed (a line or point of an intersection), skipped whole. */
+  skipBalanced(): void {
+    this.expect("(");
+    let depth = 1;
+    while (depth > 0) {
+      if (this.at >= this.text.length) this.fail("unbalanced parentheses");
+      const char = this.text[this.at++];
+      if (char === "(") depth++;
+      else if (char === ")") depth--;
+    }
+  }
+
   emptyTag(): boolean {
     this.skip();
     if (/^EMPTY\b/i.test(this.text.slice(this.at, this.at + 6))) {
@@ -162,4 +174,49 @@ export function readWkt(text: string): { polygons: Polygons; points: number } {
   }
   reader.end();
   return { polygons, points: reader.points };
+}
+
+const POLYGONAL = new Set(["POLYGON", "MULTIPOLYGON"]);
+const OTHER_TYPES = new Set(["POINT", "LINESTRING", "MULTIPOINT", "MULTILINESTRING"]);
+
+/**
+ * The polygons of what SQL Server's `STIntersection(...).STAsText()` sends for a map-unit polygon cut
+ * by an area: POLYGON or MULTIPOLYGON, but where the two only touch along an edge or at a corner also
+ * a LINESTRING, a POINT, or a GEOMETRYCOLLECTION of such parts. Parts without area are left out (they
+ * hold no soil); an unknown type is refused, never guessed at.
+ */
+export function parsePolygonalWkt(text: string): Polygons {
+  const reader = new Reader(text);
+  const polygons = readPolygonalPart(reader, text);
+  reader.end();
+  return polygons;
+}
+
+function readPolygonalPart(reader: Reader, text: string): Polygons {
+  const type = reader.word();
+  reader.take("Z");
+  reader.take("M");
+  if (reader.emptyTag()) return [];
+  if (type === "GEOMETRYCOLLECTION") {
+    const parts: Polygons = [];
+    reader.expect("(");
+    do parts.push(...readPolygonalPart(reader, text));
+    while (reader.take(","));
+    reader.expect(")");
+    return parts;
+  }
+  if (POLYGONAL.has(type)) {
+    if (type === "POLYGON") return [reader.polygon()];
+    const polygons: Polygons = [];
+    reader.expect("(");
+    do polygons.push(reader.polygon());
+    while (reader.take(","));
+    reader.expect(")");
+    return polygons;
+  }
+  if (OTHER_TYPES.has(type)) {
+    reader.skipBalanced();
+    return [];
+  }
+  throw new UpstreamError(`Soil Data Access sent a ${type.slice(0, 30)} where the intersection of a map-unit polygon and an area was expected.`);
 }

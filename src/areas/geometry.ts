@@ -1,0 +1,212 @@
+/**
+ * An area of interest as a user gives it (docs/decisions.md#areas): WKT `POLYGON ((lon lat, ...), (...))`
+ * in CRS84, or a `bbox` read as the same rectangle; and geodesic areas on the WGS84 ellipsoid. Every
+ * refusal is a ValidationError (422) that names the rule: the WKT does not parse, a ring is not closed
+ * or has fewer than four points, a coordinate is out of range, more than MAX_AOI_VERTICES vertices, a
+ * ring crosses itself or another ring, a hole lies outside the outer ring, more than MAX_AOI_HECTARES.
+ */
+import { Geodesic } from "geographiclib-geodesic";
+import { ValidationError } from "../errors";
+import { decimal } from "../decimal";
+
+export const MAX_AOI_VERTICES = 1000;
+export const MAX_AOI_HECTARES = 10_000;
+export const SQUARE_METRES_PER_HECTARE = 10_000;
+/** International acre: 4046.8564224 m² (the US survey acre differs by 2 parts per million). */
+export const SQUARE_METRES_PER_ACRE = 4046.8564224;
+
+type Position = [lon: number, lat: number];
+/** [outer ring, ...holes], each ring closed (first position repeated last). */
+export type AreaRings = Position[][];
+
+export interface Aoi {
+  /** Outer ring counter-clockwise, holes clockwise (RFC 7946), closed. */
+  rings: AreaRings;
+  /** Vertices, each ring's closing repeat not counted. */
+  vertices: number;
+  /** Geodesic area on WGS84, m². */
+  areaM2: number;
+}
+
+const fail = (rule: string): never => {
+  throw new ValidationError(`Query parameter 'polygon' ${rule}`);
+};
+
+/** POLYGON ((x y, ...), (...)): the rings as written; every failure says where. */
+function parseWktPolygon(text: string): number[][][] {
+  const head = /^\s*POLYGON\s*(?:\(|$)/i.exec(text);
+  if (!head) {
+    const word = (/^\s*([A-Za-z]*)/.exec(text)?.[1] ?? "").toUpperCase();
+    if (word === "POLYGON") fail("must be a two-dimensional POLYGON with its rings, e.g. POLYGON ((lon lat, lon lat, lon lat, lon lat)): no Z, M or EMPTY.");
+    fail(`must be WKT of one POLYGON, e.g. POLYGON ((lon lat, lon lat, lon lat, lon lat)); got ${word ? `a ${word.slice(0, 20)}` : "no geometry type"}.`);
+  }
+  const body = text.trim().slice(7).trim();
+  if (!body.startsWith("((") || !body.endsWith("))")) fail("is not valid WKT: the rings must be enclosed as POLYGON ((...), (...)).");
+  const inner = body.slice(2, -2);
+  const ringTexts = inner.split(/\)\s*,\s*\(/);
+  return ringTexts.map((ringText, r) => {
+    if (/[()]/.test(ringText)) fail(`is not valid WKT: unbalanced parentheses in ring ${r + 1}.`);
+    return ringText.split(",").map((pointText, i) => {
+      const parts = pointText.trim().split(/\s+/);
+      if (parts.length !== 2) fail(`is not valid WKT: ring ${r + 1} position ${i + 1} must be two numbers 'lon lat'; got '${pointText.trim().slice(0, 40)}'.`);
+      const [lon, lat] = parts.map(decimal);
+      if (lon === null || lat === null || lon === undefined || lat === undefined) {
+        fail(`is not valid WKT: ring ${r + 1} position ${i + 1} must be two decimal numbers 'lon lat'; got '${pointText.trim().slice(0, 40)}'.`);
+      }
+      return [lon!, lat!];
+    });
+  });
+}
+
+/** Twice the signed planar area (> 0 counter-clockwise in lon/lat). */
+function signedArea2(ring: readonly Position[]): number {
+  let sum = 0;
+  for (let i = 0; i + 1 < ring.length; i++) sum += ring[i]![0] * ring[i + 1]![1] - ring[i + 1]![0] * ring[i]![1];
+  return sum;
+}
+
+const orient = (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) => (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+const within = (a: number, b: number, c: number) => Math.min(a, b) <= c && c <= Math.max(a, b);
+
+/** Do segments p1-p2 and p3-p4 meet (cross, touch or overlap)? */
+function segmentsMeet(p1: Position, p2: Position, p3: Position, p4: Position): boolean {
+  const d1 = orient(p3[0], p3[1], p4[0], p4[1], p1[0], p1[1]);
+  const d2 = orient(p3[0], p3[1], p4[0], p4[1], p2[0], p2[1]);
+  const d3 = orient(p1[0], p1[1], p2[0], p2[1], p3[0], p3[1]);
+  const d4 = orient(p1[0], p1[1], p2[0], p2[1], p4[0], p4[1]);
+  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
+  const on = (d: number, a: Position, b: Position, c: Position) => d === 0 && within(a[0], b[0], c[0]) && within(a[1], b[1], c[1]);
+  return on(d1, p3, p4, p1) || on(d2, p3, p4, p2) || on(d3, p1, p2, p3) || on(d4, p1, p2, p4);
+}
+
+/** Do two segments that share the endpoint `b` (a-b, b-c) fold back onto each other? */
+function foldsBack(a: Position, b: Position, c: Position): boolean {
+  if (orient(a[0], a[1], b[0], b[1], c[0], c[1]) !== 0) return false;
+  // Collinear: they overlap when a and c lie on the same side of b.
+  return (a[0] - b[0]) * (c[0] - b[0]) + (a[1] - b[1]) * (c[1] - b[1]) > 0;
+}
+
+/**
+ * Simple rings that neither cross nor touch each other: every pair of edges is tested (at most
+ * 1,000 edges, so at most half a million pairs, each rejected first by its bounding boxes).
+ */
+function checkSimple(rings: AreaRings): void {
+  const edges: { ring: number; index: number; a: Position; b: Position; w: number; e: number; s: number; n: number }[] = [];
+  rings.forEach((ring, r) => {
+    for (let i = 0; i + 1 < ring.length; i++) {
+      const a = ring[i]!;
+      const b = ring[i + 1]!;
+      edges.push({ ring: r, index: i, a, b, w: Math.min(a[0], b[0]), e: Math.max(a[0], b[0]), s: Math.min(a[1], b[1]), n: Math.max(a[1], b[1]) });
+    }
+  });
+  const name = (r: number) => (r === 0 ? "the outer ring" : `hole ${r}`);
+  for (let i = 0; i < edges.length; i++) {
+    const p = edges[i]!;
+    const count = rings[p.ring]!.length - 1;
+    for (let j = i + 1; j < edges.length; j++) {
+      const q = edges[j]!;
+      if (q.w > p.e || q.e < p.w || q.s > p.n || q.n < p.s) continue;
+      if (p.ring === q.ring) {
+        const next = q.index === p.index + 1;
+        const wraps = p.index === 0 && q.index === count - 1;
+        if (next && !foldsBack(p.a, p.b, q.b)) continue;
+        if (wraps && !foldsBack(q.a, q.b, p.b)) continue;
+        if (next || wraps || segmentsMeet(p.a, p.b, q.a, q.b)) {
+          fail(`is not a valid polygon: ${name(p.ring)} intersects itself (edges ${p.index + 1} and ${q.index + 1}); a ring must not cross or touch itself.`);
+        }
+      } else if (segmentsMeet(p.a, p.b, q.a, q.b)) {
+        fail(`is not a valid polygon: ${name(p.ring)} and ${name(q.ring)} cross or touch; holes must lie strictly inside the outer ring and apart from each other.`);
+      }
+    }
+  }
+}
+
+/** Even-odd point in ring. */
+function inside(ring: readonly Position[], [x, y]: Position): boolean {
+  let odd = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi, yi] = ring[i]!;
+    const [xj, yj] = ring[j]!;
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) odd = !odd;
+  }
+  return odd;
+}
+
+/** Geodesic area of one ring on WGS84, m² (positive whatever its winding); edges are geodesics. */
+export function ringAreaM2(ring: readonly (readonly number[])[]): number {
+  const polygon = Geodesic.WGS84.Polygon(false);
+  const last = ring.length - 1;
+  const closed = last > 0 && ring[0]![0] === ring[last]![0] && ring[0]![1] === ring[last]![1];
+  for (let i = 0; i < (closed ? last : ring.length); i++) polygon.AddPoint(ring[i]![1]!, ring[i]![0]!);
+  return Math.abs(polygon.Compute(false, true).area ?? 0);
+}
+
+/** Geodesic area of polygons ([outer, ...holes] each) on WGS84, m²: outer rings less their holes. */
+export function polygonsAreaM2(polygons: readonly (readonly (readonly (readonly number[])[])[])[]): number {
+  let total = 0;
+  for (const polygon of polygons) polygon.forEach((ring, i) => (total += i === 0 ? ringAreaM2(ring) : -ringAreaM2(ring)));
+  return total;
+}
+
+/** Rings checked and wound as RFC 7946 asks, measured, and held to the size rules. */
+function validAoi(raw: number[][][], what: "polygon" | "bbox"): Aoi {
+  let vertices = 0;
+  const rings = raw.map((ring, r) => {
+    const name = r === 0 ? "the outer ring" : `hole ${r}`;
+    ring.forEach(([lon, lat], i) => {
+      if (!(lon! >= -180 && lon! <= 180 && lat! >= -90 && lat! <= 90)) {
+        fail(`has a coordinate out of range: ${name} position ${i + 1} is (${lon} ${lat}); longitude must be from -180 to 180 and latitude from -90 to 90, in that order (CRS84).`);
+      }
+    });
+    const first = ring[0]!;
+    const last = ring[ring.length - 1]!;
+    if (ring.length < 4) fail(`is not a valid polygon: ${name} has ${ring.length} positions; a closed ring needs at least four.`);
+    if (first[0] !== last[0] || first[1] !== last[1]) fail(`is not a valid polygon: ${name} is not closed; its last position must repeat its first.`);
+    vertices += ring.length - 1;
+    return ring as Position[];
+  });
+  if (vertices > MAX_AOI_VERTICES) fail(`has ${vertices} vertices; an area may have at most ${MAX_AOI_VERTICES}.`);
+  checkSimple(rings);
+  rings.forEach((ring, r) => {
+    if (signedArea2(ring) === 0) fail(`is not a valid polygon: ${r === 0 ? "the outer ring" : `hole ${r}`} encloses no area.`);
+  });
+  rings.slice(1).forEach((hole, h) => {
+    if (!inside(rings[0]!, hole[0]!)) fail(`is not a valid polygon: hole ${h + 1} lies outside the outer ring.`);
+    rings.slice(1).forEach((other, k) => {
+      if (k !== h && inside(other, hole[0]!)) fail(`is not a valid polygon: hole ${h + 1} lies inside hole ${k + 1}.`);
+    });
+  });
+  const wound = rings.map((ring, r) => ((signedArea2(ring) > 0) === (r === 0) ? ring : [...ring].reverse()));
+  const areaM2 = polygonsAreaM2([wound]);
+  if (areaM2 > MAX_AOI_HECTARES * SQUARE_METRES_PER_HECTARE) {
+    const given = what === "bbox" ? "Query parameter 'bbox'" : "Query parameter 'polygon'";
+    throw new ValidationError(`${given} encloses ${Math.round(areaM2 / SQUARE_METRES_PER_HECTARE).toLocaleString("en-US")} ha; an area may be at most ${MAX_AOI_HECTARES.toLocaleString("en-US")} ha.`);
+  }
+  return { rings: wound, vertices, areaM2 };
+}
+
+/** The `polygon` parameter: WKT of one polygon, CRS84 (lon lat). */
+export function parseAoiPolygon(text: string): Aoi {
+  return validAoi(parseWktPolygon(text), "polygon");
+}
+
+/** A `bbox` (already parsed: southwest corner first) as the rectangle it names. */
+export function aoiOfBbox([w, s, e, n]: readonly [number, number, number, number]): Aoi {
+  return validAoi(
+    [
+      [
+        [w, s],
+        [e, s],
+        [e, n],
+        [w, n],
+        [w, s],
+      ],
+    ],
+    "bbox",
+  );
+}
+
+/** The area as WKT, as the report's query echoes it. */
+export function aoiWkt(aoi: Aoi): string {
+  return `POLYGON (${aoi.rings.map((ring) => `(${ring.map(([lon, lat]) => `${lon} ${lat}`).join(", ")})`).join(", ")})`;
+}
