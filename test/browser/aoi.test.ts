@@ -131,6 +131,10 @@ describe("an area of interest drawn on the map", () => {
     expect(ringOf(url)).toHaveLength(4);
     const sheet = (await page.locator("#panel").boundingBox())!;
     expect(sheet.height).toBeGreaterThanOrEqual(0.4 * PHONE.viewport.height);
+    // The drawn area stays in sight above the sheet.
+    const shape = (await page.locator("path.aoi-shape").boundingBox())!;
+    expect(shape.y + shape.height).toBeLessThanOrEqual(sheet.y + 1);
+    expect(shape.y).toBeGreaterThanOrEqual((await page.locator("#map").boundingBox())!.y - 1);
     await page.waitForTimeout(300);
     await page.screenshot({ path: artifactPath("aoi-polygon-phone.png") });
     expectClean(watched);

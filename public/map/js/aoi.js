@@ -107,7 +107,7 @@ export function setUpAoi(ctx) {
     setWhere("");
     panel.open("Area of interest", false, null);
     // The map narrowed (or a sheet rose) for the report: keep the whole area in sight.
-    map.fitBounds(shape.getBounds(), { animate: false, padding: [30, 30], maxZoom: map.getZoom() });
+    panel.fit(shape.getBounds(), map.getZoom());
     panel.message("Measuring the map units in the area…", "busy");
     const mine = panel.start();
     try {

@@ -44,7 +44,7 @@ export function renderAoi(body, answer, url) {
   const summaries = asArray(answer.summaries);
   if (summaries.length) {
     const table = el("table", { class: "data-table aoi-summaries", id: "aoi-summaries" });
-    table.appendChild(el("caption", { text: "Area-weighted values for the whole area" }));
+    table.appendChild(el("caption", { text: "Area-weighted values for the whole area (each map unit's summary, weighted by its area)" }));
     table.appendChild(el("thead", null, [el("tr", null, ["Property", "Value", "Method", "Depth (cm)", "Weighted over"].map((h, i) => el("th", { scope: "col", class: i === 0 || i === 2 ? "col-text" : null, text: h })))]));
     const tbody = el("tbody");
     for (const s of summaries) {
@@ -53,7 +53,7 @@ export function renderAoi(body, answer, url) {
         el("tr", { "data-property": text(s.property && s.property.id) }, [
           el("th", { scope: "row", text: text(s.property && (s.property.name || s.property.id)) }),
           el("td", { class: "col-value", text: value, "data-value": typeof s.value === "number" ? s.value : null }),
-          el("td", { text: methodName(s.method) + (s.method === "weighted_average" ? ", then by area" : "") }),
+          el("td", { class: "aoi-method", text: methodName(s.method) }),
           el("td", { text: formatDepth(s.depth) }),
           el("td", { class: "col-value", text: percent(s.percent_of_aoi) + " of the area" }),
         ]),

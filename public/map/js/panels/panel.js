@@ -20,6 +20,14 @@ export function createPanel(map, onClose) {
     }
   }
 
+  /** Show `bounds` whole: beside the side panel, or above the phone's bottom sheet. */
+  function fit(bounds, maxZoom) {
+    const size = map.getSize();
+    const phone = !panel.hidden && window.matchMedia(PHONE_QUERY).matches;
+    const sheet = phone ? Math.min(size.y - 80, panel.getBoundingClientRect().height + 20) : 30;
+    map.fitBounds(bounds, { animate: false, paddingTopLeft: [30, 30], paddingBottomRight: [30, sheet], maxZoom });
+  }
+
   /** Open the panel for something at `latlng`; keep that place in sight when the map narrows. */
   function open(heading, focus, latlng) {
     const wasHidden = panel.hidden;
@@ -55,6 +63,7 @@ export function createPanel(map, onClose) {
     open,
     close,
     reveal,
+    fit,
     /** A fresh AbortController for the detail about to load; the previous one is aborted. */
     start() {
       if (controller) controller.abort();
