@@ -82,6 +82,23 @@ describe("geochemistry sites on the map page", () => {
     await page.waitForTimeout(300);
     await page.screenshot({ path: artifactPath("geochem-layer-arsenic.png") });
 
+    // Silver is mostly censored ("<1"): those sites are drawn hollow, counted in the legend, never coloured as 1.
+    await page.selectOption("#geo-element", "silver");
+    await page.waitForFunction(() => (window as any).loam.geochemState === "ready" && (window as any).loam.geochemUrl.includes("property=silver"), null, { timeout: 20_000 });
+    const silverUrl: string = await page.evaluate(() => (window as any).loam.geochemUrl);
+    const silverSites = (await loam.json(silverUrl)).body.features as any[];
+    const censoredIds = silverSites.filter((f) => f.properties.value === null && f.properties.value_qualifier === "less_than").map((f) => f.properties.site_id).sort((a: number, b: number) => a - b);
+    expect(censoredIds.length).toBeGreaterThan(10);
+    // The file agrees: those sites' Top5_Ag cells begin with "<".
+    for (const id of censoredIds) expect(ROWS.get(String(id))!.Top5_Ag.startsWith("<")).toBe(true);
+    const drawnSilver: any[] = await page.evaluate(() => (window as any).loam.geochem.drawn());
+    expect(drawnSilver.filter((d) => d.kind === "censored").map((d) => d.site_id).sort((a, b) => a - b)).toEqual(censoredIds);
+    expect(await page.textContent(".geo-legend .geo-censored-row")).toContain(`${censoredIds.length} in view`);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: artifactPath("geochem-layer-silver-censored.png") });
+    await page.selectOption("#geo-element", "arsenic");
+    await page.waitForFunction(() => (window as any).loam.geochemState === "ready" && (window as any).loam.geochemUrl.includes("property=arsenic"), null, { timeout: 20_000 });
+
     // Site 3560: a click opens its element table; values as the file has them, Ag censored "<1".
     const file = ROWS.get("3560")!;
     expect(file.Top5_As).toBe("4.7");
