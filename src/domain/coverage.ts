@@ -7,7 +7,11 @@
  * - anywhere else in live mode: no completed survey covers it, or it lies in water.
  * Countries are Natural Earth's 1:50m outlines (world-atlas, already served to the map page), read once.
  */
-import world from "world-atlas/countries-50m.json";
+import { readFileSync } from "node:fs";
+// Imported as a file (its path), as src/pages/assets.ts does for the map page: one file, embedded once by
+// `bun build --compile` and read here when first needed. A JSON-module import of the same file would turn
+// the pages' import into an object too, and the compiled map page would lose it.
+import worldFile from "world-atlas/countries-50m.json" with { type: "file" };
 
 /** What the messages read of a source (the transport's SourceDescription has this shape). */
 export interface CoverageSource {
@@ -60,7 +64,7 @@ function decodeArcs(topology: Topology): Ring[] {
 
 function loadCountries(): Country[] {
   if (countries) return countries;
-  const topology = world as unknown as Topology;
+  const topology = JSON.parse(readFileSync(worldFile as unknown as string, "utf8")) as Topology;
   const arcs = decodeArcs(topology);
   const ring = (indexes: number[]): Ring => indexes.flatMap((i, k) => {
     const points = i >= 0 ? arcs[i]! : arcs[~i]!.slice().reverse();
