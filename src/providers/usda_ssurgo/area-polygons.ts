@@ -20,21 +20,12 @@ import { sqlInteger, sqlNumber } from "../../upstream/sda/sql";
 import { Payload, type QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
 import type { AreaParams, MapUnitPolygon } from "../provider";
-import { SSURGO_POLYGON_COLUMNS, rfc7946Winding } from "./polygons";
+import { MAX_POLYGON_ROWS, SSURGO_POLYGON_COLUMNS, SSURGO_POLYGON_TYPES, rfc7946Winding } from "./polygons";
 import { parsePolygonalWkt, writeWkt } from "./wkt";
 
-/** SQL Server types SDA reports for these columns (mupolygon, mapunit; STAsText() is nvarchar(max)). */
-const TYPES: SqlType[] = [
-  "int",
-  { name: "varchar", size: 20 },
-  { name: "varchar", size: 6 },
-  "int",
-  { name: "varchar", size: 240 },
-  { name: "nvarchar", size: 2147483647 },
-];
-
-/** Largest page the area query may ask for (the API asks for MAX_AREA_POLYGONS). */
-const MAX_ROWS = 5000;
+/** The polygon query's columns and types, and its largest page (the API asks for MAX_AREA_POLYGONS). */
+const TYPES = SSURGO_POLYGON_TYPES;
+const MAX_ROWS = MAX_POLYGON_ROWS;
 
 /** The area as WKT, every number range-checked: POLYGON ((lon lat, ...), (...)). */
 export function areaWkt(rings: readonly (readonly (readonly number[])[])[]): string {

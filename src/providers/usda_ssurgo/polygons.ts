@@ -21,7 +21,7 @@ import { upstreamMapUnitKey } from "./mapunit";
 export const SSURGO_POLYGON_COLUMNS = ["mupolygonkey", "areasymbol", "musym", "mukey", "muname", "geom"] as const;
 
 /** SQL Server types SDA reports for these columns (mupolygon, mapunit; STAsText() is nvarchar(max)). */
-const TYPES: SqlType[] = [
+export const SSURGO_POLYGON_TYPES: SqlType[] = [
   "int",
   { name: "varchar", size: 20 },
   { name: "varchar", size: 6 },
@@ -30,8 +30,10 @@ const TYPES: SqlType[] = [
   { name: "nvarchar", size: 2147483647 },
 ];
 
-/** Largest page the polygon query may ask for (the API allows 5000). */
-const MAX_ROWS = 5000;
+/** Largest page a polygon query may ask for (the API allows 5000). */
+export const MAX_POLYGON_ROWS = 5000;
+const TYPES = SSURGO_POLYGON_TYPES;
+const MAX_ROWS = MAX_POLYGON_ROWS;
 
 export function ssurgoPolygonSql({ bbox, limit, after }: BboxParams): string {
   const [minLon, minLat, maxLon, maxLat] = bbox;
