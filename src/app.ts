@@ -122,7 +122,7 @@ export function createApp(deps: AppDeps) {
     .use(responses.plugin)
     .use(metricsRoute(metrics, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }, { token: deps.config.metricsToken, now }))
     .use(openApiDocument(MODELS))
-    .use(meta(registry))
+    .use(meta(registry, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }))
     .use(catalog(registry))
     .use(location(data))
     .use(pedons(data))

@@ -12,6 +12,7 @@
  * - HEAD and 405 are noted on every operation: each GET also answers HEAD, other methods get 405.
  */
 import type { OpenAPIV3 } from "openapi-types";
+import { endpointFamilies } from "./endpoint-families";
 
 /**
  * Operation ids are declared by each route (`detail.operationId`, next to its path): the names are a
@@ -94,5 +95,6 @@ export function polishDocument<T extends Record<string, any>>(doc: T): T {
     }
     paths[path] = operations;
   }
-  return { ...doc, paths, components: { ...doc.components, schemas: componentSchemas } };
+  const info = doc.info ? { ...doc.info, description: String(doc.info.description ?? "") + endpointFamilies(Object.keys(paths)) } : doc.info;
+  return { ...doc, info, paths, components: { ...doc.components, schemas: componentSchemas } };
 }

@@ -4,12 +4,24 @@ import { documentedResponses } from "../http/openapi";
 import { requestOrigin } from "../http/request-path";
 import type { Registry } from "../providers/registry";
 import { SERVICE_NAME, VERSION } from "../version";
+import { LIVE_COVERS_ALL, SSURGO_SCOPE, type CoverageSource } from "../domain/coverage";
 import { ApiMetadata, HealthResponse } from "./model";
 
 const EXPERIMENTAL_WARNING =
   "Loam is experimental: limits, fields and behaviour may change. Mapped survey values are not laboratory observations at a point, pedons are points, and a successful response does not establish fitness for an agronomic, environmental, engineering or regulatory decision. Check data_kind, depth, measurement_method, source, transformations, warnings and cache before using a value.";
 
-export function meta(registry: Registry) {
+/**
+ * What this instance covers, appended to the experimental warning (ApiMetadata is a closed object of the
+ * spec, so the coverage is named in its warning text: docs/decisions.md#coverage-messages).
+ */
+export function coverageSentence(source: CoverageSource): string {
+  if (source.kind === "snapshot") {
+    return ` Coverage: this instance serves an offline snapshot holding ${(source.coverage ?? []).join("; ") || "no dataset"}; ${LIVE_COVERS_ALL}.`;
+  }
+  return ` Coverage: live Soil Data Access (${source.kind}), every published US soil survey area; ${SSURGO_SCOPE}.`;
+}
+
+export function meta(registry: Registry, source: () => CoverageSource) {
   const supported = registry.operational.map((p) => p.id);
   return new Elysia({ name: "loam.meta" })
   .get(
@@ -35,7 +47,7 @@ export function meta(registry: Registry) {
         documentation_url: `${origin}/docs`,
         openapi_url: `${origin}/openapi.json`,
         supported_providers: [...supported],
-        warning: EXPERIMENTAL_WARNING,
+        warning: EXPERIMENTAL_WARNING + coverageSentence(source()),
       };
     },
     {

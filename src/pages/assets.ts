@@ -12,12 +12,22 @@ import docsCss from "../../public/docs/docs.css" with { type: "file" };
 // The map page (issue 6): Leaflet, topojson-client and the TopoJSON outlines are served from here too.
 import mapHtml from "../../public/map/index.html" with { type: "file" };
 // The page's ES modules (public/map/js/): each one listed here, or the compiled executable lacks it.
+import mapJsAoi from "../../public/map/js/aoi.js" with { type: "file" };
+import mapJsPanelsAoi from "../../public/map/js/panels/aoi.js" with { type: "file" };
 import mapJsApi from "../../public/map/js/api.js" with { type: "file" };
 import mapJsCatalog from "../../public/map/js/catalog.js" with { type: "file" };
 import mapJsChartsDepth from "../../public/map/js/charts/depth.js" with { type: "file" };
 import mapJsChartsProfile from "../../public/map/js/charts/profile.js" with { type: "file" };
 import mapJsConfig from "../../public/map/js/config.js" with { type: "file" };
 import mapJsDom from "../../public/map/js/dom.js" with { type: "file" };
+import mapJsGeochem from "../../public/map/js/geochem.js" with { type: "file" };
+import mapJsLayersGeochem from "../../public/map/js/layers/geochem.js" with { type: "file" };
+import mapJsPanelsGeochem from "../../public/map/js/panels/geochem.js" with { type: "file" };
+import mapJsGazetteer from "../../public/map/js/gazetteer.js" with { type: "file" };
+import mapJsLabels from "../../public/map/js/labels.js" with { type: "file" };
+import mapJsMenu from "../../public/map/js/menu.js" with { type: "file" };
+import mapJsPlaces from "../../public/map/js/places.js" with { type: "file" };
+import mapJsSearch from "../../public/map/js/search.js" with { type: "file" };
 import mapJsLayersColour from "../../public/map/js/layers/colour.js" with { type: "file" };
 import mapJsLayersMapunits from "../../public/map/js/layers/mapunits.js" with { type: "file" };
 import mapJsLayersPedons from "../../public/map/js/layers/pedons.js" with { type: "file" };
@@ -71,12 +81,22 @@ export const ASSETS: Record<string, Asset> = {
   "/docs/assets/swagger-ui.css": { path: swaggerCss, type: CSS },
   "/": { path: filePath(mapHtml), type: HTML },
   "/map": { path: filePath(mapHtml), type: HTML },
+  "/map/js/aoi.js": { path: mapJsAoi, type: JS },
+  "/map/js/panels/aoi.js": { path: mapJsPanelsAoi, type: JS },
   "/map/js/api.js": { path: mapJsApi, type: JS },
   "/map/js/catalog.js": { path: mapJsCatalog, type: JS },
   "/map/js/charts/depth.js": { path: mapJsChartsDepth, type: JS },
   "/map/js/charts/profile.js": { path: mapJsChartsProfile, type: JS },
   "/map/js/config.js": { path: mapJsConfig, type: JS },
   "/map/js/dom.js": { path: mapJsDom, type: JS },
+  "/map/js/gazetteer.js": { path: mapJsGazetteer, type: JS },
+  "/map/js/geochem.js": { path: mapJsGeochem, type: JS },
+  "/map/js/layers/geochem.js": { path: mapJsLayersGeochem, type: JS },
+  "/map/js/panels/geochem.js": { path: mapJsPanelsGeochem, type: JS },
+  "/map/js/labels.js": { path: mapJsLabels, type: JS },
+  "/map/js/menu.js": { path: mapJsMenu, type: JS },
+  "/map/js/places.js": { path: mapJsPlaces, type: JS },
+  "/map/js/search.js": { path: mapJsSearch, type: JS },
   "/map/js/layers/colour.js": { path: mapJsLayersColour, type: JS },
   "/map/js/layers/mapunits.js": { path: mapJsLayersMapunits, type: JS },
   "/map/js/layers/pedons.js": { path: mapJsLayersPedons, type: JS },

@@ -13,6 +13,7 @@ import { NotFoundError, ValidationError } from "../errors";
 import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../answer";
 import type { CachedAnswer } from "../upstream/cache";
 import type { SourceDescription } from "../upstream/transport";
+import { noMapUnitReason } from "../domain/coverage";
 import type { MapUnitData, MapUnitRole, PointProvider } from "../providers/provider";
 import { VERSION } from "../version";
 import { PerObject } from "../lru";
@@ -243,8 +244,7 @@ export async function summaryAtPoint(deps: DataDeps, provider: MapUnitProvider, 
   if (first === undefined) {
     const source = deps.connected.sourceOf(provider);
     const cache = describeCache(point, deps.cacheTtlSeconds);
-    const coverage = source.kind === "snapshot" ? " Offline snapshot coverage is limited; see the snapshot warning." : "";
-    const none = `The point (${query.latitude}, ${query.longitude}) falls in no ${provider.id} map unit: no completed soil survey covers it, or it lies outside the data.${coverage}`;
+    const none = `The point (${query.latitude}, ${query.longitude}) falls in no ${provider.id} map unit: ${noMapUnitReason(source, query.latitude!, query.longitude!)}`;
     return { key: `summary|${JSON.stringify(query)}`, cache, body: () => summaryBody(deps, provider, query, plan, null, cache, source, [none]) };
   }
   const { cached, mapUnit, source } = await loadMapUnit(deps, provider, first);

@@ -39,6 +39,17 @@ function contentHash(path: string): string {
   return hasher.digest("hex").slice(0, 16);
 }
 
+/** Each survey area's polygon box, for the "no map unit here" / "outside this snapshot" warnings. */
+function surveyAreaBoxes(file: SnapshotFile): { symbol: string; bbox: [number, number, number, number] }[] {
+  if (!file.has("mupolygon", "areasymbol")) return [];
+  return file.db
+    .query<{ symbol: string; w: number; s: number; e: number; n: number }, []>(
+      "SELECT areasymbol AS symbol, min(min_x) AS w, min(min_y) AS s, max(max_x) AS e, max(max_y) AS n FROM mupolygon GROUP BY areasymbol ORDER BY areasymbol",
+    )
+    .all()
+    .map((r) => ({ symbol: r.symbol, bbox: [r.w, r.s, r.e, r.n] }));
+}
+
 export class SnapshotTransport implements Transport {
   readonly kind = "snapshot" as const;
   private readonly file: SnapshotFile;
@@ -59,6 +70,7 @@ export class SnapshotTransport implements Transport {
         // SSURGO areas first, then lab collections, each by id.
         coverage: [...info.datasets].sort((a, b) => b.kind.localeCompare(a.kind) || a.id.localeCompare(b.id)).map((d) => d.label),
         identity: `snapshot:${contentHash(path)}`,
+        areas: surveyAreaBoxes(this.file),
       };
     } catch (error) {
       db?.close();

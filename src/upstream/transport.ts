@@ -86,6 +86,8 @@ export interface SourceDescription {
   builtAt?: string;
   /** Snapshot only: survey areas and lab collections it holds, e.g. "SSURGO IA073 (2020-06-10)". */
   coverage?: string[];
+  /** Snapshot only: the survey areas it holds, each with the box [w, s, e, n] of its polygons (src/domain/coverage.ts). */
+  areas?: { symbol: string; bbox: [number, number, number, number] }[];
   /**
    * What makes this source's answers its own (snapshot: a hash of the file's content); part of every
    * cache key and entity tag, so an answer is never served under another source's provenance

@@ -53,8 +53,8 @@ export interface WatchedPage {
 }
 
 /** A new page that records every request and every console error. */
-export async function watchedPage(browser: Browser, viewport = { width: 1360, height: 860 }): Promise<WatchedPage> {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, serviceWorkers: "block" });
+export async function watchedPage(browser: Browser, viewport = { width: 1360, height: 860 }, device: { hasTouch?: boolean; isMobile?: boolean } = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, serviceWorkers: "block", ...device });
   const page = await context.newPage();
   const requests: string[] = [];
   const errors: string[] = [];
@@ -107,6 +107,10 @@ export function useLoamAndBrowser(): { loam: RunningLoam; browser: Browser } {
   });
   return { loam: late(() => loam, "loam"), browser: late(() => browser, "browser") };
 }
+
+/** The phone of issue 28: 390 x 844 CSS pixels, a touch screen, no hovering pointer. */
+export const PHONE = { viewport: { width: 390, height: 844 }, device: { hasTouch: true, isMobile: true } };
+export const DESKTOP = { viewport: { width: 1440, height: 900 }, device: {} };
 
 /** The page position of a lat/lon on the map page's Leaflet map (window.loamMap), for mouse clicks. */
 export async function pixelOf(page: Page, lat: number, lon: number): Promise<{ x: number; y: number }> {

@@ -157,6 +157,9 @@ describe("map page", () => {
     expect(features).toBeGreaterThan(0);
     expect(api.body.truncated).toBe(false);
     expect(await markerCount(page)).toBe(features);
+    // Export of the view: the very request the layer made, and its CSV.
+    expect(await page.getAttribute("#pedons-geojson", "href")).toBe(url);
+    expect(await page.getAttribute("#pedons-csv", "href")).toBe(`${url}&format=csv`);
     expect(await page.textContent("#status")).toContain(`Showing ${features} laboratory pedons`);
     // The keyboard path: every pedon in view is listed in the select.
     expect(await page.locator("#pedon-select option").count()).toBe(features + 1);
@@ -332,7 +335,7 @@ describe("map page", () => {
     await page.press("#point-lon", "Enter");
     await page.waitForSelector("#panel-body .warnings li", { timeout: 20_000 });
     const body = (await page.textContent("#panel-body")) ?? "";
-    expect(body).toContain("No mapped survey data at this point.");
+    expect(body).toContain("No mapped survey data at this point: no map unit here, inside survey area MH936");
     expect(body).toContain("falls in no SSURGO map unit");
     expect(await page.locator(".component-horizons").count()).toBe(0);
     // Keyboard users land on the panel heading.

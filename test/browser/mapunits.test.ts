@@ -47,9 +47,17 @@ async function canvasColour(page: Page, lat: number, lon: number): Promise<numbe
   );
 }
 
-/** The page's own colour scale (a plain ES module), typed here: the expected colour of a value. */
-type ColourScale = (min: number, max: number) => (value: number) => string;
-const { colourScale } = (await import("../../public/map/js/layers/colour.js")) as unknown as { colourScale: ColourScale };
+/** The legend's classes as drawn: [from, to) bounds as written, and the swatch colour. */
+async function legendClasses(page: Page): Promise<{ from: number; to: number; colour: string; text: string }[]> {
+  return page.$$eval(".scale-legend .class-row", (rows) =>
+    rows.map((r) => ({ from: Number(r.getAttribute("data-from")), to: Number(r.getAttribute("data-to")), colour: r.getAttribute("data-colour")!, text: r.textContent ?? "" })),
+  );
+}
+
+/** The class a value falls in: [from, to), the last one closed. */
+function classOf(classes: { from: number; to: number; colour: string }[], value: number) {
+  return classes.find((c, i) => value >= c.from && (value < c.to || i === classes.length - 1));
+}
 
 const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
 
@@ -84,16 +92,39 @@ describe("the soil map (GET /v1/soil/mapunits drawn as a choropleth)", () => {
     const min = Math.min(...values), max = Math.max(...values);
     expect(new Set(values).size).toBeGreaterThanOrEqual(3);
     expect(await page.evaluate(() => (window as any).loam.mapUnitRange)).toEqual({ count: features.length, min, max, unit: "%" });
-    expect(await page.textContent(".scale-legend .scale-min")).toBe(String(min));
-    expect(await page.textContent(".scale-legend .scale-max")).toBe(`${max} %`);
+    // A classed legend with round bounds covering the values in view, the unit on every class.
+    const classes = await legendClasses(page);
+    expect(classes.length).toBeGreaterThanOrEqual(2);
+    expect(classes.length).toBeLessThanOrEqual(7);
+    expect(classes[0]!.from).toBeLessThanOrEqual(min);
+    expect(classes.at(-1)!.to).toBeGreaterThanOrEqual(max);
+    for (const c of classes) {
+      expect(c.text).toMatch(/^-?\d+(\.\d{1,2})?–-?\d+(\.\d{1,2})? %$/);
+      expect(c.to).toBeGreaterThan(c.from);
+    }
+    for (let i = 1; i < classes.length; i++) expect(classes[i]!.from).toBe(classes[i - 1]!.to);
+    // The range in view, to one decimal more than the classes (never the data's 9 digits).
+    expect(Math.abs(Number(await page.textContent(".scale-legend .scale-min")) - min)).toBeLessThan(0.5);
+    expect(await page.textContent(".scale-legend .scale-max")).toMatch(/^\d+(\.\d)? %$/);
     const catalog = (await loam.json("/v1/properties")).body.properties as { id: string; name: string }[];
     const nameOf = (id: string) => catalog.find((p) => p.id === id)!.name;
-    expect(await page.textContent(".scale-legend .legend-title")).toBe(`${nameOf("clay")}, 0–30 cm, weighted average (%)`);
+    expect(await page.textContent(".scale-legend .legend-title")).toBe(`${nameOf("clay")}, 0–30 cm, weighted average of components (%)`);
     expect(await page.textContent("#mu-state")).toBe(`${features.length} map-unit polygons in view.`);
 
-    // What is painted inside each of at least three map units is the colour of its API value.
+    // Zoomed in (17), the map-unit symbols are written on the polygons: each label is a symbol of the collection.
+    const labels = await page.locator(".mu-label span").allTextContents();
+    const symbols = new Set(features.map((f) => f.properties.map_unit_symbol));
+    expect(labels.length).toBeGreaterThanOrEqual(3);
+    for (const label of labels) expect(symbols.has(label)).toBe(true);
+    // Export of the view: the API's own answers for the drawn box (GeoJSON as drawn, and CSV).
+    expect(await page.getAttribute("#mu-geojson", "href")).toBe(url);
+    const exported = await fetch(loam.base + (await page.getAttribute("#mu-csv", "href"))!);
+    expect(exported.headers.get("content-type")).toContain("text/csv");
+    const csvRows = (await exported.text()).trim().split("\n");
+    expect(csvRows.length - 1).toBe(features.length);
+
+    // What is painted inside each of at least three map units is the colour of the legend class of its API value.
     await page.waitForTimeout(400);
-    const scale = colourScale(min, max);
     const checked = new Set<string>();
     for (const f of features) {
       const key = f.properties.map_unit_key;
@@ -101,13 +132,15 @@ describe("the soil map (GET /v1/soil/mapunits drawn as a choropleth)", () => {
       const inside = interiorPoint(f, view);
       if (!inside) continue;
       // The polygons' own canvas holds the fill colour at fillOpacity 0.75 (alpha 191), un-premultiplied.
-      const expected = rgb(scale(f.properties.summary.value));
+      const expected = rgb(classOf(classes, f.properties.summary.value)!.colour);
       const got = await canvasColour(page, inside.lat, inside.lon);
       expected.forEach((v, i) => expect(Math.abs(got[i]! - v)).toBeLessThanOrEqual(3));
       expect(Math.abs(got[3]! - 191)).toBeLessThanOrEqual(2);
       checked.add(key);
     }
     expect(checked.size).toBeGreaterThanOrEqual(3);
+    // At least two classes are painted: the classes tell polygons apart.
+    expect(new Set(features.map((f) => classOf(classes, f.properties.summary.value)?.colour)).size).toBeGreaterThanOrEqual(2);
     await page.screenshot({ path: artifactPath("map-soil-map-IA073-clay.png") });
 
     // A click inside L138B's polygon opens its map unit from GET /v1/soil/mapunits/{key}.
@@ -123,7 +156,12 @@ describe("the soil map (GET /v1/soil/mapunits drawn as a choropleth)", () => {
     const summary = await page.locator(".map-unit-summaries tbody tr").first().locator("th, td").allTextContents();
     const unit = (await loam.json(`/v1/soil/mapunits/${l138b.mukey}?properties=clay&method=weighted_average&depth_top_cm=0&depth_bottom_cm=30`)).body;
     expect(unit.summaries[0].value).toBe(l138bValue);
-    expect(summary).toEqual([unit.summaries[0].property.name, `${l138bValue} %`, "weighted_average", "0–30", expect.stringMatching(/ %$/)]);
+    expect(summary).toEqual([unit.summaries[0].property.name, `${l138bValue} %`, "weighted average of components", "0–30", expect.stringMatching(/ %$/)]);
+    // The clicked polygon is outlined (its map unit's polygons in the selection layer).
+    const selected = await page.evaluate(() => (window as any).loam.mapUnits.selected());
+    expect(selected.key).toBe(l138b.mukey);
+    expect(selected.polygons).toBe(features.filter((f) => f.properties.map_unit_key === l138b.mukey).length);
+    expect(await page.locator("path.mu-selected").count()).toBe(selected.polygons);
     expect(watched.requests.some((u) => u.includes(`/v1/soil/mapunits/${l138b.mukey}?properties=clay&method=weighted_average&depth_top_cm=0&depth_bottom_cm=30`))).toBe(true);
     expect(watched.requests.some((u) => u.includes("/v1/soil/location"))).toBe(false);
     await page.waitForTimeout(300);
@@ -137,8 +175,9 @@ describe("the soil map (GET /v1/soil/mapunits drawn as a choropleth)", () => {
     await page.waitForFunction(() => /property=sand&method=dominant_component&depth_top_cm=0&depth_bottom_cm=100$/.test((window as any).loam.mapUnitUrl) && (window as any).loam.mapUnitState === "ready", null, { timeout: 20_000 });
     const sand = await loam.json(await page.evaluate(() => (window as any).loam.mapUnitUrl));
     const sandValues = (sand.body.features as any[]).map((f) => f.properties.summary.value).filter((v): v is number => typeof v === "number");
-    expect(await page.textContent(".scale-legend .scale-min")).toBe(String(Math.min(...sandValues)));
-    expect(await page.textContent(".scale-legend .scale-max")).toBe(`${Math.max(...sandValues)} %`);
+    const sandClasses = await legendClasses(page);
+    expect(sandClasses[0]!.from).toBeLessThanOrEqual(Math.min(...sandValues));
+    expect(sandClasses.at(-1)!.to).toBeGreaterThanOrEqual(Math.max(...sandValues));
     expect(await page.textContent(".scale-legend .legend-title")).toBe(`${nameOf("sand")}, 0–100 cm, dominant component (%)`);
 
     expect(watched.errors).toEqual([]);

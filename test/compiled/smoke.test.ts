@@ -167,6 +167,11 @@ describe("the single executable, alone in an empty directory", () => {
     expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
   });
 
+  test("a point in Paris says why it has no map unit, as from source (the country outlines are embedded)", async () => {
+    const body = await sameAsSource("/v1/soil/location?latitude=48.8566&longitude=2.3522");
+    expect(body.warnings.join(" ")).toContain("it lies in France, and SSURGO covers the United States and territories only");
+  });
+
   test("/v1/soil/location at IA073: L138B, Clarion 85 %, Ap 0-23 cm, pH 6.2, OM 3.5 %, clay 21 %", async () => {
     const body = await sameAsSource(LOCATION);
     const observed = body.observations.map((o: any) => ({

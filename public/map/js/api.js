@@ -64,6 +64,14 @@ export const urls = {
   mapUnits: (box, options) => "/v1/soil/mapunits?" + query(Object.assign({ bbox: box.join(",") }, options || {})),
   /** One map unit with its components and, with `properties`, its summaries (GET /v1/soil/mapunits/{key}). */
   mapUnit: (key, options) => "/v1/soil/mapunits/" + encodeURIComponent(key) + (options ? "?" + query(options) : ""),
+  /** Geochemistry sample sites in a box, with one element's result each (GET /v1/geochem/sites). */
+  geochemSites: (box, options) => "/v1/geochem/sites?" + query(Object.assign({ bbox: box.join(",") }, options || {})),
+  /** The sites nearest a point, nearest first, each with distance_km. */
+  geochemNear: (lat, lon, limit, property) => "/v1/geochem/sites?" + query({ near: lat + "," + lon, limit, property }),
+  geochemSite: (siteId) => "/v1/geochem/sites/" + encodeURIComponent(siteId),
+  rawGeochemSite: (provider, siteId) => "/v1/providers/" + encodeURIComponent(provider) + "/raw/sites/" + encodeURIComponent(siteId),
+  /** The report of an area of interest (GET /v1/soil/aoi): polygon as WKT, properties, method, depths. */
+  aoi: (params) => "/v1/soil/aoi?" + query(params),
 };
 
 /** The same URL asking for CSV (`format=csv`; the routes in src/tables answer it). */

@@ -29,12 +29,16 @@ function makeCatalog(properties, providers, problems) {
   for (const p of properties) if (p && typeof p.id === "string") byId.set(p.id, p);
   // The operational provider of each kind: laboratory pedons are `observed`, the soil survey `mapped_survey`.
   const operational = (kind) => providers.find((p) => p && p.operational === true && p.data_kind === kind) || null;
-  const lab = operational("observed");
+  // Several observed providers may be operational (KSSL pedons, USGS geochemistry sites): the lab provider is
+  // the one serving the pedon columns (ph and clay), not the element totals of a geochemistry survey.
+  const lab = providers.find((p) => p && p.operational === true && p.data_kind === "observed" && Array.isArray(p.supported_properties) && p.supported_properties.includes("clay")) || operational("observed");
   const survey = operational("mapped_survey");
   return {
     problems,
     labProvider: lab,
     surveyProvider: survey,
+    /** A provider's record by id (GET /v1/providers), or null. */
+    provider: (id) => providers.find((p) => p && p.id === id) || null,
     /** {id, name, unit} for a property id; the id itself when the catalog does not know it. */
     property(id) {
       const p = byId.get(id);

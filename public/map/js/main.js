@@ -11,15 +11,20 @@
 /* global L */
 import { csvOf, describeError, getJson, isAbort, urls } from "./api.js";
 import { loadCatalog } from "./catalog.js";
-import { DEFAULT_PROPERTY, PEDON_LIMIT } from "./config.js";
-import { $, formatNumber, round6 } from "./dom.js";
+import { DEFAULT_PROPERTY, GEOCHEM, MAPPED_POINT_ZOOM, PEDON_LIMIT, UNMAPPED_POINT_ZOOM } from "./config.js";
+import { $, el, formatNumber, round6 } from "./dom.js";
 import { createPedonLayer, pedonBoxProblem } from "./layers/pedons.js";
 import { createMap, openFirstView, pointOf, viewBox, writeHash } from "./map.js";
 import { setUpMapUnits } from "./mapunits.js";
 import { createPanel } from "./panels/panel.js";
 import { pedonProperties, renderPedon } from "./panels/pedon.js";
 import { locationProperties, renderLocation } from "./panels/location.js";
-import { setNotes, setStatus } from "./status.js";
+import { setNotes, setStatus, setWhere } from "./status.js";
+import { placeView, setUpPlaces } from "./places.js";
+import { setUpSearch } from "./search.js";
+import { setUpMenu } from "./menu.js";
+import { setUpGeochem } from "./geochem.js";
+import { setUpAoi } from "./aoi.js";
 
 /** State for tests and the curious: the map, the layers, and what the last view request did. */
 const state = { map: null, pedonLayer: null, lastBbox: null, lastPedonCount: null, pedonState: "pending", basemapState: "loading" };
@@ -45,15 +50,60 @@ function removePointMarker() {
   if (pointMarker) pointMarker.remove();
   pointMarker = null;
 }
-/** Before a new detail opens: no pedon selected, no point marker. */
+/** Before a new detail opens (or the panel closes): no pedon selected, no map unit outlined, no point marker. */
 function beforeDetail() {
   pedons.highlight(null);
+  if (mapUnits) mapUnits.layer.select(null);
+  if (geochem) geochem.deselect();
+  if (aoi) aoi.clear();
   removePointMarker();
 }
 
 const panel = createPanel(map, beforeDetail);
+const menu = setUpMenu(map);
 
-const mapUnits = setUpMapUnits({ map, state, panel, catalog, property: () => chosenProperty, beforeDetail });
+/**
+ * Go somewhere else: the detail of the place left behind (panel, marker, selection, readout) is stale,
+ * so it is closed first; the phone's menu closes too.
+ */
+function jump(center, zoom) {
+  setWhere("");
+  panel.close(false);
+  beforeDetail();
+  if (state.clearReadout) state.clearReadout();
+  menu.close();
+  map.setView(center, zoom, { animate: false });
+}
+function jumpToBounds(bounds, padding) {
+  setWhere("");
+  panel.close(false);
+  beforeDetail();
+  if (state.clearReadout) state.clearReadout();
+  menu.close();
+  map.fitBounds(bounds, Object.assign({ animate: false }, padding || { padding: [24, 24] }));
+}
+
+let mapUnits = null;
+let geochem = null;
+let aoi = null;
+mapUnits = setUpMapUnits({ map, state, panel, catalog, property: () => chosenProperty, beforeDetail, jump });
+geochem = setUpGeochem({ map, state, panel, catalog, beforeDetail });
+aoi = setUpAoi({ map, state, panel, beforeDetail, choice: () => state.mapUnitChoice, onStart: () => menu.close() });
+
+setUpPlaces(
+  map,
+  state,
+  (place) => {
+    const view = placeView(place);
+    jump(view.center, view.zoom);
+    setWhere("Showing " + place.label + ": " + place.detail + ".");
+  },
+  (bounds) => {
+    // Room above for the zoom-in message, and beside for the places' names.
+    jumpToBounds(bounds, { paddingTopLeft: [60, 150], paddingBottomRight: [220, 40] });
+    setWhere("Showing every place with data in the conterminous US; pick one in the list or on the map (MH936 is in the Pacific).");
+  },
+);
 
 // ---- a pedon's panel
 
@@ -78,7 +128,12 @@ async function openPedon(key, focus) {
 
 // ---- the mapped survey at a point
 
-async function queryPoint(lat, lon, focus) {
+/**
+ * The survey at a point. `typed`: the point was typed (search, form), so the view is chosen by the answer:
+ * close enough to see its map-unit polygons where there is a map unit, wide enough to see where it lies
+ * (state and county names) where there is none.
+ */
+async function queryPoint(lat, lon, focus, typed) {
   beforeDetail();
   pointMarker = L.marker([lat, lon], { keyboard: false, interactive: false, alt: "Queried point", title: "Queried point" }).addTo(map);
   panel.open("Mapped soil survey at " + formatNumber(lat) + ", " + formatNumber(lon), focus, L.latLng(lat, lon));
@@ -89,7 +144,12 @@ async function queryPoint(lat, lon, focus) {
     const params = { latitude: lat, longitude: lon, properties: locationProperties(known).join(",") };
     const answer = await getJson(urls.location(params), controller.signal);
     if (!panel.current(controller)) return;
+    if (typed) {
+      map.setView([lat, lon], Array.isArray(answer.map_units) && answer.map_units.length ? MAPPED_POINT_ZOOM : UNMAPPED_POINT_ZOOM, { animate: false });
+      panel.reveal(L.latLng(lat, lon));
+    }
     renderLocation(panel.body, lat, lon, answer, params, known);
+    geochem.nearest(panel.body, lat, lon, controller.signal);
   } catch (error) {
     if (isAbort(error) || !panel.current(controller)) return;
     panel.message("The mapped survey could not be loaded: " + describeError(error), "error");
@@ -98,10 +158,20 @@ async function queryPoint(lat, lon, focus) {
 
 // A click on a drawn map-unit polygon opens that map unit; anywhere else, the survey at the point.
 map.on("click", (event) => {
+  if (aoi.active()) return aoi.click(event.latlng);
   if (mapUnits.openAt(event.latlng)) return;
   const p = pointOf(event.latlng);
   queryPoint(p.lat, p.lon, false);
 });
+
+/**
+ * A typed point: the map moves there (zoomed in far enough to see map units, not so far that a point
+ * with no data shows nothing around it) and the panel answers for it.
+ */
+function goToPoint(lat, lon, focus) {
+  jump([lat, lon], Math.min(Math.max(map.getZoom(), 10), MAPPED_POINT_ZOOM));
+  queryPoint(round6(lat), round6(lon), focus, true);
+}
 
 $("point-form").addEventListener("submit", (event) => {
   event.preventDefault();
@@ -110,17 +180,48 @@ $("point-form").addEventListener("submit", (event) => {
     setStatus("Enter a latitude from -90 to 90 and a longitude from -180 to 180.", "error");
     return;
   }
-  map.setView([lat, lon], Math.max(map.getZoom(), 14));
-  queryPoint(round6(lat), round6(lon), true);
+  goToPoint(lat, lon, true);
 });
 
-/** The CSV of the pedons in view (GET /v1/pedons?bbox=…&format=csv), offered when the view is within the pedon box limits. */
+setUpSearch(state, {
+  point: (lat, lon) => goToPoint(lat, lon, false),
+  place: (place) => {
+    const view = placeView(place);
+    jump(view.center, view.zoom);
+    setWhere("Showing " + place.label + ": " + place.detail + ".");
+  },
+  area: (name, bounds) => {
+    jumpToBounds(bounds);
+    setWhere("Showing " + name + ".");
+  },
+});
+
+/** The pedons in view as the API answers them (GeoJSON, and CSV with format=csv), offered when the view is within the pedon box limits. */
 function updatePedonCsvLink() {
   const link = $("pedons-csv");
+  const geojson = $("pedons-geojson");
   const box = viewBox(map);
-  link.hidden = pedonBoxProblem(box) !== null;
-  link.href = csvOf(urls.pedons(box, PEDON_LIMIT));
+  link.hidden = geojson.hidden = pedonBoxProblem(box) !== null;
+  const url = urls.pedons(box, PEDON_LIMIT);
+  geojson.setAttribute("href", url);
+  link.setAttribute("href", csvOf(url));
 }
+
+// The geochemistry layer is reachable from the first view: an entry of the places list, when served.
+geochem.available.then((served) => {
+  if (!served) return;
+  const button = el("button", { type: "button", class: "place-button place-geochem", "data-place": "geochem", title: "USGS soil geochemistry, 0–5 cm, one site per about 1,600 km²" }, [GEOCHEM.view.label]);
+  button.addEventListener("click", () => {
+    jump([GEOCHEM.view.lat, GEOCHEM.view.lon], GEOCHEM.view.zoom);
+    geochem.show();
+    setWhere("Showing the geochemistry sites around Iowa, coloured by the element chosen in the menu.");
+  });
+  $("places-list").appendChild(el("li", null, [button]));
+});
+
+// The user moving the map makes "Showing …" stale (jumps set it after their own move).
+map.on("dragstart", () => setWhere(""));
+map.getContainer().addEventListener("wheel", () => setWhere(""), { passive: true });
 
 map.on("moveend", () => {
   pedons.scheduleLoad();

@@ -2,8 +2,10 @@
 // served by Loam (there is no tile server), the legend, the cursor coordinates and the view in the URL.
 // Leaflet (L) and topojson-client (topojson) are classic scripts loaded before the modules.
 /* global L, topojson */
-import { getJson, describeError } from "./api.js";
-import { COUNTY_MIN_ZOOM, FIRST_VIEW } from "./config.js";
+import { describeError } from "./api.js";
+import { COUNTY_MIN_ZOOM, FIRST_VIEW, PHONE_QUERY } from "./config.js";
+import { COUNTIES_URL, loadTopology, STATES_URL } from "./gazetteer.js";
+import { addPlaceLabels } from "./labels.js";
 import { clamp, el, round6 } from "./dom.js";
 import { addNote } from "./status.js";
 
@@ -17,6 +19,7 @@ const LEGEND_ROWS = [
   ["legend-line legend-state", "US state border"],
   ["legend-line legend-county", "US county border (zoom 6+)"],
   ["legend-line legend-country", "Country border / coast"],
+  ["legend-place", "Place with data in this snapshot (zoomed out)"],
 ];
 
 export function createMap(state) {
@@ -45,15 +48,9 @@ export function createMap(state) {
   const outline = (geometry, pane, style) => L.geoJSON(geometry, { renderer: renderers[pane], pane, interactive: false, style: () => style });
   drawBasemap(map, outline, state);
   addLegend(map);
-  addCursorCoordinates(map);
+  addCursorCoordinates(map, state);
+  addPlaceLabels(map, state);
   return map;
-}
-
-function loadTopology(url) {
-  return getJson(url).then((topology) => {
-    if (!topology || topology.type !== "Topology") throw new Error(url + " is not TopoJSON");
-    return topology;
-  });
 }
 
 function drawBasemap(map, outline, state) {
@@ -70,7 +67,7 @@ function drawBasemap(map, outline, state) {
 
   // Fetched in parallel, drawn in order: the opaque land fill first, borders over it.
   const worldLoad = loadTopology("/map/data/countries-50m.json");
-  const statesLoad = loadTopology("/map/data/us-states-10m.json");
+  const statesLoad = loadTopology(STATES_URL);
   worldLoad
     .then((world) => {
       outline(topojson.feature(world, world.objects.land), "land", { stroke: true, color: "#6f6558", weight: 0.8, fill: true, fillColor: "#f3eee4", fillOpacity: 1 }).addTo(landLayer);
@@ -101,7 +98,7 @@ function drawBasemap(map, outline, state) {
       return;
     }
     if (countiesLoading) return;
-    countiesLoading = loadTopology("/map/data/us-counties-10m.json")
+    countiesLoading = loadTopology(COUNTIES_URL)
       .then((us) => {
         countyLines = outline(topojson.mesh(us, us.objects.counties, sameState), "counties", { color: "#b9ad9c", weight: 0.7, fill: false });
         updateCounties();
@@ -121,12 +118,14 @@ function drawBasemap(map, outline, state) {
     .addTo(map);
 }
 
+/** The legend: a disclosure, open on wide screens and closed on phones, where the map needs the room. */
 function addLegend(map) {
   const Legend = L.Control.extend({
     options: { position: "bottomleft" },
     onAdd() {
-      const box = el("div", { class: "legend", role: "group", "aria-label": "Legend" });
-      box.appendChild(el("p", { class: "legend-title", text: "Legend" }));
+      const box = el("details", { class: "legend", role: "group", "aria-label": "Legend" });
+      box.open = !window.matchMedia(PHONE_QUERY).matches;
+      box.appendChild(el("summary", { class: "legend-title", text: "Legend" }));
       for (const [className, label] of LEGEND_ROWS) {
         box.appendChild(el("div", { class: "legend-row" }, [el("span", { class: className, "aria-hidden": "true" }), el("span", { text: label })]));
       }
@@ -137,15 +136,22 @@ function addLegend(map) {
   new Legend().addTo(map);
 }
 
-function addCursorCoordinates(map) {
+/** The coordinates under the mouse; only where a pointer can hover (never on a touch screen). */
+function addCursorCoordinates(map, state) {
   const node = el("div", { class: "cursor-coordinates", "aria-hidden": "true", text: "" });
+  state.clearReadout = () => (node.textContent = "");
+  if (!window.matchMedia("(hover: hover) and (pointer: fine)").matches) {
+    state.hoverReadout = false;
+    return;
+  }
+  state.hoverReadout = true;
   const Coordinates = L.Control.extend({ options: { position: "bottomright" }, onAdd: () => node });
   new Coordinates().addTo(map);
   map.on("mousemove", (event) => {
     const p = event.latlng.wrap();
     node.textContent = p.lat.toFixed(5) + ", " + p.lng.toFixed(5);
   });
-  map.on("mouseout", () => {
+  map.on("mouseout movestart", () => {
     node.textContent = "";
   });
 }

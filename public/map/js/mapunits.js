@@ -1,8 +1,8 @@
 // Map-unit polygons for the view and their panel: GET /v1/soil/mapunits?bbox=… drawn as a choropleth
 // (layers/mapunits.js), a polygon click opening GET /v1/soil/mapunits/{key} (panels/mapunit.js).
 // MAP_UNITS.enabled in config.js is the switch; the soil-map controls choose property, method and depth.
-import { describeError, getJson, isAbort, urls } from "./api.js";
-import { CHOROPLETH, MAP_UNITS, SOIL_MAP_VIEW } from "./config.js";
+import { csvOf, describeError, getJson, isAbort, urls } from "./api.js";
+import { CHOROPLETH, MAP_UNITS, methodName, SOIL_MAP_VIEW } from "./config.js";
 import { $, el } from "./dom.js";
 import { createMapUnitLayer } from "./layers/mapunits.js";
 import { viewBox } from "./map.js";
@@ -29,6 +29,16 @@ export function setUpMapUnits(ctx) {
     const node = $("mu-state");
     if (node) node.textContent = message;
   };
+  /** Export of the current view: the API's own answers for it (GeoJSON, and the same query as CSV). */
+  const exportLinks = (url) => {
+    const geojson = $("mu-geojson"), csv = $("mu-csv");
+    if (!geojson || !csv) return;
+    geojson.hidden = csv.hidden = !url;
+    if (url) {
+      geojson.href = url;
+      csv.href = csvOf(url);
+    }
+  };
 
   async function load() {
     if (!MAP_UNITS.enabled) return;
@@ -37,6 +47,7 @@ export function setUpMapUnits(ctx) {
     const box = viewBox(map);
     if (!(box[2] - box[0] <= MAP_UNITS.maxSideDegrees && box[3] - box[1] <= MAP_UNITS.maxSideDegrees)) {
       layer.clear();
+      exportLinks(null);
       state.mapUnitState = "zoom";
       say("Map units are drawn in views of at most " + MAP_UNITS.maxSideDegrees + "° a side: zoom in.");
       return;
@@ -51,15 +62,17 @@ export function setUpMapUnits(ctx) {
       const collection = await getJson(url, mine.signal);
       if (mine !== controller) return;
       const property = catalog.property(choice.property);
-      const label = { name: property.name + ", " + choice.depthTopCm + "–" + choice.depthBottomCm + " cm, " + choice.method.replace(/_/g, " "), unit: property.unit };
+      const label = { name: property.name + ", " + choice.depthTopCm + "–" + choice.depthBottomCm + " cm, " + methodName(choice.method), unit: property.unit };
       state.mapUnitRange = layer.show(collection, label);
       state.mapUnitUrl = url;
+      exportLinks(state.mapUnitRange.count ? url : null);
       state.mapUnitState = "ready";
       const count = state.mapUnitRange.count;
       say(count === 0 ? "No map-unit polygon in view." : count + " map-unit polygon" + (count === 1 ? "" : "s") + (collection.truncated ? " (truncated: zoom in for all)" : "") + " in view.");
     } catch (error) {
       if (isAbort(error) || mine !== controller) return;
       layer.clear();
+      exportLinks(null);
       setStatus("Map units could not be loaded: " + describeError(error), "error");
       say("");
       state.mapUnitState = "error";
@@ -70,6 +83,7 @@ export function setUpMapUnits(ctx) {
     const p = feature.properties || {};
     const key = String(p.map_unit_key !== undefined && p.map_unit_key !== null ? p.map_unit_key : feature.id);
     ctx.beforeDetail();
+    layer.select(key);
     panel.open("Map unit " + (p.map_unit_symbol ? String(p.map_unit_symbol) : key), false, latlng);
     panel.message("Loading the map unit…", "busy");
     const mine = panel.start();
@@ -104,7 +118,7 @@ function setUpControls(ctx, choice, reload) {
   const go = $("go-soil-map");
   if (!go) return;
   go.textContent = "Go to the soil map: " + SOIL_MAP_VIEW.label;
-  go.addEventListener("click", () => ctx.map.setView([SOIL_MAP_VIEW.lat, SOIL_MAP_VIEW.lon], SOIL_MAP_VIEW.zoom, { animate: false }));
+  go.addEventListener("click", () => ctx.jump([SOIL_MAP_VIEW.lat, SOIL_MAP_VIEW.lon], SOIL_MAP_VIEW.zoom));
 
   const fill = (select, options, selected) => {
     select.textContent = "";
@@ -112,7 +126,7 @@ function setUpControls(ctx, choice, reload) {
     select.value = selected;
   };
   const depthValue = (top, bottom) => top + "-" + bottom;
-  fill($("mu-method"), CHOROPLETH.methods.map((m) => [m, m.replace(/_/g, " ")]), choice.method);
+  fill($("mu-method"), CHOROPLETH.methods.map((m) => [m, methodName(m)]), choice.method);
   fill($("mu-depth"), CHOROPLETH.depths.map(([top, bottom]) => [depthValue(top, bottom), top + "–" + bottom + " cm"]), depthValue(choice.depthTopCm, choice.depthBottomCm));
   fill($("mu-property"), CHOROPLETH.properties.map((id) => [id, id]), choice.property);
   // Names as the catalog serves them, once it is loaded.

@@ -9,6 +9,15 @@ export function setStatus(message, kind) {
   statusNode.className = "status status-" + (kind || "info");
 }
 
+const whereNode = $("where");
+
+/** Where the last search or place list took the map ("Showing Greene County, Iowa"), or a search's problem; "" clears it. */
+export function setWhere(message, kind) {
+  whereNode.textContent = message || "";
+  whereNode.hidden = !message;
+  whereNode.className = "where where-" + (kind || "info");
+}
+
 /** Notes by source (basemap, catalog, pedons, …); each source replaces its own list. */
 const notesBySource = new Map();
 

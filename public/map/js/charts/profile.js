@@ -61,10 +61,11 @@ export function profileSketch(series, scaleCm) {
     nextLabelY = labelY + 11;
     picture.appendChild(svg("text", { x: SKETCH.columnX + SKETCH.columnWidth + 4, y: labelY, class: "profile-label", text: h.name }));
   }
-  // Depth ticks: the surface and the scale's depth.
+  // Depth ticks: the surface and the scale's depth, in cm (the unit written on the deeper tick).
   for (const cm of [0, depth]) {
     picture.appendChild(svg("text", { x: SKETCH.columnX - 3, y: y(cm) + 4, "text-anchor": "end", class: "profile-tick", text: String(Math.round(cm)) }));
   }
+  picture.appendChild(svg("text", { x: SKETCH.columnX - 3, y: y(depth) + 14, "text-anchor": "end", class: "profile-tick profile-unit", text: "cm" }));
   return picture;
 }
 

@@ -1,11 +1,13 @@
 // Map-unit polygons as a choropleth: a GeoJSON FeatureCollection as GET /v1/soil/mapunits?bbox=…
 // answers it (features with id and properties map_unit_key, map_unit_symbol, map_unit_name,
 // area_symbol and, when a property was asked for, summary {value, category, unit}), each polygon
-// filled by its summary value on a scale from the least to the greatest value of the collection,
-// with a legend stating that range and its unit.
+// filled by the class of its summary value (equal classes with round bounds over the collection's range,
+// colour.js classify), with a legend listing the classes and the unit; the selected polygon outlined,
+// and map-unit symbols written on the polygons from MAP_UNIT_LABEL_MIN_ZOOM on.
 /* global L */
-import { el, formatNumber, svg, text } from "../dom.js";
-import { colourScale, NO_VALUE, PALETTE } from "./colour.js";
+import { MAP_UNIT_LABEL_MIN_ZOOM, PHONE_QUERY } from "../config.js";
+import { el, formatNumber, text } from "../dom.js";
+import { classify, NO_VALUE } from "./colour.js";
 
 const OUTLINE = { color: "#5b4a3a", weight: 0.8, opacity: 0.9, fillOpacity: 0.75 };
 
@@ -45,9 +47,39 @@ export function createMapUnitLayer(map) {
     style: (feature) => Object.assign({ fillColor: colours.get(keyOf(feature)) || NO_VALUE }, OUTLINE),
   }).addTo(map);
   let drawn = [];
+  // The selected map unit: its polygons outlined above the fill (SVG, so the outline is a DOM node).
+  map.createPane("selection").style.zIndex = "248";
+  const selection = L.geoJSON(null, { pane: "selection", renderer: L.svg({ pane: "selection" }), interactive: false, style: () => ({ className: "mu-selected", color: "#111", weight: 4, opacity: 1, fill: false }) }).addTo(map);
+  let selectedKey = null;
+  const labels = L.layerGroup().addTo(map);
+
+  function drawLabels() {
+    labels.clearLayers();
+    if (map.getZoom() < MAP_UNIT_LABEL_MIN_ZOOM) return;
+    const view = map.getBounds();
+    for (const f of drawn) {
+      const symbol = f.properties && f.properties.map_unit_symbol;
+      const at = labelPoint(f.geometry);
+      if (!symbol || !at || !view.contains(at)) continue;
+      const icon = L.divIcon({ className: "mu-label", html: el("span", { text: String(symbol) }), iconSize: null });
+      labels.addLayer(L.marker(at, { icon, pane: "labels", interactive: false, keyboard: false }));
+    }
+  }
+  map.on("zoomend moveend", drawLabels);
+
+  /** Outline the polygons of map unit `key` (null: none). */
+  function select(key) {
+    selection.clearLayers();
+    selectedKey = key === null || key === undefined ? null : String(key);
+    if (selectedKey === null) return;
+    const mine = drawn.filter((f) => String((f.properties || {}).map_unit_key) === selectedKey);
+    selection.addData({ type: "FeatureCollection", features: mine });
+  }
 
   function clear() {
     layer.clearLayers();
+    labels.clearLayers();
+    selection.clearLayers();
     colours.clear();
     drawn = [];
     if (legend) legend.remove();
@@ -64,14 +96,16 @@ export function createMapUnitLayer(map) {
     const values = features.map(valueOf).filter((v) => v !== null);
     const min = values.length ? Math.min(...values) : null;
     const max = values.length ? Math.max(...values) : null;
-    const scale = colourScale(min, max);
-    for (const f of features) colours.set(keyOf(f), scale(valueOf(f)));
+    const classes = classify(min, max);
+    for (const f of features) colours.set(keyOf(f), classes.colourOf(valueOf(f)));
     const withUnit = features.find((f) => f.properties && f.properties.summary && f.properties.summary.unit);
     const unit = withUnit ? String(withUnit.properties.summary.unit) : label && label.unit ? label.unit : "";
     layer.addData({ type: "FeatureCollection", features });
     drawn = features;
+    if (selectedKey !== null) select(selectedKey);
+    drawLabels();
     // No polygon in view (outside the survey areas): no scale to explain.
-    if (features.length) legend = scaleLegend(label ? label.name : "", unit, min, max, values.length < features.length).addTo(map);
+    if (features.length) legend = classLegend(label ? label.name : "", unit, min, max, classes, values.length < features.length).addTo(map);
     return { count: features.length, min, max, unit };
   }
 
@@ -79,6 +113,9 @@ export function createMapUnitLayer(map) {
     layer,
     show,
     clear,
+    select,
+    /** The selected map unit's key and how many polygons outline it (for tests and the curious). */
+    selected: () => ({ key: selectedKey, polygons: selection.getLayers().length }),
     /** The drawn feature whose polygon contains `latlng`, or null. */
     featureAt(latlng) {
       const p = latlng.wrap();
@@ -94,25 +131,52 @@ function keyOf(feature) {
   return String(feature.id !== undefined && feature.id !== null ? feature.id : p.map_unit_key);
 }
 
-/** The legend: the palette from the least to the greatest value in view, with the unit. */
-function scaleLegend(name, unit, min, max, someMissing) {
+/** A point to write a polygon's label at: the centre of its largest outer ring's box, if inside, else a vertex-average. */
+function labelPoint(geometry) {
+  const polygons = geometry.type === "Polygon" ? [geometry.coordinates] : geometry.type === "MultiPolygon" ? geometry.coordinates : [];
+  let best = null, bestArea = -1;
+  for (const rings of polygons) {
+    const xs = rings[0].map((p) => p[0]), ys = rings[0].map((p) => p[1]);
+    const a = (Math.max(...xs) - Math.min(...xs)) * (Math.max(...ys) - Math.min(...ys));
+    if (a > bestArea) {
+      bestArea = a;
+      best = rings[0];
+    }
+  }
+  if (!best) return null;
+  const xs = best.map((p) => p[0]), ys = best.map((p) => p[1]);
+  const cx = (Math.min(...xs) + Math.max(...xs)) / 2, cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+  if (geometryContains(geometry, cx, cy)) return L.latLng(cy, cx);
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length, my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  return geometryContains(geometry, mx, my) ? L.latLng(my, mx) : null;
+}
+
+/** `x` to `decimals` places, without trailing zeros (32.066666667 → "32.1"). */
+const rounded = (x, decimals) => formatNumber(Math.round(x * 10 ** decimals) / 10 ** decimals);
+
+/** The legend: one row per class (round bounds, the unit in the title), and the values' range in view. */
+function classLegend(name, unit, min, max, classes, someMissing) {
   const Control = L.Control.extend({
-    options: { position: "bottomleft" },
+    // Top right: the bottom left holds the page's legend, and the polygons sit in the middle.
+    options: { position: "topright" },
     onAdd() {
-      const box = el("div", { class: "legend scale-legend", role: "group", "aria-label": "Map-unit colour scale" });
-      box.appendChild(el("p", { class: "legend-title", text: text(name) + (unit ? " (" + unit + ")" : "") }));
+      // A disclosure: open on wide screens, closed on phones where it would cover the polygons.
+      const box = el("details", { class: "legend scale-legend", role: "group", "aria-label": "Map-unit colour classes" });
+      box.open = !window.matchMedia(PHONE_QUERY).matches;
+      box.appendChild(el("summary", { class: "legend-title", text: text(name) + (unit ? " (" + unit + ")" : "") }));
       if (min === null) {
         box.appendChild(el("p", { class: "scale-empty", text: "No map unit in view has a value." }));
       } else {
-        const width = 180, swatch = width / PALETTE.length;
+        const list = el("ul", { class: "class-list" });
+        for (const c of classes.classes) {
+          const swatch = el("span", { class: "legend-swatch class-swatch", "aria-hidden": "true", "data-colour": c.colour });
+          // The swatch colour is set through the CSSOM (the CSP forbids style attributes, not CSSOM writes).
+          swatch.style.background = c.colour;
+          list.appendChild(el("li", { class: "class-row", "data-from": c.from, "data-to": c.to, "data-colour": c.colour }, [swatch, el("span", { text: c.label + (unit ? " " + unit : "") })]));
+        }
+        box.appendChild(list);
         box.appendChild(
-          svg("svg", { class: "scale-bar", viewBox: "0 0 " + width + " 14", width, height: 14, "aria-hidden": "true" }, PALETTE.map((colour, i) => svg("rect", { x: i * swatch, y: 0, width: swatch, height: 14, fill: colour }))),
-        );
-        box.appendChild(
-          el("div", { class: "scale-range" }, [
-            el("span", { class: "scale-min", text: formatNumber(min) }),
-            el("span", { class: "scale-max", text: formatNumber(max) + (unit ? " " + unit : "") }),
-          ]),
+          el("p", { class: "scale-range" }, ["In view: ", el("span", { class: "scale-min", text: rounded(min, classes.decimals + 1) }), " to ", el("span", { class: "scale-max", text: rounded(max, classes.decimals + 1) + (unit ? " " + unit : "") })]),
         );
       }
       if (someMissing) box.appendChild(el("div", { class: "legend-row" }, [el("span", { class: "legend-swatch legend-no-value", "aria-hidden": "true" }), el("span", { text: "No value" })]));

@@ -42,7 +42,12 @@ export function createPedonLayer(map, state, onOpen) {
   }
 
   function scheduleLoad() {
+    clearTimeout(moveTimer);
+    // A view over the box limits needs no request: say so at once (no debounce, no stale line).
+    if (pedonBoxProblem(viewBox(map)) !== null) return load();
     state.pedonState = "pending";
+    // The line about the last view is stale from the moment the map moves.
+    setStatus("Looking for pedons in this view…", "busy");
     clearTimeout(moveTimer);
     moveTimer = setTimeout(load, MOVE_DEBOUNCE_MS);
   }

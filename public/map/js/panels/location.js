@@ -29,7 +29,10 @@ export function renderLocation(body, lat, lon, answer, params, catalog) {
   );
   if (everywhere.length) body.appendChild(warningList(everywhere, "survey-warning"));
   if (observations.length === 0) {
-    body.appendChild(el("p", { class: "panel-message panel-warn", text: mapUnits.length ? "The map unit here has no horizon values for the requested properties." : "No mapped survey data at this point." }));
+    // With no map unit, the API's reason (a gap in a survey area, outside the snapshot, outside the US) leads.
+    const reason = asArray(answer.warnings).map((w) => /falls in no .* map unit: (.*)$/.exec(String(w))).find(Boolean);
+    const message = mapUnits.length ? "The map unit here has no horizon values for the requested properties." : "No mapped survey data at this point" + (reason ? ": " + reason[1] : ".");
+    body.appendChild(el("p", { class: "panel-message panel-warn coverage-message", text: message }));
   }
 
   const requested = String(params.properties || "").split(",").filter(Boolean);

@@ -4,6 +4,7 @@
 // interval, the share of the map unit it rests on and its own warnings.
 import { asArray, el, formatDepth, formatNumber, text, unique } from "../dom.js";
 import { definitionList, links, section, warningList } from "./parts.js";
+import { methodName } from "../config.js";
 import { componentProfiles } from "../charts/profile.js";
 
 const percentOf = (c) => (typeof c.component_percent === "number" ? c.component_percent : -1);
@@ -65,7 +66,7 @@ function summaryTable(summaries) {
       el("tr", null, [
         el("th", { scope: "row", text: text(s.property && (s.property.name || s.property.id)) }),
         el("td", { class: "col-value", text: value }),
-        el("td", { text: text(s.method) }),
+        el("td", { text: methodName(s.method), title: text(s.method) }),
         el("td", { text: formatDepth(s.depth) }),
         el("td", { class: "col-value", text: typeof s.percent_of_map_unit === "number" ? formatNumber(s.percent_of_map_unit) + " %" : "—" }),
       ]),

@@ -1,5 +1,6 @@
 // The side panel: one detail at a time (a pedon, the survey at a point, a map unit). Opening a new
 // detail aborts the request of the previous one.
+import { PHONE_QUERY } from "../config.js";
 import { $, el } from "../dom.js";
 
 export function createPanel(map, onClose) {
@@ -8,6 +9,25 @@ export function createPanel(map, onClose) {
   const body = $("panel-body");
   let controller = null;
 
+  /** Keep `latlng` in sight: beside the side panel, or above the phone's bottom sheet. */
+  function reveal(latlng) {
+    const size = map.getSize();
+    if (!panel.hidden && window.matchMedia(PHONE_QUERY).matches) {
+      const sheet = panel.getBoundingClientRect().height;
+      map.panInside(latlng, { paddingTopLeft: [40, 40], paddingBottomRight: [40, Math.min(size.y - 80, sheet + 30)], animate: false });
+    } else {
+      map.panInside(latlng, { padding: [Math.min(120, size.x / 4), Math.min(80, size.y / 4)], animate: false });
+    }
+  }
+
+  /** Show `bounds` whole: beside the side panel, or above the phone's bottom sheet. */
+  function fit(bounds, maxZoom) {
+    const size = map.getSize();
+    const phone = !panel.hidden && window.matchMedia(PHONE_QUERY).matches;
+    const sheet = phone ? Math.min(size.y - 80, panel.getBoundingClientRect().height + 20) : 30;
+    map.fitBounds(bounds, { animate: false, paddingTopLeft: [30, 30], paddingBottomRight: [30, sheet], maxZoom });
+  }
+
   /** Open the panel for something at `latlng`; keep that place in sight when the map narrows. */
   function open(heading, focus, latlng) {
     const wasHidden = panel.hidden;
@@ -15,34 +35,35 @@ export function createPanel(map, onClose) {
     body.textContent = "";
     panel.hidden = false;
     if (wasHidden) map.invalidateSize({ pan: false });
-    if (latlng) {
-      const size = map.getSize();
-      map.panInside(latlng, { padding: [Math.min(120, size.x / 4), Math.min(80, size.y / 4)] });
-    }
+    if (latlng) reveal(latlng);
     if (focus) {
       title.setAttribute("tabindex", "-1");
       title.focus();
     }
   }
 
-  function close() {
+  /** Close the panel (a no-op when it is closed); `focusMap` false when the close is part of a move elsewhere. */
+  function close(focusMap) {
     if (controller) controller.abort();
     controller = null;
+    if (panel.hidden) return;
     onClose();
     panel.hidden = true;
     map.invalidateSize({ pan: false });
-    map.getContainer().focus();
+    if (focusMap !== false) map.getContainer().focus();
   }
 
-  $("panel-close").addEventListener("click", close);
+  $("panel-close").addEventListener("click", () => close(true));
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && !panel.hidden) close();
+    if (event.key === "Escape" && !panel.hidden) close(true);
   });
 
   return {
     body,
     open,
     close,
+    reveal,
+    fit,
     /** A fresh AbortController for the detail about to load; the previous one is aborted. */
     start() {
       if (controller) controller.abort();

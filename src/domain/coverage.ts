@@ -1,0 +1,120 @@
+/**
+ * Why a point has no map unit, in words a user can act on (docs/decisions.md#coverage-messages):
+ * - inside a survey area the snapshot holds, but in no polygon: "no map unit here" (water, a gap);
+ * - inside a country SSURGO does not cover (Paris): SSURGO covers the United States and territories only;
+ * - anywhere else with the offline snapshot (Nebraska): outside this offline snapshot, which areas it holds,
+ *   and that live mode covers every US survey;
+ * - anywhere else in live mode: no completed survey covers it, or it lies in water.
+ * Countries are Natural Earth's 1:50m outlines (world-atlas, already served to the map page), read once.
+ */
+import { readFileSync } from "node:fs";
+// Imported as a file (its path), as src/pages/assets.ts does for the map page: one file, embedded once by
+// `bun build --compile` and read here when first needed. A JSON-module import of the same file would turn
+// the pages' import into an object too, and the compiled map page would lose it.
+import worldFile from "world-atlas/countries-50m.json" with { type: "file" };
+
+/** What the messages read of a source (the transport's SourceDescription has this shape). */
+export interface CoverageSource {
+  /** snapshot, sda, … */
+  kind: string;
+  /** Snapshot only: the lab collections and survey areas it holds, as labels. */
+  coverage?: string[];
+  /** Snapshot only: each survey area with the box [w, s, e, n] of its polygons. */
+  areas?: { symbol: string; bbox: [number, number, number, number] }[];
+}
+
+/**
+ * ISO 3166-1 numeric codes of the places SSURGO serves: the United States, its territories, and the
+ * Pacific freely associated states whose surveys NRCS publishes (MH936 is in the Marshall Islands).
+ */
+const SSURGO_COUNTRIES = new Set(["840", "630", "850", "316", "016", "580", "581", "583", "584", "585"]);
+
+export const SSURGO_SCOPE = "SSURGO covers the United States and territories only";
+export const LIVE_COVERS_ALL = "live mode (LOAM_UPSTREAM=sda) covers every US survey";
+
+type Ring = [number, number][];
+interface Country {
+  name: string;
+  id: string;
+  box: [number, number, number, number];
+  polygons: Ring[][];
+}
+
+interface Topology {
+  transform: { scale: [number, number]; translate: [number, number] };
+  arcs: [number, number][][];
+  objects: { countries: { geometries: { type: string; id?: string; properties?: { name?: string }; arcs: unknown }[] } };
+}
+
+let countries: Country[] | null = null;
+
+/** The TopoJSON arcs as absolute lon/lat (quantized, delta-encoded in the file). */
+function decodeArcs(topology: Topology): Ring[] {
+  const [sx, sy] = topology.transform.scale;
+  const [tx, ty] = topology.transform.translate;
+  return topology.arcs.map((arc) => {
+    let x = 0, y = 0;
+    return arc.map(([dx, dy]) => {
+      x += dx;
+      y += dy;
+      return [x * sx + tx, y * sy + ty] as [number, number];
+    });
+  });
+}
+
+function loadCountries(): Country[] {
+  if (countries) return countries;
+  const topology = JSON.parse(readFileSync(worldFile as unknown as string, "utf8")) as Topology;
+  const arcs = decodeArcs(topology);
+  const ring = (indexes: number[]): Ring => indexes.flatMap((i, k) => {
+    const points = i >= 0 ? arcs[i]! : arcs[~i]!.slice().reverse();
+    return k === 0 ? points : points.slice(1);
+  });
+  countries = topology.objects.countries.geometries
+    .filter((g) => g.type === "Polygon" || g.type === "MultiPolygon")
+    .map((g) => {
+      const polygons = (g.type === "Polygon" ? [g.arcs as number[][]] : (g.arcs as number[][][])).map((rings) => rings.map(ring));
+      const points = polygons.flat(2);
+      const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
+      return { name: g.properties?.name ?? "", id: String(g.id ?? ""), box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)], polygons };
+    });
+  return countries;
+}
+
+/** Even-odd test over every ring of a (multi)polygon: holes excluded. */
+function inside(polygons: Ring[][], lon: number, lat: number): boolean {
+  let hit = false;
+  for (const rings of polygons)
+    for (const r of rings)
+      for (let i = 0, j = r.length - 1; i < r.length; j = i++) {
+        const [xi, yi] = r[i]!, [xj, yj] = r[j]!;
+        if (yi > lat !== yj > lat && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) hit = !hit;
+      }
+  return hit;
+}
+
+/** The Natural Earth country a point lies in, or null (sea, or a coast finer than 1:50m). */
+export function countryAt(lon: number, lat: number): { name: string; id: string } | null {
+  for (const c of loadCountries()) {
+    const [w, s, e, n] = c.box;
+    if (lon < w || lon > e || lat < s || lat > n) continue;
+    if (inside(c.polygons, lon, lat)) return { name: c.name, id: c.id };
+  }
+  return null;
+}
+
+/**
+ * The reason after "The point (…) falls in no … map unit: ". `source.areas` (snapshot only) are the
+ * survey areas the snapshot holds, each with the box of its polygons.
+ */
+export function noMapUnitReason(source: CoverageSource, latitude: number, longitude: number): string {
+  const areas = source.areas ?? [];
+  const within = areas.find(({ bbox: [w, s, e, n] }) => longitude >= w && longitude <= e && latitude >= s && latitude <= n);
+  if (within) return `no map unit here, inside survey area ${within.symbol} of this snapshot (water, or a gap between its polygons).`;
+  const country = countryAt(longitude, latitude);
+  if (country && !SSURGO_COUNTRIES.has(country.id)) return `it lies in ${country.name}, and ${SSURGO_SCOPE}.`;
+  if (source.kind === "snapshot") {
+    return `it lies outside this offline snapshot (areas: ${areas.map((a) => a.symbol).join(", ") || "none"}); ${LIVE_COVERS_ALL}.`;
+  }
+  return "no completed soil survey covers it, or it lies in water or outside the data.";
+}
