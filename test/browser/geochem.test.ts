@@ -90,7 +90,7 @@ describe("geochemistry sites on the map page", () => {
     const censoredIds = silverSites.filter((f) => f.properties.value === null && f.properties.value_qualifier === "less_than").map((f) => f.properties.site_id).sort((a: number, b: number) => a - b);
     expect(censoredIds.length).toBeGreaterThan(10);
     // The file agrees: those sites' Top5_Ag cells begin with "<".
-    for (const id of censoredIds) expect(ROWS.get(String(id))!.Top5_Ag.startsWith("<")).toBe(true);
+    for (const id of censoredIds) expect(ROWS.get(String(id))!.Top5_Ag!.startsWith("<")).toBe(true);
     const drawnSilver: any[] = await page.evaluate(() => (window as any).loam.geochem.drawn());
     expect(drawnSilver.filter((d) => d.kind === "censored").map((d) => d.site_id).sort((a, b) => a - b)).toEqual(censoredIds);
     expect(await page.textContent(".geo-legend .geo-censored-row")).toContain(`${censoredIds.length} in view`);
