@@ -1,7 +1,7 @@
 /**
  * The OGC `geochem_sites` collection: USGS DS 801 sample sites (0-5 cm soil, conterminous US) as
  * points with flat typed properties (docs/decisions.md#ogc-api-features). Any box inside WGS84 is
- * accepted and paged by site id (DESIGN §10). With properties=arsenic,lead each site carries, per
+ * accepted and paged by site id (docs/decisions.md#ogc-api-features). With properties=arsenic,lead each site carries, per
  * element, `<id>` (the value, a Real; null when censored or not sampled), `<id>_reported_value` (the
  * file's cell: '<1' for a censored result, 'N.S.' for no sample) and `<id>_unit`: the censored value
  * is never replaced by its limit (docs/decisions.md#geochem).

@@ -2,7 +2,7 @@
  * The OGC `mapunits` collection: SSURGO map-unit polygons with flat properties, and with the polygon
  * summary parameters (POLYGON_SUMMARY_PARAMETERS: properties, method, depths) several summaries as
  * flat members. In SDA mode a page is one spatial query of Soil Data Access, so the box must be
- * within the §6 limit (400 otherwise, naming it); the snapshot pages any box.
+ * within the 0.25-degree limit of docs/decisions.md#polygons (400 otherwise, naming it); the snapshot pages any box.
  */
 import type { DataDeps } from "../answer";
 import { BadRequestError } from "../errors";

@@ -1,6 +1,6 @@
 /**
  * The OGC `pedons` collection: KSSL laboratory pedons with site coordinates, as points with flat
- * properties. Any box inside WGS84 is accepted and paged (DESIGN §10): a page is one keyset query.
+ * properties. Any box inside WGS84 is accepted and paged (docs/decisions.md#ogc-api-features): a page is one keyset query.
  */
 import { describeCache, sourceWarnings, type DataDeps } from "../answer";
 import { resolveProvider } from "../answer/providers";

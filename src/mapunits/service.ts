@@ -25,7 +25,7 @@ import { MAX_MAP_UNIT_LIMIT, type MapUnitCollection, type MapUnitFeature } from 
 export const MAX_SUMMARIZED_MAP_UNITS = 250;
 /** Map units loaded at once (SDA requests in flight for one page). */
 const SUMMARY_CONCURRENCY = 6;
-/** Below this share of the map unit, a summary value is flagged in the collection's warnings (DESIGN §11). */
+/** Below this share of the map unit, a summary value is flagged in the collection's warnings (docs/decisions.md#polygon-summaries). */
 const HALF_OF_MAP_UNIT = 50;
 /** Fraction properties: a miscellaneous area's 0 there is SSURGO's placeholder, not an estimate. */
 const FRACTION_PROPERTIES = new Set(["sand", "silt", "clay"]);
@@ -108,7 +108,7 @@ const textOf = (query: EffectiveMapUnitQuery) => {
 const interval = (plan: SummaryPlan) => `${plan.depth.top_cm}-${plan.depth.bottom_cm} cm`;
 
 /**
- * What a map unit's values rest on, said once per map unit (DESIGN §11): a value made of less than
+ * What a map unit's values rest on, said once per map unit (docs/decisions.md#polygon-summaries): a value made of less than
  * half of the map unit, or one that includes a miscellaneous area's placeholder fractions.
  */
 function caveatsOf(mapUnit: MapUnitData, plan: SummaryPlan, summaries: ReturnType<typeof summarizeMapUnit>): string[] {

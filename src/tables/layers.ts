@@ -1,7 +1,7 @@
 /**
  * GET /v1/pedons/layers as a table: the JSON's rows as they are (one per layer and property), with the
  * provider and retrieval time on each; the answer's warnings once, on the first row only (a tidy
- * table: DESIGN §11), since they speak of the page, not of a row.
+ * table: docs/decisions.md#csv-warning-codes), since they speak of the page, not of a row.
  */
 import { toCsv, type Column } from "./csv";
 import { joinWarnings } from "./flatten";

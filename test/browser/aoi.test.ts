@@ -1,5 +1,5 @@
 /**
- * Draw an area of interest on the map page and see its report (issue 29), in Chromium: a rectangle by
+ * Draw an area of interest on the map page and see its report, in Chromium: a rectangle by
  * two clicks and a polygon by clicks on its corners. The test checks the polygon the page sent (the
  * clicked corners, read back from the map), that the panel shows the API's own report for it (map units
  * with acres and percent, the area-weighted values), and that the export links answer as CSV and

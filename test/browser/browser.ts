@@ -108,7 +108,7 @@ export function useLoamAndBrowser(): { loam: RunningLoam; browser: Browser } {
   return { loam: late(() => loam, "loam"), browser: late(() => browser, "browser") };
 }
 
-/** The phone of issue 28: 390 x 844 CSS pixels, a touch screen, no hovering pointer. */
+/** A phone: 390 x 844 CSS pixels, a touch screen, no hovering pointer. */
 export const PHONE = { viewport: { width: 390, height: 844 }, device: { hasTouch: true, isMobile: true } };
 export const DESKTOP = { viewport: { width: 1440, height: 900 }, device: {} };
 

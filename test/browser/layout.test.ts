@@ -1,5 +1,5 @@
 /**
- * The map page a researcher opens first (issue 28), in Chromium at 1440x900 and on a 390x844 touch
+ * The map page a researcher opens first, in Chromium at 1440x900 and on a 390x844 touch
  * phone: no page wider than the screen, the phone's menu and bottom sheet, the places with data, the
  * search box, stale panels closed on a move, and the coverage messages on the page. Expected places
  * come from the test's own readers (us-atlas outlines read with topojson-client, the shared data's

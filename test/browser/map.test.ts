@@ -1,5 +1,5 @@
 /**
- * The map page in headless Chromium (issue 6): served offline by Loam, pedons for the view, the pedon
+ * The map page in headless Chromium: served offline by Loam, pedons for the view, the pedon
  * layer table, the zoom-in message, the mapped-survey panel, text-only rendering of API values.
  * Screenshots go to test/artifacts/ (gitignored).
  */

@@ -1,5 +1,5 @@
 /**
- * SSURGO's representative-value column names are aliases of the canonical ids (DESIGN §11,
+ * SSURGO's representative-value column names are aliases of the canonical ids (
  * docs/decisions.md#ssurgo-column-aliases): a user typing `claytotal_r` gets the values of that very
  * column. Column names come from mstabcol.txt and values from chorizon.txt / comp.txt, read by the
  * tests' own reader.

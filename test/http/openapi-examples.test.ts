@@ -1,5 +1,5 @@
 /**
- * Every operation's OpenAPI examples, sent as they are, answer 2xx (DESIGN §11): what Swagger UI's
+ * Every operation's OpenAPI examples, sent as they are, answer 2xx (docs/decisions.md#contract-lists): what Swagger UI's
  * "Try it out" sends with the document's own examples. The test walks the served document, so a new
  * operation or a changed example is covered without editing this file.
  */

@@ -1,5 +1,5 @@
 /**
- * `retrieved_at` means one thing everywhere (DESIGN §11, docs/decisions.md#retrieved-at): when Loam's
+ * `retrieved_at` means one thing everywhere (docs/decisions.md#retrieved-at): when Loam's
  * source read the data. In snapshot mode that is the snapshot's build, the same instant on every route
  * (lists, point, summaries, pedons, series, raw wrappers, CSV); through SDA it is the upstream call. A
  * survey's version date (data README §1.2: IA073 version 26, 2020-06-10) is a warning, not a retrieved_at.

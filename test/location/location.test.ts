@@ -26,7 +26,7 @@ for (const mode of ["snapshot", "fake SDA"] as const) {
         contract.assert("LocationResponse", body);
         expect(body.map_units).toHaveLength(1);
         expect(body.map_units[0]).toMatchObject({ area_symbol: point.area.replace("-aoi", ""), map_unit_key: point.mukey, map_unit_symbol: point.musym, map_unit_name: point.muname });
-        // The spec's MapUnitSummary: exactly its four fields (DESIGN §11; components live at /v1/soil/mapunits/{key}).
+        // The spec's MapUnitSummary: exactly its four fields (docs/decisions.md#location-map-units; components live at /v1/soil/mapunits/{key}).
         expect(Object.keys(body.map_units[0]).sort()).toEqual(["area_symbol", "map_unit_key", "map_unit_name", "map_unit_symbol"]);
         // Components without horizon data in the source files are named in warnings, with percents and the map-unit URL.
         const source = SOURCE_UNITS.find((u) => u.mukey === point.mukey)!;

@@ -1,5 +1,5 @@
 /**
- * Polygon summaries say what they rest on (DESIGN §11, issue #26): each map-unit polygon with a
+ * Polygon summaries say what they rest on (docs/decisions.md#polygon-summaries): each map-unit polygon with a
  * summary carries percent_of_map_unit beside the value, and the collection warns, by map unit, where a
  * value rests on less than half of the map unit (MH936 465580 sand 60-100 cm, 465586 clay) or includes
  * miscellaneous-area placeholder fractions (465581 clay 0-30 cm: Rubble land's zeros). Expected values

@@ -1,5 +1,5 @@
 /**
- * Pedon depth bounds (DESIGN §11, docs/decisions.md#pedon-depth): the spec leaves them open; Loam
+ * Pedon depth bounds (docs/decisions.md#pedon-depth): the spec leaves them open; Loam
  * reaches 1000 cm, covers the whole pedon by default, and names every layer the interval leaves out.
  * Expected layers come from kssl/KS/lab_layer.csv read with the tests' own CSV reader.
  */

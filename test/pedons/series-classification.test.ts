@@ -1,7 +1,7 @@
 /**
  * A pedon's series link warns when the pedon's recorded great group (samp_taxgrtgroup) differs from
- * the current Official Series Description's taxonomic class (DESIGN §11,
- * docs/decisions.md#series-classification). Expected from lab_combine_nasis_ncss.csv and the OSD JSON
+ * the current Official Series Description's taxonomic class
+ * (docs/decisions.md#series-classification). Expected from lab_combine_nasis_ncss.csv and the OSD JSON
  * files, read here.
  */
 import { describe, expect, test } from "bun:test";

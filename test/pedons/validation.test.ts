@@ -78,7 +78,7 @@ const DETAIL: [string, number, string, string[]][] = [
   ["02N0245?properties=ph&properties=clay", 422, "validation_error", ["properties", "repeated"]],
   ["02N0245?depth_top_cm=50&depth_bottom_cm=50", 422, "validation_error", ["depth_bottom_cm", "greater than", "depth_top_cm"]],
   ["02N0245?depth_top_cm=60&depth_bottom_cm=30", 422, "validation_error", ["depth_bottom_cm", "depth_top_cm"]],
-  // Pedon bounds are Loam's (the spec leaves them open): 0 to 999 and at most 1000 cm (DESIGN §11).
+  // Pedon bounds are Loam's (the spec leaves them open): 0 to 999 and at most 1000 cm (docs/decisions.md#pedon-depth).
   ["02N0245?depth_top_cm=-1", 422, "validation_error", ["depth_top_cm", "0 to 999"]],
   ["02N0245?depth_bottom_cm=1001", 422, "validation_error", ["depth_bottom_cm", "1000"]],
   ["02N0245?depth_top_cm=1000", 422, "validation_error", ["depth_top_cm", "0 to 999"]],

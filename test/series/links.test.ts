@@ -21,7 +21,7 @@ const linksOf = (components: { component_name: string; series: unknown }[]) => c
 
 describe("map-unit components link their series", () => {
   test("map unit: L138B's Clarion, Storden and Nicollet (kind Series) link descriptions that answer 200", async () => {
-    // The location's map units are the spec's four fields (DESIGN §11); the map-unit body lists the components.
+    // The location's map units are the spec's four fields (docs/decisions.md#location-map-units); the map-unit body lists the components.
     const { status, body } = await loam.json(`/v1/soil/mapunits/${L138B.mukey}`);
     expect(status).toBe(200);
     contract.assert("SummaryResponse", body);

@@ -1,5 +1,5 @@
 /**
- * OSD horizon depths keep the original (DESIGN §11, docs/decisions.md#osd-depths): the line's inches or
+ * OSD horizon depths keep the original (docs/decisions.md#osd-depths): the line's inches or
  * centimetres in `original_depth`, the served centimetres converted exactly (1 in = 2.54 cm), at the
  * precision rule. Expected values come from the OSD JSON files' narratives, read here.
  */

@@ -1,5 +1,5 @@
 /**
- * Caveats that travel with every value (DESIGN §11): a storage sum over an interval deeper than the data
+ * Caveats that travel with every value (docs/decisions.md#storage-depth): a storage sum over an interval deeper than the data
  * warns; miscellaneous-area warnings are exact ("placeholder" only for zero sand, silt or clay; any other
  * value of a miscellaneous area "may not be soil"; never a fraction-column warning on pH, OM, EC or bulk
  * density). Expected facts come from the source files through the tests' own reader.

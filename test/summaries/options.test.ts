@@ -1,5 +1,5 @@
 /**
- * Summary options (DESIGN §11, docs/decisions.md#summary-options): include_minors and
+ * Summary options (docs/decisions.md#summary-options): include_minors and
  * miscellaneous_areas. The defaults count every component (NRCS muaggatt, proven by http.test.ts);
  * include_minors=false&miscellaneous_areas=exclude reproduces soilDB get_SDA_property's defaults. The
  * expected numbers are computed from the source files by the tests' own reader, not by Loam's code.

@@ -1,5 +1,5 @@
 /**
- * Precision (DESIGN §11, docs/decisions.md#precision): every value Loam computes (weighted averages,
+ * Precision (docs/decisions.md#precision): every value Loam computes (weighted averages,
  * sums over depth, OM/OC conversions) carries at most four significant digits; values read from a source
  * are never rounded. The scan walks the JSON and CSV answers of every data route for the known cases:
  * the data README's points and pedons, every map unit, deep pedons and a map-unit box.

@@ -102,7 +102,7 @@ export function isMapUnitKey(mukey: string): boolean {
 
 /**
  * A map-unit key the upstream sent (docs/decisions.md#upstream-keys): one that fails the key rule is
- * the upstream's fault, a 502 upstream_error, never a 422 blaming the client (issue 27, finding 8).
+ * the upstream's fault, a 502 upstream_error, never a 422 blaming the client.
  */
 export function upstreamMapUnitKey(mukey: string): string {
   if (!isMapUnitKey(mukey)) {

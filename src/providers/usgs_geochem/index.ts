@@ -14,7 +14,7 @@ import { NEAREST_SITES_QUERY, SITE_QUERY, SITES_IN_BOX_QUERY } from "./queries";
 import { GEOCHEM_PROVIDER_ID, type GeochemRows } from "./rows";
 import { geochemLiveTransport } from "./transport";
 
-/** The DESIGN §9 warnings every site answer carries. */
+/** The warnings every site answer carries (docs/decisions.md#geochem). */
 const SITE_WARNINGS = [
   "One 0-5 cm soil sample per about 1,600 km2 (USGS DS 801): a site is not representative of a field, a map unit or the box it was found in.",
   "Sampled 2007-2011 (all but 6 of the 4,857 sites by 2010, as the file's CollDate says); the land cover classes are from the 1992 National Land Cover Database, not the time of sampling.",
