@@ -9,7 +9,7 @@ import { BadRequestError } from "../errors";
 import { MAP_UNIT_BBOX_LIMITS, DEFAULT_MAP_UNIT_PROVIDER, POLYGON_SUMMARY_PARAMETERS } from "../mapunits/model";
 import { polygonProvider } from "../mapunits";
 import { readPolygonSummaries, type PolygonSummaryParams } from "../mapunits/plan";
-import { flatSummaryMembers, mapUnitPage, mapUnitPolygonByKey, pageWarnings, planKey, polygonGeometry, type MapUnitPage } from "../mapunits/service";
+import { mapUnitPage, polygonProperties, mapUnitPolygonByKey, pageWarnings, planKey, polygonGeometry, type MapUnitPage } from "../mapunits/service";
 import type { Bbox } from "../domain/bbox";
 import type { CollectionEntry, Item, ItemParams } from "./entries";
 
@@ -21,13 +21,7 @@ function items(page: MapUnitPage): Item[] {
     type: "Feature",
     id: polygon.id,
     geometry: polygonGeometry(polygon),
-    properties: {
-      map_unit_key: polygon.mapUnitKey,
-      map_unit_symbol: polygon.mapUnitSymbol,
-      map_unit_name: polygon.mapUnitName,
-      area_symbol: polygon.areaSymbol,
-      ...flatSummaryMembers(page.summaries?.get(polygon.mapUnitKey)),
-    },
+    properties: polygonProperties(polygon, page.summaries?.get(polygon.mapUnitKey)),
   }));
 }
 

@@ -8,7 +8,6 @@ import { MethodNotAllowedError, RateLimitedError, UriTooLongError, type LoamErro
 import { asLoamError, errorResponse } from "./error-response";
 import { requestIdFor } from "./request-id";
 import { queryOfRequest, rejectRepeated } from "./query";
-import { requestPath } from "./request-path";
 import { startTrace, traceOf } from "./trace";
 import { loggableQuery, type AccessLog } from "./access-log";
 import type { Metrics } from "./metrics";
@@ -82,7 +81,7 @@ function clientOf(request: Request, socketAddress: () => string | undefined, tru
 }
 
 /** Rate-limit headers, the 429, and the repeated-parameter rule, once the limiter has decided. */
-function withinRateLimit(request: Request, headers: Record<string, unknown>, decision: RateDecision): undefined {
+function withinRateLimit(request: Request, path: string, headers: Record<string, unknown>, decision: RateDecision): undefined {
   headers["ratelimit-limit"] = String(decision.limit);
   headers["ratelimit-remaining"] = String(decision.remaining);
   headers["ratelimit-reset"] = String(decision.resetSeconds);
@@ -91,7 +90,8 @@ function withinRateLimit(request: Request, headers: Record<string, unknown>, dec
     throw new RateLimitedError(decision.limit, decision.resetSeconds);
   }
   // A repeated parameter is a 422 on every API route, also where the route reads none (docs/decisions.md#query-parameters).
-  rejectRepeated(queryOfRequest(request), requestPath(request.url).startsWith("/ogc"));
+  // OGC clients (GDAL) repeat their connection URL's query on every `next` link: the same value twice is allowed there.
+  rejectRepeated(queryOfRequest(request), path.startsWith("/ogc"));
   return undefined;
 }
 
@@ -131,8 +131,8 @@ export function httpBoundary(options: BoundaryOptions) {
       // Scrapes have a budget of their own (the same limit), so monitoring never spends a client's API budget (docs/decisions.md#metrics).
       const decision = options.rateLimiter.hit(path === "/metrics" ? `metrics|${client}` : client, now());
       // Only a limiter that has to wait makes the request wait (a resolved undefined lets it through).
-      if (decision instanceof Promise) return decision.then((d) => withinRateLimit(request, set.headers, d));
-      withinRateLimit(request, set.headers, decision);
+      if (decision instanceof Promise) return decision.then((d) => withinRateLimit(request, path, set.headers, d));
+      withinRateLimit(request, path, set.headers, decision);
     })
     .onError({ as: "global" }, ({ code, error, set }) => {
       const requestId = String(set.headers["x-request-id"] ?? crypto.randomUUID());

@@ -247,19 +247,32 @@ export function polygonGeometry(polygon: MapUnitPolygon) {
     : { type: "MultiPolygon" as const, coordinates: polygon.polygons };
 }
 
+/** A polygon's map unit and its summaries as flat members: the properties every polygon collection gives (GeoJSON, CSV, OGC items). */
+export function polygonProperties(polygon: MapUnitPolygon, summaries: readonly FeatureSummary[] | undefined) {
+  return {
+    map_unit_key: polygon.mapUnitKey,
+    map_unit_symbol: polygon.mapUnitSymbol,
+    map_unit_name: polygon.mapUnitName,
+    area_symbol: polygon.areaSymbol,
+    ...flatSummaryMembers(summaries),
+  };
+}
+
 function feature(polygon: MapUnitPolygon, summaries: FeatureSummary[] | undefined, single: boolean): Static<typeof MapUnitFeature> {
   const first = summaries?.[0];
+  const { map_unit_key, map_unit_symbol, map_unit_name, area_symbol, ...flat } = polygonProperties(polygon, summaries);
   return {
     type: "Feature",
     id: polygon.id,
     geometry: polygonGeometry(polygon),
+    // `summary` (the `property` parameter's one) sits between the map unit and the flat members, as it always has.
     properties: {
-      map_unit_key: polygon.mapUnitKey,
-      map_unit_symbol: polygon.mapUnitSymbol,
-      map_unit_name: polygon.mapUnitName,
-      area_symbol: polygon.areaSymbol,
+      map_unit_key,
+      map_unit_symbol,
+      map_unit_name,
+      area_symbol,
       ...(single && first ? { summary: { value: first.value, category: first.category, unit: first.unit, percent_of_map_unit: first.percent_of_map_unit } } : {}),
-      ...flatSummaryMembers(summaries),
+      ...flat,
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 import { Elysia } from "elysia";
 import { documentedResponses, UPSTREAM_ERRORS, PLANNED_PROVIDER_ERROR } from "../http/openapi";
-import { parsedQuery, strictQuery, type QueryOf } from "../http/query";
+import { queryOfRequest, strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
 import { checkDepthInterval, type DataDeps } from "../answer";
@@ -44,8 +44,11 @@ const collectionQuery = strictQuery(PedonCollectionQueryParams);
 const layerQuery = strictQuery(LayerTableQueryParams);
 const pedonQuery = strictQuery(PedonQueryParams);
 
+/** Without depth_bottom_cm a pedon answer covers the whole pedon, however deep (docs/decisions.md#pedon-depth). */
+const asksWholePedon = (request: Request) => !queryOfRequest(request).values.has("depth_bottom_cm");
+
 /** The effective query, and whether the interval is the whole pedon (depth_bottom_cm absent). */
-function effectivePedonQuery(key: PedonKey, query: QueryOf<typeof PedonQueryParams>, url: string): { query: EffectivePedonQuery; wholePedon: boolean } {
+function effectivePedonQuery(key: PedonKey, query: QueryOf<typeof PedonQueryParams>, request: Request): { query: EffectivePedonQuery; wholePedon: boolean } {
   checkDepthInterval(query.depth_top_cm, query.depth_bottom_cm);
   return {
     query: {
@@ -54,7 +57,7 @@ function effectivePedonQuery(key: PedonKey, query: QueryOf<typeof PedonQueryPara
       depth_top_cm: query.depth_top_cm,
       depth_bottom_cm: query.depth_bottom_cm,
     },
-    wholePedon: !parsedQuery(url).values.has("depth_bottom_cm"),
+    wholePedon: asksWholePedon(request),
   };
 }
 
@@ -109,8 +112,7 @@ export function pedons(deps: PedonRouteDeps) {
         const provider = labProvider(deps, read.provider, "Query parameter 'provider'");
         const bbox = parseBbox(read.bbox);
         checkDepthInterval(read.depth_top_cm, read.depth_bottom_cm);
-        const wholePedon = !parsedQuery(request.url).values.has("depth_bottom_cm");
-        const effective = { bbox, provider: provider.id, properties: parseProperties(read.properties), limit: read.limit, depth_top_cm: read.depth_top_cm, depth_bottom_cm: read.depth_bottom_cm, whole_pedon: wholePedon };
+        const effective = { bbox, provider: provider.id, properties: parseProperties(read.properties), limit: read.limit, depth_top_cm: read.depth_top_cm, depth_bottom_cm: read.depth_bottom_cm, whole_pedon: asksWholePedon(request) };
         const { limit: _limit, ...bound } = effective;
         const binding = cursorBinding({ collection: "pedon_layers", ...bound });
         const after = read.cursor === "" ? null : decodeCursor(read.cursor, binding);
@@ -150,7 +152,7 @@ export function pedons(deps: PedonRouteDeps) {
         // The detail names no provider: it is the default laboratory provider, refused (409) should the catalog ever mark it planned.
         const provider = labProvider(deps, DEFAULT_LAB_PROVIDER, "The laboratory provider");
         const key = pedonKey(provider, params.pedon_key);
-        const effective = effectivePedonQuery(key, pedonQuery.queryOf(query), request.url);
+        const effective = effectivePedonQuery(key, pedonQuery.queryOf(query), request);
         const answer = await pedonDetail(deps, provider, key, effective.query, effective.wholePedon);
         return deps.send(answer, request, set, PEDON_TABLE);
       },

@@ -23,9 +23,6 @@ import type { AreaParams, MapUnitPolygon } from "../provider";
 import { MAX_POLYGON_ROWS, SSURGO_POLYGON_COLUMNS, SSURGO_POLYGON_TYPES, rfc7946Winding } from "./polygons";
 import { parsePolygonalWkt, writeWkt } from "./wkt";
 
-/** The polygon query's columns and types, and its largest page (the API asks for MAX_AREA_POLYGONS). */
-const TYPES = SSURGO_POLYGON_TYPES;
-const MAX_ROWS = MAX_POLYGON_ROWS;
 
 /** The area as WKT, every number range-checked: POLYGON ((lon lat, ...), (...)). */
 export function areaWkt(rings: readonly (readonly (readonly number[])[])[]): string {
@@ -36,7 +33,7 @@ export function areaWkt(rings: readonly (readonly (readonly number[])[])[]): str
 
 export function ssurgoAreaSql({ rings, limit }: AreaParams): string {
   const area = `geometry::STGeomFromText('${areaWkt(rings)}', 4326)`;
-  const top = sqlInteger(limit + 1, "limit", 2, MAX_ROWS + 1);
+  const top = sqlInteger(limit + 1, "limit", 2, MAX_POLYGON_ROWS + 1);
   return `SELECT TOP (${top})
   P.mupolygonkey,
   P.areasymbol,
@@ -67,7 +64,7 @@ function boundsOf(rings: readonly (readonly (readonly number[])[])[]): [number, 
 
 function prepareSnapshot(file: SnapshotFile): (params: AreaParams) => Payload {
   const db: Database = file.db;
-  const answer = (rows: Cell[][]) => Payload.ofJson(answerAsSda(SSURGO_POLYGON_COLUMNS, TYPES, rows).payload);
+  const answer = (rows: Cell[][]) => Payload.ofJson(answerAsSda(SSURGO_POLYGON_COLUMNS, SSURGO_POLYGON_TYPES, rows).payload);
   if (!file.has("mupolygon") || !file.has("mapunit")) return () => answer([]);
   const candidates = db.prepare<Row, [number, number, number, number]>(
     `SELECT p.id, p.areasymbol, p.musym, p.mukey, mu.muname, p.rings

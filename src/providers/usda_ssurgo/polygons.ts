@@ -32,8 +32,6 @@ export const SSURGO_POLYGON_TYPES: SqlType[] = [
 
 /** Largest page a polygon query may ask for (the API allows 5000). */
 export const MAX_POLYGON_ROWS = 5000;
-const TYPES = SSURGO_POLYGON_TYPES;
-const MAX_ROWS = MAX_POLYGON_ROWS;
 
 export function ssurgoPolygonSql({ bbox, limit, after }: BboxParams): string {
   const [minLon, minLat, maxLon, maxLat] = bbox;
@@ -42,7 +40,7 @@ export function ssurgoPolygonSql({ bbox, limit, after }: BboxParams): string {
   const e = sqlNumber(maxLon, "bbox max_lon", -180, 180);
   const n = sqlNumber(maxLat, "bbox max_lat", -90, 90);
   if (!(minLon < maxLon && minLat < maxLat)) throw new ValidationError("bbox minimum must be less than its maximum.");
-  const top = sqlInteger(limit + 1, "limit", 2, MAX_ROWS + 1);
+  const top = sqlInteger(limit + 1, "limit", 2, MAX_POLYGON_ROWS + 1);
   return `SELECT TOP (${top})
   P.mupolygonkey,
   P.areasymbol,
@@ -135,7 +133,7 @@ export const extentQuery: QueryKind<Record<string, never>, SdaAnswer> = {
 type Row = { id: number; areasymbol: string | null; musym: string | null; mukey: string; muname: string | null; rings: Uint8Array };
 
 function answer(rows: Cell[][]): Payload {
-  return Payload.ofJson(answerAsSda(SSURGO_POLYGON_COLUMNS, TYPES, rows).payload);
+  return Payload.ofJson(answerAsSda(SSURGO_POLYGON_COLUMNS, SSURGO_POLYGON_TYPES, rows).payload);
 }
 
 function prepareSnapshot(file: SnapshotFile): (params: BboxParams) => Payload {
