@@ -9,11 +9,14 @@ import { createRateLimiter } from "./http/rate-limit";
 import { LoamRedis } from "./redis/client";
 import { createRedisRateLimiter } from "./http/redis-rate-limit";
 import { createSharedCacheStore, sharedCacheTimes } from "./redis/cache-store";
-import { httpBoundary } from "./http/boundary";
+import { createBoundary } from "./http/boundary";
+import { createFrontDoor, type FetchHandler } from "./http/front-door";
+import { RepeatAnswers } from "./http/repeat-answers";
+import { routePath } from "./http/request-path";
 import { openApiDocument } from "./http/openapi";
 import { createResponsePipeline } from "./http/response";
 import { createMetrics, instrumentTransport, metricsRoute } from "./http/metrics";
-import { bufferedStdout, createAccessLog } from "./http/access-log";
+import { bufferedStdout, createAccessLog, loggableQuery } from "./http/access-log";
 import { createUpstreamCache } from "./upstream/cache";
 import { connectProviders } from "./providers/connect";
 import type { Provider, SharedUpstreams } from "./providers/provider";
@@ -85,11 +88,31 @@ export function createApp(deps: AppDeps) {
     instrument: (transport) => instrumentTransport(transport, metrics),
     onBreakerEvent: (event) => metrics.observeBreaker(event),
   });
-  const responses = createResponsePipeline({ now });
+  let routeOf: (pathname: string) => string | undefined = () => undefined;
+  // Answers sent again from the front door, before routing (docs/decisions.md#repeat-answers).
+  const repeats = new RepeatAnswers({ routeOf: (request) => routeOf(routePath(request.url)) ?? "unmatched", loggedQuery: loggableQuery });
+  const responses = createResponsePipeline({ now, repeats });
   const data = { registry, connected, cacheTtlSeconds: deps.config.cacheTtlSeconds, now, send: responses.send };
   const upstream = deps.upstreams.sda ?? deps.upstreams.snapshot;
   const accessLog = createAccessLog(deps.config.logLevel, deps.writeLine ?? bufferedStdout());
-  let routeOf: (pathname: string) => string | undefined = () => undefined;
+  const boundary = createBoundary({
+    rateLimiter,
+    trustProxy: deps.config.trustProxy,
+    accessLog,
+    metrics,
+    now,
+    routeOf: (pathname) => routeOf(pathname),
+    onUnexpected: (error, requestId) =>
+      deps.log?.({
+        level: "error",
+        request_id: requestId,
+        error: error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error),
+        ...(error instanceof LoamError && error.detail !== undefined ? { detail: error.detail } : {}),
+      }),
+    // Upstream error text is logged, not echoed: the client got a fixed message for its class.
+    onDetail: (error, requestId) =>
+      deps.log?.({ level: "warn", msg: "upstream failure", request_id: requestId, code: error.code, provider: error.provider, detail: error.detail }),
+  });
   const app = new Elysia({
     name: "loam",
     // Bun closes a connection idle this long (seconds), so no client holds one open forever; it
@@ -99,26 +122,7 @@ export function createApp(deps: AppDeps) {
     .onStop(() => {
       if (redis && redis !== deps.redis) redis.close();
     })
-    .use(
-      httpBoundary({
-        rateLimiter,
-        trustProxy: deps.config.trustProxy,
-        accessLog,
-        metrics,
-        now,
-        routeOf: (pathname) => routeOf(pathname),
-        onUnexpected: (error, requestId) =>
-          deps.log?.({
-            level: "error",
-            request_id: requestId,
-            error: error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error),
-            ...(error instanceof LoamError && error.detail !== undefined ? { detail: error.detail } : {}),
-          }),
-        // Upstream error text is logged, not echoed: the client got a fixed message for its class.
-        onDetail: (error, requestId) =>
-          deps.log?.({ level: "warn", msg: "upstream failure", request_id: requestId, code: error.code, provider: error.provider, detail: error.detail }),
-      }),
-    )
+    .use(boundary.plugin)
     .use(responses.plugin)
     .use(metricsRoute(metrics, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }, { token: deps.config.metricsToken, now }))
     .use(openApiDocument(MODELS))
@@ -134,7 +138,36 @@ export function createApp(deps: AppDeps) {
     .use(areas(data))
     .use(pages(responses.sendFile));
   routeOf = routeMatcher(app.routes.map((route) => route.path));
+  frontDoors.set(app, (route) => createFrontDoor({ boundary, repeats, now, route }));
   return app;
+}
+
+const frontDoors = new WeakMap<object, (route: FetchHandler) => FetchHandler>();
+
+export interface ListenOptions {
+  port: number;
+  hostname: string;
+  /** Share the port with the other LOAM_WORKERS processes. */
+  reusePort?: boolean;
+}
+
+/**
+ * Serve the app: Bun's server with the front door as its fetch handler (repeated answers sent before
+ * routing, docs/decisions.md#repeat-answers), the app's own handler behind it. The app's `server`
+ * is this server, so `app.stop()` stops it.
+ */
+export function listen(app: LoamApp, options: ListenOptions) {
+  const frontDoor = frontDoors.get(app)!((request) => app.fetch(request));
+  const server = Bun.serve<undefined>({
+    port: options.port,
+    hostname: options.hostname,
+    reusePort: options.reusePort ?? false,
+    idleTimeout: app.config.serve?.idleTimeout,
+    development: false,
+    fetch: frontDoor,
+  });
+  app.server = server;
+  return server;
 }
 
 /** Match a path to a registered pattern (`/v1/pedons/:pedon_key`), for metrics labels. */

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import type { Config } from "./config";
 import { openStateDatabase } from "./state-db";
-import { createApp } from "./app";
+import { createApp, listen } from "./app";
 import { bufferedStdout } from "./http/access-log";
 import { SdaTransport } from "./upstream/sda/client";
 import { SnapshotTransport } from "./upstream/snapshot";
@@ -57,8 +57,7 @@ export async function serve(config: Config, options: ServeOptions = {}) {
   const source: Transport | undefined = upstreams.sda ?? upstreams.snapshot;
   const accessLogOut = bufferedStdout();
   const app = createApp({ config, db, upstreams, log: logLine, writeLine: accessLogOut, worker: worker === undefined ? undefined : String(worker) });
-  app.listen({ port: config.port, hostname: config.host, reusePort: worker !== undefined });
-  const server = app.server!;
+  const server = listen(app, { port: config.port, hostname: config.host, reusePort: worker !== undefined });
   logLine({ level: "info", msg: `loam listening on http://${server.hostname}:${server.port}`, upstream: source?.describe() });
 
   // Stop accepting at once; give requests in flight up to SHUTDOWN_GRACE_MS (a second signal cuts

@@ -92,6 +92,31 @@ export function bufferedStdout(): LineWriter & { flush(): void; drain(): Promise
   return Object.assign(write, { flush, drain });
 }
 
+/** Each loggable query's JSON, written once: the same parse (and a repeated answer's query) is logged again and again. */
+const queryJson = new WeakMap<Record<string, unknown>, string>();
+
+function jsonOfQuery(query: Record<string, unknown>): string {
+  let json = queryJson.get(query);
+  if (json === undefined) queryJson.set(query, (json = JSON.stringify(query)));
+  return json;
+}
+
+/**
+ * The line of an entry: exactly `JSON.stringify` of { time, level, msg, request_id, method, route,
+ * status, duration_ms, cache, upstream_ms, client, query }, written from its parts (a line per
+ * request is a measurable part of a small answer's cost; docs/decisions.md#repeat-answers).
+ */
+/** A number as JSON writes it (null when not finite). */
+const numberJson = (n: number | null) => (n !== null && Number.isFinite(n) ? String(n) : "null");
+
+function lineOf(time: string, entry: AccessEntry): string {
+  const level = entry.status >= 500 ? "error" : "info";
+  const cache = entry.cache === null ? "null" : `"${entry.cache}"`;
+  const upstream = numberJson(entry.upstream_ms);
+  const query = entry.query === undefined ? "" : `,"query":${jsonOfQuery(entry.query)}`;
+  return `{"time":"${time}","level":"${level}","msg":"request","request_id":${JSON.stringify(entry.request_id)},"method":${JSON.stringify(entry.method)},"route":${JSON.stringify(entry.route)},"status":${entry.status},"duration_ms":${numberJson(entry.duration_ms)},"cache":${cache},"upstream_ms":${upstream},"client":${JSON.stringify(entry.client)}${query}}\n`;
+}
+
 export function createAccessLog(level: Config["logLevel"], write: LineWriter) {
   // Many requests end within one millisecond under load: their time is formatted once.
   let formattedAt = Number.NaN;
@@ -101,21 +126,7 @@ export function createAccessLog(level: Config["logLevel"], write: LineWriter) {
     record(entry: AccessEntry): void {
       if (level === "silent") return;
       if (level === "error" && entry.status < 500) return;
-      const line = {
-        time: timeOf(Date.now()),
-        level: entry.status >= 500 ? "error" : "info",
-        msg: "request",
-        request_id: entry.request_id,
-        method: entry.method,
-        route: entry.route,
-        status: entry.status,
-        duration_ms: entry.duration_ms,
-        cache: entry.cache,
-        upstream_ms: entry.upstream_ms,
-        client: entry.client,
-        query: entry.query,
-      };
-      write(`${JSON.stringify(line)}\n`);
+      write(lineOf(timeOf(Date.now()), entry));
     },
   };
 }

@@ -8,7 +8,7 @@ import { MethodNotAllowedError, RateLimitedError, UriTooLongError, type LoamErro
 import { asLoamError, errorResponse } from "./error-response";
 import { requestIdFor } from "./request-id";
 import { queryOfRequest, rejectRepeated } from "./query";
-import { startTrace, traceOf } from "./trace";
+import { keepTrace, startTrace, traceOf, type RequestTrace } from "./trace";
 import { loggableQuery, type AccessLog } from "./access-log";
 import type { Metrics } from "./metrics";
 import type { RateDecision, RateLimiter } from "./rate-limit";
@@ -95,13 +95,76 @@ function withinRateLimit(request: Request, path: string, headers: Record<string,
   return undefined;
 }
 
-export function httpBoundary(options: BoundaryOptions) {
+/** A request the boundary has admitted: its id, client and trace, and (on a counted path) the rate limiter's decision. */
+export interface Admission {
+  requestId: string;
+  client: string;
+  decision: RateDecision | Promise<RateDecision>;
+}
+
+export interface RecordedRequest {
+  method: string;
+  route: string;
+  status: number;
+  query: Record<string, unknown> | undefined;
+}
+
+/**
+ * The boundary: the Elysia plugin every routed request meets, and the two steps the front door
+ * (front-door.ts) shares with it for the requests it answers itself: admitting a counted request
+ * (id, client, trace, one rate-limit decision) and recording it afterwards (metrics, access log).
+ */
+export function createBoundary(options: BoundaryOptions) {
   const now = options.now ?? Date.now;
+
+  /**
+   * Admit a request on a counted path: its id, its client, its trace, and one rate-limit decision.
+   * The trace is the front door's until it leaves the request to routing (`leave`), which the plugin
+   * then reads instead of admitting the request again.
+   */
+  function admit(request: Request, socketAddress: () => string | undefined): Admission & { trace: RequestTrace } {
+    const requestId = requestIdFor(request);
+    const client = clientOf(request, socketAddress, options.trustProxy);
+    const decision = options.rateLimiter.hit(client, now());
+    const trace: RequestTrace = { startedAt: performance.now(), requestId, client, decision };
+    return { requestId, client, decision, trace };
+  }
+
+  /** An admitted request left to routing (the rate limit refused it): the plugin finds its admission. */
+  function leave(request: Request, admission: { trace: RequestTrace }): void {
+    keepTrace(request, admission.trace);
+  }
+
+  /** One access-log line and the metrics of a request that has been answered. */
+  function record(trace: RequestTrace, recorded: RecordedRequest): void {
+    const seconds = (performance.now() - trace.startedAt) / 1000;
+    options.metrics.observeRequest(recorded.route, recorded.status, seconds);
+    if (trace.cache) options.metrics.observeCache(trace.cache !== "miss");
+    options.accessLog.record({
+      request_id: trace.requestId,
+      method: recorded.method,
+      route: recorded.route,
+      status: recorded.status,
+      duration_ms: Math.round(seconds * 100_000) / 100,
+      cache: trace.cache ?? null,
+      upstream_ms: trace.upstreamMs === undefined ? null : Math.round(trace.upstreamMs * 100) / 100,
+      client: trace.client,
+      query: recorded.query,
+    });
+  }
+
+  return { plugin: boundaryPlugin(options, now, record), admit, leave, record };
+}
+export type Boundary = ReturnType<typeof createBoundary>;
+
+function boundaryPlugin(options: BoundaryOptions, now: () => number, record: (trace: RequestTrace, recorded: RecordedRequest) => void) {
   return new Elysia({ name: "loam.http-boundary" })
     .onRequest(({ request, set, server }) => {
-      const requestId = requestIdFor(request);
-      const client = clientOf(request, () => server?.requestIP(request)?.address, options.trustProxy);
-      startTrace(request, requestId, client);
+      // The front door may have admitted this request already: it had an answer to send again, but the rate limit refused it.
+      const admitted = traceOf(request);
+      const requestId = admitted?.requestId ?? requestIdFor(request);
+      const client = admitted?.client ?? clientOf(request, () => server?.requestIP(request)?.address, options.trustProxy);
+      if (!admitted) startTrace(request, requestId, client);
       Object.assign(set.headers, CORS_HEADERS, SECURITY_HEADERS);
       set.headers["x-request-id"] = requestId;
       if (request.method === "OPTIONS") {
@@ -129,7 +192,7 @@ export function httpBoundary(options: BoundaryOptions) {
       };
       enterRequestScope({ requestId, upstreamCalls: 0, charge });
       // Scrapes have a budget of their own (the same limit), so monitoring never spends a client's API budget (docs/decisions.md#metrics).
-      const decision = options.rateLimiter.hit(path === "/metrics" ? `metrics|${client}` : client, now());
+      const decision = admitted?.decision ?? options.rateLimiter.hit(path === "/metrics" ? `metrics|${client}` : client, now());
       // Only a limiter that has to wait makes the request wait (a resolved undefined lets it through).
       if (decision instanceof Promise) return decision.then((d) => withinRateLimit(request, path, set.headers, d));
       withinRateLimit(request, path, set.headers, decision);
@@ -151,20 +214,7 @@ export function httpBoundary(options: BoundaryOptions) {
       const trace = traceOf(request);
       if (!trace) return;
       const status = typeof set.status === "number" ? set.status : 200;
-      const seconds = (performance.now() - trace.startedAt) / 1000;
       const pattern = route || options.routeOf?.(routePath(request.url)) || "unmatched";
-      options.metrics.observeRequest(pattern, status, seconds);
-      if (trace.cache) options.metrics.observeCache(trace.cache !== "miss");
-      options.accessLog.record({
-        request_id: trace.requestId,
-        method: request.method,
-        route: pattern,
-        status,
-        duration_ms: Math.round(seconds * 100_000) / 100,
-        cache: trace.cache ?? null,
-        upstream_ms: trace.upstreamMs === undefined ? null : Math.round(trace.upstreamMs * 100) / 100,
-        client: trace.client,
-        query: loggableQuery(request),
-      });
+      record(trace, { method: request.method, route: pattern, status, query: loggableQuery(request) });
     });
 }

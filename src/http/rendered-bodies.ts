@@ -26,6 +26,8 @@ export interface RenderedBody {
   name?: string;
   /** The bytes, when the payload is a Blob (to encode them). */
   bytes?: () => Uint8Array;
+  /** Until when (ms) these are the bytes of the answer (its age_seconds turns then), when they are kept. */
+  until?: number;
 }
 
 /** A cache hit's JSON: UTF-8 before and after the `cache` value, and the current rendering. */
@@ -135,7 +137,7 @@ export class JsonBodies {
         }
       }
     }
-    return sent(entry, key);
+    return sent(entry, key, renderedUntil(cache, entry));
   }
 
   /** The first rendering of a large hit, serialized in slices (the event loop given back between them), then kept like any other. */
@@ -150,14 +152,20 @@ export class JsonBodies {
     const bytes = { head: utf8.encode(head), tail: utf8.encode(tail) };
     const entry: RenderedHit = { ...bytes, chars: head.length + tail.length, meta, age: ageSeconds(cache, at), blob: new Blob([concat(bytes.head, utf8.encode(meta), bytes.tail)]) };
     this.hits.set(key, entry, entry.head.byteLength + entry.tail.byteLength + entry.blob.size);
-    return sent(entry, key);
+    return sent(entry, key, renderedUntil(cache, entry));
   }
 }
 
+/** When a kept rendering is rendered again: at the next second of age, a large one's at the next minute. */
+function renderedUntil(cache: { storedAt: number }, entry: RenderedHit): number {
+  const step = entry.chars > LARGE_BODY_CHARS ? LARGE_AGE_STEP_SECONDS : 1;
+  return cache.storedAt + (entry.age + step) * 1000;
+}
+
 /** A kept rendering as sent: its bytes named, so their encodings are kept too. */
-function sent(entry: RenderedHit, key: string): RenderedBody {
+function sent(entry: RenderedHit, key: string, until: number): RenderedBody {
   const { head, tail, meta } = entry;
-  return { payload: entry.blob, chars: entry.chars + meta.length, name: `${key}|${entry.age}`, bytes: () => concat(head, utf8.encode(meta), tail) };
+  return { payload: entry.blob, chars: entry.chars + meta.length, name: `${key}|${entry.age}`, bytes: () => concat(head, utf8.encode(meta), tail), until };
 }
 
 function plain(body: unknown): RenderedBody {

@@ -18,19 +18,17 @@ import type { DataAnswer } from "../answer";
 import { Memo } from "../lru";
 import { COMPRESS_MIN_BYTES, EncodedBodies, LARGE_BODY_CHARS, chooseEncoding, compress, compressLarge, encodedTag } from "./compression";
 import { csvTag, dataTags, entityTag, matchingTag } from "./conditional";
-import { finished, statusOf, toHeaders, type HeaderBag, type SetLike } from "./headers";
+import { dataCacheControl, finished, statusOf, toHeaders, type HeaderBag, type SetLike } from "./headers";
+import type { RepeatAnswers, RepeatTerms } from "./repeat-answers";
 import { representationOf } from "./negotiate";
 import { JsonBodies, TableBodies, type CsvTable, type RenderedBody, type RenderedTable } from "./rendered-bodies";
 import { sendFile } from "./static-files";
-import { serverTiming, traceOf } from "./trace";
+import { repeatTiming, serverTiming, traceOf } from "./trace";
 
 // The names routes, tables and pages import from the pipeline.
 export { csvTag, dataTag, entityTag, matchingTag } from "./conditional";
 export { splitAround, type CsvTable } from "./rendered-bodies";
 export { staticFile, type StaticFile } from "./static-files";
-
-/** Longest max-age a data answer is given, whatever is left of its cache entry. */
-const MAX_AGE_CAP_SECONDS = 86_400;
 
 export const CSV_MEDIA_TYPE = "text/csv; charset=utf-8; header=present";
 
@@ -49,7 +47,12 @@ export type Send = <T>(answer: DataAnswer<T>, request: Request, set: SetLike, ta
 
 export interface PipelineOptions {
   now: () => number;
+  /** Where answers sent from a kept rendering are remembered, for the front door to send again (repeat-answers.ts). */
+  repeats?: RepeatAnswers;
 }
+
+/** How a 200 may be sent again: the terms its sender knows, less what the body itself decides (its tag, until when it stands). */
+type RepeatOffer = Omit<RepeatTerms, "tag" | "until"> & { until: number };
 
 export function createResponsePipeline(options: PipelineOptions) {
   const now = options.now;
@@ -59,41 +62,54 @@ export function createResponsePipeline(options: PipelineOptions) {
   const jsonBodies = new JsonBodies(now, encoded);
   const tables = new TableBodies();
   const documentTags = new Memo<string, string>(DOCUMENT_TAGS_MAX);
+  const repeats = options.repeats;
+
+  /** The `keep` of a finished 200 whose bytes are named and stand until a known time: remembered to be sent again. */
+  function keeper(request: Request, body: Blob | Uint8Array | string, tag: string, until: number | undefined, offer: RepeatOffer | undefined) {
+    if (!repeats || !offer || until === undefined) return undefined;
+    return (headers: Record<string, string>) => repeats.remember(request, body, headers, { ...offer, tag, until: Math.min(until, offer.until) });
+  }
 
   /**
    * A JSON body, encoded when worth it (and then from the cache of encodings when its bytes are named);
    * a large body is encoded off the event loop, so its Response comes as a promise (docs/decisions.md#polygon-budget).
    */
-  function jsonResponse(body: RenderedBody, etag: string | undefined, request: Request, set: SetLike): Response | Promise<Response> {
+  function jsonResponse(body: RenderedBody, etag: string | undefined, request: Request, set: SetLike, offer?: RepeatOffer): Response | Promise<Response> {
     const headers = set.headers;
     // A route may have chosen its JSON media type (OGC items: application/geo+json).
     headers["content-type"] ??= "application/json; charset=utf-8";
     // A route with a table has already said it varies on Accept too.
     headers["vary"] ??= "Accept-Encoding";
+    const status = statusOf(set);
+    // Only named bytes are the same on the next request; only a 200 is sent again.
+    const repeatable = status === 200 && body.name !== undefined && etag !== undefined ? offer : undefined;
     const encoding = body.chars > COMPRESS_MIN_BYTES ? chooseEncoding(request.headers.get("accept-encoding")) : null;
-    if (!encoding) return finished(body.payload, statusOf(set), set);
+    if (!encoding) return finished(body.payload, status, set, keeper(request, body.payload as Blob | string, etag!, body.until, repeatable));
     headers["content-encoding"] = encoding;
     if (etag) headers["etag"] = encodedTag(etag, encoding);
     const plain = () => body.bytes?.() ?? (body.payload as string);
-    const status = statusOf(set);
     if (body.chars > LARGE_BODY_CHARS) {
       const large = body.name !== undefined ? encoded.ofLarge(body.name, encoding, plain) : compressLarge(plain(), encoding);
-      return large.then((bytes) => finished(bytes, status, set));
+      return large.then((bytes) => finished(bytes, status, set, keeper(request, bytes, etag!, body.until, repeatable)));
     }
     const bytes = body.name !== undefined ? encoded.of(body.name, encoding, plain) : (compress(plain(), encoding) as Uint8Array<ArrayBuffer>);
-    return finished(bytes, status, set);
+    return finished(bytes, status, set, keeper(request, bytes, etag!, body.until, repeatable));
   }
 
-  function csvResponse(table: RenderedTable, tag: string, request: Request, set: SetLike): Response {
+  function csvResponse(table: RenderedTable, tag: string, request: Request, set: SetLike, offer?: RepeatOffer): Response {
     const headers = set.headers;
     headers["content-type"] = CSV_MEDIA_TYPE;
     headers["content-disposition"] = `attachment; filename="${table.fileName}"`;
+    const status = statusOf(set);
+    // A kept table carries no age: it stands as long as its cache entry.
+    const repeatable = status === 200 && table.name !== undefined ? offer : undefined;
+    const until = repeatable?.until;
     const encoding = table.text.length > COMPRESS_MIN_BYTES ? chooseEncoding(request.headers.get("accept-encoding")) : null;
-    if (!encoding) return finished(table.text, statusOf(set), set);
+    if (!encoding) return finished(table.text, status, set, keeper(request, table.text, tag, until, repeatable));
     headers["content-encoding"] = encoding;
     headers["etag"] = encodedTag(tag, encoding);
     const bytes = table.name !== undefined ? encoded.of(table.name, encoding, () => table.text) : (compress(table.text, encoding) as Uint8Array<ArrayBuffer>);
-    return finished(bytes, statusOf(set), set);
+    return finished(bytes, status, set, keeper(request, bytes, tag, until, repeatable));
   }
 
   /**
@@ -109,16 +125,21 @@ export function createResponsePipeline(options: PipelineOptions) {
     const jsonTag = tagOf(answer);
     const etag = csv ? csvTag(jsonTag) : jsonTag;
     // The body of a route with a table depends on Accept: a shared cache must not answer one with the other.
-    if (table) set.headers["vary"] = "Accept, Accept-Encoding";
-    const at = now();
-    const maxAge = cache.stale ? 0 : Math.max(0, Math.min(Math.floor((cache.storedAt + cache.ttlSeconds * 1000 - at) / 1000), MAX_AGE_CAP_SECONDS));
+    // Said on the 304 too, as on the 200 it stands for (RFC 9110 §15.4.5).
+    set.headers["vary"] = table ? "Accept, Accept-Encoding" : "Accept-Encoding";
+    const expiresAt = cache.storedAt + cache.ttlSeconds * 1000;
     set.headers["etag"] = etag;
-    set.headers["cache-control"] = `public, max-age=${maxAge}`;
+    set.headers["cache-control"] = dataCacheControl(expiresAt, now(), cache.stale);
     const trace = traceOf(request);
     if (trace) {
       trace.cache = cache.stale ? "stale" : cache.hit ? "hit" : "miss";
       trace.upstreamMs = cache.upstreamMs;
     }
+    // A fresh hit may be sent again as it is sent now, until its entry ends (repeat-answers.ts).
+    const offer: RepeatOffer | undefined =
+      trace?.cache === "hit"
+        ? { until: expiresAt, expiresAt, cache: "hit", upstreamMs: cache.upstreamMs ?? null, serverTiming: repeatTiming(trace) }
+        : undefined;
     const matched = matchingTag(request, etag);
     if (matched) {
       if (trace) set.headers["server-timing"] = serverTiming(trace);
@@ -133,14 +154,14 @@ export function createResponsePipeline(options: PipelineOptions) {
         trace.normalizeMs = performance.now() - started;
         set.headers["server-timing"] = serverTiming(trace);
       }
-      return asRouteBody<T>(csvResponse(rendered, etag, request, set));
+      return asRouteBody<T>(csvResponse(rendered, etag, request, set, offer));
     }
     const respond = (body: RenderedBody): Response | Promise<Response> => {
       if (trace) {
         trace.normalizeMs = performance.now() - started;
         set.headers["server-timing"] = serverTiming(trace);
       }
-      return jsonResponse(body, etag, request, set);
+      return jsonResponse(body, etag, request, set, offer);
     };
     const body = jsonBodies.of(answer, etag);
     return asRouteBody<T>(body instanceof Promise ? body.then(respond) : respond(body));
@@ -160,10 +181,13 @@ export function createResponsePipeline(options: PipelineOptions) {
     if (etag === undefined && statusOf(set) === 200 && (request.method === "GET" || request.method === "HEAD")) {
       etag = documentTags.of(text, entityTag);
       headers["etag"] = etag;
+      headers["vary"] ??= "Accept-Encoding";
       const matched = matchingTag(request, etag);
       if (matched) return notModified({ ...headers, etag: matched });
     }
-    return jsonResponse({ payload: text, chars: text.length, name: etag }, etag, request, set as SetLike);
+    // A route whose document never changes (GET /health) lets the front door send it again.
+    const offer: RepeatOffer | undefined = traceOf(request)?.constant ? { until: Number.POSITIVE_INFINITY, cache: null, upstreamMs: null, serverTiming: repeatTiming() } : undefined;
+    return jsonResponse({ payload: text, chars: text.length, name: etag, until: Number.POSITIVE_INFINITY }, etag, request, set as SetLike, offer);
   });
 
   return { plugin, send, sendFile };

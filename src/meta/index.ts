@@ -2,6 +2,7 @@
 import { Elysia } from "elysia";
 import { documentedResponses } from "../http/openapi";
 import { requestOrigin } from "../http/request-path";
+import { constantDocument } from "../http/trace";
 import type { Registry } from "../providers/registry";
 import { SERVICE_NAME, VERSION } from "../version";
 import { LIVE_COVERS_ALL, SSURGO_SCOPE, type CoverageSource } from "../domain/coverage";
@@ -26,8 +27,10 @@ export function meta(registry: Registry, source: () => CoverageSource) {
   return new Elysia({ name: "loam.meta" })
   .get(
     "/health",
-    ({ set }) => {
+    ({ set, request }) => {
       set.headers["cache-control"] = "no-store";
+      // The same document on every request while the process answers: sent again by the front door (docs/decisions.md#repeat-answers).
+      constantDocument(request);
       return { status: "healthy" as const, service: SERVICE_NAME, version: VERSION };
     },
     {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig, type Config } from "../../src/config";
 import { openDatabase, type LoamDatabase } from "../../db/client";
-import { createApp } from "../../src/app";
+import { createApp, listen } from "../../src/app";
 import { buildSnapshot } from "../../src/snapshot/build";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
 import type { Transport } from "../../src/upstream/transport";
@@ -68,8 +68,8 @@ export async function startLoam(options: StartOptions = {}): Promise<RunningLoam
   const logs: Record<string, unknown>[] = [];
   const accessLog: Record<string, any>[] = [];
   const app = createApp({ config, db, upstreams, providers: options.providers, now: options.now, log: (line) => logs.push(line), writeLine: (line) => accessLog.push(JSON.parse(line)) });
-  app.listen({ port: 0, hostname: "127.0.0.1" });
-  const base = `http://127.0.0.1:${app.server!.port}`;
+  const server = listen(app, { port: 0, hostname: "127.0.0.1" });
+  const base = `http://127.0.0.1:${server.port}`;
   const get = (path: string, init?: RequestInit) => fetch(base + path, init);
   return {
     base,

@@ -1,0 +1,64 @@
+/**
+ * The front door (docs/decisions.md#repeat-answers): the server's fetch handler. A GET the pipeline
+ * has answered before from a kept rendering, whose bytes still stand, is answered here, without
+ * routing: admitted by the boundary as any request is (request id, client, one rate-limit decision),
+ * conditional on If-None-Match, with its Cache-Control counted down to its entry's end, and
+ * recorded in the access log and metrics as the route's own request. Everything else, and a repeat
+ * the rate limit refuses (the boundary sends the 429 with that one decision), goes to the app.
+ */
+import type { Server } from "bun";
+import type { Boundary } from "./boundary";
+import { matchingTag } from "./conditional";
+import { dataCacheControl } from "./headers";
+import type { RateDecision } from "./rate-limit";
+import type { RepeatAnswer, RepeatAnswers } from "./repeat-answers";
+
+export type FetchHandler = (request: Request, server: Server<undefined>) => Response | Promise<Response>;
+
+export interface FrontDoorOptions {
+  boundary: Boundary;
+  repeats: RepeatAnswers;
+  now: () => number;
+  /** The app's own handler: routing, validation, the services. */
+  route: FetchHandler;
+}
+
+export function createFrontDoor(options: FrontDoorOptions): FetchHandler {
+  const { boundary, repeats, now, route } = options;
+  return (request, server) => {
+    if (request.method !== "GET") return route(request, server);
+    const at = now();
+    const answer = repeats.find(request, at);
+    if (answer === undefined) return route(request, server);
+    // The tag may still stand (a 304) when the bytes have turned (the route renders them again).
+    const matched = matchingTag(request, answer.tag);
+    if (matched === null && at >= answer.until) return route(request, server);
+    const admission = boundary.admit(request, () => server.requestIP(request)?.address);
+    const { requestId, decision, trace } = admission;
+    const reply = (decided: RateDecision): Response | Promise<Response> => {
+      if (!decided.allowed) {
+        boundary.leave(request, admission);
+        return route(request, server);
+      }
+      const status = matched ? 304 : 200;
+      const response = new Response(matched ? null : answer.body, { status, headers: headersOf(answer, matched, requestId, decided, now()) });
+      if (answer.cache) trace.cache = answer.cache;
+      if (answer.upstreamMs !== null) trace.upstreamMs = answer.upstreamMs;
+      boundary.record(trace, { method: "GET", route: answer.route, status, query: answer.query });
+      return response;
+    };
+    return decision instanceof Promise ? decision.then(reply) : reply(decision);
+  };
+}
+
+function headersOf(answer: RepeatAnswer, matched: string | null, requestId: string, decision: RateDecision, at: number): Headers {
+  const headers = new Headers(matched ? answer.notModifiedHeaders : answer.headers);
+  if (matched) headers.set("etag", matched);
+  headers.set("x-request-id", requestId);
+  headers.set("ratelimit-limit", String(decision.limit));
+  headers.set("ratelimit-remaining", String(decision.remaining));
+  headers.set("ratelimit-reset", String(decision.resetSeconds));
+  if (answer.expiresAt !== undefined) headers.set("cache-control", dataCacheControl(answer.expiresAt, at));
+  if (answer.serverTiming !== undefined) headers.set("server-timing", answer.serverTiming);
+  return headers;
+}
