@@ -7,10 +7,10 @@ import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
 import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, closed, nullable } from "../domain/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
-import { DEFAULT_SUMMARY_PROPERTIES, PropertySummary, SummaryMethodName } from "../summaries/model";
-import { MultiPolygonGeometry, PolygonGeometry } from "../mapunits/model";
+import { DEFAULT_SUMMARY_PROPERTIES, PropertySummary, SummaryMethodName } from "../aggregation/model";
+import { MultiPolygonGeometry, PolygonGeometry } from "../domain/model";
 import { MAX_AOI_HECTARES, MAX_AOI_VERTICES } from "./geometry";
-import { SUMMARY_OPTION_PARAMETERS } from "../summaries/options";
+import { SUMMARY_OPTION_PARAMETERS } from "../aggregation/options";
 import { BBOX_PATTERN } from "../domain/model";
 
 export const MAX_POINTS = 100;

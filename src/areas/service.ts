@@ -17,8 +17,8 @@ import type { MapUnitPolygon, AreaParams } from "../providers/provider";
 import type { CachedAnswer } from "../upstream/cache";
 import type { QueryKind } from "../upstream/transport";
 import { VERSION } from "../version";
-import { loadMapUnit, summarizeMapUnit, type LoadedMapUnit, type MapUnitProvider, type SummaryPlan } from "../summaries/service";
-import type { PropertySummary } from "../summaries/model";
+import { loadMapUnit, summarizeMapUnit, type LoadedMapUnit, type MapUnitProvider, type SummaryPlan } from "../aggregation/plan";
+import type { PropertySummary } from "../aggregation/model";
 import { polygonsAreaM2, SQUARE_METRES_PER_ACRE, SQUARE_METRES_PER_HECTARE, type Aoi } from "./geometry";
 import type { AoiArea, AoiFeatureCollection, AoiMapUnit, AoiSource, AoiQuery, AoiReport, AoiSummary, PointItem, PointsQuery, PointsResponse } from "./model";
 

@@ -101,3 +101,24 @@ export function featureCollection<Q extends TSchema, F extends TSchema>(
     { ...closed, title: doc.title, description: doc.description },
   );
 }
+
+/** GeoJSON polygons in WGS84 (map-unit polygons, areas of interest). */
+export const PolygonGeometry = t.Object(
+  {
+    type: t.Literal("Polygon"),
+    coordinates: t.Array(t.Array(t.Array(t.Number(), { minItems: 2, maxItems: 2 }), { minItems: 4 }), {
+      description: "Rings of [longitude, latitude] positions, WGS84: the outer ring (counter-clockwise) first, then its holes (clockwise).",
+    }),
+  },
+  { ...closed, title: "PolygonGeometry" },
+);
+
+export const MultiPolygonGeometry = t.Object(
+  {
+    type: t.Literal("MultiPolygon"),
+    coordinates: t.Array(t.Array(t.Array(t.Array(t.Number(), { minItems: 2, maxItems: 2 }), { minItems: 4 })), {
+      description: "Polygons, each as a Polygon's coordinates.",
+    }),
+  },
+  { ...closed, title: "MultiPolygonGeometry" },
+);

@@ -13,9 +13,9 @@ import { nextPageHref, setNextLink } from "../http/paging";
 import { requestQuery } from "../http/request-path";
 import { Memo } from "../lru";
 import { MAP_UNIT_BBOX_LIMITS, MapUnitCollection, MapUnitCollectionQueryParams } from "./model";
-import type { SummaryPlan } from "../summaries/service";
+import type { SummaryPlan } from "../aggregation/plan";
 import { readPolygonSummaries } from "./plan";
-import { summaryOptions } from "../summaries/options";
+import { summaryOptions } from "../aggregation/options";
 import { mapUnitsInBbox, planKey, type EffectiveMapUnitQuery } from "./service";
 import { MAP_UNIT_COLLECTION_TABLE } from "../tables";
 

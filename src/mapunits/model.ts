@@ -2,8 +2,8 @@
 import { t } from "elysia";
 import { BBOX_PATTERN } from "../domain/model";
 import { Type } from "@sinclair/typebox";
-import { SUMMARY_OPTION_PARAMETERS } from "../summaries/options";
-import { DEPTH_PARAMETERS, queryInteger, FORMAT_PARAMETER, featureCollection, closed, nullable } from "../domain/model";
+import { SUMMARY_OPTION_PARAMETERS } from "../aggregation/options";
+import { DEPTH_PARAMETERS, queryInteger, FORMAT_PARAMETER, featureCollection, closed, nullable, MultiPolygonGeometry, PolygonGeometry } from "../domain/model";
 
 const integer = Type.Integer;
 
@@ -95,25 +95,7 @@ export const MapUnitCollectionQuery = t.Object(
   { ...closed, title: "MapUnitCollectionQuery", description: "The effective query: defaults applied." },
 );
 
-export const PolygonGeometry = t.Object(
-  {
-    type: t.Literal("Polygon"),
-    coordinates: t.Array(t.Array(t.Array(t.Number(), { minItems: 2, maxItems: 2 }), { minItems: 4 }), {
-      description: "Rings of [longitude, latitude] positions, WGS84: the outer ring (counter-clockwise) first, then its holes (clockwise).",
-    }),
-  },
-  { ...closed, title: "PolygonGeometry" },
-);
 
-export const MultiPolygonGeometry = t.Object(
-  {
-    type: t.Literal("MultiPolygon"),
-    coordinates: t.Array(t.Array(t.Array(t.Array(t.Number(), { minItems: 2, maxItems: 2 }), { minItems: 4 })), {
-      description: "Polygons, each as a Polygon's coordinates.",
-    }),
-  },
-  { ...closed, title: "MultiPolygonGeometry" },
-);
 
 export const MapUnitFeatureSummary = t.Object(
   {

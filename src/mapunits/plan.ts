@@ -8,8 +8,8 @@ import { checkDepthInterval } from "../answer";
 import { clip } from "../errors";
 import { parseProperties } from "../catalog/properties-param";
 import type { PointProvider } from "../providers/provider";
-import { parseMethod, planSummaries, type SummaryPlan } from "../summaries/service";
-import { summaryOptions } from "../summaries/options";
+import { parseMethod, planSummaries, type SummaryPlan } from "../aggregation/plan";
+import { summaryOptions } from "../aggregation/options";
 
 export interface PolygonSummaryParams {
   property: string;

@@ -15,7 +15,7 @@ import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, typ
 import type { Bbox } from "../domain/bbox";
 import type { MapUnitData, MapUnitPolygon, PointProvider } from "../providers/provider";
 import type { SourceDescription } from "../upstream/transport";
-import { loadMapUnit, summarizeMapUnit, type MapUnitProvider, type SummaryPlan } from "../summaries/service";
+import { loadMapUnit, summarizeMapUnit, type MapUnitProvider, type SummaryPlan } from "../aggregation/plan";
 import { MAX_MAP_UNIT_LIMIT, type MapUnitCollection, type MapUnitFeature } from "./model";
 
 /**

@@ -8,9 +8,10 @@ import { checkDepthInterval, type DataDeps } from "../answer";
 import { fitFor, oneProviderName, resolveProvider, unknownInProviders, type ProviderFit } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
 import { MapUnitPathParams, MapUnitQueryParams, SummaryQueryParams, SummaryResponse } from "./model";
-import { mapUnitSummary, parseMethod, planSummaries, summaryAtPoint, type EffectiveSummaryQuery, type MapUnitProvider } from "./service";
+import { mapUnitSummary, summaryAtPoint, type EffectiveSummaryQuery } from "./service";
+import { parseMethod, planSummaries, type MapUnitProvider } from "../aggregation/plan";
 import { MAP_UNIT_TABLE, SUMMARY_TABLE } from "../tables";
-import { summaryOptions } from "./options";
+import { summaryOptions } from "../aggregation/options";
 
 export interface SummaryRouteDeps extends DataDeps {
   send: Send;

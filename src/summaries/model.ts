@@ -2,14 +2,12 @@
  * Models of the map-unit summaries (GET /v1/soil/mapunits/{map_unit_key}, GET /v1/soil/summary): one
  * body for both, the map unit with every component, and one summary per requested property.
  */
-import { t, type Static } from "elysia";
-import { CacheMetadata, COORDINATE_PARAMETERS, DEPTH_PARAMETERS, FORMAT_PARAMETER, DepthInterval, closed, nullable } from "../domain/model";
-import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
-import { SUMMARY_METHODS } from "./methods";
+import { t } from "elysia";
+import { CacheMetadata, COORDINATE_PARAMETERS, DEPTH_PARAMETERS, FORMAT_PARAMETER, closed, nullable } from "../domain/model";
+import { propertiesParameter } from "../catalog/model";
 import { SeriesLink } from "../domain/series";
-import { SUMMARY_OPTION_PARAMETERS, SummaryOptions } from "./options";
-
-export const DEFAULT_SUMMARY_PROPERTIES = "ph,organic_matter,sand,silt,clay";
+import { DEFAULT_SUMMARY_PROPERTIES, PropertySummary, SummaryContribution, SummaryMethodName, SummarySource } from "../aggregation/model";
+import { SUMMARY_OPTION_PARAMETERS, SummaryOptions } from "../aggregation/options";
 
 const summaryParameters = {
   providers: t.Optional(
@@ -60,13 +58,6 @@ export const MapUnitPathParams = t.Object(
   { noValidate: true },
 );
 
-export const SummaryMethodName = t.Union(
-  [t.Literal("weighted_average"), t.Literal("dominant_component"), t.Literal("dominant_condition"), t.Literal("min"), t.Literal("max")],
-  { title: "SummaryMethod", description: "How component values become one map-unit value (see the README)." },
-);
-/** The model lists every method of methods.ts (checked here, at compile time). */
-const _everyMethod: readonly Static<typeof SummaryMethodName>[] = SUMMARY_METHODS;
-
 export const SummaryQuery = t.Object(
   {
     latitude: nullable(t.Number()),
@@ -112,48 +103,8 @@ export const MapUnit = t.Object(
   { ...closed, title: "MapUnit" },
 );
 
-export const SummaryContribution = t.Object(
-  {
-    component_key: t.String(),
-    component_name: t.String(),
-    component_percent: nullable(t.Number()),
-    value: nullable(t.Number()),
-    category: nullable(t.String()),
-    covered_depth: nullable(DepthInterval),
-    horizon_keys: t.Array(t.String()),
-  },
-  { ...closed, title: "SummaryContribution" },
-);
 
-export const SummarySource = t.Object(
-  {
-    provider: t.String(),
-    organization: t.String(),
-    retrieved_at: t.String({ format: "date-time" }),
-    original_property_name: t.String({ examples: ["chorizon.awc_r"] }),
-    citation: t.String(),
-    source_url: t.String(),
-  },
-  { ...closed, title: "SummarySource" },
-);
 
-export const PropertySummary = t.Object(
-  {
-    property: PropertyReference,
-    method: SummaryMethodName,
-    value: nullable(t.Number()),
-    category: nullable(t.String()),
-    unit: nullable(t.String()),
-    depth: DepthInterval,
-    options: SummaryOptions,
-    percent_of_map_unit: t.Number({ description: "Sum of the component percents that made the value." }),
-    contributions: t.Array(SummaryContribution),
-    transformations: t.Array(Transformation),
-    source: SummarySource,
-    warnings: t.Array(t.String()),
-  },
-  { ...closed, title: "PropertySummary" },
-);
 
 export const SummaryResponse = t.Object(
   {

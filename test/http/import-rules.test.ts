@@ -37,8 +37,8 @@ const ROOMS = {
   features: ["location", "pedons", "summaries", "mapunits", "areas", "series", "geochem", "meta", "pages"],
   /** Rooms that serve several features' data through one protocol (OGC API - Features): above the features they read. */
   composites: ["collections"],
-  /** What features share: the boundary, the answer room, tables. */
-  shared: ["http", "answer", "tables"],
+  /** What features share: the boundary, the answer room, tables, the summary engine (NRCS's aggregation rules). */
+  shared: ["http", "answer", "tables", "aggregation"],
   /** The shapes features and providers share, the vocabulary and catalog models as data. */
   domain: ["domain", "catalog"],
   providers: ["providers"],
@@ -73,6 +73,21 @@ describe("import rules", () => {
     expect(pairs).toEqual([]);
   });
 
+  test("features never import features (a composite reads the features it serves)", () => {
+    const isFeature = (file: string) => FEATURES.includes(roomOf(file));
+    const crossings = violations(isFeature, (target) => FEATURES.includes(roomOf(target))).filter((edge) => {
+      const [from, to] = edge.split(" -> ") as [string, string];
+      return roomOf(from) !== roomOf(to);
+    });
+    expect(crossings).toEqual([]);
+  });
+
+  test("shared rooms never import a feature or a composite (only a feature's models, for tables)", () => {
+    const isShared = (file: string) => (ROOMS.shared as readonly string[]).includes(roomOf(file));
+    const above = (target: string) => (FEATURES.includes(roomOf(target)) || (ROOMS.composites as readonly string[]).includes(roomOf(target))) && !/(^|\/)model$/.test(target);
+    expect(violations(isShared, above)).toEqual([]);
+  });
+
   test("providers never import a feature", () => {
     expect(violations((file) => file.startsWith("providers/"), (target) => FEATURES.includes(roomOf(target)))).toEqual([]);
   });
@@ -83,7 +98,7 @@ describe("import rules", () => {
   });
 
   test("services, providers and the answer room never import from http/", () => {
-    const isService = (file: string) => /^(location|pedons|summaries|series|areas)\/service\.ts$/.test(file) || /^(providers|answer|upstream)\//.test(file);
+    const isService = (file: string) => /^(location|pedons|summaries|series|areas)\/service\.ts$/.test(file) || /^(providers|answer|upstream|aggregation)\//.test(file);
     expect(violations(isService, (target) => target.startsWith("http/") || target === "http")).toEqual([]);
   });
 

@@ -3,7 +3,7 @@
  * straight from the raw source rows with plain loops, not with Loam's code.
  */
 import { describe, expect, test } from "bun:test";
-import { summarize } from "../../src/summaries/aggregate";
+import { summarize } from "../../src/aggregation/aggregate";
 import type { SummaryComponent } from "../../src/domain/component";
 import { summaryProperty } from "../../src/providers/usda_ssurgo/summary-properties";
 import { sourceMapUnits, type SourceMapUnit } from "./source-files";

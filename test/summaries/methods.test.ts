@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { LoamError } from "../../src/errors";
-import { assertMethodFits, defaultMethod, methodsFor, SUMMARY_METHODS } from "../../src/summaries/methods";
+import { assertMethodFits, defaultMethod, methodsFor, SUMMARY_METHODS } from "../../src/aggregation/methods";
 import { SSURGO_SUMMARY_PROPERTIES, summaryProperty } from "../../src/providers/usda_ssurgo/summary-properties";
 
 describe("which methods fit which property", () => {
@@ -49,7 +49,7 @@ describe("which methods fit which property", () => {
 
 describe("summarize refuses what the route must refuse", () => {
   test("a misfit method or an empty interval throws a 422, never a silent number", async () => {
-    const { summarize } = await import("../../src/summaries/aggregate");
+    const { summarize } = await import("../../src/aggregation/aggregate");
     const status = (f: () => unknown) => {
       try {
         f();

@@ -5,7 +5,7 @@
  * tests' own reader.
  */
 import { describe, expect, test } from "bun:test";
-import { summarize } from "../../src/summaries/aggregate";
+import { summarize } from "../../src/aggregation/aggregate";
 import { summaryProperty } from "../../src/providers/usda_ssurgo/summary-properties";
 import { MUAGGATT_AWS, MUAGGATT_CLASSES, sourceMapUnits, twoDecimals } from "./source-files";
 

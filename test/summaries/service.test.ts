@@ -11,7 +11,7 @@ import { createRegistry } from "../../src/providers/registry";
 import { createUpstreamCache } from "../../src/upstream/cache";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
 import type { DataDeps } from "../../src/answer";
-import { planSummaries, summarizeByKey, type MapUnitProvider } from "../../src/summaries/service";
+import { planSummaries, summarizeByKey, type MapUnitProvider } from "../../src/aggregation/plan";
 import { tempDbPath, testSnapshot } from "../support/server";
 import { sourceMapUnits, twoDecimals } from "./source-files";
 

@@ -4,7 +4,7 @@
  * aggregation (the polygons themselves are not cells); the route is tested through HTTP once mounted.
  */
 import { describe, expect, test } from "bun:test";
-import { summarize } from "../../src/summaries/aggregate";
+import { summarize } from "../../src/aggregation/aggregate";
 import { summaryProperty } from "../../src/providers/usda_ssurgo/summary-properties";
 import { MAP_UNIT_FEATURE_COLUMNS, mapUnitCollectionCsv, type MapUnitCollectionCells } from "../../src/tables/mapunits";
 import { MAP_UNIT_COLLECTION_TABLE } from "../../src/tables";

@@ -6,8 +6,8 @@
  */
 import { expectRowCodes } from "../support/warning-codes";
 import { describe, expect, test } from "bun:test";
-import { summarize } from "../../src/summaries/aggregate";
-import { defaultMethod } from "../../src/summaries/methods";
+import { summarize } from "../../src/aggregation/aggregate";
+import { defaultMethod } from "../../src/aggregation/methods";
 import { summaryProperty } from "../../src/providers/usda_ssurgo/summary-properties";
 import { isMiscellaneousArea } from "../../src/domain/component";
 import { SSURGO_ID, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL } from "../../src/providers/usda_ssurgo/catalog";

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { LoamError } from "../../../src/errors";
-import { summarize } from "../../../src/summaries/aggregate";
+import { summarize } from "../../../src/aggregation/aggregate";
 import type { SummaryComponent } from "../../../src/domain/component";
 import { summaryProperty } from "../../../src/providers/usda_ssurgo/summary-properties";
 import type { MapUnitData } from "../../../src/providers/provider";

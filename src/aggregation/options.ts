@@ -6,7 +6,7 @@
  * One model and one parser for every route that summarizes map units (the map unit by key, the summary
  * at a point, the map-unit polygons' choropleth, an area's features): spread `SUMMARY_OPTION_PARAMETERS`
  * into the route's query schema, call `summaryOptions(read)` on the read query, hand the result to
- * `planSummaries` (summaries/service.ts), and echo it with `SummaryOptions`.
+ * `planSummaries` (plan.ts), and echo it with `SummaryOptions`.
  */
 import { t, type Static } from "elysia";
 import { closed } from "../domain/model";
