@@ -6,7 +6,7 @@
 import { Elysia } from "elysia";
 import type { OpenAPIV3 } from "openapi-types";
 import type { DataDeps } from "../answer";
-import { BadRequestError, NotFoundError } from "../errors";
+import { BadRequestError, NotFoundError, clip } from "../errors";
 import { cursorBinding, decodeCursor, encodeCursor } from "../domain/cursor";
 import { documentedResponses, UPSTREAM_ERRORS } from "../http/openapi";
 import { absoluteNextPage } from "../http/paging";
@@ -27,6 +27,22 @@ const itemsQuery = strictQuery(ItemsQueryParams);
 
 const originOf = requestOrigin;
 
+/**
+ * Every query parameter the OGC API declares (the items parameters). A name it does not declare is a
+ * 400 (OGC 17-069r4 /req/core/query-param-unknown; docs/decisions.md#ogc-api-features). The other
+ * OGC endpoints accept these names too, unread: GDAL sends its connection URL's query (e.g.
+ * `OAPIF:<base>/ogc/collections/mapunits?properties=clay`) with the collection's own requests.
+ */
+const OGC_PARAMETERS: ReadonlySet<string> = new Set(Object.keys(ItemsQueryParams.properties));
+
+function refuseUndeclared(request: Request): void {
+  for (const name of parsedQuery(request.url).values.keys()) {
+    if (!OGC_PARAMETERS.has(name)) {
+      throw new BadRequestError(`The OGC API takes no query parameter '${clip(name)}'; it declares ${[...OGC_PARAMETERS].join(", ")} (OGC API - Features Part 1: an undeclared parameter is a 400).`);
+    }
+  }
+}
+
 /** The documented responses with the 200 (and its errors) as the given media type. */
 function responsesAs(mediaType: string, responses: OpenAPIV3.ResponsesObject): OpenAPIV3.ResponsesObject {
   const ok = responses["200"] as OpenAPIV3.ResponseObject;
@@ -36,7 +52,9 @@ function responsesAs(mediaType: string, responses: OpenAPIV3.ResponsesObject): O
 
 const NOT_FOUND = { 404: ["ErrorResponse", "No such collection (code not_found)."] } as const;
 const BAD_REQUEST =
-  "A parameter the OGC API standard defines is refused (code bad_request): bbox not four numbers (six, a 3D box, included), outside WGS84 or across the antimeridian; bbox-crs other than CRS84; limit not an integer from 1; a summary parameter on a collection without summaries; in Soil Data Access mode, a mapunits request without a bbox or with one over 0.25 degrees per side.";
+  "A parameter the OGC API standard defines is refused (code bad_request): a query parameter the OGC API does not declare; bbox not four numbers (six, a 3D box, included), outside WGS84 or across the antimeridian; bbox-crs other than CRS84; limit not an integer from 1; a summary parameter on a collection without summaries; in Soil Data Access mode, a mapunits request without a bbox or with one over 0.25 degrees per side.";
+
+const UNDECLARED = { 400: ["ErrorResponse", "A query parameter the OGC API does not declare (code bad_request); the items parameters are accepted here unread."] } as const;
 
 /** Items queries already checked, by collection and query text: a cached request repeats one (docs/decisions.md#derived-once). */
 const CHECKED_QUERIES = 256;
@@ -56,6 +74,7 @@ export function ogcCollections(deps: CollectionRouteDeps) {
     return { entry, limit, items, binding, after };
   }
   return new Elysia({ name: "loam.ogc" })
+    .onBeforeHandle(({ request }) => refuseUndeclared(request))
     .get("/ogc", ({ request }) => landingPage(originOf(request)), {
       response: { 200: OgcLandingPage },
       detail: {
@@ -63,7 +82,7 @@ export function ogcCollections(deps: CollectionRouteDeps) {
         operationId: "getOgcLandingPage",
         summary: "OGC API - Features landing page",
         description: "Links to the API definition, the conformance declaration and the collections: the URL to give GDAL (OAPIF:<base>/ogc), OWSLib or QGIS (WFS / OGC API - Features connection).",
-        responses: documentedResponses({ 200: ["OgcLandingPage", "The landing page."] }),
+        responses: documentedResponses({ 200: ["OgcLandingPage", "The landing page."], ...UNDECLARED }),
       },
     })
     .get("/ogc/conformance", () => ({ conformsTo: [...CONFORMANCE] }), {
@@ -73,7 +92,7 @@ export function ogcCollections(deps: CollectionRouteDeps) {
         operationId: "getOgcConformance",
         summary: "OGC API - Features conformance classes",
         description: "The conformance classes implemented and tested: Part 1 core and GeoJSON.",
-        responses: documentedResponses({ 200: ["OgcConformance", "The conformance declaration."] }),
+        responses: documentedResponses({ 200: ["OgcConformance", "The conformance declaration."], ...UNDECLARED }),
       },
     })
     .get("/ogc/collections", ({ request }) => collections(deps, originOf(request)), {
@@ -83,7 +102,7 @@ export function ogcCollections(deps: CollectionRouteDeps) {
         operationId: "listOgcCollections",
         summary: "OGC API - Features collections",
         description: "The collections (mapunits, pedons, geochem_sites), each with its spatial extent computed from the data, its fields and its items link.",
-        responses: documentedResponses({ 200: ["OgcCollections", "The collections."], ...UPSTREAM_ERRORS }),
+        responses: documentedResponses({ 200: ["OgcCollections", "The collections."], ...UNDECLARED, ...UPSTREAM_ERRORS }),
       },
     })
     .get("/ogc/collections/:collection_id", ({ params, request }) => collection(deps, collectionOf(params.collection_id), originOf(request)), {
@@ -94,7 +113,7 @@ export function ogcCollections(deps: CollectionRouteDeps) {
         operationId: "getOgcCollection",
         summary: "One OGC API - Features collection",
         description: "The collection's id, title, description with its fields, extent (from the data), CRS and links.",
-        responses: documentedResponses({ 200: ["OgcCollection", "The collection."], ...NOT_FOUND, ...UPSTREAM_ERRORS }),
+        responses: documentedResponses({ 200: ["OgcCollection", "The collection."], ...UNDECLARED, ...NOT_FOUND, ...UPSTREAM_ERRORS }),
       },
     })
     .get(

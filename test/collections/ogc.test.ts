@@ -177,6 +177,22 @@ describe("items", () => {
     expect(big.body.numberReturned).toBe(429);
   });
 
+  test("a query parameter the OGC API does not declare is a 400 on every OGC endpoint (Part 1, /req/core/query-param-unknown); declared ones are read or accepted", async () => {
+    for (const path of ["/ogc", "/ogc/conformance", "/ogc/collections", "/ogc/collections/pedons", "/ogc/collections/pedons/items", "/ogc/collections/pedons/items/02N0245"]) {
+      const { status, body } = await loam.json(`${path}?limit=5&sessionid=42`);
+      expect({ path, status }).toEqual({ path, status: 400 });
+      expect(body.error.code).toBe("bad_request");
+      expect(body.error.message).toContain("'sessionid'");
+      // Each declared parameter is named, so a client can tell what it may send.
+      expect(body.error.message).toContain("bbox-crs");
+      // GDAL's connection URL query (a collection's summary parameters) is accepted on the collection itself.
+      const declared = await loam.json(`${path}?limit=5`);
+      expect({ path, status: declared.status }).toEqual({ path, status: 200 });
+    }
+    const gdal = await loam.json(`/ogc/collections/mapunits?properties=clay,ph&depth_bottom_cm=30`);
+    expect([gdal.status, gdal.body.id]).toEqual([200, "mapunits"]);
+  });
+
   test("GDAL's habit of repeating a parameter with the same value is accepted on /ogc; different values are a 422", async () => {
     const same = await loam.json(`/ogc/collections/mapunits/items?bbox=${BOX}&properties=clay&properties=clay&limit=3`);
     expect(same.status).toBe(200);
