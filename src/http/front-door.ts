@@ -41,7 +41,14 @@ export function createFrontDoor(options: FrontDoorOptions): FetchHandler {
         return route(request, server);
       }
       const status = matched ? 304 : 200;
-      const response = new Response(matched ? null : answer.body, { status, headers: headersOf(answer, matched, requestId, decided, now()) });
+      let response: Response;
+      try {
+        response = new Response(matched ? null : answer.body, { status, headers: headersOf(answer, matched, requestId, decided, now()) });
+      } catch {
+        // Never a bare 500 from here: the route answers, with this admission.
+        boundary.leave(request, admission);
+        return route(request, server);
+      }
       if (answer.cache) trace.cache = answer.cache;
       if (answer.upstreamMs !== null) trace.upstreamMs = answer.upstreamMs;
       boundary.record(trace, { method: "GET", route: answer.route, status, query: answer.query });

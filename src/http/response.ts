@@ -135,11 +135,6 @@ export function createResponsePipeline(options: PipelineOptions) {
       trace.cache = cache.stale ? "stale" : cache.hit ? "hit" : "miss";
       trace.upstreamMs = cache.upstreamMs;
     }
-    // A fresh hit may be sent again as it is sent now, until its entry ends (repeat-answers.ts).
-    const offer: RepeatOffer | undefined =
-      trace?.cache === "hit"
-        ? { until: expiresAt, expiresAt, cache: "hit", upstreamMs: cache.upstreamMs ?? null, serverTiming: repeatTiming(trace) }
-        : undefined;
     const matched = matchingTag(request, etag);
     if (matched) {
       if (trace) set.headers["server-timing"] = serverTiming(trace);
@@ -147,6 +142,11 @@ export function createResponsePipeline(options: PipelineOptions) {
       set.headers["etag"] = matched;
       return asRouteBody<T>(finished(null, 304, set));
     }
+    // A fresh hit may be sent again as it is sent now, until its entry ends (repeat-answers.ts).
+    const offer: RepeatOffer | undefined =
+      trace?.cache === "hit"
+        ? { until: expiresAt, expiresAt, cache: "hit", upstreamMs: cache.upstreamMs ?? null, serverTiming: repeatTiming(trace) }
+        : undefined;
     const started = performance.now();
     if (csv) {
       const rendered = tables.of(answer, etag, csv);
