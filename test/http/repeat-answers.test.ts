@@ -161,6 +161,22 @@ describe("an answer sent again", () => {
     expect(line).toMatchObject({ status: 429, route: "/v1/soil/mapunits/:map_unit_key" });
   });
 
+  test("concurrent repeats: exactly the limit is answered, each ticket once, the rest are 429s", async () => {
+    const { loam } = await startAt({ RATE_LIMIT_PER_MINUTE: "40" });
+    await fetched(loam, PEDON);
+    await fetched(loam, PEDON); // remembered: the next ones are the door's
+    const answers = await Promise.all(Array.from({ length: 70 }, (_, i) => fetched(loam, PEDON, { "x-request-id": `burst-${i}` })));
+    const sent = answers.filter((a) => a.status === 200);
+    expect(sent.length).toBe(38);
+    expect(answers.filter((a) => a.status === 429).length).toBe(32);
+    expect(sent.every((a) => isRepeat(a.headers))).toBe(true);
+    // Every remaining count from 37 down to 0 handed out exactly once.
+    expect(sent.map((a) => Number(a.headers.get("ratelimit-remaining"))).sort((a, b) => a - b)).toEqual(Array.from({ length: 38 }, (_, i) => i));
+    const metrics = await (await loam.get("/metrics")).text();
+    expect(metrics).toContain('loam_requests_total{route="/v1/pedons/:pedon_key",status="200"} 40');
+    expect(metrics).toContain('loam_requests_total{route="/v1/pedons/:pedon_key",status="429"} 32');
+  });
+
   test("HEAD and other methods are left to the route", async () => {
     const { loam } = await startAt();
     await fetched(loam, MAP_UNIT);
