@@ -123,14 +123,15 @@ export function createBoundary(options: BoundaryOptions) {
    * then reads instead of admitting the request again.
    */
   function admit(request: Request, socketAddress: () => string | undefined): Admission & { trace: RequestTrace } {
+    const startedAt = performance.now();
     const requestId = requestIdFor(request);
     const client = clientOf(request, socketAddress, options.trustProxy);
     const decision = options.rateLimiter.hit(client, now());
-    const trace: RequestTrace = { startedAt: performance.now(), requestId, client, decision };
+    const trace: RequestTrace = { startedAt, requestId, client, decision };
     return { requestId, client, decision, trace };
   }
 
-  /** An admitted request left to routing (the rate limit refused it): the plugin finds its admission. */
+  /** An admitted request left to routing (the rate limit refused it): the plugin reads its admission instead of making another. */
   function leave(request: Request, admission: { trace: RequestTrace }): void {
     keepTrace(request, admission.trace);
   }
