@@ -151,7 +151,14 @@ describe("the phone", () => {
     const selected = await page.evaluate(() => (window as any).loam.mapUnits.selected());
     expect(selected.key).toBe(l138b.mukey);
     expect(selected.polygons).toBeGreaterThan(0);
-    expect(await page.locator("path.mu-selected").count()).toBe(selected.polygons);
+    // The sheet takes the lower part of the screen, so the map may load and draw its polygons again
+    // (answers come back fast, from the front door): every polygon of the map unit is outlined once it settles.
+    await page
+      .waitForFunction(() => document.querySelectorAll("path.mu-selected").length === (window as any).loam.mapUnits.selected().polygons, null, { timeout: 5_000 })
+      .catch(() => undefined);
+    const settled = await page.evaluate(() => (window as any).loam.mapUnits.selected());
+    expect(settled.key).toBe(l138b.mukey);
+    expect(await page.locator("path.mu-selected").count()).toBe(settled.polygons);
     await page.waitForTimeout(300);
     await page.screenshot({ path: artifactPath("phone-mapunit-selected.png") });
     // Closing the sheet removes the outline.
