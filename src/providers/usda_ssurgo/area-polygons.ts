@@ -20,7 +20,7 @@ import { sqlInteger, sqlNumber } from "../../upstream/sda/sql";
 import { Payload, type QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
 import type { AreaParams, MapUnitPolygon } from "../provider";
-import { MAX_POLYGON_ROWS, SSURGO_POLYGON_COLUMNS, SSURGO_POLYGON_TYPES, rfc7946Winding } from "./polygons";
+import { MAX_POLYGON_ROWS, SSURGO_POLYGON_COLUMNS, SSURGO_POLYGON_TYPES, polygonSelect, rfc7946Winding } from "./polygons";
 import { parsePolygonalWkt, writeWkt } from "./wkt";
 
 
@@ -34,15 +34,7 @@ export function areaWkt(rings: readonly (readonly (readonly number[])[])[]): str
 export function ssurgoAreaSql({ rings, limit }: AreaParams): string {
   const area = `geometry::STGeomFromText('${areaWkt(rings)}', 4326)`;
   const top = sqlInteger(limit + 1, "limit", 2, MAX_POLYGON_ROWS + 1);
-  return `SELECT TOP (${top})
-  P.mupolygonkey,
-  P.areasymbol,
-  P.musym,
-  P.mukey,
-  mu.muname,
-  mupolygongeo.STIntersection(${area}).STAsText() AS geom
-FROM mupolygon AS P
-INNER JOIN mapunit AS mu ON mu.mukey = P.mukey
+  return `${polygonSelect(top, `mupolygongeo.STIntersection(${area}).STAsText()`)}
 WHERE mupolygongeo.STIntersects(${area}) = 1
 ORDER BY P.mupolygonkey`;
 }

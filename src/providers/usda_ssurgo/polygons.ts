@@ -33,6 +33,22 @@ export const SSURGO_POLYGON_TYPES: SqlType[] = [
 /** Largest page a polygon query may ask for (the API allows 5000). */
 export const MAX_POLYGON_ROWS = 5000;
 
+/**
+ * The SELECT of every polygon query (a box, one key, an area's cut): SSURGO_POLYGON_COLUMNS in that
+ * order, the geometry as `geom` WKT, so all of them read back through the one decoder.
+ */
+export function polygonSelect(top: string | number, geom: string): string {
+  return `SELECT TOP (${top})
+  P.mupolygonkey,
+  P.areasymbol,
+  P.musym,
+  P.mukey,
+  mu.muname,
+  ${geom} AS geom
+FROM mupolygon AS P
+INNER JOIN mapunit AS mu ON mu.mukey = P.mukey`;
+}
+
 export function ssurgoPolygonSql({ bbox, limit, after }: BboxParams): string {
   const [minLon, minLat, maxLon, maxLat] = bbox;
   const w = sqlNumber(minLon, "bbox min_lon", -180, 180);
@@ -41,15 +57,7 @@ export function ssurgoPolygonSql({ bbox, limit, after }: BboxParams): string {
   const n = sqlNumber(maxLat, "bbox max_lat", -90, 90);
   if (!(minLon < maxLon && minLat < maxLat)) throw new ValidationError("bbox minimum must be less than its maximum.");
   const top = sqlInteger(limit + 1, "limit", 2, MAX_POLYGON_ROWS + 1);
-  return `SELECT TOP (${top})
-  P.mupolygonkey,
-  P.areasymbol,
-  P.musym,
-  P.mukey,
-  mu.muname,
-  mupolygongeo.STAsText() AS geom
-FROM mupolygon AS P
-INNER JOIN mapunit AS mu ON mu.mukey = P.mukey
+  return `${polygonSelect(top, "mupolygongeo.STAsText()")}
 WHERE mupolygongeo.STIntersects(geometry::STGeomFromText('POLYGON((${w} ${s}, ${e} ${s}, ${e} ${n}, ${w} ${n}, ${w} ${s}))', 4326)) = 1${
     after == null ? "" : `\n  AND P.mupolygonkey > ${afterKey(after)}`
   }
@@ -89,15 +97,7 @@ function prepareExtent(file: SnapshotFile): () => Payload {
 
 /** One polygon by its key (an OGC single item): the same columns and decoder as the box query. */
 export function ssurgoPolygonByKeySql({ key }: { key: string }): string {
-  return `SELECT TOP (1)
-  P.mupolygonkey,
-  P.areasymbol,
-  P.musym,
-  P.mukey,
-  mu.muname,
-  mupolygongeo.STAsText() AS geom
-FROM mupolygon AS P
-INNER JOIN mapunit AS mu ON mu.mukey = P.mukey
+  return `${polygonSelect(1, "mupolygongeo.STAsText()")}
 WHERE P.mupolygonkey = ${afterKey(key)}`;
 }
 
