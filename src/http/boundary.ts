@@ -11,7 +11,7 @@ import { queryOfRequest, rejectRepeated } from "./query";
 import { keepTrace, startTrace, traceOf, type RequestTrace } from "./trace";
 import { loggableQuery, type AccessLog } from "./access-log";
 import type { Metrics } from "./metrics";
-import type { RateDecision, RateLimiter } from "./rate-limit";
+import { writeRateLimit, type RateDecision, type RateLimiter } from "./rate-limit";
 import { routePath } from "./request-path";
 import { clientKey } from "./client-address";
 import { clientFacing } from "./client-message";
@@ -82,9 +82,7 @@ function clientOf(request: Request, socketAddress: () => string | undefined, tru
 
 /** Rate-limit headers, the 429, and the repeated-parameter rule, once the limiter has decided. */
 function withinRateLimit(request: Request, path: string, headers: Record<string, unknown>, decision: RateDecision): undefined {
-  headers["ratelimit-limit"] = String(decision.limit);
-  headers["ratelimit-remaining"] = String(decision.remaining);
-  headers["ratelimit-reset"] = String(decision.resetSeconds);
+  writeRateLimit(decision, (name, value) => (headers[name] = value));
   if (!decision.allowed) {
     headers["retry-after"] = String(decision.resetSeconds);
     throw new RateLimitedError(decision.limit, decision.resetSeconds);
@@ -93,13 +91,6 @@ function withinRateLimit(request: Request, path: string, headers: Record<string,
   // OGC clients (GDAL) repeat their connection URL's query on every `next` link: the same value twice is allowed there.
   rejectRepeated(queryOfRequest(request), path.startsWith("/ogc"));
   return undefined;
-}
-
-/** A request the boundary has admitted: its id, client and trace, and (on a counted path) the rate limiter's decision. */
-export interface Admission {
-  requestId: string;
-  client: string;
-  decision: RateDecision | Promise<RateDecision>;
 }
 
 export interface RecordedRequest {
@@ -118,22 +109,20 @@ export function createBoundary(options: BoundaryOptions) {
   const now = options.now ?? Date.now;
 
   /**
-   * Admit a request on a counted path: its id, its client, its trace, and one rate-limit decision.
-   * The trace is the front door's until it leaves the request to routing (`leave`), which the plugin
-   * then reads instead of admitting the request again.
+   * Admit a request on a counted path: its trace holds its id, its client and one rate-limit
+   * decision. The trace is the front door's until it leaves the request to routing (`leave`), which
+   * the plugin then reads instead of admitting the request again.
    */
-  function admit(request: Request, socketAddress: () => string | undefined): Admission & { trace: RequestTrace } {
+  function admit(request: Request, socketAddress: () => string | undefined): RequestTrace & { decision: RateDecision | Promise<RateDecision> } {
     const startedAt = performance.now();
     const requestId = requestIdFor(request);
     const client = clientOf(request, socketAddress, options.trustProxy);
-    const decision = options.rateLimiter.hit(client, now());
-    const trace: RequestTrace = { startedAt, requestId, client, decision };
-    return { requestId, client, decision, trace };
+    return { startedAt, requestId, client, decision: options.rateLimiter.hit(client, now()) };
   }
 
   /** An admitted request left to routing (the rate limit refused it): the plugin reads its admission instead of making another. */
-  function leave(request: Request, admission: { trace: RequestTrace }): void {
-    keepTrace(request, admission.trace);
+  function leave(request: Request, admitted: RequestTrace): void {
+    keepTrace(request, admitted);
   }
 
   /** One access-log line and the metrics of a request that has been answered. */

@@ -10,7 +10,7 @@ import type { Server } from "bun";
 import type { Boundary } from "./boundary";
 import { matchingTag } from "./conditional";
 import { dataCacheControl } from "./headers";
-import type { RateDecision } from "./rate-limit";
+import { writeRateLimit, type RateDecision } from "./rate-limit";
 import type { RepeatAnswer, RepeatAnswers } from "./repeat-answers";
 
 export type FetchHandler = (request: Request, server: Server<undefined>) => Response | Promise<Response>;
@@ -33,20 +33,19 @@ export function createFrontDoor(options: FrontDoorOptions): FetchHandler {
     // The tag may still stand (a 304) when the bytes have turned (the route renders them again).
     const matched = matchingTag(request, answer.tag);
     if (matched === null && at >= answer.until) return route(request, server);
-    const admission = boundary.admit(request, () => server.requestIP(request)?.address);
-    const { requestId, decision, trace } = admission;
+    const trace = boundary.admit(request, () => server.requestIP(request)?.address);
     const reply = (decided: RateDecision): Response | Promise<Response> => {
       if (!decided.allowed) {
-        boundary.leave(request, admission);
+        boundary.leave(request, trace);
         return route(request, server);
       }
       const status = matched ? 304 : 200;
       let response: Response;
       try {
-        response = new Response(matched ? null : answer.body, { status, headers: headersOf(answer, matched, requestId, decided, now()) });
+        response = new Response(matched ? null : answer.body, { status, headers: headersOf(answer, matched, trace.requestId, decided, now()) });
       } catch {
         // Never a bare 500 from here: the route answers, with this admission.
-        boundary.leave(request, admission);
+        boundary.leave(request, trace);
         return route(request, server);
       }
       if (answer.cache) trace.cache = answer.cache;
@@ -54,7 +53,7 @@ export function createFrontDoor(options: FrontDoorOptions): FetchHandler {
       boundary.record(trace, { method: "GET", route: answer.route, status, query: answer.query });
       return response;
     };
-    return decision instanceof Promise ? decision.then(reply) : reply(decision);
+    return trace.decision instanceof Promise ? trace.decision.then(reply) : reply(trace.decision);
   };
 }
 
@@ -62,9 +61,7 @@ function headersOf(answer: RepeatAnswer, matched: string | null, requestId: stri
   const headers = new Headers(matched ? answer.notModifiedHeaders : answer.headers);
   if (matched) headers.set("etag", matched);
   headers.set("x-request-id", requestId);
-  headers.set("ratelimit-limit", String(decision.limit));
-  headers.set("ratelimit-remaining", String(decision.remaining));
-  headers.set("ratelimit-reset", String(decision.resetSeconds));
+  writeRateLimit(decision, (name, value) => headers.set(name, value));
   if (answer.expiresAt !== undefined) headers.set("cache-control", dataCacheControl(answer.expiresAt, at));
   if (answer.serverTiming !== undefined) headers.set("server-timing", answer.serverTiming);
   return headers;

@@ -54,6 +54,13 @@ export function rateDecision(count: number, limit: number, resetSeconds: number)
   return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetSeconds };
 }
 
+/** The RateLimit-* headers of a decision, as every counted answer carries them (the boundary's and the front door's). */
+export function writeRateLimit(decision: RateDecision, set: (name: string, value: string) => void): void {
+  set("ratelimit-limit", String(decision.limit));
+  set("ratelimit-remaining", String(decision.remaining));
+  set("ratelimit-reset", String(decision.resetSeconds));
+}
+
 /** The largest block for a limit: small limits stay nearly exact across a restart (120/minute: 6). */
 export function maxBlockFor(limit: number): number {
   return Math.max(1, Math.min(MAX_BLOCK, Math.floor(limit / 20)));

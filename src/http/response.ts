@@ -51,8 +51,8 @@ export interface PipelineOptions {
   repeats?: RepeatAnswers;
 }
 
-/** How a 200 may be sent again: the terms its sender knows, less what the body itself decides (its tag, until when it stands). */
-type RepeatOffer = Omit<RepeatTerms, "tag" | "until"> & { until: number };
+/** How a 200 may be sent again: the terms its sender knows (its tag is the body's); `until` is the latest its bytes may stand. */
+type RepeatOffer = Omit<RepeatTerms, "tag">;
 
 export function createResponsePipeline(options: PipelineOptions) {
   const now = options.now;
@@ -101,9 +101,9 @@ export function createResponsePipeline(options: PipelineOptions) {
     headers["content-type"] = CSV_MEDIA_TYPE;
     headers["content-disposition"] = `attachment; filename="${table.fileName}"`;
     const status = statusOf(set);
-    // A kept table carries no age: it stands as long as its cache entry.
+    // A kept table carries no age: it stands as long as its cache entry (the offer's `until`).
     const repeatable = status === 200 && table.name !== undefined ? offer : undefined;
-    const until = repeatable?.until;
+    const until = Number.POSITIVE_INFINITY;
     const encoding = table.text.length > COMPRESS_MIN_BYTES ? chooseEncoding(request.headers.get("accept-encoding")) : null;
     if (!encoding) return finished(table.text, status, set, keeper(request, table.text, tag, until, repeatable));
     headers["content-encoding"] = encoding;
