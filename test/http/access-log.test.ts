@@ -35,3 +35,25 @@ describe("the access log's form of a query", () => {
     expect(JSON.stringify(line)).not.toContain("41.944131");
   });
 });
+
+describe("the access-log line", () => {
+  test("is exactly the JSON of its entry in the documented order, whatever the values hold", async () => {
+    const { createAccessLog } = await import("../../src/http/access-log");
+    const lines: string[] = [];
+    const log = createAccessLog("info", (line) => lines.push(line));
+    const entries = [
+      { request_id: 'id-"quoted"\\', method: "GET", route: "/v1/soil/location", status: 200, duration_ms: 0.05, cache: "hit" as const, upstream_ms: 1.23, client: "2001:db8::/64", query: { latitude: 41.9, note: "line\u2028sep \"q\" é", bbox: [-94.4, 41.9] } },
+      { request_id: "r2", method: "HEAD", route: "unmatched", status: 503, duration_ms: 1e-7, cache: null, upstream_ms: null, client: "unknown" },
+      { request_id: "r3", method: "GET", route: "/health", status: 429, duration_ms: 12, cache: "stale" as const, upstream_ms: 0, client: "10.0.0.1", query: {} },
+    ];
+    for (const entry of entries) log.record(entry);
+    expect(lines).toHaveLength(entries.length);
+    lines.forEach((line, i) => {
+      const entry = entries[i]!;
+      const time = JSON.parse(line).time;
+      expect(time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      const expected = JSON.stringify({ time, level: entry.status >= 500 ? "error" : "info", msg: "request", ...entry });
+      expect(line).toBe(`${expected}\n`);
+    });
+  });
+});
