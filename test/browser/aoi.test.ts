@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { knownPoints } from "../location/known-answers";
-import { artifactPath, DESKTOP, PHONE, useLoamAndBrowser, watchedPage, type WatchedPage } from "./browser";
+import { artifactPath, DESKTOP, expectClean, PHONE, pixelOf, useLoamAndBrowser, watchedPage, type WatchedPage } from "./browser";
 
 const BROWSER_TEST_MS = 60_000;
 const { loam, browser } = useLoamAndBrowser();
@@ -20,23 +20,10 @@ async function open(hash: string, form: typeof PHONE | typeof DESKTOP): Promise<
   return watched;
 }
 
-const pixel = (page: Page, lat: number, lon: number) =>
-  page.evaluate(([la, lo]) => {
-    const map = (window as any).loamMap;
-    const p = map.latLngToContainerPoint([la, lo]);
-    const r = map.getContainer().getBoundingClientRect();
-    return { x: r.left + p.x, y: r.top + p.y };
-  }, [lat, lon] as const);
-
 /** The lon/lat pairs of the WKT polygon in a page URL. */
 function ringOf(url: string): number[][] {
   const wkt = decodeURIComponent(new URL(url, "http://x").searchParams.get("polygon")!);
   return wkt.replace(/^POLYGON\s*\(\(/, "").replace(/\)\)$/, "").split(",").map((pair) => pair.trim().split(/\s+/).map(Number));
-}
-
-function expectClean(watched: WatchedPage): void {
-  expect(watched.errors).toEqual([]);
-  expect(watched.foreign()).toEqual([]);
 }
 
 /** The report table as the page shows it, and the API's answer for the same URL. */
@@ -84,7 +71,7 @@ describe("an area of interest drawn on the map", () => {
     expect(await page.getAttribute("#aoi-rectangle", "aria-pressed")).toBe("true");
     const [a, b] = [[41.9452, -94.3612], [41.9438, -94.3589]] as const;
     for (const [lat, lon] of [a, b]) {
-      const at = await pixel(page, lat, lon);
+      const at = await pixelOf(page, lat, lon);
       await page.mouse.click(at.x, at.y);
     }
     const { url, report } = await checkReport(page);
@@ -121,7 +108,7 @@ describe("an area of interest drawn on the map", () => {
     expect(await page.isVisible("#controls")).toBe(false);
     const corners = [[l138b.lat + 0.0004, l138b.lon - 0.0004], [l138b.lat + 0.0004, l138b.lon + 0.0004], [l138b.lat - 0.0004, l138b.lon]] as const;
     const points = [];
-    for (const [lat, lon] of corners) points.push(await pixel(page, lat, lon));
+    for (const [lat, lon] of corners) points.push(await pixelOf(page, lat, lon));
     // Taps a person makes (not a double tap): each corner, then the first corner again.
     for (const p of [...points, points[0]!]) {
       await page.touchscreen.tap(p.x, p.y);

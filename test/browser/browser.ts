@@ -3,7 +3,7 @@
  * /usr/bin/chromium must be installed (Debian package `chromium`; CI installs it). If it is missing the
  * tests fail with a message saying so; nothing is skipped silently.
  */
-import { afterAll, beforeAll } from "bun:test";
+import { afterAll, beforeAll, expect } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { late, startLoam, type RunningLoam } from "../support/server";
@@ -111,6 +111,12 @@ export function useLoamAndBrowser(): { loam: RunningLoam; browser: Browser } {
 /** A phone: 390 x 844 CSS pixels, a touch screen, no hovering pointer. */
 export const PHONE = { viewport: { width: 390, height: 844 }, device: { hasTouch: true, isMobile: true } };
 export const DESKTOP = { viewport: { width: 1440, height: 900 }, device: {} };
+
+/** The page raised no error and asked nothing of any host but Loam's. */
+export function expectClean(watched: WatchedPage): void {
+  expect(watched.errors).toEqual([]);
+  expect(watched.foreign()).toEqual([]);
+}
 
 /** The page position of a lat/lon on the map page's Leaflet map (window.loamMap), for mouse clicks. */
 export async function pixelOf(page: Page, lat: number, lon: number): Promise<{ x: number; y: number }> {

@@ -8,9 +8,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { DATA_DIR } from "../support/server";
-import { artifactPath, DESKTOP, PHONE, useLoamAndBrowser, watchedPage, type WatchedPage } from "./browser";
+import { artifactPath, DESKTOP, expectClean, PHONE, pixelOf, useLoamAndBrowser, watchedPage, type WatchedPage } from "./browser";
 
 const BROWSER_TEST_MS = 60_000;
 const { loam, browser } = useLoamAndBrowser();
@@ -35,19 +34,6 @@ async function open(path: string, form: typeof PHONE | typeof DESKTOP): Promise<
   await watched.page.goto(loam.base + path, { waitUntil: "load" });
   await watched.page.waitForFunction(() => (window as any).loam?.basemapState === "ready", null, { timeout: 20_000 });
   return watched;
-}
-
-const pixel = (page: Page, lat: number, lon: number) =>
-  page.evaluate(([la, lo]) => {
-    const map = (window as any).loamMap;
-    const p = map.latLngToContainerPoint([la, lo]);
-    const r = map.getContainer().getBoundingClientRect();
-    return { x: r.left + p.x, y: r.top + p.y };
-  }, [lat, lon] as const);
-
-function expectClean(watched: WatchedPage): void {
-  expect(watched.errors).toEqual([]);
-  expect(watched.foreign()).toEqual([]);
 }
 
 describe("geochemistry sites on the map page", () => {
@@ -108,7 +94,7 @@ describe("geochemistry sites on the map page", () => {
       (window as any).loamMap.setView([la, lo], 9, { animate: false });
     }, [Number(file.Latitude), Number(file.Longitude)] as const);
     await page.waitForFunction(() => (window as any).loam.geochemState === "ready" && (window as any).loam.geochem.marker(3560), null, { timeout: 20_000 });
-    const at = await pixel(page, Number(file.Latitude), Number(file.Longitude));
+    const at = await pixelOf(page, Number(file.Latitude), Number(file.Longitude));
     await page.mouse.click(at.x, at.y);
     await page.waitForSelector("#geo-elements tbody tr", { timeout: 20_000 });
     expect(await page.textContent("#panel-title")).toBe("Geochemistry site 3560");

@@ -14,7 +14,7 @@ import * as topojson from "topojson-client";
 import counties from "us-atlas/counties-10m.json";
 import { knownPoints } from "../location/known-answers";
 import { DATA_DIR } from "../support/server";
-import { artifactPath, DESKTOP, PHONE, pixelOf, useLoamAndBrowser, watchedPage, type WatchedPage } from "./browser";
+import { artifactPath, DESKTOP, expectClean, PHONE, pixelOf, useLoamAndBrowser, watchedPage, type WatchedPage } from "./browser";
 
 const BROWSER_TEST_MS = 60_000;
 const { loam, browser } = useLoamAndBrowser();
@@ -41,11 +41,6 @@ async function open(path: string, form: typeof PHONE | typeof DESKTOP): Promise<
   await watched.page.goto(loam.base + path, { waitUntil: "load" });
   if (path.startsWith("/map") || path === "/") await watched.page.waitForFunction(() => (window as any).loam?.basemapState === "ready", null, { timeout: 20_000 });
   return watched;
-}
-
-function expectClean(watched: WatchedPage): void {
-  expect(watched.errors).toEqual([]);
-  expect(watched.foreign()).toEqual([]);
 }
 
 const scrollWidth = (page: Page) => page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
