@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { MAX_ANSWER_ROWS } from "../../src/upstream/sda/payload";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
-import { Payload, type QueryKind, type Transport } from "../../src/upstream/transport";
+import type { Transport } from "../../src/upstream/transport";
+import { rewritingRows } from "../support/rewritten-answers";
 import { startFakeSda, type FakeSda } from "../support/fake-sda";
 import { startLoam, testSnapshot } from "../support/server";
 import { distinctPoints, startChild, type ChildLoam } from "./support";
@@ -21,19 +22,12 @@ const TARGET_BYTES = 20 * 1024 * 1024;
  * to about 20 MB: SDA's wire shape, real values, far too many rows.
  */
 function inflating(snapshot: SnapshotTransport): Transport {
-  return {
-    kind: "snapshot",
-    describe: () => snapshot.describe(),
-    async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
-      const payload = await snapshot.fetch(query, params);
-      if (query.kind !== "ssurgo_point" || (params as { latitude?: number }).latitude !== BIG_LATITUDE) return payload;
-      const [names, metadata, ...rows] = (payload.json() as { Table: unknown[][] }).Table;
-      const rowBytes = JSON.stringify(rows).length / rows.length;
-      const copies = Math.ceil(TARGET_BYTES / rowBytes / rows.length);
-      const many = Array.from({ length: copies }, () => rows).flat();
-      return Payload.ofText(JSON.stringify({ Table: [names, metadata, ...many] }));
-    },
-  };
+  return rewritingRows(snapshot, "ssurgo_point", (rows, params) => {
+    if ((params as { latitude?: number }).latitude !== BIG_LATITUDE) return null;
+    const rowBytes = JSON.stringify(rows).length / rows.length;
+    const copies = Math.ceil(TARGET_BYTES / rowBytes / rows.length);
+    return Array.from({ length: copies }, () => rows).flat();
+  });
 }
 
 describe("a 20 MB upstream answer (SDA mode, Loam as a child process)", () => {

@@ -10,7 +10,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { MAX_UPSTREAM_CALLS_PER_REQUEST } from "../../src/providers/connect";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
-import { Payload, type QueryKind, type Transport } from "../../src/upstream/transport";
+import type { Transport } from "../../src/upstream/transport";
+import { rewritingRows } from "../support/rewritten-answers";
 import { SdaTransport } from "../../src/upstream/sda/client";
 import { startFakeSda, type FakeSda } from "../support/fake-sda";
 import { startLoam, testSnapshot, type RunningLoam } from "../support/server";
@@ -19,21 +20,13 @@ const BBOX = "-94.48,41.83,-94.23,42.08";
 
 /** The snapshot, except that the polygon query lists its real rows under `keys` map-unit keys (or the given ones). */
 function manyMapUnits(snapshot: SnapshotTransport, keys: number | string[]): Transport {
-  return {
-    kind: "snapshot",
-    describe: () => snapshot.describe(),
-    async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
-      const payload = await snapshot.fetch(query, params);
-      if (query.kind !== "ssurgo_polygons") return payload;
-      const [names, metadata, ...rows] = (payload.json() as { Table: (string | null)[][] }).Table;
-      const list = typeof keys === "number" ? Array.from({ length: keys }, (_, i) => String(Number(rows[i % rows.length]![3]) + 1_000_000 + i)) : keys;
-      const out = list.map((mukey, i) => {
-        const row = rows[i % rows.length]!;
-        return [String(500_000_000 + i), row[1]!, row[2]!, mukey, row[4]!, row[5]!];
-      });
-      return Payload.ofText(JSON.stringify({ Table: [names, metadata, ...out] }));
-    },
-  };
+  return rewritingRows(snapshot, "ssurgo_polygons", (rows) => {
+    const list = typeof keys === "number" ? Array.from({ length: keys }, (_, i) => String(Number(rows[i % rows.length]![3]) + 1_000_000 + i)) : keys;
+    return list.map((mukey, i) => {
+      const row = rows[i % rows.length]!;
+      return [String(500_000_000 + i), row[1]!, row[2]!, mukey, row[4]!, row[5]!];
+    });
+  });
 }
 
 let fake: FakeSda | undefined;

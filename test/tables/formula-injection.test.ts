@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { SdaTransport } from "../../src/upstream/sda/client";
-import { Payload, type QueryKind, type Transport } from "../../src/upstream/transport";
+import type { Transport } from "../../src/upstream/transport";
+import { rewritingRows } from "../support/rewritten-answers";
 import { parseRfc4180, records } from "../support/csv";
 import { startFakeSda, type FakeSda } from "../support/fake-sda";
 import { startLoam, testSnapshot, type RunningLoam } from "../support/server";
@@ -16,21 +17,13 @@ import { startLoam, testSnapshot, type RunningLoam } from "../support/server";
 const ATTACKS = ['=HYPERLINK("http://127.0.0.1/x","click")', "+cmd|' /C calc'!A0", "-2+3+cmd|' /C calc'!A0", "@SUM(1+1)*cmd|' /C calc'!A0", "\t=1+1", "\r=1+1"];
 
 function withTexts(snapshot: SnapshotTransport): Transport {
-  return {
-    kind: "snapshot",
-    describe: () => snapshot.describe(),
-    async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
-      const payload = await snapshot.fetch(query, params);
-      if (query.kind !== "ssurgo_polygons") return payload;
-      const [names, metadata, ...rows] = (payload.json() as { Table: (string | null)[][] }).Table;
-      const out = ATTACKS.map((text, i) => {
-        const row = rows[i % rows.length]!;
-        // areasymbol, musym, muname: text columns of SDA's answer; musym also a plain negative number.
-        return [String(700_000_000 + i), i === 0 ? "@IA073" : row[1]!, i === 1 ? "-3.5" : text, row[3]!, text, row[5]!];
-      });
-      return Payload.ofText(JSON.stringify({ Table: [names, metadata, ...out] }));
-    },
-  };
+  return rewritingRows(snapshot, "ssurgo_polygons", (rows) =>
+    ATTACKS.map((text, i) => {
+      const row = rows[i % rows.length]!;
+      // areasymbol, musym, muname: text columns of SDA's answer; musym also a plain negative number.
+      return [String(700_000_000 + i), i === 0 ? "@IA073" : row[1]!, i === 1 ? "-3.5" : text, row[3]!, text, row[5]!];
+    }),
+  );
 }
 
 let fake: FakeSda;
