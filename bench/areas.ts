@@ -11,21 +11,9 @@
  *
  * Usage: bun bench/areas.ts   (builds data/snapshot.sqlite from ../shared/data when missing)
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { loadConfig } from "../src/config";
-import { openDatabase } from "../db/client";
-import { createApp } from "../src/app";
-import { SnapshotTransport } from "../src/upstream/snapshot";
+import { timedRequest, uncachedLoam } from "./in-process";
 
-const ROOT = resolve(import.meta.dir, "..");
-const ensure = Bun.spawnSync([process.execPath, "src/cli.ts", "snapshot", "ensure"], { cwd: ROOT, stderr: "inherit", stdout: "ignore" });
-if (ensure.exitCode !== 0) throw new Error("could not build the snapshot");
-
-const config = loadConfig({ CACHE_TTL_SECONDS: "0", RATE_LIMIT_PER_MINUTE: "1000000", LOAM_DB: join(mkdtempSync(join(tmpdir(), "loam-bench-areas-")), "loam.sqlite"), LOG_LEVEL: "error" });
-const db = openDatabase(config.dbPath);
-const app = createApp({ config, db, upstreams: { snapshot: new SnapshotTransport(join(ROOT, "data", "snapshot.sqlite")) }, writeLine: () => {} });
+const { app, close } = uncachedLoam("areas");
 
 // The IA073 export's AOI boundary (spatial/aoi_a_aoi.shp, as WKT): 13 map-unit polygons of 5 map units.
 const IA073_AOI =
@@ -47,13 +35,7 @@ const PATHS = [
 const WARMUP = 20;
 const MEASURED = 200;
 
-async function once(path: string): Promise<number> {
-  const start = Bun.nanoseconds();
-  const response = await app.handle(new Request(`http://127.0.0.1${path}`));
-  await response.arrayBuffer();
-  if (response.status !== 200) throw new Error(`${path.slice(0, 60)}: ${response.status}`);
-  return (Bun.nanoseconds() - start) / 1e6;
-}
+const once = (path: string) => timedRequest(app, path);
 
 // Every measured answer must be a miss: the snapshot was read for it (cache.hit false).
 for (const [name, path] of PATHS) {
@@ -78,5 +60,5 @@ console.log(`| scenario | min ms | p50 ms | p95 ms | p99 ms | CPU ms / request |
 for (const r of rows) {
   console.log(`| ${r.name} | ${r.min.toFixed(2)} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.cpu.toFixed(2)} | ${r.target} | ${(r.p50 / yardstick).toFixed(1)} | ${MEASURED} |`);
 }
-db.$client.close();
+close();
 process.exit(0);

@@ -11,22 +11,9 @@
  * Usage: bun bench/geochem.ts   (builds data/snapshot.sqlite from ../shared/data when missing)
  */
 import { Database } from "bun:sqlite";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { loadConfig } from "../src/config";
-import { openDatabase } from "../db/client";
-import { createApp } from "../src/app";
-import { SnapshotTransport } from "../src/upstream/snapshot";
+import { SNAPSHOT, timedRequest, uncachedLoam } from "./in-process";
 
-const ROOT = resolve(import.meta.dir, "..");
-const SNAPSHOT = join(ROOT, "data", "snapshot.sqlite");
-const ensure = Bun.spawnSync([process.execPath, "src/cli.ts", "snapshot", "ensure"], { cwd: ROOT, stderr: "inherit", stdout: "ignore" });
-if (ensure.exitCode !== 0) throw new Error("could not build the snapshot");
-
-const config = loadConfig({ CACHE_TTL_SECONDS: "0", RATE_LIMIT_PER_MINUTE: "1000000", LOAM_DB: join(mkdtempSync(join(tmpdir(), "loam-bench-geochem-")), "loam.sqlite"), LOG_LEVEL: "error" });
-const db = openDatabase(config.dbPath);
-const app = createApp({ config, db, upstreams: { snapshot: new SnapshotTransport(SNAPSHOT) }, writeLine: () => {} });
+const { app, close } = uncachedLoam("geochem");
 
 const snapshot = new Database(SNAPSHOT, { readonly: true });
 let siteIds: number[];
@@ -39,13 +26,7 @@ try {
 }
 const sample = siteIds.filter((_, i) => i % Math.ceil(siteIds.length / 500) === 0);
 
-async function once(path: string): Promise<number> {
-  const start = Bun.nanoseconds();
-  const response = await app.handle(new Request(`http://127.0.0.1${path}`));
-  await response.arrayBuffer();
-  if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
-  return (Bun.nanoseconds() - start) / 1e6;
-}
+const once = (path: string) => timedRequest(app, path);
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
@@ -77,5 +58,5 @@ for (const [label, path, measured, target] of SCENARIOS) {
   const cpuMs = (used.user + used.system) / 1000 / measured;
   console.log(`| ${label} | ${p50.toFixed(2)} | ${quantile(times, 0.95).toFixed(2)} | ${quantile(times, 0.99).toFixed(2)} | ${cpuMs.toFixed(2)} | ${measured} | < ${target} ms ${p50 < target ? "(met)" : "(MISSED)"} |`);
 }
-db.$client.close();
+close();
 process.exit(0);

@@ -6,21 +6,9 @@
  *
  * Usage: bun bench/summary.ts   (builds data/snapshot.sqlite from ../shared/data when missing)
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { loadConfig } from "../src/config";
-import { openDatabase } from "../db/client";
-import { createApp } from "../src/app";
-import { SnapshotTransport } from "../src/upstream/snapshot";
+import { timedRequest, uncachedLoam } from "./in-process";
 
-const ROOT = resolve(import.meta.dir, "..");
-const ensure = Bun.spawnSync([process.execPath, "src/cli.ts", "snapshot", "ensure"], { cwd: ROOT, stderr: "inherit", stdout: "ignore" });
-if (ensure.exitCode !== 0) throw new Error("could not build the snapshot");
-
-const config = loadConfig({ CACHE_TTL_SECONDS: "0", RATE_LIMIT_PER_MINUTE: "1000000", LOAM_DB: join(mkdtempSync(join(tmpdir(), "loam-bench-summary-")), "loam.sqlite"), LOG_LEVEL: "error" });
-const db = openDatabase(config.dbPath);
-const app = createApp({ config, db, upstreams: { snapshot: new SnapshotTransport(join(ROOT, "data", "snapshot.sqlite")) }, writeLine: () => {} });
+const { app, close } = uncachedLoam("summary");
 
 const PATHS = [
   // IA073 L138B Clarion: 3 components, 17 horizons; the point query's five default properties.
@@ -34,13 +22,7 @@ const PATHS = [
 const WARMUP = 50;
 const MEASURED = 500;
 
-async function once(path: string): Promise<number> {
-  const start = Bun.nanoseconds();
-  const response = await app.handle(new Request(`http://127.0.0.1${path}`));
-  await response.arrayBuffer();
-  if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
-  return (Bun.nanoseconds() - start) / 1e6;
-}
+const once = (path: string) => timedRequest(app, path);
 
 // Every measured answer must be a miss: the snapshot was read for it (cache.hit false).
 for (const path of PATHS) {
@@ -58,5 +40,5 @@ for (const path of PATHS) {
   times.sort((a, b) => a - b);
   console.log(`| \`${path}\` | ${quantile(times, 0.5).toFixed(2)} | ${quantile(times, 0.95).toFixed(2)} | ${quantile(times, 0.99).toFixed(2)} | ${MEASURED} |`);
 }
-db.$client.close();
+close();
 process.exit(0);
