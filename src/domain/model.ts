@@ -63,7 +63,6 @@ export const DEPTH_PARAMETERS = {
   ),
 };
 
-
 /**
  * `format` of the routes that also answer as a table (docs/architecture.md#tables): in the route's
  * query schema, so a value other than json or csv is refused (422) before the service runs, and the

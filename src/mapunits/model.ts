@@ -95,8 +95,6 @@ export const MapUnitCollectionQuery = t.Object(
   { ...closed, title: "MapUnitCollectionQuery", description: "The effective query: defaults applied." },
 );
 
-
-
 export const MapUnitFeatureSummary = t.Object(
   {
     value: nullable(t.Number({ description: "The map unit's summary value; null when no component has data in the interval." })),

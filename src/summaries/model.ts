@@ -103,9 +103,6 @@ export const MapUnit = t.Object(
   { ...closed, title: "MapUnit" },
 );
 
-
-
-
 export const SummaryResponse = t.Object(
   {
     api_version: t.String(),
