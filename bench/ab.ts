@@ -11,11 +11,14 @@
  * The earlier release is checked out with `git worktree` under $TMPDIR/loam-ab/<commit>, shares
  * this checkout's node_modules, and builds its own snapshot from the same data directory.
  * Environment: BENCH_AB_ROUNDS (default 11), BENCH_AB_SECONDS (per run, default 1), BENCH_CONNECTIONS
- * (default 32), LOAM_DATA_DIR.
+ * (default 32), LOAM_DATA_DIR, BENCH_AB_ROUTES (names of bench/hot-path.ts's routes, comma-separated,
+ * instead of the scenarios below). Every request is counted by the rate limit and allowed
+ * (RATE_LIMIT_PER_MINUTE=1000000, each run its own client), so each side sends its 200s.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { HOT_ROUTES } from "./hot-path";
 import { ROOT, TMP, cpuTicks, machine, runWrk, startLoamServer, wrkVersion, type Child } from "./lib";
 
 const REF = process.argv[2] ?? "ac20dde";
@@ -25,12 +28,19 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DATA_DIR = resolve(ROOT, process.env.LOAM_DATA_DIR ?? "../shared/data");
 const MAX_REQUESTS = 1_000_000;
 
-const SCENARIOS = [
+const DEFAULT_SCENARIOS = [
   { label: "cached `/v1/soil/location` (IA073 known point)", path: "/v1/soil/location?latitude=41.944131&longitude=-94.359608" },
   { label: "`/v1/pedons` eastern Kansas, limit=100", path: "/v1/pedons?bbox=-97,38,-95,40&limit=100" },
   { label: "`/v1/pedons` eastern Kansas, limit=500", path: "/v1/pedons?bbox=-97,38,-95,40&limit=500" },
   { label: "`/v1/pedons/02N0245`", path: "/v1/pedons/02N0245" },
 ];
+const SCENARIOS = process.env.BENCH_AB_ROUTES
+  ? process.env.BENCH_AB_ROUTES.split(",").map((name) => {
+      const route = HOT_ROUTES.find((r) => r.name === name);
+      if (!route) throw new Error(`BENCH_AB_ROUTES: no hot-path route named ${name} (${HOT_ROUTES.map((r) => r.name).join(", ")})`);
+      return { label: `\`${route.path}\``, path: route.path };
+    })
+  : DEFAULT_SCENARIOS;
 
 function log(message: string): void {
   process.stderr.write(`bench:ab: ${message}\n`);
@@ -93,7 +103,7 @@ async function main() {
   const current = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version as string;
   const head = run(["git", "rev-parse", "--short", "HEAD"], ROOT);
   mkdirSync(TMP, { recursive: true });
-  const env = { LOAM_DATA_DIR: DATA_DIR };
+  const env = { LOAM_DATA_DIR: DATA_DIR, RATE_LIMIT_PER_MINUTE: "1000000" };
   const pinned = pin(process.pid, 0);
   const sides: Side[] = [];
   try {

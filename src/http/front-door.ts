@@ -9,7 +9,7 @@
 import type { Server } from "bun";
 import type { Boundary } from "./boundary";
 import { matchingTag } from "./conditional";
-import { dataCacheControl } from "./headers";
+import { dataCacheControl, maxAgeSeconds } from "./headers";
 import { writeRateLimit, type RateDecision } from "./rate-limit";
 import type { RepeatAnswer, RepeatAnswers } from "./repeat-answers";
 
@@ -25,6 +25,7 @@ export interface FrontDoorOptions {
 
 export function createFrontDoor(options: FrontDoorOptions): FetchHandler {
   const { boundary, repeats, now, route } = options;
+  const standing = standingHeaders();
   return (request, server) => {
     if (request.method !== "GET") return route(request, server);
     const at = now();
@@ -42,7 +43,11 @@ export function createFrontDoor(options: FrontDoorOptions): FetchHandler {
       const status = matched ? 304 : 200;
       let response: Response;
       try {
-        response = new Response(matched ? null : answer.body, { status, headers: headersOf(answer, matched, trace.requestId, decided, now()) });
+        const headers = new Headers(standing(answer, matched !== null, decided, at));
+        if (matched) headers.set("etag", matched);
+        headers.set("x-request-id", trace.requestId);
+        headers.set("ratelimit-remaining", String(decided.remaining));
+        response = new Response(matched ? null : answer.body, { status, headers });
       } catch {
         // Never a bare 500 from here: the route answers, with this admission.
         boundary.leave(request, trace);
@@ -57,12 +62,38 @@ export function createFrontDoor(options: FrontDoorOptions): FetchHandler {
   };
 }
 
-function headersOf(answer: RepeatAnswer, matched: string | null, requestId: string, decision: RateDecision, at: number): Headers {
-  const headers = new Headers(matched ? answer.notModifiedHeaders : answer.headers);
-  if (matched) headers.set("etag", matched);
-  headers.set("x-request-id", requestId);
-  writeRateLimit(decision, (name, value) => headers.set(name, value));
-  if (answer.expiresAt !== undefined) headers.set("cache-control", dataCacheControl(answer.expiresAt, at));
-  if (answer.serverTiming !== undefined) headers.set("server-timing", answer.serverTiming);
-  return headers;
+/** An answer's headers that stand for a second or more, and the values they were made for. */
+interface Standing {
+  maxAge: number;
+  limit: number;
+  reset: number;
+  ok: Headers;
+  notModified: Headers;
+}
+
+/**
+ * The headers of a repeat that hold for every client until a counted-down value turns: the kept
+ * ones, Server-Timing, RateLimit-Limit and -Reset (one fixed window for every client), and a data
+ * answer's max-age. They are made once per answer and second, and each request copies them and sets
+ * only its own id and remaining count: a header set per request was a measurable part of a small
+ * answer's cost (docs/decisions.md#repeat-answers).
+ */
+function standingHeaders(): (answer: RepeatAnswer, notModified: boolean, decision: RateDecision, at: number) => Headers {
+  const made = new WeakMap<RepeatAnswer, Standing>();
+  const fill = (kept: Headers, answer: RepeatAnswer, decision: RateDecision, at: number): Headers => {
+    const headers = new Headers(kept);
+    writeRateLimit(decision, (name, value) => headers.set(name, value));
+    if (answer.expiresAt !== undefined) headers.set("cache-control", dataCacheControl(answer.expiresAt, at));
+    if (answer.serverTiming !== undefined) headers.set("server-timing", answer.serverTiming);
+    return headers;
+  };
+  return (answer, notModified, decision, at) => {
+    const maxAge = answer.expiresAt === undefined ? -1 : maxAgeSeconds(answer.expiresAt, at);
+    let headers = made.get(answer);
+    if (headers === undefined || headers.maxAge !== maxAge || headers.reset !== decision.resetSeconds || headers.limit !== decision.limit) {
+      headers = { maxAge, limit: decision.limit, reset: decision.resetSeconds, ok: fill(answer.headers, answer, decision, at), notModified: fill(answer.notModifiedHeaders, answer, decision, at) };
+      made.set(answer, headers);
+    }
+    return notModified ? headers.notModified : headers.ok;
+  };
 }

@@ -33,10 +33,14 @@ export function finished(body: BodyInit | null, status: number, set: SetLike, ke
 /** Longest max-age a data answer is given, whatever is left of its cache entry. */
 const MAX_AGE_CAP_SECONDS = 86_400;
 
-/** A data answer's Cache-Control: what is left of its cache entry's lifetime, at most a day (0 when stale). */
+/** What is left of a cache entry's lifetime, in whole seconds, at most a day (0 when stale). */
+export function maxAgeSeconds(expiresAt: number, now: number, stale = false): number {
+  return stale ? 0 : Math.max(0, Math.min(Math.floor((expiresAt - now) / 1000), MAX_AGE_CAP_SECONDS));
+}
+
+/** A data answer's Cache-Control: its max-age counted down to its cache entry's end. */
 export function dataCacheControl(expiresAt: number, now: number, stale = false): string {
-  const maxAge = stale ? 0 : Math.max(0, Math.min(Math.floor((expiresAt - now) / 1000), MAX_AGE_CAP_SECONDS));
-  return `public, max-age=${maxAge}`;
+  return `public, max-age=${maxAgeSeconds(expiresAt, now, stale)}`;
 }
 
 export function statusOf(set: SetLike): number {
