@@ -76,6 +76,10 @@ export function createRateLimiter(db: LoamDatabase, limit: number, onStorageErro
     .onConflictDoUpdate({ target: [rateCounters.client, rateCounters.windowStart], set: { count: sql`${rateCounters.count} + excluded.count` } })
     .returning({ count: rateCounters.count })
     .prepare();
+  const sweep = db
+    .delete(rateCounters)
+    .where(lt(rateCounters.windowStart, sql.placeholder("before")))
+    .prepare();
   const maxBlock = maxBlockFor(limit);
   const tickets = new Map<string, Tickets>();
   let currentWindow = 0;
@@ -117,7 +121,7 @@ export function createRateLimiter(db: LoamDatabase, limit: number, onStorageErro
       if (++sinceSweep >= SWEEP_EVERY) {
         sinceSweep = 0;
         try {
-          db.delete(rateCounters).where(lt(rateCounters.windowStart, windowStart - WINDOW_SECONDS)).run();
+          sweep.run({ before: windowStart - WINDOW_SECONDS });
         } catch (error) {
           onStorageError("sweep", error);
         }

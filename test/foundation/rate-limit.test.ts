@@ -1,6 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { startLoam, tempDbPath } from "../support/server";
 import { contractFrom } from "../support/openapi";
+import { openDatabase } from "../../db/client";
+import { rateCounters } from "../../db/schema";
+import { createRateLimiter } from "../../src/http/rate-limit";
 
 describe("rate limit (120 per minute per client by default)", () => {
   // A fixed clock in the middle of a minute keeps all requests in one window.
@@ -62,5 +65,22 @@ describe("rate limit (120 per minute per client by default)", () => {
     await proxied.get("/health", { headers: { "X-Forwarded-For": "203.0.113.1" } });
     expect((await proxied.get("/health", { headers: { "X-Forwarded-For": "203.0.113.1, 10.0.0.1" } })).status).toBe(429);
     await proxied.stop();
+  });
+});
+
+describe("rate counters are swept", () => {
+  test("every thousandth decision deletes the windows older than the last one, and keeps the last one and this one", () => {
+    const db = openDatabase(tempDbPath());
+    const limiter = createRateLimiter(db, 1_000_000);
+    const minute = Math.floor(Date.now() / 60_000) * 60_000 + 20_000;
+    const windowOf = (ms: number) => Math.floor(ms / 60_000) * 60;
+    const rows = () => db.select().from(rateCounters).all().map((row) => `${row.client}@${row.windowStart}`).sort();
+    // Two minutes and one minute ago: a client counted then.
+    limiter.hit("203.0.113.1", minute - 120_000);
+    limiter.hit("203.0.113.1", minute - 60_000);
+    for (let i = 0; i < 997; i++) limiter.hit("203.0.113.2", minute);
+    expect(rows()).toEqual([`203.0.113.1@${windowOf(minute - 120_000)}`, `203.0.113.1@${windowOf(minute - 60_000)}`, `203.0.113.2@${windowOf(minute)}`]);
+    limiter.hit("203.0.113.2", minute); // the thousandth
+    expect(rows()).toEqual([`203.0.113.1@${windowOf(minute - 60_000)}`, `203.0.113.2@${windowOf(minute)}`]);
   });
 });
