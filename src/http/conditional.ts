@@ -22,6 +22,8 @@ export function entityTag(...parts: (string | number)[]): string {
 export function matchingTag(request: Request, etag: string): string | null {
   const header = request.headers.get("if-none-match");
   if (header === null) return null;
+  // The usual case: the tag the client was sent, alone.
+  if (header === etag) return etag;
   if (header.trim() === "*") return etag;
   // A client holding the gzip or brotli representation sends that variant's tag.
   for (const candidate of header.split(",")) {

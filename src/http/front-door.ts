@@ -43,8 +43,10 @@ export function createFrontDoor(options: FrontDoorOptions): FetchHandler {
       const status = matched ? 304 : 200;
       let response: Response;
       try {
-        const headers = new Headers(standing(answer, matched !== null, decided, at));
-        if (matched) headers.set("etag", matched);
+        const kept = standing(answer, decided, at);
+        const headers = new Headers(matched ? kept.notModified : kept.ok);
+        // A 304 names the variant the client holds (conditional.ts); usually the one the 200 was sent with.
+        if (matched !== null && matched !== kept.etag) headers.set("etag", matched);
         headers.set("x-request-id", trace.requestId);
         headers.set("ratelimit-remaining", String(decided.remaining));
         response = new Response(matched ? null : answer.body, { status, headers });
@@ -69,6 +71,8 @@ interface Standing {
   reset: number;
   ok: Headers;
   notModified: Headers;
+  /** The tag the 200 was sent with. */
+  etag: string | null;
 }
 
 /**
@@ -78,7 +82,7 @@ interface Standing {
  * only its own id and remaining count: a header set per request was a measurable part of a small
  * answer's cost (docs/decisions.md#repeat-answers).
  */
-function standingHeaders(): (answer: RepeatAnswer, notModified: boolean, decision: RateDecision, at: number) => Headers {
+function standingHeaders(): (answer: RepeatAnswer, decision: RateDecision, at: number) => Standing {
   const made = new WeakMap<RepeatAnswer, Standing>();
   const fill = (kept: Headers, answer: RepeatAnswer, decision: RateDecision, at: number): Headers => {
     const headers = new Headers(kept);
@@ -87,13 +91,14 @@ function standingHeaders(): (answer: RepeatAnswer, notModified: boolean, decisio
     if (answer.serverTiming !== undefined) headers.set("server-timing", answer.serverTiming);
     return headers;
   };
-  return (answer, notModified, decision, at) => {
+  return (answer, decision, at) => {
     const maxAge = answer.expiresAt === undefined ? -1 : maxAgeSeconds(answer.expiresAt, at);
     let headers = made.get(answer);
     if (headers === undefined || headers.maxAge !== maxAge || headers.reset !== decision.resetSeconds || headers.limit !== decision.limit) {
-      headers = { maxAge, limit: decision.limit, reset: decision.resetSeconds, ok: fill(answer.headers, answer, decision, at), notModified: fill(answer.notModifiedHeaders, answer, decision, at) };
+      const ok = fill(answer.headers, answer, decision, at);
+      headers = { maxAge, limit: decision.limit, reset: decision.resetSeconds, ok, notModified: fill(answer.notModifiedHeaders, answer, decision, at), etag: ok.get("etag") };
       made.set(answer, headers);
     }
-    return notModified ? headers.notModified : headers.ok;
+    return headers;
   };
 }

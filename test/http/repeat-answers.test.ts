@@ -121,6 +121,11 @@ describe("an answer sent again", () => {
     expect(repeated304.headers.get("vary")).toBe("Accept, Accept-Encoding");
     expect(routed304.headers.get("vary")).toBe(hit.headers.get("vary"));
     expect(Object.keys(routeHeaders(repeated304.headers)).sort()).toEqual(Object.keys(routeHeaders(routed304.headers)).sort());
+    // A client holding another encoding's variant (or the identity one) is told the variant it holds.
+    for (const held of [tag.replace(/-gzip"$/, '-br"'), tag.replace(/-gzip"$/, '"')]) {
+      const other = await fetched(loam, MAP_UNIT, { "accept-encoding": "gzip", "if-none-match": held });
+      expect([other.status, isRepeat(other.headers), other.headers.get("etag")]).toEqual([304, true, held]);
+    }
 
     // Two seconds on, the body's age_seconds has turned: the route renders it again; the tag still stands.
     clock.ms += 2_000;
