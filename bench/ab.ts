@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { HOT_ROUTES } from "./hot-path";
-import { ROOT, TMP, cpuTicks, machine, runWrk, startLoamServer, wrkVersion, type Child } from "./lib";
+import { ROOT, TMP, cpuTicks, machine, pin, runWrk, startLoamServer, wrkVersion, type Child } from "./lib";
 
 const REF = process.argv[2] ?? "ac20dde";
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 11);
@@ -71,17 +71,6 @@ function checkout(ref: string): { dir: string; commit: string; version: string }
   }
   const version = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version as string;
   return { dir, commit, version };
-}
-
-/**
- * Pin a process (all its threads) to one CPU with util-linux's taskset: the servers share CPU 1, this
- * script and so wrk (its child) CPU 0. Two processes moving between two cores measure the scheduler
- * as much as themselves. Returns false where taskset or a second core is missing (then nothing is pinned).
- */
-function pin(pid: number, cpu: number): boolean {
-  const taskset = Bun.which("taskset");
-  if (!taskset || navigator.hardwareConcurrency < 2) return false;
-  return Bun.spawnSync([taskset, "-a", "-c", "-p", String(cpu), String(pid)], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
 }
 
 const median = (values: number[]) => {

@@ -3,7 +3,8 @@
  * Bun.serve sending the same bytes (paired rounds, the median ratio kept, as bench/run.ts does), and
  * each data route's 304 (If-None-Match with its own tag) against its own 200 in the same round.
  * One Loam process (cache on, the snapshot), one baseline process, wrk -t1 on loopback, bounded in
- * time and requests.
+ * time and requests. Both servers are pinned to CPU 1 and wrk to CPU 0 (bench/lib.ts `pin`; BENCH_PIN=0
+ * leaves the scheduler to place them).
  *
  * Part of `bun run bench` (bench/run.ts); alone, for a quick check:
  *   BENCH_SECONDS=4 bun bench/hot-path.ts          # prints the figures as a Markdown table, writes nothing
@@ -12,7 +13,7 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { TMP, cpuTicks, runWrk, standaloneBench, startBaseline, startLoamServer, type Child, type WrkResult } from "./lib";
+import { TMP, cpuTicks, pin, runWrk, standaloneBench, startBaseline, startLoamServer, type Child, type WrkResult } from "./lib";
 
 export interface HotRoute {
   name: string;
@@ -58,9 +59,11 @@ export interface HotPathOptions {
   only?: string[];
   /** Another checkout to serve instead of this one (an earlier commit, for before/after figures). */
   loamCheckout?: string;
+  /** Pin both servers to CPU 1 and wrk to CPU 0 (default true). */
+  pinned?: boolean;
 }
 
-export async function measureHotPath(options: HotPathOptions): Promise<HotRow[]> {
+export async function measureHotPath(options: HotPathOptions): Promise<{ rows: HotRow[]; pinned: boolean }> {
   const rounds = options.rounds ?? 3;
   const db = join(TMP, "bench-hot-path.sqlite");
   for (const suffix of ["", "-wal", "-shm"]) if (existsSync(db + suffix)) rmSync(db + suffix);
@@ -82,17 +85,19 @@ export async function measureHotPath(options: HotPathOptions): Promise<HotRow[]>
     }
     const baseline = await startBaseline(bodies);
     children.push(baseline);
-    const run = async (label: string, url: string, lua?: string, pid?: number, cpu?: { ticks: number; requests: number }): Promise<WrkResult> => {
+    const pinned = (options.pinned ?? true) && pin(loam.pid, 1) && pin(baseline.pid, 1);
+    const cpu = pinned ? 0 : undefined;
+    const run = async (label: string, url: string, lua?: string, pid?: number, spent?: { ticks: number; requests: number }): Promise<WrkResult> => {
       const before = pid ? cpuTicks(pid) : 0;
-      const result = await runWrk(url, { label, connections: options.connections, durationSeconds: options.seconds, maxRequests: 2_000_000, client: options.client(label), pathsLua: lua });
-      if (pid && cpu) {
-        cpu.ticks += cpuTicks(pid) - before;
-        cpu.requests += result.requests;
+      const result = await runWrk(url, { label, connections: options.connections, durationSeconds: options.seconds, maxRequests: 2_000_000, client: options.client(label), pathsLua: lua, cpu });
+      if (pid && spent) {
+        spent.ticks += cpuTicks(pid) - before;
+        spent.requests += result.requests;
       }
       return result;
     };
     const warm = (label: string, url: string, lua?: string) =>
-      runWrk(url, { label: `${label}-warmup`, connections: options.connections, durationSeconds: options.warmupSeconds, maxRequests: 2_000_000, client: options.client(label), pathsLua: lua });
+      runWrk(url, { label: `${label}-warmup`, connections: options.connections, durationSeconds: options.warmupSeconds, maxRequests: 2_000_000, client: options.client(label), pathsLua: lua, cpu });
     const rows: HotRow[] = [];
     for (const route of routes) {
       const loamUrl = loam.base + route.path;
@@ -133,7 +138,7 @@ export async function measureHotPath(options: HotPathOptions): Promise<HotRow[]>
       options.log(`${route.name}: ${row.rps.toFixed(0)} vs ${row.baselineRps.toFixed(0)} req/s, ratio ${(median(row.ratios) * 100).toFixed(0)} %, CPU ${row.cpuUs.toFixed(0)} vs ${row.baselineCpuUs.toFixed(0)} µs/request${row.notModified ? `; 304 ${row.notModified.rps.toFixed(0)} req/s, CPU ${row.notModified.cpuUs.toFixed(0)} µs/request (${(median(row.notModified.ratios) * 100).toFixed(0)} % of its 200)` : ""}`);
       rows.push(row);
     }
-    return rows;
+    return { rows, pinned };
   } finally {
     for (const child of children) await child.stop();
   }
@@ -141,11 +146,11 @@ export async function measureHotPath(options: HotPathOptions): Promise<HotRow[]>
 
 const pct = (r: number) => `${(r * 100).toFixed(0)} %`;
 
-export function hotPathSection(rows: HotRow[], seconds: number, connections: number): string[] {
+export function hotPathSection({ rows, pinned }: { rows: HotRow[]; pinned: boolean }, seconds: number, connections: number): string[] {
   return [
     "## Hot path: cached answers and their 304s",
     "",
-    `One Loam process (cache on), a bare Bun.serve of the same bytes, wrk -t1 -c${connections} -d${seconds}s per run, rounds in turn;`,
+    `One Loam process (cache on), a bare Bun.serve of the same bytes, wrk -t1 -c${connections} -d${seconds}s per run, rounds in turn${pinned ? ", both servers pinned to CPU 1 and wrk to CPU 0 (taskset)" : ", nothing pinned"};`,
     "ratio: Loam's 200 over the baseline's (median of the rounds); 304: the same request with If-None-Match of its own tag, over Loam's 200 in the same round.",
     "CPU: each server's utime + stime over its measured runs per request (/proc/<pid>/stat); their ratio (baseline over Loam) is steadier than req/s on a busy machine.",
     "",
@@ -163,7 +168,7 @@ if (import.meta.main) {
   const bench = standaloneBench();
   let runs = 0;
   const only = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(",") : undefined;
-  const rows = await measureHotPath({ ...bench, only, loamCheckout: process.env.BENCH_LOAM_CHECKOUT, client: () => `198.19.${Math.floor(++runs / 250)}.${runs % 250}` });
-  console.log(hotPathSection(rows, bench.seconds, bench.connections).join("\n"));
+  const measured = await measureHotPath({ ...bench, only, loamCheckout: process.env.BENCH_LOAM_CHECKOUT, pinned: process.env.BENCH_PIN !== "0", client: () => `198.19.${Math.floor(++runs / 250)}.${runs % 250}` });
+  console.log(hotPathSection(measured, bench.seconds, bench.connections).join("\n"));
   process.exit(0);
 }

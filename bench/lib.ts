@@ -160,6 +160,20 @@ export interface WrkOptions {
   client?: string;
   /** More request headers (e.g. If-None-Match for a run of 304s). */
   headers?: Record<string, string>;
+  /** Run wrk on this CPU only (see `pin`); ignored where taskset or a second core is missing. */
+  cpu?: number;
+}
+
+/**
+ * Pin a process (all its threads) to one CPU with util-linux's taskset. On a two-core machine the
+ * servers measured share CPU 1 and wrk runs on CPU 0: two processes moving between two cores measure
+ * the scheduler as much as themselves, and a server with a larger working set more so. Returns false
+ * where taskset or a second core is missing (then nothing is pinned).
+ */
+export function pin(pid: number, cpu: number): boolean {
+  const taskset = Bun.which("taskset");
+  if (!taskset || navigator.hardwareConcurrency < 2) return false;
+  return Bun.spawnSync([taskset, "-a", "-c", "-p", String(cpu), String(pid)], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
 }
 
 export interface WrkResult {
@@ -216,7 +230,8 @@ done = function(summary, latency, requests)
 end
 `,
   );
-  const args = [wrk, `-t${threads}`, `-c${options.connections}`, `-d${options.durationSeconds}s`, "--timeout", "5s", "-s", script, url];
+  const taskset = options.cpu !== undefined && navigator.hardwareConcurrency >= 2 ? Bun.which("taskset") : null;
+  const args = [...(taskset ? [taskset, "-c", String(options.cpu)] : []), wrk, `-t${threads}`, `-c${options.connections}`, `-d${options.durationSeconds}s`, "--timeout", "5s", "-s", script, url];
   const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
   // Hard stop: wrk gets its duration plus ten seconds, then it is killed.
   const killer = setTimeout(() => proc.kill("SIGKILL"), (options.durationSeconds + 10) * 1000);

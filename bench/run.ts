@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { densifySnapshot } from "./densify";
 import { measureWorkers, workersSection, type WorkersRow } from "./workers";
 import { cacheStoreSection, measureCacheStores, type CacheStoreRow } from "./cache-store";
-import { hotPathSection, measureHotPath, type HotRow } from "./hot-path";
+import { hotPathSection, measureHotPath } from "./hot-path";
 import { COLLECTION_SCENARIOS } from "./collections";
 import { ROOT, TMP, machine, memoryOf, runWrk, startBaseline, startLoamServer, wrkVersion, type Child, type WrkResult } from "./lib";
 
@@ -184,7 +184,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   let workers: WorkersRow[] = [];
   let stores: CacheStoreRow[] = [];
-  let hot: HotRow[] = [];
+  let hot: Awaited<ReturnType<typeof measureHotPath>> | undefined;
   const peaks: Array<{ server: string; peakMb: number; rssMb: number }> = [];
   try {
     // 1. Loam with its cache on: cached location, pedon search, pedon detail.
@@ -337,7 +337,7 @@ async function main(): Promise<void> {
   }
 
   const out = process.env.BENCH_OUT ?? join(ROOT, "bench", "RESULTS.md");
-  writeFileSync(out, [report(started, host, rows, peaks), ...(workers.length > 0 ? [...workersSection(workers), ""] : []), ...(stores.length > 0 ? [...cacheStoreSection(stores), ""] : []), ...(hot.length > 0 ? hotPathSection(hot, SECONDS, CONNECTIONS) : [])].join("\n"));
+  writeFileSync(out, [report(started, host, rows, peaks), ...(workers.length > 0 ? [...workersSection(workers), ""] : []), ...(stores.length > 0 ? [...cacheStoreSection(stores), ""] : []), ...(hot ? hotPathSection(hot, SECONDS, CONNECTIONS) : [])].join("\n"));
   log(`wrote ${out}`);
 }
 

@@ -101,20 +101,54 @@ function jsonOfQuery(query: Record<string, unknown>): string {
   return json;
 }
 
-/**
- * The line of an entry: exactly `JSON.stringify` of { time, level, msg, request_id, method, route,
- * status, duration_ms, cache, upstream_ms, client, query }, written from its parts (a line per
- * request is a measurable part of a small answer's cost; docs/decisions.md#repeat-answers).
- */
 /** A number as JSON writes it (null when not finite). */
 const numberJson = (n: number | null) => (n !== null && Number.isFinite(n) ? String(n) : "null");
 
-function lineOf(time: string, entry: AccessEntry): string {
-  const level = entry.status >= 500 ? "error" : "info";
-  const cache = entry.cache === null ? "null" : `"${entry.cache}"`;
-  const upstream = numberJson(entry.upstream_ms);
-  const query = entry.query === undefined ? "" : `,"query":${jsonOfQuery(entry.query)}`;
-  return `{"time":"${time}","level":"${level}","msg":"request","request_id":${JSON.stringify(entry.request_id)},"method":${JSON.stringify(entry.method)},"route":${JSON.stringify(entry.route)},"status":${entry.status},"duration_ms":${numberJson(entry.duration_ms)},"cache":${cache},"upstream_ms":${upstream},"client":${JSON.stringify(entry.client)}${query}}\n`;
+/** Text JSON writes inside quotes as it is: request ids (request-id.ts) and client keys are made of these. */
+const PLAIN = /^[A-Za-z0-9._:/-]*$/;
+
+/** A string's JSON without its quotes. */
+const innerJson = (text: string) => (PLAIN.test(text) ? text : JSON.stringify(text).slice(1, -1));
+
+/**
+ * The parts of a line that are the same for every request of one kind (level, method, route, status,
+ * cache outcome, upstream wait, logged query): what goes between the per-request values (time,
+ * request id, duration, client). A repeated answer keeps its shapes (front-door.ts), so its line is
+ * nine pieces, not two dozen: a line per request was a measurable part of a small answer's cost
+ * (docs/decisions.md#repeat-answers).
+ */
+export interface LineShape {
+  afterTime: string;
+  afterRequestId: string;
+  afterDuration: string;
+  afterClient: string;
+}
+
+/** Where a caller keeps the shape of its requests of one kind: made from the first one's entry. */
+export interface KeptShape {
+  line?: LineShape;
+}
+
+export type ShapeFields = Pick<AccessEntry, "method" | "route" | "status" | "cache" | "upstream_ms" | "query">;
+
+export function lineShape(fields: ShapeFields): LineShape {
+  const level = fields.status >= 500 ? "error" : "info";
+  const cache = fields.cache === null ? "null" : `"${fields.cache}"`;
+  const query = fields.query === undefined ? "" : `,"query":${jsonOfQuery(fields.query)}`;
+  return {
+    afterTime: `","level":"${level}","msg":"request","request_id":"`,
+    afterRequestId: `","method":${JSON.stringify(fields.method)},"route":${JSON.stringify(fields.route)},"status":${fields.status},"duration_ms":`,
+    afterDuration: `,"cache":${cache},"upstream_ms":${numberJson(fields.upstream_ms)},"client":"`,
+    afterClient: `"${query}}\n`,
+  };
+}
+
+/**
+ * The line of an entry: exactly `JSON.stringify` of { time, level, msg, request_id, method, route,
+ * status, duration_ms, cache, upstream_ms, client, query }, written from its shape and its own values.
+ */
+function lineOf(time: string, shape: LineShape, entry: AccessEntry): string {
+  return `{"time":"${time}${shape.afterTime}${innerJson(entry.request_id)}${shape.afterRequestId}${numberJson(entry.duration_ms)}${shape.afterDuration}${innerJson(entry.client)}${shape.afterClient}`;
 }
 
 export function createAccessLog(level: Config["logLevel"], write: LineWriter) {
@@ -123,10 +157,11 @@ export function createAccessLog(level: Config["logLevel"], write: LineWriter) {
   let formatted = "";
   const timeOf = (ms: number) => (ms === formattedAt ? formatted : ((formattedAt = ms), (formatted = new Date(ms).toISOString())));
   return {
-    record(entry: AccessEntry): void {
+    /** One line for an answered request; `shape` when the caller keeps the entry's (it must be `lineShape` of the entry). */
+    record(entry: AccessEntry, shape?: LineShape): void {
       if (level === "silent") return;
       if (level === "error" && entry.status < 500) return;
-      write(lineOf(timeOf(Date.now()), entry));
+      write(lineOf(timeOf(Date.now()), shape ?? lineShape(entry), entry));
     },
   };
 }

@@ -9,7 +9,7 @@ import { asLoamError, errorResponse } from "./error-response";
 import { requestIdFor } from "./request-id";
 import { queryOfRequest, rejectRepeated } from "./query";
 import { keepTrace, startTrace, traceOf, type RequestTrace } from "./trace";
-import { loggableQuery, type AccessLog } from "./access-log";
+import { lineShape, loggableQuery, type AccessEntry, type AccessLog, type KeptShape } from "./access-log";
 import type { Metrics } from "./metrics";
 import { writeRateLimit, type RateDecision, type RateLimiter } from "./rate-limit";
 import { routePath } from "./request-path";
@@ -98,6 +98,8 @@ export interface RecordedRequest {
   route: string;
   status: number;
   query: Record<string, unknown> | undefined;
+  /** Kept by a caller whose requests of this kind log alike (the front door: per answer and status). */
+  shape?: KeptShape;
 }
 
 /**
@@ -130,7 +132,7 @@ export function createBoundary(options: BoundaryOptions) {
     const seconds = (performance.now() - trace.startedAt) / 1000;
     options.metrics.observeRequest(recorded.route, recorded.status, seconds);
     if (trace.cache) options.metrics.observeCache(trace.cache !== "miss");
-    options.accessLog.record({
+    const entry: AccessEntry = {
       request_id: trace.requestId,
       method: recorded.method,
       route: recorded.route,
@@ -140,7 +142,9 @@ export function createBoundary(options: BoundaryOptions) {
       upstream_ms: trace.upstreamMs === undefined ? null : Math.round(trace.upstreamMs * 100) / 100,
       client: trace.client,
       query: recorded.query,
-    });
+    };
+    const kept = recorded.shape;
+    options.accessLog.record(entry, kept === undefined ? undefined : (kept.line ??= lineShape(entry)));
   }
 
   return { plugin: boundaryPlugin(options, now, record), admit, leave, record };

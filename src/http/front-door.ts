@@ -57,7 +57,7 @@ export function createFrontDoor(options: FrontDoorOptions): FetchHandler {
       }
       if (answer.cache) trace.cache = answer.cache;
       if (answer.upstreamMs !== null) trace.upstreamMs = answer.upstreamMs;
-      boundary.record(trace, { method: "GET", route: answer.route, status, query: answer.query });
+      boundary.record(trace, { method: "GET", route: answer.route, status, query: answer.query, shape: matched ? answer.logged.notModified : answer.logged.ok });
       return response;
     };
     return trace.decision instanceof Promise ? trace.decision.then(reply) : reply(trace.decision);
