@@ -44,9 +44,14 @@ export function createFrontDoor(options: FrontDoorOptions): FetchHandler {
       let response: Response;
       try {
         const kept = standing(answer, decided, at);
-        const headers = new Headers(matched ? kept.notModified : kept.ok);
-        // A 304 names the variant the client holds (conditional.ts); usually the one the 200 was sent with.
-        if (matched !== null && matched !== kept.etag) headers.set("etag", matched);
+        // A Response copies the headers it is made with (Fetch: "fill"), so the standing ones are
+        // reused with this request's own values set on them. A 304 names the variant of the tag the
+        // client holds (conditional.ts): when that is not the one the 200 was sent with, it gets a copy.
+        let headers = matched ? kept.notModified : kept.ok;
+        if (matched !== null && matched !== kept.etag) {
+          headers = new Headers(headers);
+          headers.set("etag", matched);
+        }
         headers.set("x-request-id", trace.requestId);
         headers.set("ratelimit-remaining", String(decided.remaining));
         response = new Response(matched ? null : answer.body, { status, headers });
@@ -78,9 +83,9 @@ interface Standing {
 /**
  * The headers of a repeat that hold for every client until a counted-down value turns: the kept
  * ones, Server-Timing, RateLimit-Limit and -Reset (one fixed window for every client), and a data
- * answer's max-age. They are made once per answer and second, and each request copies them and sets
- * only its own id and remaining count: a header set per request was a measurable part of a small
- * answer's cost (docs/decisions.md#repeat-answers).
+ * answer's max-age. They are made once per answer and second, and each request sets only its own id
+ * and remaining count on them: a header set per request, and a copy of them, were a measurable part
+ * of a small answer's cost (docs/decisions.md#repeat-answers).
  */
 function standingHeaders(): (answer: RepeatAnswer, decision: RateDecision, at: number) => Standing {
   const made = new WeakMap<RepeatAnswer, Standing>();
