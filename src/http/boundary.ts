@@ -72,7 +72,9 @@ export interface BoundaryOptions {
  */
 function clientOf(request: Request, socketAddress: () => string | undefined, trustProxy: boolean): string {
   if (trustProxy) {
-    const first = request.headers.get("x-forwarded-for")?.split(",")[0];
+    const forwarded = request.headers.get("x-forwarded-for");
+    const comma = forwarded ? forwarded.indexOf(",") : -1;
+    const first = comma === -1 ? forwarded : forwarded!.slice(0, comma);
     const key = first ? clientKey(first) : null;
     if (key) return key;
   }
@@ -92,6 +94,9 @@ function withinRateLimit(request: Request, path: string, headers: Record<string,
   rejectRepeated(queryOfRequest(request), path.startsWith("/ogc"));
   return undefined;
 }
+
+/** A request the boundary admitted: its trace and its one rate-limit decision. */
+export type Admitted = RequestTrace & { decision: RateDecision | Promise<RateDecision> };
 
 export interface RecordedRequest {
   method: string;
@@ -115,7 +120,7 @@ export function createBoundary(options: BoundaryOptions) {
    * decision. The trace is the front door's until it leaves the request to routing (`leave`), which
    * the plugin then reads instead of admitting the request again.
    */
-  function admit(request: Request, socketAddress: () => string | undefined): RequestTrace & { decision: RateDecision | Promise<RateDecision> } {
+  function admit(request: Request, socketAddress: () => string | undefined): Admitted {
     const startedAt = performance.now();
     const requestId = requestIdFor(request);
     const client = clientOf(request, socketAddress, options.trustProxy);

@@ -7,7 +7,7 @@
  * the rate limit refuses (the boundary sends the 429 with that one decision), goes to the app.
  */
 import type { Server } from "bun";
-import type { Boundary } from "./boundary";
+import type { Admitted, Boundary } from "./boundary";
 import { matchingTag } from "./conditional";
 import { dataCacheControl, maxAgeSeconds } from "./headers";
 import { writeRateLimit, type RateDecision } from "./rate-limit";
@@ -26,6 +26,39 @@ export interface FrontDoorOptions {
 export function createFrontDoor(options: FrontDoorOptions): FetchHandler {
   const { boundary, repeats, now, route } = options;
   const standing = standingHeaders();
+
+  /** The admitted repeat, once the rate limit has decided. */
+  function send(request: Request, server: Server<undefined>, answer: RepeatAnswer, matched: string | null, at: number, trace: Admitted, decided: RateDecision): Response | Promise<Response> {
+    if (!decided.allowed) {
+      boundary.leave(request, trace);
+      return route(request, server);
+    }
+    const status = matched ? 304 : 200;
+    let response: Response;
+    try {
+      const kept = standing(answer, decided, at);
+      // A Response copies the headers it is made with (Fetch: "fill"), so the standing ones are
+      // reused with this request's own values set on them. A 304 names the variant of the tag the
+      // client holds (conditional.ts): when that is not the one the 200 was sent with, it gets a copy.
+      let headers = matched ? kept.notModified : kept.ok;
+      if (matched !== null && matched !== kept.etag) {
+        headers = new Headers(headers);
+        headers.set("etag", matched);
+      }
+      headers.set("x-request-id", trace.requestId);
+      headers.set("ratelimit-remaining", String(decided.remaining));
+      response = new Response(matched ? null : answer.body, { status, headers });
+    } catch {
+      // Never a bare 500 from here: the route answers, with this admission.
+      boundary.leave(request, trace);
+      return route(request, server);
+    }
+    if (answer.cache) trace.cache = answer.cache;
+    if (answer.upstreamMs !== null) trace.upstreamMs = answer.upstreamMs;
+    boundary.record(trace, { method: "GET", route: answer.route, status, query: answer.query, shape: matched ? answer.logged.notModified : answer.logged.ok });
+    return response;
+  }
+
   return (request, server) => {
     if (request.method !== "GET") return route(request, server);
     const at = now();
@@ -35,37 +68,8 @@ export function createFrontDoor(options: FrontDoorOptions): FetchHandler {
     const matched = matchingTag(request, answer.tag);
     if (matched === null && at >= answer.until) return route(request, server);
     const trace = boundary.admit(request, () => server.requestIP(request)?.address);
-    const reply = (decided: RateDecision): Response | Promise<Response> => {
-      if (!decided.allowed) {
-        boundary.leave(request, trace);
-        return route(request, server);
-      }
-      const status = matched ? 304 : 200;
-      let response: Response;
-      try {
-        const kept = standing(answer, decided, at);
-        // A Response copies the headers it is made with (Fetch: "fill"), so the standing ones are
-        // reused with this request's own values set on them. A 304 names the variant of the tag the
-        // client holds (conditional.ts): when that is not the one the 200 was sent with, it gets a copy.
-        let headers = matched ? kept.notModified : kept.ok;
-        if (matched !== null && matched !== kept.etag) {
-          headers = new Headers(headers);
-          headers.set("etag", matched);
-        }
-        headers.set("x-request-id", trace.requestId);
-        headers.set("ratelimit-remaining", String(decided.remaining));
-        response = new Response(matched ? null : answer.body, { status, headers });
-      } catch {
-        // Never a bare 500 from here: the route answers, with this admission.
-        boundary.leave(request, trace);
-        return route(request, server);
-      }
-      if (answer.cache) trace.cache = answer.cache;
-      if (answer.upstreamMs !== null) trace.upstreamMs = answer.upstreamMs;
-      boundary.record(trace, { method: "GET", route: answer.route, status, query: answer.query, shape: matched ? answer.logged.notModified : answer.logged.ok });
-      return response;
-    };
-    return trace.decision instanceof Promise ? trace.decision.then(reply) : reply(trace.decision);
+    const decision = trace.decision;
+    return decision instanceof Promise ? decision.then((decided) => send(request, server, answer, matched, at, trace, decided)) : send(request, server, answer, matched, at, trace, decision);
   };
 }
 

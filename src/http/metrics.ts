@@ -37,8 +37,8 @@ function withLabel(line: string, label: string): string {
 
 export function createMetrics(options: MetricsOptions = {}) {
   const workerLabel = options.worker === undefined ? undefined : `worker="${escapeLabel(options.worker)}"`;
-  const requests = new Map<string, number>();
-  const latency = new Map<string, { buckets: number[]; sum: number; count: number }>();
+  /** Per route: answers by status, and the latency histogram (each request counted in its own bucket; summed up when rendered). */
+  const routes = new Map<string, { statuses: Map<number, number>; buckets: number[]; sum: number; count: number }>();
   const upstream: Record<UpstreamOutcome, number> = { ok: 0, error: 0, timeout: 0 };
   let cacheHits = 0;
   let cacheMisses = 0;
@@ -57,13 +57,14 @@ export function createMetrics(options: MetricsOptions = {}) {
     },
     observeRequest(route: string, status: number, seconds: number): void {
       if (route !== "/metrics") changes++;
-      const key = `${route}\u0000${status}`;
-      requests.set(key, (requests.get(key) ?? 0) + 1);
-      let histogram = latency.get(route);
-      if (!histogram) latency.set(route, (histogram = { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 }));
-      for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]!) histogram.buckets[i]!++;
-      histogram.sum += seconds;
-      histogram.count++;
+      let counted = routes.get(route);
+      if (!counted) routes.set(route, (counted = { statuses: new Map(), buckets: BUCKETS.map(() => 0), sum: 0, count: 0 }));
+      counted.statuses.set(status, (counted.statuses.get(status) ?? 0) + 1);
+      let bucket = 0;
+      while (bucket < BUCKETS.length && seconds > BUCKETS[bucket]!) bucket++;
+      if (bucket < BUCKETS.length) counted.buckets[bucket]!++;
+      counted.sum += seconds;
+      counted.count++;
       if (status === 429) rateLimited++;
     },
     observeCache(hit: boolean): void {
@@ -87,14 +88,14 @@ export function createMetrics(options: MetricsOptions = {}) {
     render(description: SourceDescription): string {
       const lines: string[] = [];
       lines.push("# HELP loam_requests_total HTTP requests answered, by route and status.", "# TYPE loam_requests_total counter");
-      for (const [key, count] of requests) {
-        const [route, status] = key.split("\u0000");
-        lines.push(`loam_requests_total{route="${escapeLabel(route!)}",status="${status}"} ${count}`);
+      for (const [route, counted] of routes) {
+        for (const [status, count] of counted.statuses) lines.push(`loam_requests_total{route="${escapeLabel(route)}",status="${status}"} ${count}`);
       }
       lines.push("# HELP loam_request_duration_seconds Time to answer, by route.", "# TYPE loam_request_duration_seconds histogram");
-      for (const [route, histogram] of latency) {
+      for (const [route, histogram] of routes) {
         const label = escapeLabel(route);
-        BUCKETS.forEach((bound, i) => lines.push(`loam_request_duration_seconds_bucket{route="${label}",le="${bound}"} ${histogram.buckets[i]}`));
+        let cumulative = 0;
+        BUCKETS.forEach((bound, i) => lines.push(`loam_request_duration_seconds_bucket{route="${label}",le="${bound}"} ${(cumulative += histogram.buckets[i]!)}`));
         lines.push(`loam_request_duration_seconds_bucket{route="${label}",le="+Inf"} ${histogram.count}`);
         lines.push(`loam_request_duration_seconds_sum{route="${label}"} ${histogram.sum.toFixed(6)}`);
         lines.push(`loam_request_duration_seconds_count{route="${label}"} ${histogram.count}`);
