@@ -346,6 +346,39 @@ describe("map page", () => {
     await watched.close();
   }, BROWSER_TEST_MS);
 
+  test("the map moved while a view's pedons were on their way: that answer draws nothing, and the new view's does", async () => {
+    const watched = await watchedPage(browser);
+    const { page } = watched;
+    // The first view's pedon request is held until the map has moved on.
+    let releaseFirst!: () => void;
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const asked: string[] = [];
+    await page.route((url) => url.pathname === "/v1/pedons", async (route) => {
+      asked.push(route.request().url());
+      if (asked.length === 1) await firstHeld;
+      await route.continue().catch(() => {}); // an aborted request has nobody left to answer
+    });
+    await page.goto(loam.base + "/map#10/39.0/-95.7", { waitUntil: "load" });
+    await page.waitForFunction(() => (window as any).loam?.pedonState === "loading", null, { timeout: 20_000 });
+    // Every state the layer passes through from here on.
+    await page.evaluate(() => {
+      const state = (window as any).loam;
+      let current = state.pedonState;
+      state.seen = [];
+      Object.defineProperty(state, "pedonState", { get: () => current, set: (value) => { current = value; state.seen.push(value); } });
+    });
+    await setView(page, 38.9, -95.3, 11);
+    releaseFirst();
+    await settled(page);
+    expect(await page.evaluate(() => (window as any).loam.seen)).toEqual(["pending", "loading", "ready"]);
+    expect(asked).toHaveLength(2);
+    const bbox: number[] = await page.evaluate(() => (window as any).loam.lastBbox);
+    expect(asked[1]).toBe(`${loam.base}/v1/pedons?bbox=${bbox.join(",")}&limit=500`);
+    const api = await loam.json(`/v1/pedons?bbox=${bbox.join(",")}&limit=500`);
+    expect(await markerCount(page)).toBe(api.body.features.length);
+    await watched.close();
+  }, BROWSER_TEST_MS);
+
   test("API values are rendered as text: a hostile pedon cannot run script; censored values show as reported", async () => {
     const watched = await openMap("/map");
     const { page } = watched;

@@ -45,6 +45,11 @@ export function createPedonLayer(map, state, onOpen) {
     clearTimeout(moveTimer);
     // A view over the box limits needs no request: say so at once (no debounce, no stale line).
     if (pedonBoxProblem(viewBox(map)) !== null) return load();
+    // The last view's answer, if it is still on its way, is for a view no longer shown: it must not
+    // draw its markers or say "ready" while this one waits for its debounce.
+    if (controller) controller.abort();
+    controller = null;
+    ++sequence;
     state.pedonState = "pending";
     // The line about the last view is stale from the moment the map moves.
     setStatus("Looking for pedons in this view…", "busy");
