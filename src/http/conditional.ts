@@ -26,9 +26,11 @@ export function matchingTag(request: Request, etag: string): string | null {
   if (header === etag) return etag;
   if (header.trim() === "*") return etag;
   // A client holding the gzip or brotli representation sends that variant's tag.
+  const bare = etag.slice(0, -1);
   for (const candidate of header.split(",")) {
-    const tag = candidate.trim().replace(/^W\//, "");
-    if (tag.replace(/-(?:br|gzip)"$/, '"') === etag) return tag;
+    let tag = candidate.trim();
+    if (tag.startsWith("W/")) tag = tag.slice(2);
+    if (tag === etag || tag === `${bare}-br"` || tag === `${bare}-gzip"`) return tag;
   }
   return null;
 }
