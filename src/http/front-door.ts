@@ -10,6 +10,7 @@ import type { Server } from "bun";
 import type { Admitted, Boundary } from "./boundary";
 import { matchingTag } from "./conditional";
 import { dataCacheControl, maxAgeSeconds } from "./headers";
+import type { KeptShape } from "./access-log";
 import { writeRateLimit, type RateDecision } from "./rate-limit";
 import type { RepeatAnswer, RepeatAnswers } from "./repeat-answers";
 
@@ -25,7 +26,7 @@ export interface FrontDoorOptions {
 
 export function createFrontDoor(options: FrontDoorOptions): FetchHandler {
   const { boundary, repeats, now, route } = options;
-  const standing = standingHeaders();
+  const keptFor = keptPerAnswer();
 
   /** The admitted repeat, once the rate limit has decided. */
   function send(request: Request, server: Server<undefined>, answer: RepeatAnswer, matched: string | null, at: number, trace: Admitted, decided: RateDecision): Response | Promise<Response> {
@@ -34,14 +35,15 @@ export function createFrontDoor(options: FrontDoorOptions): FetchHandler {
       return route(request, server);
     }
     const status = matched ? 304 : 200;
+    const kept = keptFor(answer);
     let response: Response;
     try {
-      const kept = standing(answer, decided, at);
+      const standing = standingHeaders(kept, answer, decided, at);
       // A Response copies the headers it is made with (Fetch: "fill"), so the standing ones are
       // reused with this request's own values set on them. A 304 names the variant of the tag the
       // client holds (conditional.ts): when that is not the one the 200 was sent with, it gets a copy.
-      let headers = matched ? kept.notModified : kept.ok;
-      if (matched !== null && matched !== kept.etag) {
+      let headers = matched ? standing.notModified : standing.ok;
+      if (matched !== null && matched !== standing.etag) {
         headers = new Headers(headers);
         headers.set("etag", matched);
       }
@@ -55,7 +57,7 @@ export function createFrontDoor(options: FrontDoorOptions): FetchHandler {
     }
     if (answer.cache) trace.cache = answer.cache;
     if (answer.upstreamMs !== null) trace.upstreamMs = answer.upstreamMs;
-    boundary.record(trace, { method: "GET", route: answer.route, status, query: answer.query, shape: matched ? answer.logged.notModified : answer.logged.ok });
+    boundary.record(trace, { method: "GET", route: answer.route, status, query: answer.query, shape: matched ? kept.notModifiedLine : kept.okLine });
     return response;
   }
 
@@ -84,6 +86,24 @@ interface Standing {
   etag: string | null;
 }
 
+/** What the front door makes from an answer and keeps while the answer stands. */
+interface Kept {
+  /** Made again when a counted-down value turns. */
+  standing?: Standing;
+  /** The access-log line's shape of its 200s and its 304s (access-log.ts), made from the first of each. */
+  okLine: KeptShape;
+  notModifiedLine: KeptShape;
+}
+
+function keptPerAnswer(): (answer: RepeatAnswer) => Kept {
+  const kept = new WeakMap<RepeatAnswer, Kept>();
+  return (answer) => {
+    let found = kept.get(answer);
+    if (found === undefined) kept.set(answer, (found = { okLine: {}, notModifiedLine: {} }));
+    return found;
+  };
+}
+
 /**
  * The headers of a repeat that hold for every client until a counted-down value turns: the kept
  * ones, Server-Timing, RateLimit-Limit and -Reset (one fixed window for every client), and a data
@@ -91,23 +111,16 @@ interface Standing {
  * and remaining count on them: a header set per request, and a copy of them, were a measurable part
  * of a small answer's cost (docs/decisions.md#repeat-answers).
  */
-function standingHeaders(): (answer: RepeatAnswer, decision: RateDecision, at: number) => Standing {
-  const made = new WeakMap<RepeatAnswer, Standing>();
-  const fill = (kept: Headers, answer: RepeatAnswer, decision: RateDecision, at: number): Headers => {
-    const headers = new Headers(kept);
+function standingHeaders(kept: Kept, answer: RepeatAnswer, decision: RateDecision, at: number): Standing {
+  const maxAge = answer.expiresAt === undefined ? -1 : maxAgeSeconds(answer.expiresAt, at);
+  const made = kept.standing;
+  if (made !== undefined && made.maxAge === maxAge && made.reset === decision.resetSeconds && made.limit === decision.limit) return made;
+  const fill = (headers: Headers): Headers => {
     writeRateLimit(decision, (name, value) => headers.set(name, value));
     if (answer.expiresAt !== undefined) headers.set("cache-control", dataCacheControl(answer.expiresAt, at));
     if (answer.serverTiming !== undefined) headers.set("server-timing", answer.serverTiming);
     return headers;
   };
-  return (answer, decision, at) => {
-    const maxAge = answer.expiresAt === undefined ? -1 : maxAgeSeconds(answer.expiresAt, at);
-    let headers = made.get(answer);
-    if (headers === undefined || headers.maxAge !== maxAge || headers.reset !== decision.resetSeconds || headers.limit !== decision.limit) {
-      const ok = fill(answer.headers, answer, decision, at);
-      headers = { maxAge, limit: decision.limit, reset: decision.resetSeconds, ok, notModified: fill(answer.notModifiedHeaders, answer, decision, at), etag: ok.get("etag") };
-      made.set(answer, headers);
-    }
-    return headers;
-  };
+  const ok = fill(new Headers(answer.headers));
+  return (kept.standing = { maxAge, limit: decision.limit, reset: decision.resetSeconds, ok, notModified: fill(new Headers(answer.notModifiedHeaders)), etag: ok.get("etag") });
 }

@@ -12,7 +12,6 @@
  * down to the entry's end) and Server-Timing are made per request by the front door.
  */
 import { Lru } from "../lru";
-import type { KeptShape } from "./access-log";
 
 /** Headers the front door makes per request; never kept. */
 const PER_REQUEST_HEADERS = new Set(["x-request-id", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "server-timing"]);
@@ -46,15 +45,13 @@ export interface RepeatAnswer {
   serverTiming?: string;
   /** For the access log and metrics, as the boundary would record them. */
   route: string;
-  /** The access-log line's shape of this answer's 200s and 304s, made on first use. */
-  logged: { ok: KeptShape; notModified: KeptShape };
   cache: "hit" | null;
   upstreamMs: number | null;
   query: Record<string, unknown> | undefined;
 }
 
 /** What a route's finished 200 tells the store, besides its body and headers. */
-export type RepeatTerms = Omit<RepeatAnswer, "body" | "headers" | "notModifiedHeaders" | "route" | "query" | "logged">;
+export type RepeatTerms = Omit<RepeatAnswer, "body" | "headers" | "notModifiedHeaders" | "route" | "query">;
 
 export interface RepeatOptions {
   /** The route pattern of a path (metrics and access-log label). */
@@ -97,7 +94,7 @@ export class RepeatAnswers {
       if (!BODY_HEADERS.has(name)) notModifiedHeaders.set(name, sent[name]!);
     }
     const blob = body instanceof Blob ? body : new Blob([body as Uint8Array<ArrayBuffer> | string]);
-    const answer: RepeatAnswer = { ...terms, body: blob, headers, notModifiedHeaders, route: this.options.routeOf(request), query: this.options.loggedQuery(request), logged: { ok: {}, notModified: {} } };
+    const answer: RepeatAnswer = { ...terms, body: blob, headers, notModifiedHeaders, route: this.options.routeOf(request), query: this.options.loggedQuery(request) };
     this.answers.set(this.keyOf(request), answer, blob.size);
   }
 }
