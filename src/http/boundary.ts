@@ -11,7 +11,7 @@ import { queryOfRequest, rejectRepeated } from "./query";
 import { keepTrace, startTrace, traceOf, type RequestTrace } from "./trace";
 import { lineShape, loggableQuery, type AccessEntry, type AccessLog, type KeptShape } from "./access-log";
 import type { Metrics } from "./metrics";
-import { writeRateLimit, type RateDecision, type RateLimiter } from "./rate-limit";
+import { writeRateLimit, type RateDecision } from "./rate-limit";
 import { routePath } from "./request-path";
 import { clientKey } from "./client-address";
 import { clientFacing } from "./client-message";
@@ -72,9 +72,9 @@ export interface BoundaryOptions {
  */
 function clientOf(request: Request, socketAddress: () => string | undefined, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for");
-    const comma = forwarded ? forwarded.indexOf(",") : -1;
-    const first = comma === -1 ? forwarded : forwarded!.slice(0, comma);
+    const forwarded = request.headers.get("x-forwarded-for") ?? "";
+    const comma = forwarded.indexOf(",");
+    const first = comma === -1 ? forwarded : forwarded.slice(0, comma);
     const key = first ? clientKey(first) : null;
     if (key) return key;
   }
