@@ -10,7 +10,7 @@
 import { ValidationError } from "../../errors";
 import { quoteIdent } from "../../upstream/snapshot-schema";
 import { answerAsSda, decodeSdaTable, sdaCell, type Cell, type SdaAnswer, type SqlType } from "../../upstream/sda/payload";
-import { selectList, sqlInteger, sqlNumber } from "../../upstream/sda/sql";
+import { selectList, sqlBbox, sqlInteger } from "../../upstream/sda/sql";
 import { Payload, type QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
 import type { BboxParams, PedonParams } from "../provider";
@@ -33,10 +33,7 @@ const sdaSelect = (columns: readonly LabAnswerColumn[]) =>
  */
 export function labBboxSql({ bbox, limit, after }: BboxParams): string {
   const [minLon, minLat, maxLon, maxLat] = bbox;
-  const west = sqlNumber(minLon, "bbox min_lon", -180, 180);
-  const south = sqlNumber(minLat, "bbox min_lat", -90, 90);
-  const east = sqlNumber(maxLon, "bbox max_lon", -180, 180);
-  const north = sqlNumber(maxLat, "bbox max_lat", -90, 90);
+  const [west, south, east, north] = sqlBbox(bbox);
   if (minLon > maxLon || minLat > maxLat) throw new ValidationError("bbox minimum must not exceed its maximum.");
   sqlInteger(limit, "limit", 1, LAB_BBOX_MAX_LIMIT);
   const top = sqlInteger(limit + 1, "limit + 1", 2, LAB_BBOX_MAX_LIMIT + 1);

@@ -11,7 +11,7 @@ import { UpstreamError, ValidationError } from "../../errors";
 import { encodedRingsMeetBox, polygonsOfRings, signedArea2 } from "../../upstream/snapshot-polygon-parts";
 import { decodeRings } from "../../upstream/snapshot-geometry";
 import { answerAsSda, decodeSdaTable, type Cell, type SdaAnswer, type SdaPayload, type SqlType } from "../../upstream/sda/payload";
-import { sqlInteger, sqlNumber } from "../../upstream/sda/sql";
+import { sqlBbox, sqlInteger } from "../../upstream/sda/sql";
 import { Payload, type QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
 import type { BboxParams, MapUnitPolygon } from "../provider";
@@ -51,10 +51,7 @@ INNER JOIN mapunit AS mu ON mu.mukey = P.mukey`;
 
 export function ssurgoPolygonSql({ bbox, limit, after }: BboxParams): string {
   const [minLon, minLat, maxLon, maxLat] = bbox;
-  const w = sqlNumber(minLon, "bbox min_lon", -180, 180);
-  const s = sqlNumber(minLat, "bbox min_lat", -90, 90);
-  const e = sqlNumber(maxLon, "bbox max_lon", -180, 180);
-  const n = sqlNumber(maxLat, "bbox max_lat", -90, 90);
+  const [w, s, e, n] = sqlBbox(bbox);
   if (!(minLon < maxLon && minLat < maxLat)) throw new ValidationError("bbox minimum must be less than its maximum.");
   const top = sqlInteger(limit + 1, "limit", 2, MAX_POLYGON_ROWS + 1);
   return `${polygonSelect(top, "mupolygongeo.STAsText()")}

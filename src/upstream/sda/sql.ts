@@ -28,6 +28,11 @@ export function sqlInteger(value: number, what: string, min: number, max: number
   return sqlNumber(value, what, min, max);
 }
 
+/** A box's edges as T-SQL decimal literals, each checked to lie in WGS84: [west, south, east, north]. */
+export function sqlBbox([minLon, minLat, maxLon, maxLat]: readonly [number, number, number, number]): [string, string, string, string] {
+  return [sqlNumber(minLon, "bbox min_lon", -180, 180), sqlNumber(minLat, "bbox min_lat", -90, 90), sqlNumber(maxLon, "bbox max_lon", -180, 180), sqlNumber(maxLat, "bbox max_lat", -90, 90)];
+}
+
 /** One entry of a SELECT list: `alias.column`, or an expression, named `as` (default: the column). */
 export interface Selected {
   /** The answer column's name. */
