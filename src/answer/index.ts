@@ -5,7 +5,6 @@
  * turns an answer into validators, headers and bytes.
  */
 import { ValidationError } from "../errors";
-import type { LoamError } from "../errors";
 import type { SourceDescription } from "../upstream/transport";
 import type { CachedAnswer } from "../upstream/cache";
 import type { Connected } from "../providers/connect";

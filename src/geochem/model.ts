@@ -5,7 +5,6 @@
 import { t, type Static } from "elysia";
 import { Type } from "@sinclair/typebox";
 import { CacheMetadata, FORMAT_PARAMETER, closed, nullable, queryInteger } from "../domain/model";
-import { PropertyReference, Transformation } from "../catalog/model";
 import { PointGeometry, ValueQualifier } from "../domain/lab";
 import { GeochemObservation, GeochemObservationSource, GeochemSource, SampleDepth, SampleSite } from "../domain/sample-site";
 

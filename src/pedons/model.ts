@@ -3,8 +3,8 @@ import { t } from "elysia";
 import { BBOX_PATTERN } from "../domain/model";
 import { PEDON_KEY_PATTERN } from "../domain/pedon-key";
 import { Type } from "@sinclair/typebox";
-import { CacheMetadata, queryNumber, queryInteger, DepthInterval, FORMAT_PARAMETER, featureCollection, closed, nullable } from "../domain/model";
-import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
+import { CacheMetadata, queryNumber, queryInteger, FORMAT_PARAMETER, featureCollection, closed } from "../domain/model";
+import { propertiesParameter } from "../catalog/model";
 import { LabLayer, LabObservation, PedonFeature, PedonFeatureProperties, PedonLocation, PointGeometry } from "../domain/lab";
 import { SeriesLink } from "../domain/series";
 

@@ -3,7 +3,6 @@
  * getting its own folder (src/providers/<id>/) and replacing its entry here in the registry.
  */
 import type { PlannedProvider } from "./provider";
-import { USDA_NRCS_LICENSE } from "./usda";
 
 const planned = (record: PlannedProvider["record"]): PlannedProvider => ({ id: record.id, aliases: [], role: "planned", record });
 

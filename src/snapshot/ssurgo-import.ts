@@ -18,7 +18,6 @@ import {
   sqliteAffinity,
   sqlServerType,
   type SsurgoColumn,
-  type WssValue,
 } from "./wss-text";
 
 /** SSURGO tables the snapshot keeps (table physical names). sacatalog only when the export has it. */

@@ -15,7 +15,7 @@ import type { Database } from "bun:sqlite";
 import polygonClipping, { type Polygon as ClipPolygon } from "polygon-clipping";
 import { polygonsOfRings } from "../../upstream/snapshot-polygon-parts";
 import { decodeRings } from "../../upstream/snapshot-geometry";
-import { answerAsSda, decodeSdaTable, type Cell, type SdaAnswer, type SqlType } from "../../upstream/sda/payload";
+import { answerAsSda, decodeSdaTable, type Cell, type SdaAnswer } from "../../upstream/sda/payload";
 import { sqlInteger, sqlNumber } from "../../upstream/sda/sql";
 import { Payload, type QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";

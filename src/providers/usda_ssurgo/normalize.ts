@@ -10,7 +10,7 @@ import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
 import { tableRecords, type Cell, type SdaAnswer } from "../../upstream/sda/payload";
 import type { SoilObservation } from "../../domain/observation";
 import type { NormalizedPoint, PointContext, PointMapUnit } from "../provider";
-import { SSURGO_PROPERTY_BY_ID, SSURGO_PROPERTIES, type SsurgoProperty } from "./columns";
+import { SSURGO_PROPERTY_BY_ID, type SsurgoProperty } from "./columns";
 import { SSURGO_ID, SSURGO_LICENSE, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL, SSURGO_SPATIAL_RESOLUTION } from "./catalog";
 import { noMapUnitReason } from "../../domain/coverage";
 
