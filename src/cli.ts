@@ -3,11 +3,16 @@
  * `loam` command line: serve (default), snapshot build, import-ssurgo, --version, --help.
  * A configuration error prints one line naming the variable and exits 2.
  */
-import { ConfigError, loadConfig } from "./config";
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from "./config";
 import { VERSION } from "./version";
-import { readSnapshotInfo, SNAPSHOT_FORMAT_VERSION } from "./upstream/snapshot-schema";
+import { readSnapshotInfo } from "./upstream/snapshot-schema";
+import { providerSettings } from "./providers/registry";
 
-const HELP = `loam ${VERSION} - read-only soil-data API (USDA-NRCS SSURGO and KSSL)
+/** Usage, then every configuration variable with its default: Loam's own and each provider's. */
+function help(): string {
+  const variables = [...CONFIG_VARIABLES, ...providerSettings().map((s) => ({ name: s.name, default: String(s.default), help: s.help }))];
+  const width = Math.max(...variables.map((v) => v.name.length));
+  return `loam ${VERSION} - read-only soil-data API: soil survey, laboratory, geochemistry, modeled and sensor data, with provenance on every value
 
 Usage:
   loam [serve]                          serve the API (default)
@@ -15,22 +20,23 @@ Usage:
   loam import-ssurgo <folder-or-zip>    add a Web Soil Survey download to the snapshot
   loam --version | --help
 
-Configuration is read from the environment: PORT, HOST, LOAM_DB, LOAM_UPSTREAM, LOAM_SNAPSHOT,
-LOAM_DATA_DIR, SDA_URL, UPSTREAM_TIMEOUT_MS, CACHE_TTL_SECONDS, RATE_LIMIT_PER_MINUTE, TRUST_PROXY,
-LOG_LEVEL, LOAM_WORKERS, REDIS_URL, REDIS_TIMEOUT_MS (see README).`;
+Configuration, from the environment (default in brackets):
+${variables.map((v) => `  ${v.name.padEnd(width)}  ${v.help} [${v.default}]`).join("\n")}
+`;
+}
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`loam: ${message}\n`);
   process.exit(code);
 }
 
-/** The layout (format_version) a snapshot file states; null when it cannot be read. */
-async function snapshotLayout(path: string): Promise<string | null> {
+/** What a snapshot file states of itself (its layouts among it); null when it cannot be read. */
+async function snapshotInfo(path: string): Promise<Map<string, string> | null> {
   const { Database } = await import("bun:sqlite");
   try {
     const db = new Database(path, { readonly: true });
     try {
-      return readSnapshotInfo(db).values.get("format_version") ?? null;
+      return readSnapshotInfo(db).values;
     } finally {
       db.close();
     }
@@ -43,12 +49,14 @@ async function snapshotLayout(path: string): Promise<string | null> {
 async function ensureSnapshot(configured: string | null, dataDir: string): Promise<void> {
   const { existsSync } = await import("node:fs");
   const { DEFAULT_SNAPSHOT_PATH } = await import("./snapshot/paths");
+  const { staleLayout } = await import("./snapshot/build");
   const outPath = configured ?? DEFAULT_SNAPSHOT_PATH;
   if (existsSync(outPath)) {
-    const layout = await snapshotLayout(outPath);
-    if (layout === SNAPSHOT_FORMAT_VERSION) return void console.error(`loam: snapshot present at ${outPath}`);
-    if (!existsSync(dataDir)) return void console.error(`loam: the snapshot at ${outPath} has an older layout (${layout ?? "unknown"}, now ${SNAPSHOT_FORMAT_VERSION}) and there are no source exports at ${dataDir} to rebuild it`);
-    console.error(`loam: the snapshot at ${outPath} has an older layout (${layout ?? "unknown"}, now ${SNAPSHOT_FORMAT_VERSION}); rebuilding it`);
+    const values = await snapshotInfo(outPath);
+    const stale = values ? staleLayout(values) : "an unreadable layout";
+    if (stale === null) return void console.error(`loam: snapshot present at ${outPath}`);
+    if (!existsSync(dataDir)) return void console.error(`loam: the snapshot at ${outPath} has an older layout (${stale}) and there are no source exports at ${dataDir} to rebuild it`);
+    console.error(`loam: the snapshot at ${outPath} has an older layout (${stale}); rebuilding it`);
   }
   if (!existsSync(dataDir)) return void console.error(`loam: no snapshot and no source exports at ${dataDir}; set LOAM_DATA_DIR and run 'npm run snapshot:build'`);
   const { buildSnapshot } = await import("./snapshot/build");
@@ -79,10 +87,10 @@ async function hintEmbedded(configured: string | null, written: string): Promise
 async function main(argv: string[]): Promise<void> {
   const [command = "serve", ...rest] = argv;
   if (command === "--version" || command === "-v") return void console.log(VERSION);
-  if (command === "--help" || command === "-h" || command === "help") return void console.log(HELP);
+  if (command === "--help" || command === "-h" || command === "help") return void console.log(help());
   let config;
   try {
-    config = loadConfig();
+    config = loadConfig(process.env, navigator.hardwareConcurrency, providerSettings());
   } catch (error) {
     if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`);
     throw error;
@@ -134,7 +142,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     default:
-      fail(`unknown command '${command}'\n\n${HELP}`);
+      fail(`unknown command '${command}'\n\n${help()}`);
   }
 }
 

@@ -72,6 +72,32 @@ export interface Config {
   redisTimeoutMs: number;
   /** When set, GET /metrics answers only requests bearing it (`Authorization: Bearer <token>`); null leaves it open. */
   metricsToken: string | null;
+  /**
+   * The providers' own variables (e.g. SOILGRIDS_URL), by name, as checked against their declarations
+   * (docs/architecture.md#providers); read with `settingOf`. A variable not declared to `loadConfig` is absent.
+   */
+  settings: Readonly<Record<string, string | number>>;
+}
+
+/**
+ * A configuration variable a provider declares of itself (docs/architecture.md#providers): the one config
+ * reader checks it at start and `loam --help` lists it with its default.
+ */
+export type SettingDeclaration =
+  | { readonly name: string; readonly kind: "url"; readonly default: string; readonly help: string }
+  | { readonly name: string; readonly kind: "integer"; readonly default: number; readonly min: number; readonly max: number; readonly help: string };
+
+/** The value of a declared setting: as configured, else its default. */
+export function settingOf<D extends SettingDeclaration>(config: Config, declaration: D): D["default"] {
+  const value = config.settings?.[declaration.name];
+  return (value ?? declaration.default) as D["default"];
+}
+
+/** Read and check one declared setting from the environment. */
+function declared(env: Env, declaration: SettingDeclaration): string | number {
+  return declaration.kind === "url"
+    ? url(env, declaration.name, declaration.default)
+    : integer(env, declaration.name, declaration.default, declaration.min, declaration.max);
 }
 
 /** The most LOAM_WORKERS accepts: beyond a few per core they only compete for the same CPU. */
@@ -180,7 +206,37 @@ function urlPattern(env: Env, name: string, fallback: string, problem: (pattern:
   return raw;
 }
 
-export function loadConfig(env: Env = process.env, cores: number = navigator.hardwareConcurrency): Config {
+/**
+ * Loam's own variables with their defaults, as `loam --help` lists them (the providers' own follow,
+ * from their declarations). test/foundation/config.test.ts checks that every variable `loadConfig` reads is here.
+ */
+export const CONFIG_VARIABLES: readonly { name: string; default: string; help: string }[] = [
+  { name: "PORT", default: "3000", help: "port to listen on (0: any free port)" },
+  { name: "HOST", default: "0.0.0.0", help: "address to listen on" },
+  { name: "LOAM_UPSTREAM", default: "snapshot", help: "snapshot (offline, embedded data) or sda (live: USDA Soil Data Access and the sources' URLs)" },
+  { name: "LOAM_SNAPSHOT", default: "data/snapshot.sqlite, else the embedded copy", help: "the snapshot database to serve" },
+  { name: "LOAM_DATA_DIR", default: "../shared/data", help: "source exports the snapshot is built from" },
+  { name: "LOAM_DB", default: "data/loam.sqlite", help: "SQLite file for the cache and the rate counters" },
+  { name: "SDA_URL", default: DEFAULT_SDA_URL, help: "Soil Data Access (live mode)" },
+  { name: "OSD_URL", default: DEFAULT_OSD_URL, help: "series descriptions, a pattern with {letter} and {name} (live mode)" },
+  { name: "GEOCHEM_URL", default: DEFAULT_GEOCHEM_URL, help: "the USGS DS 801 file (live mode)" },
+  { name: "UPSTREAM_TIMEOUT_MS", default: "15000", help: `each upstream call answers within this (100 to ${MAX_UPSTREAM_TIMEOUT_MS})` },
+  { name: "CACHE_TTL_SECONDS", default: "604800", help: "how long upstream answers stay fresh (0: keep nothing)" },
+  { name: "CACHE_MAX_BYTES", default: "268435456", help: "bytes of upstream answers LOAM_DB keeps at most" },
+  { name: "RATE_LIMIT_PER_MINUTE", default: "120", help: "requests per client address per minute" },
+  { name: "TRUST_PROXY", default: "0", help: "1: rate-limit on the first X-Forwarded-For address (only behind a trusted proxy)" },
+  { name: "LOG_LEVEL", default: "info", help: "access log: info (a line per request), error (5xx only), silent; debug logs as info" },
+  { name: "LOAM_WORKERS", default: "1", help: `server processes on one port, 1 to ${MAX_WORKERS} or auto (one per core)` },
+  { name: "REDIS_URL", default: "unset (SQLite)", help: "redis://[user:password@]host:port[/db]: cache, counters and locks shared by instances" },
+  { name: "REDIS_TIMEOUT_MS", default: "250", help: "each Redis command answers within this or is skipped" },
+  { name: "METRICS_TOKEN", default: "unset (open)", help: "GET /metrics answers only 'Authorization: Bearer <token>'" },
+];
+
+/**
+ * The configuration of this environment: Loam's own variables, then every variable a provider declares
+ * (`declarations`, from the registry: `providerSettings` in src/providers/registry.ts).
+ */
+export function loadConfig(env: Env = process.env, cores: number = navigator.hardwareConcurrency, declarations: readonly SettingDeclaration[] = []): Config {
   const snapshot = env.LOAM_SNAPSHOT;
   const config: Config = {
     port: integer(env, "PORT", 3000, 0, 65535),
@@ -202,6 +258,7 @@ export function loadConfig(env: Env = process.env, cores: number = navigator.har
     redisUrl: redisUrl(env),
     redisTimeoutMs: integer(env, "REDIS_TIMEOUT_MS", 250, 10, 60_000),
     metricsToken: metricsToken(env),
+    settings: Object.fromEntries(declarations.map((d) => [d.name, declared(env, d)])),
   };
   // Workers share one port: with PORT=0 each would be given a different one.
   if (config.workers > 1 && config.port === 0) throw new ConfigError("LOAM_WORKERS", "several workers need a fixed PORT, not 0");

@@ -13,7 +13,9 @@
  * - what its role needs (a point answer normalized to observations; pedons in a box and one pedon).
  */
 import type { Static } from "elysia";
-import type { Config } from "../config";
+import type { Config, SettingDeclaration } from "../config";
+import type { Database } from "bun:sqlite";
+import type { DatasetInfo } from "../upstream/snapshot-schema";
 import type { ProviderRecord } from "../catalog/model";
 import type { QueryKind, SourceDescription, Transport } from "../upstream/transport";
 import type { DataKind, MapUnitSummary, Observation } from "../domain/observation";
@@ -64,6 +66,20 @@ interface ProviderBase {
   /** Other names accepted wherever the id is; answers always name the id. */
   readonly aliases: readonly string[];
   readonly record: ProviderRecord;
+  /** Its own configuration variables (e.g. SOILGRIDS_URL): checked at start by the one config reader, listed by --help. */
+  readonly settings?: readonly SettingDeclaration[];
+}
+
+/**
+ * A provider's part of the offline snapshot build (docs/architecture.md#providers): its own tables, named
+ * from its id (`<id>_...`), and the step that fills them from the source exports. The build runs every
+ * registered provider's step; `layout` is this provider's own layout version, stored in the snapshot, so
+ * a change to it rebuilds the snapshot without touching any other provider's.
+ */
+export interface SnapshotStep {
+  readonly layout: string;
+  /** Fill this provider's tables from `dataDir` (read-only): datasets to list in the coverage, warnings to report. */
+  import(db: Database, dataDir: string, log: (line: string) => void): { datasets: DatasetInfo[]; warnings: string[] } | Promise<{ datasets: DatasetInfo[]; warnings: string[] }>;
 }
 
 /** A provider that answers data requests. */
@@ -73,6 +89,8 @@ interface OperationalBase extends ProviderBase {
   readonly queries: Readonly<Record<string, QueryKind<never, unknown>>>;
   /** The transport this provider reads for this configuration. */
   connect(context: ConnectContext): Transport;
+  /** Its tables in the offline snapshot and their import step, when it has any of its own. */
+  readonly snapshot?: SnapshotStep;
 }
 
 /** What answers are built from, beside the upstream answer: where the transport reads. */

@@ -2,7 +2,8 @@
  * Every provider Loam knows, in catalog order: one registration line each (docs/architecture.md#providers).
  * `createApp({ providers })` may serve another list (tests add a fixture provider this way).
  */
-import type { OperationalProvider, Provider, ProviderRole } from "./provider";
+import type { SettingDeclaration } from "../config";
+import type { OperationalProvider, Provider, ProviderRole, SnapshotStep } from "./provider";
 import { usdaSsurgo } from "./usda_ssurgo";
 import { usdaKssl } from "./usda_kssl";
 import { usdaOsd } from "./usda_osd";
@@ -36,4 +37,14 @@ export function createRegistry(providers: readonly Provider[] = DEFAULT_PROVIDER
     find: (idOrAlias) => byName.get(idOrAlias),
     defaultFor: <R extends ProviderRole>(role: R) => providers.find((p): p is Extract<Provider, { role: R }> => p.role === role),
   };
+}
+
+/** Every configuration variable the providers declare, for the one config reader and --help. */
+export function providerSettings(providers: readonly Provider[] = DEFAULT_PROVIDERS): SettingDeclaration[] {
+  return providers.flatMap((provider) => provider.settings ?? []);
+}
+
+/** The providers' own snapshot steps, in registry order (the snapshot build runs each). */
+export function snapshotSteps(providers: readonly Provider[] = DEFAULT_PROVIDERS): { id: string; step: SnapshotStep }[] {
+  return providers.flatMap((provider) => ("snapshot" in provider && provider.snapshot ? [{ id: provider.id, step: provider.snapshot }] : []));
 }

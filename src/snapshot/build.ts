@@ -13,6 +13,8 @@ import { createBaseSchema, integrityWarnings, readSnapshotInfo, SNAPSHOT_FORMAT_
 import { deleteSsurgoArea, importSsurgoFolder, legendAreaSymbols, type SsurgoFolderReport, type SurveyArea } from "./ssurgo-import";
 import { findSurveyFolders, withSurveyFolders } from "./zip";
 import { US_STATE_NAMES } from "./us-states";
+import type { Provider } from "../providers/provider";
+import { DEFAULT_PROVIDERS, snapshotSteps } from "../providers/registry";
 
 export interface SnapshotReport {
   outPath: string;
@@ -33,6 +35,25 @@ export interface BuildOptions {
   outPath: string;
   /** One human-readable progress line at a time (the CLI writes them to stderr). */
   onProgress?: (line: string) => void;
+  /** Whose snapshot steps to run (default: the registry's providers). */
+  providers?: readonly Provider[];
+}
+
+/** The snapshot_info key of a provider's own table layout (docs/architecture.md#providers). */
+export const layoutKey = (providerId: string) => `layout:${providerId}`;
+
+/**
+ * Why a snapshot must be rebuilt for these providers, or null: the shared layout changed, or a provider's
+ * own tables are of another layout (or missing).
+ */
+export function staleLayout(values: ReadonlyMap<string, string>, providers: readonly Provider[] = DEFAULT_PROVIDERS): string | null {
+  const shared = values.get("format_version") ?? "unknown";
+  if (shared !== SNAPSHOT_FORMAT_VERSION) return `layout ${shared}, now ${SNAPSHOT_FORMAT_VERSION}`;
+  for (const { id, step } of snapshotSteps(providers)) {
+    const held = values.get(layoutKey(id));
+    if (held !== step.layout) return `${id} tables of layout ${held ?? "none"}, now ${step.layout}`;
+  }
+  return null;
 }
 
 export interface ImportOptions {
@@ -172,7 +193,7 @@ function subfolders(dir: string): string[] {
 }
 
 /** Build a fresh snapshot at `outPath` from `dataDir/ssurgo/*` and `dataDir/kssl/*`. */
-export async function buildSnapshot({ dataDir, outPath, onProgress = () => {} }: BuildOptions): Promise<SnapshotReport> {
+export async function buildSnapshot({ dataDir, outPath, onProgress = () => {}, providers = DEFAULT_PROVIDERS }: BuildOptions): Promise<SnapshotReport> {
   const started = performance.now();
   const warnings: string[] = [];
   const skip = (path: string, why: string) => {
@@ -209,6 +230,14 @@ export async function buildSnapshot({ dataDir, outPath, onProgress = () => {} }:
     osdCounts = { series: osd.series, munsellRows: osd.munsellRows };
     warnings.push(...osd.warnings);
     warnings.push(...importGeochem(db, dataDir, onProgress).warnings);
+    // Each provider with tables of its own imports them (docs/architecture.md#providers).
+    for (const { id, step } of snapshotSteps(providers)) {
+      const added = await step.import(db, dataDir, onProgress);
+      for (const info of added.datasets) writeDatasetInfo(db, info);
+      datasets.push(...added.datasets);
+      warnings.push(...added.warnings);
+      writeInfo(db, layoutKey(id), step.layout);
+    }
     onProgress("checking keys");
     warnings.push(...integrityWarnings(db));
     for (const w of warnings) onProgress(`warning: ${w}`);

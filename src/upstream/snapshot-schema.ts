@@ -167,7 +167,8 @@ export function integrityWarnings(db: Database): string[] {
 
 /** One dataset's entry in `snapshot_info` (key `dataset:<kind>:<id>`). */
 export interface DatasetInfo {
-  kind: "ssurgo" | "kssl";
+  /** "ssurgo", "kssl", or the id of the provider whose snapshot step imported it. */
+  kind: string;
   id: string;
   /** Coverage line for warnings, e.g. "SSURGO IA073 Greene County, Iowa (survey version 26, 2020-06-10)". */
   label: string;

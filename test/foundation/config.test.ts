@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError, loadConfig } from "../../src/config";
+import { readFileSync } from "node:fs";
+import { CONFIG_VARIABLES, ConfigError, loadConfig, settingOf, type SettingDeclaration } from "../../src/config";
+import { providerSettings } from "../../src/providers/registry";
 
 describe("configuration", () => {
   test("defaults are those of docs/decisions.md#config", () => {
@@ -89,5 +91,33 @@ describe("configuration", () => {
       expect(stderr).toContain(name);
       expect(stderr).toContain(value);
     }
+  });
+
+  test("--help lists every variable the config reader reads, and each provider's own, with its default", () => {
+    const source = readFileSync("src/config.ts", "utf8");
+    const read = new Set([...source.matchAll(/env(?:\.|, ")([A-Z][A-Z_]+)/g)].map((m) => m[1]!));
+    const listed = CONFIG_VARIABLES.map((v) => v.name);
+    expect([...read].filter((name) => !listed.includes(name))).toEqual([]);
+    const help = Bun.spawnSync([process.execPath, "src/cli.ts", "--help"], { env: { ...process.env } }).stdout.toString();
+    for (const variable of [...CONFIG_VARIABLES, ...providerSettings().map((s) => ({ name: s.name, default: String(s.default) }))]) {
+      const line = help.split("\n").find((l) => l.trimStart().startsWith(`${variable.name} `));
+      expect(line, variable.name).toBeDefined();
+      expect(line!).toContain(`[${variable.default}]`);
+    }
+  });
+
+  test("a provider's declared variable is read and checked by the one config reader", () => {
+    const declarations: SettingDeclaration[] = [
+      { name: "FIXTURE_URL", kind: "url", default: "https://example.org/q", help: "a fixture source" },
+      { name: "FIXTURE_PER_MINUTE", kind: "integer", default: 5, min: 1, max: 60, help: "a budget" },
+    ];
+    const defaults = loadConfig({}, 2, declarations);
+    expect(settingOf(defaults, declarations[0]!)).toBe("https://example.org/q");
+    expect(settingOf(defaults, declarations[1]!)).toBe(5);
+    const set = loadConfig({ FIXTURE_URL: "http://127.0.0.1:9/x", FIXTURE_PER_MINUTE: "7" }, 2, declarations);
+    expect(settingOf(set, declarations[0]!)).toBe("http://127.0.0.1:9/x");
+    expect(settingOf(set, declarations[1]!)).toBe(7);
+    expect(() => loadConfig({ FIXTURE_PER_MINUTE: "61" }, 2, declarations)).toThrow(/FIXTURE_PER_MINUTE: expected a whole number from 1 to 60/);
+    expect(() => loadConfig({ FIXTURE_URL: "ftp://x" }, 2, declarations)).toThrow(ConfigError);
   });
 });

@@ -13,6 +13,7 @@ import { buildSnapshot } from "../../src/snapshot/build";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
 import type { Transport } from "../../src/upstream/transport";
 import type { Provider, SharedUpstreams } from "../../src/providers/provider";
+import { DEFAULT_PROVIDERS, providerSettings } from "../../src/providers/registry";
 import { contractFrom, type ContractChecker } from "./openapi";
 import { startFakeSda, type FakeSda } from "./fake-sda";
 import { SdaTransport } from "../../src/upstream/sda/client";
@@ -61,7 +62,7 @@ export interface StartOptions {
 
 export async function startLoam(options: StartOptions = {}): Promise<RunningLoam> {
   const dbPath = options.dbPath ?? tempDbPath();
-  const config = loadConfig({ RATE_LIMIT_PER_MINUTE: "100000", LOAM_DB: dbPath, ...options.env });
+  const config = loadConfig({ RATE_LIMIT_PER_MINUTE: "100000", LOAM_DB: dbPath, ...options.env }, undefined, providerSettings(options.providers ?? DEFAULT_PROVIDERS));
   const source = options.source ?? new SnapshotTransport(await testSnapshot());
   const upstreams: SharedUpstreams = source.kind === "sda" ? { sda: source } : { snapshot: source };
   const db = openDatabase(config.dbPath);
