@@ -118,9 +118,9 @@ describe("GET /v1/soil/points: bad lists are 422s naming the rule", () => {
   });
 });
 
-describe("the README's examples", () => {
-  test("every curl line of the README that asks /v1/soil/aoi or /v1/soil/points answers 200 with its format", async () => {
-    const readme = await Bun.file(new URL("../../README.md", import.meta.url)).text();
+describe("the API guide's examples", () => {
+  test("every curl line of docs/api.md that asks /v1/soil/aoi or /v1/soil/points answers 200 with its format", async () => {
+    const readme = await Bun.file(new URL("../../docs/api.md", import.meta.url)).text();
     const urls = [...readme.matchAll(/curl (?:-o \S+ )?'http:\/\/localhost:3000(\/v1\/soil\/(?:aoi|points)\?[^']+)'/g)].map((m) => m[1]!);
     expect(urls.length).toBeGreaterThanOrEqual(3);
     for (const url of urls) {

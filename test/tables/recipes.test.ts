@@ -1,5 +1,5 @@
 /**
- * The README's "Use from R, Python and QGIS" recipes, run as written against a running Loam: the
+ * The recipes of docs/clients.md ("Use from R, Python and QGIS"), run as written against a running Loam: the
  * Python block with python3, the ogrinfo line with GDAL. Skipped only where the tool is missing
  * (CI installs gdal-bin). R is not installed here, so its recipe is not run.
  */
@@ -12,14 +12,14 @@ import { knownPedons } from "../pedons/known-answers";
 import { knownPoints } from "../location/known-answers";
 
 const { loam } = useLoam();
-const README = readFileSync(resolve(import.meta.dir, "../../README.md"), "utf8");
-const SECTION = README.slice(README.indexOf("## Use from R, Python and QGIS"), README.indexOf("## The snapshot"));
+const GUIDE = readFileSync(resolve(import.meta.dir, "../../docs/clients.md"), "utf8");
+const SECTION = GUIDE.slice(GUIDE.indexOf("## Use from R, Python and QGIS"), GUIDE.indexOf("## Use from QGIS and GDAL"));
 const PYTHON = python("csv", "json");
 const OGRINFO = tool("ogrinfo", "gdal-bin");
 
 function block(language: string): string {
   const match = new RegExp("```" + language + "\\n([\\s\\S]*?)```").exec(SECTION);
-  if (!match) throw new Error(`the README section has no ${language} block`);
+  if (!match) throw new Error(`the guide's section has no ${language} block`);
   return match[1]!;
 }
 
@@ -31,7 +31,7 @@ async function run(cmd: string[], env: Record<string, string> = {}): Promise<str
   return stdout;
 }
 
-describe("README recipes", () => {
+describe("docs/clients.md recipes", () => {
   test.skipIf(!PYTHON)("the Python recipe prints the Clarion Ap clay and 02N0245's layer count", async () => {
     const out = await run([PYTHON!, "-c", block("python")], { LOAM_BASE: loam.base });
     const point = knownPoints().find((p) => p.area === "IA073-aoi" && p.component === "Clarion")!;
