@@ -13,7 +13,7 @@ export const DEFAULT_SUMMARY_PROPERTIES = "ph,organic_matter,sand,silt,clay";
 
 export const SummaryMethodName = t.Union(
   [t.Literal("weighted_average"), t.Literal("dominant_component"), t.Literal("dominant_condition"), t.Literal("min"), t.Literal("max")],
-  { title: "SummaryMethod", description: "How component values become one map-unit value (see the README)." },
+  { title: "SummaryMethod", description: "How component values become one map-unit value (docs/api.md, Map-unit summaries)." },
 );
 
 /** The model lists every method of methods.ts (checked here, at compile time). */

@@ -9,7 +9,7 @@ import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import docsHtml from "../../public/docs/index.html" with { type: "file" };
 import docsInit from "../../public/docs/init.js" with { type: "file" };
 import docsCss from "../../public/docs/docs.css" with { type: "file" };
-// The map page (README "The map page"): Leaflet, topojson-client and the TopoJSON outlines are served from here too.
+// The map page (docs/map.md): Leaflet, topojson-client and the TopoJSON outlines are served from here too.
 import mapHtml from "../../public/map/index.html" with { type: "file" };
 // The page's ES modules (public/map/js/): each one listed here, or the compiled executable lacks it.
 import mapJsAoi from "../../public/map/js/aoi.js" with { type: "file" };

@@ -50,7 +50,7 @@ export const MAP_UNITS = { enabled: true, maxSideDegrees: 0.25, limit: 2000, met
 
 /**
  * The "Go to the soil map" button: the IA073 survey area excerpt (Greene County, Iowa) around the data
- * README's known point in map unit L138B, at a zoom whose view is far inside the polygon box limit.
+ * the API guide's known point in map unit L138B (docs/api.md), at a zoom whose view is far inside the polygon box limit.
  */
 export const SOIL_MAP_VIEW = { lat: 41.944131, lon: -94.359608, zoom: 17, label: "IA073 (Iowa)" };
 
