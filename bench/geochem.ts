@@ -18,7 +18,7 @@ const { app, close } = uncachedLoam("geochem");
 const snapshot = new Database(SNAPSHOT, { readonly: true });
 let siteIds: number[];
 try {
-  siteIds = snapshot.query<{ site_id: number }, []>("SELECT site_id FROM geochem_site ORDER BY site_id").all().map((r) => r.site_id);
+  siteIds = snapshot.query<{ site_id: number }, []>("SELECT site_id FROM usgs_geochem_site ORDER BY site_id").all().map((r) => r.site_id);
 } catch {
   throw new Error("data/snapshot.sqlite holds no geochemistry sites: rebuild it with 'bun run snapshot:build'");
 } finally {

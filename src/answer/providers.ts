@@ -12,8 +12,8 @@ import type { Registry } from "../providers/registry";
 export interface ProviderFit<P extends OperationalProvider> {
   /** Whether the route can use this operational provider. */
   fits(provider: OperationalProvider): provider is P;
-  /** The 422 message for an operational provider that does not fit. */
-  refusal(provider: OperationalProvider): string;
+  /** The 422 message for an operational provider that does not fit; `fitting` names the registered providers that do. */
+  refusal(provider: OperationalProvider, fitting: readonly string[]): string;
   /** The error for a name no provider has; an UnknownProviderError (404) unless the route documents otherwise. */
   unknown?(name: string): LoamError;
 }
@@ -41,11 +41,12 @@ export function fitFor<R extends keyof typeof ROLE_ENDPOINTS, P extends Extract<
 ): ProviderFit<P> {
   return {
     fits: (provider): provider is P => provider.role === role && has(provider as Extract<OperationalProvider, { role: R }>),
-    refusal: (provider) => {
+    refusal: (provider, fitting) => {
       const served = ROLE_ENDPOINTS[provider.role];
+      const instead = fitting.length > 0 ? ` (${fitting.join(" and ")} ${fitting.length === 1 ? "serves" : "serve"} it)` : "";
       return provider.role === role
-        ? `${where} names '${provider.id}', which serves ${served.serves} but not ${wanted}.`
-        : `${where} names '${provider.id}', which serves ${served.serves}, not ${wanted}; use ${served.use} for it.`;
+        ? `${where} names '${provider.id}', which serves ${served.serves} but not ${wanted}${instead}.`
+        : `${where} names '${provider.id}', which serves ${served.serves}, not ${wanted}${instead}; use ${served.use} for it.`;
     },
   };
 }
@@ -55,7 +56,7 @@ export function resolveProvider<P extends OperationalProvider>(registry: Registr
   const provider = registry.find(name);
   if (provider === undefined) throw fit.unknown ? fit.unknown(name) : new UnknownProviderError(clip(name));
   if (provider.role === "planned") throw new ProviderNotOperationalError(provider.id);
-  if (!fit.fits(provider)) throw new ValidationError(fit.refusal(provider), provider.id);
+  if (!fit.fits(provider)) throw new ValidationError(fit.refusal(provider, registry.operational.filter((p) => fit.fits(p)).map((p) => p.id)), provider.id);
   return provider;
 }
 
@@ -64,7 +65,7 @@ export function oneProviderName(raw: string): string {
   const items = raw.split(",").map((item) => item.trim());
   const given = items[0] ?? "";
   if (items.length !== 1 || given === "") {
-    throw new ValidationError(`Query parameter 'providers' must name exactly one mapped-location provider (e.g. usda_ssurgo); got ${items.length}.`);
+    throw new ValidationError(`Query parameter 'providers' must name exactly one mapped-location provider (GET /v1/providers lists them); got ${items.length}.`);
   }
   return given;
 }

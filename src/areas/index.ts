@@ -22,12 +22,12 @@ export interface AreaRouteDeps extends DataDeps {
 
 const AREAS: ProviderFit<AreaProvider> = fitFor(
   "mapped_location",
-  "map units and polygons to report an area from (use usda_ssurgo)",
+  "map units and polygons to report an area from",
   "Query parameter 'provider'",
   (provider) => provider.mapUnits !== undefined && provider.mapUnitPolygons?.inArea !== undefined,
 );
 
-const MAP_UNITS: ProviderFit<MapUnitProvider> = fitFor("mapped_location", "map-unit summaries (use usda_ssurgo)", "Query parameter 'provider'", (provider) => provider.mapUnits !== undefined);
+const MAP_UNITS: ProviderFit<MapUnitProvider> = fitFor("mapped_location", "map-unit summaries", "Query parameter 'provider'", (provider) => provider.mapUnits !== undefined);
 
 /** An AOI whose sides may reach a degree before the area rule (10,000 ha) decides. */
 const AOI_BBOX_LIMITS = { maxSideDegrees: 1, maxAreaSquareDegrees: 1 };
@@ -53,7 +53,7 @@ function planOf(read: Shared, provider: MapUnitProvider): { plan: SummaryPlan; f
 }
 
 function providerNamed<P extends MapUnitProvider>(deps: DataDeps, given: string, fit: ProviderFit<P>): P {
-  if (given.trim() === "") throw new ValidationError("Query parameter 'provider' must name a mapped-survey provider (usda_ssurgo); it is empty.");
+  if (given.trim() === "") throw new ValidationError("Query parameter 'provider' must name a mapped-survey provider; it is empty (omit it for the default).");
   return resolveProvider(deps.registry, given.trim(), fit);
 }
 

@@ -3,6 +3,10 @@
  * interest (its map units with their geodesic areas and summaries, and the area-weighted summaries),
  * and GET /v1/soil/points, the summaries at up to 100 points in one request.
  */
+import { defaultProviderId } from "../providers/registry";
+
+/** The mapped-survey provider of an area report when a request names none (declared in the registry). */
+const DEFAULT_AREA_PROVIDER = defaultProviderId("mapped_location");
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
 import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, closed, nullable } from "../domain/model";
@@ -16,7 +20,7 @@ import { BBOX_PATTERN } from "../domain/model";
 export const MAX_POINTS = 100;
 
 const summaryParameters = {
-  provider: t.Optional(t.String({ maxLength: 40, default: "usda_ssurgo", description: "The mapped-survey provider (usda_ssurgo).", examples: ["usda_ssurgo"] })),
+  provider: t.Optional(t.String({ maxLength: 40, default: DEFAULT_AREA_PROVIDER, description: `The mapped-survey provider (${DEFAULT_AREA_PROVIDER}).`, examples: [DEFAULT_AREA_PROVIDER] })),
   properties: propertiesParameter(DEFAULT_SUMMARY_PROPERTIES),
   method: t.Optional(
     t.String({

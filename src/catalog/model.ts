@@ -10,7 +10,7 @@ export const Status = t.Union(
 
 export const ProviderRecord = t.Object(
   {
-    id: t.String({ examples: ["usda_ssurgo"] }),
+    id: t.String({ description: "The provider id (GET /v1/providers lists them)." }),
     name: t.String(),
     organization: t.String(),
     coverage: t.String(),

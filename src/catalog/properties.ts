@@ -355,7 +355,7 @@ export const PROPERTIES: readonly PropertyRecord[] = [
       "phosphate or AB-DTPA extraction) measure different pools; availability also depends on speciation " +
       "(selenate vs selenite) and pH. Total and extractable values are not interchangeable. " +
       TOTAL_CONTENT_WARNING,
-    // Served by usgs_geochem (USGS DS 801 totals) since 0.4.0.
+    // Served as USGS DS 801 totals since 0.4.0.
     status: "experimental",
   },
   {
@@ -371,7 +371,7 @@ export const PROPERTIES: readonly PropertyRecord[] = [
       "arsenic (phosphate extraction, in-vitro tests) are different quantities; regulatory screening values " +
       "refer to specific methods. " +
       TOTAL_CONTENT_WARNING,
-    // Served by usgs_geochem (USGS DS 801 totals) since 0.4.0.
+    // Served as USGS DS 801 totals since 0.4.0.
     status: "experimental",
   },
   {
@@ -496,7 +496,7 @@ export const PROPERTIES: readonly PropertyRecord[] = [
       "(Urban land, Water) have none, and a correlated map-unit component is not a classified pedon at the point.",
     status: "experimental",
   },
-  // ---- total element contents (USGS DS 801, usgs_geochem) ----
+  // ---- total element contents (USGS DS 801) ----
   ...ELEMENT_TOTAL_PROPERTIES,
 ];
 

@@ -40,7 +40,7 @@ export const SAMPLE_SITE_MODELS = { SampleSite, SampleDepth };
 
 export const GeochemObservationSource = t.Object(
   {
-    provider: t.String({ examples: ["usgs_geochem"] }),
+    provider: t.String({ description: "The sample-site provider id." }),
     column: t.String({ description: "The file's column.", examples: ["Top5_As"] }),
     original_value: t.String({ description: "The file's cell as written.", examples: ["4.7", "<1"] }),
     original_unit: t.String({ description: "The unit row's cell of that column.", examples: ["mg/kg", "wt. %"] }),
@@ -70,7 +70,7 @@ export type GeochemObservation = Static<typeof GeochemObservation>;
 
 export const GeochemSource = t.Object(
   {
-    provider: t.String({ examples: ["usgs_geochem"] }),
+    provider: t.String({ description: "The sample-site provider id." }),
     organization: t.String(),
     citation: t.String(),
     source_url: t.String(),

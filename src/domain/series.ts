@@ -83,7 +83,7 @@ export const SeriesInfo = t.Object(
 
 export const SeriesSource = t.Object(
   {
-    provider: t.String({ examples: ["usda_osd"] }),
+    provider: t.String({ description: "The series provider id." }),
     organization: t.String(),
     citation: t.String({ description: "Names the series and the description's revision date." }),
     source_url: t.String({ description: "Where the description was read (the SoilKnowledgeBase JSON file)." }),
@@ -96,7 +96,7 @@ export const SeriesResponse = t.Object(
   {
     api_version: t.String(),
     status: t.Literal("experimental"),
-    provider: t.String({ examples: ["usda_osd"] }),
+    provider: t.String({ description: "The series provider id." }),
     data_kind: t.Literal("mapped_survey", { description: "A described series concept (typical pedon and ranges), not a measurement at a place." }),
     series: SeriesInfo,
     sections: t.Array(SeriesSection, { description: "Every text section of the description, in its order." }),

@@ -26,7 +26,7 @@ const ANY_BOX = { maxSideDegrees: 360, maxAreaSquareDegrees: 360 * 180 };
 
 const SAMPLE_SITES: ProviderFit<SampleSiteProvider> = {
   fits: (provider): provider is SampleSiteProvider => provider.role === "sample_sites",
-  refusal: (provider) => `Path parameter 'provider_id' names '${provider.id}', which does not serve sample sites; usgs_geochem does.`,
+  refusal: (provider, fitting) => `Path parameter 'provider_id' names '${provider.id}', which does not serve sample sites${fitting.length > 0 ? `; ${fitting.join(" and ")} ${fitting.length === 1 ? "does" : "do"}` : ""}.`,
 };
 
 function sampleSites(deps: DataDeps): SampleSiteProvider {
@@ -170,7 +170,7 @@ export function geochem(deps: GeochemRouteDeps) {
           operationId: "getRawGeochemSite",
           summary: "Untouched upstream row for one sample site",
           description:
-            "The DS 801 file's row for the site as {column: cell} beside the unit row as {column: unit}, every cell a string as written, inside a labelled wrapper. Not normalized; not promised to stay stable. Example: /v1/providers/usgs_geochem/raw/sites/3560",
+            `The DS 801 file's row for the site as {column: cell} beside the unit row as {column: unit}, every cell a string as written, inside a labelled wrapper. Not normalized; not promised to stay stable. Example: /v1/providers/${GEOCHEM_PROVIDER}/raw/sites/3560`,
           responses: documentedResponses(
             {
               200: ["RawGeochemSiteResponse", "The raw row in its wrapper."],

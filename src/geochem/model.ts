@@ -1,14 +1,16 @@
 /**
- * Models of the geochemistry endpoints (provider usgs_geochem, docs/decisions.md#geochem):
+ * Models of the geochemistry endpoints (any sample_sites provider, docs/decisions.md#geochem):
  * GET /v1/geochem/sites, GET /v1/geochem/sites/{site_id}, GET /v1/providers/{provider_id}/raw/sites/{site_id}.
  */
+import { defaultProviderId } from "../providers/registry";
 import { t, type Static } from "elysia";
 import { Type } from "@sinclair/typebox";
 import { CacheMetadata, FORMAT_PARAMETER, closed, nullable, queryInteger } from "../domain/model";
 import { PointGeometry, ValueQualifier } from "../domain/lab";
 import { GeochemObservation, GeochemObservationSource, GeochemSource, SampleDepth, SampleSite } from "../domain/sample-site";
 
-export const GEOCHEM_PROVIDER = "usgs_geochem";
+/** The sample-site provider a request names when it names none (declared in the registry). */
+export const GEOCHEM_PROVIDER = defaultProviderId("sample_sites");
 export const DEFAULT_SITE_LIMIT = 100;
 export const MAX_SITE_LIMIT = 1000;
 /** The box of a query that names none: every site, page by page. */
@@ -158,7 +160,7 @@ export type GeochemSiteResponse = Static<typeof GeochemSiteResponse>;
 // ---- GET /v1/providers/{provider_id}/raw/sites/{site_id} ------------------------------------------
 
 export const RawGeochemSiteParams = t.Object({
-  provider_id: t.String({ description: "A sample-site provider: usgs_geochem.", examples: [GEOCHEM_PROVIDER] }),
+  provider_id: t.String({ description: `A sample-site provider: ${GEOCHEM_PROVIDER}.`, examples: [GEOCHEM_PROVIDER] }),
   site_id: SiteIdParam,
 });
 

@@ -7,7 +7,7 @@ import { checkDepthInterval, type DataDeps } from "../answer";
 import { fitFor, oneProviderName, resolveProvider, unknownInProviders, type ProviderFit } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
 import type { PointProvider } from "../providers/provider";
-import { LocationQueryParams, LocationResponse, RawLocationPathParams, RawLocationQueryParams, RawProviderResponse } from "./model";
+import { DEFAULT_POINT_PROVIDER, LocationQueryParams, LocationResponse, RawLocationPathParams, RawLocationQueryParams, RawProviderResponse } from "./model";
 import { rawAtPoint, soilAtPoint, type EffectiveLocationQuery } from "./service";
 import { LOCATION_TABLE } from "../tables";
 
@@ -21,10 +21,10 @@ const POINT: ProviderFit<PointProvider> = fitFor("mapped_location", "mapped valu
 /** The raw endpoint names the path id: a laboratory provider is pointed to its own raw endpoint. */
 const RAW_POINT: ProviderFit<PointProvider> = {
   ...fitFor("mapped_location", "a raw location table", "Path parameter 'provider_id'"),
-  refusal: (provider) =>
+  refusal: (provider, fitting) =>
     provider.role === "lab_pedons"
       ? `Path parameter 'provider_id' names '${provider.id}', which has no raw location endpoint: it serves laboratory pedons (use /v1/providers/${provider.id}/raw/pedons/{pedon_key}).`
-      : fitFor("mapped_location", "a raw location table", "Path parameter 'provider_id'").refusal(provider),
+      : fitFor("mapped_location", "a raw location table", "Path parameter 'provider_id'").refusal(provider, fitting),
 };
 
 const locationQuery = strictQuery(LocationQueryParams);
@@ -95,7 +95,7 @@ export function location(deps: LocationRouteDeps) {
           tags: ["raw"],
           summary: "Untouched upstream payload for one point",
           description:
-            "The exact SDA JSON (JSON+COLUMNNAME+METADATA) for the point query inside a labelled wrapper; in snapshot mode the same table shape built from the snapshot. Not normalized; not promised to stay stable. Example: /v1/providers/usda_ssurgo/raw/location?latitude=41.944131&longitude=-94.359608",
+            `The exact SDA JSON (JSON+COLUMNNAME+METADATA) for the point query inside a labelled wrapper; in snapshot mode the same table shape built from the snapshot. Not normalized; not promised to stay stable. Example: /v1/providers/${DEFAULT_POINT_PROVIDER}/raw/location?latitude=41.944131&longitude=-94.359608`,
           responses: documentedResponses(
             {
               200: ["RawProviderResponse", "The raw payload in its wrapper."],

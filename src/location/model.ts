@@ -1,8 +1,12 @@
 /** Models of the point query and its raw twin (docs/decisions.md#provenance). */
+import { defaultProviderId } from "../providers/registry";
 import { t } from "elysia";
 import { CacheMetadata, COORDINATE_PARAMETERS, DEPTH_PARAMETERS, FORMAT_PARAMETER, closed } from "../domain/model";
 import { propertiesParameter } from "../catalog/model";
 import { DataKind, LicenseRecord, MapUnitSummary, OBSERVATION_MODELS, Observation, ObservationLocation, SourceProvenance, SurveyContext, Uncertainty } from "../domain/observation";
+
+/** The mapped-location provider a request names when it names none (declared in the registry). */
+export const DEFAULT_POINT_PROVIDER = defaultProviderId("mapped_location");
 
 export const DEFAULT_LOCATION_PROPERTIES = "ph,organic_matter,sand,silt,clay";
 
@@ -15,7 +19,7 @@ const pointParameters = {
 export const LocationQueryParams = t.Object({
   ...pointParameters,
   providers: t.Optional(
-    t.String({ maxLength: 40, default: "usda_ssurgo", description: "One mapped-location provider id; at most 40 characters.", examples: ["usda_ssurgo"] }),
+    t.String({ maxLength: 40, default: DEFAULT_POINT_PROVIDER, description: "One mapped-location provider id; at most 40 characters.", examples: [DEFAULT_POINT_PROVIDER] }),
   ),
   ...FORMAT_PARAMETER,
 });
@@ -23,7 +27,7 @@ export const LocationQueryParams = t.Object({
 export const RawLocationQueryParams = t.Object(pointParameters);
 
 export const RawLocationPathParams = t.Object({
-  provider_id: t.String({ description: "A mapped-location provider id (usda_ssurgo).", examples: ["usda_ssurgo"] }),
+  provider_id: t.String({ description: `A mapped-location provider id (${DEFAULT_POINT_PROVIDER}).`, examples: [DEFAULT_POINT_PROVIDER] }),
 });
 
 export const LocationQuery = t.Object(

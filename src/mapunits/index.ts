@@ -23,11 +23,11 @@ export interface MapUnitRouteDeps extends DataDeps {
   send: Send;
 }
 
-const POLYGONS: ProviderFit<PointProvider> = fitFor("mapped_location", "map-unit polygons (use usda_ssurgo)", "Query parameter 'provider'", (provider) => provider.mapUnitPolygons !== undefined);
+const POLYGONS: ProviderFit<PointProvider> = fitFor("mapped_location", "map-unit polygons", "Query parameter 'provider'", (provider) => provider.mapUnitPolygons !== undefined);
 
 /** A mapped-survey provider with polygons; unknown 404, planned 409, another role 422. */
 export function polygonProvider(deps: DataDeps, given: string): PointProvider {
-  if (given.trim() === "") throw new ValidationError("Query parameter 'provider' must name a mapped-survey provider (usda_ssurgo); it is empty.");
+  if (given.trim() === "") throw new ValidationError("Query parameter 'provider' must name a mapped-survey provider; it is empty (omit it for the default).");
   return resolveProvider(deps.registry, given.trim(), POLYGONS);
 }
 

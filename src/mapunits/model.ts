@@ -1,4 +1,5 @@
 /** Models of GET /v1/soil/mapunits?bbox=…: map-unit polygons as an RFC 7946 FeatureCollection. */
+import { defaultProviderId } from "../providers/registry";
 import { t } from "elysia";
 import { BBOX_PATTERN } from "../domain/model";
 import { Type } from "@sinclair/typebox";
@@ -7,7 +8,7 @@ import { DEPTH_PARAMETERS, queryInteger, FORMAT_PARAMETER, featureCollection, cl
 
 const integer = Type.Integer;
 
-export const DEFAULT_MAP_UNIT_PROVIDER = "usda_ssurgo";
+export const DEFAULT_MAP_UNIT_PROVIDER = defaultProviderId("mapped_location");
 export const DEFAULT_MAP_UNIT_LIMIT = 2000;
 export const MAX_MAP_UNIT_LIMIT = 5000;
 /** A box of polygons is small: survey maps are drawn at 1:12,000 to 1:63,360 (docs/decisions.md#limits). */
@@ -69,7 +70,7 @@ export const MapUnitCollectionQueryParams = t.Object({
     pattern: BBOX_PATTERN,
   }),
   provider: t.Optional(
-    t.String({ maxLength: 40, default: DEFAULT_MAP_UNIT_PROVIDER, description: "The mapped-survey provider (usda_ssurgo).", examples: [DEFAULT_MAP_UNIT_PROVIDER] }),
+    t.String({ maxLength: 40, default: DEFAULT_MAP_UNIT_PROVIDER, description: `The mapped-survey provider (${DEFAULT_MAP_UNIT_PROVIDER}).`, examples: [DEFAULT_MAP_UNIT_PROVIDER] }),
   ),
   limit: t.Optional(
     queryInteger({ minimum: 1, maximum: MAX_MAP_UNIT_LIMIT, default: DEFAULT_MAP_UNIT_LIMIT, description: "Most polygons per page, 1 to 5000." }),

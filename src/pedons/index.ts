@@ -29,7 +29,7 @@ export interface PedonRouteDeps extends DataDeps {
 
 /** A laboratory provider id or alias → the provider; unknown 404, planned 409, another role 422. */
 function labProvider(deps: DataDeps, given: string, where: string): PedonProvider {
-  if (given.trim() === "") throw new ValidationError(`${where} must name a laboratory pedon provider (usda_kssl or an alias); it is empty.`);
+  if (given.trim() === "") throw new ValidationError(`${where} must name a laboratory pedon provider; it is empty (omit it for the default).`);
   return resolveProvider(deps.registry, given.trim(), fitFor("lab_pedons", "laboratory pedons", where));
 }
 
@@ -195,7 +195,7 @@ export function pedons(deps: PedonRouteDeps) {
           tags: ["raw"],
           summary: "Untouched upstream laboratory table for one pedon",
           description:
-            "The exact SDA JSON (JSON+COLUMNNAME+METADATA) of the fixed, bounded laboratory query behind /v1/pedons/{pedon_key}, inside a labelled wrapper; in snapshot mode the same table shape built from the snapshot. Not normalized; not promised to stay stable. Example: /v1/providers/usda_kssl/raw/pedons/02N0245",
+            `The exact SDA JSON (JSON+COLUMNNAME+METADATA) of the fixed, bounded laboratory query behind /v1/pedons/{pedon_key}, inside a labelled wrapper; in snapshot mode the same table shape built from the snapshot. Not normalized; not promised to stay stable. Example: /v1/providers/${DEFAULT_LAB_PROVIDER}/raw/pedons/02N0245`,
           responses: documentedResponses(
             {
               200: ["RawPedonResponse", "The raw payload in its wrapper."],

@@ -16,7 +16,7 @@ export const LayerTableQueryParams = t.Object({
     description: "min_lon,min_lat,max_lon,max_lat: WGS84 decimal degrees, as for GET /v1/pedons (at most 5 degrees per side and 4 square degrees).",
     examples: ["-96,38.5,-95,39.5"],
   }),
-  provider: t.Optional(t.String({ maxLength: 40, default: DEFAULT_LAB_PROVIDER, description: "Laboratory pedon provider: usda_kssl or an alias.", examples: [DEFAULT_LAB_PROVIDER] })),
+  provider: t.Optional(t.String({ maxLength: 40, default: DEFAULT_LAB_PROVIDER, description: `Laboratory pedon provider: ${DEFAULT_LAB_PROVIDER} or an alias.`, examples: [DEFAULT_LAB_PROVIDER] })),
   properties: propertiesParameter(DEFAULT_PEDON_PROPERTIES),
   limit: t.Optional(
     queryInteger({ minimum: 1, maximum: MAX_LAYER_TABLE_LIMIT, default: DEFAULT_LAYER_TABLE_LIMIT, description: "Most pedons per page (all their layers are listed), 1 to 100." }),

@@ -1,4 +1,5 @@
 /** Models of the laboratory pedon endpoints (docs/decisions.md#censored). */
+import { defaultProviderId } from "../providers/registry";
 import { t } from "elysia";
 import { BBOX_PATTERN } from "../domain/model";
 import { PEDON_KEY_PATTERN } from "../domain/pedon-key";
@@ -9,7 +10,7 @@ import { LabLayer, LabObservation, PedonFeature, PedonFeatureProperties, PedonLo
 import { SeriesLink } from "../domain/series";
 
 /** The laboratory provider a request names when it names none (a documented default of the contract). */
-export const DEFAULT_LAB_PROVIDER = "usda_kssl";
+export const DEFAULT_LAB_PROVIDER = defaultProviderId("lab_pedons");
 
 // Elysia's t.Integer also admits numeric strings (for its own query coercion); Loam reads queries
 // strictly itself and answers real integers, so the plain TypeBox integer is used.
@@ -33,7 +34,7 @@ export const PedonCollectionQueryParams = t.Object({
     t.String({
       maxLength: 40,
       default: DEFAULT_LAB_PROVIDER,
-      description: "Laboratory pedon provider: usda_kssl, or one of its aliases kssl, ncss_lab, ncss_kssl (answered as usda_kssl).",
+      description: `Laboratory pedon provider: ${DEFAULT_LAB_PROVIDER}, or one of its aliases (GET /v1/providers; answered as its id).`,
       examples: [DEFAULT_LAB_PROVIDER],
     }),
   ),
@@ -132,7 +133,7 @@ export const PedonResponse = t.Object(
 // ---- GET /v1/providers/{provider_id}/raw/pedons/{pedon_key} --------------------------------------
 
 export const RawPedonParams = t.Object({
-  provider_id: t.String({ description: "Laboratory provider id or alias (usda_kssl, kssl, ncss_lab, ncss_kssl).", examples: [DEFAULT_LAB_PROVIDER] }),
+  provider_id: t.String({ description: `Laboratory provider id or alias (${DEFAULT_LAB_PROVIDER}; GET /v1/providers lists the aliases).`, examples: [DEFAULT_LAB_PROVIDER] }),
   pedon_key: PedonKeyParam,
 }, parsedByRoute);
 

@@ -12,6 +12,17 @@ import { PLANNED_PROVIDERS } from "./planned";
 
 export const DEFAULT_PROVIDERS: readonly Provider[] = [usdaSsurgo, usdaKssl, usdaOsd, usgsGeochem, ...PLANNED_PROVIDERS];
 
+/**
+ * The provider a route of this role answers from when a request names none: the role's first provider
+ * in DEFAULT_PROVIDERS (so the spec's defaults, usda_ssurgo and usda_kssl, are declared by the order above).
+ * The routes' models show it as their parameter's default; at run time `Registry.defaultFor` decides.
+ */
+export function defaultProviderId(role: ProviderRole): string {
+  const provider = DEFAULT_PROVIDERS.find((p) => p.role === role);
+  if (!provider) throw new Error(`No registered provider of role '${role}'.`);
+  return provider.id;
+}
+
 export interface Registry {
   readonly all: readonly Provider[];
   /** The provider of an id or alias (case-sensitive); undefined when unknown. */

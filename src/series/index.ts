@@ -1,4 +1,5 @@
 /** GET /v1/series/{name}: the description of a soil series, from the registry's series provider. */
+import { defaultProviderId } from "../providers/registry";
 import { Elysia } from "elysia";
 import { documentedResponses, UPSTREAM_ERRORS } from "../http/openapi";
 import type { Send } from "../http/response";
@@ -23,7 +24,7 @@ export function series(deps: SeriesRouteDeps) {
       // Read for its 422 (format not json or csv) before any upstream call; the pipeline negotiates.
       seriesQuery.queryOf(query);
       const provider = deps.registry.defaultFor("series");
-      if (!provider) throw new ProviderNotOperationalError("usda_osd");
+      if (!provider) throw new ProviderNotOperationalError(defaultProviderId("series"));
       const key = provider.series.keyOf(params.name);
       const answer = await seriesDescription(deps, provider, key);
       return deps.send(answer, request, set, SERIES_TABLE);

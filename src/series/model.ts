@@ -1,4 +1,4 @@
-/** Models of the series description endpoint, GET /v1/series/{name} (provider usda_osd). */
+/** Models of the series description endpoint, GET /v1/series/{name} (any series provider). */
 import { t } from "elysia";
 import { FORMAT_PARAMETER } from "../domain/model";
 import { MunsellColor, SeriesDepth, SeriesHorizon, SeriesOriginalDepth, SeriesInfo, SeriesLink, SeriesResponse, SeriesSection, SeriesSource } from "../domain/series";

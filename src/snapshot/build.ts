@@ -7,8 +7,6 @@ import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { importKsslFolder, type KsslFolderReport } from "./kssl-import";
-import { importOsd } from "./osd-import";
-import { importGeochem } from "./geochem-import";
 import { createBaseSchema, integrityWarnings, readSnapshotInfo, SNAPSHOT_FORMAT_VERSION, writeDatasetInfo, writeInfo, type DatasetInfo } from "../upstream/snapshot-schema";
 import { deleteSsurgoArea, importSsurgoFolder, legendAreaSymbols, type SsurgoFolderReport, type SurveyArea } from "./ssurgo-import";
 import { findSurveyFolders, withSurveyFolders } from "./zip";
@@ -22,8 +20,6 @@ export interface SnapshotReport {
   /** Row counts per table over the whole snapshot. */
   tables: Record<string, number>;
   datasets: DatasetInfo[];
-  /** Series descriptions and Munsell renotation rows stored (a full build only). */
-  osd?: { series: number; munsellRows: number };
   /** Orphan keys, missing files, absent versions: everything kept but worth a look. */
   warnings: string[];
   seconds: number;
@@ -210,7 +206,6 @@ export async function buildSnapshot({ dataDir, outPath, onProgress = () => {}, p
   const builtAt = new Date().toISOString();
   const datasets: DatasetInfo[] = [];
   let tables: Record<string, number> = {};
-  let osdCounts = { series: 0, munsellRows: 0 };
   await atomically(outPath, () => {}, async (db) => {
     createBaseSchema(db);
     writeInfo(db, "format_version", SNAPSHOT_FORMAT_VERSION);
@@ -226,10 +221,6 @@ export async function buildSnapshot({ dataDir, outPath, onProgress = () => {}, p
       writeDatasetInfo(db, info);
       datasets.push(info);
     }
-    const osd = importOsd(db, dataDir, onProgress);
-    osdCounts = { series: osd.series, munsellRows: osd.munsellRows };
-    warnings.push(...osd.warnings);
-    warnings.push(...importGeochem(db, dataDir, onProgress).warnings);
     // Each provider with tables of its own imports them (docs/architecture.md#providers).
     for (const { id, step } of snapshotSteps(providers)) {
       const added = await step.import(db, dataDir, onProgress);
@@ -245,7 +236,7 @@ export async function buildSnapshot({ dataDir, outPath, onProgress = () => {}, p
     writeInfo(db, "warnings", JSON.stringify(warnings));
     tables = tableCounts(db);
   });
-  const report = { outPath, builtAt, tables, datasets, osd: osdCounts, warnings, seconds: (performance.now() - started) / 1000, bytes: statSync(outPath).size };
+  const report = { outPath, builtAt, tables, datasets, warnings, seconds: (performance.now() - started) / 1000, bytes: statSync(outPath).size };
   onProgress(`snapshot written: ${outPath} (${(report.bytes / 1e6).toFixed(1)} MB, ${report.seconds.toFixed(1)} s)`);
   return report;
 }

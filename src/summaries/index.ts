@@ -7,7 +7,7 @@ import { ValidationError } from "../errors";
 import { checkDepthInterval, type DataDeps } from "../answer";
 import { fitFor, oneProviderName, resolveProvider, unknownInProviders, type ProviderFit } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
-import { MapUnitPathParams, MapUnitQueryParams, SummaryQueryParams, SummaryResponse } from "./model";
+import { DEFAULT_SUMMARY_PROVIDER, MapUnitPathParams, MapUnitQueryParams, SummaryQueryParams, SummaryResponse } from "./model";
 import { mapUnitSummary, summaryAtPoint, type EffectiveSummaryQuery } from "./service";
 import { parseMethod, planSummaries, type MapUnitProvider } from "../aggregation/plan";
 import { MAP_UNIT_TABLE, SUMMARY_TABLE } from "../tables";
@@ -18,7 +18,7 @@ export interface SummaryRouteDeps extends DataDeps {
 }
 
 const MAP_UNITS: ProviderFit<MapUnitProvider> = {
-  ...fitFor("mapped_location", "map units (map-unit summaries come from usda_ssurgo)", "Query parameter 'providers'", (provider) => provider.mapUnits !== undefined),
+  ...fitFor("mapped_location", "map units (map-unit summaries)", "Query parameter 'providers'", (provider) => provider.mapUnits !== undefined),
   unknown: unknownInProviders,
 };
 
@@ -26,7 +26,7 @@ const MAP_UNITS: ProviderFit<MapUnitProvider> = {
 function summaryProvider(deps: DataDeps, providers: string, provider: string): MapUnitProvider {
   let raw = providers;
   if (provider !== "") {
-    if (providers !== "usda_ssurgo" && providers !== provider) {
+    if (providers !== DEFAULT_SUMMARY_PROVIDER && providers !== provider) {
       throw new ValidationError("Query parameters 'providers' and 'provider' name different providers; give one of them.");
     }
     raw = provider;

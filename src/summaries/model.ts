@@ -2,6 +2,10 @@
  * Models of the map-unit summaries (GET /v1/soil/mapunits/{map_unit_key}, GET /v1/soil/summary): one
  * body for both, the map unit with every component, and one summary per requested property.
  */
+import { defaultProviderId } from "../providers/registry";
+
+/** The provider of map-unit summaries when a request names none (declared in the registry). */
+export const DEFAULT_SUMMARY_PROVIDER = defaultProviderId("mapped_location");
 import { t } from "elysia";
 import { CacheMetadata, COORDINATE_PARAMETERS, DEPTH_PARAMETERS, FORMAT_PARAMETER, closed, nullable } from "../domain/model";
 import { propertiesParameter } from "../catalog/model";
@@ -11,9 +15,9 @@ import { SUMMARY_OPTION_PARAMETERS, SummaryOptions } from "../aggregation/option
 
 const summaryParameters = {
   providers: t.Optional(
-    t.String({ maxLength: 40, default: "usda_ssurgo", description: "One mapped-location provider id (usda_ssurgo); at most 40 characters.", examples: ["usda_ssurgo"] }),
+    t.String({ maxLength: 40, default: DEFAULT_SUMMARY_PROVIDER, description: `One mapped-location provider id (${DEFAULT_SUMMARY_PROVIDER}); at most 40 characters.`, examples: [DEFAULT_SUMMARY_PROVIDER] }),
   ),
-  provider: t.Optional(t.String({ maxLength: 40, default: "", description: "Same as providers (one provider id); give one of the two.", examples: ["usda_ssurgo"] })),
+  provider: t.Optional(t.String({ maxLength: 40, default: "", description: "Same as providers (one provider id); give one of the two.", examples: [DEFAULT_SUMMARY_PROVIDER] })),
   properties: propertiesParameter(DEFAULT_SUMMARY_PROPERTIES),
   method: t.Optional(
     t.String({
@@ -52,7 +56,7 @@ export const MapUnitQueryParams = t.Object({
 /** The route checks the key itself (the provider's checkKey, with a message naming the rule): Elysia does not check it first (noValidate). */
 export const MapUnitPathParams = t.Object(
   {
-    // A SSURGO mukey, as usda_ssurgo's checkMapUnitKey reads it (which also bounds it at 2147483647).
+    // A SSURGO mukey, as the mapped-survey provider's checkMapUnitKey reads it (which also bounds it at 2147483647).
     map_unit_key: t.String({ maxLength: 40, description: "SSURGO map unit key (mukey): digits, e.g. 2765528.", examples: ["2765528"], pattern: "^[1-9][0-9]{0,9}$" }),
   },
   { noValidate: true },

@@ -40,14 +40,6 @@ export function createBaseSchema(db: Database): void {
  * and luminance Y: SQLite names are case-insensitive, so Y cannot be a column beside y) the
  * colours are converted with, so the single executable needs nothing beside its snapshot.
  */
-export function createOsdTables(db: Database): void {
-  db.run(`CREATE TABLE IF NOT EXISTS osd_series (
-    series_key TEXT PRIMARY KEY, series_name TEXT NOT NULL, revdate TEXT, json TEXT NOT NULL, source_file TEXT NOT NULL)`);
-  db.run(`CREATE TABLE IF NOT EXISTS munsell_renotation (
-    hue TEXT NOT NULL, value REAL NOT NULL, chroma REAL NOT NULL, x REAL NOT NULL, y REAL NOT NULL, luminance REAL NOT NULL,
-    PRIMARY KEY (hue, value, chroma))`);
-}
-
 export function tableExists(db: Database, table: string): boolean {
   return db.query("SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?").get(table) !== null;
 }

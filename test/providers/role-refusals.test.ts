@@ -13,10 +13,10 @@ const BOX = "-94.369608,41.934131,-94.349608,41.954131";
 
 describe("a provider of another role is refused with the endpoint that serves it", () => {
   const cases: [string, RegExp][] = [
-    [`/v1/soil/location?${POINT}&providers=usda_kssl`, /^Query parameter 'providers' names 'usda_kssl', which serves laboratory pedons, not mapped values for a point; use GET \/v1\/pedons\?bbox=\.\.\. for it\.$/],
-    [`/v1/soil/location?${POINT}&providers=usda_osd`, /^Query parameter 'providers' names 'usda_osd', which serves series descriptions, not mapped values for a point; use GET \/v1\/series\/\{name\} for it\.$/],
-    [`/v1/pedons?bbox=-96,38.5,-95,39.5&provider=usda_ssurgo`, /^Query parameter 'provider' names 'usda_ssurgo', which serves mapped survey values for a point, not laboratory pedons; use GET \/v1\/soil\/location for it\.$/],
-    [`/v1/providers/usda_osd/raw/pedons/02N0245`, /^Path parameter 'provider_id' names 'usda_osd', which serves series descriptions, not laboratory pedons; use GET \/v1\/series\/\{name\} for it\.$/],
+    [`/v1/soil/location?${POINT}&providers=usda_kssl`, /^Query parameter 'providers' names 'usda_kssl', which serves laboratory pedons, not mapped values for a point \(usda_ssurgo and fixture_points serve it\); use GET \/v1\/pedons\?bbox=\.\.\. for it\.$/],
+    [`/v1/soil/location?${POINT}&providers=usda_osd`, /^Query parameter 'providers' names 'usda_osd', which serves series descriptions, not mapped values for a point \(usda_ssurgo and fixture_points serve it\); use GET \/v1\/series\/\{name\} for it\.$/],
+    [`/v1/pedons?bbox=-96,38.5,-95,39.5&provider=usda_ssurgo`, /^Query parameter 'provider' names 'usda_ssurgo', which serves mapped survey values for a point, not laboratory pedons \(usda_kssl serves it\); use GET \/v1\/soil\/location for it\.$/],
+    [`/v1/providers/usda_osd/raw/pedons/02N0245`, /^Path parameter 'provider_id' names 'usda_osd', which serves series descriptions, not laboratory pedons \(usda_kssl serves it\); use GET \/v1\/series\/\{name\} for it\.$/],
     [`/v1/soil/summary?${POINT}&providers=usda_osd`, /^Query parameter 'providers' names 'usda_osd', which serves series descriptions, not map units/],
     [`/v1/soil/mapunits?bbox=${BOX}&provider=usda_kssl`, /^Query parameter 'provider' names 'usda_kssl', which serves laboratory pedons, not map-unit polygons/],
     // Same role, but without what the route needs: said so, without sending the caller elsewhere.

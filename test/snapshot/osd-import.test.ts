@@ -14,8 +14,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 test("buildSnapshot stores all 145 OSD files byte-exact and the 4,995 renotation rows, and reports them", async () => {
   const outPath = join(dir, "snapshot.sqlite");
   const report = await buildSnapshot({ dataDir: DATA, outPath });
-  expect(report.osd).toEqual({ series: 145, munsellRows: 4995 });
-  expect([report.tables.osd_series, report.tables.munsell_renotation]).toEqual([145, 4995]);
+  expect([report.tables.usda_osd_series, report.tables.usda_osd_munsell_renotation]).toEqual([145, 4995]);
   const db = new Database(outPath, { readonly: true });
   try {
     expect(readStoredOsd(db, "WEBSTER")).toEqual({ json: readFileSync(join(DATA, "osd", "WEBSTER.json"), "utf8"), source_file: "osd/WEBSTER.json" });

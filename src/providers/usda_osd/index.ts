@@ -1,6 +1,6 @@
 /**
  * usda_osd: Official Series Descriptions as parsed by ncss-tech SoilKnowledgeBase (role `series`,
- * docs/decisions.md#series). Snapshot mode reads the `osd_series` table of the offline snapshot;
+ * docs/decisions.md#series). Snapshot mode reads the `usda_osd_series` table of the offline snapshot;
  * live mode (LOAM_UPSTREAM=sda) fetches the same files from OSD_URL through its own transport.
  */
 import type { ConnectContext, SeriesProvider } from "../provider";
@@ -11,6 +11,7 @@ import { parseOsd, seriesKey } from "./parse";
 import { KNOWN_SERIES_QUERY, MUNSELL_QUERY, SERIES_QUERY } from "./queries";
 import { buildSeriesBody, OSD_PROVIDER_ID } from "./series";
 import { osdLiveTransport } from "./transport";
+import { importOsd, OSD_LAYOUT } from "./import";
 import { retrievedAt } from "../../domain/retrieved-at";
 
 /** The API path of a series description. */
@@ -24,6 +25,8 @@ export const usdaOsd: SeriesProvider = {
   // Horizon classes are served as the description words them, not as vocabulary properties.
   columns: [],
   queries: { series: SERIES_QUERY, munsell: MUNSELL_QUERY, known: KNOWN_SERIES_QUERY },
+  // The OSD files byte-exact and the Munsell renotation table, in usda_osd_* (docs/decisions.md#series).
+  snapshot: { layout: OSD_LAYOUT, import: (db, dataDir, log) => ({ datasets: [], warnings: importOsd(db, dataDir, log).warnings }) },
   // As the USDA providers: the offline snapshot when that is what Loam opened, else live (SDA mode).
   connect({ config, upstreams }: ConnectContext) {
     if (!upstreams.sda && upstreams.snapshot?.kind === "snapshot") return upstreams.snapshot;

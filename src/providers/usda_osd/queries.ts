@@ -1,6 +1,6 @@
 /**
  * The logical queries of usda_osd, each with its two forms: `snapshot` (the tables written by
- * src/snapshot/osd-import.ts) and `osd` (the live transport of ./transport.ts). Payloads are the
+ * src/providers/usda_osd/import.ts) and `osd` (the live transport of ./transport.ts). Payloads are the
  * upstream's own text: the OSD file byte-exact, the renotation rows, the list of series keys.
  */
 import { NotFoundError, UpstreamError } from "../../errors";
@@ -62,8 +62,8 @@ export const MUNSELL_QUERY: QueryKind<Record<string, never>, MunsellTable> = {
   forms: {
     snapshot: {
       prepare: (file) => () => {
-        const rows = file.has("munsell_renotation")
-          ? file.db.query<RenotationRow, []>("SELECT hue, value, chroma, x, y, luminance AS Y FROM munsell_renotation").all()
+        const rows = file.has("usda_osd_munsell_renotation")
+          ? file.db.query<RenotationRow, []>("SELECT hue, value, chroma, x, y, luminance AS Y FROM usda_osd_munsell_renotation").all()
           : [];
         return Payload.ofJson(rows);
       },

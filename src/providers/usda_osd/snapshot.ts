@@ -1,6 +1,6 @@
 /**
- * The series descriptions and the Munsell table as the snapshot holds them (tables `osd_series` and
- * `munsell_renotation`, written by src/snapshot/osd-import.ts). The database handle comes from the
+ * The series descriptions and the Munsell table as the snapshot holds them (tables `usda_osd_series` and
+ * `usda_osd_munsell_renotation`, written by src/providers/usda_osd/import.ts). The database handle comes from the
  * caller; nothing here opens files. Keys reach SQL only as bound parameters, and only after
  * `seriesKey` has reduced them to letters and `_`.
  */
@@ -17,14 +17,14 @@ export interface StoredOsd {
 
 /** The stored OSD for a series key (NEW_CAMBRIA), or null when the snapshot has none. */
 export function readStoredOsd(db: Database, key: string): StoredOsd | null {
-  if (!hasTable(db, "osd_series")) return null;
-  return db.query<StoredOsd, [string]>("SELECT json, source_file FROM osd_series WHERE series_key = ?").get(key) ?? null;
+  if (!hasTable(db, "usda_osd_series")) return null;
+  return db.query<StoredOsd, [string]>("SELECT json, source_file FROM usda_osd_series WHERE series_key = ?").get(key) ?? null;
 }
 
 /** Series keys the snapshot has an OSD for (for the {name, url} links of components and pedons). */
 export function storedSeriesKeys(db: Database): Set<string> {
-  if (!hasTable(db, "osd_series")) return new Set();
-  return new Set(db.query<{ series_key: string }, []>("SELECT series_key FROM osd_series").all().map((r) => r.series_key));
+  if (!hasTable(db, "usda_osd_series")) return new Set();
+  return new Set(db.query<{ series_key: string }, []>("SELECT series_key FROM usda_osd_series").all().map((r) => r.series_key));
 }
 
 const tables = new WeakMap<Database, MunsellTable>();
@@ -36,8 +36,8 @@ const tables = new WeakMap<Database, MunsellTable>();
 export function readMunsellTable(db: Database): MunsellTable {
   const cached = tables.get(db);
   if (cached) return cached;
-  const rows = hasTable(db, "munsell_renotation")
-    ? db.query<RenotationRow, []>("SELECT hue, value, chroma, x, y, luminance AS Y FROM munsell_renotation").all()
+  const rows = hasTable(db, "usda_osd_munsell_renotation")
+    ? db.query<RenotationRow, []>("SELECT hue, value, chroma, x, y, luminance AS Y FROM usda_osd_munsell_renotation").all()
     : [];
   if (rows.length === 0) throw new Error("The snapshot holds no Munsell renotation table; rebuild it with 'loam snapshot build'.");
   const table = munsellTable(rows);

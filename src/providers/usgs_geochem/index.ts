@@ -13,6 +13,7 @@ import { findProperty } from "../../catalog/properties";
 import { NEAREST_SITES_QUERY, SITE_QUERY, SITES_IN_BOX_QUERY } from "./queries";
 import { GEOCHEM_PROVIDER_ID, type GeochemRows } from "./rows";
 import { geochemLiveTransport } from "./transport";
+import { GEOCHEM_LAYOUT, importGeochem } from "./import";
 
 /** The warnings every site answer carries (docs/decisions.md#geochem). */
 const SITE_WARNINGS = [
@@ -45,7 +46,9 @@ export const usgsGeochem: SampleSiteProvider<GeochemRows> = {
     methodColumn: null,
   })),
   queries: { inBox: SITES_IN_BOX_QUERY, nearest: NEAREST_SITES_QUERY, site: SITE_QUERY },
-  // As usda_osd: the offline snapshot when that is what Loam opened, else the live file.
+  // The DS 801 file, stored cell for cell in usgs_geochem_* (docs/decisions.md#geochem-file).
+  snapshot: { layout: GEOCHEM_LAYOUT, import: (db, dataDir, log) => ({ datasets: [], warnings: importGeochem(db, dataDir, log).warnings }) },
+  // As the series provider does: the offline snapshot when that is what Loam opened, else the live file.
   connect({ config, upstreams, now }: ConnectContext) {
     if (!upstreams.sda && upstreams.snapshot?.kind === "snapshot") return upstreams.snapshot;
     return geochemLiveTransport({ url: config.geochemUrl, timeoutMs: config.upstreamTimeoutMs, now });

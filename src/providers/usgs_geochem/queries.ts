@@ -1,6 +1,6 @@
 /**
  * The logical queries of usgs_geochem, each with its two forms: `snapshot` (the tables written by
- * src/snapshot/geochem-import.ts) and `geochem` (the checked download, ./transport.ts). Both answer
+ * src/providers/usgs_geochem/import.ts) and `geochem` (the checked download, ./transport.ts). Both answer
  * from the same in-memory index of the file (./table.ts) and send a slice of its table (./rows.ts),
  * decoded by one decoder.
  */

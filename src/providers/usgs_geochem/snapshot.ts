@@ -1,6 +1,6 @@
 /**
- * The DS 801 table as the snapshot holds it (`geochem_column`, `geochem_site`, written by
- * src/snapshot/geochem-import.ts), read once per opened snapshot into the index both transports
+ * The DS 801 table as the snapshot holds it (`usgs_geochem_column`, `usgs_geochem_site`, written by
+ * src/providers/usgs_geochem/import.ts), read once per opened snapshot into the index both transports
  * answer from (./table.ts). Nothing of a request reaches SQL here.
  */
 import type { Database } from "bun:sqlite";
@@ -14,13 +14,13 @@ const indexes = new WeakMap<Database, GeochemIndex>();
 export function snapshotGeochem(db: Database): GeochemIndex {
   const kept = indexes.get(db);
   if (kept) return kept;
-  if (!tableExists(db, "geochem_site")) {
+  if (!tableExists(db, "usgs_geochem_site")) {
     throw new UpstreamError("The offline snapshot holds no geochemistry sites (it was built without geochem/ or before usgs_geochem): rebuild it with 'bun run snapshot:build'.", GEOCHEM_PROVIDER_ID);
   }
-  const header = db.query<{ name: string; unit: string }, []>("SELECT name, unit FROM geochem_column ORDER BY position").all();
+  const header = db.query<{ name: string; unit: string }, []>("SELECT name, unit FROM usgs_geochem_column ORDER BY position").all();
   const info = db.query<{ value: string }, []>("SELECT value FROM snapshot_info WHERE key = 'geochem'").get();
   const rows = db
-    .query<{ cells: string }, []>("SELECT cells FROM geochem_site ORDER BY site_id")
+    .query<{ cells: string }, []>("SELECT cells FROM usgs_geochem_site ORDER BY site_id")
     .all()
     .map((r) => JSON.parse(r.cells) as string[]);
   const retrievedAt = info ? (JSON.parse(info.value) as { imported_at: string }).imported_at : new Date(0).toISOString();

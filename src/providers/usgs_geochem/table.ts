@@ -1,6 +1,6 @@
 /**
  * The DS 801 table indexed in memory, as both transports answer from it: the snapshot reads its
- * `geochem_site` rows once per opened snapshot, live mode indexes the checked download. 4,857 rows of
+ * `usgs_geochem_site` rows once per opened snapshot, live mode indexes the checked download. 4,857 rows of
  * 82 short strings: a few megabytes, and a page of 1,000 sites or the nearest sites of a point is then a
  * walk over an array instead of a query and 1,000 parses per request (docs/decisions.md#geochem-file).
  */

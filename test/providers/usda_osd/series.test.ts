@@ -14,8 +14,8 @@ import { SeriesResponse, type SeriesBody } from "../../../src/domain/series";
 import { parseOsd, revisionMonth, seriesKey } from "../../../src/providers/usda_osd/parse";
 import { buildSeriesBody } from "../../../src/providers/usda_osd/series";
 import { readMunsellTable, readStoredOsd, storedSeriesKeys } from "../../../src/providers/usda_osd/snapshot";
-import { importOsd, type OsdImportReport } from "../../../src/snapshot/osd-import";
-import { createBaseSchema, createOsdTables } from "../../../src/upstream/snapshot-schema";
+import { createOsdTables, importOsd, type OsdImportReport } from "../../../src/providers/usda_osd/import";
+import { createBaseSchema } from "../../../src/upstream/snapshot-schema";
 
 const DATA = resolve(process.env.LOAM_DATA_DIR ?? "../shared/data");
 const FILES = readdirSync(join(DATA, "osd")).filter((f) => f.endsWith(".json"));

@@ -2,16 +2,19 @@
  * Import USGS Data Series 801, Appendix 2b (0-5 cm soil geochemistry) into the snapshot: the file at
  * `geochem/Appendix_2b_Top5_18Sept2013.txt` of the data directory, checked by the same reader live
  * mode uses (src/providers/usgs_geochem/file.ts), stored cell for cell as strings (docs/decisions.md#geochem-file):
- * `geochem_column` (position, name, unit from the unit row) and `geochem_site` (SiteID, coordinates
+ * `usgs_geochem_column` (position, name, unit from the unit row) and `usgs_geochem_site` (SiteID, coordinates
  * for the box and nearest-site queries, and the row's 82 cells as a JSON array).
  */
 import type { Database } from "bun:sqlite";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readGeochemText } from "../providers/usgs_geochem/file";
-import { writeInfo } from "../upstream/snapshot-schema";
+import { readGeochemText } from "./file";
+import { writeInfo } from "../../upstream/snapshot-schema";
 
 export const GEOCHEM_FILE = "geochem/Appendix_2b_Top5_18Sept2013.txt";
+
+/** This provider's tables in the snapshot (docs/architecture.md#providers); a change to them bumps GEOCHEM_LAYOUT. */
+export const GEOCHEM_LAYOUT = "1";
 
 export interface GeochemImportReport {
   sites: number;
@@ -19,8 +22,8 @@ export interface GeochemImportReport {
 }
 
 export function createGeochemTables(db: Database): void {
-  db.run("CREATE TABLE IF NOT EXISTS geochem_column (position INTEGER PRIMARY KEY, name TEXT NOT NULL, unit TEXT NOT NULL)");
-  db.run("CREATE TABLE IF NOT EXISTS geochem_site (site_id INTEGER PRIMARY KEY, latitude REAL NOT NULL, longitude REAL NOT NULL, cells TEXT NOT NULL)");
+  db.run("CREATE TABLE IF NOT EXISTS usgs_geochem_column (position INTEGER PRIMARY KEY, name TEXT NOT NULL, unit TEXT NOT NULL)");
+  db.run("CREATE TABLE IF NOT EXISTS usgs_geochem_site (site_id INTEGER PRIMARY KEY, latitude REAL NOT NULL, longitude REAL NOT NULL, cells TEXT NOT NULL)");
 }
 
 /** The DS 801 table under `dataDir`, replacing any there; an absent file is a warning, not an error. */
@@ -32,11 +35,11 @@ export function importGeochem(db: Database, dataDir: string, log: (line: string)
   const bytes = readFileSync(path);
   const table = readGeochemText(bytes.toString("latin1"));
   db.transaction(() => {
-    db.run("DELETE FROM geochem_column");
-    db.run("DELETE FROM geochem_site");
-    const column = db.query("INSERT INTO geochem_column (position, name, unit) VALUES (?, ?, ?)");
+    db.run("DELETE FROM usgs_geochem_column");
+    db.run("DELETE FROM usgs_geochem_site");
+    const column = db.query("INSERT INTO usgs_geochem_column (position, name, unit) VALUES (?, ?, ?)");
     table.columns.forEach((name, i) => column.run(i, name, table.units[i]!));
-    const site = db.query("INSERT INTO geochem_site (site_id, latitude, longitude, cells) VALUES (?, ?, ?, ?)");
+    const site = db.query("INSERT INTO usgs_geochem_site (site_id, latitude, longitude, cells) VALUES (?, ?, ?, ?)");
     for (const row of table.rows) site.run(Number(row[1]), Number(row[3]), Number(row[4]), JSON.stringify(row));
   })();
   const sha256 = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");

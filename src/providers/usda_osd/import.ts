@@ -10,12 +10,24 @@
 import type { Database } from "bun:sqlite";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { munsellTable, type MunsellTable } from "../providers/usda_osd/munsell";
-import { parseOsd, seriesKey } from "../providers/usda_osd/parse";
-import { MUNSELL_FILE, readRenotationFile } from "../providers/usda_osd/renotation-file";
-import { createOsdTables, writeInfo } from "../upstream/snapshot-schema";
+import { munsellTable, type MunsellTable } from "./munsell";
+import { parseOsd, seriesKey } from "./parse";
+import { MUNSELL_FILE, readRenotationFile } from "./renotation-file";
+import { writeInfo } from "../../upstream/snapshot-schema";
 
 export const OSD_FOLDER = "osd";
+
+/** This provider's tables in the snapshot (docs/architecture.md#providers); a change to them bumps OSD_LAYOUT. */
+export const OSD_LAYOUT = "1";
+
+export function createOsdTables(db: Database): void {
+  db.run(`CREATE TABLE IF NOT EXISTS usda_osd_series (
+    series_key TEXT PRIMARY KEY, series_name TEXT NOT NULL, revdate TEXT, json TEXT NOT NULL, source_file TEXT NOT NULL)`);
+  db.run(`CREATE TABLE IF NOT EXISTS usda_osd_munsell_renotation (
+    hue TEXT NOT NULL, value REAL NOT NULL, chroma REAL NOT NULL, x REAL NOT NULL, y REAL NOT NULL, luminance REAL NOT NULL,
+    PRIMARY KEY (hue, value, chroma))`);
+}
+
 
 export interface OsdImportReport {
   /** OSD files stored (each one parsed). */
@@ -24,11 +36,11 @@ export interface OsdImportReport {
   warnings: string[];
 }
 
-/** The renotation rows into `munsell_renotation` (replacing any there); returns the indexed table. */
+/** The renotation rows into `usda_osd_munsell_renotation` (replacing any there); returns the indexed table. */
 export function importMunsell(db: Database, gzPath: string): MunsellTable {
   const rows = readRenotationFile(gzPath);
-  db.run("DELETE FROM munsell_renotation");
-  const insert = db.query("INSERT INTO munsell_renotation (hue, value, chroma, x, y, luminance) VALUES (?, ?, ?, ?, ?, ?)");
+  db.run("DELETE FROM usda_osd_munsell_renotation");
+  const insert = db.query("INSERT INTO usda_osd_munsell_renotation (hue, value, chroma, x, y, luminance) VALUES (?, ?, ?, ?, ?, ?)");
   db.transaction(() => {
     for (const r of rows) insert.run(r.hue, r.value, r.chroma, r.x, r.y, r.Y);
   })();
@@ -51,7 +63,7 @@ export function importOsd(db: Database, dataDir: string, log: (line: string) => 
   const files = existsSync(folder) ? readdirSync(folder).filter((f) => f.toLowerCase().endsWith(".json")).sort() : [];
   if (files.length === 0) warnings.push(`no ${OSD_FOLDER}/*.json: the snapshot holds no series descriptions`);
   log(`importing ${files.length} series descriptions from ${folder}`);
-  const insert = db.query("INSERT OR REPLACE INTO osd_series (series_key, series_name, revdate, json, source_file) VALUES (?, ?, ?, ?, ?)");
+  const insert = db.query("INSERT OR REPLACE INTO usda_osd_series (series_key, series_name, revdate, json, source_file) VALUES (?, ?, ?, ?, ?)");
   let series = 0;
   db.transaction(() => {
     for (const file of files) {
