@@ -122,7 +122,8 @@ async function cutArea(deps: DataDeps, provider: AreaProvider, aoi: Aoi): Promis
 
 const hectares = (m2: number) => areaFigure(m2 / SQUARE_METRES_PER_HECTARE);
 const acres = (m2: number) => areaFigure(m2 / SQUARE_METRES_PER_ACRE);
-const percentOf = (m2: number, aoi: Aoi) => areaFigure(Math.min(100, (m2 / aoi.areaM2) * 100));
+/** A number always (the OpenAPI document says so): an area is at least MIN_AOI_SQUARE_METRES, and a share of nothing is 0. */
+const percentOf = (m2: number, aoi: Aoi) => (aoi.areaM2 > 0 ? areaFigure(Math.min(100, (m2 / aoi.areaM2) * 100)) : 0);
 
 function aoiArea(aoi: Aoi, mappedM2: number): Static<typeof AoiArea> {
   return { area_ha: hectares(aoi.areaM2), area_acres: acres(aoi.areaM2), mapped_percent: percentOf(mappedM2, aoi), vertex_count: aoi.vertices };
