@@ -98,6 +98,10 @@ const AOI_RESPONSES = documentedResponses(
     409: PLANNED_PROVIDER_ERROR,
     422: ["ErrorResponse", AOI_422],
     ...UPSTREAM_ERRORS,
+    503: [
+      "ErrorResponse",
+      "Loam is busy (code internal_error, retryable): it is cutting as many areas as it queues (Retry-After says when to ask again), or it was too busy to finish the upstream exchange in time; the upstream is not known to be at fault.",
+    ],
   },
   { etag: true, csv: "one row per map unit and property, then one row per property for the whole area (scope aoi)" },
 );
