@@ -26,11 +26,15 @@ export interface ErrorExtras {
   detail?: string;
   /** Overrides the status default, e.g. false for a query the upstream refused as invalid. */
   retryable?: boolean;
+  /** Seconds a client should wait before retrying: sent as Retry-After (a 503 of a busy Loam). */
+  retryAfterSeconds?: number;
 }
 
 export class LoamError extends Error {
   /** What went wrong in the words of a lower layer (SQLite's, the upstream's): logged with the request id, never sent to the client. */
   detail?: string;
+  /** Sent as the Retry-After header when set. */
+  readonly retryAfterSeconds?: number;
   private readonly retryableOverride?: boolean;
   constructor(
     readonly status: number,
@@ -43,6 +47,7 @@ export class LoamError extends Error {
     this.name = new.target.name;
     if (extras.detail !== undefined) this.detail = extras.detail;
     if (extras.retryable !== undefined) this.retryableOverride = extras.retryable;
+    if (extras.retryAfterSeconds !== undefined) this.retryAfterSeconds = extras.retryAfterSeconds;
   }
   /** The same error with a detail for the log. */
   withDetail(detail: string): this {
@@ -110,7 +115,7 @@ export class UnauthorizedError extends LoamError {
 export class RateLimitedError extends LoamError {
   constructor(
     limit: number,
-    readonly retryAfterSeconds: number,
+    override readonly retryAfterSeconds: number,
   ) {
     super(429, "rate_limited", `Rate limit of ${limit} requests per minute exceeded; retry after ${retryAfterSeconds} s.`);
   }

@@ -11,6 +11,19 @@ import { decimal } from "../decimal";
 
 export const MAX_AOI_VERTICES = 1000;
 export const MAX_AOI_HECTARES = 10_000;
+/** An area's box, degrees a side: the flat cut and the ellipsoid agree within it (docs/decisions.md#areas). */
+export const MAX_AOI_SIDE_DEGREES = 1;
+/** Latitude, either side of the equator, an area may reach: nearer the poles a degree of longitude shrinks to nothing. */
+export const MAX_AOI_LATITUDE = 85;
+/** Below a square metre a geodesic area is rounding noise (it may be exactly 0), and no percent of it means anything. */
+export const MIN_AOI_SQUARE_METRES = 1;
+/**
+ * Edges longer than this (degrees of longitude or latitude) are measured through points along their
+ * straight longitude/latitude line, so the area measured is the area cut: the geodesic between two
+ * points 0.01° apart departs from that line by about a centimetre, under a square metre in a
+ * 10,000 ha area (more points would add more of the measurement's own rounding than they remove).
+ */
+const MEASURE_STEP_DEGREES = 0.01;
 export const SQUARE_METRES_PER_HECTARE = 10_000;
 /** International acre: 4046.8564224 m² (the US survey acre differs by 2 parts per million). */
 export const SQUARE_METRES_PER_ACRE = 4046.8564224;
@@ -28,8 +41,10 @@ export interface Aoi {
   areaM2: number;
 }
 
-const fail = (rule: string): never => {
-  throw new ValidationError(`Query parameter 'polygon' ${rule}`);
+type Given = "polygon" | "bbox";
+
+const fail = (rule: string, given: Given = "polygon"): never => {
+  throw new ValidationError(`Query parameter '${given}' ${rule}`);
 };
 
 /** POLYGON ((x y, ...), (...)): the rings as written; every failure says where. */
@@ -87,11 +102,13 @@ function foldsBack(a: Position, b: Position, c: Position): boolean {
 }
 
 /**
- * Simple rings that neither cross nor touch each other: every pair of edges is tested (at most
- * 1,000 edges, so at most half a million pairs, each rejected first by its bounding boxes).
+ * Simple rings that neither cross nor touch each other: every pair of edges whose boxes meet is tested,
+ * found by a sweep over the edges in order of their west end (a 1,000-edge ring meets a few thousand
+ * pairs, not half a million: the check stays well under a millisecond on the event loop).
  */
 function checkSimple(rings: AreaRings): void {
-  const edges: { ring: number; index: number; a: Position; b: Position; w: number; e: number; s: number; n: number }[] = [];
+  type Edge = { ring: number; index: number; a: Position; b: Position; w: number; e: number; s: number; n: number };
+  const edges: Edge[] = [];
   rings.forEach((ring, r) => {
     for (let i = 0; i + 1 < ring.length; i++) {
       const a = ring[i]!;
@@ -99,23 +116,26 @@ function checkSimple(rings: AreaRings): void {
       edges.push({ ring: r, index: i, a, b, w: Math.min(a[0], b[0]), e: Math.max(a[0], b[0]), s: Math.min(a[1], b[1]), n: Math.max(a[1], b[1]) });
     }
   });
+  edges.sort((p, q) => p.w - q.w);
   const name = (r: number) => (r === 0 ? "the outer ring" : `hole ${r}`);
   for (let i = 0; i < edges.length; i++) {
     const p = edges[i]!;
-    const count = rings[p.ring]!.length - 1;
-    for (let j = i + 1; j < edges.length; j++) {
+    for (let j = i + 1; j < edges.length && edges[j]!.w <= p.e; j++) {
       const q = edges[j]!;
-      if (q.w > p.e || q.e < p.w || q.s > p.n || q.n < p.s) continue;
-      if (p.ring === q.ring) {
-        const next = q.index === p.index + 1;
-        const wraps = p.index === 0 && q.index === count - 1;
-        if (next && !foldsBack(p.a, p.b, q.b)) continue;
-        if (wraps && !foldsBack(q.a, q.b, p.b)) continue;
-        if (next || wraps || segmentsMeet(p.a, p.b, q.a, q.b)) {
-          fail(`is not a valid polygon: ${name(p.ring)} intersects itself (edges ${p.index + 1} and ${q.index + 1}); a ring must not cross or touch itself.`);
+      if (q.s > p.n || q.n < p.s) continue;
+      // Each pair in ring order, whichever the sweep met first.
+      const [lo, hi] = p.ring < q.ring || (p.ring === q.ring && p.index < q.index) ? [p, q] : [q, p];
+      if (lo.ring === hi.ring) {
+        const count = rings[lo.ring]!.length - 1;
+        const next = hi.index === lo.index + 1;
+        const wraps = lo.index === 0 && hi.index === count - 1;
+        if (next && !foldsBack(lo.a, lo.b, hi.b)) continue;
+        if (wraps && !foldsBack(hi.a, hi.b, lo.b)) continue;
+        if (next || wraps || segmentsMeet(lo.a, lo.b, hi.a, hi.b)) {
+          fail(`is not a valid polygon: ${name(lo.ring)} intersects itself (edges ${lo.index + 1} and ${hi.index + 1}); a ring must not cross or touch itself.`);
         }
-      } else if (segmentsMeet(p.a, p.b, q.a, q.b)) {
-        fail(`is not a valid polygon: ${name(p.ring)} and ${name(q.ring)} cross or touch; holes must lie strictly inside the outer ring and apart from each other.`);
+      } else if (segmentsMeet(lo.a, lo.b, hi.a, hi.b)) {
+        fail(`is not a valid polygon: ${name(lo.ring)} and ${name(hi.ring)} cross or touch; holes must lie strictly inside the outer ring and apart from each other.`);
       }
     }
   }
@@ -132,12 +152,24 @@ function inside(ring: readonly Position[], [x, y]: Position): boolean {
   return odd;
 }
 
-/** Geodesic area of one ring on WGS84, m² (positive whatever its winding); edges are geodesics. */
+/**
+ * Area of one ring on the WGS84 ellipsoid, m² (positive whatever its winding), of the ring as it is cut:
+ * each edge a straight line in longitude/latitude (followed in MEASURE_STEP_DEGREES steps), between
+ * the points geodesics (Karney's algorithm).
+ */
 export function ringAreaM2(ring: readonly (readonly number[])[]): number {
   const polygon = Geodesic.WGS84.Polygon(false);
   const last = ring.length - 1;
   const closed = last > 0 && ring[0]![0] === ring[last]![0] && ring[0]![1] === ring[last]![1];
-  for (let i = 0; i < (closed ? last : ring.length); i++) polygon.AddPoint(ring[i]![1]!, ring[i]![0]!);
+  const count = closed ? last : ring.length;
+  for (let i = 0; i < count; i++) {
+    const [x0, y0] = ring[i]! as [number, number];
+    const [x1, y1] = ring[(i + 1) % ring.length]! as [number, number];
+    polygon.AddPoint(y0, x0);
+    // Less a hair, so an edge the same both ways round (a ring given clockwise) gets the same steps.
+    const steps = Math.ceil(Math.max(Math.abs(x1 - x0), Math.abs(y1 - y0)) / MEASURE_STEP_DEGREES - 1e-9);
+    for (let k = 1; k < steps; k++) polygon.AddPoint(y0 + ((y1 - y0) * k) / steps, x0 + ((x1 - x0) * k) / steps);
+  }
   return Math.abs(polygon.Compute(false, true).area ?? 0);
 }
 
@@ -148,40 +180,84 @@ export function polygonsAreaM2(polygons: readonly (readonly (readonly (readonly 
   return total;
 }
 
-/** Rings checked and wound as RFC 7946 asks, measured, and held to the size rules. */
-function validAoi(raw: number[][][], what: "polygon" | "bbox"): Aoi {
-  let vertices = 0;
-  const rings = raw.map((ring, r) => {
+/** A ring without positions repeated one after the other (valid WKT; a zero-length edge would read as a fold). */
+function withoutRepeats(ring: Position[]): Position[] {
+  return ring.filter((p, i) => i === 0 || p[0] !== ring[i - 1]![0] || p[1] !== ring[i - 1]![1]);
+}
+
+/** Round away the noise of a subtraction for messages (1.0000000000000142 → 1). */
+const tidy = (value: number) => Number(value.toPrecision(10));
+
+/**
+ * Where the flat cut and the ellipsoid describe the same place (docs/decisions.md#areas): no edge
+ * across the antimeridian, no position beyond MAX_AOI_LATITUDE, a box within MAX_AOI_SIDE_DEGREES.
+ */
+function checkFlatExtent(rings: readonly Position[][], given: Given): void {
+  rings.forEach((ring, r) => {
     const name = r === 0 ? "the outer ring" : `hole ${r}`;
     ring.forEach(([lon, lat], i) => {
-      if (!(lon! >= -180 && lon! <= 180 && lat! >= -90 && lat! <= 90)) {
-        fail(`has a coordinate out of range: ${name} position ${i + 1} is (${lon} ${lat}); longitude must be from -180 to 180 and latitude from -90 to 90, in that order (CRS84).`);
+      if (Math.abs(lat) > MAX_AOI_LATITUDE) {
+        fail(`reaches latitude ${lat}${given === "polygon" ? ` (${name} position ${i + 1})` : ""}; an area must lie between latitudes -${MAX_AOI_LATITUDE} and ${MAX_AOI_LATITUDE}, where a cut on the longitude/latitude plane measures true.`, given);
+      }
+      const next = ring[i + 1];
+      if (next && Math.abs(next[0] - lon) > 180) {
+        fail(`crosses the antimeridian: ${name} edge ${i + 1} runs from longitude ${lon} to ${next[0]}, more than 180 degrees; give an area on one side of 180° (split it in two requests).`, given);
       }
     });
-    const first = ring[0]!;
-    const last = ring[ring.length - 1]!;
-    if (ring.length < 4) fail(`is not a valid polygon: ${name} has ${ring.length} positions; a closed ring needs at least four.`);
-    if (first[0] !== last[0] || first[1] !== last[1]) fail(`is not a valid polygon: ${name} is not closed; its last position must repeat its first.`);
-    vertices += ring.length - 1;
-    return ring as Position[];
   });
-  if (vertices > MAX_AOI_VERTICES) fail(`has ${vertices} vertices; an area may have at most ${MAX_AOI_VERTICES}.`);
+  let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [lon, lat] of rings[0]!) [w, s, e, n] = [Math.min(w, lon), Math.min(s, lat), Math.max(e, lon), Math.max(n, lat)];
+  for (const [side, span] of [["longitude", e - w], ["latitude", n - s]] as const) {
+    if (span > MAX_AOI_SIDE_DEGREES) fail(`spans ${tidy(span)} degrees of ${side}; an area's box may be at most ${MAX_AOI_SIDE_DEGREES} degree a side.`, given);
+  }
+}
+
+/** An area's hectares as a message gives them: when over `limit`, never rounded down to it (10,000.4 ha). */
+export function hectaresText(hectares: number, limit: number): string {
+  for (let digits = 0; digits < 6; digits++) {
+    const text = hectares.toLocaleString("en-US", { maximumFractionDigits: digits });
+    if (hectares <= limit || Number(text.replaceAll(",", "")) > limit) return text;
+  }
+  return hectares.toLocaleString("en-US", { maximumFractionDigits: 9 });
+}
+
+/** Rings checked and wound as RFC 7946 asks, measured, and held to the size rules. */
+function validAoi(raw: number[][][], given: Given): Aoi {
+  let vertices = 0;
+  const rings = raw.map((written, r) => {
+    const name = r === 0 ? "the outer ring" : `hole ${r}`;
+    written.forEach(([lon, lat], i) => {
+      if (!(lon! >= -180 && lon! <= 180 && lat! >= -90 && lat! <= 90)) {
+        fail(`has a coordinate out of range: ${name} position ${i + 1} is (${lon} ${lat}); longitude must be from -180 to 180 and latitude from -90 to 90, in that order (CRS84).`, given);
+      }
+    });
+    const first = written[0]!;
+    const last = written[written.length - 1]!;
+    if (written.length < 4) fail(`is not a valid polygon: ${name} has ${written.length} positions; a closed ring needs at least four.`, given);
+    if (first[0] !== last[0] || first[1] !== last[1]) fail(`is not a valid polygon: ${name} is not closed; its last position must repeat its first.`, given);
+    const ring = withoutRepeats(written as Position[]);
+    if (ring.length < 4) fail(`is not a valid polygon: ${name} has ${ring.length} distinct positions in turn; a closed ring needs at least four.`, given);
+    vertices += ring.length - 1;
+    return ring;
+  });
+  checkFlatExtent(rings, given);
+  if (vertices > MAX_AOI_VERTICES) fail(`has ${vertices} vertices; an area may have at most ${MAX_AOI_VERTICES}.`, given);
   checkSimple(rings);
   rings.forEach((ring, r) => {
-    if (signedArea2(ring) === 0) fail(`is not a valid polygon: ${r === 0 ? "the outer ring" : `hole ${r}`} encloses no area.`);
+    if (signedArea2(ring) === 0) fail(`is not a valid polygon: ${r === 0 ? "the outer ring" : `hole ${r}`} encloses no area.`, given);
   });
   rings.slice(1).forEach((hole, h) => {
-    if (!inside(rings[0]!, hole[0]!)) fail(`is not a valid polygon: hole ${h + 1} lies outside the outer ring.`);
+    if (!inside(rings[0]!, hole[0]!)) fail(`is not a valid polygon: hole ${h + 1} lies outside the outer ring.`, given);
     rings.slice(1).forEach((other, k) => {
-      if (k !== h && inside(other, hole[0]!)) fail(`is not a valid polygon: hole ${h + 1} lies inside hole ${k + 1}.`);
+      if (k !== h && inside(other, hole[0]!)) fail(`is not a valid polygon: hole ${h + 1} lies inside hole ${k + 1}.`, given);
     });
   });
   const wound = rings.map((ring, r) => ((signedArea2(ring) > 0) === (r === 0) ? ring : [...ring].reverse()));
   const areaM2 = polygonsAreaM2([wound]);
   if (areaM2 > MAX_AOI_HECTARES * SQUARE_METRES_PER_HECTARE) {
-    const given = what === "bbox" ? "Query parameter 'bbox'" : "Query parameter 'polygon'";
-    throw new ValidationError(`${given} encloses ${Math.round(areaM2 / SQUARE_METRES_PER_HECTARE).toLocaleString("en-US")} ha; an area may be at most ${MAX_AOI_HECTARES.toLocaleString("en-US")} ha.`);
+    fail(`encloses ${hectaresText(areaM2 / SQUARE_METRES_PER_HECTARE, MAX_AOI_HECTARES)} ha; an area may be at most ${MAX_AOI_HECTARES.toLocaleString("en-US")} ha.`, given);
   }
+  if (!(areaM2 >= MIN_AOI_SQUARE_METRES)) fail(`encloses less than ${MIN_AOI_SQUARE_METRES} m² on the WGS84 ellipsoid; an area must enclose at least that.`, given);
   return { rings: wound, vertices, areaM2 };
 }
 

@@ -89,7 +89,7 @@ const aoiQuery = strictQuery(AoiQueryParams);
 const pointsQuery = strictQuery(PointsQueryParams);
 
 const AOI_422 =
-  "A parameter violates its rules (code validation_error), the message naming the rule: neither or both of polygon and bbox; WKT that does not parse or is not one POLYGON; a ring not closed or under four positions; a coordinate out of range; more than 1,000 vertices; a ring that crosses or touches itself or another ring; a hole outside the outer ring; more than 10,000 ha; more than 5,000 map-unit polygons in the area; an unknown property, a method that does not fit it, a bad depth interval; format not json, csv or geojson.";
+  "A parameter violates its rules (code validation_error), the message naming the rule: neither or both of polygon and bbox; WKT that does not parse or is not one POLYGON; a ring not closed or under four positions; a coordinate out of range; an edge across the antimeridian (more than 180 degrees of longitude); a position beyond latitude 85 north or south; a box over 1 degree a side; more than 1,000 vertices; a ring that crosses or touches itself or another ring (a position repeated in turn is dropped first); a hole outside the outer ring; under 1 m² or more than 10,000 ha; more than 5,000 map-unit polygons in the area; an unknown property, a method that does not fit it, a bad depth interval; format not json, csv or geojson.";
 
 const AOI_RESPONSES = documentedResponses(
   {
@@ -98,6 +98,10 @@ const AOI_RESPONSES = documentedResponses(
     409: PLANNED_PROVIDER_ERROR,
     422: ["ErrorResponse", AOI_422],
     ...UPSTREAM_ERRORS,
+    503: [
+      "ErrorResponse",
+      "Loam is busy (code internal_error, retryable): it is cutting as many areas as it queues (Retry-After says when to ask again), or it was too busy to finish the upstream exchange in time; the upstream is not known to be at fault.",
+    ],
   },
   { etag: true, csv: "one row per map unit and property, then one row per property for the whole area (scope aoi)" },
 );

@@ -13,7 +13,7 @@ import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, closed, nullable } from
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { DEFAULT_SUMMARY_PROPERTIES, PropertySummary, SummaryMethodName } from "../aggregation/model";
 import { MultiPolygonGeometry, PolygonGeometry } from "../domain/model";
-import { MAX_AOI_HECTARES, MAX_AOI_VERTICES } from "./geometry";
+import { MAX_AOI_HECTARES, MAX_AOI_LATITUDE, MAX_AOI_SIDE_DEGREES, MAX_AOI_VERTICES } from "./geometry";
 import { SUMMARY_OPTION_PARAMETERS } from "../aggregation/options";
 import { BBOX_PATTERN } from "../domain/model";
 
@@ -41,7 +41,7 @@ export const AoiQueryParams = t.Object({
     t.String({
       maxLength: 60_000,
       default: "",
-      description: `The area of interest as WKT in CRS84 (longitude latitude): one POLYGON, its outer ring and any holes, each ring closed; at most ${MAX_AOI_VERTICES} vertices and ${MAX_AOI_HECTARES.toLocaleString("en-US")} ha; rings must not cross or touch. Give polygon or bbox.`,
+      description: `The area of interest as WKT in CRS84 (longitude latitude): one POLYGON, its outer ring and any holes, each ring closed; at most ${MAX_AOI_VERTICES} vertices and ${MAX_AOI_HECTARES.toLocaleString("en-US")} ha, within ${MAX_AOI_SIDE_DEGREES} degree a side, between latitudes -${MAX_AOI_LATITUDE} and ${MAX_AOI_LATITUDE} and not across the antimeridian; rings must not cross or touch. Give polygon or bbox.`,
       examples: ["POLYGON ((-94.361846 41.943158, -94.358198 41.943158, -94.358198 41.945788, -94.361846 41.945788, -94.361846 41.943158))"],
     }),
   ),
@@ -51,7 +51,7 @@ export const AoiQueryParams = t.Object({
       default: "",
       // Absent (empty) or a box: the pattern the route's parser enforces. No example: polygon has one, and only one of them may be given.
       pattern: `^$|${BBOX_PATTERN.slice(1)}`,
-      description: "The area of interest as a rectangle min_lon,min_lat,max_lon,max_lat (WGS84 degrees, southwest corner first), e.g. -94.361846,41.943158,-94.358198,41.945788, read as the polygon of its four corners. Give polygon or bbox.",
+      description: "The area of interest as a rectangle min_lon,min_lat,max_lon,max_lat (WGS84 degrees, southwest corner first), e.g. -94.361846,41.943158,-94.358198,41.945788, read as the polygon of its four corners; at most 1 degree a side, between latitudes -85 and 85. Give polygon or bbox.",
     }),
   ),
   ...summaryParameters,
@@ -102,7 +102,7 @@ export const AoiArea = t.Object(
   {
     area_ha: t.Number({ description: "Geodesic area on the WGS84 ellipsoid, hectares (6 significant digits)." }),
     area_acres: t.Number({ description: "The same area in international acres." }),
-    mapped_percent: t.Number({ description: "Percent of the area covered by map-unit polygons (0 outside every survey)." }),
+    mapped_percent: t.Number({ description: "Percent of the area covered by map-unit polygons; always a number (0 where no map unit lies)." }),
     vertex_count: Type.Integer({ description: "Vertices of the area's rings (closing repeats not counted)." }),
   },
   { ...closed, title: "AoiArea" },

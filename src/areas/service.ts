@@ -19,6 +19,7 @@ import type { QueryKind } from "../upstream/transport";
 import { VERSION } from "../version";
 import { loadMapUnit, summarizeMapUnit, type LoadedMapUnit, type MapUnitProvider, type SummaryPlan } from "../aggregation/plan";
 import type { PropertySummary } from "../aggregation/model";
+import { AREA_CUTS } from "./cut-gate";
 import { polygonsAreaM2, SQUARE_METRES_PER_ACRE, SQUARE_METRES_PER_HECTARE, type Aoi } from "./geometry";
 import type { AoiArea, AoiFeatureCollection, AoiMapUnit, AoiSource, AoiQuery, AoiReport, AoiSummary, PointItem, PointsQuery, PointsResponse } from "./model";
 
@@ -97,8 +98,13 @@ interface CutArea {
   mappedM2: number;
 }
 
-/** The provider's polygons cut to the area, measured, grouped by map unit (largest first; tie: key). */
-async function cutArea(deps: DataDeps, provider: AreaProvider, aoi: Aoi): Promise<CutArea> {
+/**
+ * The provider's polygons cut to the area, measured, grouped by map unit (largest first; tie: key);
+ * a few areas at a time (AREA_CUTS, docs/decisions.md#area-cuts).
+ */
+const cutArea = (deps: DataDeps, provider: AreaProvider, aoi: Aoi): Promise<CutArea> => AREA_CUTS.run(() => cutAreaNow(deps, provider, aoi));
+
+async function cutAreaNow(deps: DataDeps, provider: AreaProvider, aoi: Aoi): Promise<CutArea> {
   const member = provider.mapUnitPolygons.inArea;
   const cached = await deps.connected.ask(provider, member.query, { rings: aoi.rings, limit: MAX_AREA_POLYGONS });
   const { polygons, truncated } = member.polygons(cached.answer, MAX_AREA_POLYGONS);
@@ -122,7 +128,8 @@ async function cutArea(deps: DataDeps, provider: AreaProvider, aoi: Aoi): Promis
 
 const hectares = (m2: number) => areaFigure(m2 / SQUARE_METRES_PER_HECTARE);
 const acres = (m2: number) => areaFigure(m2 / SQUARE_METRES_PER_ACRE);
-const percentOf = (m2: number, aoi: Aoi) => areaFigure(Math.min(100, (m2 / aoi.areaM2) * 100));
+/** A number always (the OpenAPI document says so): an area is at least MIN_AOI_SQUARE_METRES, and a share of nothing is 0. */
+const percentOf = (m2: number, aoi: Aoi) => (aoi.areaM2 > 0 ? areaFigure(Math.min(100, (m2 / aoi.areaM2) * 100)) : 0);
 
 function aoiArea(aoi: Aoi, mappedM2: number): Static<typeof AoiArea> {
   return { area_ha: hectares(aoi.areaM2), area_acres: acres(aoi.areaM2), mapped_percent: percentOf(mappedM2, aoi), vertex_count: aoi.vertices };

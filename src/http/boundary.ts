@@ -205,6 +205,7 @@ function boundaryPlugin(options: BoundaryOptions, now: () => number, record: (tr
       if (failure.status === 500 || failure !== raised) options.onUnexpected?.(error, requestId);
       else if (raised.detail !== undefined) options.onDetail?.(raised, requestId);
       if (failure.status === 405) set.headers["allow"] = ALLOWED_METHODS;
+      if (failure.retryAfterSeconds !== undefined) set.headers["retry-after"] = String(failure.retryAfterSeconds);
       set.status = failure.status;
       set.headers["cache-control"] = "no-store";
       return errorResponse(failure, requestId);

@@ -22,6 +22,13 @@ const COMMA = 44;
 const OPEN = 40;
 const CLOSE = 41;
 
+/**
+ * Most parentheses a WKT answer may nest: a MULTIPOLYGON's ring sits 3 deep, inside one
+ * GEOMETRYCOLLECTION 4 (what STIntersection sends); one more level is allowed for a collection in a
+ * collection. Deeper is not a map-unit polygon: a 502, never a stack overflow (docs/decisions.md#areas).
+ */
+export const MAX_WKT_DEPTH = 5;
+
 /** Is `code` one of the characters a WKT number may hold (digits, sign, point, exponent)? */
 function numberChar(code: number): boolean {
   return (code >= 48 && code <= 57) || code === 43 || code === 45 || code === 46 || code === 69 || code === 101;
@@ -34,6 +41,8 @@ function numberChar(code: number): boolean {
  */
 class Reader {
   private at = 0;
+  /** Parentheses open at `at`: bounded by MAX_WKT_DEPTH. */
+  private depth = 0;
   /** Points read so far. */
   points = 0;
   constructor(private readonly text: string) {}
@@ -51,6 +60,13 @@ class Reader {
     this.skip();
     if (this.text[this.at] !== char) this.fail(`expected '${char}'`);
     this.at++;
+    this.nest(char);
+  }
+
+  /** Count a parenthesis opened or closed; too deep is refused before any recursion goes further. */
+  private nest(char: string): void {
+    if (char === "(" && ++this.depth > MAX_WKT_DEPTH) this.fail(`parentheses nested deeper than ${MAX_WKT_DEPTH} levels`);
+    if (char === ")") this.depth--;
   }
 
   /** Is the next non-blank character `char`? (consumed when it is) */
@@ -58,6 +74,7 @@ class Reader {
     this.skip();
     if (this.text[this.at] !== char) return false;
     this.at++;
+    this.nest(char);
     return true;
   }
 
@@ -124,13 +141,12 @@ class Reader {
 
   /** A parenthesized part whose content is not needed (a line or point of an intersection), skipped whole. */
   skipBalanced(): void {
+    const outside = this.depth;
     this.expect("(");
-    let depth = 1;
-    while (depth > 0) {
+    while (this.depth > outside) {
       if (this.at >= this.text.length) this.fail("unbalanced parentheses");
-      const char = this.text[this.at++];
-      if (char === "(") depth++;
-      else if (char === ")") depth--;
+      const char = this.text[this.at++]!;
+      if (char === "(" || char === ")") this.nest(char);
     }
   }
 
