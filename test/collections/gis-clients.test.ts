@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { useLoam } from "../support/server";
 import { tool } from "../support/tools";
 import { reference } from "../geochem/reference";
+import { parseRfc4180 } from "../support/csv";
 
 const { loam } = useLoam();
 const OGRINFO = tool("ogrinfo", "gdal-bin");
@@ -91,6 +92,21 @@ describe("GDAL's OAPIF driver", () => {
     // Censored: no value, never the limit.
     expect(rows).toMatch(/silver \(\w+\) = \(null\)/);
   }, 120_000);
+
+  test.skipIf(!OGR2OGR)("ogr2ogr copies every DS 801 site at the default page size with properties=arsenic,lead in the connection URL: exit 0, every site once (the next links never grow)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "loam-ogr-"));
+    const gpkg = join(dir, "all-sites.gpkg");
+    // GDAL appends the connection URL's query (comma literal) to every next link it follows.
+    await run([OGR2OGR!, "-f", "GPKG", gpkg, `OAPIF:${loam.base}/ogc/collections/geochem_sites?properties=arsenic,lead`]);
+    const csv = await run([OGR2OGR!, "-f", "CSV", "/vsistdout/", gpkg, "geochem_sites", "-select", "site_id,lead", "-lco", "LINEFORMAT=CRLF"]);
+    const rows = parseRfc4180(csv).slice(1).filter((r) => r.length > 1);
+    const expected = [...reference().sites.keys()].sort((a, b) => a - b);
+    expect(expected.length).toBe(4857);
+    expect(rows.map((r) => Number(r[0])).sort((a, b) => a - b)).toEqual(expected);
+    // The elements came along on every page: site 3560's lead as the file has it.
+    const lead = rows.find((r) => Number(r[0]) === 3560)![1];
+    expect(Number(lead)).toBe(Number(reference().sites.get(3560)!.Top5_Pb));
+  }, 300_000);
 });
 
 describe("OWSLib", () => {
@@ -112,16 +128,18 @@ while True:
     # The next link is the same query with its cursor: OWSLib asks for it with the same arguments.
     kwargs["cursor"] = parse_qs(urlparse(nxt[0]).query)["cursor"][0]
 mapunits = api.collection_items("mapunits", bbox=[${BOX.join(",")}], limit=3, properties="clay")
-sites, site_pages, kwargs = [], 0, {"limit": 500}
+sites, site_pages, kwargs, next_lengths, leads = [], 0, {"limit": 500, "properties": "arsenic,lead"}, [], {}
 while True:
     page = api.collection_items("geochem_sites", **kwargs)
     site_pages += 1
     sites += [f["id"] for f in page["features"]]
+    leads.update({f["id"]: f["properties"]["lead_reported_value"] for f in page["features"]})
     nxt = [l["href"] for l in page["links"] if l["rel"] == "next"]
     if not nxt:
         break
+    next_lengths.append(len(nxt[0]))
     kwargs["cursor"] = parse_qs(urlparse(nxt[0]).query)["cursor"][0]
-print(json.dumps({"ids": ids, "keys": keys, "pages": pages, "numberReturned": mapunits["numberReturned"], "clay": [f["properties"]["clay"] for f in mapunits["features"]], "sites": sites, "site_pages": site_pages}))
+print(json.dumps({"ids": ids, "keys": keys, "pages": pages, "numberReturned": mapunits["numberReturned"], "clay": [f["properties"]["clay"] for f in mapunits["features"]], "sites": sites, "site_pages": site_pages, "next_lengths": next_lengths, "leads": leads}))
 `;
     const out = JSON.parse(await run([PY, "-c", script, `${loam.base}/ogc/`]));
     expect(out.ids).toEqual(["mapunits", "pedons", "geochem_sites"]);
@@ -134,5 +152,9 @@ print(json.dumps({"ids": ids, "keys": keys, "pages": pages, "numberReturned": ma
     const siteIds = [...reference().sites.keys()].sort((a, b) => a - b).map(String);
     expect(out.sites).toEqual(siteIds);
     expect(out.site_pages).toBe(Math.ceil(siteIds.length / 500));
+    // With properties=arsenic,lead every page carries the elements, and no next link is longer than the first by more than the cursor's growth.
+    expect(Object.keys(out.leads).length).toBe(siteIds.length);
+    expect(out.leads["3560"]).toBe(reference().sites.get(3560)!.Top5_Pb);
+    expect(Math.max(...out.next_lengths) - Math.min(...out.next_lengths)).toBeLessThanOrEqual(8);
   }, 120_000);
 });

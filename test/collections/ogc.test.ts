@@ -193,6 +193,26 @@ describe("items", () => {
     expect([gdal.status, gdal.body.id]).toEqual([200, "mapunits"]);
   });
 
+  test("a next link carries each parameter once, commas literal: a client appending its connection query to every page (either spelling) never grows the URL", async () => {
+    for (const appended of ["properties=arsenic,lead", "properties=arsenic%2Clead", "properties=arsenic,lead&limit=10"]) {
+      let url = `${loam.base}/ogc/collections/geochem_sites/items?${appended}`;
+      const lengths: number[] = [];
+      for (let page = 0; page < 40; page++) {
+        const { status, body } = await loam.json(url.slice(loam.base.length));
+        expect({ appended, page, status }).toEqual({ appended, page, status: 200 });
+        const next: string = body.links.find((l: any) => l.rel === "next").href;
+        const query = new URL(next).searchParams;
+        expect([...query.keys()].sort()).toEqual([...new Set(query.keys())].sort());
+        expect(query.getAll("properties")).toEqual(["arsenic,lead"]);
+        expect(next).toContain("properties=arsenic,lead&");
+        lengths.push(next.length);
+        url = `${next}&${appended}`;
+      }
+      // A cursor grows only with its key's digits (site ids to 5 digits).
+      expect(Math.max(...lengths) - Math.min(...lengths)).toBeLessThanOrEqual(4);
+    }
+  });
+
   test("GDAL's habit of repeating a parameter with the same value is accepted on /ogc; different values are a 422", async () => {
     const same = await loam.json(`/ogc/collections/mapunits/items?bbox=${BOX}&properties=clay&properties=clay&limit=3`);
     expect(same.status).toBe(200);
