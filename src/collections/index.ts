@@ -52,9 +52,11 @@ function responsesAs(mediaType: string, responses: OpenAPIV3.ResponsesObject): O
 
 const NOT_FOUND = { 404: ["ErrorResponse", "No such collection (code not_found)."] } as const;
 const BAD_REQUEST =
-  "A parameter the OGC API standard defines is refused (code bad_request): a query parameter the OGC API does not declare; bbox not four numbers (six, a 3D box, included), outside WGS84 or across the antimeridian; bbox-crs other than CRS84; limit not an integer from 1; a summary parameter on a collection without summaries; in Soil Data Access mode, a mapunits request without a bbox or with one over 0.25 degrees per side.";
+  "A parameter the request gives is refused, as OGC API - Features Part 1 asks (code bad_request): a query parameter the OGC API does not declare; a parameter given twice with different values; bbox not four numbers (six, a 3D box, included), outside WGS84 or across the antimeridian; bbox-crs other than CRS84; limit not an integer from 1 to 999999999; a cursor that was edited or made by another query (another bbox, collection or properties); an unknown element or more than 8 in properties; a summary parameter on a collection without summaries, or one that breaks its rule; in Soil Data Access mode, a mapunits request without a bbox or with one over 0.25 degrees per side.";
+const ITEM_BAD_REQUEST =
+  "A parameter the request gives is refused (code bad_request): a query parameter the OGC API does not declare or one given twice with different values; a feature id or collection id over 40 characters; an unknown element; a summary parameter that breaks its rule.";
 
-const UNDECLARED = { 400: ["ErrorResponse", "A query parameter the OGC API does not declare (code bad_request); the items parameters are accepted here unread."] } as const;
+const UNDECLARED = { 400: ["ErrorResponse", "A query parameter the OGC API does not declare, or one given twice with different values (code bad_request); the items parameters are accepted here unread."] } as const;
 
 /** Items queries already checked, by collection and query text: a cached request repeats one (docs/decisions.md#derived-once). */
 const CHECKED_QUERIES = 256;
@@ -146,7 +148,6 @@ export function ogcCollections(deps: CollectionRouteDeps) {
                 200: ["OgcFeatureCollection", "A page of features (possibly none), its links, numberReturned, timeStamp, cache metadata and warnings."],
                 400: ["ErrorResponse", BAD_REQUEST],
                 ...NOT_FOUND,
-                422: ["ErrorResponse", "A cursor that was edited or made by another query (another bbox, collection or properties), or a summary parameter that breaks its rule (code validation_error)."],
                 ...UPSTREAM_ERRORS,
               },
               { etag: true },
@@ -179,8 +180,8 @@ export function ogcCollections(deps: CollectionRouteDeps) {
             documentedResponses(
               {
                 200: ["OgcFeature", "The feature."],
+                400: ["ErrorResponse", ITEM_BAD_REQUEST],
                 404: ["ErrorResponse", "No such collection, or no such feature in it (code not_found)."],
-                422: ["ErrorResponse", "A summary parameter that breaks its rule, or an unknown element (code validation_error)."],
                 ...UPSTREAM_ERRORS,
               },
               { etag: true },

@@ -5,7 +5,7 @@
  */
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { CacheMetadata, closed, nullable } from "../domain/model";
+import { CacheMetadata, closed, nullable, queryInteger } from "../domain/model";
 import { CURSOR_PARAMETER, POLYGON_SUMMARY_PARAMETERS } from "../mapunits/model";
 
 export const CRS84 = "http://www.opengis.net/def/crs/OGC/1.3/CRS84";
@@ -13,6 +13,8 @@ export const DEFAULT_ITEMS_LIMIT = 10;
 /** The box of an items request without one: every feature of the collection. */
 export const WORLD_BBOX = "-180,-90,180,90";
 export const MAX_ITEMS_LIMIT = 1000;
+/** The largest `limit` read (and served as MAX_ITEMS_LIMIT): nine digits, so a 20-digit one is refused, not rounded. */
+const MAX_LIMIT_WRITTEN = 999_999_999;
 
 export const OgcLink = t.Object(
   {
@@ -125,7 +127,13 @@ export const ItemsQueryParams = t.Object({
   ),
   "bbox-crs": t.Optional(t.String({ maxLength: 100, default: CRS84, description: "Only CRS84 is supported; any other is a 400.", examples: [CRS84] })),
   limit: t.Optional(
-    t.String({ maxLength: 10, default: String(DEFAULT_ITEMS_LIMIT), description: `Items per page, an integer from 1; above ${MAX_ITEMS_LIMIT} pages hold ${MAX_ITEMS_LIMIT}. Not an integer or below 1: 400.`, examples: ["10"] }),
+    queryInteger({
+      minimum: 1,
+      maximum: MAX_LIMIT_WRITTEN,
+      default: DEFAULT_ITEMS_LIMIT,
+      description: `Items per page, an integer from 1; above ${MAX_ITEMS_LIMIT} pages hold ${MAX_ITEMS_LIMIT}. Not an integer, below 1 or above ${MAX_LIMIT_WRITTEN}: 400.`,
+      examples: [10],
+    }),
   ),
   ...CURSOR_PARAMETER,
   ...POLYGON_SUMMARY_PARAMETERS,

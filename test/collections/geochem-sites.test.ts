@@ -83,17 +83,17 @@ describe("the geochem_sites collection", () => {
         expect({ id: f.id, [id]: f.properties[id], reported: f.properties[`${id}_reported_value`], unit: f.properties[`${id}_unit`] }).toEqual({ id: f.id, [id]: value, reported: cell, unit: units[column] });
       }
     }
-    // A cursor is bound to its elements: the same cursor with another selection is a 422.
+    // A cursor is bound to its elements: the same cursor with another selection is Part 1's 400.
     const first = (await loam.json(`/ogc/collections/geochem_sites/items?bbox=${IOWA_BOX.join(",")}&limit=5&properties=arsenic`)).body;
     const cursor = new URL(first.links.find((l: any) => l.rel === "next").href).searchParams.get("cursor")!;
     const replay = await loam.json(`/ogc/collections/geochem_sites/items?bbox=${IOWA_BOX.join(",")}&limit=5&properties=lead&cursor=${encodeURIComponent(cursor)}`);
-    expect(replay.status).toBe(422);
-    expect(replay.body.error.code).toBe("validation_error");
+    expect(replay.status).toBe(400);
+    expect(replay.body.error.code).toBe("bad_request");
     // ... and to its box; an edited cursor is refused too.
     const otherBox = await loam.json(`/ogc/collections/geochem_sites/items?bbox=-96.7,40.3,-90.1,43.5&limit=5&properties=arsenic&cursor=${encodeURIComponent(cursor)}`);
-    expect(otherBox.status).toBe(422);
+    expect(otherBox.status).toBe(400);
     const edited = await loam.json(`/ogc/collections/geochem_sites/items?bbox=${IOWA_BOX.join(",")}&limit=5&properties=arsenic&cursor=${encodeURIComponent(cursor.slice(0, -2) + (cursor.endsWith("A") ? "BB" : "AA"))}`);
-    expect(edited.status).toBe(422);
+    expect(edited.status).toBe(400);
     // A page revalidates: its ETag answers If-None-Match with 304.
     const path = `/ogc/collections/geochem_sites/items?bbox=${IOWA_BOX.join(",")}&limit=5&properties=arsenic`;
     const etag = (await loam.get(path)).headers.get("etag")!;
@@ -137,23 +137,23 @@ describe("the geochem_sites collection", () => {
     expect(page.features.find((f: any) => f.id === "3560").properties).toEqual(body.properties);
   });
 
-  test("unknown and malformed site ids are 404 not_found; an unknown element 422; another collection's parameter 400", async () => {
+  test("unknown and malformed site ids are 404 not_found; an unknown element, another collection's parameter and too many elements 400", async () => {
     for (const id of ["99999999", "7", "abc", "0", "-3560", "35.60"]) {
       const { status, body } = await loam.json(`/ogc/collections/geochem_sites/items/${id}`);
       expect({ id, status }).toEqual({ id, status: 404 });
       expect(body.error.code).toBe("not_found");
     }
     const unknown = await loam.json("/ogc/collections/geochem_sites/items?properties=unobtainium");
-    expect(unknown.status).toBe(422);
+    expect(unknown.status).toBe(400);
     expect(unknown.body.error.message).toContain("unobtainium");
     const clay = await loam.json("/ogc/collections/geochem_sites/items?properties=clay");
-    expect(clay.status).toBe(422);
+    expect(clay.status).toBe(400);
     expect(clay.body.error.message).toContain("clay");
     const foreign = await loam.json("/ogc/collections/geochem_sites/items?properties=arsenic&method=max");
     expect(foreign.status).toBe(400);
     expect(foreign.body.error.message).toContain("geochem_sites collection takes no parameter 'method'");
     const tooMany = await loam.json("/ogc/collections/geochem_sites/items?properties=arsenic,lead,silver,selenium,mercury,cadmium,zinc_total,copper_total,nickel");
-    expect(tooMany.status).toBe(422);
+    expect(tooMany.status).toBe(400);
     expect(tooMany.body.error.message).toContain("at most 8");
   });
 });

@@ -177,6 +177,31 @@ describe("items", () => {
     expect(big.body.numberReturned).toBe(429);
   });
 
+  test("every parameter error on /ogc is Part 1's 400 (bad cursor, repeated limit with another value, a 20-digit limit, an over-long feature id, an unknown element); /v1 keeps 422", async () => {
+    const first = (await loam.json("/ogc/collections/geochem_sites/items?limit=5")).body;
+    const cursor = new URL(first.links.find((l: any) => l.rel === "next").href).searchParams.get("cursor")!;
+    for (const [path, words] of [
+      ["/ogc/collections/geochem_sites/items?cursor=not-a-cursor", /cursor/],
+      [`/ogc/collections/geochem_sites/items?cursor=${cursor.slice(0, -2)}xx`, /cursor/],
+      [`/ogc/collections/pedons/items?cursor=${cursor}`, /another query/],
+      ["/ogc/collections/geochem_sites/items?limit=5&limit=6", /'limit' is repeated with different values/],
+      ["/ogc/collections/geochem_sites/items?limit=12345678901234567890", /limit/],
+      ["/ogc/collections/geochem_sites/items?limit=2.5", /limit/],
+      [`/ogc/collections/geochem_sites/items/${"1".repeat(41)}`, /feature_id/],
+      ["/ogc/collections/geochem_sites/items?properties=unobtainium", /unobtainium/],
+      ["/ogc/collections/geochem_sites/items/3560?properties=unobtainium", /unobtainium/],
+    ] as const) {
+      const { status, body } = await loam.json(path);
+      expect({ path, status, code: body.error.code }).toEqual({ path, status: 400, code: "bad_request" });
+      expect(body.error.message).toMatch(words);
+    }
+    // The /v1 routes keep the spec's 422 for the same faults.
+    for (const path of ["/v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&cursor=not-a-cursor", "/v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&limit=12345678901234567890", "/v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&limit=5&limit=5"]) {
+      const { status, body } = await loam.json(path);
+      expect({ path, status, code: body.error.code }).toEqual({ path, status: 422, code: "validation_error" });
+    }
+  });
+
   test("a query parameter the OGC API does not declare is a 400 on every OGC endpoint (Part 1, /req/core/query-param-unknown); declared ones are read or accepted", async () => {
     for (const path of ["/ogc", "/ogc/conformance", "/ogc/collections", "/ogc/collections/pedons", "/ogc/collections/pedons/items", "/ogc/collections/pedons/items/02N0245"]) {
       const { status, body } = await loam.json(`${path}?limit=5&sessionid=42`);
@@ -213,11 +238,11 @@ describe("items", () => {
     }
   });
 
-  test("GDAL's habit of repeating a parameter with the same value is accepted on /ogc; different values are a 422", async () => {
+  test("GDAL's habit of repeating a parameter with the same value is accepted on /ogc; different values are a 400", async () => {
     const same = await loam.json(`/ogc/collections/mapunits/items?bbox=${BOX}&properties=clay&properties=clay&limit=3`);
     expect(same.status).toBe(200);
     const other = await loam.json(`/ogc/collections/mapunits/items?bbox=${BOX}&properties=clay&properties=ph&limit=3`);
-    expect(other.status).toBe(422);
+    expect([other.status, other.body.error.code]).toEqual([400, "bad_request"]);
     expect(other.body.error.message).toContain("properties");
     // The OGC routes are rate-limited as every API route.
     expect(other.headers.get("ratelimit-limit")).toBeTruthy();
