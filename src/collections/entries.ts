@@ -6,6 +6,7 @@
  */
 import type { CacheDescriptor, DataDeps } from "../answer";
 import type { Bbox } from "../domain/bbox";
+import type { TimeInterval } from "../domain/time-interval";
 import type { DataExtent } from "../providers/provider";
 
 /** Flat feature properties: strings and numbers (and null), which GDAL, QGIS and Shapefile keep as typed fields. */
@@ -35,6 +36,8 @@ export interface ItemsPage {
   warnings: () => string[];
   /** Names what else the page is made of (e.g. the map units its summaries came from); "" when nothing. */
   stamp: string;
+  /** How many features the query matches, every page together, where counting is cheap; null where it is not (numberMatched is then left out). */
+  matched: number | null;
 }
 
 /** The items query as read (src/collections/model.ts ItemsQueryParams, defaults applied). */
@@ -57,13 +60,17 @@ export interface CollectionEntry {
   fields: Readonly<Record<string, "string" | "number" | "integer">>;
   /** The spatial extent of the data. */
   extent(deps: DataDeps): Promise<DataExtent>;
-  /** The temporal extent of the data, [first, last] as RFC 3339 date-times (OGC 17-069r4), when its features are dated. */
+  /**
+   * The temporal extent of the data, [first, last] as RFC 3339 date-times (OGC 17-069r4), when its
+   * features are dated. A collection that has it takes `datetime`: its query is given the interval.
+   */
   interval?(deps: DataDeps): Promise<[string, string] | null>;
   /**
    * Check the request (a request without bbox asks for the whole world) and the collection's own parameters: a bad
-   * one is a BadRequestError (400) or ValidationError (422) naming it.
+   * one is a BadRequestError or ValidationError naming it (400 on /ogc). `time` is the `datetime`
+   * interval (null: none), given only to a collection with `interval`.
    */
-  query(deps: DataDeps, bbox: Bbox, params: ItemParams): ItemsQuery;
+  query(deps: DataDeps, bbox: Bbox, params: ItemParams, time: TimeInterval | null): ItemsQuery;
   /** One item by id (with the collection's own parameters); null when there is none. */
   item(deps: DataDeps, id: string, params: ItemParams): Promise<{ feature: () => Item; cache: CacheDescriptor; warnings: () => string[]; stamp: string } | null>;
 }

@@ -12,6 +12,7 @@ import { elements, geochemSiteFlat, geochemSitesExtent, geochemSitesPage, type F
 import { SITE_ID_PATTERN } from "../geochem/model";
 import type { SampleSiteProvider } from "../providers/provider";
 import type { CollectionEntry, FlatProperties, Item, ItemParams } from "./entries";
+import { daysOf } from "../domain/time-interval";
 
 /** At most this many elements per request: each is one page query of the provider. */
 const MAX_ELEMENTS = 8;
@@ -97,20 +98,23 @@ export const geochemSitesCollection: CollectionEntry = {
     // Collection dates are days: the interval runs from the first day's start to the last day's end.
     return dates === null ? null : [`${dates[0]}T00:00:00Z`, `${dates[1]}T23:59:59Z`];
   },
-  query(deps, bbox, params) {
+  query(deps, bbox, params, time) {
     const properties = elementsOf(deps, params);
+    // The sites are dated by day: the interval's UTC days select them (docs/decisions.md#ogc-api-features).
+    const days = time === null ? undefined : daysOf(time);
     return {
       binding: { provider: sampleSites(deps)?.id ?? null, properties },
       async page(after, limit) {
         if (after !== null && !/^[1-9][0-9]{0,8}$/.test(after)) throw new ValidationError("Query parameter 'cursor' is not a cursor Loam made; start again without it.");
         const position = after === null ? null : Number(after);
-        const sites = await geochemSitesPage(deps, { bbox, after: position, limit });
+        const sites = await geochemSitesPage(deps, { bbox, after: position, limit, days });
         // One page query per element, over the same box, position and limit: the same sites in the same order.
-        const perElement = await Promise.all(properties.map((property) => geochemSitesPage(deps, { bbox, after: position, limit, property })));
+        const perElement = await Promise.all(properties.map((property) => geochemSitesPage(deps, { bbox, after: position, limit, property, days })));
         return {
           features: () =>
             sites.features.map((site, i) => item(site, Object.fromEntries(properties.map((id, k) => [id, resultOf(perElement[k]!.features[i]!)])))),
           nextAfter: sites.nextAfter === null ? null : String(sites.nextAfter),
+          matched: sites.matched,
           cache: sites.cache,
           // The provider's warnings say what a site is not representative of, and that totals are not available contents.
           warnings: () => sites.warnings,

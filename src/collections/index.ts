@@ -15,8 +15,9 @@ import { Memo } from "../lru";
 import { parsedQuery, strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { SUMMARY_PARAMETER_NAMES } from "./mapunits-entry";
-import { CollectionParams, ItemParams, ItemsQueryParams, OgcCollection, OgcCollections, OgcConformance, OgcLandingPage } from "./model";
-import { collection, collectionOf, collections, CONFORMANCE, itemAnswer, itemsAnswer, landingPage, parseItemsBbox, parseItemsLimit } from "./service";
+import { CollectionParams, ItemParams, ItemsQueryParams, OUTPUT_FORMATS, OgcCollection, OgcCollections, OgcConformance, OgcLandingPage } from "./model";
+import { collection, collectionOf, collections, CONFORMANCE, itemAnswer, itemsAnswer, landingPage, parseItemsBbox, parseItemsDatetime, parseItemsLimit } from "./service";
+import { intervalText } from "../domain/time-interval";
 
 export interface CollectionRouteDeps extends DataDeps {
   send: Send;
@@ -36,10 +37,16 @@ const originOf = requestOrigin;
 const OGC_PARAMETERS: ReadonlySet<string> = new Set(Object.keys(ItemsQueryParams.properties));
 
 function refuseUndeclared(request: Request): void {
-  for (const name of parsedQuery(request.url).values.keys()) {
+  const values = parsedQuery(request.url).values;
+  for (const name of values.keys()) {
     if (!OGC_PARAMETERS.has(name)) {
       throw new BadRequestError(`The OGC API takes no query parameter '${clip(name)}'; it declares ${[...OGC_PARAMETERS].join(", ")} (OGC API - Features Part 1: an undeclared parameter is a 400).`);
     }
+  }
+  // Every OGC document has one representation (JSON; GeoJSON for features): `f` may name it, on every endpoint.
+  const f = values.get("f");
+  if (f !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(f)) {
+    throw new BadRequestError(`Query parameter 'f' must be one of ${OUTPUT_FORMATS.join(", ")} (HTML is not served; /docs documents the API); got '${clip(f)}'.`);
   }
 }
 
@@ -70,8 +77,9 @@ export function ogcCollections(deps: CollectionRouteDeps) {
     if (foreign) throw new BadRequestError(`The ${entry.id} collection takes no parameter '${foreign}'.`);
     const bbox = parseItemsBbox(read.bbox, read["bbox-crs"]);
     const limit = parseItemsLimit(read.limit);
-    const items = entry.query(deps, bbox, read);
-    const binding = cursorBinding({ collection: `ogc:${entry.id}`, bbox, ...items.binding });
+    const time = parseItemsDatetime(entry, read.datetime);
+    const items = entry.query(deps, bbox, read, time);
+    const binding = cursorBinding({ collection: `ogc:${entry.id}`, bbox, ...(time ? { datetime: intervalText(time) } : {}), ...items.binding });
     const after = read.cursor === "" ? null : decodeCursor(read.cursor, binding);
     return { entry, limit, items, binding, after };
   }

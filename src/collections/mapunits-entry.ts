@@ -62,7 +62,7 @@ export const mapUnitsCollection: CollectionEntry = {
       binding: { provider: provider.id, summaries: summaries.plan ? planKey(summaries.plan) : null },
       async page(after, limit) {
         const page = await mapUnitPage(deps, provider, { bbox, limit, after }, summaries.plan);
-        return { features: () => items(page), nextAfter: page.nextAfter, cache: page.cache, warnings: () => pageWarnings(page, limit, limit), stamp: page.stamp };
+        return { features: () => items(page), nextAfter: page.nextAfter, cache: page.cache, warnings: () => pageWarnings(page, limit, limit), stamp: page.stamp, matched: null };
       },
     };
   },

@@ -13,6 +13,8 @@ export const DEFAULT_ITEMS_LIMIT = 10;
 /** The box of an items request without one: every feature of the collection. */
 export const WORLD_BBOX = "-180,-90,180,90";
 export const MAX_ITEMS_LIMIT = 1000;
+/** The `f` values the OGC endpoints accept: both name the one representation each endpoint has. */
+export const OUTPUT_FORMATS = ["json", "geojson"] as const;
 /** The largest `limit` read (and served as MAX_ITEMS_LIMIT): nine digits, so a 20-digit one is refused, not rounded. */
 const MAX_LIMIT_WRITTEN = 999_999_999;
 
@@ -100,6 +102,7 @@ export const OgcFeatureCollection = t.Object(
   {
     type: t.Literal("FeatureCollection"),
     timeStamp: t.String({ format: "date-time", description: "When the data of this page were read from Loam's source (the cache entry's retrieval time)." }),
+    numberMatched: t.Optional(Type.Integer({ minimum: 0, description: "How many features the query matches, every page together; given where counting is cheap (geochem_sites: a walk over the sites held in memory), left out where it is not." })),
     numberReturned: Type.Integer({ minimum: 0 }),
     links: t.Array(OgcLink, { description: "self, collection, and next when more items follow (the same query with its cursor)." }),
     cache: CacheMetadata,
@@ -133,6 +136,21 @@ export const ItemsQueryParams = t.Object({
       default: DEFAULT_ITEMS_LIMIT,
       description: `Items per page, an integer from 1; above ${MAX_ITEMS_LIMIT} pages hold ${MAX_ITEMS_LIMIT}. Not an integer, below 1 or above ${MAX_LIMIT_WRITTEN}: 400.`,
       examples: [10],
+    }),
+  ),
+  datetime: t.Optional(
+    t.String({
+      maxLength: 100,
+      default: "",
+      description:
+        "Only features whose time meets this instant or interval (OGC API - Features Part 1): an RFC 3339 date-time or a date (its whole UTC day), or an interval start/end with `..` (or nothing) for an open end. Collections with a temporal extent only (geochem_sites: the collection date); on another collection, or not an instant or interval, a 400.",
+      examples: ["2008-01-01/2008-12-31"],
+    }),
+  ),
+  f: t.Optional(
+    t.UnionEnum(OUTPUT_FORMATS, {
+      default: "json",
+      description: "The representation: json or geojson (the same GeoJSON items; JSON for the other documents). Any other value (html included) is a 400 naming these.",
     }),
   ),
   ...CURSOR_PARAMETER,

@@ -61,7 +61,7 @@ export const pedonsCollection: CollectionEntry = {
         const { cached, listed, nextAfter } = await pedonPage(deps, provider, { bbox, limit, after });
         const cache = describeCache(cached, deps.cacheTtlSeconds);
         const source = deps.connected.sourceOf(provider);
-        return { features: () => listed.features.map(item), nextAfter, cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: "" };
+        return { features: () => listed.features.map(item), nextAfter, cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: "", matched: null };
       },
     };
   },

@@ -10,6 +10,7 @@ import { BadRequestError, NotFoundError, UpstreamBudgetError, UpstreamError, Ups
 import { decimal } from "../decimal";
 import { clip } from "../errors";
 import type { Bbox } from "../domain/bbox";
+import { parseDatetime, type TimeInterval } from "../domain/time-interval";
 import type { CollectionEntry, ItemsPage } from "./entries";
 import { COLLECTIONS } from "./table";
 import { CRS84, DEFAULT_ITEMS_LIMIT, MAX_ITEMS_LIMIT } from "./model";
@@ -117,6 +118,16 @@ export function parseItemsLimit(limit: number): number {
 
 export { DEFAULT_ITEMS_LIMIT };
 
+/** The OGC `datetime` (src/domain/time-interval.ts); only a collection with a temporal extent takes one (400 otherwise, naming those that do). */
+export function parseItemsDatetime(entry: CollectionEntry, raw: string): TimeInterval | null {
+  const time = parseDatetime(raw);
+  if (time !== null && !entry.interval) {
+    const dated = COLLECTIONS.filter((c) => c.interval).map((c) => c.id);
+    throw new BadRequestError(`The ${entry.id} collection has no temporal extent, so it takes no 'datetime'; ${dated.join(", ")} ${dated.length === 1 ? "does" : "do"}.`);
+  }
+  return time;
+}
+
 /** An items page as a DataAnswer: GeoJSON with links, numberReturned, timeStamp, cache and warnings. */
 export function itemsAnswer(deps: DataDeps, entry: CollectionEntry, page: ItemsPage, self: string, next: string | null, origin: string): DataAnswer<unknown> {
   return {
@@ -128,6 +139,7 @@ export function itemsAnswer(deps: DataDeps, entry: CollectionEntry, page: ItemsP
         type: "FeatureCollection",
         // The page's data are those read at the cache entry's retrieval time (a cached body stays one body).
         timeStamp: new Date(page.cache.storedAt).toISOString(),
+        ...(page.matched === null ? {} : { numberMatched: page.matched }),
         numberReturned: features.length,
         links: [
           { href: self, rel: "self", type: GEOJSON, title: "This page" },

@@ -328,6 +328,8 @@ export interface SiteBoxParams {
   limit: number;
   /** The one element whose result each site carries (a property id), or null. */
   property: string | null;
+  /** Only sites collected on these UTC days, inclusive (null: open end); absent: any date (docs/decisions.md#ogc-api-features). */
+  days?: { first: string | null; last: string | null };
 }
 
 /** The sites nearest a point, nearest first. */
@@ -369,6 +371,8 @@ export interface SampleSiteProvider<A = any> extends OperationalBase {
     site: QueryKind<SiteParams, A>;
     /** How many sites an answer holds. */
     count(answer: A): number;
+    /** How many sites an inBox answer's query matches, every page together; null where counting is not cheap. */
+    matched(answer: A): number | null;
     /** The sites of an answer, in its order, with the results of `properties` (ids it serves). */
     read(answer: A, properties: readonly string[]): SiteReading[];
     /** Where an answer's data came from. */

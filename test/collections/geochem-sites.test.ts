@@ -157,3 +157,89 @@ describe("the geochem_sites collection", () => {
     expect(tooMany.body.error.message).toContain("at most 8");
   });
 });
+
+describe("datetime (OGC API - Features Part 1) on geochem_sites, by collection date", () => {
+  const allSites = () => [...reference().sites.values()].sort((a, b) => Number(a.SiteID) - Number(b.SiteID));
+  const idsWhere = (keep: (date: string) => boolean) => allSites().filter((c) => isoDate(c.CollDate!) !== null && keep(isoDate(c.CollDate!)!)).map((c) => String(c.SiteID));
+
+  test("an instant, closed and open intervals select exactly the sites of those days, every page, with numberMatched", async () => {
+    for (const [datetime, keep] of [
+      ["2008-06-16", (d: string) => d === "2008-06-16"],
+      ["2008-06-16T12:00:00Z", (d: string) => d === "2008-06-16"],
+      ["2008-06-16T23:30:00-05:00", (d: string) => d === "2008-06-17"],
+      ["2008-01-01/2008-12-31", (d: string) => d >= "2008-01-01" && d <= "2008-12-31"],
+      ["2008-06-01T00:00:00Z/2008-06-30T23:59:59Z", (d: string) => d >= "2008-06-01" && d <= "2008-06-30"],
+      ["../2007-12-31", (d: string) => d <= "2007-12-31"],
+      ["2010-01-01/..", (d: string) => d >= "2010-01-01"],
+      ["/2007-12-31", (d: string) => d <= "2007-12-31"],
+    ] as const) {
+      const expected = idsWhere(keep);
+      expect({ datetime, some: expected.length > 0 }).toEqual({ datetime, some: true });
+      const first = await loam.json(`/ogc/collections/geochem_sites/items?datetime=${encodeURIComponent(datetime)}&limit=500`);
+      expect({ datetime, status: first.status }).toEqual({ datetime, status: 200 });
+      expect({ datetime, matched: first.body.numberMatched }).toEqual({ datetime, matched: expected.length });
+      const { features } = await walk(`/ogc/collections/geochem_sites/items?datetime=${encodeURIComponent(datetime)}&limit=500`);
+      expect({ datetime, ids: features.map((f) => f.id) }).toEqual({ datetime, ids: expected });
+      for (const f of features) expect(keep(f.properties.collection_date)).toBe(true);
+    }
+  });
+
+  test("with a box and elements: the sites of the box and days, each with its element", async () => {
+    const expected = sitesIn(IOWA_BOX).filter((c) => (isoDate(c.CollDate!) ?? "") >= "2009-01-01");
+    const { features } = await walk(`/ogc/collections/geochem_sites/items?bbox=${IOWA_BOX.join(",")}&datetime=2009-01-01/..&properties=arsenic&limit=7`);
+    expect(features.map((f) => f.id)).toEqual(expected.map((c) => String(c.SiteID)));
+    for (const f of features) expect(f.properties.arsenic_reported_value).toBe(reference().sites.get(Number(f.id))!.Top5_As);
+  });
+
+  test("a datetime that is not an instant or an interval is a 400 naming datetime; a collection without a temporal extent refuses it", async () => {
+    for (const bad of ["yesterday", "2008-13-01", "2009-02-30", "2008-06-16T25:00:00Z", "2008-06-16T12:00:00", "../..", "/", "2009-01-01/2008-01-01", "2008-01-01/2008-02-01/2008-03-01"]) {
+      const { status, body } = await loam.json(`/ogc/collections/geochem_sites/items?datetime=${encodeURIComponent(bad)}`);
+      expect({ bad, status, code: body.error.code }).toEqual({ bad, status: 400, code: "bad_request" });
+      expect(body.error.message).toContain("'datetime'");
+    }
+    const pedons = await loam.json("/ogc/collections/pedons/items?datetime=2008-06-16");
+    expect([pedons.status, pedons.body.error.code]).toEqual([400, "bad_request"]);
+    expect(pedons.body.error.message).toContain("geochem_sites");
+  });
+
+  test("a cursor is bound to its datetime: replayed with another interval, 400", async () => {
+    const first = (await loam.json("/ogc/collections/geochem_sites/items?datetime=2008-01-01/2008-12-31&limit=5")).body;
+    const cursor = new URL(first.links.find((l: any) => l.rel === "next").href).searchParams.get("cursor")!;
+    const replay = await loam.json(`/ogc/collections/geochem_sites/items?datetime=2009-01-01/2009-12-31&limit=5&cursor=${cursor}`);
+    expect([replay.status, replay.body.error.code]).toEqual([400, "bad_request"]);
+    expect(replay.body.error.message).toMatch(/another query/);
+  });
+});
+
+describe("numberMatched and f", () => {
+  test("numberMatched counts every site of the box, on every page (QGIS shows the total before the download ends)", async () => {
+    const expected = sitesIn(IOWA_BOX).length;
+    const first = await loam.json(`/ogc/collections/geochem_sites/items?bbox=${IOWA_BOX.join(",")}&limit=5`);
+    expect(first.body.numberMatched).toBe(expected);
+    const all = await loam.json("/ogc/collections/geochem_sites/items?limit=1");
+    expect(all.body.numberMatched).toBe(reference().sites.size);
+    const second = await loam.json(new URL(first.body.links.find((l: any) => l.rel === "next").href).pathname + new URL(first.body.links.find((l: any) => l.rel === "next").href).search);
+    expect(second.body.numberMatched).toBe(expected);
+  });
+
+  test("f=json and f=geojson give the same items; another f (html included) is a 400 naming the accepted values", async () => {
+    const plain = await loam.json("/ogc/collections/geochem_sites/items?limit=3");
+    for (const f of ["json", "geojson"]) {
+      const response = await loam.get(`/ogc/collections/geochem_sites/items?limit=3&f=${f}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toStartWith("application/geo+json");
+      const body: any = await response.json();
+      expect(body.features).toEqual(plain.body.features);
+      for (const path of ["/ogc", "/ogc/conformance", "/ogc/collections", "/ogc/collections/geochem_sites", "/ogc/collections/geochem_sites/items/3560"]) {
+        expect({ path, f, status: (await loam.get(`${path}?f=${f}`)).status }).toEqual({ path, f, status: 200 });
+      }
+    }
+    for (const path of ["/ogc", "/ogc/collections", "/ogc/collections/geochem_sites/items", "/ogc/collections/geochem_sites/items/3560"]) {
+      for (const f of ["html", "xml"]) {
+        const { status, body } = await loam.json(`${path}?f=${f}`);
+        expect({ path, f, status, code: body.error.code }).toEqual({ path, f, status: 400, code: "bad_request" });
+        expect(body.error.message).toMatch(/json, geojson/);
+      }
+    }
+  });
+});
