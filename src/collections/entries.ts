@@ -19,7 +19,8 @@ export type ItemGeometry =
 
 export interface Item {
   type: "Feature";
-  id: string;
+  /** The collection's key: a string, or an integer where the source's key is one (a DS 801 SiteID, as on /v1). */
+  id: string | number;
   geometry: ItemGeometry;
   properties: FlatProperties;
 }
@@ -29,7 +30,8 @@ export interface Item {
  * cached page's body is rendered once, so a cached request or a 304 never builds them (docs/decisions.md#derived-once).
  */
 export interface ItemsPage {
-  features: () => Item[];
+  /** The page's items; `origin` makes their links absolute (OGC clients follow links as given). */
+  features: (origin: string) => Item[];
   /** The key the next page starts after; null on the last page. */
   nextAfter: string | null;
   cache: CacheDescriptor;
@@ -72,5 +74,5 @@ export interface CollectionEntry {
    */
   query(deps: DataDeps, bbox: Bbox, params: ItemParams, time: TimeInterval | null): ItemsQuery;
   /** One item by id (with the collection's own parameters); null when there is none. */
-  item(deps: DataDeps, id: string, params: ItemParams): Promise<{ feature: () => Item; cache: CacheDescriptor; warnings: () => string[]; stamp: string } | null>;
+  item(deps: DataDeps, id: string, params: ItemParams): Promise<{ feature: (origin: string) => Item; cache: CacheDescriptor; warnings: () => string[]; stamp: string } | null>;
 }

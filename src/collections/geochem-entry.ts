@@ -50,8 +50,8 @@ function siteExtent(deps: DataDeps): ReturnType<typeof geochemSitesExtent> {
 function item(site: FlatSiteFeature, results: Record<string, FlatElementResult>): Item {
   const p = site.properties;
   const properties: FlatProperties = {
-    // A String: an identifier, not a quantity (GDAL and QGIS keep it as text).
-    site_id: String(p.site_id),
+    // An integer, as DS 801's SiteID and /v1/geochem/sites give it (docs/decisions.md#ogc-api-features).
+    site_id: p.site_id,
     lab_id: p.lab_id,
     state: p.state,
     collection_date: p.collection_date,
@@ -65,7 +65,7 @@ function item(site: FlatSiteFeature, results: Record<string, FlatElementResult>)
     properties[`${id}_reported_value`] = r.reported_value;
     properties[`${id}_unit`] = r.unit;
   }
-  return { type: "Feature", id: String(site.id), geometry: { type: "Point", coordinates: [...site.coordinates] }, properties };
+  return { type: "Feature", id: site.id, geometry: { type: "Point", coordinates: [...site.coordinates] }, properties };
 }
 
 /** An element's flat result as a page with that property gives it. */
@@ -81,7 +81,7 @@ export const geochemSitesCollection: CollectionEntry = {
     "USGS Data Series 801 sample sites (0-5 cm soil, conterminous US, sampled 2007-2011; points, WGS84), ordered by site id. With properties=arsenic,lead (at most 8 elements: ids or aliases, GET /v1/properties) each site carries per element <id> (the value; null when censored or not sampled, never the reporting limit), <id>_reported_value (the file's cell: '<1' censored, 'N.S.' no sample) and <id>_unit. Every element of a site: GET /v1/geochem/sites/{site_id}.",
   parameters: ["properties"],
   fields: {
-    site_id: "string",
+    site_id: "integer",
     lab_id: "string",
     state: "string",
     collection_date: "string",

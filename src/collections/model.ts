@@ -88,7 +88,7 @@ export const OgcGeometry = t.Object(
 export const OgcFeature = t.Object(
   {
     type: t.Literal("Feature"),
-    id: t.String(),
+    id: t.Union([t.String(), Type.Integer()], { description: "The feature's key: a string (a polygon or pedon key), or an integer (a DS 801 SiteID, as on /v1/geochem/sites)." }),
     geometry: OgcGeometry,
     properties: t.Record(t.String(), FlatValue, { description: "Flat properties: strings, numbers or null (typed fields in GDAL, QGIS, Shapefile)." }),
     links: t.Optional(t.Array(OgcLink)),

@@ -22,7 +22,7 @@ function labProvider(deps: DataDeps): PedonProvider {
   });
 }
 
-function item(f: Static<typeof PedonFeature>): Item {
+function item(f: Static<typeof PedonFeature>, origin: string): Item {
   const p = f.properties;
   return {
     type: "Feature",
@@ -35,8 +35,8 @@ function item(f: Static<typeof PedonFeature>): Item {
       name: p.name,
       site_observation_date: p.site_observation_date,
       layer_count: p.layer_count,
-      // The pedon's layers and observations, as a link a GIS can show.
-      detail: `/v1/pedons/${encodeURIComponent(p.pedon_key)}`,
+      // The pedon's layers and observations, as an absolute link a GIS can open (docs/decisions.md#ogc-api-features).
+      detail: `${origin}/v1/pedons/${encodeURIComponent(p.pedon_key)}`,
     },
   };
 }
@@ -61,7 +61,7 @@ export const pedonsCollection: CollectionEntry = {
         const { cached, listed, nextAfter } = await pedonPage(deps, provider, { bbox, limit, after });
         const cache = describeCache(cached, deps.cacheTtlSeconds);
         const source = deps.connected.sourceOf(provider);
-        return { features: () => listed.features.map(item), nextAfter, cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: "", matched: null };
+        return { features: (origin) => listed.features.map((f) => item(f, origin)), nextAfter, cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: "", matched: null };
       },
     };
   },
@@ -81,6 +81,6 @@ export const pedonsCollection: CollectionEntry = {
     const found = listed.features.find((f) => f.id.toUpperCase() === id.toUpperCase() || f.id === String(key.value));
     if (!found) return null;
     const cache = describeCache(cached, deps.cacheTtlSeconds);
-    return { feature: () => item(found), cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: detail.digest };
+    return { feature: (origin) => item(found, origin), cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: detail.digest };
   },
 };

@@ -134,7 +134,7 @@ export function itemsAnswer(deps: DataDeps, entry: CollectionEntry, page: ItemsP
     key: `ogc-items|${self}|${page.stamp}`,
     cache: page.cache,
     body: () => {
-      const features = page.features();
+      const features = page.features(origin);
       return {
         type: "FeatureCollection",
         // The page's data are those read at the cache entry's retrieval time (a cached body stays one body).
@@ -159,7 +159,7 @@ export function itemAnswer(deps: DataDeps, entry: CollectionEntry, found: NonNul
     key: `ogc-item|${self}|${found.stamp}`,
     cache: found.cache,
     body: () => ({
-      ...found.feature(),
+      ...found.feature(origin),
       links: [
         { href: self, rel: "self", type: GEOJSON, title: "This feature" },
         { href: `${origin}/ogc/collections/${entry.id}`, rel: "collection", type: JSON_TYPE, title: entry.title },

@@ -59,15 +59,15 @@ describe("the geochem_sites collection", () => {
   test("walking a box around Iowa with limit 7 returns every DS 801 site in it exactly once, in site-id order, the 91 Iowa sites among them", async () => {
     const expected = sitesIn(IOWA_BOX);
     const { features, pages } = await walk(`/ogc/collections/geochem_sites/items?bbox=${IOWA_BOX.join(",")}&limit=7`);
-    expect(features.map((f) => f.id)).toEqual(expected.map((c) => c.SiteID));
+    expect(features.map((f) => f.id)).toEqual(expected.map((c) => Number(c.SiteID)));
     expect(pages).toBe(Math.ceil(expected.length / 7));
     const iowa = features.filter((f) => f.properties.state === "IA");
     expect(iowa).toHaveLength(91);
-    expect(iowa.map((f) => f.id)).toEqual([...reference().sites.values()].filter((c) => c.StateID === "IA").map((c) => c.SiteID).sort((a, b) => Number(a) - Number(b)));
+    expect(iowa.map((f) => f.id)).toEqual([...reference().sites.values()].filter((c) => c.StateID === "IA").map((c) => Number(c.SiteID)).sort((a, b) => a - b));
     for (const f of features) {
       const cells = reference().sites.get(Number(f.id))!;
       expect(f.geometry).toEqual({ type: "Point", coordinates: [Number(cells.Longitude), Number(cells.Latitude)] });
-      expect(f.properties.site_id).toBe(cells.SiteID);
+      expect(f.properties.site_id).toBe(Number(cells.SiteID));
     }
   });
 
@@ -101,18 +101,18 @@ describe("the geochem_sites collection", () => {
     expect((await loam.get(path, { headers: { "If-None-Match": etag } })).status).toBe(304);
   });
 
-  test("site 3560 as one item: the file's site fields (site_id a string) and, with properties, As 4.7 mg/kg and Ag censored '<1'", async () => {
+  test("site 3560 as one item: the file's site fields (site_id an integer, as on /v1) and, with properties, As 4.7 mg/kg and Ag censored '<1'", async () => {
     const cells = reference().sites.get(3560)!;
     const response = await loam.get("/ogc/collections/geochem_sites/items/3560?properties=arsenic,lead,silver");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toStartWith("application/geo+json");
     const body: any = await response.json();
     contract.assert("OgcFeature", body);
-    expect(body.id).toBe("3560");
+    expect(body.id).toBe(3560);
     expect(body.geometry).toEqual({ type: "Point", coordinates: [Number(cells.Longitude), Number(cells.Latitude)] });
     const [top, bottom] = cells.Top5_Depth!.split("-").map(Number);
     expect(body.properties).toEqual({
-      site_id: "3560",
+      site_id: 3560,
       lab_id: cells.Top5_LabID,
       state: cells.StateID,
       collection_date: isoDate(cells.CollDate!),
@@ -134,7 +134,10 @@ describe("the geochem_sites collection", () => {
     expect(body.properties.lead).toBe(17.1);
     // The item equals the site as a page of its box gives it.
     const page = (await loam.json(`/ogc/collections/geochem_sites/items?bbox=-93.8,42,-93.7,42.1&properties=arsenic,lead,silver`)).body;
-    expect(page.features.find((f: any) => f.id === "3560").properties).toEqual(body.properties);
+    expect(page.features.find((f: any) => f.id === 3560).properties).toEqual(body.properties);
+    // One type on both APIs: /v1/geochem/sites gives the same integer id and site_id.
+    const v1 = (await loam.json("/v1/geochem/sites?bbox=-93.8,42,-93.7,42.1")).body.features.find((f: any) => f.id === 3560);
+    expect([v1.id, v1.properties.site_id]).toEqual([body.id, body.properties.site_id]);
   });
 
   test("unknown and malformed site ids are 404 not_found; an unknown element, another collection's parameter and too many elements 400", async () => {
@@ -160,7 +163,7 @@ describe("the geochem_sites collection", () => {
 
 describe("datetime (OGC API - Features Part 1) on geochem_sites, by collection date", () => {
   const allSites = () => [...reference().sites.values()].sort((a, b) => Number(a.SiteID) - Number(b.SiteID));
-  const idsWhere = (keep: (date: string) => boolean) => allSites().filter((c) => isoDate(c.CollDate!) !== null && keep(isoDate(c.CollDate!)!)).map((c) => String(c.SiteID));
+  const idsWhere = (keep: (date: string) => boolean) => allSites().filter((c) => isoDate(c.CollDate!) !== null && keep(isoDate(c.CollDate!)!)).map((c) => Number(c.SiteID));
 
   test("an instant, closed and open intervals select exactly the sites of those days, every page, with numberMatched", async () => {
     for (const [datetime, keep] of [
@@ -187,7 +190,7 @@ describe("datetime (OGC API - Features Part 1) on geochem_sites, by collection d
   test("with a box and elements: the sites of the box and days, each with its element", async () => {
     const expected = sitesIn(IOWA_BOX).filter((c) => (isoDate(c.CollDate!) ?? "") >= "2009-01-01");
     const { features } = await walk(`/ogc/collections/geochem_sites/items?bbox=${IOWA_BOX.join(",")}&datetime=2009-01-01/..&properties=arsenic&limit=7`);
-    expect(features.map((f) => f.id)).toEqual(expected.map((c) => String(c.SiteID)));
+    expect(features.map((f) => f.id)).toEqual(expected.map((c) => Number(c.SiteID)));
     for (const f of features) expect(f.properties.arsenic_reported_value).toBe(reference().sites.get(Number(f.id))!.Top5_As);
   });
 

@@ -134,6 +134,12 @@ describe("items", () => {
     contract.assert("OgcFeature", feature);
     expect(feature.geometry.coordinates).toEqual([known.longitude, known.latitude]);
     expect(feature.properties.layer_count).toBe(known.layerCount);
+    // Every link is absolute, the pedon's detail too, and it answers.
+    expect(feature.properties.detail).toBe(`${loam.base}/v1/pedons/${known.pedlabsampnum}`);
+    expect((await fetch(feature.properties.detail)).status).toBe(200);
+    for (const link of feature.links) expect(link.href).toStartWith(`${loam.base}/`);
+    const listed = (await loam.json(`/ogc/collections/pedons/items?limit=3`)).body;
+    for (const f of listed.features) expect(f.properties.detail).toBe(`${loam.base}/v1/pedons/${encodeURIComponent(f.properties.pedon_key)}`);
     const page = (await loam.json(`/ogc/collections/mapunits/items?bbox=${BOX}&properties=clay&limit=1`)).body;
     const one = await loam.json(`/ogc/collections/mapunits/items/${page.features[0].id}?properties=clay`);
     expect(one.status).toBe(200);
