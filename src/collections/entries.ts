@@ -7,6 +7,7 @@
 import type { CacheDescriptor, DataDeps } from "../answer";
 import type { Bbox } from "../domain/bbox";
 import type { TimeInterval } from "../domain/time-interval";
+import type { FlatField } from "./flat-fields";
 import type { DataExtent } from "../providers/provider";
 
 /** Flat feature properties: strings and numbers (and null), which GDAL, QGIS and Shapefile keep as typed fields. */
@@ -58,8 +59,10 @@ export interface CollectionEntry {
   description: string;
   /** The collection's own query parameters besides bbox, limit and cursor (documented in OpenAPI). */
   parameters: readonly string[];
-  /** The flat fields of its items and their types (for the collection's description). */
-  fields: Readonly<Record<string, "string" | "number" | "integer">>;
+  /** The flat fields of its items (flat-fields.ts: derived from the /v1 model of the same features), for the collection's description and its queryables. */
+  fields: Readonly<Record<string, FlatField>>;
+  /** The GeoJSON geometry types of its items (OGC API - Features Part 3 `geometry-*` formats). */
+  geometry: readonly ("point" | "polygon" | "multipolygon")[];
   /** The spatial extent of the data. */
   extent(deps: DataDeps): Promise<DataExtent>;
   /**

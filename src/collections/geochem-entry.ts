@@ -9,7 +9,8 @@
 import type { DataDeps } from "../answer";
 import { ValidationError } from "../errors";
 import { elements, geochemSiteFlat, geochemSitesExtent, geochemSitesPage, type FlatElementResult, type FlatSiteFeature } from "../geochem/service";
-import { SITE_ID_PATTERN } from "../geochem/model";
+import { GeochemSiteFeatureProperties, SITE_ID_PATTERN } from "../geochem/model";
+import { flatFields } from "./flat-fields";
 import type { SampleSiteProvider } from "../providers/provider";
 import type { CollectionEntry, FlatProperties, Item, ItemParams } from "./entries";
 import { daysOf } from "../domain/time-interval";
@@ -80,16 +81,9 @@ export const geochemSitesCollection: CollectionEntry = {
   description:
     "USGS Data Series 801 sample sites (0-5 cm soil, conterminous US, sampled 2007-2011; points, WGS84), ordered by site id. With properties=arsenic,lead (at most 8 elements: ids or aliases, GET /v1/properties) each site carries per element <id> (the value; null when censored or not sampled, never the reporting limit), <id>_reported_value (the file's cell: '<1' censored, 'N.S.' no sample) and <id>_unit. Every element of a site: GET /v1/geochem/sites/{site_id}.",
   parameters: ["properties"],
-  fields: {
-    site_id: "integer",
-    lab_id: "string",
-    state: "string",
-    collection_date: "string",
-    land_cover_primary: "string",
-    land_cover_secondary: "string",
-    depth_top_cm: "integer",
-    depth_bottom_cm: "integer",
-  },
+  // The /v1 site's model; its depth becomes depth_top_cm and depth_bottom_cm, as the items carry it.
+  fields: flatFields(GeochemSiteFeatureProperties, ["representative_of_bbox"]),
+  geometry: ["point"],
   async extent(deps) {
     return (await siteExtent(deps)).bbox;
   },

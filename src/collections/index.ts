@@ -15,8 +15,8 @@ import { Memo } from "../lru";
 import { parsedQuery, strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { SUMMARY_PARAMETER_NAMES } from "./mapunits-entry";
-import { CollectionParams, ItemParams, ItemsQueryParams, OUTPUT_FORMATS, OgcCollection, OgcCollections, OgcConformance, OgcLandingPage } from "./model";
-import { collection, collectionOf, collections, CONFORMANCE, itemAnswer, itemsAnswer, landingPage, parseItemsBbox, parseItemsDatetime, parseItemsLimit } from "./service";
+import { CollectionParams, ItemParams, ItemsQueryParams, OUTPUT_FORMATS, OgcQueryables, OgcCollection, OgcCollections, OgcConformance, OgcLandingPage } from "./model";
+import { collection, collectionOf, collections, CONFORMANCE, queryables, SCHEMA_JSON, itemAnswer, itemsAnswer, landingPage, parseItemsBbox, parseItemsDatetime, parseItemsLimit } from "./service";
 import { intervalText } from "../domain/time-interval";
 
 export interface CollectionRouteDeps extends DataDeps {
@@ -126,6 +126,25 @@ export function ogcCollections(deps: CollectionRouteDeps) {
         responses: documentedResponses({ 200: ["OgcCollection", "The collection."], ...UNDECLARED, ...NOT_FOUND, ...UPSTREAM_ERRORS }),
       },
     })
+    .get(
+      "/ogc/collections/:collection_id/queryables",
+      ({ params, request, set }) => {
+        const document = queryables(collectionOf(params.collection_id), originOf(request));
+        set.headers["content-type"] = `${SCHEMA_JSON}; charset=utf-8`;
+        return document;
+      },
+      {
+        params: CollectionParams,
+        response: { 200: OgcQueryables },
+        detail: {
+          tags: ["ogc"],
+          operationId: "getOgcQueryables",
+          summary: "The queryables of an OGC API - Features collection",
+          description: "OGC API - Features Part 3: a JSON Schema (application/schema+json) of the collection's item properties and their types, derived from the model of the same features on /v1, and its geometry type.",
+          responses: responsesAs(SCHEMA_JSON, documentedResponses({ 200: ["OgcQueryables", "The queryables."], ...UNDECLARED, ...NOT_FOUND })),
+        },
+      },
+    )
     .get(
       "/ogc/collections/:collection_id/items",
       async ({ params, query, request, set }) => {

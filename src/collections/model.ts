@@ -157,4 +157,15 @@ export const ItemsQueryParams = t.Object({
   ...POLYGON_SUMMARY_PARAMETERS,
 });
 
-export const OGC_MODELS = { OgcLink, OgcLandingPage, OgcConformance, OgcExtent, OgcCollection, OgcCollections, OgcGeometry, OgcFeature, OgcFeatureCollection };
+export const OgcQueryables = t.Object(
+  {
+    $schema: t.Literal("https://json-schema.org/draft/2020-12/schema"),
+    $id: t.String({ description: "This document's URL." }),
+    type: t.Literal("object"),
+    title: t.String(),
+    properties: t.Record(t.String(), t.Record(t.String(), t.Any()), { description: "Each property of the items with its JSON Schema type (a nullable one [type, 'null']), and geometry with its Part 3 format (geometry-point, ...)." }),
+  },
+  { ...closed, title: "OgcQueryables", description: "OGC API - Features Part 3 queryables: the JSON Schema of a collection's item properties, derived from the model of the same features on /v1." },
+);
+
+export const OGC_MODELS = { OgcQueryables, OgcLink, OgcLandingPage, OgcConformance, OgcExtent, OgcCollection, OgcCollections, OgcGeometry, OgcFeature, OgcFeatureCollection };

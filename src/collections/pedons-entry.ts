@@ -8,7 +8,8 @@ import { NotFoundError } from "../errors";
 import { pedonPage } from "../pedons/service";
 import { parsePedonKey } from "../domain/pedon-key";
 import { DEFAULT_LAB_PROVIDER } from "../pedons/model";
-import { type PedonFeature } from "../domain/lab";
+import { PedonFeatureProperties, type PedonFeature } from "../domain/lab";
+import { flatFields } from "./flat-fields";
 import type { PedonProvider } from "../providers/provider";
 import type { Static } from "elysia";
 import type { CollectionEntry, Item } from "./entries";
@@ -47,7 +48,11 @@ export const pedonsCollection: CollectionEntry = {
   description:
     "NCSS Kellogg Soil Survey Laboratory pedons with site coordinates (points, WGS84), ordered by pedon key. Each links its layers and lab observations (detail, GET /v1/pedons/{pedon_key}); /v1/pedons/layers gives them as one table per box.",
   parameters: [],
-  fields: { pedon_key: "string", pedlabsampnum: "string", upedonid: "string", name: "string", site_observation_date: "string", layer_count: "integer", detail: "string" },
+  // The /v1 pedon's model, less its series link (an object), plus the detail link.
+  fields: flatFields(PedonFeatureProperties, ["representative_of_bbox", "series"], {
+    detail: { type: "string", nullable: false, format: "uri", description: "The pedon's layers and lab observations: GET /v1/pedons/{pedon_key}, an absolute URL." },
+  }),
+  geometry: ["point"],
   async extent(deps) {
     const provider = labProvider(deps);
     const cached = await deps.connected.ask(provider, provider.pedons.extent.query, {});

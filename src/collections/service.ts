@@ -17,6 +17,8 @@ import { CRS84, DEFAULT_ITEMS_LIMIT, MAX_ITEMS_LIMIT } from "./model";
 
 const GEOJSON = "application/geo+json";
 const JSON_TYPE = "application/json";
+export const SCHEMA_JSON = "application/schema+json";
+const QUERYABLES_REL = "http://www.opengis.net/def/rel/ogc/1.0/queryables";
 /** The temporal reference system of OGC 17-069r4 (the Gregorian calendar, ISO 8601). */
 const GREGORIAN = "http://www.opengis.net/def/uom/ISO-8601/0/Gregorian";
 
@@ -67,7 +69,7 @@ async function describe(deps: DataDeps, entry: CollectionEntry, origin: string, 
     unknown = true;
   }
   const base = `${origin}/ogc/collections/${entry.id}`;
-  const fields = Object.entries(entry.fields).map(([name, type]) => `${name} (${type})`).join(", ");
+  const fields = Object.entries(entry.fields).map(([name, field]) => `${name} (${field.type})`).join(", ");
   return {
     id: entry.id,
     title: entry.title,
@@ -78,7 +80,32 @@ async function describe(deps: DataDeps, entry: CollectionEntry, origin: string, 
     links: [
       { href: base, rel: "self", type: JSON_TYPE, title: entry.title },
       { href: `${base}/items`, rel: "items", type: GEOJSON, title: `${entry.title} (items)` },
+      { href: `${base}/queryables`, rel: QUERYABLES_REL, type: SCHEMA_JSON, title: `${entry.title} (queryables)` },
     ],
+  };
+}
+
+/**
+ * The collection's queryables (OGC API - Features Part 3, OGC 19-079r2): a JSON Schema of its items'
+ * properties, from the fields the entry derives from its model, and its geometry.
+ */
+export function queryables(entry: CollectionEntry, origin: string) {
+  const geometry = entry.geometry.map((kind) => ({ format: `geometry-${kind}` }));
+  const properties: Record<string, Record<string, unknown>> = { geometry: geometry.length === 1 ? geometry[0]! : { oneOf: geometry } };
+  for (const [name, field] of Object.entries(entry.fields)) {
+    properties[name] = {
+      title: name,
+      type: field.nullable ? [field.type, "null"] : field.type,
+      ...(field.format ? { format: field.format } : {}),
+      ...(field.description ? { description: field.description } : {}),
+    };
+  }
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema" as const,
+    $id: `${origin}/ogc/collections/${entry.id}/queryables`,
+    type: "object" as const,
+    title: entry.title,
+    properties,
   };
 }
 

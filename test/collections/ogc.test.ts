@@ -291,3 +291,41 @@ describe("in SDA mode", () => {
     expect(own.body.error.code).toMatch(/^upstream/);
   });
 });
+
+describe("queryables (OGC API - Features Part 3)", () => {
+  const typeOf = (value: unknown) => (value === null ? "null" : Number.isInteger(value) ? "integer" : typeof value);
+  const accepts = (declared: string | string[], value: unknown) => {
+    const types = ([] as string[]).concat(declared);
+    const actual = typeOf(value);
+    return types.includes(actual) || (actual === "integer" && types.includes("number"));
+  };
+
+  test("each collection's queryables are a JSON Schema of its items' properties: $schema, $id, type object, and every property an item carries with the type it has", async () => {
+    for (const [id, query] of [["mapunits", `bbox=${BOX}&limit=50`], ["pedons", "limit=200"], ["geochem_sites", "limit=1000"]] as const) {
+      const response = await loam.get(`/ogc/collections/${id}/queryables`);
+      expect({ id, status: response.status }).toEqual({ id, status: 200 });
+      expect(response.headers.get("content-type")).toStartWith("application/schema+json");
+      const schema: any = await response.json();
+      contract.assert("OgcQueryables", schema);
+      expect(schema).toMatchObject({ $schema: "https://json-schema.org/draft/2020-12/schema", $id: `${loam.base}/ogc/collections/${id}/queryables`, type: "object" });
+      const collection = (await loam.json(`/ogc/collections/${id}`)).body;
+      expect(collection.links.find((l: any) => l.rel === "http://www.opengis.net/def/rel/ogc/1.0/queryables")?.href).toBe(schema.$id);
+      const { properties } = schema;
+      expect(properties.geometry.format ?? properties.geometry.oneOf[0].format).toMatch(/^geometry-/);
+      const page = (await loam.json(`/ogc/collections/${id}/items?${query}`)).body;
+      expect(page.features.length).toBeGreaterThan(0);
+      const seen = new Set<string>();
+      for (const f of page.features) {
+        expect({ id, kind: f.geometry.type }).toEqual({ id, kind: id === "mapunits" ? expect.stringMatching(/^(Multi)?Polygon$/) : "Point" });
+        for (const [name, value] of Object.entries(f.properties)) {
+          seen.add(name);
+          expect({ id, name, declared: name in properties }).toEqual({ id, name, declared: true });
+          expect({ id, name, value, ok: accepts(properties[name].type, value) }).toEqual({ id, name, value, ok: true });
+        }
+      }
+      // Every declared property is one the items carry.
+      expect(Object.keys(properties).filter((n) => n !== "geometry").sort()).toEqual([...seen].sort());
+    }
+    expect((await loam.json("/ogc/collections/nope/queryables")).status).toBe(404);
+  });
+});
