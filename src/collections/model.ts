@@ -143,8 +143,7 @@ export const ItemsQueryParams = t.Object({
       maxLength: 100,
       default: "",
       description:
-        "Only features whose time meets this instant or interval (OGC API - Features Part 1): an RFC 3339 date-time or a date (its whole UTC day), or an interval start/end with `..` (or nothing) for an open end. Collections with a temporal extent only (geochem_sites: the collection date); on another collection, or not an instant or interval, a 400.",
-      examples: ["2008-01-01/2008-12-31"],
+        "Only features whose time meets this instant or interval (OGC API - Features Part 1): an RFC 3339 date-time or a date (its whole UTC day), or an interval start/end with `..` (or nothing) for an open end. Collections with a temporal extent only (geochem_sites: the collection date); on another collection, or not an instant or interval, a 400 (so no example here: Try it out sends every example, and the example collection is mapunits). E.g. 2008-01-01/2008-12-31 on geochem_sites.",
     }),
   ),
   f: t.Optional(
