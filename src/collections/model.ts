@@ -102,7 +102,7 @@ export const OgcFeatureCollection = t.Object(
   {
     type: t.Literal("FeatureCollection"),
     timeStamp: t.String({ format: "date-time", description: "When the data of this page were read from Loam's source (the cache entry's retrieval time)." }),
-    numberMatched: t.Optional(Type.Integer({ minimum: 0, description: "How many features the query matches, every page together; given where counting is cheap (geochem_sites: a walk over the sites held in memory), left out where it is not." })),
+    numberMatched: t.Optional(Type.Integer({ minimum: 0, description: "How many features the query matches, every page together; given where counting is cheap (geochem_sites: a walk over the sites held in memory; pedons on the offline snapshot: one COUNT), left out where it is not (pedons on Soil Data Access, mapunits)." })),
     numberReturned: Type.Integer({ minimum: 0 }),
     links: t.Array(OgcLink, { description: "self, collection, and next when more items follow (the same query with its cursor)." }),
     cache: CacheMetadata,

@@ -13,6 +13,7 @@ import { flatFields } from "./flat-fields";
 import type { PedonProvider } from "../providers/provider";
 import type { Static } from "elysia";
 import type { CollectionEntry, Item } from "./entries";
+import type { Bbox } from "../domain/bbox";
 
 const POINT_WARNING = "A pedon is a point: not representative of its search box, field, soil series or map unit without further evidence. Coordinates are provider records of varying accuracy.";
 
@@ -42,6 +43,14 @@ function item(f: Static<typeof PedonFeature>, origin: string): Item {
   };
 }
 
+/** The pedons of the box, counted where the provider's count has a form for this source (the snapshot); else null (docs/decisions.md#ogc-api-features). */
+async function matchedIn(deps: DataDeps, provider: PedonProvider, bbox: Bbox, sourceKind: string): Promise<number | null> {
+  const count = provider.pedons.count;
+  if (!count || count.query.forms[sourceKind] === undefined) return null;
+  const cached = await deps.connected.ask(provider, count.query, { bbox });
+  return count.read(cached.answer);
+}
+
 export const pedonsCollection: CollectionEntry = {
   id: "pedons",
   title: "KSSL laboratory pedons",
@@ -63,10 +72,10 @@ export const pedonsCollection: CollectionEntry = {
     return {
       binding: { provider: provider.id },
       async page(after, limit) {
-        const { cached, listed, nextAfter } = await pedonPage(deps, provider, { bbox, limit, after });
-        const cache = describeCache(cached, deps.cacheTtlSeconds);
         const source = deps.connected.sourceOf(provider);
-        return { features: (origin) => listed.features.map((f) => item(f, origin)), nextAfter, cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: "", matched: null };
+        const [{ cached, listed, nextAfter }, matched] = await Promise.all([pedonPage(deps, provider, { bbox, limit, after }), matchedIn(deps, provider, bbox, source.kind)]);
+        const cache = describeCache(cached, deps.cacheTtlSeconds);
+        return { features: (origin) => listed.features.map((f) => item(f, origin)), nextAfter, cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: "", matched };
       },
     };
   },

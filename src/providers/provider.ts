@@ -269,6 +269,12 @@ export interface PedonProvider<B = any, D = any> extends OperationalBase {
     /** The extent of every located pedon the provider holds (GET /ogc/collections/pedons). */
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     extent: { query: QueryKind<Record<string, never>, any>; read(answer: any): DataExtent };
+    /**
+     * How many located pedons a box holds, where the provider can count cheaply: only through the
+     * transports its query has a form for (the OGC collection's numberMatched).
+     */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    count?: { query: QueryKind<Pick<BboxParams, "bbox">, any>; read(answer: any): number };
     /** What an empty box says about this provider's coverage ("" when nothing to add). */
     coverageNote(source: SourceDescription): string;
     pedon: QueryKind<PedonParams, D>;

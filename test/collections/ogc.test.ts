@@ -84,7 +84,7 @@ describe("collections", () => {
 });
 
 describe("items", () => {
-  test("pedons in the README box: bbox and limit, numberReturned, timeStamp, self/collection/next links, GeoJSON media type, flat typed properties", async () => {
+  test("pedons in the README box: bbox and limit, numberReturned, numberMatched, timeStamp, self/collection/next links, GeoJSON media type, flat typed properties", async () => {
     const response = await loam.get("/ogc/collections/pedons/items?bbox=-96.5,38.5,-95,39.5&limit=25");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toStartWith("application/geo+json");
@@ -97,6 +97,8 @@ describe("items", () => {
     );
     expect(v1.features.map((f: any) => f.id)).toEqual(inBox);
     expect(body.numberReturned).toBe(25);
+    // On the snapshot a COUNT is cheap: numberMatched is every pedon of the box.
+    expect(body.numberMatched).toBe(inBox.length);
     expect(body.features.map((f: any) => f.id)).toEqual(v1.features.slice(0, 25).map((f: any) => f.id));
     expect(new Date(body.timeStamp).toISOString()).toBe(body.timeStamp);
     expect(body.links.map((l: any) => l.rel)).toEqual(["self", "collection", "next"]);
@@ -277,6 +279,8 @@ describe("in SDA mode", () => {
     const { status, body } = await sda.loam.json("/ogc/collections/pedons/items?limit=5");
     expect(status).toBe(200);
     expect(body.numberReturned).toBe(5);
+    // Counting on Soil Data Access would be one more spatial query per page: numberMatched is left out.
+    expect("numberMatched" in body).toBe(false);
     const collections = await sda.loam.json("/ogc/collections");
     expect(collections.status).toBe(200);
     const snapshot = await loam.json("/ogc/collections");
