@@ -110,7 +110,7 @@ describe("GDAL's OAPIF driver", () => {
 });
 
 describe("OWSLib", () => {
-  test.skipIf(!HAS_OWSLIB)("lists the collections, reads items with bbox and limit, and follows next to the end", async () => {
+  test.skipIf(!HAS_OWSLIB)("lists the collections, reads items with bbox and limit, follows next to the end (with properties=arsenic,lead), reads queryables and filters by datetime", async () => {
     const script = `
 import json, sys
 from urllib.parse import urlparse, parse_qs
@@ -139,7 +139,9 @@ while True:
         break
     next_lengths.append(len(nxt[0]))
     kwargs["cursor"] = parse_qs(urlparse(nxt[0]).query)["cursor"][0]
-print(json.dumps({"ids": ids, "keys": keys, "pages": pages, "numberReturned": mapunits["numberReturned"], "clay": [f["properties"]["clay"] for f in mapunits["features"]], "sites": sites, "site_pages": site_pages, "next_lengths": next_lengths, "leads": leads}))
+queryables = api.collection_queryables("geochem_sites")
+dated = api.collection_items("geochem_sites", datetime="2008-01-01/2008-12-31", limit=1000)
+print(json.dumps({"queryables": queryables, "dated_matched": dated["numberMatched"], "dated_dates": sorted({f["properties"]["collection_date"][:4] for f in dated["features"]}), "ids": ids, "keys": keys, "pages": pages, "numberReturned": mapunits["numberReturned"], "clay": [f["properties"]["clay"] for f in mapunits["features"]], "sites": sites, "site_pages": site_pages, "next_lengths": next_lengths, "leads": leads}))
 `;
     const out = JSON.parse(await run([PY, "-c", script, `${loam.base}/ogc/`]));
     expect(out.ids).toEqual(["mapunits", "pedons", "geochem_sites"]);
@@ -156,5 +158,11 @@ print(json.dumps({"ids": ids, "keys": keys, "pages": pages, "numberReturned": ma
     expect(Object.keys(out.leads).length).toBe(siteIds.length);
     expect(out.leads["3560"]).toBe(reference().sites.get(3560)!.Top5_Pb);
     expect(Math.max(...out.next_lengths) - Math.min(...out.next_lengths)).toBeLessThanOrEqual(8);
+    // OWSLib reads the queryables (Part 3) and filters by datetime: the 2008 sites of the file.
+    expect(out.queryables.$id).toBe(`${loam.base}/ogc/collections/geochem_sites/queryables`);
+    expect(out.queryables.properties.site_id.type).toBe("integer");
+    const in2008 = [...reference().sites.values()].filter((c) => /^\d\d\/\d\d\/08$/.test(c.CollDate!)).length;
+    expect(out.dated_matched).toBe(in2008);
+    expect(out.dated_dates).toEqual(["2008"]);
   }, 120_000);
 });
