@@ -6,6 +6,8 @@
  */
 import type { CacheDescriptor, DataDeps } from "../answer";
 import type { Bbox } from "../domain/bbox";
+import type { TimeInterval } from "../domain/time-interval";
+import type { FlatField } from "./flat-fields";
 import type { DataExtent } from "../providers/provider";
 
 /** Flat feature properties: strings and numbers (and null), which GDAL, QGIS and Shapefile keep as typed fields. */
@@ -18,7 +20,8 @@ export type ItemGeometry =
 
 export interface Item {
   type: "Feature";
-  id: string;
+  /** The collection's key: a string, or an integer where the source's key is one (a DS 801 SiteID, as on /v1). */
+  id: string | number;
   geometry: ItemGeometry;
   properties: FlatProperties;
 }
@@ -28,13 +31,16 @@ export interface Item {
  * cached page's body is rendered once, so a cached request or a 304 never builds them (docs/decisions.md#derived-once).
  */
 export interface ItemsPage {
-  features: () => Item[];
+  /** The page's items; `origin` makes their links absolute (OGC clients follow links as given). */
+  features: (origin: string) => Item[];
   /** The key the next page starts after; null on the last page. */
   nextAfter: string | null;
   cache: CacheDescriptor;
   warnings: () => string[];
   /** Names what else the page is made of (e.g. the map units its summaries came from); "" when nothing. */
   stamp: string;
+  /** How many features the query matches, every page together, where counting is cheap; null where it is not (numberMatched is then left out). */
+  matched: number | null;
 }
 
 /** The items query as read (src/collections/model.ts ItemsQueryParams, defaults applied). */
@@ -53,17 +59,23 @@ export interface CollectionEntry {
   description: string;
   /** The collection's own query parameters besides bbox, limit and cursor (documented in OpenAPI). */
   parameters: readonly string[];
-  /** The flat fields of its items and their types (for the collection's description). */
-  fields: Readonly<Record<string, "string" | "number" | "integer">>;
+  /** The flat fields of its items (flat-fields.ts: derived from the /v1 model of the same features), for the collection's description and its queryables. */
+  fields: Readonly<Record<string, FlatField>>;
+  /** The GeoJSON geometry types of its items (OGC API - Features Part 3 `geometry-*` formats). */
+  geometry: readonly ("point" | "polygon" | "multipolygon")[];
   /** The spatial extent of the data. */
   extent(deps: DataDeps): Promise<DataExtent>;
-  /** The temporal extent of the data, [first, last] as RFC 3339 date-times (OGC 17-069r4), when its features are dated. */
+  /**
+   * The temporal extent of the data, [first, last] as RFC 3339 date-times (OGC 17-069r4), when its
+   * features are dated. A collection that has it takes `datetime`: its query is given the interval.
+   */
   interval?(deps: DataDeps): Promise<[string, string] | null>;
   /**
    * Check the request (a request without bbox asks for the whole world) and the collection's own parameters: a bad
-   * one is a BadRequestError (400) or ValidationError (422) naming it.
+   * one is a BadRequestError or ValidationError naming it (400 on /ogc). `time` is the `datetime`
+   * interval (null: none), given only to a collection with `interval`.
    */
-  query(deps: DataDeps, bbox: Bbox, params: ItemParams): ItemsQuery;
+  query(deps: DataDeps, bbox: Bbox, params: ItemParams, time: TimeInterval | null): ItemsQuery;
   /** One item by id (with the collection's own parameters); null when there is none. */
-  item(deps: DataDeps, id: string, params: ItemParams): Promise<{ feature: () => Item; cache: CacheDescriptor; warnings: () => string[]; stamp: string } | null>;
+  item(deps: DataDeps, id: string, params: ItemParams): Promise<{ feature: (origin: string) => Item; cache: CacheDescriptor; warnings: () => string[]; stamp: string } | null>;
 }

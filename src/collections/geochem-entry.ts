@@ -9,9 +9,11 @@
 import type { DataDeps } from "../answer";
 import { ValidationError } from "../errors";
 import { elements, geochemSiteFlat, geochemSitesExtent, geochemSitesPage, type FlatElementResult, type FlatSiteFeature } from "../geochem/service";
-import { SITE_ID_PATTERN } from "../geochem/model";
+import { GeochemSiteFeatureProperties, SITE_ID_PATTERN } from "../geochem/model";
+import { flatFields } from "./flat-fields";
 import type { SampleSiteProvider } from "../providers/provider";
 import type { CollectionEntry, FlatProperties, Item, ItemParams } from "./entries";
+import { daysOf } from "../domain/time-interval";
 
 /** At most this many elements per request: each is one page query of the provider. */
 const MAX_ELEMENTS = 8;
@@ -49,8 +51,8 @@ function siteExtent(deps: DataDeps): ReturnType<typeof geochemSitesExtent> {
 function item(site: FlatSiteFeature, results: Record<string, FlatElementResult>): Item {
   const p = site.properties;
   const properties: FlatProperties = {
-    // A String: an identifier, not a quantity (GDAL and QGIS keep it as text).
-    site_id: String(p.site_id),
+    // An integer, as DS 801's SiteID and /v1/geochem/sites give it (docs/decisions.md#ogc-api-features).
+    site_id: p.site_id,
     lab_id: p.lab_id,
     state: p.state,
     collection_date: p.collection_date,
@@ -64,7 +66,7 @@ function item(site: FlatSiteFeature, results: Record<string, FlatElementResult>)
     properties[`${id}_reported_value`] = r.reported_value;
     properties[`${id}_unit`] = r.unit;
   }
-  return { type: "Feature", id: String(site.id), geometry: { type: "Point", coordinates: [...site.coordinates] }, properties };
+  return { type: "Feature", id: site.id, geometry: { type: "Point", coordinates: [...site.coordinates] }, properties };
 }
 
 /** An element's flat result as a page with that property gives it. */
@@ -79,16 +81,9 @@ export const geochemSitesCollection: CollectionEntry = {
   description:
     "USGS Data Series 801 sample sites (0-5 cm soil, conterminous US, sampled 2007-2011; points, WGS84), ordered by site id. With properties=arsenic,lead (at most 8 elements: ids or aliases, GET /v1/properties) each site carries per element <id> (the value; null when censored or not sampled, never the reporting limit), <id>_reported_value (the file's cell: '<1' censored, 'N.S.' no sample) and <id>_unit. Every element of a site: GET /v1/geochem/sites/{site_id}.",
   parameters: ["properties"],
-  fields: {
-    site_id: "string",
-    lab_id: "string",
-    state: "string",
-    collection_date: "string",
-    land_cover_primary: "string",
-    land_cover_secondary: "string",
-    depth_top_cm: "integer",
-    depth_bottom_cm: "integer",
-  },
+  // The /v1 site's model; its depth becomes depth_top_cm and depth_bottom_cm, as the items carry it.
+  fields: flatFields(GeochemSiteFeatureProperties, ["representative_of_bbox"]),
+  geometry: ["point"],
   async extent(deps) {
     return (await siteExtent(deps)).bbox;
   },
@@ -97,20 +92,23 @@ export const geochemSitesCollection: CollectionEntry = {
     // Collection dates are days: the interval runs from the first day's start to the last day's end.
     return dates === null ? null : [`${dates[0]}T00:00:00Z`, `${dates[1]}T23:59:59Z`];
   },
-  query(deps, bbox, params) {
+  query(deps, bbox, params, time) {
     const properties = elementsOf(deps, params);
+    // The sites are dated by day: the interval's UTC days select them (docs/decisions.md#ogc-api-features).
+    const days = time === null ? undefined : daysOf(time);
     return {
       binding: { provider: sampleSites(deps)?.id ?? null, properties },
       async page(after, limit) {
         if (after !== null && !/^[1-9][0-9]{0,8}$/.test(after)) throw new ValidationError("Query parameter 'cursor' is not a cursor Loam made; start again without it.");
         const position = after === null ? null : Number(after);
-        const sites = await geochemSitesPage(deps, { bbox, after: position, limit });
+        const sites = await geochemSitesPage(deps, { bbox, after: position, limit, days });
         // One page query per element, over the same box, position and limit: the same sites in the same order.
-        const perElement = await Promise.all(properties.map((property) => geochemSitesPage(deps, { bbox, after: position, limit, property })));
+        const perElement = await Promise.all(properties.map((property) => geochemSitesPage(deps, { bbox, after: position, limit, property, days })));
         return {
           features: () =>
             sites.features.map((site, i) => item(site, Object.fromEntries(properties.map((id, k) => [id, resultOf(perElement[k]!.features[i]!)])))),
           nextAfter: sites.nextAfter === null ? null : String(sites.nextAfter),
+          matched: sites.matched,
           cache: sites.cache,
           // The provider's warnings say what a site is not representative of, and that totals are not available contents.
           warnings: () => sites.warnings,

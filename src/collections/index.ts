@@ -15,8 +15,9 @@ import { Memo } from "../lru";
 import { parsedQuery, strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { SUMMARY_PARAMETER_NAMES } from "./mapunits-entry";
-import { CollectionParams, ItemParams, ItemsQueryParams, OgcCollection, OgcCollections, OgcConformance, OgcLandingPage } from "./model";
-import { collection, collectionOf, collections, CONFORMANCE, itemAnswer, itemsAnswer, landingPage, parseItemsBbox, parseItemsLimit } from "./service";
+import { CollectionParams, ItemParams, ItemsQueryParams, OUTPUT_FORMATS, OgcQueryables, OgcCollection, OgcCollections, OgcConformance, OgcLandingPage } from "./model";
+import { collection, collectionOf, collections, CONFORMANCE, queryables, SCHEMA_JSON, itemAnswer, itemsAnswer, landingPage, parseItemsBbox, parseItemsDatetime, parseItemsLimit } from "./service";
+import { intervalText } from "../domain/time-interval";
 
 export interface CollectionRouteDeps extends DataDeps {
   send: Send;
@@ -36,10 +37,16 @@ const originOf = requestOrigin;
 const OGC_PARAMETERS: ReadonlySet<string> = new Set(Object.keys(ItemsQueryParams.properties));
 
 function refuseUndeclared(request: Request): void {
-  for (const name of parsedQuery(request.url).values.keys()) {
+  const values = parsedQuery(request.url).values;
+  for (const name of values.keys()) {
     if (!OGC_PARAMETERS.has(name)) {
       throw new BadRequestError(`The OGC API takes no query parameter '${clip(name)}'; it declares ${[...OGC_PARAMETERS].join(", ")} (OGC API - Features Part 1: an undeclared parameter is a 400).`);
     }
+  }
+  // Every OGC document has one representation (JSON; GeoJSON for features): `f` may name it, on every endpoint.
+  const f = values.get("f");
+  if (f !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(f)) {
+    throw new BadRequestError(`Query parameter 'f' must be one of ${OUTPUT_FORMATS.join(", ")} (HTML is not served; /docs documents the API); got '${clip(f)}'.`);
   }
 }
 
@@ -52,9 +59,11 @@ function responsesAs(mediaType: string, responses: OpenAPIV3.ResponsesObject): O
 
 const NOT_FOUND = { 404: ["ErrorResponse", "No such collection (code not_found)."] } as const;
 const BAD_REQUEST =
-  "A parameter the OGC API standard defines is refused (code bad_request): a query parameter the OGC API does not declare; bbox not four numbers (six, a 3D box, included), outside WGS84 or across the antimeridian; bbox-crs other than CRS84; limit not an integer from 1; a summary parameter on a collection without summaries; in Soil Data Access mode, a mapunits request without a bbox or with one over 0.25 degrees per side.";
+  "A parameter the request gives is refused, as OGC API - Features Part 1 asks (code bad_request): a query parameter the OGC API does not declare; a parameter given twice with different values; bbox not four numbers (six, a 3D box, included), outside WGS84 or across the antimeridian; bbox-crs other than CRS84; limit not an integer from 1 to 999999999; a cursor that was edited or made by another query (another bbox, collection or properties); an unknown element or more than 8 in properties; a summary parameter on a collection without summaries, or one that breaks its rule; in Soil Data Access mode, a mapunits request without a bbox or with one over 0.25 degrees per side.";
+const ITEM_BAD_REQUEST =
+  "A parameter the request gives is refused (code bad_request): a query parameter the OGC API does not declare or one given twice with different values; a feature id or collection id over 40 characters; an unknown element; a summary parameter that breaks its rule.";
 
-const UNDECLARED = { 400: ["ErrorResponse", "A query parameter the OGC API does not declare (code bad_request); the items parameters are accepted here unread."] } as const;
+const UNDECLARED = { 400: ["ErrorResponse", "A query parameter the OGC API does not declare, or one given twice with different values (code bad_request); the items parameters are accepted here unread."] } as const;
 
 /** Items queries already checked, by collection and query text: a cached request repeats one (docs/decisions.md#derived-once). */
 const CHECKED_QUERIES = 256;
@@ -68,8 +77,9 @@ export function ogcCollections(deps: CollectionRouteDeps) {
     if (foreign) throw new BadRequestError(`The ${entry.id} collection takes no parameter '${foreign}'.`);
     const bbox = parseItemsBbox(read.bbox, read["bbox-crs"]);
     const limit = parseItemsLimit(read.limit);
-    const items = entry.query(deps, bbox, read);
-    const binding = cursorBinding({ collection: `ogc:${entry.id}`, bbox, ...items.binding });
+    const time = parseItemsDatetime(entry, read.datetime);
+    const items = entry.query(deps, bbox, read, time);
+    const binding = cursorBinding({ collection: `ogc:${entry.id}`, bbox, ...(time ? { datetime: intervalText(time) } : {}), ...items.binding });
     const after = read.cursor === "" ? null : decodeCursor(read.cursor, binding);
     return { entry, limit, items, binding, after };
   }
@@ -117,6 +127,25 @@ export function ogcCollections(deps: CollectionRouteDeps) {
       },
     })
     .get(
+      "/ogc/collections/:collection_id/queryables",
+      ({ params, request, set }) => {
+        const document = queryables(collectionOf(params.collection_id), originOf(request));
+        set.headers["content-type"] = `${SCHEMA_JSON}; charset=utf-8`;
+        return document;
+      },
+      {
+        params: CollectionParams,
+        response: { 200: OgcQueryables },
+        detail: {
+          tags: ["ogc"],
+          operationId: "getOgcQueryables",
+          summary: "The queryables of an OGC API - Features collection",
+          description: "OGC API - Features Part 3: a JSON Schema (application/schema+json) of the collection's item properties and their types, derived from the model of the same features on /v1, and its geometry type.",
+          responses: responsesAs(SCHEMA_JSON, documentedResponses({ 200: ["OgcQueryables", "The queryables."], ...UNDECLARED, ...NOT_FOUND })),
+        },
+      },
+    )
+    .get(
       "/ogc/collections/:collection_id/items",
       async ({ params, query, request, set }) => {
         const read = itemsQuery.queryOf(query);
@@ -146,7 +175,6 @@ export function ogcCollections(deps: CollectionRouteDeps) {
                 200: ["OgcFeatureCollection", "A page of features (possibly none), its links, numberReturned, timeStamp, cache metadata and warnings."],
                 400: ["ErrorResponse", BAD_REQUEST],
                 ...NOT_FOUND,
-                422: ["ErrorResponse", "A cursor that was edited or made by another query (another bbox, collection or properties), or a summary parameter that breaks its rule (code validation_error)."],
                 ...UPSTREAM_ERRORS,
               },
               { etag: true },
@@ -179,8 +207,8 @@ export function ogcCollections(deps: CollectionRouteDeps) {
             documentedResponses(
               {
                 200: ["OgcFeature", "The feature."],
+                400: ["ErrorResponse", ITEM_BAD_REQUEST],
                 404: ["ErrorResponse", "No such collection, or no such feature in it (code not_found)."],
-                422: ["ErrorResponse", "A summary parameter that breaks its rule, or an unknown element (code validation_error)."],
                 ...UPSTREAM_ERRORS,
               },
               { etag: true },

@@ -6,7 +6,8 @@
  */
 import type { DataDeps } from "../answer";
 import { BadRequestError } from "../errors";
-import { MAP_UNIT_BBOX_LIMITS, DEFAULT_MAP_UNIT_PROVIDER, POLYGON_SUMMARY_PARAMETERS } from "../mapunits/model";
+import { MAP_UNIT_BBOX_LIMITS, DEFAULT_MAP_UNIT_PROVIDER, MapUnitFeatureProperties, POLYGON_SUMMARY_PARAMETERS } from "../mapunits/model";
+import { flatFields } from "./flat-fields";
 import { polygonProvider } from "../mapunits";
 import { readPolygonSummaries, type PolygonSummaryParams } from "../mapunits/plan";
 import { mapUnitPage, polygonProperties, mapUnitPolygonByKey, pageWarnings, planKey, polygonGeometry, type MapUnitPage } from "../mapunits/service";
@@ -47,7 +48,9 @@ export const mapUnitsCollection: CollectionEntry = {
   description:
     "SSURGO map-unit polygons (delineations; WGS84), ordered by polygon key, each naming its map unit. With properties=clay,ph (and optionally method, depth_top_cm, depth_bottom_cm) each polygon carries its map unit's summaries as flat fields: <id> (the value, or the class of a class property) and <id>_percent_of_map_unit (the share of the map unit the value rests on). Units and methods: GET /v1/properties and GET /v1/soil/mapunits/{map_unit_key}.",
   parameters: SUMMARY_PARAMETER_NAMES,
-  fields: { map_unit_key: "string", map_unit_symbol: "string", map_unit_name: "string", area_symbol: "string" },
+  // The /v1 polygon's model (its summary members come with the summary parameters, so are not fields).
+  fields: flatFields(MapUnitFeatureProperties),
+  geometry: ["polygon", "multipolygon"],
   async extent(deps) {
     const provider = polygonProvider(deps, DEFAULT_MAP_UNIT_PROVIDER);
     const extent = provider.mapUnitPolygons!.extent;
@@ -62,7 +65,7 @@ export const mapUnitsCollection: CollectionEntry = {
       binding: { provider: provider.id, summaries: summaries.plan ? planKey(summaries.plan) : null },
       async page(after, limit) {
         const page = await mapUnitPage(deps, provider, { bbox, limit, after }, summaries.plan);
-        return { features: () => items(page), nextAfter: page.nextAfter, cache: page.cache, warnings: () => pageWarnings(page, limit, limit), stamp: page.stamp };
+        return { features: () => items(page), nextAfter: page.nextAfter, cache: page.cache, warnings: () => pageWarnings(page, limit, limit), stamp: page.stamp, matched: null };
       },
     };
   },

@@ -5,7 +5,7 @@
  */
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { CacheMetadata, closed, nullable } from "../domain/model";
+import { CacheMetadata, closed, nullable, queryInteger } from "../domain/model";
 import { CURSOR_PARAMETER, POLYGON_SUMMARY_PARAMETERS } from "../mapunits/model";
 
 export const CRS84 = "http://www.opengis.net/def/crs/OGC/1.3/CRS84";
@@ -13,6 +13,10 @@ export const DEFAULT_ITEMS_LIMIT = 10;
 /** The box of an items request without one: every feature of the collection. */
 export const WORLD_BBOX = "-180,-90,180,90";
 export const MAX_ITEMS_LIMIT = 1000;
+/** The `f` values the OGC endpoints accept: both name the one representation each endpoint has. */
+export const OUTPUT_FORMATS = ["json", "geojson"] as const;
+/** The largest `limit` read (and served as MAX_ITEMS_LIMIT): nine digits, so a 20-digit one is refused, not rounded. */
+const MAX_LIMIT_WRITTEN = 999_999_999;
 
 export const OgcLink = t.Object(
   {
@@ -84,7 +88,7 @@ export const OgcGeometry = t.Object(
 export const OgcFeature = t.Object(
   {
     type: t.Literal("Feature"),
-    id: t.String(),
+    id: t.Union([t.String(), Type.Integer()], { description: "The feature's key: a string (a polygon or pedon key), or an integer (a DS 801 SiteID, as on /v1/geochem/sites)." }),
     geometry: OgcGeometry,
     properties: t.Record(t.String(), FlatValue, { description: "Flat properties: strings, numbers or null (typed fields in GDAL, QGIS, Shapefile)." }),
     links: t.Optional(t.Array(OgcLink)),
@@ -98,6 +102,7 @@ export const OgcFeatureCollection = t.Object(
   {
     type: t.Literal("FeatureCollection"),
     timeStamp: t.String({ format: "date-time", description: "When the data of this page were read from Loam's source (the cache entry's retrieval time)." }),
+    numberMatched: t.Optional(Type.Integer({ minimum: 0, description: "How many features the query matches, every page together; given where counting is cheap (geochem_sites: a walk over the sites held in memory; pedons on the offline snapshot: one COUNT), left out where it is not (pedons on Soil Data Access, mapunits)." })),
     numberReturned: Type.Integer({ minimum: 0 }),
     links: t.Array(OgcLink, { description: "self, collection, and next when more items follow (the same query with its cursor)." }),
     cache: CacheMetadata,
@@ -125,10 +130,41 @@ export const ItemsQueryParams = t.Object({
   ),
   "bbox-crs": t.Optional(t.String({ maxLength: 100, default: CRS84, description: "Only CRS84 is supported; any other is a 400.", examples: [CRS84] })),
   limit: t.Optional(
-    t.String({ maxLength: 10, default: String(DEFAULT_ITEMS_LIMIT), description: `Items per page, an integer from 1; above ${MAX_ITEMS_LIMIT} pages hold ${MAX_ITEMS_LIMIT}. Not an integer or below 1: 400.`, examples: ["10"] }),
+    queryInteger({
+      minimum: 1,
+      maximum: MAX_LIMIT_WRITTEN,
+      default: DEFAULT_ITEMS_LIMIT,
+      description: `Items per page, an integer from 1; above ${MAX_ITEMS_LIMIT} pages hold ${MAX_ITEMS_LIMIT}. Not an integer, below 1 or above ${MAX_LIMIT_WRITTEN}: 400.`,
+      examples: [10],
+    }),
+  ),
+  datetime: t.Optional(
+    t.String({
+      maxLength: 100,
+      default: "",
+      description:
+        "Only features whose time meets this instant or interval (OGC API - Features Part 1): an RFC 3339 date-time or a date (its whole UTC day), or an interval start/end with `..` (or nothing) for an open end. Collections with a temporal extent only (geochem_sites: the collection date); on another collection, or not an instant or interval, a 400 (so no example here: Try it out sends every example, and the example collection is mapunits). E.g. 2008-01-01/2008-12-31 on geochem_sites.",
+    }),
+  ),
+  f: t.Optional(
+    t.UnionEnum(OUTPUT_FORMATS, {
+      default: "json",
+      description: "The representation: json or geojson (the same GeoJSON items; JSON for the other documents). Any other value (html included) is a 400 naming these.",
+    }),
   ),
   ...CURSOR_PARAMETER,
   ...POLYGON_SUMMARY_PARAMETERS,
 });
 
-export const OGC_MODELS = { OgcLink, OgcLandingPage, OgcConformance, OgcExtent, OgcCollection, OgcCollections, OgcGeometry, OgcFeature, OgcFeatureCollection };
+export const OgcQueryables = t.Object(
+  {
+    $schema: t.Literal("https://json-schema.org/draft/2020-12/schema"),
+    $id: t.String({ description: "This document's URL." }),
+    type: t.Literal("object"),
+    title: t.String(),
+    properties: t.Record(t.String(), t.Record(t.String(), t.Any()), { description: "Each property of the items with its JSON Schema type (a nullable one [type, 'null']), and geometry with its Part 3 format (geometry-point, ...)." }),
+  },
+  { ...closed, title: "OgcQueryables", description: "OGC API - Features Part 3 queryables: the JSON Schema of a collection's item properties, derived from the model of the same features on /v1." },
+);
+
+export const OGC_MODELS = { OgcQueryables, OgcLink, OgcLandingPage, OgcConformance, OgcExtent, OgcCollection, OgcCollections, OgcGeometry, OgcFeature, OgcFeatureCollection };

@@ -8,10 +8,12 @@ import { NotFoundError } from "../errors";
 import { pedonPage } from "../pedons/service";
 import { parsePedonKey } from "../domain/pedon-key";
 import { DEFAULT_LAB_PROVIDER } from "../pedons/model";
-import { type PedonFeature } from "../domain/lab";
+import { PedonFeatureProperties, type PedonFeature } from "../domain/lab";
+import { flatFields } from "./flat-fields";
 import type { PedonProvider } from "../providers/provider";
 import type { Static } from "elysia";
 import type { CollectionEntry, Item } from "./entries";
+import type { Bbox } from "../domain/bbox";
 
 const POINT_WARNING = "A pedon is a point: not representative of its search box, field, soil series or map unit without further evidence. Coordinates are provider records of varying accuracy.";
 
@@ -22,7 +24,7 @@ function labProvider(deps: DataDeps): PedonProvider {
   });
 }
 
-function item(f: Static<typeof PedonFeature>): Item {
+function item(f: Static<typeof PedonFeature>, origin: string): Item {
   const p = f.properties;
   return {
     type: "Feature",
@@ -35,10 +37,18 @@ function item(f: Static<typeof PedonFeature>): Item {
       name: p.name,
       site_observation_date: p.site_observation_date,
       layer_count: p.layer_count,
-      // The pedon's layers and observations, as a link a GIS can show.
-      detail: `/v1/pedons/${encodeURIComponent(p.pedon_key)}`,
+      // The pedon's layers and observations, as an absolute link a GIS can open (docs/decisions.md#ogc-api-features).
+      detail: `${origin}/v1/pedons/${encodeURIComponent(p.pedon_key)}`,
     },
   };
+}
+
+/** The pedons of the box, counted where the provider's count has a form for this source (the snapshot); else null (docs/decisions.md#ogc-api-features). */
+async function matchedIn(deps: DataDeps, provider: PedonProvider, bbox: Bbox, sourceKind: string): Promise<number | null> {
+  const count = provider.pedons.count;
+  if (!count || count.query.forms[sourceKind] === undefined) return null;
+  const cached = await deps.connected.ask(provider, count.query, { bbox });
+  return count.read(cached.answer);
 }
 
 export const pedonsCollection: CollectionEntry = {
@@ -47,7 +57,11 @@ export const pedonsCollection: CollectionEntry = {
   description:
     "NCSS Kellogg Soil Survey Laboratory pedons with site coordinates (points, WGS84), ordered by pedon key. Each links its layers and lab observations (detail, GET /v1/pedons/{pedon_key}); /v1/pedons/layers gives them as one table per box.",
   parameters: [],
-  fields: { pedon_key: "string", pedlabsampnum: "string", upedonid: "string", name: "string", site_observation_date: "string", layer_count: "integer", detail: "string" },
+  // The /v1 pedon's model, less its series link (an object), plus the detail link.
+  fields: flatFields(PedonFeatureProperties, ["representative_of_bbox", "series"], {
+    detail: { type: "string", nullable: false, format: "uri", description: "The pedon's layers and lab observations: GET /v1/pedons/{pedon_key}, an absolute URL." },
+  }),
+  geometry: ["point"],
   async extent(deps) {
     const provider = labProvider(deps);
     const cached = await deps.connected.ask(provider, provider.pedons.extent.query, {});
@@ -58,10 +72,10 @@ export const pedonsCollection: CollectionEntry = {
     return {
       binding: { provider: provider.id },
       async page(after, limit) {
-        const { cached, listed, nextAfter } = await pedonPage(deps, provider, { bbox, limit, after });
-        const cache = describeCache(cached, deps.cacheTtlSeconds);
         const source = deps.connected.sourceOf(provider);
-        return { features: () => listed.features.map(item), nextAfter, cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: "" };
+        const [{ cached, listed, nextAfter }, matched] = await Promise.all([pedonPage(deps, provider, { bbox, limit, after }), matchedIn(deps, provider, bbox, source.kind)]);
+        const cache = describeCache(cached, deps.cacheTtlSeconds);
+        return { features: (origin) => listed.features.map((f) => item(f, origin)), nextAfter, cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: "", matched };
       },
     };
   },
@@ -81,6 +95,6 @@ export const pedonsCollection: CollectionEntry = {
     const found = listed.features.find((f) => f.id.toUpperCase() === id.toUpperCase() || f.id === String(key.value));
     if (!found) return null;
     const cache = describeCache(cached, deps.cacheTtlSeconds);
-    return { feature: () => item(found), cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: detail.digest };
+    return { feature: (origin) => item(found, origin), cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: detail.digest };
   },
 };

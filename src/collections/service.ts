@@ -10,12 +10,15 @@ import { BadRequestError, NotFoundError, UpstreamBudgetError, UpstreamError, Ups
 import { decimal } from "../decimal";
 import { clip } from "../errors";
 import type { Bbox } from "../domain/bbox";
+import { parseDatetime, type TimeInterval } from "../domain/time-interval";
 import type { CollectionEntry, ItemsPage } from "./entries";
 import { COLLECTIONS } from "./table";
 import { CRS84, DEFAULT_ITEMS_LIMIT, MAX_ITEMS_LIMIT } from "./model";
 
 const GEOJSON = "application/geo+json";
 const JSON_TYPE = "application/json";
+export const SCHEMA_JSON = "application/schema+json";
+const QUERYABLES_REL = "http://www.opengis.net/def/rel/ogc/1.0/queryables";
 /** The temporal reference system of OGC 17-069r4 (the Gregorian calendar, ISO 8601). */
 const GREGORIAN = "http://www.opengis.net/def/uom/ISO-8601/0/Gregorian";
 
@@ -66,7 +69,7 @@ async function describe(deps: DataDeps, entry: CollectionEntry, origin: string, 
     unknown = true;
   }
   const base = `${origin}/ogc/collections/${entry.id}`;
-  const fields = Object.entries(entry.fields).map(([name, type]) => `${name} (${type})`).join(", ");
+  const fields = Object.entries(entry.fields).map(([name, field]) => `${name} (${field.type})`).join(", ");
   return {
     id: entry.id,
     title: entry.title,
@@ -77,7 +80,32 @@ async function describe(deps: DataDeps, entry: CollectionEntry, origin: string, 
     links: [
       { href: base, rel: "self", type: JSON_TYPE, title: entry.title },
       { href: `${base}/items`, rel: "items", type: GEOJSON, title: `${entry.title} (items)` },
+      { href: `${base}/queryables`, rel: QUERYABLES_REL, type: SCHEMA_JSON, title: `${entry.title} (queryables)` },
     ],
+  };
+}
+
+/**
+ * The collection's queryables (OGC API - Features Part 3, OGC 19-079r2): a JSON Schema of its items'
+ * properties, from the fields the entry derives from its model, and its geometry.
+ */
+export function queryables(entry: CollectionEntry, origin: string) {
+  const geometry = entry.geometry.map((kind) => ({ format: `geometry-${kind}` }));
+  const properties: Record<string, Record<string, unknown>> = { geometry: geometry.length === 1 ? geometry[0]! : { oneOf: geometry } };
+  for (const [name, field] of Object.entries(entry.fields)) {
+    properties[name] = {
+      title: name,
+      type: field.nullable ? [field.type, "null"] : field.type,
+      ...(field.format ? { format: field.format } : {}),
+      ...(field.description ? { description: field.description } : {}),
+    };
+  }
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema" as const,
+    $id: `${origin}/ogc/collections/${entry.id}/queryables`,
+    type: "object" as const,
+    title: entry.title,
+    properties,
   };
 }
 
@@ -110,13 +138,22 @@ export function parseItemsBbox(raw: string, crs: string): Bbox {
   return box;
 }
 
-/** The OGC `limit`: an integer of at least 1; a larger one than the collection pages is served as that many. */
-export function parseItemsLimit(raw: string): number {
-  if (!/^\s*\d{1,9}\s*$/.test(raw) || Number(raw) < 1) throw new BadRequestError(`Query parameter 'limit' must be an integer from 1; got '${clip(raw)}'.`);
-  return Math.min(Number(raw), MAX_ITEMS_LIMIT);
+/** The OGC `limit` (an integer from 1, checked by the query reader): a larger one than the collection pages is served as that many. */
+export function parseItemsLimit(limit: number): number {
+  return Math.min(limit, MAX_ITEMS_LIMIT);
 }
 
 export { DEFAULT_ITEMS_LIMIT };
+
+/** The OGC `datetime` (src/domain/time-interval.ts); only a collection with a temporal extent takes one (400 otherwise, naming those that do). */
+export function parseItemsDatetime(entry: CollectionEntry, raw: string): TimeInterval | null {
+  const time = parseDatetime(raw);
+  if (time !== null && !entry.interval) {
+    const dated = COLLECTIONS.filter((c) => c.interval).map((c) => c.id);
+    throw new BadRequestError(`The ${entry.id} collection has no temporal extent, so it takes no 'datetime'; ${dated.join(", ")} ${dated.length === 1 ? "does" : "do"}.`);
+  }
+  return time;
+}
 
 /** An items page as a DataAnswer: GeoJSON with links, numberReturned, timeStamp, cache and warnings. */
 export function itemsAnswer(deps: DataDeps, entry: CollectionEntry, page: ItemsPage, self: string, next: string | null, origin: string): DataAnswer<unknown> {
@@ -124,11 +161,12 @@ export function itemsAnswer(deps: DataDeps, entry: CollectionEntry, page: ItemsP
     key: `ogc-items|${self}|${page.stamp}`,
     cache: page.cache,
     body: () => {
-      const features = page.features();
+      const features = page.features(origin);
       return {
         type: "FeatureCollection",
         // The page's data are those read at the cache entry's retrieval time (a cached body stays one body).
         timeStamp: new Date(page.cache.storedAt).toISOString(),
+        ...(page.matched === null ? {} : { numberMatched: page.matched }),
         numberReturned: features.length,
         links: [
           { href: self, rel: "self", type: GEOJSON, title: "This page" },
@@ -148,7 +186,7 @@ export function itemAnswer(deps: DataDeps, entry: CollectionEntry, found: NonNul
     key: `ogc-item|${self}|${found.stamp}`,
     cache: found.cache,
     body: () => ({
-      ...found.feature(),
+      ...found.feature(origin),
       links: [
         { href: self, rel: "self", type: GEOJSON, title: "This feature" },
         { href: `${origin}/ogc/collections/${entry.id}`, rel: "collection", type: JSON_TYPE, title: entry.title },

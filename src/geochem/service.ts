@@ -9,7 +9,7 @@
 import { NotFoundError, ProviderNotOperationalError, ValidationError } from "../errors";
 import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../answer";
 import { cursorBinding, decodeCursor, encodeCursor } from "../domain/cursor";
-import type { SampleSiteProvider, SiteReading } from "../providers/provider";
+import type { SampleSiteProvider, SiteBoxParams, SiteReading } from "../providers/provider";
 import type { SourceDescription } from "../upstream/transport";
 import { VERSION } from "../version";
 import { resolvePropertyId } from "../catalog/properties";
@@ -247,6 +247,8 @@ export interface FlatSitesPage {
   features: FlatSiteFeature[];
   /** The keyset position of the next page (the last site id of this one); null on the last page. */
   nextAfter: number | null;
+  /** How many sites the query matches, every page together; null where the provider does not count. */
+  matched: number | null;
   /** When the file behind the page was read. */
   retrievedAt: string;
   /** The cache entry the page was read from (for a caller that sends it as a cached answer). */
@@ -261,7 +263,7 @@ export interface FlatSitesPage {
  */
 export async function geochemSitesPage(
   deps: DataDeps,
-  page: { bbox: Bbox; after: number | null; limit: number; property?: string | null },
+  page: { bbox: Bbox; after: number | null; limit: number; property?: string | null; days?: SiteBoxParams["days"] },
 ): Promise<FlatSitesPage> {
   const provider = deps.registry.defaultFor("sample_sites");
   if (!provider) throw new ProviderNotOperationalError(GEOCHEM_PROVIDER);
@@ -269,7 +271,7 @@ export async function geochemSitesPage(
   if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MAX_SITE_LIMIT) throw new ValidationError(`A page of sites holds 1 to ${MAX_SITE_LIMIT} sites; got ${page.limit}.`);
   const property = page.property ?? null;
   if (property !== null && !provider.sites.properties.includes(property)) throw new ValidationError(`'${property}' is not an element ${provider.id} reports.`);
-  const cached = await deps.connected.ask(provider, provider.sites.inBox, { bbox: page.bbox, after: page.after, limit: page.limit, property });
+  const cached = await deps.connected.ask(provider, provider.sites.inBox, { bbox: page.bbox, after: page.after, limit: page.limit, property, ...(page.days ? { days: page.days } : {}) });
   const readings = provider.sites.read(cached.answer, property === null ? [] : [property]);
   const more = readings.length > page.limit;
   const kept = more ? readings.slice(0, page.limit) : readings;
@@ -278,6 +280,7 @@ export async function geochemSitesPage(
   return {
     features: kept.map((r) => flatFeature(r, property)),
     nextAfter: more ? kept[kept.length - 1]!.site.site_id : null,
+    matched: provider.sites.matched(cached.answer),
     retrievedAt: provider.sites.source(cached.answer, source).retrieved_at,
     cache,
     // As on /v1/geochem/sites: the provider's warnings, then whether the answer is stale.

@@ -5,7 +5,7 @@
  */
 import { Elysia } from "elysia";
 import { MethodNotAllowedError, RateLimitedError, UriTooLongError, type LoamError } from "../errors";
-import { asLoamError, errorResponse } from "./error-response";
+import { asLoamError, asOgcRefusal, errorResponse, isOgcPath } from "./error-response";
 import { requestIdFor } from "./request-id";
 import { queryOfRequest, rejectRepeated } from "./query";
 import { keepTrace, startTrace, traceOf, type RequestTrace } from "./trace";
@@ -91,7 +91,7 @@ function withinRateLimit(request: Request, path: string, headers: Record<string,
   }
   // A repeated parameter is a 422 on every API route, also where the route reads none (docs/decisions.md#query-parameters).
   // OGC clients (GDAL) repeat their connection URL's query on every `next` link: the same value twice is allowed there.
-  rejectRepeated(queryOfRequest(request), path.startsWith("/ogc"));
+  rejectRepeated(queryOfRequest(request), isOgcPath(path));
   return undefined;
 }
 
@@ -196,10 +196,10 @@ function boundaryPlugin(options: BoundaryOptions, now: () => number, record: (tr
       if (decision instanceof Promise) return decision.then((d) => withinRateLimit(request, path, set.headers, d));
       withinRateLimit(request, path, set.headers, decision);
     })
-    .onError({ as: "global" }, ({ code, error, set }) => {
+    .onError({ as: "global" }, ({ code, error, set, request }) => {
       const requestId = String(set.headers["x-request-id"] ?? crypto.randomUUID());
       set.headers["x-request-id"] = requestId;
-      const raised = asLoamError(code, error);
+      const raised = asOgcRefusal(asLoamError(code, error), routePath(request.url));
       // Storage and upstream error text is logged, never sent (client-message.ts).
       const failure = clientFacing(raised);
       if (failure.status === 500 || failure !== raised) options.onUnexpected?.(error, requestId);

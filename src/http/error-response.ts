@@ -4,7 +4,7 @@
  * ErrorResponse is the body of every non-2xx answer.
  */
 import { t, type Static } from "elysia";
-import { LoamError, ValidationError, NotFoundError } from "../errors";
+import { BadRequestError, LoamError, ValidationError, NotFoundError } from "../errors";
 
 const closed = { additionalProperties: false } as const;
 
@@ -44,6 +44,20 @@ export function asLoamError(code: string | number, error: unknown): LoamError {
   }
   if (code === "PARSE") return new ValidationError("The request could not be parsed.");
   return new LoamError(500, "internal_error", "Loam failed to answer this request. The failure was logged; please retry later or report it with the request id.");
+}
+
+/** The OGC API - Features routes: `/ogc` and everything under it. */
+export const isOgcPath = (path: string) => path === "/ogc" || path.startsWith("/ogc/");
+
+/**
+ * OGC API - Features Part 1 (OGC 17-069r4, /req/core/query-param-invalid) answers a parameter it
+ * cannot use with 400: on `/ogc` every refusal of the request's own values (a cursor, a repeated or
+ * over-long parameter, a path id over its length, an unknown element) is a 400 `bad_request` with the
+ * same message; the `/v1` routes keep the spec's 422 (docs/decisions.md#ogc-api-features).
+ */
+export function asOgcRefusal(error: LoamError, path: string): LoamError {
+  if (!(error instanceof ValidationError) || !isOgcPath(path)) return error;
+  return new BadRequestError(error.message, error.provider);
 }
 
 export function errorResponse(error: LoamError, requestId: string): ErrorResponse {

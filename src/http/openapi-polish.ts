@@ -10,9 +10,13 @@
  * - Parameter `examples` (the plugin copies the JSON Schema array) become the parameter's `example`.
  * - Patterns the route parsers enforce are declared in the parameters' own schemas (`pattern`).
  * - HEAD and 405 are noted on every operation: each GET also answers HEAD, other methods get 405.
+ * - What the boundary refuses before any route is documented on every operation: a URI over its bound
+ *   (414) and a query parameter given twice (422; on /ogc, with different values, OGC API's 400).
  */
 import type { OpenAPIV3 } from "openapi-types";
 import { endpointFamilies } from "./endpoint-families";
+import { MAX_AOI_URI_LENGTH, MAX_URI_LENGTH } from "./boundary";
+import { isOgcPath } from "./error-response";
 
 /**
  * Operation ids are declared by each route (`detail.operationId`, next to its path): the names are a
@@ -30,6 +34,21 @@ const METHOD_NOT_ALLOWED: OpenAPIV3.ResponseObject = {
   headers: { Allow: { description: "GET, HEAD", schema: { type: "string" } } },
   content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } },
 };
+
+const ERROR_CONTENT = { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } };
+
+const URI_TOO_LONG: OpenAPIV3.ResponseObject = {
+  description: `The request URI is over ${MAX_URI_LENGTH.toLocaleString("en")} characters (${MAX_AOI_URI_LENGTH.toLocaleString("en")} on /v1/soil/aoi) (code uri_too_long).`,
+  content: ERROR_CONTENT,
+};
+const REPEATED: OpenAPIV3.ResponseObject = { description: "A query parameter given twice (code validation_error).", content: ERROR_CONTENT };
+const OGC_REPEATED: OpenAPIV3.ResponseObject = { description: "A query parameter given twice with different values (code bad_request).", content: ERROR_CONTENT };
+
+/** The boundary's refusals (boundary.ts), where the route did not document that status itself. */
+function boundaryResponses(path: string, responses: Record<string, unknown> | undefined): Record<string, unknown> {
+  const repeated = isOgcPath(path) ? { 400: OGC_REPEATED } : { 422: REPEATED };
+  return { ...repeated, 405: METHOD_NOT_ALLOWED, 414: URI_TOO_LONG, ...responses };
+}
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -85,7 +104,7 @@ export function polishDocument<T extends Record<string, any>>(doc: T): T {
       const polished: Record<string, any> = {
         ...operation,
         ...(id ? { operationId: id } : {}),
-        responses: { ...operation.responses, ...(operation.responses?.["405"] ? {} : { 405: METHOD_NOT_ALLOWED }) },
+        responses: boundaryResponses(path, operation.responses),
       };
       if (Array.isArray(operation.parameters)) polished.parameters = operation.parameters.map(polishParameter);
       if (method === "get" && !String(operation.description ?? "").includes(HEAD_NOTE)) {

@@ -287,6 +287,12 @@ export interface PedonProvider<B = any, D = any> extends OperationalBase {
     /** The extent of every located pedon the provider holds (GET /ogc/collections/pedons). */
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     extent: { query: QueryKind<Record<string, never>, any>; read(answer: any): DataExtent };
+    /**
+     * How many located pedons a box holds, where the provider can count cheaply: only through the
+     * transports its query has a form for (the OGC collection's numberMatched).
+     */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    count?: { query: QueryKind<Pick<BboxParams, "bbox">, any>; read(answer: any): number };
     /** What an empty box says about this provider's coverage ("" when nothing to add). */
     coverageNote(source: SourceDescription): string;
     pedon: QueryKind<PedonParams, D>;
@@ -346,6 +352,8 @@ export interface SiteBoxParams {
   limit: number;
   /** The one element whose result each site carries (a property id), or null. */
   property: string | null;
+  /** Only sites collected on these UTC days, inclusive (null: open end); absent: any date (docs/decisions.md#ogc-api-features). */
+  days?: { first: string | null; last: string | null };
 }
 
 /** The sites nearest a point, nearest first. */
@@ -387,6 +395,8 @@ export interface SampleSiteProvider<A = any> extends OperationalBase {
     site: QueryKind<SiteParams, A>;
     /** How many sites an answer holds. */
     count(answer: A): number;
+    /** How many sites an inBox answer's query matches, every page together; null where counting is not cheap. */
+    matched(answer: A): number | null;
     /** The sites of an answer, in its order, with the results of `properties` (ids it serves). */
     read(answer: A, properties: readonly string[]): SiteReading[];
     /** Where an answer's data came from. */

@@ -143,7 +143,7 @@ describe("a cursor belongs to its query", () => {
   }
   const cursorOf = (href: string) => new URL(href, "http://x").searchParams.get("cursor")!;
 
-  test("replayed with another bbox, provider or properties: 422 naming the cursor", async () => {
+  test("replayed with another bbox, provider or properties: 422 naming the cursor (400 on /ogc, as OGC API Part 1 asks)", async () => {
     const pedons = cursorOf(await firstNext("/v1/pedons?bbox=-96.5,38.5,-95,39.5&limit=7"));
     const mapunits = cursorOf(await firstNext("/v1/soil/mapunits?bbox=-94.37,41.934,-94.35,41.954&limit=3&properties=clay"));
     for (const path of [
@@ -158,8 +158,9 @@ describe("a cursor belongs to its query", () => {
     ]) {
       const { status, body } = await loam.json(path);
       // provider=usda_ssurgo on /v1/pedons is refused for its role before the cursor is read.
-      expect({ path, status }).toEqual({ path, status: 422 });
-      expect(body.error.code).toBe("validation_error");
+      const ogc = path.startsWith("/ogc/");
+      expect({ path, status }).toEqual({ path, status: ogc ? 400 : 422 });
+      expect(body.error.code).toBe(ogc ? "bad_request" : "validation_error");
       if (!path.includes("provider=usda_ssurgo")) expect(body.error.message).toMatch(/cursor.*another query/);
     }
   });

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { useLoam } from "../support/server";
 import { tool } from "../support/tools";
 import { reference } from "../geochem/reference";
+import { parseRfc4180 } from "../support/csv";
 
 const { loam } = useLoam();
 const OGRINFO = tool("ogrinfo", "gdal-bin");
@@ -72,12 +73,12 @@ describe("GDAL's OAPIF driver", () => {
     expect(Number(/Feature Count: (\d+)/.exec(summary)![1])).toBe(json.features.length);
   }, 120_000);
 
-  test.skipIf(!OGR2OGR)("ogr2ogr copies a box of DS 801 sites with arsenic to a GeoPackage: site_id a String, arsenic a Real (censored: null), every site of the file in the box", async () => {
+  test.skipIf(!OGR2OGR)("ogr2ogr copies a box of DS 801 sites with arsenic to a GeoPackage: site_id an Integer (as on /v1), arsenic a Real (censored: null), every site of the file in the box", async () => {
     const dir = mkdtempSync(join(tmpdir(), "loam-ogr-"));
     const gpkg = join(dir, "geochem.gpkg");
     await run([OGR2OGR!, "-f", "GPKG", gpkg, `OAPIF:${loam.base}/ogc/collections/geochem_sites?properties=arsenic,silver`, "-spat", ...IOWA_BOX.map(String), "-oo", "PAGE_SIZE=7"]);
     const summary = await run([OGRINFO!, "-ro", "-so", gpkg, "geochem_sites"]);
-    expect(fieldTypes(summary)).toMatchObject({ site_id: "String", lab_id: "String", state: "String", arsenic: "Real", arsenic_reported_value: "String", silver_reported_value: "String" });
+    expect(fieldTypes(summary)).toMatchObject({ site_id: "Integer", lab_id: "String", state: "String", arsenic: "Real", arsenic_reported_value: "String", silver_reported_value: "String" });
     expect(["Integer", "Integer64"]).toContain(fieldTypes(summary).depth_bottom_cm ?? "missing");
     const inBox = [...reference().sites.values()].filter((c) => {
       const [lon, lat] = [Number(c.Longitude), Number(c.Latitude)];
@@ -85,16 +86,31 @@ describe("GDAL's OAPIF driver", () => {
     });
     expect(Number(/Feature Count: (\d+)/.exec(summary)![1])).toBe(inBox.length);
     // Site 3560's arsenic arrived as the number in the file.
-    const rows = await run([OGRINFO!, "-ro", "-q", gpkg, "geochem_sites", "-where", "site_id = '3560'", "-fields=YES", "-geom=NO"]);
+    const rows = await run([OGRINFO!, "-ro", "-q", gpkg, "geochem_sites", "-where", "site_id = 3560", "-fields=YES", "-geom=NO"]);
     expect(Number(/arsenic \(Real\) = ([\d.]+)/.exec(rows)![1])).toBe(Number(reference().sites.get(3560)!.Top5_As));
     expect(rows).toMatch(/silver_reported_value \(String\) = <1/);
     // Censored: no value, never the limit.
     expect(rows).toMatch(/silver \(\w+\) = \(null\)/);
   }, 120_000);
+
+  test.skipIf(!OGR2OGR)("ogr2ogr copies every DS 801 site at the default page size with properties=arsenic,lead in the connection URL: exit 0, every site once (the next links never grow)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "loam-ogr-"));
+    const gpkg = join(dir, "all-sites.gpkg");
+    // GDAL appends the connection URL's query (comma literal) to every next link it follows.
+    await run([OGR2OGR!, "-f", "GPKG", gpkg, `OAPIF:${loam.base}/ogc/collections/geochem_sites?properties=arsenic,lead`]);
+    const csv = await run([OGR2OGR!, "-f", "CSV", "/vsistdout/", gpkg, "geochem_sites", "-select", "site_id,lead", "-lco", "LINEFORMAT=CRLF"]);
+    const rows = parseRfc4180(csv).slice(1).filter((r) => r.length > 1);
+    const expected = [...reference().sites.keys()].sort((a, b) => a - b);
+    expect(expected.length).toBe(4857);
+    expect(rows.map((r) => Number(r[0])).sort((a, b) => a - b)).toEqual(expected);
+    // The elements came along on every page: site 3560's lead as the file has it.
+    const lead = rows.find((r) => Number(r[0]) === 3560)![1];
+    expect(Number(lead)).toBe(Number(reference().sites.get(3560)!.Top5_Pb));
+  }, 300_000);
 });
 
 describe("OWSLib", () => {
-  test.skipIf(!HAS_OWSLIB)("lists the collections, reads items with bbox and limit, and follows next to the end", async () => {
+  test.skipIf(!HAS_OWSLIB)("lists the collections, reads items with bbox and limit, follows next to the end (with properties=arsenic,lead), reads queryables and filters by datetime", async () => {
     const script = `
 import json, sys
 from urllib.parse import urlparse, parse_qs
@@ -112,16 +128,20 @@ while True:
     # The next link is the same query with its cursor: OWSLib asks for it with the same arguments.
     kwargs["cursor"] = parse_qs(urlparse(nxt[0]).query)["cursor"][0]
 mapunits = api.collection_items("mapunits", bbox=[${BOX.join(",")}], limit=3, properties="clay")
-sites, site_pages, kwargs = [], 0, {"limit": 500}
+sites, site_pages, kwargs, next_lengths, leads = [], 0, {"limit": 500, "properties": "arsenic,lead"}, [], {}
 while True:
     page = api.collection_items("geochem_sites", **kwargs)
     site_pages += 1
     sites += [f["id"] for f in page["features"]]
+    leads.update({f["id"]: f["properties"]["lead_reported_value"] for f in page["features"]})
     nxt = [l["href"] for l in page["links"] if l["rel"] == "next"]
     if not nxt:
         break
+    next_lengths.append(len(nxt[0]))
     kwargs["cursor"] = parse_qs(urlparse(nxt[0]).query)["cursor"][0]
-print(json.dumps({"ids": ids, "keys": keys, "pages": pages, "numberReturned": mapunits["numberReturned"], "clay": [f["properties"]["clay"] for f in mapunits["features"]], "sites": sites, "site_pages": site_pages}))
+queryables = api.collection_queryables("geochem_sites")
+dated = api.collection_items("geochem_sites", datetime="2008-01-01/2008-12-31", limit=1000)
+print(json.dumps({"queryables": queryables, "dated_matched": dated["numberMatched"], "dated_dates": sorted({f["properties"]["collection_date"][:4] for f in dated["features"]}), "ids": ids, "keys": keys, "pages": pages, "numberReturned": mapunits["numberReturned"], "clay": [f["properties"]["clay"] for f in mapunits["features"]], "sites": sites, "site_pages": site_pages, "next_lengths": next_lengths, "leads": leads}))
 `;
     const out = JSON.parse(await run([PY, "-c", script, `${loam.base}/ogc/`]));
     expect(out.ids).toEqual(["mapunits", "pedons", "geochem_sites"]);
@@ -131,8 +151,18 @@ print(json.dumps({"ids": ids, "keys": keys, "pages": pages, "numberReturned": ma
     expect(out.numberReturned).toBe(3);
     for (const clay of out.clay) expect(typeof clay).toBe("number");
     // Every DS 801 site of the file, once each, in site-id order, in pages of 500.
-    const siteIds = [...reference().sites.keys()].sort((a, b) => a - b).map(String);
+    const siteIds = [...reference().sites.keys()].sort((a, b) => a - b);
     expect(out.sites).toEqual(siteIds);
     expect(out.site_pages).toBe(Math.ceil(siteIds.length / 500));
+    // With properties=arsenic,lead every page carries the elements, and no next link is longer than the first by more than the cursor's growth.
+    expect(Object.keys(out.leads).length).toBe(siteIds.length);
+    expect(out.leads["3560"]).toBe(reference().sites.get(3560)!.Top5_Pb);
+    expect(Math.max(...out.next_lengths) - Math.min(...out.next_lengths)).toBeLessThanOrEqual(8);
+    // OWSLib reads the queryables (Part 3) and filters by datetime: the 2008 sites of the file.
+    expect(out.queryables.$id).toBe(`${loam.base}/ogc/collections/geochem_sites/queryables`);
+    expect(out.queryables.properties.site_id.type).toBe("integer");
+    const in2008 = [...reference().sites.values()].filter((c) => /^\d\d\/\d\d\/08$/.test(c.CollDate!)).length;
+    expect(out.dated_matched).toBe(in2008);
+    expect(out.dated_dates).toEqual(["2008"]);
   }, 120_000);
 });

@@ -84,7 +84,7 @@ describe("collections", () => {
 });
 
 describe("items", () => {
-  test("pedons in the README box: bbox and limit, numberReturned, timeStamp, self/collection/next links, GeoJSON media type, flat typed properties", async () => {
+  test("pedons in the README box: bbox and limit, numberReturned, numberMatched, timeStamp, self/collection/next links, GeoJSON media type, flat typed properties", async () => {
     const response = await loam.get("/ogc/collections/pedons/items?bbox=-96.5,38.5,-95,39.5&limit=25");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toStartWith("application/geo+json");
@@ -97,6 +97,8 @@ describe("items", () => {
     );
     expect(v1.features.map((f: any) => f.id)).toEqual(inBox);
     expect(body.numberReturned).toBe(25);
+    // On the snapshot a COUNT is cheap: numberMatched is every pedon of the box.
+    expect(body.numberMatched).toBe(inBox.length);
     expect(body.features.map((f: any) => f.id)).toEqual(v1.features.slice(0, 25).map((f: any) => f.id));
     expect(new Date(body.timeStamp).toISOString()).toBe(body.timeStamp);
     expect(body.links.map((l: any) => l.rel)).toEqual(["self", "collection", "next"]);
@@ -134,6 +136,12 @@ describe("items", () => {
     contract.assert("OgcFeature", feature);
     expect(feature.geometry.coordinates).toEqual([known.longitude, known.latitude]);
     expect(feature.properties.layer_count).toBe(known.layerCount);
+    // Every link is absolute, the pedon's detail too, and it answers.
+    expect(feature.properties.detail).toBe(`${loam.base}/v1/pedons/${known.pedlabsampnum}`);
+    expect((await fetch(feature.properties.detail)).status).toBe(200);
+    for (const link of feature.links) expect(link.href).toStartWith(`${loam.base}/`);
+    const listed = (await loam.json(`/ogc/collections/pedons/items?limit=3`)).body;
+    for (const f of listed.features) expect(f.properties.detail).toBe(`${loam.base}/v1/pedons/${encodeURIComponent(f.properties.pedon_key)}`);
     const page = (await loam.json(`/ogc/collections/mapunits/items?bbox=${BOX}&properties=clay&limit=1`)).body;
     const one = await loam.json(`/ogc/collections/mapunits/items/${page.features[0].id}?properties=clay`);
     expect(one.status).toBe(200);
@@ -177,6 +185,31 @@ describe("items", () => {
     expect(big.body.numberReturned).toBe(429);
   });
 
+  test("every parameter error on /ogc is Part 1's 400 (bad cursor, repeated limit with another value, a 20-digit limit, an over-long feature id, an unknown element); /v1 keeps 422", async () => {
+    const first = (await loam.json("/ogc/collections/geochem_sites/items?limit=5")).body;
+    const cursor = new URL(first.links.find((l: any) => l.rel === "next").href).searchParams.get("cursor")!;
+    for (const [path, words] of [
+      ["/ogc/collections/geochem_sites/items?cursor=not-a-cursor", /cursor/],
+      [`/ogc/collections/geochem_sites/items?cursor=${cursor.slice(0, -2)}xx`, /cursor/],
+      [`/ogc/collections/pedons/items?cursor=${cursor}`, /another query/],
+      ["/ogc/collections/geochem_sites/items?limit=5&limit=6", /'limit' is repeated with different values/],
+      ["/ogc/collections/geochem_sites/items?limit=12345678901234567890", /limit/],
+      ["/ogc/collections/geochem_sites/items?limit=2.5", /limit/],
+      [`/ogc/collections/geochem_sites/items/${"1".repeat(41)}`, /feature_id/],
+      ["/ogc/collections/geochem_sites/items?properties=unobtainium", /unobtainium/],
+      ["/ogc/collections/geochem_sites/items/3560?properties=unobtainium", /unobtainium/],
+    ] as const) {
+      const { status, body } = await loam.json(path);
+      expect({ path, status, code: body.error.code }).toEqual({ path, status: 400, code: "bad_request" });
+      expect(body.error.message).toMatch(words);
+    }
+    // The /v1 routes keep the spec's 422 for the same faults.
+    for (const path of ["/v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&cursor=not-a-cursor", "/v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&limit=12345678901234567890", "/v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&limit=5&limit=5"]) {
+      const { status, body } = await loam.json(path);
+      expect({ path, status, code: body.error.code }).toEqual({ path, status: 422, code: "validation_error" });
+    }
+  });
+
   test("a query parameter the OGC API does not declare is a 400 on every OGC endpoint (Part 1, /req/core/query-param-unknown); declared ones are read or accepted", async () => {
     for (const path of ["/ogc", "/ogc/conformance", "/ogc/collections", "/ogc/collections/pedons", "/ogc/collections/pedons/items", "/ogc/collections/pedons/items/02N0245"]) {
       const { status, body } = await loam.json(`${path}?limit=5&sessionid=42`);
@@ -193,11 +226,31 @@ describe("items", () => {
     expect([gdal.status, gdal.body.id]).toEqual([200, "mapunits"]);
   });
 
-  test("GDAL's habit of repeating a parameter with the same value is accepted on /ogc; different values are a 422", async () => {
+  test("a next link carries each parameter once, commas literal: a client appending its connection query to every page (either spelling) never grows the URL", async () => {
+    for (const appended of ["properties=arsenic,lead", "properties=arsenic%2Clead", "properties=arsenic,lead&limit=10"]) {
+      let url = `${loam.base}/ogc/collections/geochem_sites/items?${appended}`;
+      const lengths: number[] = [];
+      for (let page = 0; page < 40; page++) {
+        const { status, body } = await loam.json(url.slice(loam.base.length));
+        expect({ appended, page, status }).toEqual({ appended, page, status: 200 });
+        const next: string = body.links.find((l: any) => l.rel === "next").href;
+        const query = new URL(next).searchParams;
+        expect([...query.keys()].sort()).toEqual([...new Set(query.keys())].sort());
+        expect(query.getAll("properties")).toEqual(["arsenic,lead"]);
+        expect(next).toContain("properties=arsenic,lead&");
+        lengths.push(next.length);
+        url = `${next}&${appended}`;
+      }
+      // A cursor grows only with its key's digits (site ids to 5 digits).
+      expect(Math.max(...lengths) - Math.min(...lengths)).toBeLessThanOrEqual(4);
+    }
+  });
+
+  test("GDAL's habit of repeating a parameter with the same value is accepted on /ogc; different values are a 400", async () => {
     const same = await loam.json(`/ogc/collections/mapunits/items?bbox=${BOX}&properties=clay&properties=clay&limit=3`);
     expect(same.status).toBe(200);
     const other = await loam.json(`/ogc/collections/mapunits/items?bbox=${BOX}&properties=clay&properties=ph&limit=3`);
-    expect(other.status).toBe(422);
+    expect([other.status, other.body.error.code]).toEqual([400, "bad_request"]);
     expect(other.body.error.message).toContain("properties");
     // The OGC routes are rate-limited as every API route.
     expect(other.headers.get("ratelimit-limit")).toBeTruthy();
@@ -226,6 +279,8 @@ describe("in SDA mode", () => {
     const { status, body } = await sda.loam.json("/ogc/collections/pedons/items?limit=5");
     expect(status).toBe(200);
     expect(body.numberReturned).toBe(5);
+    // Counting on Soil Data Access would be one more spatial query per page: numberMatched is left out.
+    expect("numberMatched" in body).toBe(false);
     const collections = await sda.loam.json("/ogc/collections");
     expect(collections.status).toBe(200);
     const snapshot = await loam.json("/ogc/collections");
@@ -238,5 +293,43 @@ describe("in SDA mode", () => {
     const own = await sda.loam.json("/ogc/collections/geochem_sites");
     expect([502, 504]).toContain(own.status);
     expect(own.body.error.code).toMatch(/^upstream/);
+  });
+});
+
+describe("queryables (OGC API - Features Part 3)", () => {
+  const typeOf = (value: unknown) => (value === null ? "null" : Number.isInteger(value) ? "integer" : typeof value);
+  const accepts = (declared: string | string[], value: unknown) => {
+    const types = ([] as string[]).concat(declared);
+    const actual = typeOf(value);
+    return types.includes(actual) || (actual === "integer" && types.includes("number"));
+  };
+
+  test("each collection's queryables are a JSON Schema of its items' properties: $schema, $id, type object, and every property an item carries with the type it has", async () => {
+    for (const [id, query] of [["mapunits", `bbox=${BOX}&limit=50`], ["pedons", "limit=200"], ["geochem_sites", "limit=1000"]] as const) {
+      const response = await loam.get(`/ogc/collections/${id}/queryables`);
+      expect({ id, status: response.status }).toEqual({ id, status: 200 });
+      expect(response.headers.get("content-type")).toStartWith("application/schema+json");
+      const schema: any = await response.json();
+      contract.assert("OgcQueryables", schema);
+      expect(schema).toMatchObject({ $schema: "https://json-schema.org/draft/2020-12/schema", $id: `${loam.base}/ogc/collections/${id}/queryables`, type: "object" });
+      const collection = (await loam.json(`/ogc/collections/${id}`)).body;
+      expect(collection.links.find((l: any) => l.rel === "http://www.opengis.net/def/rel/ogc/1.0/queryables")?.href).toBe(schema.$id);
+      const { properties } = schema;
+      expect(properties.geometry.format ?? properties.geometry.oneOf[0].format).toMatch(/^geometry-/);
+      const page = (await loam.json(`/ogc/collections/${id}/items?${query}`)).body;
+      expect(page.features.length).toBeGreaterThan(0);
+      const seen = new Set<string>();
+      for (const f of page.features) {
+        expect({ id, kind: f.geometry.type }).toEqual({ id, kind: id === "mapunits" ? expect.stringMatching(/^(Multi)?Polygon$/) : "Point" });
+        for (const [name, value] of Object.entries(f.properties)) {
+          seen.add(name);
+          expect({ id, name, declared: name in properties }).toEqual({ id, name, declared: true });
+          expect({ id, name, value, ok: accepts(properties[name].type, value) }).toEqual({ id, name, value, ok: true });
+        }
+      }
+      // Every declared property is one the items carry.
+      expect(Object.keys(properties).filter((n) => n !== "geometry").sort()).toEqual([...seen].sort());
+    }
+    expect((await loam.json("/ogc/collections/nope/queryables")).status).toBe(404);
   });
 });

@@ -6,7 +6,7 @@ import { KSSL_ALIASES, KSSL_ID, KSSL_RECORD } from "./catalog";
 import { KSSL_PROPERTY_COLUMNS } from "./columns";
 import { coverageNote, notFoundMessage, pedonDetail, POINT_WARNING } from "./detail";
 import { normalizeCollection, sampledAs } from "./normalize";
-import { bboxQuery, extentQuery, pedonQuery } from "./queries";
+import { bboxQuery, countQuery, extentQuery, pedonQuery } from "./queries";
 import { parsePedonKey } from "../../domain/pedon-key";
 
 export const usdaKssl: PedonProvider<SdaAnswer, SdaAnswer> = {
@@ -15,7 +15,7 @@ export const usdaKssl: PedonProvider<SdaAnswer, SdaAnswer> = {
   role: "lab_pedons",
   record: KSSL_RECORD,
   columns: KSSL_PROPERTY_COLUMNS,
-  queries: { [bboxQuery.kind]: bboxQuery, [pedonQuery.kind]: pedonQuery, [extentQuery.kind]: extentQuery },
+  queries: { [bboxQuery.kind]: bboxQuery, [pedonQuery.kind]: pedonQuery, [extentQuery.kind]: extentQuery, [countQuery.kind]: countQuery },
   connect: usdaTransport,
   pedons: {
     key: {
@@ -25,6 +25,7 @@ export const usdaKssl: PedonProvider<SdaAnswer, SdaAnswer> = {
     bbox: bboxQuery,
     features: (answer, limit) => normalizeCollection(answer.table, limit),
     extent: { query: extentQuery, read: extentOfRow },
+    count: { query: countQuery, read: (answer) => Number(answer.table.rows[0]?.[0] ?? 0) },
     coverageNote,
     pedon: pedonQuery,
     found: (answer) => answer.table.rows.length > 0,

@@ -49,6 +49,7 @@ ORDER BY p.pedon_key`;
 }
 
 export const LAB_EXTENT_COLUMNS = ["min_lon", "min_lat", "max_lon", "max_lat"] as const;
+export const LAB_COUNT_COLUMNS = ["matched"] as const;
 
 /** The extent of every pedon with site coordinates (the OGC collection's spatial extent). */
 export function labExtentSql(): string {
@@ -153,6 +154,21 @@ function prepareExtent(file: SnapshotFile): () => Payload {
   };
 }
 
+/** How many located pedons a box holds (numberMatched of the OGC pedons collection): one COUNT over the same condition as prepareBbox. */
+function prepareCount(file: SnapshotFile): (params: Pick<BboxParams, "bbox">) => Payload {
+  const p = LAB_TABLES.p;
+  const types: SqlType[] = ["int"];
+  const of = (rows: Row[]) => Payload.ofJson(answerAsSda(LAB_COUNT_COLUMNS, types, rows.map((row) => [sdaCell(row.matched, "int")])).payload);
+  if (!file.has(p, "latitude_decimal_degrees") || !file.has(p, "longitude_decimal_degrees")) return () => of([{ matched: 0 }]);
+  const statement = file.db.prepare<Row, [number, number, number, number]>(
+    `SELECT count(*) AS matched FROM ${p} p
+     WHERE p.latitude_decimal_degrees IS NOT NULL AND p.longitude_decimal_degrees IS NOT NULL
+       AND CAST(p.longitude_decimal_degrees AS REAL) BETWEEN ?1 AND ?3
+       AND CAST(p.latitude_decimal_degrees AS REAL) BETWEEN ?2 AND ?4`,
+  );
+  return ({ bbox: [minLon, minLat, maxLon, maxLat] }) => of(statement.all(minLon, minLat, maxLon, maxLat));
+}
+
 /** Snapshot pedons have no numeric keys: pedon_key is the pedlabsampnum, layer_key the labsampnum; absent columns (prep_code, method codes) are null. */
 function preparePedon(file: SnapshotFile): (params: PedonParams) => Payload {
   if (!file.has(LAB_TABLES.p, "pedlabsampnum") || !file.has(LAB_TABLES.ly, "pedlabsampnum")) return () => answer(LAB_PEDON_COLUMNS, []);
@@ -201,5 +217,19 @@ export const extentQuery: QueryKind<Record<string, never>, SdaAnswer> = {
   key: () => "all",
   forms: { sda: labExtentSql, snapshot: { prepare: prepareExtent } },
   decode: (payload) => decodeSdaTable(payload, LAB_EXTENT_COLUMNS),
+  raw: (answer) => answer.payload,
+};
+
+/**
+ * The located pedons of a box, counted: a snapshot form only. On Soil Data Access a count would be one
+ * more spatial query per page, so the OGC collection leaves numberMatched out there
+ * (docs/decisions.md#ogc-api-features).
+ */
+export const countQuery: QueryKind<Pick<BboxParams, "bbox">, SdaAnswer> = {
+  kind: "lab_count",
+  columns: LAB_COUNT_COLUMNS,
+  key: ({ bbox }) => bbox.join(","),
+  forms: { snapshot: { prepare: prepareCount } },
+  decode: (payload) => decodeSdaTable(payload, LAB_COUNT_COLUMNS),
   raw: (answer) => answer.payload,
 };

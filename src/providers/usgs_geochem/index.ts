@@ -60,6 +60,7 @@ export const usgsGeochem: SampleSiteProvider<GeochemRows> = {
     nearest: NEAREST_SITES_QUERY,
     site: SITE_QUERY,
     count: (answer) => answer.rows.length,
+    matched: (answer) => answer.matched ?? null,
     read: readSites,
     source: (answer, source) => ({
       provider: GEOCHEM_PROVIDER_ID,

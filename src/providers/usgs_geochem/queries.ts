@@ -13,11 +13,11 @@ import type { GeochemLiveForm } from "./transport";
 
 const raw = (answer: GeochemRows) => ({ columns: answer.columns, units: answer.units, rows: answer.rows });
 
-/** A page of the sites in a box: site-id order after `after`, at most limit + 1 rows. */
+/** A page of the sites in a box (and days, when given): site-id order after `after`, at most limit + 1 rows, and how many match in all. */
 export const SITES_IN_BOX_QUERY: QueryKind<SiteBoxParams, GeochemRows> = {
   kind: "sites-in-box",
   columns: [],
-  key: (p) => `${p.bbox.join(",")}|${p.after ?? ""}|${p.limit}|${p.property ?? ""}`,
+  key: (p) => `${p.bbox.join(",")}|${p.after ?? ""}|${p.limit}|${p.property ?? ""}${p.days ? `|${p.days.first ?? ".."}/${p.days.last ?? ".."}` : ""}`,
   forms: {
     snapshot: { prepare: (file) => (params) => sitesInBox(snapshotGeochem(file.db), params) },
     geochem: sitesInBox satisfies GeochemLiveForm<SiteBoxParams>,

@@ -17,6 +17,8 @@ export interface GeochemSlice {
   rows: string[][];
   /** Great-circle distances (km) of the rows from the asked point: nearest-site answers only. */
   distances?: number[];
+  /** How many sites the query matches in all, every page together: box answers only. */
+  matched?: number;
   /** When the file was read (snapshot: imported by the build; live: downloaded). */
   retrieved_at: string;
   /** Set when live mode serves its last good copy because a fresh download failed its check. */
@@ -43,6 +45,7 @@ export function slicePayload(
   rows: readonly (readonly string[])[],
   file: { retrievedAt: string; note: string | null },
   distances?: number[],
+  matched?: number,
 ): Payload {
   const slice: GeochemSlice = {
     columns: positions.map((p) => table.columns[p]!),
@@ -52,6 +55,7 @@ export function slicePayload(
     note: file.note,
   };
   if (distances) slice.distances = distances;
+  if (matched !== undefined) slice.matched = matched;
   return Payload.ofJson(slice);
 }
 
@@ -72,6 +76,7 @@ export function decodeSlice(payload: Payload): GeochemRows {
     units,
     rows,
     distances: json.distances,
+    ...(typeof json.matched === "number" ? { matched: json.matched } : {}),
     retrieved_at: json.retrieved_at,
     note: typeof json.note === "string" ? json.note : null,
     position: new Map(columns.map((name, i) => [name, i])),
