@@ -4,7 +4,7 @@
  * mapping of failures to ErrorResponse, and afterwards one access-log line and the metrics.
  */
 import { Elysia } from "elysia";
-import { MethodNotAllowedError, RateLimitedError, UriTooLongError, type LoamError } from "../errors";
+import { MethodNotAllowedError, RateLimitedError, UpstreamBudgetExhaustedError, UriTooLongError, type LoamError } from "../errors";
 import { asLoamError, errorResponse } from "./error-response";
 import { requestIdFor } from "./request-id";
 import { queryOfRequest, rejectRepeated } from "./query";
@@ -205,6 +205,7 @@ function boundaryPlugin(options: BoundaryOptions, now: () => number, record: (tr
       if (failure.status === 500 || failure !== raised) options.onUnexpected?.(error, requestId);
       else if (raised.detail !== undefined) options.onDetail?.(raised, requestId);
       if (failure.status === 405) set.headers["allow"] = ALLOWED_METHODS;
+      if (failure instanceof UpstreamBudgetExhaustedError) set.headers["retry-after"] = String(failure.retryAfterSeconds);
       set.status = failure.status;
       set.headers["cache-control"] = "no-store";
       return errorResponse(failure, requestId);
