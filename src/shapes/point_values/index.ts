@@ -66,7 +66,7 @@ export function pointValues(deps: PointValuesRouteDeps) {
           tags: ["soil"],
           summary: "Modeled soil values for one WGS84 point",
           description:
-            "A point_values provider's values (SoilGrids 2.0 by default): one observation per property and provider depth overlapping the interval, value = the mean, uncertainty = Q0.05 to Q0.95, every statistic in grid_context, with provenance. A valid point with no value is 200 with empty observations and a warning. Example: /v1/soil/modeled?latitude=18.65&longitude=-71.6&properties=clay,silt&depth_bottom_cm=15",
+            "A point_values provider's values (the first registered by default): one observation per property and provider depth overlapping the interval, value = the mean, uncertainty = Q0.05 to Q0.95, every statistic in grid_context, with provenance. A valid point with no value is 200 with empty observations and a warning. Example: /v1/soil/modeled?latitude=18.65&longitude=-71.6&properties=clay,silt&depth_bottom_cm=15",
           responses: documentedResponses({ 200: ["ModeledResponse", "Observations (possibly none), cache metadata and warnings."], ...ERRORS }, { etag: true, csv: "one row per observation" }),
         },
       },
@@ -89,7 +89,7 @@ export function pointValues(deps: PointValuesRouteDeps) {
           tags: ["soil"],
           summary: "One modeled layer as a grid a map can draw",
           description:
-            "A layer the provider holds as a raster (offline: SoilGrids' clips) as origin, cell size, width, height and values (row-major from the top-left, served units, null for no data), with a legend of six classes and every layer it holds. Example: /v1/soil/modeled/grid?property=clay&depth=0-5cm",
+            "A layer the provider holds as a raster (e.g. an offline clip) as origin, cell size, width, height and values (row-major from the top-left, served units, null for no data), with a legend of six classes and every layer it holds. Example: /v1/soil/modeled/grid?property=clay&depth=0-5cm",
           responses: documentedResponses({ 200: ["GridResponse", "The grid, its legend and provenance."], ...ERRORS }, { etag: true }),
         },
       },

@@ -6,7 +6,7 @@ import { LicenseRecord } from "../../domain/observation";
 import { PropertyReference } from "../../catalog/model";
 
 const providerParameter = t.Optional(
-  t.String({ maxLength: 40, default: "", description: "One point_values provider id or alias (GET /v1/providers); empty (the default): the first registered.", examples: ["isric_soilgrids"] }),
+  t.String({ maxLength: 40, default: "", description: "One point_values provider id or alias (GET /v1/providers); empty (the default): the first registered." }),
 );
 
 export const ModeledQueryParams = t.Object({
@@ -16,7 +16,7 @@ export const ModeledQueryParams = t.Object({
       maxLength: 200,
       default: "",
       description:
-        "Comma-separated canonical property ids or aliases (GET /v1/properties), at most eight after aliases are resolved; at most 200 characters. Empty (the default): the provider's own list (SoilGrids: clay,sand,silt,ph,organic_carbon).",
+        "Comma-separated canonical property ids or aliases (GET /v1/properties), at most eight after aliases are resolved; at most 200 characters. Empty (the default): the provider's own list.",
       examples: ["clay,silt"],
     }),
   ),
@@ -42,7 +42,7 @@ export const ModeledResponse = t.Object(
     api_version: t.String(),
     status: t.Literal("experimental"),
     query: ModeledQuery,
-    data_kind: t.Union(DataKind.anyOf, { description: "What the provider's values are, as it declares (SoilGrids: modeled)." }),
+    data_kind: t.Union(DataKind.anyOf, { description: "What the provider's values are, as it declares (a model's predictions: modeled)." }),
     observations: t.Array(Observation, { description: "One per property and provider depth overlapping the interval; each with a grid_context (a modeled raster cell)." }),
     cache: CacheMetadata,
     warnings: t.Array(t.String()),
