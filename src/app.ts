@@ -36,6 +36,9 @@ import { mapUnits } from "./mapunits";
 import { geochem } from "./geochem";
 import { ogcCollections } from "./collections";
 import { areas } from "./areas";
+import { pointValues, pointValuesRaw } from "./shapes/point_values";
+import { sqliteCallBudget } from "./upstream/call-budget";
+import { redisCallBudget } from "./redis/call-budget";
 
 export interface AppDeps {
   config: Config;
@@ -80,8 +83,12 @@ export function createApp(deps: AppDeps) {
       deps.log?.({ level: "warn", msg: "corrupt cache entry deleted; fetching the answer again", request_id: requestId, store: kind, provider, reason });
     },
   });
+  // Upstream call budgets (docs/decisions.md#upstream-call-budget): LOAM_DB for this machine's workers, Redis across instances.
+  const localBudget = sqliteCallBudget(deps.db, now);
+  const callBudget = redis ? redisCallBudget(redis, localBudget, now) : localBudget;
   const connected = connectProviders(registry.operational, {
     config: deps.config,
+    callBudget,
     upstreams: deps.upstreams,
     now,
     cache,
@@ -128,7 +135,8 @@ export function createApp(deps: AppDeps) {
     .use(openApiDocument(MODELS))
     .use(meta(registry, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }))
     .use(catalog(registry))
-    .use(location(data))
+    .use(location({ ...data, rawDelegates: [pointValuesRaw(data)] }))
+    .use(pointValues(data))
     .use(pedons(data))
     .use(series(data))
     .use(summaries(data))

@@ -73,7 +73,7 @@ export interface Config {
   /** When set, GET /metrics answers only requests bearing it (`Authorization: Bearer <token>`); null leaves it open. */
   metricsToken: string | null;
   /**
-   * The providers' own variables (e.g. SOILGRIDS_URL), by name, as checked against their declarations
+   * The providers' own variables (e.g. a <PROVIDER>_URL), by name, as checked against their declarations
    * (docs/architecture.md#providers); read with `settingOf`. A variable not declared to `loadConfig` is absent.
    */
   settings: Readonly<Record<string, string | number>>;

@@ -18,6 +18,7 @@ export type ErrorCode =
   | "upstream_error"
   | "upstream_timeout"
   | "upstream_unreachable"
+  | "upstream_budget_exhausted"
   | "internal_error";
 
 /** What an error may carry besides its message: operator-only text, and a retry verdict that differs from its status's. */
@@ -159,6 +160,17 @@ export class UpstreamTimeoutError extends LoamError {
 export class UpstreamUnreachableError extends LoamError {
   constructor(message: string, provider: string | null = null, extras: ErrorExtras = {}) {
     super(502, "upstream_unreachable", message, provider, extras);
+  }
+}
+
+/**
+ * An upstream's own call budget is spent (docs/decisions.md#upstream-call-budget): the provider asks
+ * Loam to send it at most so many calls a minute across every worker and instance, and this request
+ * would need one more. Nothing was asked upstream; retryable after `retryAfterSeconds` (Retry-After).
+ */
+export class UpstreamBudgetExhaustedError extends LoamError {
+  constructor(message: string, retryAfterSeconds: number, provider: string | null = null) {
+    super(503, "upstream_budget_exhausted", message, provider, { retryable: true, retryAfterSeconds });
   }
 }
 

@@ -9,6 +9,7 @@ import { SERIES_MODELS } from "./series/model";
 import { SUMMARY_MODELS } from "./summaries/model";
 import { MAP_UNIT_COLLECTION_MODELS } from "./mapunits/model";
 import { GEOCHEM_MODELS } from "./geochem/model";
+import { POINT_VALUES_MODELS } from "./shapes/point_values/model";
 import { SAMPLE_SITE_MODELS } from "./domain/sample-site";
 import { OGC_MODELS } from "./collections/model";
 import { AREA_MODELS } from "./areas/model";
@@ -35,6 +36,7 @@ export const MODELS = {
   ...MAP_UNIT_COLLECTION_MODELS,
   ...SAMPLE_SITE_MODELS,
   ...GEOCHEM_MODELS,
+  ...POINT_VALUES_MODELS,
   ...OGC_MODELS,
   ...AREA_MODELS,
 };

@@ -45,12 +45,15 @@ export function sourceWarnings(source: SourceDescription, cache: CacheDescriptor
       `Served from Loam's offline snapshot of dated USDA-NRCS exports${source.builtAt ? ` (built ${source.builtAt.slice(0, 10)})` : ""}, not from a live query of Soil Data Access; retrieved_at is when the snapshot was built, and each survey's own version date is in its citation and warnings. Snapshot coverage: ${(source.coverage ?? []).join("; ") || "unknown"}.`,
     );
   }
-  if (cache.stale) {
-    warnings.push(
-      `Stale answer: the upstream failed (${cache.staleBecause?.message ?? "error"}), so this is the cached copy stored at ${new Date(cache.storedAt).toISOString()}, past its lifetime.`,
-    );
-  }
+  warnings.push(...staleWarnings(cache));
   return warnings;
+}
+
+/** The warning of a stale answer (none for a fresh one), whatever its source. */
+export function staleWarnings(cache: CacheDescriptor): string[] {
+  return cache.stale
+    ? [`Stale answer: the upstream failed (${cache.staleBecause?.message ?? "error"}), so this is the cached copy stored at ${new Date(cache.storedAt).toISOString()}, past its lifetime.`]
+    : [];
 }
 
 /** Raw endpoints in snapshot mode: the payload has SDA's shape but no live SDA behind it. */

@@ -496,6 +496,40 @@ export const PROPERTIES: readonly PropertyRecord[] = [
       "(Urban land, Water) have none, and a correlated map-unit component is not a classified pedon at the point.",
     status: "experimental",
   },
+  // ---- modeled quantities with no laboratory counterpart in the vocabulary (SoilGrids) ----
+  {
+    id: "coarse_fragments_volume",
+    name: "Coarse fragments, volume",
+    description: "Volume of coarse fragments (> 2 mm) as a percentage of the whole soil volume.",
+    standard_unit: "% (by volume)",
+    accepted_aliases: ["cfvo", "coarse_fragments", "rock_fragments_volume"],
+    conversion_notes: "cm3/100 cm3 = volume %. SoilGrids cfvo is in cm3/dm3 (divide by 10).",
+    method_dependency_warning:
+      "Coarse-fragment volume is estimated in the field or from weights and densities, and differs with the size limit and the method; a modeled value is a prediction, not a laboratory or field result, and is not a weight percentage.",
+    status: "experimental",
+  },
+  {
+    id: "organic_carbon_density",
+    name: "Organic carbon density",
+    description: "Mass of organic carbon per volume of soil (organic carbon content x bulk density x (1 - coarse fragments)).",
+    standard_unit: "kg/m3",
+    accepted_aliases: ["ocd"],
+    conversion_notes: "kg/m3 = g/dm3. SoilGrids ocd is in dg/dm3 (divide by 10).",
+    method_dependency_warning:
+      "Computed from organic carbon, bulk density and coarse fragments, each with its own method; a modeled value is a prediction, not a laboratory result.",
+    status: "experimental",
+  },
+  {
+    id: "organic_carbon_stock",
+    name: "Organic carbon stock",
+    description: "Mass of organic carbon per area over a depth interval (SoilGrids: 0-30 cm).",
+    standard_unit: "kg/m2",
+    accepted_aliases: ["ocs", "soc_stock", "carbon_stock"],
+    conversion_notes: "kg/m2 = 10 t/ha. SoilGrids ocs is in t/ha (divide by 10 for kg/m2).",
+    method_dependency_warning:
+      "A stock sums density over a depth interval and depends on the bulk density and coarse fragments assumed; a modeled value is a prediction, not a laboratory result, and is valid for its own interval only.",
+    status: "experimental",
+  },
   // ---- total element contents (USGS DS 801) ----
   ...ELEMENT_TOTAL_PROPERTIES,
 ];

@@ -3,7 +3,7 @@
  * context that says what kind of thing the value describes (docs/architecture.md#domain). A context is
  * one of four shapes, as the data's shape is: a mapped survey's map unit, component and horizon
  * (`survey_context`, the spec's SurveyContext); a sample taken at a site (`sample_context`); a grid
- * cell of a raster (`grid_cell_context`); a station's time series (`station_context`). An observation
+ * cell of a raster (`grid_context`); a station's time series (`station_context`). An observation
  * carries exactly one. Mapped-survey answers keep the spec's SoilObservation byte for byte.
  */
 import { t } from "elysia";
@@ -85,14 +85,35 @@ export const SampleContext = t.Object(
   { ...closed, title: "SampleContext" },
 );
 
-/** A cell of a gridded (raster) product: which grid, which cell, how large (for a grid role still to come). */
-export const GridCellContext = t.Object(
+/**
+ * The statistics a model serves for one cell and depth, in the observation's unit (docs/decisions.md#grid-context):
+ * a statistic the answer lacks is absent; null where the model masks the cell. `uncertainty` is the
+ * model's own ratio (Q0.95 - Q0.05) / Q0.5, unitless.
+ */
+export const GridStatistics = t.Object(
   {
-    grid: t.String({ description: "The product and its version." }),
-    cell_size_m: t.Number({ description: "Nominal cell size in metres." }),
-    cell_center: t.Array(t.Number(), { minItems: 2, maxItems: 2, description: "[longitude, latitude] of the cell centre." }),
+    mean: t.Optional(nullable(t.Number())),
+    "Q0.05": t.Optional(nullable(t.Number())),
+    "Q0.5": t.Optional(nullable(t.Number())),
+    "Q0.95": t.Optional(nullable(t.Number())),
+    uncertainty: t.Optional(nullable(t.Number({ description: "(Q0.95 - Q0.05) / Q0.5, unitless." }))),
   },
-  { ...closed, title: "GridCellContext" },
+  { ...closed, title: "GridStatistics" },
+);
+
+/** A cell of a gridded (raster) model: which model and release, which cell, how large, which depth, every statistic. */
+export const GridContext = t.Object(
+  {
+    cell_center: nullable(
+      t.Object({ longitude: t.Number(), latitude: t.Number() }, { ...closed, description: "Centre of the cell that answered; null where the source does not say (a live point query)." }),
+    ),
+    resolution_m: t.Number({ description: "Nominal cell size in metres (SoilGrids: 250)." }),
+    model: t.String({ description: "The model or product (SoilGrids)." }),
+    release: t.String({ description: "Its release (2.0)." }),
+    depth_label: t.String({ description: "The model's own depth label (0-5cm)." }),
+    statistics: GridStatistics,
+  },
+  { ...closed, title: "GridContext" },
 );
 
 /** A station's reading in a time series (for a station role still to come). */
@@ -124,17 +145,17 @@ const observationFields = {
 /** A mapped survey's value: the spec's SoilObservation, exactly (survey_context required, closed). */
 export const SoilObservation = t.Object({ ...observationFields, survey_context: SurveyContext }, { ...closed, title: "SoilObservation" });
 export const SampleObservation = t.Object({ ...observationFields, sample_context: SampleContext }, { ...closed, title: "SampleObservation" });
-export const GridCellObservation = t.Object({ ...observationFields, grid_cell_context: GridCellContext }, { ...closed, title: "GridCellObservation" });
+export const GridObservation = t.Object({ ...observationFields, grid_context: GridContext }, { ...closed, title: "GridObservation" });
 export const StationObservation = t.Object({ ...observationFields, station_context: StationContext }, { ...closed, title: "StationObservation" });
 
 /**
  * An observation with exactly one context, by the shape of its data: survey | sample | grid cell |
  * station. Mapped-survey providers (SSURGO) answer the first, the spec's SoilObservation.
  */
-export const Observation = t.Union([SoilObservation, SampleObservation, GridCellObservation, StationObservation], {
+export const Observation = t.Union([SoilObservation, SampleObservation, GridObservation, StationObservation], {
   title: "Observation",
-  description: "One value with its provenance and exactly one context member: survey_context (mapped survey: the spec's SoilObservation), sample_context, grid_cell_context or station_context.",
+  description: "One value with its provenance and exactly one context member: survey_context (mapped survey: the spec's SoilObservation), sample_context, grid_context (a modeled raster cell) or station_context.",
 });
 
-export const OBSERVATION_MODELS = { SoilObservation, SampleObservation, GridCellObservation, StationObservation, SampleContext, GridCellContext, StationContext, Observation };
+export const OBSERVATION_MODELS = { SoilObservation, SampleObservation, GridObservation, StationObservation, SampleContext, GridContext, GridStatistics, StationContext, Observation };
 

@@ -12,13 +12,13 @@ export const ErrorBody = t.Object(
   {
     code: t.String({
       description:
-        "validation_error, bad_request (OGC API routes), not_found, unknown_provider, provider_not_operational, method_not_allowed, uri_too_long, rate_limited, unauthorized, upstream_error, upstream_timeout, upstream_unreachable, internal_error",
+        "validation_error, bad_request (OGC API routes), not_found, unknown_provider, provider_not_operational, method_not_allowed, uri_too_long, rate_limited, unauthorized, upstream_error, upstream_timeout, upstream_unreachable, upstream_budget_exhausted (503: an upstream's own call budget is spent; see Retry-After), internal_error",
       examples: ["validation_error"],
     }),
     message: t.String({ examples: ["Query parameter 'latitude' must be a number from -90 to 90; got '95'."] }),
     request_id: t.String({ description: "Equals the X-Request-Id response header." }),
     provider: t.Optional(t.Union([t.String(), t.Null()])),
-    retryable: t.Optional(t.Boolean({ default: false, description: "True for 429, 502 and 504, except a 502 for a query Soil Data Access refused as invalid (a fault in the query; retrying will not help)." })),
+    retryable: t.Optional(t.Boolean({ default: false, description: "True for 429, 502, 504 and upstream_budget_exhausted, except a 502 for a query Soil Data Access refused as invalid (a fault in the query; retrying will not help)." })),
   },
   { ...closed, title: "ErrorBody" },
 );

@@ -10,9 +10,12 @@ import type { PointProvider } from "../providers/provider";
 import { DEFAULT_POINT_PROVIDER, LocationQueryParams, LocationResponse, RawLocationPathParams, RawLocationQueryParams, RawProviderResponse } from "./model";
 import { rawAtPoint, soilAtPoint, type EffectiveLocationQuery } from "./service";
 import { LOCATION_TABLE } from "../tables";
+import type { RawLocationDelegate } from "../answer/raw-location";
 
 export interface LocationRouteDeps extends DataDeps {
   send: Send;
+  /** Other shapes' answers to the raw route, by role (docs/architecture.md#shapes). */
+  rawDelegates?: readonly RawLocationDelegate[];
 }
 
 /** Providers that serve mapped values for a point; another role is refused with the endpoint it serves. */
@@ -81,6 +84,14 @@ export function location(deps: LocationRouteDeps) {
     .get(
       "/v1/providers/:provider_id/raw/location",
       async ({ params, query, request, set }) => {
+        const named = deps.registry.find(params.provider_id);
+        const delegate = named && deps.rawDelegates?.find((d) => d.role === named.role);
+        if (delegate) {
+          const other = resolveProvider(deps.registry, params.provider_id, fitFor(delegate.role, "a raw location answer", "Path parameter 'provider_id'"));
+          const answer = await delegate.answer(other, effectiveQuery(rawLocationQuery.queryOf(query), other.id));
+          // The delegate's body is the spec's RawProviderResponse (the shape builds it), typed unknown across the rooms.
+          return deps.send(answer as Awaited<ReturnType<typeof rawAtPoint>>, request, set);
+        }
         const provider = resolveProvider(deps.registry, params.provider_id, RAW_POINT);
         const answer = await rawAtPoint(deps, provider, effectiveQuery(rawLocationQuery.queryOf(query), provider.id));
         return deps.send(answer, request, set);
@@ -95,7 +106,7 @@ export function location(deps: LocationRouteDeps) {
           tags: ["raw"],
           summary: "Untouched upstream payload for one point",
           description:
-            `The exact SDA JSON (JSON+COLUMNNAME+METADATA) for the point query inside a labelled wrapper; in snapshot mode the same table shape built from the snapshot. Not normalized; not promised to stay stable. Example: /v1/providers/${DEFAULT_POINT_PROVIDER}/raw/location?latitude=41.944131&longitude=-94.359608`,
+            `The exact upstream JSON for the point query inside a labelled wrapper: for a mapped-location provider SDA's JSON (JSON+COLUMNNAME+METADATA), in snapshot mode the same table shape built from the snapshot; for a point_values provider its own answer (a REST answer exactly; offline, the raster cells holding the point with each file's metadata). Not normalized; not promised to stay stable. Example: /v1/providers/${DEFAULT_POINT_PROVIDER}/raw/location?latitude=41.944131&longitude=-94.359608`,
           responses: documentedResponses(
             {
               200: ["RawProviderResponse", "The raw payload in its wrapper."],

@@ -27,6 +27,7 @@ import type { CachedAnswer } from "../upstream/cache";
 import type { SummaryComponent } from "../domain/component";
 import type { SummaryProperty } from "../domain/summary-property";
 import type { PedonKey } from "../domain/pedon-key";
+import type { CallBudget } from "../upstream/call-budget";
 
 /** Which endpoint family a provider serves. */
 export type ProviderRole = Provider["role"];
@@ -59,6 +60,11 @@ export interface ConnectContext {
   upstreams: SharedUpstreams;
   /** The app's clock (ms since epoch), for a transport that keeps what it fetched for a while. */
   now?: () => number;
+  /**
+   * Upstream call budgets shared by every worker and instance (docs/decisions.md#upstream-call-budget):
+   * a transport whose upstream asks for fair use spends one unit before each call.
+   */
+  callBudget?: CallBudget;
 }
 
 interface ProviderBase {
@@ -66,7 +72,7 @@ interface ProviderBase {
   /** Other names accepted wherever the id is; answers always name the id. */
   readonly aliases: readonly string[];
   readonly record: ProviderRecord;
-  /** Its own configuration variables (e.g. SOILGRIDS_URL): checked at start by the one config reader, listed by --help. */
+  /** Its own configuration variables (e.g. a <PROVIDER>_URL): checked at start by the one config reader, listed by --help. */
   readonly settings?: readonly SettingDeclaration[];
 }
 
@@ -409,10 +415,82 @@ export interface SampleSiteProvider<A = any> extends OperationalBase {
   };
 }
 
+// ---- values at a point by property and depth (shape point_values: GET /v1/soil/modeled) -----------
+
+/** One depth interval of a provider's fixed depths (e.g. SoilGrids' 0-5 cm). */
+export interface ValueDepth {
+  label: string;
+  top: number;
+  bottom: number;
+}
+
+/** What a point_values query asks: the point, the properties (canonical ids it serves) and the depth interval (cm); the provider picks its depths overlapping it. */
+export interface PointValuesParams {
+  latitude: number;
+  longitude: number;
+  properties: string[];
+  depthTop: number;
+  depthBottom: number;
+}
+
+export interface PointValuesContext extends AnswerContext, PointValuesParams {}
+
+/** A point_values answer read: one observation per property and depth with a value, and the provider's warnings. */
+export interface PointValuesReading {
+  observations: Static<typeof Observation>[];
+  warnings: string[];
+}
+
+/** One raster layer as a map draws it: its grid, and its values in the served unit (null: no data). */
+export interface GridLayer {
+  property: string;
+  depth: ValueDepth;
+  /** The statistic the layer holds (mean, Q0.5, ...). */
+  statistic: string;
+  unit: string;
+  crs: string;
+  /** [longitude, latitude] of the top-left corner of the top-left cell. */
+  origin: [number, number];
+  /** Cell width and height in degrees (both positive; rows run southwards). */
+  cellSize: [number, number];
+  width: number;
+  height: number;
+  /** Row-major from the top-left cell; null where the layer has no data. */
+  values: (number | null)[];
+  /** The layer's own provenance: citation, licence, where it came from, when. */
+  citation: string;
+  license: { name: string; url: string };
+  sourceUrl: string;
+  retrievedAt: string;
+  warnings: string[];
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface PointValuesProvider<A = any, G = any> extends OperationalBase {
+  readonly role: "point_values";
+  readonly pointValues: {
+    /** What its values are (modeled for a model's predictions). */
+    dataKind: Static<typeof DataKind>;
+    /** What a user must know about every value it serves, said on its raw answers too. */
+    note: string;
+    /** The properties asked when a request names none (at most eight). */
+    defaultProperties: string;
+    query: QueryKind<PointValuesParams, A>;
+    read(answer: A, context: PointValuesContext): PointValuesReading;
+    /** Its layers as grids a map can draw, when it holds any (GET /v1/soil/modeled/grid). */
+    grid?: {
+      query: QueryKind<Record<string, never>, G>;
+      /** The layers an answer holds, as property and depth label. */
+      layers(answer: G): { property: string; depth: string }[];
+      read(answer: G, property: string, depth: string, context: AnswerContext): GridLayer | null;
+    };
+  };
+}
+
 /** Listed in the catalog; serves no data yet. */
 export interface PlannedProvider extends ProviderBase {
   readonly role: "planned";
 }
 
-export type Provider = PointProvider | PedonProvider | SeriesProvider | SampleSiteProvider | PlannedProvider;
+export type Provider = PointProvider | PedonProvider | SeriesProvider | SampleSiteProvider | PointValuesProvider | PlannedProvider;
 export type OperationalProvider = Exclude<Provider, PlannedProvider>;

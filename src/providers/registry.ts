@@ -8,9 +8,10 @@ import { usdaSsurgo } from "./usda_ssurgo";
 import { usdaKssl } from "./usda_kssl";
 import { usdaOsd } from "./usda_osd";
 import { usgsGeochem } from "./usgs_geochem";
+import { isricSoilgrids } from "./isric_soilgrids";
 import { PLANNED_PROVIDERS } from "./planned";
 
-export const DEFAULT_PROVIDERS: readonly Provider[] = [usdaSsurgo, usdaKssl, usdaOsd, usgsGeochem, ...PLANNED_PROVIDERS];
+export const DEFAULT_PROVIDERS: readonly Provider[] = [usdaSsurgo, usdaKssl, usdaOsd, usgsGeochem, isricSoilgrids, ...PLANNED_PROVIDERS];
 
 /**
  * The provider a route of this role answers from when a request names none: the role's first provider

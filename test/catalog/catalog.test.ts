@@ -25,7 +25,10 @@ const findProvider = (idOrAlias: string) => registry.find(idOrAlias)?.record;
 const canonicalProviderId = (idOrAlias: string) => registry.find(idOrAlias)?.id;
 const providerRole = (idOrAlias: string) => registry.find(idOrAlias)?.role;
 
-const PLANNED = ["usda_scan", "isric_soilgrids"];
+const PLANNED = ["usda_scan"];
+const MODELED_PROVIDER_ID = registry.defaultFor("point_values")!.id;
+/** docs/decisions.md#isric-soilgrids: modeled quantities with no laboratory counterpart in the vocabulary. */
+const MODELED_ONLY = ["coarse_fragments_volume", "organic_carbon_density", "organic_carbon_stock"];
 /**
  * docs/decisions.md#geochem-vocabulary: the total contents of the 44 DS 801 elements (served by usgs_geochem).
  * Totals of elements whose plain id is exchangeable or extractable are `<element>_total`.
@@ -100,7 +103,7 @@ describe("providers", () => {
   });
 
   test("the providers of docs/decisions.md#providers are present with the right operational flag and status", () => {
-    expect(PROVIDERS.map((p) => p.id).sort()).toEqual([SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID, ...PLANNED].sort());
+    expect(PROVIDERS.map((p) => p.id).sort()).toEqual([SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID, MODELED_PROVIDER_ID, ...PLANNED].sort());
     expect(SURVEY_PROVIDER_ID).toBe("usda_ssurgo");
     expect(LAB_PROVIDER_ID).toBe("usda_kssl");
     expect(SERIES_PROVIDER_ID).toBe("usda_osd");
@@ -115,7 +118,7 @@ describe("providers", () => {
       expect(p.operational).toBe(false);
       expect(p.status).toBe("planned");
     }
-    expect([...OPERATIONAL_PROVIDER_IDS].sort()).toEqual([LAB_PROVIDER_ID, SURVEY_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID].sort());
+    expect([...OPERATIONAL_PROVIDER_IDS].sort()).toEqual([LAB_PROVIDER_ID, SURVEY_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID, MODELED_PROVIDER_ID].sort());
   });
 
   test("ids are unique", () => {
@@ -219,9 +222,9 @@ describe("properties", () => {
   });
 
   test("the vocabulary is exactly docs/decisions.md#vocabulary, with served and unserved statuses", () => {
-    expect(PROPERTIES.map((p) => p.id).sort()).toEqual([...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED, ...NOT_SERVED].sort());
+    expect(PROPERTIES.map((p) => p.id).sort()).toEqual([...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED, ...MODELED_ONLY, ...NOT_SERVED].sort());
     expect(new Set(PROPERTIES.map((p) => p.id)).size).toBe(PROPERTIES.length);
-    expect([...SERVED_PROPERTY_IDS].sort()).toEqual([...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED].sort());
+    expect([...SERVED_PROPERTY_IDS].sort()).toEqual([...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED, ...MODELED_ONLY].sort());
     for (const id of [...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED]) expect(findProperty(id)!.status).toBe("experimental");
     for (const id of NOT_SERVED) expect(["planned", "researching"]).toContain(findProperty(id)!.status);
   });

@@ -29,10 +29,17 @@ function importsOf(file: string): string[] {
   return specifiers.map((s) => relative(SRC, resolve(dirname(file), s)).replace(/\.ts$/, ""));
 }
 
+/** The generic features, one folder per data shape (docs/architecture.md#shapes). */
+const SHAPES = readdirSync(join(SRC, "shapes"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+
 const SOURCE: SourceFile[] = files(SRC).map((file) => ({ file: relative(SRC, file), imports: importsOf(file) }));
 
-/** A path's room: its top folder under src/, or a top-level file's own name (app, config, errors, ...). */
-const roomOf = (path: string) => (path.includes("/") ? path.split("/")[0]! : path.replace(/\.ts$/, "").replace(/\.d$/, ""));
+/**
+ * A path's room: its top folder under src/, or a top-level file's own name (app, config, errors, ...);
+ * each shape's folder under shapes/ is a feature room of its own (shapes/point_values, ...).
+ */
+const roomOf = (path: string) =>
+  path.startsWith("shapes/") ? path.split("/").slice(0, 2).join("/") : path.includes("/") ? path.split("/")[0]! : path.replace(/\.ts$/, "").replace(/\.d$/, "");
 
 /** What any room may read. */
 const LEAVES = ["errors", "version", "lru", "decimal", "request-scope", "assets"];
@@ -64,6 +71,7 @@ const ROOMS: Record<string, { kind: string; may: readonly string[] | "anything" 
   geochem: { kind: "feature", may: FEATURE_READS },
   meta: { kind: "feature", may: FEATURE_READS },
   pages: { kind: "feature", may: FEATURE_READS },
+  ...Object.fromEntries(SHAPES.map((shape) => [`shapes/${shape}`, { kind: "feature", may: FEATURE_READS }])),
   // A composite serves several features' data through one protocol (OGC API - Features).
   collections: { kind: "composite", may: [...FEATURE_READS, "geochem", "mapunits", "pedons", "providers/connect"] },
   // What features share.
@@ -184,6 +192,7 @@ describe("import rules (one room table)", () => {
       ["a service importing http/", "location/service.ts", "http/query"],
       ["a feature importing a provider folder", "geochem/service.ts", "providers/usgs_geochem/index"],
       ["a feature importing another feature", "location/index.ts", "pedons/service"],
+      ["a shape importing another shape", "shapes/point_values/index.ts", "shapes/site_series/service"],
       ["a feature importing a concrete transport", "pedons/service.ts", "upstream/sda/client"],
       ["http/ importing the cache", "http/response.ts", "upstream/cache"],
       ["a transport importing a provider", "upstream/http.ts", "providers/provider"],

@@ -67,7 +67,7 @@ describe("what generated clients rely on", () => {
     expect(observation).toEqual({ $ref: "#/components/schemas/Observation" });
     // An observation is one of four shapes by its context; the mapped-survey one is the spec's SoilObservation.
     expect(doc.components.schemas.Observation.anyOf.map((s: { $ref: string }) => s.$ref)).toEqual(
-      ["SoilObservation", "SampleObservation", "GridCellObservation", "StationObservation"].map((name) => `#/components/schemas/${name}`),
+      ["SoilObservation", "SampleObservation", "GridObservation", "StationObservation"].map((name) => `#/components/schemas/${name}`),
     );
     expect(doc.components.schemas.SoilObservation.required).toContain("survey_context");
     expect(doc.components.schemas.PedonResponse.properties.layers.items).toEqual({ $ref: "#/components/schemas/LabLayer" });

@@ -39,7 +39,7 @@ const MATRIX: [string, number, string, string[]][] = [
   [`${OK}&providers=kssl`, 422, "validation_error", ["usda_kssl", "laboratory"]],
   [`${OK}&providers=nobody`, 422, "validation_error", ["providers", "nobody", "/v1/providers"]],
   [`${OK}&providers=${"x".repeat(41)}`, 422, "validation_error", ["providers", "40"]],
-  [`${OK}&providers=isric_soilgrids`, 409, "provider_not_operational", ["isric_soilgrids", "planned"]],
+  [`${OK}&providers=isric_soilgrids`, 422, "validation_error", ["isric_soilgrids", "GET /v1/soil/modeled"]],
 ];
 
 describe("GET /v1/soil/location invalid input", () => {

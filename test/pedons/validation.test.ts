@@ -49,7 +49,7 @@ const COLLECTION: [string, number, string, string[]][] = [
   [`${BOX}&limit=5&limit=6`, 422, "validation_error", ["limit", "repeated"]],
   [`${BOX}&provider=usda_ssurgo`, 422, "validation_error", ["provider", "usda_ssurgo", "/v1/soil/location"]],
   [`${BOX}&provider=usda_scan`, 409, "provider_not_operational", ["usda_scan", "planned"]],
-  [`${BOX}&provider=isric_soilgrids`, 409, "provider_not_operational", ["isric_soilgrids"]],
+  [`${BOX}&provider=isric_soilgrids`, 422, "validation_error", ["isric_soilgrids", "GET /v1/soil/modeled"]],
   [`${BOX}&provider=`, 422, "validation_error", ["provider", "empty"]],
   [`${BOX}&provider=nobody`, 404, "unknown_provider", ["nobody", "/v1/providers"]],
   [`${BOX}&provider=KSSL`, 404, "unknown_provider", ["KSSL"]],

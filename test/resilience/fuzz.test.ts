@@ -246,7 +246,7 @@ const providerSegment = (valid: string[], others: string[]): fc.Arbitrary<Token>
 
 const LAB = ["usda_kssl", "kssl", "ncss_lab", "ncss_kssl"];
 const NOT_LAB = ["usda_ssurgo", "usda_osd", "usda_scan", "usgs_geochem", "isric_soilgrids", "USDA_KSSL", "nope", "x".repeat(80)];
-const NOT_SURVEY = ["usda_kssl", "kssl", "usda_osd", "isric_soilgrids", "USDA_SSURGO", "nope", "x".repeat(80), "usda_ssurgo,usda_ssurgo"];
+const NOT_SURVEY = ["usda_kssl", "kssl", "usda_osd", "USDA_SSURGO", "nope", "x".repeat(80), "usda_ssurgo,usda_ssurgo"];
 
 describe(`fuzzing (${RUNS} runs per endpoint)`, () => {
   for (const [path, template] of [
