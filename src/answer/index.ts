@@ -89,6 +89,8 @@ export interface DataDeps {
   connected: Connected;
   cacheTtlSeconds: number;
   now: () => number;
+  /** Most rows of one CSV answer (LOAM_CSV_MAX_ROWS; docs/decisions.md#csv-whole); absent: the default. */
+  csvMaxRows?: number;
 }
 
 /** The warning for requested properties a provider does not serve. */

@@ -13,7 +13,7 @@ export const MAX_LAYER_TABLE_LIMIT = 100;
 export const LayerTableQueryParams = t.Object({
   bbox: t.String({
     maxLength: 200,
-    description: "min_lon,min_lat,max_lon,max_lat: WGS84 decimal degrees, as for GET /v1/pedons (at most 5 degrees per side and 4 square degrees).",
+    description: "min_lon,min_lat,max_lon,max_lat: WGS84 decimal degrees, southwest corner first; any box inside WGS84, as the OGC pedons collection takes (a page is bounded by limit; a CSV holds every page, at most 50,000 rows and 2,000 pedons).",
     examples: ["-96,38.5,-95,39.5"],
   }),
   provider: t.Optional(t.String({ maxLength: 40, default: DEFAULT_LAB_PROVIDER, description: "Laboratory pedon provider: usda_kssl or an alias.", examples: [DEFAULT_LAB_PROVIDER] })),

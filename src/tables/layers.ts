@@ -14,7 +14,8 @@ export interface LayerTableCells {
   warnings: readonly string[];
 }
 
-type Row = { row: Record<string, string | number | null>; answer: LayerTableCells; first: boolean };
+/** `retrievedAt`: when Loam's source read the layers (docs/decisions.md#retrieved-at), not when the page was first asked. */
+type Row = { row: Record<string, string | number | null>; answer: LayerTableCells; first: boolean; retrievedAt: string };
 
 const cell = (name: string): Column<Row> => [name, ({ row }) => row[name]];
 
@@ -36,10 +37,10 @@ export const LAYER_TABLE_COLUMNS: readonly Column<Row>[] = [
     "measurement_method",
   ].map(cell),
   ["provider", ({ answer }) => answer.provider],
-  ["retrieved_at", ({ answer }) => answer.cache.stored_at],
+  ["retrieved_at", ({ retrievedAt }) => retrievedAt],
   ["warnings", ({ answer, first }) => (first ? joinWarnings([], answer.warnings) : null)],
 ];
 
-export function layerTableCsv(answer: LayerTableCells): string {
-  return toCsv(LAYER_TABLE_COLUMNS, answer.rows.map((row, i) => ({ row, answer, first: i === 0 })));
+export function layerTableCsv(answer: LayerTableCells, retrievedAt: string = answer.cache.stored_at): string {
+  return toCsv(LAYER_TABLE_COLUMNS, answer.rows.map((row, i) => ({ row, answer, first: i === 0, retrievedAt })));
 }
