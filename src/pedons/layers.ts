@@ -35,6 +35,12 @@ const CONCURRENCY = 6;
 /** Pedons of one CSV answer at most: each is one upstream query (docs/decisions.md#csv-whole). */
 export const MAX_CSV_PEDONS = 2_000;
 
+/** What the rows are together: observed, derived, or both. */
+function kindOf(rows: readonly { data_kind: "observed" | "derived" }[]): "observed" | "derived" | "mixed" {
+  const derived = rows.filter((r) => r.data_kind === "derived").length;
+  return derived === 0 ? "observed" : derived === rows.length ? "derived" : "mixed";
+}
+
 /** One row per layer and property of each pedon's detail; a warning said of several pedons listed once, with their keys. */
 function rowsOf(
   provider: PedonProvider,
@@ -73,6 +79,9 @@ function rowsOf(
           unit: o.unit,
           method_code: o.method_code,
           measurement_method: o.measurement_method,
+          original_column: o.original_column,
+          data_kind: o.data_kind,
+          transformations: o.transformations,
         });
       }
     }
@@ -133,7 +142,7 @@ export async function layerTable(
         api_version: VERSION,
         status: "experimental" as const,
         provider: query.provider,
-        data_kind: "observed" as const,
+        data_kind: kindOf(rows),
         query: { bbox: [...query.bbox], provider: query.provider, properties: [...query.properties], limit: query.limit, depth_top_cm: query.depth_top_cm, depth_bottom_cm: query.depth_bottom_cm },
         cache: cacheMetadata(cache, deps.now()),
         truncated: listed.truncated,

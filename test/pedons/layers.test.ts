@@ -66,6 +66,9 @@ describe("GET /v1/pedons/layers", () => {
             unit: o.unit,
             method_code: o.method_code,
             measurement_method: o.measurement_method,
+            original_column: o.original_column,
+            data_kind: o.data_kind,
+            transformations: o.transformations,
           });
         }
       }
@@ -93,6 +96,30 @@ describe("GET /v1/pedons/layers", () => {
       expect(row).toMatchObject({ pedon_key: r.pedon_key, layer_key: r.layer_key, property: r.property, reported_value: r.reported_value, layer_type: r.layer_type ?? "", value: r.value === null ? "" : String(r.value), provider: "usda_kssl" });
       expect(row.warnings).toBe(i === 0 ? json.warnings.join(" | ") : "");
     });
+  });
+
+  test("a derived row says so: organic matter carries data_kind derived and its transformation from the organic carbon it reports (KSSL's file)", async () => {
+    const script =
+      `import csv,json; rows=csv.DictReader(open(${JSON.stringify(join(DATA_DIR, "kssl/KS/lab_chemical_properties.csv"))}, newline=''))\n` +
+      "print(json.dumps({r['labsampnum']: r['estimated_organic_carbon'] for r in rows if r['estimated_organic_carbon']}))";
+    const child = Bun.spawn(["/usr/bin/python3", "-c", script], { stdout: "pipe" });
+    const carbon: Record<string, string> = JSON.parse(await new Response(child.stdout).text());
+    const { body } = await loam.json(`/v1/pedons/layers?bbox=${BOX}&properties=organic_matter,clay&limit=100`);
+    expect(body.data_kind).toBe("mixed");
+    const om = body.rows.filter((r: any) => r.property === "organic_matter" && r.value !== null);
+    expect(om.length).toBeGreaterThan(50);
+    for (const r of om) {
+      expect(r.data_kind).toBe("derived");
+      expect(r.original_column).toBe("lab_chemical_properties.estimated_organic_carbon");
+      expect(Number(r.reported_value)).toBe(Number(carbon[r.layer_key]));
+      expect(r.value).toBeCloseTo(Number(carbon[r.layer_key]) * 1.724, 2);
+      expect(r.transformations.map((t: any) => t.operation)).toContain("derive_organic_matter_from_organic_carbon");
+    }
+    for (const r of body.rows.filter((r: any) => r.property === "clay")) expect(r.data_kind).toBe("observed");
+    const csv = records(parseRfc4180(await (await loam.get(`/v1/pedons/layers?bbox=${BOX}&properties=organic_matter&format=csv`)).text()));
+    const first = csv.find((r) => r.value !== "")!;
+    expect(first.data_kind).toBe("derived");
+    expect(first.transformations).toContain("organic_matter = organic_carbon * 1.724");
   });
 
   test("bad input is a 422 naming the rule: a box outside WGS84, an unknown property, a limit over 100, a cursor of another box", async () => {
