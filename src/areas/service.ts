@@ -17,6 +17,7 @@ import type { MapUnitPolygon, AreaParams } from "../providers/provider";
 import type { CachedAnswer } from "../upstream/cache";
 import type { QueryKind } from "../upstream/transport";
 import { VERSION } from "../version";
+import { PRECISION_RULE, roundDerived } from "../domain/precision";
 import { loadMapUnit, summarizeMapUnit, type LoadedMapUnit, type MapUnitProvider, type SummaryPlan } from "../aggregation/plan";
 import type { PropertySummary } from "../aggregation/model";
 import { polygonsAreaM2, SQUARE_METRES_PER_ACRE, SQUARE_METRES_PER_HECTARE, type Aoi } from "./geometry";
@@ -38,8 +39,6 @@ const CONCURRENCY = 6;
 
 /** Areas and percents are rounded to six significant digits (docs/decisions.md#areas). */
 export const areaFigure = (value: number): number => (value === 0 ? 0 : Number(value.toPrecision(6)));
-/** Weighted values lose their binary noise as the map-unit summaries' values do (9 decimals). */
-const clean = (value: number) => Math.round(value * 1e9) / 1e9;
 
 /**
  * An answer's key names its whole query, and an area's WKT may run to 40 KB: the pipeline keeps keys
@@ -213,6 +212,7 @@ function areaSummary(plan: SummaryPlan, i: number, units: readonly SummarizedMap
   let value: number | null = null;
   let category: string | null = null;
   let weightM2 = 0;
+  let classM2: number | null = null;
   let formula: string;
   if (property.kind === "numeric") {
     const valued = rows.filter((r) => r.summary?.value !== null && r.summary?.value !== undefined);
@@ -222,8 +222,9 @@ function areaSummary(plan: SummaryPlan, i: number, units: readonly SummarizedMap
       value = values.length === 0 ? null : method === "min" ? Math.min(...values) : Math.max(...values);
       formula = `value = ${method} of the map units' ${method} values`;
     } else {
-      value = weightM2 > 0 ? clean(valued.reduce((n, r) => n + r.measured.areaM2 * r.summary!.value!, 0) / weightM2) : null;
-      formula = "value = Σ(area_ha × map-unit value) / Σ area_ha, over the map units that have a value";
+      // A value Loam computes, rounded as documented (docs/decisions.md#precision); the weights are unrounded.
+      value = weightM2 > 0 ? roundDerived(valued.reduce((n, r) => n + r.measured.areaM2 * r.summary!.value!, 0) / weightM2) : null;
+      formula = `value = Σ(area_ha × map-unit value) / Σ area_ha, over the map units that have a value; ${PRECISION_RULE}`;
     }
   } else {
     const byClass = new Map<string, number>();
@@ -236,8 +237,10 @@ function areaSummary(plan: SummaryPlan, i: number, units: readonly SummarizedMap
     // Map units are largest first, so a tie goes to the class of the largest map unit (inserted first).
     const ranked = [...byClass.entries()].sort((a, b) => b[1] - a[1]);
     category = ranked[0]?.[0] ?? null;
+    // The class's share is the area in that class (docs/decisions.md#areas), not the area that has any class.
+    classM2 = ranked[0]?.[1] ?? 0;
     if (ranked.length > 1 && ranked[0]![1] === ranked[1]![1]) warnings.push(`Classes ${ranked[0]![0]} and ${ranked[1]![0]} hold equal areas; ${category} is the class of the larger map unit.`);
-    formula = "category = the class whose map units hold the largest area";
+    formula = "category = the class whose map units hold the largest area; percent_of_aoi = the share of the area in that class";
   }
   const missing = rows.filter((r) => (property.kind === "numeric" ? r.summary?.value : r.summary?.category) == null).map((r) => r.measured.key);
   if (missing.length > 0) warnings.push(`Map unit(s) ${missing.join(", ")} have no ${property.id} value in the interval; the value rests on the other map units (percent_of_aoi ${percentOf(weightM2, aoi)}).`);
@@ -248,7 +251,7 @@ function areaSummary(plan: SummaryPlan, i: number, units: readonly SummarizedMap
     category,
     unit,
     depth: { top_cm: plan.depth.top_cm, bottom_cm: plan.depth.bottom_cm },
-    percent_of_aoi: percentOf(weightM2, aoi),
+    percent_of_aoi: percentOf(classM2 ?? weightM2, aoi),
     contributions,
     transformations: [{ operation: property.kind === "numeric" && method !== "min" && method !== "max" ? "area_weighted_average" : `area_${property.kind === "numeric" ? method : "dominant_condition"}`, from_unit: unit ?? "class", to_unit: unit ?? "class", formula }],
     warnings,
