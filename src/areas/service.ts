@@ -20,6 +20,7 @@ import { VERSION } from "../version";
 import { PRECISION_RULE, roundDerived } from "../domain/precision";
 import { loadMapUnit, summarizeMapUnit, type LoadedMapUnit, type MapUnitProvider, type SummaryPlan } from "../aggregation/plan";
 import type { PropertySummary } from "../aggregation/model";
+import { summaryCaveats } from "../aggregation/caveats";
 import { polygonsAreaM2, SQUARE_METRES_PER_ACRE, SQUARE_METRES_PER_HECTARE, type Aoi } from "./geometry";
 import type { AoiArea, AoiFeatureCollection, AoiMapUnit, AoiSource, AoiQuery, AoiReport, AoiSummary, PointItem, PointsQuery, PointsResponse } from "./model";
 
@@ -194,6 +195,19 @@ interface SummarizedMapUnit {
   summaries: Summary[] | null;
 }
 
+/**
+ * The caveats of the map-unit summaries an area's summary averages (docs/decisions.md#areas): each said
+ * once, naming the map units it concerns, so a total never reads better than what it is made of.
+ */
+function inheritedCaveats(rows: readonly { measured: MeasuredMapUnit; summary: Summary | null }[]): string[] {
+  const unitsOf = new Map<string, string[]>();
+  for (const { measured, summary } of rows) {
+    if (!summary) continue;
+    for (const caveat of summaryCaveats(summary)) unitsOf.set(caveat, [...(unitsOf.get(caveat) ?? []), `${measured.key} (${measured.first.mapUnitSymbol}, ${measured.first.mapUnitName})`]);
+  }
+  return [...unitsOf].map(([caveat, units]) => `Map unit${units.length === 1 ? "" : "s"} ${units.join(", ")}: ${caveat}`);
+}
+
 /** One property's summary for the whole area from the map units' summaries (index `i` of the plan). */
 function areaSummary(plan: SummaryPlan, i: number, units: readonly SummarizedMapUnit[], aoi: Aoi): Static<typeof AoiSummary> {
   const { property, method } = plan.summaries[i]!;
@@ -244,6 +258,7 @@ function areaSummary(plan: SummaryPlan, i: number, units: readonly SummarizedMap
   }
   const missing = rows.filter((r) => (property.kind === "numeric" ? r.summary?.value : r.summary?.category) == null).map((r) => r.measured.key);
   if (missing.length > 0) warnings.push(`Map unit(s) ${missing.join(", ")} have no ${property.id} value in the interval; the value rests on the other map units (percent_of_aoi ${percentOf(weightM2, aoi)}).`);
+  warnings.push(...inheritedCaveats(rows));
   return {
     property: { id: property.id, name: property.name },
     method,

@@ -17,6 +17,7 @@ import type { MapUnitData, MapUnitPolygon, PointProvider } from "../providers/pr
 import type { SourceDescription } from "../upstream/transport";
 import { loadMapUnit, summarizeMapUnit, type MapUnitProvider, type SummaryPlan } from "../aggregation/plan";
 import { MAX_MAP_UNIT_LIMIT, type MapUnitCollection, type MapUnitFeature } from "./model";
+import { HALF_OF_MAP_UNIT } from "../aggregation/caveats";
 import { combinedCache, csvCap, csvTooLarge, everyPage } from "../answer/whole-table";
 
 /**
@@ -26,8 +27,6 @@ import { combinedCache, csvCap, csvTooLarge, everyPage } from "../answer/whole-t
 export const MAX_SUMMARIZED_MAP_UNITS = 250;
 /** Map units loaded at once (SDA requests in flight for one page). */
 const SUMMARY_CONCURRENCY = 6;
-/** Below this share of the map unit, a summary value is flagged in the collection's warnings (docs/decisions.md#polygon-summaries). */
-const HALF_OF_MAP_UNIT = 50;
 /** Fraction properties: a miscellaneous area's 0 there is SSURGO's placeholder, not an estimate. */
 const FRACTION_PROPERTIES = new Set(["sand", "silt", "clay"]);
 
