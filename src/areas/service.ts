@@ -21,6 +21,7 @@ import { PRECISION_RULE, roundDerived } from "../domain/precision";
 import { loadMapUnit, summarizeMapUnit, type LoadedMapUnit, type MapUnitProvider, type SummaryPlan } from "../aggregation/plan";
 import type { PropertySummary } from "../aggregation/model";
 import { summaryCaveats } from "../aggregation/caveats";
+import { areaWithoutMapUnit, pointWithoutMapUnit } from "../domain/coverage";
 import { polygonsAreaM2, SQUARE_METRES_PER_ACRE, SQUARE_METRES_PER_HECTARE, type Aoi } from "./geometry";
 import type { AoiArea, AoiFeatureCollection, AoiMapUnit, AoiSource, AoiQuery, AoiReport, AoiSummary, PointItem, PointsQuery, PointsResponse } from "./model";
 
@@ -131,12 +132,19 @@ function aoiArea(aoi: Aoi, mappedM2: number): Static<typeof AoiArea> {
 const AREA_WARNING =
   "Areas are geodesic on the WGS84 ellipsoid, of the map-unit polygons cut to the area of interest; survey lines are drawn at 1:12,000 to 1:63,360, so an area is as exact as the map, not as its six digits.";
 
+/** The box [w, s, e, n] of the area's outer ring. */
+function boxOf(aoi: Aoi): [number, number, number, number] {
+  const outer = aoi.rings[0]!;
+  const lons = outer.map((p) => p[0]!);
+  const lats = outer.map((p) => p[1]!);
+  return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
+}
+
 function coverageWarnings(deps: DataDeps, provider: AreaProvider, cut: CutArea, aoi: Aoi): string[] {
   const mapped = (cut.mappedM2 / aoi.areaM2) * 100;
   if (cut.polygons.length === 0) {
-    const source = deps.connected.sourceOf(provider);
-    const coverage = source.kind === "snapshot" ? ` The offline snapshot covers: ${(source.coverage ?? []).join("; ") || "unknown"}.` : "";
-    return [`The area lies outside every ${provider.id} survey: no map-unit polygon meets it (mapped_percent 0).${coverage}`];
+    // The coverage sentence every route says for the same place (docs/decisions.md#coverage-messages).
+    return [areaWithoutMapUnit(provider.id, deps.connected.sourceOf(provider), boxOf(aoi))];
   }
   if (mapped < 99.9) return [`Only ${areaFigure(mapped)} % of the area is mapped by ${provider.id}; the rest lies outside the surveys, and the area's summaries describe the mapped part.`];
   return [];
@@ -366,7 +374,7 @@ export async function pointsReport(
     const one = first === undefined ? undefined : loaded.get(first);
     const mapUnit = one?.mapUnit ?? null;
     const warnings: string[] = [];
-    if (first === undefined) warnings.push(`The point (${latitude}, ${longitude}) falls in no ${provider.id} map unit: no completed soil survey covers it, or it lies outside the data.`);
+    if (first === undefined) warnings.push(pointWithoutMapUnit(provider.id, source, latitude!, longitude!));
     else if (one === undefined) warnings.push(`The points fall in more than ${MAX_SUMMARIZED_MAP_UNITS} map units; map unit ${first} of this point was not loaded.`);
     if (keys.length > 1) warnings.push(`The point lies in ${keys.length} map units (${keys.join(", ")}), e.g. on a shared boundary; the first, ${first}, is summarized.`);
     if (mapUnit) warnings.push(...NO_HORIZONS(mapUnit));

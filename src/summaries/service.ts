@@ -11,7 +11,7 @@ import { NotFoundError } from "../errors";
 import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../answer";
 import type { CachedAnswer } from "../upstream/cache";
 import type { SourceDescription } from "../upstream/transport";
-import { noMapUnitReason } from "../domain/coverage";
+import { pointWithoutMapUnit } from "../domain/coverage";
 import type { MapUnitData } from "../providers/provider";
 import { VERSION } from "../version";
 import type { SeriesLinker } from "../providers/provider";
@@ -134,7 +134,7 @@ export async function summaryAtPoint(deps: DataDeps, provider: MapUnitProvider, 
   if (first === undefined) {
     const source = deps.connected.sourceOf(provider);
     const cache = describeCache(point, deps.cacheTtlSeconds);
-    const none = `The point (${query.latitude}, ${query.longitude}) falls in no ${provider.id} map unit: ${noMapUnitReason(source, query.latitude!, query.longitude!)}`;
+    const none = pointWithoutMapUnit(provider.id, source, query.latitude!, query.longitude!);
     return { key: `summary|${JSON.stringify(query)}`, cache, body: () => summaryBody(deps, provider, query, plan, null, cache, source, [none]) };
   }
   const { cached, mapUnit, source } = await loadMapUnit(deps, provider, first);

@@ -212,7 +212,7 @@ describe("GET /v1/soil/aoi: other forms and edges", () => {
         ["clay", null, null, 0],
         ["drainage_class", null, null, 0],
       ]);
-      expect(body.warnings.join(" ")).toContain("outside every usda_ssurgo survey");
+      expect(body.warnings.join(" ")).toContain("The area falls in no usda_ssurgo map unit (mapped_percent 0): ");
     }
   });
 

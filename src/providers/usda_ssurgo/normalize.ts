@@ -12,7 +12,7 @@ import type { SoilObservation } from "../../domain/observation";
 import type { NormalizedPoint, PointContext, PointMapUnit } from "../provider";
 import { SSURGO_PROPERTY_BY_ID, type SsurgoProperty } from "./columns";
 import { SSURGO_ID, SSURGO_LICENSE, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL, SSURGO_SPATIAL_RESOLUTION } from "./catalog";
-import { noMapUnitReason } from "../../domain/coverage";
+import { pointWithoutMapUnit } from "../../domain/coverage";
 
 export const MAPPED_SURVEY_WARNING =
   "Mapped survey data are not a laboratory observation at the queried point: this is a representative value estimated for a component of the map unit that contains the point.";
@@ -175,7 +175,8 @@ export function normalizePoint(answer: SdaAnswer, context: PointContext): Normal
   }
   warnings.push(...areas.values());
   if (mapUnits.size === 0) {
-    warnings.push(`The point (${context.latitude}, ${context.longitude}) falls in no SSURGO map unit: ${noMapUnitReason(context.source, context.latitude, context.longitude)}`);
+    // One sentence on every route (docs/decisions.md#coverage-messages).
+    warnings.push(pointWithoutMapUnit(SSURGO_ID, context.source, context.latitude, context.longitude));
   }
   if (hasMiscellaneousValues) {
     const placeholders = hasPlaceholders ? "; their zero sand, silt or clay values are placeholders" : "";
