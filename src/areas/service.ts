@@ -378,6 +378,8 @@ export async function pointsReport(
     else if (one === undefined) warnings.push(`The points fall in more than ${MAX_SUMMARIZED_MAP_UNITS} map units; map unit ${first} of this point was not loaded.`);
     if (keys.length > 1) warnings.push(`The point lies in ${keys.length} map units (${keys.join(", ")}), e.g. on a shared boundary; the first, ${first}, is summarized.`);
     if (mapUnit) warnings.push(...NO_HORIZONS(mapUnit));
+    // The survey's own version, as the point summary says it (docs/decisions.md#retrieved-at).
+    if (mapUnit?.source.survey_version) warnings.push(mapUnit.source.survey_version);
     return {
       index,
       latitude: latitude!,

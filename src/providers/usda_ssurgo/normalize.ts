@@ -110,9 +110,12 @@ function retrievedAtOf(context: PointContext): string {
 
 /** The survey's own version date, said once per survey area (it is not a retrieval date). */
 export function surveyVersionWarning(areaSymbol: string, areaName: string | null, version: string | null, versionDate: Date | null): string {
-  const v = version ? `version ${version}` : "an unknown version";
-  const date = versionDate ? ` of ${isoDay(versionDate)}` : "";
-  return `Survey area ${areaName ? `${areaName} (${areaSymbol})` : areaSymbol} is served as of its ${v}${date} (the survey's own version date); source.retrieved_at is when Loam's source read the data.`;
+  const area = areaName ? `${areaName} (${areaSymbol})` : areaSymbol;
+  const date = versionDate ? isoDay(versionDate) : null;
+  // Each combination reads as a sentence (MH936 states a date but no version number).
+  const asOf =
+    version && date ? `its version ${version} of ${date}` : version ? `its version ${version} (date not stated)` : date ? `its version of ${date} (version number not stated)` : "a version it does not state";
+  return `Survey area ${area} is served as of ${asOf} (the survey's own version date); source.retrieved_at is when Loam's source read the data.`;
 }
 
 /** Every component of the map unit, each once, whether or not it has horizons (Urban land, Water). */
