@@ -10,7 +10,7 @@ import type { PedonKey } from "../domain/pedon-key";
 import type { PedonProvider } from "../providers/provider";
 import { VERSION } from "../version";
 import { retrievedAt } from "../domain/retrieved-at";
-import { seriesClassificationWarning, seriesLinker } from "../answer/series-links";
+import { listClassificationWarning, seriesClassificationWarning, seriesLinker } from "../answer/series-links";
 import type { Bbox } from "../domain/bbox";
 import { combinedCache, csvCap, csvTooLarge, everyPage } from "../answer/whole-table";
 import { MAX_PEDON_LIMIT, type PedonCollection, type PedonQuery, type PedonResponse, type RawPedonResponse } from "./model";
@@ -62,6 +62,11 @@ export async function pedonsInBbox(
   const cache = pages.length === 1 ? describeCache(pages[0]!.cached, deps.cacheTtlSeconds) : combinedCache(pages.map((p) => p.cached), deps.cacheTtlSeconds);
   const source = deps.connected.sourceOf(provider);
   const link = await seriesLinker(deps);
+  const greatGroups = new Map(pages.flatMap((p) => [...(provider.pedons.greatGroups?.(p.cached.answer) ?? [])]));
+  const classification = await listClassificationWarning(
+    deps,
+    listed.features.map((f) => ({ key: f.properties.pedon_key, link: f.properties.name ? link(f.properties.name) : null, greatGroup: greatGroups.get(f.properties.pedon_key) ?? null })),
+  );
   const answer: DataAnswer<Static<typeof PedonCollection>> = {
     key: `pedons|${JSON.stringify(query)}|${after ?? ""}${whole ? "|whole" : ""}`,
     cache,
@@ -69,7 +74,7 @@ export async function pedonsInBbox(
       const { truncated } = listed;
       // A pedon links the series it was sampled as, when that series has a description.
       const features = listed.features.map((f) => ({ ...f, properties: { ...f.properties, series: f.properties.name ? link(f.properties.name) : null } }));
-      const warnings = [POINT_WARNING, COORDINATE_WARNING, NO_COORDINATES_NOTE];
+      const warnings = [POINT_WARNING, COORDINATE_WARNING, NO_COORDINATES_NOTE, ...(classification ? [classification] : [])];
       if (truncated) {
         const raise = query.limit < MAX_PEDON_LIMIT ? ` or raise limit (at most ${MAX_PEDON_LIMIT})` : "";
         warnings.push(

@@ -140,6 +140,8 @@ const COORDINATES: readonly LabAnswerColumn[] = [
 export const BBOX_COLUMNS: readonly LabAnswerColumn[] = [
   ...PEDON_IDENTITY,
   { column: "corr_name", alias: "p", meaning: "correlated series name, when known" },
+  // Compared with the linked series description's class on the list too (docs/decisions.md#series-classification).
+  { column: "samp_taxgrtgroup", alias: "p", meaning: "Soil Taxonomy great group the pedon was classified in when sampled, lower case" },
   { column: "site_obsdate", alias: "p", meaning: "site observation date, when known" },
   ...COORDINATES,
   {
