@@ -99,7 +99,7 @@ export function createApp(deps: AppDeps) {
   // Answers sent again from the front door, before routing (docs/decisions.md#repeat-answers).
   const repeats = new RepeatAnswers({ routeOf: (request) => routeOf(routePath(request.url)) ?? "unmatched", loggedQuery: loggableQuery });
   const responses = createResponsePipeline({ now, repeats });
-  const data = { registry, connected, cacheTtlSeconds: deps.config.cacheTtlSeconds, now, send: responses.send };
+  const data = { registry, connected, cacheTtlSeconds: deps.config.cacheTtlSeconds, csvMaxRows: deps.config.csvMaxRows, now, send: responses.send };
   const upstream = deps.upstreams.sda ?? deps.upstreams.snapshot;
   const accessLog = createAccessLog(deps.config.logLevel, deps.writeLine ?? bufferedStdout());
   const boundary = createBoundary({

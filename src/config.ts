@@ -59,6 +59,8 @@ export interface Config {
   geochemUrl: string;
   upstreamTimeoutMs: number;
   cacheTtlSeconds: number;
+  /** Most rows of one CSV answer: past it a 422 (docs/decisions.md#csv-whole). */
+  csvMaxRows: number;
   /** Bytes of upstream answers LOAM_DB keeps at most; the oldest entries are evicted first. */
   cacheMaxBytes: number;
   rateLimitPerMinute: number;
@@ -250,6 +252,7 @@ export function loadConfig(env: Env = process.env, cores: number = navigator.har
     geochemUrl: url(env, "GEOCHEM_URL", DEFAULT_GEOCHEM_URL),
     upstreamTimeoutMs: upstreamTimeout(env),
     cacheTtlSeconds: integer(env, "CACHE_TTL_SECONDS", 604800, 0, 31_536_000),
+    csvMaxRows: integer(env, "LOAM_CSV_MAX_ROWS", 50_000, 1, 1_000_000),
     cacheMaxBytes: integer(env, "CACHE_MAX_BYTES", 268_435_456, 1_048_576, 1_099_511_627_776),
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 120, 1, 1_000_000),
     trustProxy: oneOf(env, "TRUST_PROXY", "0", ["0", "1"] as const) === "1",

@@ -5,6 +5,7 @@
  * turns an answer into validators, headers and bytes.
  */
 import { ValidationError } from "../errors";
+import { notServedWarning } from "../catalog/not-served";
 import type { SourceDescription } from "../upstream/transport";
 import type { CachedAnswer } from "../upstream/cache";
 import type { Connected } from "../providers/connect";
@@ -92,10 +93,12 @@ export interface DataDeps {
   connected: Connected;
   cacheTtlSeconds: number;
   now: () => number;
+  /** Most rows of one CSV answer (LOAM_CSV_MAX_ROWS; docs/decisions.md#csv-whole); absent: the default. */
+  csvMaxRows?: number;
 }
 
-/** The warning for requested properties a provider does not serve. */
+/** The warning for requested properties Loam does not serve from a provider (not that the source lacks them). */
 export function unsupportedWarnings(provider: OperationalProvider, requested: readonly string[]): string[] {
   const served = [...new Set(provider.columns.map((c) => c.property))];
-  return requested.filter((id) => !served.includes(id)).map((id) => `${provider.id} does not report '${id}'; it serves ${served.join(", ")}.`);
+  return requested.filter((id) => !served.includes(id)).map((id) => notServedWarning(provider.id, id, served));
 }

@@ -96,6 +96,49 @@ export async function seriesClassificationWarning(deps: DataDeps, link: SeriesLi
   return `The pedon was sampled as ${link.name} and classified as ${greatGroup} (samp_taxgrtgroup), while the current Official Series Description of ${link.name} (${link.url}) gives ${current}: the pedon may not fit the series as now defined (or the series was reclassified); the link names what it was sampled as.`;
 }
 
+/**
+ * The list's check (docs/decisions.md#series-classification): the pedons whose recorded great group
+ * differs from the one their linked series' current description gives, in one warning naming each.
+ */
+export async function listClassificationWarning(deps: DataDeps, pedons: readonly { key: string; link: SeriesLink | null; greatGroup: string | null }[]): Promise<string | null> {
+  const differing: string[] = [];
+  for (const { key, link, greatGroup } of pedons) {
+    if (!link || !greatGroup) continue;
+    const current = await seriesTaxonomicClass(deps, link.name);
+    const described = current ? greatGroupOf(current) : null;
+    if (described !== null && described !== greatGroup.trim().toLowerCase()) differing.push(`${key} (sampled as ${link.name}, classified as ${greatGroup}; the current description gives ${current})`);
+  }
+  if (differing.length === 0) return null;
+  return `Pedon(s) ${differing.join("; ")} link the series they were sampled as, whose current Official Series Description classes them differently: such a pedon may not fit the series as now defined (or the series was reclassified); the link names what it was sampled as (GET /v1/pedons/{pedon_key} says the same).`;
+}
+
+/**
+ * A map-unit component links its series, but the survey's class of the component may be an older name
+ * than the series' current description gives (MH936: Typic Troporthents where the series now reads
+ * Udorthents): where the great groups differ, one warning per series and class names the components
+ * (docs/decisions.md#series-classification).
+ */
+export async function componentClassificationWarnings(
+  deps: DataDeps,
+  components: readonly { component_key: string; component_name: string; taxonomic_class: string | null; series: SeriesLink | null }[],
+): Promise<string[]> {
+  const groups = new Map<string, { link: SeriesLink; recorded: string; current: string; keys: string[] }>();
+  for (const c of components) {
+    if (!c.series || !c.taxonomic_class) continue;
+    const current = await seriesTaxonomicClass(deps, c.series.name);
+    const described = current ? greatGroupOf(current) : null;
+    if (current === null || described === null || described === greatGroupOf(c.taxonomic_class)) continue;
+    const key = `${c.series.name}|${c.taxonomic_class}`;
+    const group = groups.get(key) ?? { link: c.series, recorded: c.taxonomic_class, current, keys: [] };
+    group.keys.push(c.component_key);
+    groups.set(key, group);
+  }
+  return [...groups.values()].map(
+    ({ link, recorded, current, keys }) =>
+      `Component(s) ${link.name} (${keys.join(", ")}) are classed as ${recorded} in the survey, while the current Official Series Description of ${link.name} (${link.url}) gives ${current}: the survey's class may be an older name (Soil Taxonomy has since renamed or reclassified it); the series link names the series, not that the component's recorded class is current.`,
+  );
+}
+
 /** Component kinds that name a soil series (SSURGO compkind); a miscellaneous area or a family does not. */
 const SERIES_KINDS = new Set(["series", "taxadjunct"]);
 

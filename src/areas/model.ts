@@ -145,7 +145,7 @@ export const AoiSummary = t.Object(
     category: nullable(t.String({ description: "Classes: the class holding the largest area." })),
     unit: nullable(t.String()),
     depth: DepthInterval,
-    percent_of_aoi: t.Number({ description: "Percent of the area whose map units have a value: the weight behind this one." }),
+    percent_of_aoi: t.Number({ description: "Numbers: percent of the area whose map units have a value (the weight behind this one). Classes: percent of the area in the class named (the class share)." }),
     contributions: t.Array(AoiContribution, { description: "Each map unit's value and the area it weighs with." }),
     transformations: t.Array(Transformation),
     warnings: t.Array(t.String()),

@@ -17,9 +17,12 @@ import type { MapUnitPolygon, AreaParams } from "../providers/provider";
 import type { CachedAnswer } from "../upstream/cache";
 import type { QueryKind } from "../upstream/transport";
 import { VERSION } from "../version";
+import { PRECISION_RULE, roundDerived } from "../domain/precision";
 import { loadMapUnit, summarizeMapUnit, type LoadedMapUnit, type MapUnitProvider, type SummaryPlan } from "../aggregation/plan";
 import type { PropertySummary } from "../aggregation/model";
 import { AREA_CUTS } from "./cut-gate";
+import { summaryCaveats } from "../aggregation/caveats";
+import { areaWithoutMapUnit, pointWithoutMapUnit } from "../domain/coverage";
 import { polygonsAreaM2, SQUARE_METRES_PER_ACRE, SQUARE_METRES_PER_HECTARE, type Aoi } from "./geometry";
 import type { AoiArea, AoiFeatureCollection, AoiMapUnit, AoiSource, AoiQuery, AoiReport, AoiSummary, PointItem, PointsQuery, PointsResponse } from "./model";
 
@@ -39,8 +42,6 @@ const CONCURRENCY = 6;
 
 /** Areas and percents are rounded to six significant digits (docs/decisions.md#areas). */
 export const areaFigure = (value: number): number => (value === 0 ? 0 : Number(value.toPrecision(6)));
-/** Weighted values lose their binary noise as the map-unit summaries' values do (9 decimals). */
-const clean = (value: number) => Math.round(value * 1e9) / 1e9;
 
 /**
  * An answer's key names its whole query, and an area's WKT may run to 40 KB: the pipeline keeps keys
@@ -138,12 +139,19 @@ function aoiArea(aoi: Aoi, mappedM2: number): Static<typeof AoiArea> {
 const AREA_WARNING =
   "Areas are geodesic on the WGS84 ellipsoid, of the map-unit polygons cut to the area of interest; survey lines are drawn at 1:12,000 to 1:63,360, so an area is as exact as the map, not as its six digits.";
 
+/** The box [w, s, e, n] of the area's outer ring. */
+function boxOf(aoi: Aoi): [number, number, number, number] {
+  const outer = aoi.rings[0]!;
+  const lons = outer.map((p) => p[0]!);
+  const lats = outer.map((p) => p[1]!);
+  return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
+}
+
 function coverageWarnings(deps: DataDeps, provider: AreaProvider, cut: CutArea, aoi: Aoi): string[] {
   const mapped = (cut.mappedM2 / aoi.areaM2) * 100;
   if (cut.polygons.length === 0) {
-    const source = deps.connected.sourceOf(provider);
-    const coverage = source.kind === "snapshot" ? ` The offline snapshot covers: ${(source.coverage ?? []).join("; ") || "unknown"}.` : "";
-    return [`The area lies outside every ${provider.id} survey: no map-unit polygon meets it (mapped_percent 0).${coverage}`];
+    // The coverage sentence every route says for the same place (docs/decisions.md#coverage-messages).
+    return [areaWithoutMapUnit(provider.id, deps.connected.sourceOf(provider), boxOf(aoi))];
   }
   if (mapped < 99.9) return [`Only ${areaFigure(mapped)} % of the area is mapped by ${provider.id}; the rest lies outside the surveys, and the area's summaries describe the mapped part.`];
   return [];
@@ -202,6 +210,19 @@ interface SummarizedMapUnit {
   summaries: Summary[] | null;
 }
 
+/**
+ * The caveats of the map-unit summaries an area's summary averages (docs/decisions.md#areas): each said
+ * once, naming the map units it concerns, so a total never reads better than what it is made of.
+ */
+function inheritedCaveats(rows: readonly { measured: MeasuredMapUnit; summary: Summary | null }[]): string[] {
+  const unitsOf = new Map<string, string[]>();
+  for (const { measured, summary } of rows) {
+    if (!summary) continue;
+    for (const caveat of summaryCaveats(summary)) unitsOf.set(caveat, [...(unitsOf.get(caveat) ?? []), `${measured.key} (${measured.first.mapUnitSymbol}, ${measured.first.mapUnitName})`]);
+  }
+  return [...unitsOf].map(([caveat, units]) => `Map unit${units.length === 1 ? "" : "s"} ${units.join(", ")}: ${caveat}`);
+}
+
 /** One property's summary for the whole area from the map units' summaries (index `i` of the plan). */
 function areaSummary(plan: SummaryPlan, i: number, units: readonly SummarizedMapUnit[], aoi: Aoi): Static<typeof AoiSummary> {
   const { property, method } = plan.summaries[i]!;
@@ -220,6 +241,7 @@ function areaSummary(plan: SummaryPlan, i: number, units: readonly SummarizedMap
   let value: number | null = null;
   let category: string | null = null;
   let weightM2 = 0;
+  let classM2: number | null = null;
   let formula: string;
   if (property.kind === "numeric") {
     const valued = rows.filter((r) => r.summary?.value !== null && r.summary?.value !== undefined);
@@ -229,8 +251,9 @@ function areaSummary(plan: SummaryPlan, i: number, units: readonly SummarizedMap
       value = values.length === 0 ? null : method === "min" ? Math.min(...values) : Math.max(...values);
       formula = `value = ${method} of the map units' ${method} values`;
     } else {
-      value = weightM2 > 0 ? clean(valued.reduce((n, r) => n + r.measured.areaM2 * r.summary!.value!, 0) / weightM2) : null;
-      formula = "value = Σ(area_ha × map-unit value) / Σ area_ha, over the map units that have a value";
+      // A value Loam computes, rounded as documented (docs/decisions.md#precision); the weights are unrounded.
+      value = weightM2 > 0 ? roundDerived(valued.reduce((n, r) => n + r.measured.areaM2 * r.summary!.value!, 0) / weightM2) : null;
+      formula = `value = Σ(area_ha × map-unit value) / Σ area_ha, over the map units that have a value; ${PRECISION_RULE}`;
     }
   } else {
     const byClass = new Map<string, number>();
@@ -243,11 +266,14 @@ function areaSummary(plan: SummaryPlan, i: number, units: readonly SummarizedMap
     // Map units are largest first, so a tie goes to the class of the largest map unit (inserted first).
     const ranked = [...byClass.entries()].sort((a, b) => b[1] - a[1]);
     category = ranked[0]?.[0] ?? null;
+    // The class's share is the area in that class (docs/decisions.md#areas), not the area that has any class.
+    classM2 = ranked[0]?.[1] ?? 0;
     if (ranked.length > 1 && ranked[0]![1] === ranked[1]![1]) warnings.push(`Classes ${ranked[0]![0]} and ${ranked[1]![0]} hold equal areas; ${category} is the class of the larger map unit.`);
-    formula = "category = the class whose map units hold the largest area";
+    formula = "category = the class whose map units hold the largest area; percent_of_aoi = the share of the area in that class";
   }
   const missing = rows.filter((r) => (property.kind === "numeric" ? r.summary?.value : r.summary?.category) == null).map((r) => r.measured.key);
   if (missing.length > 0) warnings.push(`Map unit(s) ${missing.join(", ")} have no ${property.id} value in the interval; the value rests on the other map units (percent_of_aoi ${percentOf(weightM2, aoi)}).`);
+  warnings.push(...inheritedCaveats(rows));
   return {
     property: { id: property.id, name: property.name },
     method,
@@ -255,7 +281,7 @@ function areaSummary(plan: SummaryPlan, i: number, units: readonly SummarizedMap
     category,
     unit,
     depth: { top_cm: plan.depth.top_cm, bottom_cm: plan.depth.bottom_cm },
-    percent_of_aoi: percentOf(weightM2, aoi),
+    percent_of_aoi: percentOf(classM2 ?? weightM2, aoi),
     contributions,
     transformations: [{ operation: property.kind === "numeric" && method !== "min" && method !== "max" ? "area_weighted_average" : `area_${property.kind === "numeric" ? method : "dominant_condition"}`, from_unit: unit ?? "class", to_unit: unit ?? "class", formula }],
     warnings,
@@ -355,10 +381,12 @@ export async function pointsReport(
     const one = first === undefined ? undefined : loaded.get(first);
     const mapUnit = one?.mapUnit ?? null;
     const warnings: string[] = [];
-    if (first === undefined) warnings.push(`The point (${latitude}, ${longitude}) falls in no ${provider.id} map unit: no completed soil survey covers it, or it lies outside the data.`);
+    if (first === undefined) warnings.push(pointWithoutMapUnit(provider.id, source, latitude!, longitude!));
     else if (one === undefined) warnings.push(`The points fall in more than ${MAX_SUMMARIZED_MAP_UNITS} map units; map unit ${first} of this point was not loaded.`);
     if (keys.length > 1) warnings.push(`The point lies in ${keys.length} map units (${keys.join(", ")}), e.g. on a shared boundary; the first, ${first}, is summarized.`);
     if (mapUnit) warnings.push(...NO_HORIZONS(mapUnit));
+    // The survey's own version, as the point summary says it (docs/decisions.md#retrieved-at).
+    if (mapUnit?.source.survey_version) warnings.push(mapUnit.source.survey_version);
     return {
       index,
       latitude: latitude!,

@@ -202,16 +202,74 @@ export const PROPERTIES: readonly PropertyRecord[] = [
     status: "experimental",
   },
 
+  {
+    id: "calcium",
+    name: "Calcium (exchangeable)",
+    description: "Exchangeable calcium (Ca2+) by 1 M NH4OAc at pH 7 (KSSL ca_nh4_ph_7; KSSL does not report it for samples with carbonates or soluble salts).",
+    // Judgment: exchangeable base cations keep the CEC unit, as KSSL reports them; soil-test mg/kg converts.
+    standard_unit: "cmol(+)/kg",
+    accepted_aliases: ["ca", "exchangeable_calcium", "exch_ca", "ca_nh4_ph_7"],
+    conversion_notes:
+      "cmol(+)/kg = meq/100 g. mg/kg = cmol(+)/kg x 200.4 for Ca2+ (soil-test reports often use mg/kg or ppm).",
+    method_dependency_warning:
+      "NH4OAc at pH 7 (KSSL), Mehlich-3 (soil-test laboratories) and other extractants give different values. " +
+      "Ammonium acetate dissolves calcium carbonate and gypsum, so 'exchangeable' calcium in calcareous or " +
+      "gypsiferous soils is inflated and can exceed the CEC. Total calcium (acid digestion, XRF) is a different quantity.",
+    status: "experimental",
+  },
+  {
+    id: "potassium",
+    name: "Potassium (exchangeable)",
+    description: "Exchangeable potassium (K+) by 1 M NH4OAc at pH 7 (KSSL k_nh4_ph_7).",
+    standard_unit: "cmol(+)/kg",
+    accepted_aliases: ["k", "exchangeable_potassium", "exch_k", "k_nh4_ph_7"],
+    conversion_notes: "cmol(+)/kg = meq/100 g. mg/kg = cmol(+)/kg x 391.0 for K+. K2O = K x 1.205.",
+    method_dependency_warning:
+      "NH4OAc at pH 7 and Mehlich-3 extract similar but not identical amounts, and soil-test interpretations are " +
+      "extractant-specific; air-drying can release or fix potassium in some soils. Interlayer (fixed) potassium " +
+      "is not extracted, and total potassium in feldspars and micas is far larger and not plant-available.",
+    status: "experimental",
+  },
+  {
+    id: "phosphorus_mehlich3",
+    name: "Phosphorus (Mehlich-3 extractable)",
+    description: "Phosphorus extracted by the Mehlich-3 solution (KSSL phosphorus_mehlich_3), mg/kg of the <2 mm fraction.",
+    standard_unit: "mg/kg",
+    accepted_aliases: ["phosphorus_mehlich_3", "p_mehlich3", "mehlich3_p", "m3_p"],
+    conversion_notes:
+      "mg/kg = ppm by weight. P2O5 = P x 2.291. Agronomic lb/acre figures assume a furrow-slice mass (about " +
+      "2,000,000 lb per acre, so lb/acre is about 2 x mg/kg) and should be converted back with that assumption stated.",
+    method_dependency_warning:
+      "Mehlich-3 phosphorus is not Olsen or Bray-1 phosphorus (different extractants, different values and " +
+      "interpretation thresholds), and colorimetric and ICP determinations of the same Mehlich-3 extract differ. " +
+      "Olsen phosphorus is served as phosphorus_olsen.",
+    status: "experimental",
+  },
+  {
+    id: "phosphorus_olsen",
+    name: "Phosphorus (Olsen extractable)",
+    description: "Phosphorus extracted by 0.5 M sodium bicarbonate at pH 8.5 (Olsen; KSSL phosphorus_olsen), mg/kg of the <2 mm fraction; an indicator of available phosphorus in calcareous soils.",
+    standard_unit: "mg/kg",
+    accepted_aliases: ["p_olsen", "olsen_p", "olsen_phosphorus"],
+    conversion_notes:
+      "mg/kg = ppm by weight. P2O5 = P x 2.291. Agronomic lb/acre figures assume a furrow-slice mass (about " +
+      "2,000,000 lb per acre, so lb/acre is about 2 x mg/kg) and should be converted back with that assumption stated.",
+    method_dependency_warning:
+      "Olsen phosphorus is not Mehlich-3 or Bray-1 phosphorus (different extractants, different values and " +
+      "interpretation thresholds). Mehlich-3 phosphorus is served as phosphorus_mehlich3.",
+    status: "experimental",
+  },
   // ---- not served yet ----------------------------------------------------------------------------------
   // Judgment on status: "planned" where a source already holds the quantity and only normalization is missing
-  // (KSSL P, NH4OAc cations; SSURGO/KSSL texture class); "researching" where the choice of method or source is
+  // (the other NH4OAc cations; SSURGO/KSSL texture class); "researching" where the choice of method or source is
   // itself open (micronutrients, selenium, arsenic).
   {
     id: "phosphorus",
     name: "Phosphorus (extractable)",
     description:
-      "Plant-available (extractable) phosphorus as determined by a named soil-test extractant (e.g. KSSL " +
-      "phosphorus_mehlich_3, phosphorus_olsen).",
+      "Plant-available (extractable) phosphorus as determined by a named soil-test extractant. Loam serves it " +
+      "by method only, as phosphorus_mehlich3 and phosphorus_olsen (KSSL): one number without its extractant " +
+      "cannot be interpreted.",
     standard_unit: "mg/kg",
     accepted_aliases: ["p", "phos", "soil_p", "extractable_phosphorus"],
     conversion_notes:
@@ -225,21 +283,6 @@ export const PROPERTIES: readonly PropertyRecord[] = [
     status: "planned",
   },
   {
-    id: "calcium",
-    name: "Calcium (exchangeable)",
-    description: "Exchangeable calcium (Ca2+), e.g. by 1 M NH4OAc at pH 7 (KSSL ca_nh4_ph_7).",
-    // Judgment: exchangeable base cations keep the CEC unit, as KSSL reports them; soil-test mg/kg converts.
-    standard_unit: "cmol(+)/kg",
-    accepted_aliases: ["ca", "exchangeable_calcium", "exch_ca"],
-    conversion_notes:
-      "cmol(+)/kg = meq/100 g. mg/kg = cmol(+)/kg x 200.4 for Ca2+ (soil-test reports often use mg/kg or ppm).",
-    method_dependency_warning:
-      "NH4OAc at pH 7 (KSSL), Mehlich-3 (soil-test laboratories) and other extractants give different values. " +
-      "Ammonium acetate dissolves calcium carbonate and gypsum, so 'exchangeable' calcium in calcareous or " +
-      "gypsiferous soils is inflated and can exceed the CEC. Total calcium (acid digestion, XRF) is a different quantity.",
-    status: "planned",
-  },
-  {
     id: "magnesium",
     name: "Magnesium (exchangeable)",
     description: "Exchangeable magnesium (Mg2+), e.g. by 1 M NH4OAc at pH 7 (KSSL mg_nh4_ph_7).",
@@ -249,19 +292,6 @@ export const PROPERTIES: readonly PropertyRecord[] = [
     method_dependency_warning:
       "NH4OAc at pH 7 and Mehlich-3 give different values; ammonium acetate partly dissolves dolomite and other " +
       "Mg carbonates, inflating the value in calcareous soils. Total magnesium is a different quantity.",
-    status: "planned",
-  },
-  {
-    id: "potassium",
-    name: "Potassium (exchangeable)",
-    description: "Exchangeable potassium (K+), e.g. by 1 M NH4OAc at pH 7 (KSSL k_nh4_ph_7).",
-    standard_unit: "cmol(+)/kg",
-    accepted_aliases: ["k", "exchangeable_potassium", "exch_k"],
-    conversion_notes: "cmol(+)/kg = meq/100 g. mg/kg = cmol(+)/kg x 391.0 for K+. K2O = K x 1.205.",
-    method_dependency_warning:
-      "NH4OAc at pH 7 and Mehlich-3 extract similar but not identical amounts, and soil-test interpretations are " +
-      "extractant-specific; air-drying can release or fix potassium in some soils. Interlayer (fixed) potassium " +
-      "is not extracted, and total potassium in feldspars and micas is far larger and not plant-available.",
     status: "planned",
   },
   {

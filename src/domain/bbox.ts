@@ -27,6 +27,9 @@ export interface BboxLimits {
   maxAreaSquareDegrees: number;
 }
 
+/** Any box inside WGS84 (the OGC collections' rule): for lists bounded by their pages or their CSV cap. */
+export const WORLD_BBOX_LIMITS: BboxLimits = { maxSideDegrees: 360, maxAreaSquareDegrees: 360 * 180 };
+
 export const PEDON_BBOX_LIMITS: BboxLimits = { maxSideDegrees: MAX_BBOX_SIDE_DEGREES, maxAreaSquareDegrees: MAX_BBOX_AREA_SQ_DEGREES };
 
 export function parseBbox(raw: string, limits: BboxLimits = PEDON_BBOX_LIMITS): Bbox {

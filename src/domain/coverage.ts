@@ -104,17 +104,33 @@ export function countryAt(lon: number, lat: number): { name: string; id: string 
 }
 
 /**
- * The reason after "The point (…) falls in no … map unit: ". `source.areas` (snapshot only) are the
- * survey areas the snapshot holds, each with the box of its polygons.
+ * Why a place has no map unit (the reason after "falls in no … map unit: "), for a point or an area
+ * given as its box [w, s, e, n]: one wording on every route (docs/decisions.md#coverage-messages).
+ * `source.areas` (snapshot only) are the survey areas the snapshot holds, each with the box of its polygons.
  */
-export function noMapUnitReason(source: CoverageSource, latitude: number, longitude: number): string {
+export function noMapUnitReasonIn(source: CoverageSource, [west, south, east, north]: readonly [number, number, number, number]): string {
   const areas = source.areas ?? [];
-  const within = areas.find(({ bbox: [w, s, e, n] }) => longitude >= w && longitude <= e && latitude >= s && latitude <= n);
+  const within = areas.find(({ bbox: [w, s, e, n] }) => east >= w && west <= e && north >= s && south <= n);
   if (within) return `no map unit here, inside survey area ${within.symbol} of this snapshot (water, or a gap between its polygons).`;
-  const country = countryAt(longitude, latitude);
+  const country = countryAt((west + east) / 2, (south + north) / 2);
   if (country && !SSURGO_COUNTRIES.has(country.id)) return `it lies in ${country.name}, and ${SSURGO_SCOPE}.`;
   if (source.kind === "snapshot") {
     return `it lies outside this offline snapshot (areas: ${areas.map((a) => a.symbol).join(", ") || "none"}); ${LIVE_COVERS_ALL}.`;
   }
   return "no completed soil survey covers it, or it lies in water or outside the data.";
+}
+
+/** The reason for a point. */
+export function noMapUnitReason(source: CoverageSource, latitude: number, longitude: number): string {
+  return noMapUnitReasonIn(source, [longitude, latitude, longitude, latitude]);
+}
+
+/** The sentence for a point with no map unit, as every point route says it. */
+export function pointWithoutMapUnit(provider: string, source: CoverageSource, latitude: number, longitude: number): string {
+  return `The point (${latitude}, ${longitude}) falls in no ${provider} map unit: ${noMapUnitReason(source, latitude, longitude)}`;
+}
+
+/** The sentence for an area no map-unit polygon meets, as the area report says it. */
+export function areaWithoutMapUnit(provider: string, source: CoverageSource, box: readonly [number, number, number, number]): string {
+  return `The area falls in no ${provider} map unit (mapped_percent 0): ${noMapUnitReasonIn(source, box)}`;
 }

@@ -12,6 +12,7 @@ import { clip } from "../errors";
 import { resolveProvider, type ProviderFit } from "../answer/providers";
 import { decimal } from "../decimal";
 import { parseBbox } from "../domain/bbox";
+import { representationOf } from "../http/negotiate";
 import type { SampleSiteProvider } from "../providers/provider";
 import { GEOCHEM_SITE_COLLECTION_TABLE, GEOCHEM_SITE_TABLE } from "./table";
 import { GEOCHEM_PROVIDER, GeochemSiteCollection, GeochemSiteParams, GeochemSiteQueryParams, GeochemSiteResponse, GeochemSitesQueryParams, MAX_NEAR_LIMIT, RawGeochemSiteParams, RawGeochemSiteResponse } from "./model";
@@ -92,7 +93,8 @@ export function geochem(deps: GeochemRouteDeps) {
       async ({ query, request, set }) => {
         const provider = sampleSites(deps);
         const effective = effectiveSitesQuery(provider, sitesQuery.queryOf(query), request);
-        const { answer, next } = await geochemSites(deps, provider, effective, (cursor) => withCursor(request, cursor));
+        // A CSV holds every page (docs/decisions.md#csv-whole): read.csv and pandas cannot follow a Link header.
+        const { answer, next } = await geochemSites(deps, provider, effective, (cursor) => withCursor(request, cursor), representationOf(request) === "csv");
         if (next !== null) set.headers["link"] = `<${next}>; rel="next"`;
         return deps.send(answer, request, set, GEOCHEM_SITE_COLLECTION_TABLE);
       },
@@ -105,7 +107,7 @@ export function geochem(deps: GeochemRouteDeps) {
           operationId: "listGeochemSites",
           summary: "Geochemistry sample sites in a box, or nearest a point",
           description:
-            "An RFC 7946 FeatureCollection of USGS DS 801 sample sites (0-5 cm soil, conterminous US). With bbox (any size inside WGS84): the sites in the box in site-id order, at most `limit` per page; when `truncated`, `next` (and the Link header) give the next page, whose cursor is bound to the box and property. With near=lat,lon: the `limit` nearest sites, nearest first, each with distance_km. With property (one element): each site carries its result flat (value, reported_value, value_qualifier, reporting_limit, unit) for mapping; censored results have value null. Examples: /v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=arsenic, /v1/geochem/sites?near=42.0864,-93.7571&limit=5",
+            "An RFC 7946 FeatureCollection of USGS DS 801 sample sites (0-5 cm soil, conterminous US). With bbox (any size inside WGS84): the sites in the box in site-id order, at most `limit` per page; when `truncated`, `next` (and the Link header) give the next page, whose cursor is bound to the box and property; format=csv answers every page of the box in one file (at most 50,000 rows). With near=lat,lon: the `limit` nearest sites, nearest first, each with distance_km. With property (one element): each site carries its result flat (value, reported_value, value_qualifier, reporting_limit, unit) for mapping; censored results have value null. Examples: /v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=arsenic, /v1/geochem/sites?near=42.0864,-93.7571&limit=5",
           responses: withLinkHeader(
             documentedResponses(
               {

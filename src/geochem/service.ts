@@ -15,6 +15,7 @@ import { VERSION } from "../version";
 import { resolvePropertyId } from "../catalog/properties";
 import { clip } from "../errors";
 import { GEOCHEM_PROVIDER, MAX_SITE_LIMIT, type GeochemSiteCollection, type GeochemSiteFeature, type GeochemSiteResponse } from "./model";
+import { combinedCache, csvCap, csvTooLarge, everyPage } from "../answer/whole-table";
 import type { Static } from "elysia";
 import type { RawGeochemSiteResponse } from "./model";
 
@@ -110,27 +111,52 @@ export interface SitesAnswer {
  * The sites in a box (a page after the cursor's position) or nearest a point. `nextPath` makes the
  * path of the next page from its cursor (the route keeps the request's other parameters).
  */
-export async function geochemSites(deps: DataDeps, provider: SampleSiteProvider, query: EffectiveSitesQuery, nextPath: (cursor: string) => string): Promise<SitesAnswer> {
+export async function geochemSites(
+  deps: DataDeps,
+  provider: SampleSiteProvider,
+  query: EffectiveSitesQuery,
+  nextPath: (cursor: string) => string,
+  whole = false,
+): Promise<SitesAnswer> {
   const properties = query.property === null ? [] : [query.property];
-  let cached;
+  let parts;
   let after: number | null = null;
   if (query.bbox) {
-    after = positionOf(query.cursor, provider.id, query.bbox, query.property);
-    cached = await deps.connected.ask(provider, provider.sites.inBox, { bbox: query.bbox, after, limit: query.limit, property: query.property });
+    const bbox = query.bbox;
+    after = positionOf(query.cursor, provider.id, bbox, query.property);
+    const limit = whole ? MAX_SITE_LIMIT : query.limit;
+    const pageAt = async (position: number | null) => {
+      const cached = await deps.connected.ask(provider, provider.sites.inBox, { bbox, after: position, limit, property: query.property });
+      const readings = provider.sites.read(cached.answer, properties);
+      const truncated = readings.length > limit;
+      return { cached, readings: truncated ? readings.slice(0, limit) : readings, truncated };
+    };
+    // A CSV holds every page from the cursor on (docs/decisions.md#csv-whole).
+    parts = whole
+      ? await everyPage(
+          csvCap(deps),
+          after === null ? null : String(after),
+          (position) => pageAt(position === null ? null : Number(position)),
+          (page) => (page.truncated ? String(page.readings[page.readings.length - 1]!.site.site_id) : null),
+          (page) => page.readings.length,
+          () => csvTooLarge(csvCap(deps), "rows (sites)", "a smaller bbox", provider.id),
+        )
+      : [await pageAt(after)];
   } else {
     const [latitude, longitude] = query.near!;
-    cached = await deps.connected.ask(provider, provider.sites.nearest, { latitude, longitude, limit: query.limit, property: query.property });
+    const cached = await deps.connected.ask(provider, provider.sites.nearest, { latitude, longitude, limit: query.limit, property: query.property });
+    parts = [{ cached, readings: provider.sites.read(cached.answer, properties), truncated: false }];
   }
+  const cached = parts[0]!.cached;
   const source = deps.connected.sourceOf(provider);
-  const cache = describeCache(cached, deps.cacheTtlSeconds);
-  const readings = provider.sites.read(cached.answer, properties);
-  const truncated = query.bbox !== null && readings.length > query.limit;
-  const page = truncated ? readings.slice(0, query.limit) : readings;
+  const cache = parts.length === 1 ? describeCache(cached, deps.cacheTtlSeconds) : combinedCache(parts.map((p) => p.cached), deps.cacheTtlSeconds);
+  const page = parts.flatMap((p) => p.readings);
+  const truncated = parts[parts.length - 1]!.truncated;
   const next = truncated ? nextPath(encodeCursor(bindingOf(provider.id, query.bbox!, query.property), String(page[page.length - 1]!.site.site_id))) : null;
   return {
     next,
     answer: {
-      key: `geochem-sites|${provider.id}|${JSON.stringify(query)}`,
+      key: `geochem-sites|${provider.id}|${JSON.stringify(query)}${whole ? "|whole" : ""}`,
       cache,
       body: () => {
         const warnings = [...provider.sites.warnings(cached.answer, source)];

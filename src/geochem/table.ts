@@ -7,9 +7,9 @@ import type { GeochemObservation } from "../domain/sample-site";
 import type { GeochemSiteCollection, GeochemSiteFeature, GeochemSiteResponse } from "./model";
 import type { CsvTable } from "../http/response";
 import { toCsv, type Column } from "../tables/csv";
-import { joinTransformations, joinWarnings } from "../tables/flatten";
+import { joinTransformations, onFirstRow, rowWarnings } from "../tables/flatten";
 
-type SiteRow = { feature: GeochemSiteFeature; answer: GeochemSiteCollection };
+type SiteRow = { feature: GeochemSiteFeature; answer: GeochemSiteCollection; index: number };
 
 export const GEOCHEM_SITE_COLUMNS: readonly Column<SiteRow>[] = [
   ["site_id", ({ feature: f }) => f.properties.site_id],
@@ -32,14 +32,15 @@ export const GEOCHEM_SITE_COLUMNS: readonly Column<SiteRow>[] = [
   ["provider", ({ answer }) => answer.provider],
   ["truncated", ({ answer }) => answer.truncated],
   ["stored_at", ({ answer }) => answer.cache.stored_at],
-  ["warnings", ({ answer }) => joinWarnings([], answer.warnings)],
+  // The list's warnings speak of the list, not of a site: once (docs/decisions.md#csv-warning-codes).
+  ["warnings", ({ answer, index }) => onFirstRow(index, answer.warnings)],
 ];
 
 export function geochemSiteCollectionCsv(answer: GeochemSiteCollection): string {
-  return toCsv(GEOCHEM_SITE_COLUMNS, answer.features.map((feature) => ({ feature, answer })));
+  return toCsv(GEOCHEM_SITE_COLUMNS, answer.features.map((feature, index) => ({ feature, answer, index })));
 }
 
-type ObservationRow = { observation: GeochemObservation; answer: GeochemSiteResponse };
+type ObservationRow = { observation: GeochemObservation; answer: GeochemSiteResponse; index: number };
 
 export const GEOCHEM_OBSERVATION_COLUMNS: readonly Column<ObservationRow>[] = [
   ["site_id", ({ answer }) => answer.site.site_id],
@@ -66,11 +67,13 @@ export const GEOCHEM_OBSERVATION_COLUMNS: readonly Column<ObservationRow>[] = [
   ["provider", ({ answer }) => answer.provider],
   ["citation", ({ answer }) => answer.source.citation],
   ["retrieved_at", ({ observation: o }) => o.source.retrieved_at],
-  ["warnings", ({ observation: o, answer }) => joinWarnings(o.warnings, answer.warnings)],
+  // A row's own warnings as codes, the answer's once (docs/decisions.md#csv-warning-codes).
+  ["warnings", ({ observation: o, answer }) => rowWarnings(o.warnings, answer.warnings)],
+  ["answer_warnings", ({ answer, index }) => onFirstRow(index, answer.warnings)],
 ];
 
 export function geochemSiteCsv(answer: GeochemSiteResponse): string {
-  return toCsv(GEOCHEM_OBSERVATION_COLUMNS, answer.observations.map((observation) => ({ observation, answer })));
+  return toCsv(GEOCHEM_OBSERVATION_COLUMNS, answer.observations.map((observation, index) => ({ observation, answer, index })));
 }
 
 /** GET /v1/geochem/sites: one row per site, named by the box or the point. */

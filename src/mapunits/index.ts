@@ -17,7 +17,9 @@ import type { SummaryPlan } from "../aggregation/plan";
 import { readPolygonSummaries } from "./plan";
 import { summaryOptions } from "../aggregation/options";
 import { mapUnitsInBbox, planKey, type EffectiveMapUnitQuery } from "./service";
-import { MAP_UNIT_COLLECTION_TABLE } from "../tables";
+import { mapUnitCollectionTable } from "../tables";
+import { representationOf } from "../http/negotiate";
+import { retrievedAt } from "../domain/retrieved-at";
 
 export interface MapUnitRouteDeps extends DataDeps {
   send: Send;
@@ -81,9 +83,12 @@ export function mapUnits(deps: MapUnitRouteDeps) {
       const read = collectionQuery.queryOf(query);
       // A refused query throws and is not kept.
       const { provider, effective, plan, binding, after } = checked.of(requestQuery(request.url), () => check(read));
-      const { answer, next } = await mapUnitsInBbox(deps, provider, effective, plan, { after, nextHref: (last) => nextPageHref(request, encodeCursor(binding, last)) });
+      // A CSV holds every page (docs/decisions.md#csv-whole): read.csv and pandas cannot follow a Link header.
+      const whole = representationOf(request) === "csv";
+      const { answer, next } = await mapUnitsInBbox(deps, provider, effective, plan, { after, nextHref: (last) => nextPageHref(request, encodeCursor(binding, last)) }, whole);
       setNextLink(set.headers, next);
-      return deps.send(answer, request, set, MAP_UNIT_COLLECTION_TABLE);
+      const source = deps.connected.sourceOf(provider);
+      return deps.send(answer, request, set, mapUnitCollectionTable((body) => retrievedAt(source, Date.parse(body.cache.stored_at))));
     },
     {
       transform: collectionQuery.transform,
@@ -94,7 +99,7 @@ export function mapUnits(deps: MapUnitRouteDeps) {
         tags: ["soil"],
         summary: "Map-unit polygons in a bounding box",
         description:
-          "An RFC 7946 FeatureCollection (EPSG:4326, [lon, lat]) of the SSURGO map-unit polygons that meet the box, holes kept, ordered by polygon key, at most `limit` per page; when more exist, `truncated` is true, `next` is the URL of the next page and a `Link: <...>; rel=\"next\"` header says the same (explicit cursors: walking the pages returns every polygon once). Each feature names its map unit (map_unit_key, map_unit_symbol, map_unit_name, area_symbol); with `properties` (several) or `property` (one; then also summary {value, category, unit, percent_of_map_unit}), and optionally `method` and a depth interval, each carries flat members per property: `<id>` (value or class) and `<id>_percent_of_map_unit`; the warnings name, by map unit, values that rest on less than half of the map unit or on miscellaneous-area placeholders. Example: /v1/soil/mapunits?bbox=-94.37,41.934,-94.35,41.954&properties=clay,ph&depth_top_cm=0&depth_bottom_cm=30",
+          "An RFC 7946 FeatureCollection (EPSG:4326, [lon, lat]) of the SSURGO map-unit polygons that meet the box, holes kept, ordered by polygon key, at most `limit` per page; when more exist, `truncated` is true, `next` is the URL of the next page and a `Link: <...>; rel=\"next\"` header says the same (explicit cursors: walking the pages returns every polygon once); format=csv answers every page in one file (at most 50,000 rows). Each feature names its map unit (map_unit_key, map_unit_symbol, map_unit_name, area_symbol); with `properties` (several) or `property` (one; then also summary {value, category, unit, percent_of_map_unit}), and optionally `method` and a depth interval, each carries flat members per property: `<id>` (value or class) and `<id>_percent_of_map_unit`; the warnings name, by map unit, values that rest on less than half of the map unit or on miscellaneous-area placeholders. Example: /v1/soil/mapunits?bbox=-94.37,41.934,-94.35,41.954&properties=clay,ph&depth_top_cm=0&depth_bottom_cm=30",
         responses: documentedResponses(
           {
             200: ["MapUnitCollection", "Polygons (possibly none), whether the collection is truncated, cache metadata and warnings."],
@@ -102,7 +107,7 @@ export function mapUnits(deps: MapUnitRouteDeps) {
             409: PLANNED_PROVIDER_ERROR,
             422: [
               "ErrorResponse",
-              "A parameter violates its rules (code validation_error): bbox not four numbers, out of range, min not less than max, over 0.25 degrees per side; limit outside 1 to 5000; an unknown summary property, both property and properties, a method that does not fit a property, a bad depth interval; a provider without polygons; format not json or csv; a cursor that was edited or made by another query (another bbox, provider or properties).",
+              "A parameter violates its rules (code validation_error): bbox not four numbers, out of range, min not less than max, over 0.25 degrees per side; limit outside 1 to 5000; an unknown summary property, both property and properties, a method that does not fit a property, a bad depth interval; a provider without polygons; format not json or csv; a CSV of more than 50,000 rows; a cursor that was edited or made by another query (another bbox, provider or properties).",
             ],
             ...UPSTREAM_ERRORS,
           },

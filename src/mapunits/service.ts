@@ -17,6 +17,8 @@ import type { MapUnitData, MapUnitPolygon, PointProvider } from "../providers/pr
 import type { SourceDescription } from "../upstream/transport";
 import { loadMapUnit, summarizeMapUnit, type MapUnitProvider, type SummaryPlan } from "../aggregation/plan";
 import { MAX_MAP_UNIT_LIMIT, type MapUnitCollection, type MapUnitFeature } from "./model";
+import { HALF_OF_MAP_UNIT } from "../aggregation/caveats";
+import { combinedCache, csvCap, csvTooLarge, everyPage } from "../answer/whole-table";
 
 /**
  * Most map units summarized for one page: each is one upstream query (one SDA request when not
@@ -25,8 +27,6 @@ import { MAX_MAP_UNIT_LIMIT, type MapUnitCollection, type MapUnitFeature } from 
 export const MAX_SUMMARIZED_MAP_UNITS = 250;
 /** Map units loaded at once (SDA requests in flight for one page). */
 const SUMMARY_CONCURRENCY = 6;
-/** Below this share of the map unit, a summary value is flagged in the collection's warnings (docs/decisions.md#polygon-summaries). */
-const HALF_OF_MAP_UNIT = 50;
 /** Fraction properties: a miscellaneous area's 0 there is SSURGO's placeholder, not an estimate. */
 const FRACTION_PROPERTIES = new Set(["sand", "silt", "clay"]);
 
@@ -293,18 +293,43 @@ export function pageWarnings(page: MapUnitPage, limit: number, maxLimit = MAX_MA
   return warnings;
 }
 
+/** Every page of the box from `after` on as one (a CSV answer: docs/decisions.md#csv-whole), up to the CSV cap. */
+async function wholeBox(deps: DataDeps, provider: PointProvider, bbox: Bbox, after: string | null, plan: SummaryPlan | null): Promise<MapUnitPage> {
+  const pages = await everyPage(
+    csvCap(deps),
+    after,
+    (position) => mapUnitPage(deps, provider, { bbox, limit: MAX_MAP_UNIT_LIMIT, after: position }, plan),
+    (page) => page.nextAfter,
+    (page) => page.polygons.length,
+    () => csvTooLarge(csvCap(deps), "rows (polygons)", "a smaller bbox", provider.id),
+  );
+  if (pages.length === 1) return pages[0]!;
+  const summaries = pages.some((p) => p.summaries !== null) ? new Map(pages.flatMap((p) => [...(p.summaries ?? [])])) : null;
+  return {
+    polygons: pages.flatMap((p) => p.polygons),
+    truncated: false,
+    nextAfter: null,
+    summaries,
+    summaryWarnings: [...new Set(pages.flatMap((p) => p.summaryWarnings))],
+    cache: combinedCache(pages.map((p) => p.cache), deps.cacheTtlSeconds),
+    source: pages[0]!.source,
+    stamp: pages.map((p) => p.stamp).join("+"),
+  };
+}
+
 export async function mapUnitsInBbox(
   deps: DataDeps,
   provider: PointProvider,
   query: EffectiveMapUnitQuery,
   plan: SummaryPlan | null,
   paging: { after: string | null; nextHref: (after: string) => string },
+  whole = false,
 ): Promise<{ answer: DataAnswer<Static<typeof MapUnitCollection>>; next: string | null }> {
-  const page = await mapUnitPage(deps, provider, { bbox: query.bbox, limit: query.limit, after: paging.after }, plan);
+  const page = whole ? await wholeBox(deps, provider, query.bbox, paging.after, plan) : await mapUnitPage(deps, provider, { bbox: query.bbox, limit: query.limit, after: paging.after }, plan);
   const next = page.nextAfter === null ? null : paging.nextHref(page.nextAfter);
   const answer: DataAnswer<Static<typeof MapUnitCollection>> = {
     // The summaries' map units are cached on their own: the stamp names the answers the body is made of.
-    key: `mapunits|${textOf(query)}|${paging.after ?? ""}|${page.stamp}`,
+    key: `mapunits|${textOf(query)}|${paging.after ?? ""}|${page.stamp}${whole ? "|whole" : ""}`,
     cache: page.cache,
     body: () => ({
       type: "FeatureCollection" as const,

@@ -13,12 +13,13 @@ import { fitFor, resolveProvider } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
 import type { PedonKey } from "../domain/pedon-key";
 import type { PedonProvider } from "../providers/provider";
-import { parseBbox } from "../domain/bbox";
+import { parseBbox, WORLD_BBOX_LIMITS } from "../domain/bbox";
+import { representationOf } from "../http/negotiate";
 import { cursorBinding, decodeCursor, encodeCursor } from "../domain/cursor";
 import { nextPageHref, setNextLink } from "../http/paging";
 import { DEFAULT_LAB_PROVIDER, PedonCollection, PedonCollectionQueryParams, PedonParams, PedonQueryParams, PedonResponse, RawPedonParams, RawPedonResponse } from "./model";
 import { pedonDetail, pedonsInBbox, rawPedon, type EffectivePedonQuery } from "./service";
-import { LAYER_TABLE, pedonCollectionTable, PEDON_TABLE } from "../tables";
+import { layerTableOf, pedonCollectionTable, PEDON_TABLE } from "../tables";
 import { retrievedAt } from "../domain/retrieved-at";
 import { LayerTable, LayerTableQueryParams } from "./layers-model";
 import { layerTable } from "./layers";
@@ -76,7 +77,8 @@ export function pedons(deps: PedonRouteDeps) {
         const bbox = parseBbox(read.bbox);
         const binding = cursorBinding({ collection: "pedons", provider: provider.id, bbox });
         const after = read.cursor === "" ? null : decodeCursor(read.cursor, binding);
-        const { answer, nextAfter } = await pedonsInBbox(deps, provider, { bbox, provider: provider.id, limit: read.limit }, after);
+        // A CSV holds every page (docs/decisions.md#csv-whole): read.csv and pandas cannot follow a Link header.
+        const { answer, nextAfter } = await pedonsInBbox(deps, provider, { bbox, provider: provider.id, limit: read.limit }, after, representationOf(request) === "csv");
         // The spec's body stays as it is: the next page is named by the Link header only.
         setNextLink(set.headers, nextAfter === null ? null : nextPageHref(request, encodeCursor(binding, nextAfter)));
         const source = deps.connected.sourceOf(provider);
@@ -91,13 +93,13 @@ export function pedons(deps: PedonRouteDeps) {
           tags: ["pedons"],
           summary: "Laboratory pedon points in a bounding box",
           description:
-            "An RFC 7946 FeatureCollection of laboratory pedons with site coordinates inside the box, ordered by pedon key, at most `limit` per page; `truncated` is true when more exist, and then a `Link: <...>; rel=\"next\"` header names the next page (the same query with `cursor`): walking the pages returns every pedon of the box once. Each pedon is a point with representative_of_bbox false. Example: /v1/pedons?bbox=-96.5,38.5,-95,39.5&limit=50",
+            "An RFC 7946 FeatureCollection of laboratory pedons with site coordinates inside the box, ordered by pedon key, at most `limit` per page; `truncated` is true when more exist, and then a `Link: <...>; rel=\"next\"` header names the next page (the same query with `cursor`): walking the pages returns every pedon of the box once; format=csv answers every page in one file (at most 50,000 rows). Each pedon is a point with representative_of_bbox false. Example: /v1/pedons?bbox=-96.5,38.5,-95,39.5&limit=50",
           responses: documentedResponses(
             {
               200: ["PedonCollection", "Pedon points (possibly none), whether the list is truncated, cache metadata and warnings."],
               404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
               409: PROVIDER_ERRORS[409],
-              422: ["ErrorResponse", "A parameter violates its rules (code validation_error): bbox not four numbers, out of range, min not less than max, over 5 degrees per side or 4 square degrees; limit outside 1 to 500; a mapped-survey provider; format not json or csv; a cursor that was edited or made by another query (another bbox or provider)."],
+              422: ["ErrorResponse", "A parameter violates its rules (code validation_error): bbox not four numbers, out of range, min not less than max, over 5 degrees per side or 4 square degrees; limit outside 1 to 500; a mapped-survey provider; format not json or csv; a CSV of more than 50,000 rows; a cursor that was edited or made by another query (another bbox or provider)."],
               ...UPSTREAM_ERRORS,
             },
             { etag: true, csv: "one row per pedon feature" },
@@ -110,15 +112,18 @@ export function pedons(deps: PedonRouteDeps) {
       async ({ query, request, set }) => {
         const read = layerQuery.queryOf(query);
         const provider = labProvider(deps, read.provider, "Query parameter 'provider'");
-        const bbox = parseBbox(read.bbox);
+        // Any box inside WGS84, as the OGC pedons collection takes: a page is bounded by limit, a CSV by its cap.
+        const bbox = parseBbox(read.bbox, WORLD_BBOX_LIMITS);
         checkDepthInterval(read.depth_top_cm, read.depth_bottom_cm);
         const effective = { bbox, provider: provider.id, properties: parseProperties(read.properties), limit: read.limit, depth_top_cm: read.depth_top_cm, depth_bottom_cm: read.depth_bottom_cm, whole_pedon: asksWholePedon(request) };
         const { limit: _limit, ...bound } = effective;
         const binding = cursorBinding({ collection: "pedon_layers", ...bound });
         const after = read.cursor === "" ? null : decodeCursor(read.cursor, binding);
-        const { answer, next } = await layerTable(deps, provider, effective, { after, nextHref: (last) => nextPageHref(request, encodeCursor(binding, last)) });
+        const whole = representationOf(request) === "csv";
+        const { answer, next } = await layerTable(deps, provider, effective, { after, nextHref: (last) => nextPageHref(request, encodeCursor(binding, last)) }, whole);
         setNextLink(set.headers, next);
-        return deps.send(answer, request, set, LAYER_TABLE);
+        const source = deps.connected.sourceOf(provider);
+        return deps.send(answer, request, set, layerTableOf((body) => retrievedAt(source, Date.parse(body.cache.stored_at))));
       },
       {
         transform: layerQuery.transform,
@@ -129,7 +134,7 @@ export function pedons(deps: PedonRouteDeps) {
           operationId: "listPedonLayers",
           summary: "Laboratory layers of every pedon in a bounding box, one row per layer and property",
           description:
-            "A bulk table as soilDB's fetchLDM gives it: for each pedon of the box (in key order, at most `limit` per page), every layer overlapping the depth interval, one row per layer and requested property: layer_key, pedon_key, depths, horizon_designation, layer_type, value (null when censored), reported_value, value_qualifier, reporting_limit, unit, method_code, measurement_method; the same values GET /v1/pedons/{pedon_key} answers. When more pedons follow, `next` (and a Link header with rel=\"next\") names the next page. Example: /v1/pedons/layers?bbox=-96,38.5,-95,39.5&properties=clay,ph",
+            "A bulk table as soilDB's fetchLDM gives it: for each pedon of the box (in key order, at most `limit` per page), every layer overlapping the depth interval, one row per layer and requested property: layer_key, pedon_key, depths, horizon_designation, layer_type, value (null when censored), reported_value, value_qualifier, reporting_limit, unit, method_code, measurement_method; the same values GET /v1/pedons/{pedon_key} answers. When more pedons follow, `next` (and a Link header with rel=\"next\") names the next page; format=csv answers every page in one file (at most 50,000 rows). Example: /v1/pedons/layers?bbox=-96,38.5,-95,39.5&properties=clay,ph",
           responses: documentedResponses(
             {
               200: ["LayerTable", "Rows (possibly none), the page's pedon count, the next page, cache metadata and warnings."],
@@ -137,7 +142,7 @@ export function pedons(deps: PedonRouteDeps) {
               409: PROVIDER_ERRORS[409],
               422: [
                 "ErrorResponse",
-                "A parameter violates its rules (code validation_error): bbox as for GET /v1/pedons; unknown or more than eight properties; limit outside 1 to 100; a bad depth interval; format not json or csv; a cursor that was edited or made by another query.",
+                "A parameter violates its rules (code validation_error): bbox not four numbers, outside WGS84 or min not less than max; a CSV of more than 50,000 rows or 2,000 pedons (narrow the box); unknown or more than eight properties; limit outside 1 to 100; a bad depth interval; format not json or csv; a cursor that was edited or made by another query.",
               ],
               ...UPSTREAM_ERRORS,
             },

@@ -5,6 +5,7 @@ import { CacheMetadata, FORMAT_PARAMETER, closed, nullable, queryInteger } from 
 import { propertiesParameter } from "../catalog/model";
 import { DEFAULT_LAB_PROVIDER, DEFAULT_PEDON_PROPERTIES, PEDON_DEPTH_PARAMETERS } from "./model";
 import { ValueQualifier } from "../domain/lab";
+import { Transformation } from "../catalog/model";
 
 export const DEFAULT_LAYER_TABLE_LIMIT = 50;
 /** Pedons per page: each is one upstream query (one SDA request when not cached), so a page is bounded. */
@@ -13,7 +14,7 @@ export const MAX_LAYER_TABLE_LIMIT = 100;
 export const LayerTableQueryParams = t.Object({
   bbox: t.String({
     maxLength: 200,
-    description: "min_lon,min_lat,max_lon,max_lat: WGS84 decimal degrees, as for GET /v1/pedons (at most 5 degrees per side and 4 square degrees).",
+    description: "min_lon,min_lat,max_lon,max_lat: WGS84 decimal degrees, southwest corner first; any box inside WGS84, as the OGC pedons collection takes (a page is bounded by limit; a CSV holds every page, at most 50,000 rows and 2,000 pedons).",
     examples: ["-96,38.5,-95,39.5"],
   }),
   provider: t.Optional(t.String({ maxLength: 40, default: DEFAULT_LAB_PROVIDER, description: `Laboratory pedon provider: ${DEFAULT_LAB_PROVIDER} or an alias.`, examples: [DEFAULT_LAB_PROVIDER] })),
@@ -55,12 +56,15 @@ export const LayerTableRow = t.Object(
     layer_type: nullable(t.String({ description: "KSSL layer type as recorded (horizon, layer, reporting layer); filter on it before summing over depth." })),
     property: t.String({ description: "Canonical property id." }),
     value: nullable(t.Number({ description: "The canonical value; null when censored or not a number (never the reporting limit)." })),
-    reported_value: t.String({ description: "The result exactly as reported." }),
+    reported_value: t.String({ description: "The result exactly as reported, in original_column (for a derived row, the source value it was derived from)." }),
     value_qualifier: ValueQualifier,
     reporting_limit: nullable(t.Number()),
     unit: t.String(),
     method_code: nullable(t.String()),
     measurement_method: nullable(t.String()),
+    original_column: t.String({ description: "The provider's column the reported value comes from (table.column)." }),
+    data_kind: t.Union([t.Literal("observed"), t.Literal("derived")], { description: "derived: computed by Loam from the reported value (organic matter from organic carbon); transformations say how." }),
+    transformations: t.Array(Transformation),
   },
   { ...closed, title: "LayerTableRow" },
 );
@@ -70,7 +74,9 @@ export const LayerTable = t.Object(
     api_version: t.String(),
     status: t.Literal("experimental"),
     provider: t.String(),
-    data_kind: t.Literal("observed"),
+    data_kind: t.Union([t.Literal("observed"), t.Literal("derived"), t.Literal("mixed")], {
+      description: "observed: every row is a laboratory observation; derived: every row is computed from one; mixed: both (each row's data_kind says which).",
+    }),
     query: LayerTableQuery,
     cache: CacheMetadata,
     truncated: t.Boolean({ description: "True when more pedons lie in the box after this page: follow `next`." }),

@@ -7,6 +7,10 @@
  */
 import type { Static } from "elysia";
 import { cacheMetadata, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../answer";
+import { combinedCache, csvCap, csvTooLarge, everyPage } from "../answer/whole-table";
+import { ValidationError } from "../errors";
+import type { SourceDescription } from "../upstream/transport";
+import { MAX_PEDON_LIMIT } from "./model";
 import type { CachedAnswer } from "../upstream/cache";
 import type { PedonProvider } from "../providers/provider";
 import { VERSION } from "../version";
@@ -28,20 +32,65 @@ export interface EffectiveLayerTableQuery {
 /** Pedon details loaded at once (SDA requests in flight for one page). */
 const CONCURRENCY = 6;
 
-/** Several stored answers behind one body: fresh only if all are, as old as the oldest, named by all digests. */
-function combined(parts: readonly CachedAnswer<unknown>[], ttlSeconds: number): CacheDescriptor {
-  const oldest = parts.reduce((a, b) => (b.storedAt < a.storedAt ? b : a));
-  const stale = parts.find((p) => p.stale);
-  return {
-    source: parts[0]!.source,
-    digest: Bun.hash(parts.map((p) => p.digest).join("+")).toString(36),
-    hit: parts.every((p) => p.hit),
-    storedAt: oldest.storedAt,
-    stale: stale !== undefined,
-    staleBecause: stale?.staleBecause,
-    ttlSeconds: Math.min(...parts.map((p) => p.ttlSeconds ?? ttlSeconds)),
-    upstreamMs: parts.reduce((sum, p) => sum + p.upstreamMs, 0),
-  };
+/** Pedons of one CSV answer at most: each is one upstream query (docs/decisions.md#csv-whole). */
+export const MAX_CSV_PEDONS = 2_000;
+
+/** What the rows are together: observed, derived, or both. */
+function kindOf(rows: readonly { data_kind: "observed" | "derived" }[]): "observed" | "derived" | "mixed" {
+  const derived = rows.filter((r) => r.data_kind === "derived").length;
+  return derived === 0 ? "observed" : derived === rows.length ? "derived" : "mixed";
+}
+
+/** One row per layer and property of each pedon's detail; a warning said of several pedons listed once, with their keys. */
+function rowsOf(
+  provider: PedonProvider,
+  query: EffectiveLayerTableQuery,
+  details: readonly CachedAnswer<unknown>[],
+  keys: readonly string[],
+  source: SourceDescription,
+  cache: CacheDescriptor,
+  page: { truncated: boolean; after: string | null },
+): { rows: Static<typeof LayerTableRow>[]; warnings: string[] } {
+  const rows: Static<typeof LayerTableRow>[] = [];
+  const said = new Map<string, string[]>();
+  details.forEach((detailAnswer, i) => {
+    const detail = provider.pedons.detail(detailAnswer.answer, {
+      properties: query.properties,
+      depthTop: query.depth_top_cm,
+      depthBottom: query.whole_pedon ? Number.POSITIVE_INFINITY : query.depth_bottom_cm,
+      source,
+      storedAt: detailAnswer.storedAt,
+    });
+    for (const warning of detail.warnings) said.set(warning, [...(said.get(warning) ?? []), keys[i]!]);
+    for (const layer of detail.layers) {
+      for (const o of layer.observations) {
+        rows.push({
+          layer_key: layer.layer_key,
+          pedon_key: detail.pedonKey,
+          depth_top_cm: layer.depth.top_cm,
+          depth_bottom_cm: layer.depth.bottom_cm,
+          horizon_designation: layer.horizon_designation,
+          layer_type: layer.layer_type,
+          property: o.property.id,
+          value: o.value,
+          reported_value: o.reported_value,
+          value_qualifier: o.value_qualifier,
+          reporting_limit: o.reporting_limit,
+          unit: o.unit,
+          method_code: o.method_code,
+          measurement_method: o.measurement_method,
+          original_column: o.original_column,
+          data_kind: o.data_kind,
+          transformations: o.transformations,
+        });
+      }
+    }
+  });
+  const warnings = [...said].map(([warning, pedons]) => (pedons.length === keys.length && keys.length > 1 ? warning : `${warning} (pedon${pedons.length === 1 ? "" : "s"} ${pedons.join(", ")})`));
+  if (page.truncated) warnings.push(`More pedons lie in the bbox after this page of ${query.limit}: follow 'next' (or the Link header) for the rest.`);
+  if (keys.length === 0) warnings.push(`No laboratory pedon with site coordinates lies in the bbox${page.after === null ? "" : " after the cursor"}.${provider.pedons.coverageNote(source)}`);
+  warnings.push(...sourceWarnings(source, cache));
+  return { rows, warnings };
 }
 
 export async function layerTable(
@@ -49,8 +98,25 @@ export async function layerTable(
   provider: PedonProvider,
   query: EffectiveLayerTableQuery,
   paging: { after: string | null; nextHref: (after: string) => string },
+  whole = false,
 ): Promise<{ answer: DataAnswer<Static<typeof LayerTable>>; next: string | null }> {
-  const { cached: page, listed, nextAfter } = await pedonPage(deps, provider, { bbox: query.bbox, limit: query.limit, after: paging.after });
+  // A CSV answer (whole): every page of pedons from the cursor on (docs/decisions.md#csv-whole).
+  const pages = whole
+    ? await everyPage(
+        MAX_CSV_PEDONS,
+        paging.after,
+        (after) => pedonPage(deps, provider, { bbox: query.bbox, limit: MAX_PEDON_LIMIT, after }),
+        (p) => p.nextAfter,
+        (p) => p.listed.features.length,
+        () =>
+          new ValidationError(
+            `format=csv answers every pedon of the box in one file, at most ${MAX_CSV_PEDONS.toLocaleString("en-US")} pedons (each is one upstream query); this box holds more. Narrow the bbox, or page the JSON answer with its cursor.`,
+            provider.id,
+          ),
+      )
+    : [await pedonPage(deps, provider, { bbox: query.bbox, limit: query.limit, after: paging.after })];
+  const listed = { features: pages.flatMap((p) => p.listed.features), truncated: pages[pages.length - 1]!.listed.truncated };
+  const nextAfter = pages[pages.length - 1]!.nextAfter;
   const keys = listed.features.map((f) => f.properties.pedon_key);
   const details: CachedAnswer<unknown>[] = [];
   for (let i = 0; i < keys.length; i += CONCURRENCY) {
@@ -60,55 +126,23 @@ export async function layerTable(
     );
     details.push(...(await Promise.all(batch)));
   }
-  const cache = combined([page, ...details], deps.cacheTtlSeconds);
+  const cache = combinedCache([...pages.map((p) => p.cached), ...details], deps.cacheTtlSeconds);
   const source = deps.connected.sourceOf(provider);
   const next = nextAfter === null ? null : paging.nextHref(nextAfter);
+  let kept: { rows: Static<typeof LayerTableRow>[]; warnings: string[] } | null = null;
+  /** The rows and warnings, made once (a CSV counts them before it is sent). */
+  const made = () => (kept ??= rowsOf(provider, query, details, keys, source, cache, { truncated: listed.truncated, after: paging.after }));
+  if (whole && made().rows.length > csvCap(deps)) throw csvTooLarge(csvCap(deps), "rows (layers times properties)", "a smaller bbox, fewer properties or a shallower depth interval", provider.id);
   const answer: DataAnswer<Static<typeof LayerTable>> = {
-    key: `pedon-layers|${JSON.stringify(query)}|${paging.after ?? ""}`,
+    key: `pedon-layers|${JSON.stringify(query)}|${paging.after ?? ""}${whole ? "|whole" : ""}`,
     cache,
     body: () => {
-      const rows: Static<typeof LayerTableRow>[] = [];
-      // A warning said of several pedons is listed once, with their keys.
-      const said = new Map<string, string[]>();
-      details.forEach((detailAnswer, i) => {
-        const detail = provider.pedons.detail(detailAnswer.answer, {
-          properties: query.properties,
-          depthTop: query.depth_top_cm,
-          depthBottom: query.whole_pedon ? Number.POSITIVE_INFINITY : query.depth_bottom_cm,
-          source,
-          storedAt: detailAnswer.storedAt,
-        });
-        for (const warning of detail.warnings) said.set(warning, [...(said.get(warning) ?? []), keys[i]!]);
-        for (const layer of detail.layers) {
-          for (const o of layer.observations) {
-            rows.push({
-              layer_key: layer.layer_key,
-              pedon_key: detail.pedonKey,
-              depth_top_cm: layer.depth.top_cm,
-              depth_bottom_cm: layer.depth.bottom_cm,
-              horizon_designation: layer.horizon_designation,
-              layer_type: layer.layer_type,
-              property: o.property.id,
-              value: o.value,
-              reported_value: o.reported_value,
-              value_qualifier: o.value_qualifier,
-              reporting_limit: o.reporting_limit,
-              unit: o.unit,
-              method_code: o.method_code,
-              measurement_method: o.measurement_method,
-            });
-          }
-        }
-      });
-      const warnings = [...said].map(([warning, pedons]) => (pedons.length === keys.length && keys.length > 1 ? warning : `${warning} (pedon${pedons.length === 1 ? "" : "s"} ${pedons.join(", ")})`));
-      if (listed.truncated) warnings.push(`More pedons lie in the bbox after this page of ${query.limit}: follow 'next' (or the Link header) for the rest.`);
-      if (keys.length === 0) warnings.push(`No laboratory pedon with site coordinates lies in the bbox${paging.after === null ? "" : " after the cursor"}.${provider.pedons.coverageNote(source)}`);
-      warnings.push(...sourceWarnings(source, cache));
+      const { rows, warnings } = made();
       return {
         api_version: VERSION,
         status: "experimental" as const,
         provider: query.provider,
-        data_kind: "observed" as const,
+        data_kind: kindOf(rows),
         query: { bbox: [...query.bbox], provider: query.provider, properties: [...query.properties], limit: query.limit, depth_top_cm: query.depth_top_cm, depth_bottom_cm: query.depth_bottom_cm },
         cache: cacheMetadata(cache, deps.now()),
         truncated: listed.truncated,

@@ -10,8 +10,9 @@ import type { PedonKey } from "../domain/pedon-key";
 import type { PedonProvider } from "../providers/provider";
 import { VERSION } from "../version";
 import { retrievedAt } from "../domain/retrieved-at";
-import { seriesClassificationWarning, seriesLinker } from "../answer/series-links";
+import { listClassificationWarning, seriesClassificationWarning, seriesLinker } from "../answer/series-links";
 import type { Bbox } from "../domain/bbox";
+import { combinedCache, csvCap, csvTooLarge, everyPage } from "../answer/whole-table";
 import { MAX_PEDON_LIMIT, type PedonCollection, type PedonQuery, type PedonResponse, type RawPedonResponse } from "./model";
 
 export interface EffectiveCollectionQuery {
@@ -35,25 +36,45 @@ export async function pedonPage(deps: DataDeps, provider: PedonProvider, page: {
   return { cached, listed, nextAfter: listed.truncated ? listed.last : null };
 }
 
-/** GET /v1/pedons: the spec's body; `nextAfter` is where the Link header's next page starts. */
+/**
+ * GET /v1/pedons: the spec's body; `nextAfter` is where the Link header's next page starts. `whole`
+ * (a CSV answer): every page from `after` on, in one body, up to the CSV cap (docs/decisions.md#csv-whole).
+ */
 export async function pedonsInBbox(
   deps: DataDeps,
   provider: PedonProvider,
   query: EffectiveCollectionQuery,
   after: string | null = null,
+  whole = false,
 ): Promise<{ answer: DataAnswer<Static<typeof PedonCollection>>; nextAfter: string | null }> {
-  const { cached, listed, nextAfter } = await pedonPage(deps, provider, { bbox: query.bbox, limit: query.limit, after });
-  const cache = describeCache(cached, deps.cacheTtlSeconds);
+  const pages = whole
+    ? await everyPage(
+        csvCap(deps),
+        after,
+        (position) => pedonPage(deps, provider, { bbox: query.bbox, limit: MAX_PEDON_LIMIT, after: position }),
+        (page) => page.nextAfter,
+        (page) => page.listed.features.length,
+        () => csvTooLarge(csvCap(deps), "rows (pedons)", "a smaller bbox", provider.id),
+      )
+    : [await pedonPage(deps, provider, { bbox: query.bbox, limit: query.limit, after })];
+  const listed = { features: pages.flatMap((p) => p.listed.features), truncated: pages[pages.length - 1]!.listed.truncated };
+  const nextAfter = pages[pages.length - 1]!.nextAfter;
+  const cache = pages.length === 1 ? describeCache(pages[0]!.cached, deps.cacheTtlSeconds) : combinedCache(pages.map((p) => p.cached), deps.cacheTtlSeconds);
   const source = deps.connected.sourceOf(provider);
   const link = await seriesLinker(deps);
+  const greatGroups = new Map(pages.flatMap((p) => [...(provider.pedons.greatGroups?.(p.cached.answer) ?? [])]));
+  const classification = await listClassificationWarning(
+    deps,
+    listed.features.map((f) => ({ key: f.properties.pedon_key, link: f.properties.name ? link(f.properties.name) : null, greatGroup: greatGroups.get(f.properties.pedon_key) ?? null })),
+  );
   const answer: DataAnswer<Static<typeof PedonCollection>> = {
-    key: `pedons|${JSON.stringify(query)}|${after ?? ""}`,
+    key: `pedons|${JSON.stringify(query)}|${after ?? ""}${whole ? "|whole" : ""}`,
     cache,
     body: () => {
       const { truncated } = listed;
       // A pedon links the series it was sampled as, when that series has a description.
       const features = listed.features.map((f) => ({ ...f, properties: { ...f.properties, series: f.properties.name ? link(f.properties.name) : null } }));
-      const warnings = [POINT_WARNING, COORDINATE_WARNING, NO_COORDINATES_NOTE];
+      const warnings = [POINT_WARNING, COORDINATE_WARNING, NO_COORDINATES_NOTE, ...(classification ? [classification] : [])];
       if (truncated) {
         const raise = query.limit < MAX_PEDON_LIMIT ? ` or raise limit (at most ${MAX_PEDON_LIMIT})` : "";
         warnings.push(

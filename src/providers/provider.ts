@@ -290,6 +290,8 @@ export interface PedonProvider<B = any, D = any> extends OperationalBase {
     bbox: QueryKind<BboxParams, B>;
     /** Features in the query's order (pedon key); `truncated` when more than `limit` exist. */
     features(answer: B, limit: number): { features: Static<typeof PedonFeature>[] } & PageEnd;
+    /** The great group each listed pedon was sampled as, by pedon key (the list's series-link check); absent where the bbox answer does not say. */
+    greatGroups?(answer: B): Map<string, string | null>;
     /** The extent of every located pedon the provider holds (GET /ogc/collections/pedons). */
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     extent: { query: QueryKind<Record<string, never>, any>; read(answer: any): DataExtent };

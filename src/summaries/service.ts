@@ -11,11 +11,11 @@ import { NotFoundError } from "../errors";
 import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../answer";
 import type { CachedAnswer } from "../upstream/cache";
 import type { SourceDescription } from "../upstream/transport";
-import { noMapUnitReason } from "../domain/coverage";
+import { pointWithoutMapUnit } from "../domain/coverage";
 import type { MapUnitData } from "../providers/provider";
 import { VERSION } from "../version";
 import type { SeriesLinker } from "../providers/provider";
-import { componentSeries, seriesLinker } from "../answer/series-links";
+import { componentClassificationWarnings, componentSeries, seriesLinker } from "../answer/series-links";
 import { isMiscellaneousArea, type DepthInterval } from "../domain/component";
 import type { MapUnitComponent, SummaryQuery, SummaryResponse } from "./model";
 import type { SummaryOptions } from "../aggregation/options";
@@ -76,6 +76,7 @@ function summaryBody(
   source: SourceDescription,
   leading: readonly string[],
   link: SeriesLinker = () => null,
+  classification: readonly string[] = [],
 ): Static<typeof SummaryResponse> {
   return {
     api_version: VERSION,
@@ -85,7 +86,7 @@ function summaryBody(
     map_unit: mapUnit === null ? null : { provider: mapUnit.provider, area_symbol: mapUnit.area_symbol, map_unit_key: mapUnit.map_unit_key, map_unit_symbol: mapUnit.map_unit_symbol, map_unit_name: mapUnit.map_unit_name, components: listComponents(mapUnit, link) },
     summaries: mapUnit === null ? [] : summarizeMapUnit(mapUnit, plan),
     cache: cacheMetadata(cache, deps.now()),
-    warnings: [...leading, ...(mapUnit ? mapUnitWarnings(mapUnit) : []), ...unsupportedWarning(provider, plan.unsupported), ...sourceWarnings(source, cache)],
+    warnings: [...leading, ...(mapUnit ? mapUnitWarnings(mapUnit) : []), ...classification, ...unsupportedWarning(provider, plan.unsupported), ...sourceWarnings(source, cache)],
   };
 }
 
@@ -103,7 +104,8 @@ export async function mapUnitSummary(deps: DataDeps, provider: MapUnitProvider, 
   }
   const cache = describeCache(cached, deps.cacheTtlSeconds);
   const link = await seriesLinker(deps);
-  return { key: `mapunit|${JSON.stringify(query)}`, cache, body: () => summaryBody(deps, provider, query, plan, mapUnit, cache, source, [], link) };
+  const classification = await componentClassificationWarnings(deps, listComponents(mapUnit, link));
+  return { key: `mapunit|${JSON.stringify(query)}`, cache, body: () => summaryBody(deps, provider, query, plan, mapUnit, cache, source, [], link, classification) };
 }
 
 /** Two upstream answers behind one body: fresh only if both are, as old as the older. */
@@ -134,7 +136,7 @@ export async function summaryAtPoint(deps: DataDeps, provider: MapUnitProvider, 
   if (first === undefined) {
     const source = deps.connected.sourceOf(provider);
     const cache = describeCache(point, deps.cacheTtlSeconds);
-    const none = `The point (${query.latitude}, ${query.longitude}) falls in no ${provider.id} map unit: ${noMapUnitReason(source, query.latitude!, query.longitude!)}`;
+    const none = pointWithoutMapUnit(provider.id, source, query.latitude!, query.longitude!);
     return { key: `summary|${JSON.stringify(query)}`, cache, body: () => summaryBody(deps, provider, query, plan, null, cache, source, [none]) };
   }
   const { cached, mapUnit, source } = await loadMapUnit(deps, provider, first);
@@ -144,5 +146,6 @@ export async function summaryAtPoint(deps: DataDeps, provider: MapUnitProvider, 
       ? [`The point lies in ${keys.length} map units (${keys.join(", ")}), e.g. on a shared boundary; the first, ${first}, is summarized. GET /v1/soil/mapunits/{map_unit_key} gives the others.`]
       : [];
   const link = await seriesLinker(deps);
-  return { key: `summary|${JSON.stringify(query)}|${first}|${point.storedAt}`, cache, body: () => summaryBody(deps, provider, query, plan, mapUnit, cache, source, leading, link) };
+  const classification = mapUnit ? await componentClassificationWarnings(deps, listComponents(mapUnit, link)) : [];
+  return { key: `summary|${JSON.stringify(query)}|${first}|${point.storedAt}`, cache, body: () => summaryBody(deps, provider, query, plan, mapUnit, cache, source, leading, link, classification) };
 }

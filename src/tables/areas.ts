@@ -10,7 +10,7 @@
  * The body types are the fields these tables read (by the names of src/areas/model.ts).
  */
 import { toCsv, type Column } from "./csv";
-import { joinTransformations, joinWarnings } from "./flatten";
+import { joinTransformations, onFirstRow, ownWarnings, WARNING_SEPARATOR } from "./flatten";
 import { joinContributions, type SummaryCells } from "./summary";
 
 interface AoiCells {
@@ -60,6 +60,8 @@ interface AoiRow {
   retrievedAt: string;
   warnings: readonly string[];
   answer: AoiCells;
+  /** The row's place in the table: the answer's warnings go on the first. */
+  index: number;
 }
 
 const AOI_COLUMNS: readonly Column<AoiRow>[] = [
@@ -87,11 +89,13 @@ const AOI_COLUMNS: readonly Column<AoiRow>[] = [
   ["citation", (r) => r.answer.source.citation],
   ["source_url", (r) => r.answer.source.source_url],
   ["transformations", (r) => r.transformations],
-  ["warnings", (r) => joinWarnings(r.warnings, r.answer.warnings)],
+  // The row's own warnings in full (they name map units), the answer's once (docs/decisions.md#csv-warning-codes).
+  ["warnings", (r) => ownWarnings(r.warnings, r.answer.warnings).join(WARNING_SEPARATOR)],
+  ["answer_warnings", (r) => onFirstRow(r.index, r.answer.warnings)],
 ];
 
 function aoiRows(answer: AoiCells): AoiRow[] {
-  const rows: AoiRow[] = [];
+  const rows: Omit<AoiRow, "index">[] = [];
   for (const mapUnit of answer.map_units) {
     for (const s of mapUnit.summaries) {
       rows.push({
@@ -130,7 +134,7 @@ function aoiRows(answer: AoiCells): AoiRow[] {
       answer,
     });
   }
-  return rows;
+  return rows.map((row, index) => ({ ...row, index }));
 }
 
 export function aoiCsv(answer: AoiCells): string {
@@ -152,7 +156,7 @@ export interface PointsCells {
   warnings: readonly string[];
 }
 
-type PointRow = { point: PointsCells["points"][number]; propertyId: string; summary: SummaryCells | null; answer: PointsCells };
+type PointRow = { point: PointsCells["points"][number]; propertyId: string; summary: SummaryCells | null; answer: PointsCells; index: number };
 
 const POINT_COLUMNS: readonly Column<PointRow>[] = [
   ["point_index", (r) => r.point.index],
@@ -179,15 +183,18 @@ const POINT_COLUMNS: readonly Column<PointRow>[] = [
   ["citation", (r) => r.summary?.source.citation],
   ["source_url", (r) => r.summary?.source.source_url],
   ["transformations", (r) => (r.summary ? joinTransformations(r.summary.transformations) : null)],
-  ["warnings", (r) => joinWarnings([...r.point.warnings, ...(r.summary?.warnings ?? [])], r.answer.warnings)],
+  ["warnings", (r) => ownWarnings([...new Set([...r.point.warnings, ...(r.summary?.warnings ?? [])])], r.answer.warnings).join(WARNING_SEPARATOR)],
+  ["answer_warnings", (r) => onFirstRow(r.index, r.answer.warnings)],
 ];
 
 function pointRows(answer: PointsCells): PointRow[] {
-  return answer.points.flatMap((point): PointRow[] =>
-    point.summaries.length > 0
-      ? point.summaries.map((summary) => ({ point, propertyId: summary.property.id, summary, answer }))
-      : answer.query.properties.map((propertyId) => ({ point, propertyId, summary: null, answer })),
-  );
+  return answer.points
+    .flatMap((point): Omit<PointRow, "index">[] =>
+      point.summaries.length > 0
+        ? point.summaries.map((summary) => ({ point, propertyId: summary.property.id, summary, answer }))
+        : answer.query.properties.map((propertyId) => ({ point, propertyId, summary: null, answer })),
+    )
+    .map((row, index) => ({ ...row, index }));
 }
 
 export function pointsCsv(answer: PointsCells): string {

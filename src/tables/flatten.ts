@@ -120,7 +120,7 @@ export function locationCsv(answer: Location): string {
 // ---- GET /v1/pedons: one row per feature ------------------------------------------------------
 
 /** `retrievedAt`: when Loam's source read the list (docs/decisions.md#retrieved-at), not when it was asked. */
-type FeatureRow = { feature: Feature; answer: Collection; retrievedAt: string };
+type FeatureRow = { feature: Feature; answer: Collection; retrievedAt: string; index: number };
 
 export const PEDON_FEATURE_COLUMNS: readonly Column<FeatureRow>[] = [
   ["pedon_key", ({ feature: f }) => f.properties.pedon_key],
@@ -136,11 +136,12 @@ export const PEDON_FEATURE_COLUMNS: readonly Column<FeatureRow>[] = [
   // A column, not only a warning: a script filtering rows must still see that the list is cut short.
   ["truncated", ({ answer }) => answer.truncated],
   ["retrieved_at", ({ retrievedAt }) => retrievedAt],
-  ["warnings", ({ answer }) => joinWarnings([], answer.warnings)],
+  // The list's warnings speak of the list, not of a pedon: once (docs/decisions.md#csv-warning-codes).
+  ["warnings", ({ answer, index }) => onFirstRow(index, answer.warnings)],
 ];
 
 export function pedonFeatureRows(answer: Collection, retrievedAt: string = answer.cache.stored_at): FeatureRow[] {
-  return answer.features.map((feature) => ({ feature, answer, retrievedAt }));
+  return answer.features.map((feature, index) => ({ feature, answer, retrievedAt, index }));
 }
 
 /** `retrievedAt` from the source (the snapshot build) where the cache's storage time is only when Loam was asked. */

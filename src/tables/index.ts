@@ -48,9 +48,14 @@ export const MAP_UNIT_TABLE: CsvTable<SummaryBodyCells> = {
 
 /** GET /v1/soil/mapunits?bbox=...: named by the box. */
 export const MAP_UNIT_COLLECTION_TABLE: CsvTable<MapUnitCollectionCells> = {
-  render: mapUnitCollectionCsv,
+  render: (body) => mapUnitCollectionCsv(body),
   fileName: (body) => `loam-mapunits_${body.query.bbox.join("_")}.csv`,
 };
+
+/** The polygon table with `retrieved_at` as the route states it: when its source read the polygons (docs/decisions.md#retrieved-at). */
+export function mapUnitCollectionTable(retrievedAtOf: (body: MapUnitCollectionCells) => string): CsvTable<MapUnitCollectionCells> {
+  return { ...MAP_UNIT_COLLECTION_TABLE, render: (body) => mapUnitCollectionCsv(body, retrievedAtOf(body)) };
+}
 
 /** GET /v1/series/{name}: one row per horizon, named by the series. */
 export const SERIES_TABLE: CsvTable<SeriesResponse> = {
@@ -60,9 +65,14 @@ export const SERIES_TABLE: CsvTable<SeriesResponse> = {
 
 /** GET /v1/pedons/layers: named by the box. */
 export const LAYER_TABLE: CsvTable<LayerTableCells> = {
-  render: layerTableCsv,
+  render: (body) => layerTableCsv(body),
   fileName: (body) => `loam-pedon-layers_${body.query.bbox.join("_")}.csv`,
 };
+
+/** The layer table with `retrieved_at` as the route states it: when its source read the layers (docs/decisions.md#retrieved-at). */
+export function layerTableOf(retrievedAtOf: (body: LayerTableCells) => string): CsvTable<LayerTableCells> {
+  return { ...LAYER_TABLE, render: (body) => layerTableCsv(body, retrievedAtOf(body)) };
+}
 
 /** GET /v1/soil/aoi: one row per map unit and property, then the area's own rows. */
 export const AOI_TABLE: CsvTable<AoiCells & { query: { bbox: readonly number[] | null } }> = {

@@ -9,7 +9,7 @@
  * to `send`.
  */
 import { toCsv, type Column } from "./csv";
-import { joinWarnings } from "./flatten";
+import { onFirstRow } from "./flatten";
 
 export interface MapUnitFeatureCells {
   id?: string | number;
@@ -34,7 +34,8 @@ export interface MapUnitCollectionCells {
   warnings: readonly string[];
 }
 
-type FeatureRow = { feature: MapUnitFeatureCells; answer: MapUnitCollectionCells };
+/** `retrievedAt`: when Loam's source read the polygons (docs/decisions.md#retrieved-at); `index`: the answer's warnings go on the first row only. */
+type FeatureRow = { feature: MapUnitFeatureCells; answer: MapUnitCollectionCells; index: number; retrievedAt: string };
 
 export const MAP_UNIT_FEATURE_COLUMNS: readonly Column<FeatureRow>[] = [
   ["feature_id", ({ feature }) => feature.id],
@@ -52,12 +53,13 @@ export const MAP_UNIT_FEATURE_COLUMNS: readonly Column<FeatureRow>[] = [
   ["summary_unit", ({ feature: f }) => f.properties.summary?.unit],
   ["provider", ({ answer }) => answer.provider],
   ["truncated", ({ answer }) => answer.truncated],
-  ["retrieved_at", ({ answer }) => answer.cache.stored_at],
-  ["warnings", ({ answer }) => joinWarnings([], answer.warnings)],
+  ["retrieved_at", ({ retrievedAt }) => retrievedAt],
+  // The answer's warnings speak of the collection, not of a row: once (docs/decisions.md#csv-warning-codes).
+  ["warnings", ({ answer, index }) => onFirstRow(index, answer.warnings)],
 ];
 
-export function mapUnitFeatureRows(answer: MapUnitCollectionCells): FeatureRow[] {
-  return answer.features.map((feature) => ({ feature, answer }));
+export function mapUnitFeatureRows(answer: MapUnitCollectionCells, retrievedAt: string = answer.cache.stored_at): FeatureRow[] {
+  return answer.features.map((feature, index) => ({ feature, answer, index, retrievedAt }));
 }
 
 const flatCell = (value: unknown) => (typeof value === "number" || typeof value === "string" ? value : null);
@@ -77,6 +79,6 @@ export function mapUnitColumns(answer: MapUnitCollectionCells): readonly Column<
   return [...MAP_UNIT_FEATURE_COLUMNS.slice(0, at), ...flat, ...MAP_UNIT_FEATURE_COLUMNS.slice(at)];
 }
 
-export function mapUnitCollectionCsv(answer: MapUnitCollectionCells): string {
-  return toCsv(mapUnitColumns(answer), mapUnitFeatureRows(answer));
+export function mapUnitCollectionCsv(answer: MapUnitCollectionCells, retrievedAt?: string): string {
+  return toCsv(mapUnitColumns(answer), mapUnitFeatureRows(answer, retrievedAt));
 }

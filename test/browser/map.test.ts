@@ -336,7 +336,7 @@ describe("map page", () => {
     await page.waitForSelector("#panel-body .warnings li", { timeout: 20_000 });
     const body = (await page.textContent("#panel-body")) ?? "";
     expect(body).toContain("No mapped survey data at this point: no map unit here, inside survey area MH936");
-    expect(body).toContain("falls in no SSURGO map unit");
+    expect(body).toContain("falls in no usda_ssurgo map unit");
     expect(await page.locator(".component-horizons").count()).toBe(0);
     // Keyboard users land on the panel heading.
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("panel-title");

@@ -40,7 +40,7 @@ const GEOCHEM_SERVED = [
   "rubidium", "sulfur", "antimony", "scandium", "selenium", "tin", "strontium", "tellurium", "thorium", "titanium",
   "thallium", "uranium", "vanadium", "tungsten", "yttrium", "zinc_total",
 ];
-const SERVED = ["ph", "organic_carbon", "organic_matter", "sand", "silt", "clay", "bulk_density", "cec", "total_nitrogen", "ec"];
+const SERVED = ["ph", "organic_carbon", "organic_matter", "sand", "silt", "clay", "bulk_density", "cec", "total_nitrogen", "ec", "calcium", "potassium", "phosphorus_mehlich3", "phosphorus_olsen"];
 /** 0.3.0: served in map-unit summaries (the class properties only there). */
 const SUMMARY_SERVED = [
   "available_water_capacity",
@@ -54,9 +54,7 @@ const SUMMARY_SERVED = [
 ];
 const NOT_SERVED = [
   "phosphorus",
-  "calcium",
   "magnesium",
-  "potassium",
   "sodium",
   "iron",
   "manganese",

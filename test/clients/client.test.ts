@@ -49,6 +49,8 @@ describe("a client generated with openapi-typescript + openapi-fetch", () => {
     expect(generated).toContain('components["schemas"]["Observation"][]');
     expect(generated).toMatch(/Observation: components\["schemas"\]\["SoilObservation"\] \| components\["schemas"\]\["SampleObservation"\]/);
     expect(generated).toMatch(/getPedon: \{/);
+    // JSON and CSV are separate media types of the 200: the model, and a string.
+    expect(generated).toMatch(/"application\/json": components\["schemas"\]\["LayerTable"\];\s*"text\/csv": string;/);
     await run([join(dir, "node_modules/.bin/tsc"), "-p", "tsconfig.json"], dir);
 
     const point = knownPoints().find((p) => p.area === "IA073-aoi" && p.component === "Clarion")!;
@@ -68,6 +70,13 @@ describe("a client generated with openapi-typescript + openapi-fetch", () => {
     expect(out.summary).toMatchObject({ mapUnitKey: point.mukey, componentCount: unit.components.length, awsUnit: "cm", drainage: unit.muaggatt.drclassdcd, clayMethod: "weighted_average" });
     expect(out.summary.aws.toFixed(2)).toBe(Number(unit.muaggatt.aws0100wta).toFixed(2));
     expect(out.summary.clayContributors).toContain(point.component);
+
+    // One client: the layer table's JSON typed with data_kind and transformations, its CSV read as text.
+    expect(out.layers.kind).toBe("mixed");
+    expect(out.layers.derived).toBeGreaterThan(0);
+    expect(out.layers.derivedOperations).toEqual(["derive_organic_matter_from_organic_carbon"]);
+    expect(out.layers.csvType).toStartWith("text/csv");
+    expect(out.layers.csvLines).toBe(out.layers.rows + 1);
 
     expect(out.notFound.status).toBe(404);
     expect(out.notFound.code).toBe("not_found");

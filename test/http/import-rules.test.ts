@@ -76,7 +76,7 @@ const ROOMS: Record<string, { kind: string; may: readonly string[] | "anything" 
   collections: { kind: "composite", may: [...FEATURE_READS, "geochem", "mapunits", "pedons", "providers/connect"] },
   // What features share.
   http: { kind: "shared", may: [...LEAVES, "config", "answer", "domain", "redis/client", "upstream/transport"] },
-  answer: { kind: "shared", may: [...LEAVES, "domain", "providers/provider", "providers/registry", "providers/connect", "upstream/transport", "upstream/cache"] },
+  answer: { kind: "shared", may: [...LEAVES, "domain", "catalog", "providers/provider", "providers/registry", "providers/connect", "upstream/transport", "upstream/cache"] },
   tables: { kind: "shared", may: [...LEAVES, "domain", "catalog", "http/response", "http/rendered-bodies"] },
   aggregation: { kind: "shared", may: [...LEAVES, "answer", "domain", "catalog", "providers/provider", "upstream/transport", "upstream/cache"] },
   // The shapes features and providers share, and the vocabulary as data.

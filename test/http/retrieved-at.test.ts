@@ -1,7 +1,7 @@
 /**
  * `retrieved_at` means one thing everywhere (docs/decisions.md#retrieved-at): when Loam's
  * source read the data. In snapshot mode that is the snapshot's build, the same instant on every route
- * (lists, point, summaries, pedons, series, raw wrappers, CSV); through SDA it is the upstream call. A
+ * (lists, point, summaries, pedons, series, raw wrappers, CSV: the map-unit and layer tables too); through SDA it is the upstream call. A
  * survey's version date (data README §1.2: IA073 version 26, 2020-06-10) is a warning, not a retrieved_at.
  */
 import { describe, expect, test } from "bun:test";
@@ -18,12 +18,16 @@ async function retrievals(loam: typeof snapshot): Promise<Record<string, string[
   const raw = (await loam.json(`/v1/providers/usda_ssurgo/raw/location?${POINT}`)).body;
   const rawPedon = (await loam.json("/v1/providers/usda_kssl/raw/pedons/02N0245")).body;
   const list = records(parseRfc4180(await (await loam.get("/v1/pedons?bbox=-96,38.5,-95,39.5&format=csv")).text()));
+  const polygons = records(parseRfc4180(await (await loam.get("/v1/soil/mapunits?bbox=-94.37,41.934,-94.35,41.954&property=clay&format=csv")).text()));
+  const layers = records(parseRfc4180(await (await loam.get("/v1/pedons/layers?bbox=-96,38.5,-95,39.5&properties=clay&format=csv")).text()));
   return {
     location: location.observations.map((o: any) => o.source.retrieved_at),
     summary: summary.summaries.map((s: any) => s.source.retrieved_at),
     pedon: [pedon.retrieved_at],
     raw: [raw.retrieved_at, rawPedon.retrieved_at],
     list: list.map((r) => r.retrieved_at!),
+    polygons: polygons.map((r) => r.retrieved_at!),
+    layers: layers.map((r) => r.retrieved_at!),
   };
 }
 

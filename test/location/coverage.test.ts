@@ -68,7 +68,7 @@ describe("why a point has no map unit", () => {
 
   test("live mode says nothing of the snapshot for a US point with no map unit", async () => {
     const text = await warningsAt(viaSda, "/v1/soil/location", NEBRASKA);
-    expect(text).toContain("falls in no SSURGO map unit");
+    expect(text).toContain("falls in no usda_ssurgo map unit");
     expect(text).not.toContain("offline snapshot");
   });
 

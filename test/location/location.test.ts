@@ -164,7 +164,7 @@ describe("no data", () => {
       contract.assert("LocationResponse", body);
       expect(body.observations).toEqual([]);
       expect(body.map_units).toEqual([]);
-      expect(body.warnings.join(" ")).toMatch(/falls in no SSURGO map unit/);
+      expect(body.warnings.join(" ")).toMatch(/falls in no usda_ssurgo map unit/);
       expect(body.warnings.join(" ")).toMatch(/Snapshot coverage: .*IA073/);
     }
   });
@@ -173,7 +173,7 @@ describe("no data", () => {
     const { status, body } = await viaSda.json(`/v1/soil/location?latitude=7.6&longitude=171.4`);
     expect(status).toBe(200);
     expect(body.observations).toEqual([]);
-    expect(body.warnings.join(" ")).toMatch(/falls in no SSURGO map unit/);
+    expect(body.warnings.join(" ")).toMatch(/falls in no usda_ssurgo map unit/);
     expect(body.warnings.join(" ")).not.toMatch(/offline snapshot/);
   });
 });

@@ -72,7 +72,7 @@ describe("accepted input", () => {
     const { status, body } = await loam.json(`/v1/soil/location?${OK}&properties=total_nitrogen,ph`);
     expect(status).toBe(200);
     expect(body.observations.every((o: any) => o.property.id === "ph")).toBe(true);
-    expect(body.warnings.join(" ")).toMatch(/does not report 'total_nitrogen'/);
+    expect(body.warnings.join(" ")).toMatch(/Loam does not serve 'total_nitrogen' from usda_ssurgo/);
   });
 });
 

@@ -66,6 +66,9 @@ describe("GET /v1/pedons/layers", () => {
             unit: o.unit,
             method_code: o.method_code,
             measurement_method: o.measurement_method,
+            original_column: o.original_column,
+            data_kind: o.data_kind,
+            transformations: o.transformations,
           });
         }
       }
@@ -78,12 +81,14 @@ describe("GET /v1/pedons/layers", () => {
   });
 
   test("CSV: the same rows, the answer's warnings once (first row), provider and retrieval time on each", async () => {
-    const path = `/v1/pedons/layers?bbox=${BOX}&properties=clay,ph&limit=5`;
+    // One JSON page holds the box's pedons; a CSV holds every page (test/tables/whole-csv.test.ts), so it has no Link header.
+    const path = `/v1/pedons/layers?bbox=${BOX}&properties=clay,ph&limit=100`;
     const json = (await loam.json(path)).body;
     const response = await loam.get(`${path}&format=csv`);
     expect(response.headers.get("content-type")).toStartWith("text/csv");
     expect(response.headers.get("content-disposition")).toContain("loam-pedon-layers_");
-    expect(response.headers.get("link")).not.toBeNull();
+    expect(json.truncated).toBe(false);
+    expect(response.headers.get("link")).toBeNull();
     const rows = records(parseRfc4180(await response.text()));
     expect(rows.length).toBe(json.rows.length);
     rows.forEach((row, i) => {
@@ -93,8 +98,32 @@ describe("GET /v1/pedons/layers", () => {
     });
   });
 
-  test("bad input is a 422 naming the rule: a box over the spec's limits, an unknown property, a limit over 100, a cursor of another box", async () => {
-    for (const query of [`bbox=-102,37,-94,40`, `bbox=${BOX}&properties=nonsense`, `bbox=${BOX}&limit=101`, `bbox=${BOX}&depth_top_cm=50&depth_bottom_cm=10`]) {
+  test("a derived row says so: organic matter carries data_kind derived and its transformation from the organic carbon it reports (KSSL's file)", async () => {
+    const script =
+      `import csv,json; rows=csv.DictReader(open(${JSON.stringify(join(DATA_DIR, "kssl/KS/lab_chemical_properties.csv"))}, newline=''))\n` +
+      "print(json.dumps({r['labsampnum']: r['estimated_organic_carbon'] for r in rows if r['estimated_organic_carbon']}))";
+    const child = Bun.spawn(["/usr/bin/python3", "-c", script], { stdout: "pipe" });
+    const carbon: Record<string, string> = JSON.parse(await new Response(child.stdout).text());
+    const { body } = await loam.json(`/v1/pedons/layers?bbox=${BOX}&properties=organic_matter,clay&limit=100`);
+    expect(body.data_kind).toBe("mixed");
+    const om = body.rows.filter((r: any) => r.property === "organic_matter" && r.value !== null);
+    expect(om.length).toBeGreaterThan(50);
+    for (const r of om) {
+      expect(r.data_kind).toBe("derived");
+      expect(r.original_column).toBe("lab_chemical_properties.estimated_organic_carbon");
+      expect(Number(r.reported_value)).toBe(Number(carbon[r.layer_key]));
+      expect(r.value).toBeCloseTo(Number(carbon[r.layer_key]) * 1.724, 2);
+      expect(r.transformations.map((t: any) => t.operation)).toContain("derive_organic_matter_from_organic_carbon");
+    }
+    for (const r of body.rows.filter((r: any) => r.property === "clay")) expect(r.data_kind).toBe("observed");
+    const csv = records(parseRfc4180(await (await loam.get(`/v1/pedons/layers?bbox=${BOX}&properties=organic_matter&format=csv`)).text()));
+    const first = csv.find((r) => r.value !== "")!;
+    expect(first.data_kind).toBe("derived");
+    expect(first.transformations).toContain("organic_matter = organic_carbon * 1.724");
+  });
+
+  test("bad input is a 422 naming the rule: a box outside WGS84, an unknown property, a limit over 100, a cursor of another box", async () => {
+    for (const query of [`bbox=-96,38.5,-95,91`, `bbox=-95,38.5,-96,39.5`, `bbox=${BOX}&properties=nonsense`, `bbox=${BOX}&limit=101`, `bbox=${BOX}&depth_top_cm=50&depth_bottom_cm=10`]) {
       const { status, body } = await loam.json(`/v1/pedons/layers?${query}`);
       expect({ query, status }).toEqual({ query, status: 422 });
       expect(body.error.code).toBe("validation_error");

@@ -251,11 +251,14 @@ describe("GET /v1/pedons/{pedon_key}", () => {
     expect(body.warnings.join(" ")).toMatch(/14N04357 are recorded with zero thickness/);
   });
 
-  test("every vocabulary id KSSL does not serve is answered with a warning, not invented", async () => {
-    const { status, body } = await snapshot.json(`/v1/pedons/02N0245?properties=ph,phosphorus`);
+  test("every vocabulary id Loam does not serve from KSSL is answered with a warning in Loam's name, not invented", async () => {
+    const { status, body } = await snapshot.json(`/v1/pedons/02N0245?properties=ph,phosphorus,magnesium`);
     expect(status).toBe(200);
     expect(body.layers.every((l: any) => l.observations.every((o: any) => o.property.id === "ph"))).toBe(true);
-    expect(body.warnings.join(" ")).toMatch(/does not report 'phosphorus'/);
+    const text = body.warnings.join(" ");
+    expect(text).toContain("Loam serves 'phosphorus' from usda_kssl only by method, as different quantities: ask for phosphorus_mehlich3 or phosphorus_olsen.");
+    expect(text).toContain("Loam does not serve 'magnesium' from usda_kssl");
+    expect(text).not.toContain("does not report");
   });
 
   test("an absent result is not an observation (02N0245 has no saturated-paste EC)", async () => {

@@ -53,4 +53,24 @@ describe("series link vs the pedon's own classification", () => {
       expect({ pedon: c.key, warned }).toEqual({ pedon: c.key, warned: differing.includes(c) });
     }
   }, 60_000);
+
+  test("the pedon list says it too: every listed pedon whose great group differs is named in the list's warning, the others are not", async () => {
+    const differing = new Set(CASES.filter((c) => c.osd!.split(/\s+/).at(-1)!.toLowerCase() !== c.greatGroup.toLowerCase()).map((c) => c.key));
+    // Kansas in 2 x 2 degree boxes (the list's largest is 4 square degrees).
+    let checked = 0;
+    for (const west of [-102, -100, -98, -96]) {
+      for (const south of [37, 39]) {
+        const { status, body } = await loam.json(`/v1/pedons?bbox=${west},${south},${west + 2},${south + 2}&limit=500`);
+        expect(status).toBe(200);
+        const warning: string = body.warnings.find((w: string) => w.startsWith("Pedon(s) ")) ?? "";
+        for (const f of body.features) {
+          const key = f.properties.pedon_key;
+          expect({ key, named: warning.includes(`${key} (sampled as`) }).toEqual({ key, named: differing.has(key) });
+          if (key === "01N0169") expect(warning).toContain("01N0169 (sampled as Palermo, classified as argiudolls; the current description gives");
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(400);
+  });
 });

@@ -59,7 +59,7 @@ describe("a fixture provider registered with one line", () => {
 
   test("properties it does not serve are named in a warning", async () => {
     const { body } = await loam.json(`/v1/soil/location?${at}&providers=fixture_points&properties=ph,cec`);
-    expect(body.warnings).toContain("fixture_points does not report 'cec'; it serves ph, clay.");
+    expect(body.warnings).toContain("Loam does not serve 'cec' from fixture_points; it serves ph, clay.");
   });
 
   test("the raw endpoint serves its own JSON, cached: a second request makes no transport call", async () => {

@@ -117,7 +117,7 @@ describe("GET /v1/soil/location as CSV", () => {
 
 describe("GET /v1/pedons as CSV", () => {
   test("one record per feature, same keys, coordinates and layer counts as the GeoJSON", async () => {
-    const { json, csv, response } = await both("/v1/pedons?bbox=-96.5,38.5,-95,39.5&limit=50");
+    const { json, csv, response } = await both("/v1/pedons?bbox=-96.5,38.5,-95,39.5&limit=500");
     expect(response.headers.get("content-disposition")).toBe('attachment; filename="loam-pedons_-96.5_38.5_-95_39.5.csv"');
     const rows = records(parseRfc4180(csv));
     expect(Object.keys(rows[0]!)).toEqual(PEDON_FEATURE_COLUMNS.map(([name]) => name));
@@ -331,10 +331,10 @@ describe("every CSV route, read by Python's csv module", () => {
       [`/v1/soil/summary?latitude=${p.lat}&longitude=${p.lon}&properties=clay,drainage_class`, (j) => j.summaries.length],
       [`/v1/soil/mapunits/${p.mukey}?properties=clay,available_water_storage`, (j) => j.summaries.length],
       ["/v1/soil/mapunits?bbox=-94.37,41.934,-94.35,41.954&property=clay", (j) => j.features.length],
-      ["/v1/pedons?bbox=-96.5,38.5,-95,39.5&limit=50", (j) => j.features.length],
+      ["/v1/pedons?bbox=-96.5,38.5,-95,39.5&limit=500", (j) => j.features.length],
       ["/v1/pedons/02N0245", (j) => j.layers.reduce((n: number, l: any) => n + l.observations.length, 0)],
       ["/v1/series/clarion", (j) => j.horizons.length],
-      ["/v1/pedons/layers?bbox=-96,38.5,-95,39.5&properties=clay,ph&limit=5", (j) => j.rows.length],
+      ["/v1/pedons/layers?bbox=-96,38.5,-95,39.5&properties=clay,ph&limit=100", (j) => j.rows.length],
       ["/v1/soil/aoi?bbox=-94.361846,41.943158,-94.358198,41.945788&properties=clay,drainage_class", (j) => j.map_units.length * 2 + j.summaries.length],
       [`/v1/soil/points?points=${p.lat},${p.lon};41.95,-94.35&properties=clay,ph`, (j) => j.points.length * 2],
     ];
@@ -434,7 +434,7 @@ describe("negotiation, validators and errors", () => {
 describe("the CSV routes in the OpenAPI document", () => {
   test("each CSV route documents format (json, csv), text/csv on its 200 and Content-Disposition; JSON-only routes do not", async () => {
     const doc = await (await loam.get("/openapi.json")).json();
-    const csvPaths = ["/v1/soil/location", "/v1/soil/summary", "/v1/soil/mapunits", "/v1/soil/mapunits/{map_unit_key}", "/v1/pedons", "/v1/pedons/layers", "/v1/pedons/{pedon_key}", "/v1/series/{name}", "/v1/geochem/sites", "/v1/geochem/sites/{site_id}", "/v1/soil/points"];
+    const csvPaths = ["/v1/soil/location", "/v1/soil/summary", "/v1/soil/mapunits", "/v1/soil/mapunits/{map_unit_key}", "/v1/pedons", "/v1/pedons/layers", "/v1/pedons/{pedon_key}", "/v1/series/{name}", "/v1/geochem/sites", "/v1/geochem/sites/{site_id}", "/v1/soil/points", "/v1/soil/modeled"];
     for (const path of csvPaths) {
       const get = doc.paths[path].get;
       const format = get.parameters.find((p: any) => p.name === "format");

@@ -115,7 +115,7 @@ describe("SnapshotTransport: lab pedons", () => {
     expect(tableRecords(page.table).map((r) => r.pedon_key)).toEqual(keys.slice(0, 6));
     const exact = await runQuery(source, { kind: "lab_bbox", bbox: [-95.7708282, 39.0783539, -95.7708282, 39.0783539], limit: 10 });
     expect(tableRecords(exact.table)).toEqual([
-      { pedon_key: "02N0245", pedlabsampnum: "02N0245", upedonid: "S01KS-177-001", samp_name: "Kimo", corr_name: null, site_obsdate: null, latitude_decimal_degrees: "39.0783539", longitude_decimal_degrees: "-95.7708282", layer_count: "8" },
+      { pedon_key: "02N0245", pedlabsampnum: "02N0245", upedonid: "S01KS-177-001", samp_name: "Kimo", corr_name: null, samp_taxgrtgroup: "hapludolls", site_obsdate: null, latitude_decimal_degrees: "39.0783539", longitude_decimal_degrees: "-95.7708282", layer_count: "8" },
     ]);
   });
 

@@ -84,6 +84,12 @@ export const KSSL_PROPERTIES: Record<string, KsslProperty> = {
   // meq/100 g equals cmol(+)/kg numerically (docs/decisions.md#units): no transformation is recorded.
   cec: { unit: "cmol(+)/kg", columns: [{ table: "lab_chemical_properties", column: "cec_nh4_ph_7", methodColumn: "cec_nh4_ph_7_method", unit: "cmol(+)/kg", method: "Cation exchange capacity by 1 M ammonium acetate (NH4OAc) buffered at pH 7", dataKind: "observed" }] },
   total_nitrogen: { unit: "%", columns: [{ table: "lab_chemical_properties", column: "total_nitrogen_ncs", methodColumn: "total_nitrogen_ncs_method", unit: "% (by weight)", method: "Total nitrogen by dry combustion", dataKind: "observed" }] },
+  // meq/100 g = cmol(+)/kg, as for cec. KSSL does not report NH4OAc calcium for samples with carbonates or soluble salts.
+  calcium: { unit: "cmol(+)/kg", columns: [{ table: "lab_chemical_properties", column: "ca_nh4_ph_7", methodColumn: "ca_nh4_ph_7_method", unit: "cmol(+)/kg", method: "Exchangeable calcium extracted by 1 M ammonium acetate (NH4OAc) buffered at pH 7", dataKind: "observed" }] },
+  potassium: { unit: "cmol(+)/kg", columns: [{ table: "lab_chemical_properties", column: "k_nh4_ph_7", methodColumn: "k_nh4_ph_7_method", unit: "cmol(+)/kg", method: "Exchangeable potassium extracted by 1 M ammonium acetate (NH4OAc) buffered at pH 7", dataKind: "observed" }] },
+  // Extractable phosphorus by its extractant: two quantities, two ids (docs/decisions.md#vocabulary).
+  phosphorus_mehlich3: { unit: "mg/kg", columns: [{ table: "lab_chemical_properties", column: "phosphorus_mehlich_3", methodColumn: "phosphorus_mehlich_3_method", unit: "mg/kg", method: "Phosphorus extracted by the Mehlich-3 solution", dataKind: "observed" }] },
+  phosphorus_olsen: { unit: "mg/kg", columns: [{ table: "lab_chemical_properties", column: "phosphorus_olsen", methodColumn: "phosphorus_olsen_method", unit: "mg/kg", method: "Phosphorus extracted by 0.5 M sodium bicarbonate at pH 8.5 (Olsen)", dataKind: "observed" }] },
   ec: { unit: "dS/m", columns: [{ table: "lab_chemical_properties", column: "electrical_conductivity_satx", methodColumn: "electrical_cond_satx_method", unit: "dS/m", method: "Electrical conductivity of the saturated-paste extract (ECe)", dataKind: "observed" }] },
 };
 
@@ -134,6 +140,8 @@ const COORDINATES: readonly LabAnswerColumn[] = [
 export const BBOX_COLUMNS: readonly LabAnswerColumn[] = [
   ...PEDON_IDENTITY,
   { column: "corr_name", alias: "p", meaning: "correlated series name, when known" },
+  // Compared with the linked series description's class on the list too (docs/decisions.md#series-classification).
+  { column: "samp_taxgrtgroup", alias: "p", meaning: "Soil Taxonomy great group the pedon was classified in when sampled, lower case" },
   { column: "site_obsdate", alias: "p", meaning: "site observation date, when known" },
   ...COORDINATES,
   {

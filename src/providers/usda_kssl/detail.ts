@@ -2,6 +2,7 @@
  * What a KSSL pedon answer says beside its layers: citation, retrieval date, and the warnings a
  * reader needs to use lab results (docs/decisions.md#censored, #prep-code).
  */
+import { notServedWarning } from "../../catalog/not-served";
 import type { SourceDescription } from "../../upstream/transport";
 import type { SdaAnswer } from "../../upstream/sda/payload";
 import type { PedonDetail, PedonDetailContext } from "../provider";
@@ -46,7 +47,7 @@ function pedonWarnings(normalized: NormalizedPedon, context: PedonDetailContext)
   warnings.push(pedon.latitude === null ? `Pedon ${pedon.pedonKey} has no site coordinates in the provider's record: location is null.` : COORDINATE_WARNING);
   warnings.push(ABSENT_NOTE);
   for (const id of normalized.unsupported) {
-    warnings.push(`${KSSL_ID} does not report '${id}'; it serves ${Object.keys(KSSL_PROPERTIES).join(", ")}.`);
+    warnings.push(notServedWarning(KSSL_ID, id, Object.keys(KSSL_PROPERTIES)));
   }
   if (normalized.usedEstimatedOrganicCarbon) {
     warnings.push(

@@ -5,7 +5,7 @@ import { extentOfRow, usdaTransport } from "../usda";
 import { KSSL_ALIASES, KSSL_ID, KSSL_RECORD } from "./catalog";
 import { KSSL_PROPERTY_COLUMNS } from "./columns";
 import { coverageNote, notFoundMessage, pedonDetail, POINT_WARNING } from "./detail";
-import { normalizeCollection, sampledAs } from "./normalize";
+import { greatGroupsOf, normalizeCollection, sampledAs } from "./normalize";
 import { bboxQuery, countQuery, extentQuery, pedonQuery } from "./queries";
 import { parsePedonKey } from "../../domain/pedon-key";
 
@@ -24,6 +24,7 @@ export const usdaKssl: PedonProvider<SdaAnswer, SdaAnswer> = {
     },
     bbox: bboxQuery,
     features: (answer, limit) => normalizeCollection(answer.table, limit),
+    greatGroups: (answer) => greatGroupsOf(answer.table),
     extent: { query: extentQuery, read: extentOfRow },
     count: { query: countQuery, read: (answer) => Number(answer.table.rows[0]?.[0] ?? 0) },
     coverageNote,

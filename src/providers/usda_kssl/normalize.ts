@@ -194,6 +194,11 @@ function overlaps(layerTop: number, layerBottom: number, top: number, bottom: nu
   return layerTop < bottom && layerBottom > top;
 }
 
+/** The great group each pedon of a lab_bbox answer was sampled as (samp_taxgrtgroup), by pedon key. */
+export function greatGroupsOf(table: SdaTable): Map<string, string | null> {
+  return new Map(tableRecords(table).map((row) => [text(row.pedon_key) ?? "", text(row.samp_taxgrtgroup)] as const));
+}
+
 /** What a pedon answer says the pedon was sampled as (its first row), without normalizing its layers. */
 export function sampledAs(table: SdaTable): { name: string | null; greatGroup: string | null } {
   const first = tableRecords(table)[0];

@@ -131,6 +131,19 @@ function color(
   return { hue, value, chroma, notation: formatMunsell(hue, value, statedChroma), srgb_hex: converted.srgb_hex };
 }
 
+/** SoilKnowledgeBase's horizon fields a SeriesHorizon carries (the rest are named in a warning). */
+const SERVED_HORIZON_FIELDS = new Set(["name", "top", "bottom", "narrative", "texture_class", "structure", "pH_class", "moist_hue", "moist_value", "moist_chroma", "dry_hue", "dry_value", "dry_chroma"]);
+
+/** The parsed fields with a value in some horizon that no SeriesHorizon member carries, in first-seen order. */
+function fieldsLeftOut(parsed: readonly unknown[]): string[] {
+  const left = new Set<string>();
+  for (const raw of parsed) {
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) continue;
+    for (const [key, value] of Object.entries(raw)) if (!SERVED_HORIZON_FIELDS.has(key) && (number(value) !== null || text(value) !== null)) left.add(key);
+  }
+  return [...left];
+}
+
 function horizon(raw: unknown, table: MunsellTable, warnings: string[]): SeriesHorizon | null {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
   const h = raw as Record<string, unknown>;
@@ -197,7 +210,12 @@ export function parseOsd(input: string | unknown, table: MunsellTable): ParsedOs
   }
 
   // SoilKnowledgeBase wraps the typical pedon in one more list; only the first holds horizons.
-  const horizons = ((horizonLists as unknown[][])[0] ?? []).map((raw) => horizon(raw, table, warnings)).filter((h): h is SeriesHorizon => h !== null);
+  const parsed = (horizonLists as unknown[][])[0] ?? [];
+  const horizons = parsed.map((raw) => horizon(raw, table, warnings)).filter((h): h is SeriesHorizon => h !== null);
+  const leftOut = fieldsLeftOut(parsed);
+  if (leftOut.length > 0) {
+    warnings.push(`The parsed horizons also give ${leftOut.join(", ")}, which Loam does not serve as fields; each horizon's narrative states them as the description does.`);
+  }
   const revdate = text(osd.REVDATE);
   const states = (text(osd.STATES) ?? "")
     .split(",")

@@ -12,7 +12,7 @@ import type { SoilObservation } from "../../domain/observation";
 import type { NormalizedPoint, PointContext, PointMapUnit } from "../provider";
 import { SSURGO_PROPERTY_BY_ID, type SsurgoProperty } from "./columns";
 import { SSURGO_ID, SSURGO_LICENSE, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL, SSURGO_SPATIAL_RESOLUTION } from "./catalog";
-import { noMapUnitReason } from "../../domain/coverage";
+import { pointWithoutMapUnit } from "../../domain/coverage";
 
 export const MAPPED_SURVEY_WARNING =
   "Mapped survey data are not a laboratory observation at the queried point: this is a representative value estimated for a component of the map unit that contains the point.";
@@ -110,9 +110,12 @@ function retrievedAtOf(context: PointContext): string {
 
 /** The survey's own version date, said once per survey area (it is not a retrieval date). */
 export function surveyVersionWarning(areaSymbol: string, areaName: string | null, version: string | null, versionDate: Date | null): string {
-  const v = version ? `version ${version}` : "an unknown version";
-  const date = versionDate ? ` of ${isoDay(versionDate)}` : "";
-  return `Survey area ${areaName ? `${areaName} (${areaSymbol})` : areaSymbol} is served as of its ${v}${date} (the survey's own version date); source.retrieved_at is when Loam's source read the data.`;
+  const area = areaName ? `${areaName} (${areaSymbol})` : areaSymbol;
+  const date = versionDate ? isoDay(versionDate) : null;
+  // Each combination reads as a sentence (MH936 states a date but no version number).
+  const asOf =
+    version && date ? `its version ${version} of ${date}` : version ? `its version ${version} (date not stated)` : date ? `its version of ${date} (version number not stated)` : "a version it does not state";
+  return `Survey area ${area} is served as of ${asOf} (the survey's own version date); source.retrieved_at is when Loam's source read the data.`;
 }
 
 /** Every component of the map unit, each once, whether or not it has horizons (Urban land, Water). */
@@ -175,7 +178,8 @@ export function normalizePoint(answer: SdaAnswer, context: PointContext): Normal
   }
   warnings.push(...areas.values());
   if (mapUnits.size === 0) {
-    warnings.push(`The point (${context.latitude}, ${context.longitude}) falls in no SSURGO map unit: ${noMapUnitReason(context.source, context.latitude, context.longitude)}`);
+    // One sentence on every route (docs/decisions.md#coverage-messages).
+    warnings.push(pointWithoutMapUnit(SSURGO_ID, context.source, context.latitude, context.longitude));
   }
   if (hasMiscellaneousValues) {
     const placeholders = hasPlaceholders ? "; their zero sand, silt or clay values are placeholders" : "";

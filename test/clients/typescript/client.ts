@@ -11,12 +11,14 @@ type SoilObservation = components["schemas"]["SoilObservation"];
 type LabLayer = components["schemas"]["LabLayer"];
 type ErrorResponse = components["schemas"]["ErrorResponse"];
 type PropertySummary = components["schemas"]["PropertySummary"];
+type LayerTableRow = components["schemas"]["LayerTableRow"];
 // Operation ids are the generator's names for the calls (operations["getPedon"] exists only with short ids).
 type PedonOk = operations["getPedon"]["responses"][200]["content"]["application/json"];
 
 const baseUrl = process.env.LOAM_BASE;
 if (!baseUrl) throw new Error("LOAM_BASE is not set");
-// The data routes also document text/csv (format=csv); a JSON client says which media type it reads.
+// The data routes document application/json (the model) and text/csv (a string) as separate media types:
+// one client types its calls as JSON, and reads a table with parseAs "text" (typed string), no second client.
 const client = createClient<paths, "application/json">({ baseUrl });
 
 const [latitude, longitude] = [Number(process.env.POINT_LAT), Number(process.env.POINT_LON)];
@@ -47,6 +49,15 @@ const summaries: PropertySummary[] = summary.data.summaries;
 const byId = (id: string) => summaries.find((s) => s.property.id === id);
 const mapUnit = summary.data.map_unit;
 
+// The bulk layer table: typed rows (a derived row says so), and the same query as CSV from the same client.
+const layerQuery = { bbox: "-96,38.5,-95,39.5", properties: "organic_matter,clay", limit: 100 };
+const layerTable = await client.GET("/v1/pedons/layers", { params: { query: layerQuery } });
+if (!layerTable.data) throw new Error(`layers failed: ${JSON.stringify(layerTable.error)}`);
+const derivedRows: LayerTableRow[] = layerTable.data.rows.filter((r) => r.data_kind === "derived");
+const derivedOperations: string[] = [...new Set(derivedRows.flatMap((r) => r.transformations.map((t) => t.operation)))];
+const layerCsv = await client.GET("/v1/pedons/layers", { params: { query: { ...layerQuery, format: "csv" } }, parseAs: "text" });
+const csvText: string | undefined = layerCsv.data;
+
 const missing = await client.GET("/v1/pedons/{pedon_key}", { params: { path: { pedon_key: "99Z9999" } } });
 const notFound: ErrorResponse | undefined = missing.error;
 const invalid = await client.GET("/v1/soil/location", { params: { query: { latitude: 95, longitude: 0 } } });
@@ -64,6 +75,14 @@ console.log(
       drainage: byId("drainage_class")?.category ?? null,
       clayMethod: byId("clay")?.method ?? null,
       clayContributors: byId("clay")?.contributions.map((c) => c.component_name) ?? [],
+    },
+    layers: {
+      rows: layerTable.data.rows.length,
+      kind: layerTable.data.data_kind,
+      derived: derivedRows.length,
+      derivedOperations,
+      csvType: layerCsv.response.headers.get("content-type"),
+      csvLines: csvText === undefined ? null : csvText.split("\r\n").filter((l) => l !== "").length,
     },
     pedon: { key: detail.pedon_key, layerCount: layers.length, topHorizon: top.horizon_designation, topClay: topClay?.value ?? null, topClayReported: topClay?.reported_value ?? null },
     notFound: { status: missing.response.status, code: notFound?.error.code ?? null, requestIdHeader: missing.response.headers.get("x-request-id"), requestId: notFound?.error.request_id ?? null },
