@@ -225,6 +225,7 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; help: s
   { name: "UPSTREAM_TIMEOUT_MS", default: "15000", help: `each upstream call answers within this (100 to ${MAX_UPSTREAM_TIMEOUT_MS})` },
   { name: "CACHE_TTL_SECONDS", default: "604800", help: "how long upstream answers stay fresh (0: keep nothing)" },
   { name: "CACHE_MAX_BYTES", default: "268435456", help: "bytes of upstream answers LOAM_DB keeps at most" },
+  { name: "LOAM_CSV_MAX_ROWS", default: "50000", help: "rows a format=csv answer holds at most (past it a 422 says how to narrow the query)" },
   { name: "RATE_LIMIT_PER_MINUTE", default: "120", help: "requests per client address per minute" },
   { name: "TRUST_PROXY", default: "0", help: "1: rate-limit on the first X-Forwarded-For address (only behind a trusted proxy)" },
   { name: "LOG_LEVEL", default: "info", help: "access log: info (a line per request), error (5xx only), silent; debug logs as info" },
