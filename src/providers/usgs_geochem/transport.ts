@@ -9,6 +9,7 @@
 import { LoamError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../../errors";
 import { hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
 import type { Payload, QueryKind, SourceDescription, Transport } from "../../upstream/transport";
+import { remoteSource } from "../../upstream/public-url";
 import { GeochemFileError, readGeochemText, type GeochemTable } from "./file";
 import { GEOCHEM_PROVIDER_ID } from "./rows";
 import { indexGeochem, type GeochemIndex } from "./table";
@@ -85,7 +86,8 @@ export function geochemLiveTransport(options: GeochemLiveOptions): Transport {
     return downloading;
   }
 
-  const description: SourceDescription = { kind: "geochem", location: options.url };
+  // Served (source_url), counted and written into cache keys: never GEOCHEM_URL's credentials (docs/decisions.md#url-secrets).
+  const description: SourceDescription = remoteSource("geochem", options.url);
   return {
     kind: "geochem",
     ttlSeconds: GEOCHEM_KEEP_SECONDS,

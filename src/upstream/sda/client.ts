@@ -9,7 +9,7 @@ import type { Payload, QueryKind, SourceDescription, Transport } from "../transp
 import { CONNECTION_CLOSED, deadlineError, hostOf, networkCause, readCapped, startDeadline, type Deadline } from "../http";
 import { interpretAnswer, SERVICE, serviceExceptionText, type RawAnswer } from "./answer";
 import { commentFree } from "./sql";
-import { publicUrl } from "../public-url";
+import { remoteSource } from "../public-url";
 
 export { serviceException } from "./answer";
 
@@ -62,7 +62,7 @@ export class SdaTransport implements Transport {
 
   describe(): SourceDescription {
     // Served and logged: never the credentials an operator put in SDA_URL (docs/decisions.md#url-secrets).
-    return { kind: "sda", location: publicUrl(this.url) };
+    return remoteSource("sda", this.url);
   }
 
   async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
