@@ -128,6 +128,52 @@ export function deadlineError(deadline: Deadline, service: string, timeoutMs: nu
   return new UpstreamTimeoutError(`${service} did not send a complete answer within ${timeoutMs} ms.`, provider);
 }
 
+/** Redirects followed at most for one exchange (docs/decisions.md#redirects). */
+export const MAX_REDIRECTS = 3;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export interface UpstreamRequest {
+  fetch: typeof fetch;
+  /** The exchange's deadline: every hop is raced against it and aborted by it. */
+  deadline: Deadline;
+  /** The provider's error for a refused redirect; `why` names the configured host, never the target. */
+  refused: (why: string) => LoamError;
+}
+
+/**
+ * The shared HTTP reader's request (docs/decisions.md#redirects): `url` fetched with redirects
+ * followed only within its own origin (scheme, host and port), at most MAX_REDIRECTS. A redirect
+ * elsewhere (a metadata address, another service) is never requested, and its target, which may hold
+ * credentials of its own, never reaches a message: the error names the configured host only.
+ * 301/302 of a POST and every 303 continue as a GET without a body, as fetch itself does; 307/308 repeat
+ * the request. A 3xx without a Location is handed back as an answer (the caller's status check refuses it).
+ */
+export async function fetchWithinOrigin(url: string, init: RequestInit, request: UpstreamRequest): Promise<Response> {
+  const origin = new URL(url).origin;
+  let current = url;
+  let currentInit: RequestInit = { ...init, redirect: "manual", signal: request.deadline.signal };
+  for (let followed = 0; ; followed += 1) {
+    const response = await Promise.race([request.fetch(current, currentInit), request.deadline.expired]);
+    const location = REDIRECTS.has(response.status) ? response.headers.get("location") : null;
+    if (location === null) return response;
+    response.body?.cancel().catch(() => {});
+    let next: URL | null;
+    try {
+      next = new URL(location, current);
+    } catch {
+      next = null;
+    }
+    if (next === null || next.origin !== origin) throw request.refused(`(${hostOf(url)}) answered HTTP ${response.status} with a redirect to another host; Loam follows redirects only within the configured origin`);
+    if (followed >= MAX_REDIRECTS) throw request.refused(`(${hostOf(url)}) answered with more than ${MAX_REDIRECTS} redirects; Loam follows at most ${MAX_REDIRECTS}`);
+    const method = (currentInit.method ?? "GET").toUpperCase();
+    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
+      const { body: _body, ...rest } = currentInit;
+      currentInit = { ...rest, method: method === "HEAD" ? "HEAD" : "GET" };
+    }
+    current = next.href;
+  }
+}
+
 /** Read the body chunk by chunk, giving up (with `tooLarge()`) as soon as it passes the cap. */
 export async function readCapped(response: Response, maxBytes: number, expired: Promise<never>, tooLarge: () => Error): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length") ?? "");

@@ -7,7 +7,7 @@
  * Concurrent first requests share one download.
  */
 import { LoamError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../../errors";
-import { hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
+import { fetchWithinOrigin, hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
 import type { Payload, QueryKind, SourceDescription, Transport } from "../../upstream/transport";
 import { remoteSource } from "../../upstream/public-url";
 import { GeochemFileError, readGeochemText, type GeochemTable } from "./file";
@@ -40,7 +40,8 @@ export async function downloadGeochem(options: GeochemLiveOptions): Promise<Geoc
   let status: number;
   let body: Uint8Array;
   try {
-    const response = await Promise.race([fetchImpl(options.url, { headers: { accept: "text/plain, */*" }, signal: deadline.signal }), deadline.expired]);
+    const refused = (why: string) => new UpstreamError(`${SERVICE} ${why}.`, GEOCHEM_PROVIDER_ID);
+    const response = await fetchWithinOrigin(options.url, { headers: { accept: "text/plain, */*" } }, { fetch: fetchImpl, deadline, refused });
     status = response.status;
     const tooLarge = () => new UpstreamError(`${SERVICE} was larger than ${GEOCHEM_MAX_BYTES} bytes; it is not the DS 801 table.`, GEOCHEM_PROVIDER_ID);
     body = await readCapped(response, GEOCHEM_MAX_BYTES, deadline.expired, tooLarge);

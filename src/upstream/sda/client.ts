@@ -6,7 +6,7 @@
  */
 import { LoamError, UpstreamError, UpstreamUnreachableError } from "../../errors";
 import type { Payload, QueryKind, SourceDescription, Transport } from "../transport";
-import { CONNECTION_CLOSED, deadlineError, hostOf, networkCause, readCapped, startDeadline, type Deadline } from "../http";
+import { CONNECTION_CLOSED, deadlineError, fetchWithinOrigin, hostOf, networkCause, readCapped, startDeadline, type Deadline } from "../http";
 import { interpretAnswer, SERVICE, serviceExceptionText, type RawAnswer } from "./answer";
 import { commentFree } from "./sql";
 import { remoteSource } from "../public-url";
@@ -104,15 +104,11 @@ export class SdaTransport implements Transport {
     let raw: RawAnswer;
     let bytes: Uint8Array;
     try {
-      const response = await Promise.race([
-        this.fetchImpl(this.url, {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json" },
-          body: JSON.stringify({ query: sql, format: SDA_FORMAT }),
-          signal: deadline.signal,
-        }),
-        deadline.expired,
-      ]);
+      const response = await fetchWithinOrigin(
+        this.url,
+        { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ query: sql, format: SDA_FORMAT }) },
+        { fetch: this.fetchImpl, deadline, refused: (why) => new UpstreamError(`${SERVICE} ${why}.`) },
+      );
       bytes = await readCapped(response, this.maxBodyBytes, deadline.expired, () => this.tooLarge());
       raw = {
         status: response.status,
