@@ -48,7 +48,7 @@ export async function fetchOsd(key: string, options: OsdFetchOptions): Promise<F
       throw new NotFoundError(`No Official Series Description named '${key.replaceAll("_", " ")}' (the SoilKnowledgeBase repository has no file for it).`, PROVIDER);
     }
     const tooLarge = () => new UpstreamError(`${SERVICE} sent an answer larger than ${maxBytes} bytes, more than any series description.`, PROVIDER);
-    body = await readCapped(response, maxBytes, deadline.expired, tooLarge);
+    body = await readCapped(response, maxBytes, deadline.expired, tooLarge, refused);
   } catch (error) {
     if (deadline.passed) throw deadlineError(deadline, SERVICE, options.timeoutMs, PROVIDER);
     if (error instanceof LoamError) throw error;

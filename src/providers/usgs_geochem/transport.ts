@@ -44,7 +44,7 @@ export async function downloadGeochem(options: GeochemLiveOptions): Promise<Geoc
     const response = await fetchWithinOrigin(options.url, { headers: { accept: "text/plain, */*" } }, { fetch: fetchImpl, deadline, refused });
     status = response.status;
     const tooLarge = () => new UpstreamError(`${SERVICE} was larger than ${GEOCHEM_MAX_BYTES} bytes; it is not the DS 801 table.`, GEOCHEM_PROVIDER_ID);
-    body = await readCapped(response, GEOCHEM_MAX_BYTES, deadline.expired, tooLarge);
+    body = await readCapped(response, GEOCHEM_MAX_BYTES, deadline.expired, tooLarge, refused);
   } catch (error) {
     if (deadline.passed) throw new UpstreamTimeoutError(`${SERVICE} did not arrive completely within ${options.timeoutMs} ms.`, GEOCHEM_PROVIDER_ID);
     if (error instanceof LoamError) throw error;

@@ -104,12 +104,13 @@ export class SdaTransport implements Transport {
     let raw: RawAnswer;
     let bytes: Uint8Array;
     try {
+      const refused = (why: string) => new UpstreamError(`${SERVICE} ${why}.`);
       const response = await fetchWithinOrigin(
         this.url,
         { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ query: sql, format: SDA_FORMAT }) },
-        { fetch: this.fetchImpl, deadline, refused: (why) => new UpstreamError(`${SERVICE} ${why}.`) },
+        { fetch: this.fetchImpl, deadline, refused },
       );
-      bytes = await readCapped(response, this.maxBodyBytes, deadline.expired, () => this.tooLarge());
+      bytes = await readCapped(response, this.maxBodyBytes, deadline.expired, () => this.tooLarge(), refused);
       raw = {
         status: response.status,
         contentType: response.headers.get("content-type") ?? "",
