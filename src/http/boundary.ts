@@ -82,6 +82,17 @@ function clientOf(request: Request, socketAddress: () => string | undefined, tru
   return (socket && clientKey(socket)) || socket || "unknown";
 }
 
+/**
+ * Retry-After of a 429 the limiter did not decide (docs/decisions.md#upstream-budget): a request that
+ * reached its cap of upstream queries. When those queries spent the client's budget, the wait is the
+ * window's reset; otherwise the answers fetched are cached and a retry goes further at once (1 s).
+ */
+function retryAfter(headers: Record<string, unknown>): string {
+  const remaining = Number(headers["ratelimit-remaining"]);
+  const reset = headers["ratelimit-reset"];
+  return remaining === 0 && reset !== undefined ? String(reset) : "1";
+}
+
 /** Rate-limit headers, the 429, and the repeated-parameter rule, once the limiter has decided. */
 function withinRateLimit(request: Request, path: string, headers: Record<string, unknown>, decision: RateDecision): undefined {
   writeRateLimit(decision, (name, value) => (headers[name] = value));
@@ -185,9 +196,14 @@ function boundaryPlugin(options: BoundaryOptions, now: () => number, record: (tr
       }
       if (!isCountedPath(path)) return;
       // Upstream calls this request makes beyond its first spend the client's budget too (docs/decisions.md#upstream-budget).
+      // Each unit spent rewrites the RateLimit-* headers, so the answer tells what is really left.
+      const charged = (decision: RateDecision) => {
+        writeRateLimit(decision, (name, value) => (set.headers[name] = value));
+        return decision.allowed;
+      };
       const charge = () => {
         const spent = options.rateLimiter.hit(client, now());
-        return spent instanceof Promise ? spent.then((d) => d.allowed) : spent.allowed;
+        return spent instanceof Promise ? spent.then(charged) : charged(spent);
       };
       enterRequestScope({ requestId, upstreamCalls: 0, charge });
       // Scrapes have a budget of their own (the same limit), so monitoring never spends a client's API budget (docs/decisions.md#metrics).
@@ -206,6 +222,7 @@ function boundaryPlugin(options: BoundaryOptions, now: () => number, record: (tr
       else if (raised.detail !== undefined) options.onDetail?.(raised, requestId);
       if (failure.status === 405) set.headers["allow"] = ALLOWED_METHODS;
       if (failure.retryAfterSeconds !== undefined) set.headers["retry-after"] = String(failure.retryAfterSeconds);
+      if (failure.status === 429 && set.headers["retry-after"] === undefined) set.headers["retry-after"] = retryAfter(set.headers);
       set.status = failure.status;
       set.headers["cache-control"] = "no-store";
       return errorResponse(failure, requestId);

@@ -5,6 +5,7 @@
  */
 
 /** One exchange's time limit. Every await of the exchange is raced against `expired`. */
+import { Decompress } from "fflate";
 import { LoamBusyError, UpstreamTimeoutError, type LoamError } from "../errors";
 
 export interface Deadline {
@@ -128,26 +129,101 @@ export function deadlineError(deadline: Deadline, service: string, timeoutMs: nu
   return new UpstreamTimeoutError(`${service} did not send a complete answer within ${timeoutMs} ms.`, provider);
 }
 
-/** Read the body chunk by chunk, giving up (with `tooLarge()`) as soon as it passes the cap. */
-export async function readCapped(response: Response, maxBytes: number, expired: Promise<never>, tooLarge: () => Error): Promise<Uint8Array> {
+/** Content codings Loam asks for and decodes itself (docs/decisions.md#decompression). */
+export const ACCEPTED_ENCODINGS = "gzip, deflate";
+/**
+ * Compressed bytes inflated at a time: deflate expands at most about 1032 to 1, so one slice never
+ * makes more than about 4 MB before the cap is checked again.
+ */
+const INFLATE_SLICE_BYTES = 4096;
+
+/** Redirects followed at most for one exchange (docs/decisions.md#redirects). */
+export const MAX_REDIRECTS = 3;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export interface UpstreamRequest {
+  fetch: typeof fetch;
+  /** The exchange's deadline: every hop is raced against it and aborted by it. */
+  deadline: Deadline;
+  /** The provider's error for a refused redirect; `why` names the configured host, never the target. */
+  refused: (why: string) => LoamError;
+}
+
+/**
+ * The shared HTTP reader's request (docs/decisions.md#redirects): `url` fetched with redirects
+ * followed only within its own origin (scheme, host and port), at most MAX_REDIRECTS. A redirect
+ * elsewhere (a metadata address, another service) is never requested, and its target, which may hold
+ * credentials of its own, never reaches a message: the error names the configured host only.
+ * 301/302 of a POST and every 303 continue as a GET without a body, as fetch itself does; 307/308 repeat
+ * the request. A 3xx without a Location is handed back as an answer (the caller's status check refuses it).
+ */
+export async function fetchWithinOrigin(url: string, init: RequestInit, request: UpstreamRequest): Promise<Response> {
+  const origin = new URL(url).origin;
+  let current = url;
+  const headers = new Headers(init.headers);
+  if (!headers.has("accept-encoding")) headers.set("accept-encoding", ACCEPTED_ENCODINGS);
+  // Bun's fetch would inflate the body itself, ahead of the reader: readCapped inflates it under the cap instead.
+  let currentInit: RequestInit & { decompress?: boolean } = { ...init, headers, redirect: "manual", signal: request.deadline.signal, decompress: false };
+  for (let followed = 0; ; followed += 1) {
+    const response = await Promise.race([request.fetch(current, currentInit), request.deadline.expired]);
+    const location = REDIRECTS.has(response.status) ? response.headers.get("location") : null;
+    if (location === null) return response;
+    response.body?.cancel().catch(() => {});
+    let next: URL | null;
+    try {
+      next = new URL(location, current);
+    } catch {
+      next = null;
+    }
+    if (next === null || next.origin !== origin) throw request.refused(`(${hostOf(url)}) answered HTTP ${response.status} with a redirect to another host; Loam follows redirects only within the configured origin`);
+    if (followed >= MAX_REDIRECTS) throw request.refused(`(${hostOf(url)}) answered with more than ${MAX_REDIRECTS} redirects; Loam follows at most ${MAX_REDIRECTS}`);
+    const method = (currentInit.method ?? "GET").toUpperCase();
+    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
+      const { body: _body, ...rest } = currentInit;
+      currentInit = { ...rest, method: method === "HEAD" ? "HEAD" : "GET" };
+    }
+    current = next.href;
+  }
+}
+
+/**
+ * Read the body chunk by chunk, giving up (with `tooLarge()`) as soon as it passes the cap. A gzip or
+ * deflate body (fetchWithinOrigin asks for them and turns fetch's own decoding off) is inflated here a
+ * slice at a time and the cap counts inflated bytes, so an answer that inflates to gigabytes (a
+ * "decompression bomb") is stopped at the cap, not after (docs/decisions.md#decompression). Any other
+ * coding, or a body that does not inflate, is refused through `refused`.
+ */
+export async function readCapped(response: Response, maxBytes: number, expired: Promise<never>, tooLarge: () => Error, refused: (why: string) => Error): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length") ?? "");
   if (Number.isFinite(declared) && declared > maxBytes) {
     response.body?.cancel().catch(() => {});
     throw tooLarge();
   }
+  const encoding = (response.headers.get("content-encoding") ?? "").trim().toLowerCase();
+  if (!["", "identity", "gzip", "x-gzip", "deflate"].includes(encoding)) {
+    response.body?.cancel().catch(() => {});
+    throw refused(`sent an answer in the content coding '${encoding.slice(0, 40).replace(/[^\x21-\x7e ]/g, "?")}', which Loam did not ask for`);
+  }
   if (!response.body) return new Uint8Array(0);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await Promise.race([reader.read(), expired]);
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      reader.cancel().catch(() => {});
-      throw tooLarge();
+  const keep = (chunk: Uint8Array) => {
+    size += chunk.byteLength;
+    if (size <= maxBytes) chunks.push(chunk);
+  };
+  const inflater = encoding === "" || encoding === "identity" ? null : new Decompress(keep);
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), expired]);
+      if (inflater) inflate(inflater, done ? null : value, () => size > maxBytes, refused);
+      else if (!done) keep(value);
+      if (size > maxBytes) throw tooLarge();
+      if (done) break;
     }
-    chunks.push(value);
+  } catch (error) {
+    reader.cancel().catch(() => {});
+    throw error;
   }
   const bytes = new Uint8Array(size);
   let offset = 0;
@@ -156,6 +232,17 @@ export async function readCapped(response: Response, maxBytes: number, expired: 
     offset += chunk.byteLength;
   }
   return bytes;
+}
+
+/** Push one network chunk (null: the end) through the inflater a slice at a time, stopping once `full()`. */
+function inflate(inflater: Decompress, chunk: Uint8Array | null, full: () => boolean, refused: (why: string) => Error): void {
+  try {
+    if (chunk === null) inflater.push(new Uint8Array(0), true);
+    else for (let at = 0; at < chunk.byteLength && !full(); at += INFLATE_SLICE_BYTES) inflater.push(chunk.subarray(at, at + INFLATE_SLICE_BYTES));
+  } catch {
+    // fflate's own words name its internals: the client hears what happened, not how.
+    throw refused("sent a compressed answer that does not decompress (damaged or cut short)");
+  }
 }
 
 /** The host of an upstream URL for a message; never the path or query. */

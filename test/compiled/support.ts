@@ -121,8 +121,8 @@ export async function spawnLoam({ cmd, cwd, env }: SpawnOptions): Promise<LoamPr
   return loam;
 }
 
-/** Poll /health until 200; fails when the process exits first or after `timeoutMs`. */
-export async function waitHealthy(loam: LoamProcess, timeoutMs = 15_000): Promise<void> {
+/** Poll /health until 200; fails when the process exits first or after `timeoutMs` (long enough for a busy 2-core machine). */
+export async function waitHealthy(loam: LoamProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
     if (loam.proc.exitCode !== null) throw new Error(`loam exited with ${loam.proc.exitCode} before serving; stderr: ${loam.stderr()}`);

@@ -8,6 +8,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { testSnapshot, useLoam } from "../support/server";
+import { pollUntil } from "../support/spawn";
 import { parseRfc4180, records } from "../support/csv";
 import { ELEMENT_IDS, expectedCell, reference } from "./reference";
 
@@ -223,7 +224,7 @@ describe("the site list", () => {
     // The access log keeps the point rounded to 0.1 degree, as it keeps every coordinate.
     // (The line is written after the response is sent.)
     const logged = () => loam.accessLog.findLast((entry) => entry.route === "/v1/geochem/sites" && entry.query?.near);
-    for (let i = 0; i < 50 && !logged(); i++) await Bun.sleep(20);
+    await pollUntil("the access-log line of the near query", logged, 10_000);
     expect(logged()?.query).toMatchObject({ near: [42.1, -93.8], limit: "5", property: "arsenic" });
   });
 });

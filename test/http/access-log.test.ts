@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { useLoam } from "../support/server";
+import { pollUntil } from "../support/spawn";
 
 const { loam } = useLoam();
 
@@ -12,10 +13,7 @@ async function logged(path: string, requestId: string): Promise<Record<string, a
   const response = await loam.get(path, { headers: { "x-request-id": requestId } });
   await response.arrayBuffer();
   // The line is written once the response has gone.
-  for (let i = 0; i < 50 && !loam.accessLog.some((line) => line.request_id === requestId); i++) await Bun.sleep(10);
-  const line = loam.accessLog.find((entry) => entry.request_id === requestId);
-  expect(line).toBeDefined();
-  return line!;
+  return pollUntil(`the access-log line of ${requestId}`, () => loam.accessLog.find((entry) => entry.request_id === requestId), 10_000);
 }
 
 describe("the access log's form of a query", () => {

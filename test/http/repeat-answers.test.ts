@@ -7,6 +7,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { startLoam, type RunningLoam } from "../support/server";
+import { pollUntil } from "../support/spawn";
 
 const MAP_UNIT = "/v1/soil/mapunits/2765528?properties=aws,drainage_class,hydrologic_group&depth_bottom_cm=100";
 const PEDON = "/v1/pedons/02N0245";
@@ -40,8 +41,7 @@ function routeHeaders(headers: Headers): Record<string, string> {
 }
 
 async function accessLine(loam: RunningLoam, requestId: string) {
-  for (let i = 0; i < 100 && !loam.accessLog.some((line) => line.request_id === requestId); i++) await Bun.sleep(10);
-  return loam.accessLog.find((line) => line.request_id === requestId);
+  return pollUntil(`the access-log line of ${requestId}`, () => loam.accessLog.find((line) => line.request_id === requestId), 10_000);
 }
 
 describe("an answer sent again", () => {

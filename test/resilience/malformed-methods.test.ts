@@ -9,6 +9,7 @@
 import { expect, test } from "bun:test";
 import { rawRequest } from "./raw-http";
 import { useLoam } from "../support/server";
+import { pollUntil } from "../support/spawn";
 
 const { loam } = useLoam();
 const port = () => Number(new URL(loam.base).port);
@@ -38,4 +39,23 @@ test("methods Bun refuses before Loam (FOO, get, NUL) get no answer from Loam, a
   // Loam never saw them (no access-log line), and answers the next request as usual.
   expect(loam.accessLog.length).toBe(before);
   expect((await loam.json("/health")).status).toBe(200);
+});
+
+/** Bun's own refusal of a head over --max-http-header-size (262144 for Loam: package.json, scripts/build.ts). */
+const MAX_HEAD_BYTES = 262_144;
+
+test("a request head over the header-size limit gets Bun's own empty 431 and a closed connection before Loam runs; one within it is Loam's answer", async () => {
+  const oversized = await rawRequest(port(), `GET /v1/providers HTTP/1.1\r\nHost: x\r\nX-Request-Id: oversized-head-1\r\nX-Filler: ${"a".repeat(MAX_HEAD_BYTES)}\r\nConnection: close`);
+  // What Bun 1.4 sends (docs/decisions.md#malformed-methods): status line and Connection: close, nothing else.
+  expect(oversized.status).toBe(431);
+  expect([...oversized.headers.keys()]).toEqual(["connection"]);
+  expect(oversized.body).toBe("");
+  // Loam never saw it: no access-log line bears its request id (the next request's line is there once it is written).
+  const within = await rawRequest(port(), `GET /v1/providers HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: within-head-1\r\nX-Filler: ${"a".repeat(MAX_HEAD_BYTES / 2)}\r\nConnection: close`);
+  await pollUntil("the access-log line of the request within the limit", () => loam.accessLog.some((line) => line.request_id === "within-head-1"), 10_000);
+  expect(loam.accessLog.some((line) => line.request_id === "oversized-head-1")).toBe(false);
+  // Within the limit (a long header Loam does not read), Loam answers as usual.
+  expect(within.status).toBe(200);
+  expect(within.headers.get("x-request-id")).toBe("within-head-1");
+  expect(JSON.parse(within.body).providers.length).toBeGreaterThan(0);
 });

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
-import { spawnLoam } from "../support/spawn";
+import { pollUntil, spawnLoam, untilWorkersAnswer, workerOfConnection as workerOfConnection_ } from "../support/spawn";
 import { tempDbPath, testSnapshot } from "../support/server";
 
 const KNOWN_POINT = "/v1/soil/location?latitude=41.944131&longitude=-94.359608";
@@ -32,24 +32,9 @@ async function collect(stream: ReadableStream<Uint8Array>): Promise<void> {
   }
 }
 
-async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`${what} within ${ms} ms`);
-    await Bun.sleep(25);
-  }
-}
-
-/** The worker label of /metrics on a fresh connection (the kernel picks the worker per connection). */
-async function workerOfConnection(): Promise<string> {
-  const response = await fetch(`${base}/metrics`, { headers: { connection: "close" } });
-  const text = await response.text();
-  const match = /^loam_build_info\{worker="(\d+)"/m.exec(text);
-  if (!match) throw new Error(`no worker label in /metrics:\n${text.slice(0, 500)}`);
-  return match[1]!;
-}
+/** Bounded polls for the events of these tests (a restart, a log line); readiness uses untilWorkersAnswer. */
+const until = <T,>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>) => pollUntil(what, check);
+const workerOfConnection = async (): Promise<string> => (await workerOfConnection_(base)) ?? "none";
 
 const startedPid = (worker: number, after = 0) => lines.slice(after).find((l) => l.msg === `worker ${worker} started`)?.pid as number | undefined;
 const alive = (pid: number) => {
@@ -66,8 +51,10 @@ beforeAll(async () => {
   supervisor = spawned.proc as typeof supervisor;
   base = spawned.base;
   void collect(supervisor.stdout);
-  await until("both workers listening", () => lines.filter((l) => String(l.msg).startsWith("loam listening")).length >= 2 || undefined, 20_000);
-});
+  // Ready when both workers answer on fresh connections (not on their log lines), bounded for a busy machine.
+  await untilWorkersAnswer(base, 2);
+  await until("both 'worker started' lines read", () => startedPid(1) !== undefined && startedPid(2) !== undefined);
+}, 120_000);
 
 afterAll(async () => {
   if (supervisor.exitCode === null) {

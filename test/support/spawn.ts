@@ -41,3 +41,42 @@ export function spawnLoam(options: SpawnOptions): { proc: Subprocess; port: numb
   });
   return { proc, port, base: `http://127.0.0.1:${port}` };
 }
+
+/**
+ * Readiness on a busy machine (docs/decisions.md#test-readiness): poll `check` until it gives a value,
+ * bounded by time, never by a count of tries, a log line or a fixed sleep. The default bound is long
+ * enough for a 2-core machine with two CPU-bound processes beside the suite.
+ */
+export async function pollUntil<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 60_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+    await Bun.sleep(25);
+  }
+}
+
+/** The worker label of /metrics on a fresh connection to `base` (the kernel picks the worker per connection); null when none answers yet. */
+export async function workerOfConnection(base: string): Promise<string | null> {
+  try {
+    const text = await (await fetch(`${base}/metrics`, { headers: { connection: "close" } })).text();
+    return /^loam_build_info\{worker="(\d+)"/m.exec(text)?.[1] ?? null;
+  } catch {
+    return null; // not listening yet
+  }
+}
+
+/** Poll fresh connections until every one of `count` workers has answered; the labels seen, sorted. */
+export async function untilWorkersAnswer(base: string, count: number, ms = 60_000): Promise<string[]> {
+  const seen = new Set<string>();
+  try {
+    return await pollUntil(`answers from all ${count} workers`, async () => {
+      const worker = await workerOfConnection(base);
+      if (worker !== null) seen.add(worker);
+      return seen.size >= count ? [...seen].sort() : undefined;
+    }, ms);
+  } catch (error) {
+    throw new Error(`${(error as Error).message} (workers seen: ${[...seen].join(", ") || "none"})`);
+  }
+}

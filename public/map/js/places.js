@@ -33,7 +33,8 @@ export function setUpPlaces(map, state, onJump, onOverview) {
     // Tiny areas (a few hundred metres) would vanish at country scale: a labelled dot marks them too.
     const dot = L.circleMarker(bounds.getCenter(), { pane: "places", renderer, radius: 7, className: "place-dot place-dot-" + place.kind, weight: 2, fillOpacity: 0.9 });
     const side = place.labelSide || "right";
-    dot.bindTooltip(place.label, { permanent: true, direction: side, className: "place-tooltip", offset: [side === "left" ? -8 : 8, 0] });
+    // A text node, as every tooltip (a string would be inserted as HTML: docs/decisions.md#pages-text).
+    dot.bindTooltip(el("span", { text: place.label }), { permanent: true, direction: side, className: "place-tooltip", offset: [side === "left" ? -8 : 8, 0] });
     dot.on("click", (event) => {
       L.DomEvent.stop(event);
       onJump(place);

@@ -5,7 +5,7 @@
  * A series the repository has no file for is a 404 from GitHub, and a `not_found` here.
  */
 import { LoamError, NotFoundError, UpstreamError, UpstreamUnreachableError } from "../../errors";
-import { deadlineError, hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
+import { deadlineError, fetchWithinOrigin, hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
 import { osdUrl } from "../../config";
 
 // raw.githubusercontent.com serves the OSD files as text/plain, so the content type is not checked.
@@ -40,14 +40,15 @@ export async function fetchOsd(key: string, options: OsdFetchOptions): Promise<F
   let status: number;
   let body: Uint8Array;
   try {
-    const response = await Promise.race([fetchImpl(url, { headers: { accept: "application/json, text/plain" }, signal: deadline.signal }), deadline.expired]);
+    const refused = (why: string) => new UpstreamError(`${SERVICE} ${why}.`, PROVIDER);
+    const response = await fetchWithinOrigin(url, { headers: { accept: "application/json, text/plain" } }, { fetch: fetchImpl, deadline, refused });
     status = response.status;
     if (status === 404) {
       response.body?.cancel().catch(() => {});
       throw new NotFoundError(`No Official Series Description named '${key.replaceAll("_", " ")}' (the SoilKnowledgeBase repository has no file for it).`, PROVIDER);
     }
     const tooLarge = () => new UpstreamError(`${SERVICE} sent an answer larger than ${maxBytes} bytes, more than any series description.`, PROVIDER);
-    body = await readCapped(response, maxBytes, deadline.expired, tooLarge);
+    body = await readCapped(response, maxBytes, deadline.expired, tooLarge, refused);
   } catch (error) {
     if (deadline.passed) throw deadlineError(deadline, SERVICE, options.timeoutMs, PROVIDER);
     if (error instanceof LoamError) throw error;

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { UpstreamError } from "../../errors";
 import type { Payload, QueryKind, SourceDescription, Transport } from "../../upstream/transport";
-import { publicUrl } from "../../upstream/public-url";
+import { remoteSource } from "../../upstream/public-url";
 import { fetchOsd, type FetchedOsd, type OsdFetchOptions } from "./live";
 import type { RenotationRow } from "./munsell";
 import { MUNSELL_FILE, readRenotationFile } from "./renotation-file";
@@ -44,7 +44,7 @@ export function osdLiveTransport(options: OsdLiveOptions): Transport {
     },
   };
   // Served (source_url) and logged: never the credentials an operator put in OSD_URL (docs/decisions.md#url-secrets).
-  const description: SourceDescription = { kind: "osd", location: publicUrl(options.urlPattern) };
+  const description: SourceDescription = remoteSource("osd", options.urlPattern);
   return {
     kind: "osd",
     ttlSeconds: OSD_CACHE_TTL_SECONDS,

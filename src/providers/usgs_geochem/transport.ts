@@ -7,8 +7,9 @@
  * Concurrent first requests share one download.
  */
 import { LoamError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../../errors";
-import { hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
+import { fetchWithinOrigin, hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
 import type { Payload, QueryKind, SourceDescription, Transport } from "../../upstream/transport";
+import { remoteSource } from "../../upstream/public-url";
 import { GeochemFileError, readGeochemText, type GeochemTable } from "./file";
 import { GEOCHEM_PROVIDER_ID } from "./rows";
 import { indexGeochem, type GeochemIndex } from "./table";
@@ -39,10 +40,11 @@ export async function downloadGeochem(options: GeochemLiveOptions): Promise<Geoc
   let status: number;
   let body: Uint8Array;
   try {
-    const response = await Promise.race([fetchImpl(options.url, { headers: { accept: "text/plain, */*" }, signal: deadline.signal }), deadline.expired]);
+    const refused = (why: string) => new UpstreamError(`${SERVICE} ${why}.`, GEOCHEM_PROVIDER_ID);
+    const response = await fetchWithinOrigin(options.url, { headers: { accept: "text/plain, */*" } }, { fetch: fetchImpl, deadline, refused });
     status = response.status;
     const tooLarge = () => new UpstreamError(`${SERVICE} was larger than ${GEOCHEM_MAX_BYTES} bytes; it is not the DS 801 table.`, GEOCHEM_PROVIDER_ID);
-    body = await readCapped(response, GEOCHEM_MAX_BYTES, deadline.expired, tooLarge);
+    body = await readCapped(response, GEOCHEM_MAX_BYTES, deadline.expired, tooLarge, refused);
   } catch (error) {
     if (deadline.passed) throw new UpstreamTimeoutError(`${SERVICE} did not arrive completely within ${options.timeoutMs} ms.`, GEOCHEM_PROVIDER_ID);
     if (error instanceof LoamError) throw error;
@@ -85,7 +87,8 @@ export function geochemLiveTransport(options: GeochemLiveOptions): Transport {
     return downloading;
   }
 
-  const description: SourceDescription = { kind: "geochem", location: options.url };
+  // Served (source_url), counted and written into cache keys: never GEOCHEM_URL's credentials (docs/decisions.md#url-secrets).
+  const description: SourceDescription = remoteSource("geochem", options.url);
   return {
     kind: "geochem",
     ttlSeconds: GEOCHEM_KEEP_SECONDS,

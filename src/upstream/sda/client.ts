@@ -6,10 +6,10 @@
  */
 import { LoamError, UpstreamError, UpstreamUnreachableError } from "../../errors";
 import type { Payload, QueryKind, SourceDescription, Transport } from "../transport";
-import { CONNECTION_CLOSED, deadlineError, hostOf, networkCause, readCapped, startDeadline, type Deadline } from "../http";
+import { CONNECTION_CLOSED, deadlineError, fetchWithinOrigin, hostOf, networkCause, readCapped, startDeadline, type Deadline } from "../http";
 import { interpretAnswer, SERVICE, serviceExceptionText, type RawAnswer } from "./answer";
 import { commentFree } from "./sql";
-import { publicUrl } from "../public-url";
+import { remoteSource } from "../public-url";
 
 export { serviceException } from "./answer";
 
@@ -62,7 +62,7 @@ export class SdaTransport implements Transport {
 
   describe(): SourceDescription {
     // Served and logged: never the credentials an operator put in SDA_URL (docs/decisions.md#url-secrets).
-    return { kind: "sda", location: publicUrl(this.url) };
+    return remoteSource("sda", this.url);
   }
 
   async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
@@ -104,16 +104,13 @@ export class SdaTransport implements Transport {
     let raw: RawAnswer;
     let bytes: Uint8Array;
     try {
-      const response = await Promise.race([
-        this.fetchImpl(this.url, {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json" },
-          body: JSON.stringify({ query: sql, format: SDA_FORMAT }),
-          signal: deadline.signal,
-        }),
-        deadline.expired,
-      ]);
-      bytes = await readCapped(response, this.maxBodyBytes, deadline.expired, () => this.tooLarge());
+      const refused = (why: string) => new UpstreamError(`${SERVICE} ${why}.`);
+      const response = await fetchWithinOrigin(
+        this.url,
+        { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ query: sql, format: SDA_FORMAT }) },
+        { fetch: this.fetchImpl, deadline, refused },
+      );
+      bytes = await readCapped(response, this.maxBodyBytes, deadline.expired, () => this.tooLarge(), refused);
       raw = {
         status: response.status,
         contentType: response.headers.get("content-type") ?? "",

@@ -58,7 +58,9 @@ export function createGeochemLayer(map, onOpen) {
       marker.geoFeature = f;
       marker.geoKind = kind;
       marker.geoColour = colour;
-      marker.bindTooltip("Site " + p.site_id + ": " + (p.reported_value !== undefined ? String(p.reported_value) + (p.unit && kind !== "nosample" ? " " + p.unit : "") : ""), { direction: "top", offset: [0, -6] });
+      // A node with text, never a string: Leaflet inserts a string tooltip as HTML, and these values come from the file (docs/decisions.md#pages-text).
+      const tip = "Site " + p.site_id + ": " + (p.reported_value !== undefined ? String(p.reported_value) + (p.unit && kind !== "nosample" ? " " + p.unit : "") : "");
+      marker.bindTooltip(() => el("span", { text: tip }), { direction: "top", offset: [0, -6] });
       marker.on("click", (event) => {
         L.DomEvent.stop(event);
         onOpen(p.site_id, marker.getLatLng());
