@@ -6,7 +6,7 @@
  * 502/504 naming the provider; an answer that is not JSON, or lacks a layer asked for, is a 502 naming it.
  */
 import { LoamError, NotFoundError, UpstreamBudgetExhaustedError, UpstreamError } from "../../errors";
-import { deadlineError, hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
+import { deadlineError, fetchWithinOrigin, hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
 import { publicUrl } from "../../upstream/public-url";
 import type { CallBudget } from "../../upstream/call-budget";
 import { UpstreamUnreachableError, UpstreamTimeoutError } from "../../errors";
@@ -38,9 +38,11 @@ async function exchange(options: SoilGridsLiveOptions, url: string): Promise<{ s
   const fetchImpl = options.fetch ?? fetch;
   const deadline = startDeadline(options.timeoutMs);
   try {
-    const response = await Promise.race([fetchImpl(url, { headers: { accept: "application/json" }, signal: deadline.signal, redirect: "error" }), deadline.expired]);
+    // The shared reader: redirects only within the configured origin, decompression under the cap (docs/decisions.md#redirects).
+    const refused = (why: string) => new UpstreamError(`${SERVICE} (${hostOf(options.url)}) ${why}.`, SOILGRIDS_ID);
+    const response = await fetchWithinOrigin(url, { headers: { accept: "application/json" } }, { fetch: fetchImpl, deadline, refused });
     const tooLarge = () => new UpstreamError(`${SERVICE}'s answer was larger than ${MAX_BYTES} bytes; it is not a point answer.`, SOILGRIDS_ID);
-    const body = await readCapped(response, MAX_BYTES, deadline.expired, tooLarge);
+    const body = await readCapped(response, MAX_BYTES, deadline.expired, tooLarge, refused);
     return { status: response.status, text: new TextDecoder().decode(body) };
   } catch (error) {
     if (deadline.passed) throw deadlineError(deadline, `${SERVICE} (${hostOf(options.url)})`, options.timeoutMs, SOILGRIDS_ID);
