@@ -58,6 +58,19 @@ describe.skipIf(!gdal)("a point_values fixture provider registered with one line
     }
   });
 
+  test("method=weighted_average works for it too: one derived observation per property, GDAL's 0-5 and 5-15 cm weighted 5 and 10 cm", async () => {
+    const { lon, lat } = inside(0, 1);
+    const { status, body } = await loam.json(`/v1/soil/modeled?latitude=${lat}&longitude=${lon}&provider=fixture_grid&depth_bottom_cm=15&method=weighted_average`);
+    expect(status).toBe(200);
+    contract.assert("ModeledResponse", body);
+    for (const property of ["clay", "silt"]) {
+      const o = body.observations.find((x: any) => x.property.id === property);
+      const expected = (5 * atPoint(`${property}_0-5cm_mean.tif`, lon, lat) + 10 * atPoint(`${property}_5-15cm_mean.tif`, lon, lat)) / 15 / 10;
+      expect([o.data_kind, o.depth, o.source.provider]).toEqual(["derived", { top_cm: 0, bottom_cm: 15 }, "fixture_grid"]);
+      expect(o.value).toBeCloseTo(expected, 2);
+    }
+  });
+
   test("its CSV has one row per observation, the columns derived from the model", async () => {
     const { lon, lat } = inside(1, 0);
     const response = await loam.get(`/v1/soil/modeled?latitude=${lat}&longitude=${lon}&provider=fixture_grid&properties=silt&depth_bottom_cm=5&format=csv`);

@@ -13,6 +13,7 @@ import type { GridLayer, PointValuesParams, PointValuesProvider } from "../../pr
 import { VERSION } from "../../version";
 import type { GridResponse, ModeledQuery, ModeledResponse } from "./model";
 import { legendOf } from "./legend";
+import { AVERAGE_WARNING, weightedAverages } from "./average";
 
 export type EffectiveModeledQuery = Static<typeof ModeledQuery>;
 
@@ -47,14 +48,15 @@ export async function modeledAtPoint(deps: DataDeps, provider: PointValuesProvid
     cache,
     body: () => {
       const reading = provider.pointValues.read(cached.answer, { ...params, source, storedAt: cached.storedAt });
+      const averaged = query.method === "weighted_average" ? weightedAverages(reading.observations, query.depth_top_cm, query.depth_bottom_cm) : null;
       return {
         api_version: VERSION,
         status: "experimental" as const,
         query,
         data_kind: provider.pointValues.dataKind,
-        observations: reading.observations,
+        observations: averaged ? averaged.observations : reading.observations,
         cache: cacheMetadata(cache, deps.now()),
-        warnings: [...reading.warnings, ...unsupportedWarnings(provider, query.properties), ...staleWarnings(cache)],
+        warnings: [...reading.warnings, ...(averaged ? [AVERAGE_WARNING, ...averaged.warnings] : []), ...unsupportedWarnings(provider, query.properties), ...staleWarnings(cache)],
       };
     },
   };
