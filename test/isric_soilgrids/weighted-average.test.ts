@@ -90,6 +90,15 @@ describe.skipIf(!gdal)("method=weighted_average on the offline clips", () => {
     expect(bad.body.error.message).toContain("'method'");
   });
 
+  test("the OpenAPI document lists method (none, weighted_average; default none) on GET /v1/soil/modeled and method in the effective query", async () => {
+    const { body } = await loam.json("/openapi.json");
+    const method = body.paths["/v1/soil/modeled"].get.parameters.find((p: any) => p.name === "method");
+    expect(method.in).toBe("query");
+    expect(method.schema.enum ?? method.schema.anyOf?.map((a: any) => a.const)).toEqual(["none", "weighted_average"]);
+    expect(method.schema.default).toBe("none");
+    expect(body.components.schemas.ModeledQuery.required).toContain("method");
+  });
+
   test("its CSV has one row per property with the derived value", async () => {
     const response = await loam.get(`/v1/soil/modeled?${AT}&properties=clay,silt&depth_bottom_cm=10&method=weighted_average&format=csv`);
     const rows = records(parseRfc4180(await response.text()));
