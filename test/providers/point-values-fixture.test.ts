@@ -8,12 +8,12 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
-import { fixtureGrid, gridTransport, GRID } from "../fixtures/fixture_grid";
+import { fixtureGrid, fixtureGridOffline, gridTransport, GRID } from "../fixtures/fixture_grid";
 import { DATA_DIR, useLoam } from "../support/server";
 import { tool } from "../support/tools";
 import { parseRfc4180, records } from "../support/csv";
 
-const { loam, contract } = useLoam({ providers: [...DEFAULT_PROVIDERS, fixtureGrid] });
+const { loam, contract } = useLoam({ providers: [...DEFAULT_PROVIDERS, fixtureGrid, fixtureGridOffline] });
 const gdal = tool("gdallocationinfo", "gdal-bin");
 const RASTER = join(DATA_DIR, "soilgrids/raster");
 
@@ -95,6 +95,17 @@ describe.skipIf(!gdal)("a point_values fixture provider registered with one line
     const second = await loam.json(path);
     expect(second.body.cache.hit).toBe(true);
     expect(gridTransport.calls).toBe(calls);
+  });
+
+  test("read from an offline snapshot, its raw answer says so in the shape's words, not in another provider's (clips)", async () => {
+    const { lon, lat } = inside(1, 1);
+    const offline = await loam.json(`/v1/providers/fixture_grid_offline/raw/location?latitude=${lat}&longitude=${lon}&properties=clay`);
+    expect(offline.status).toBe(200);
+    contract.assert("RawProviderResponse", offline.body);
+    expect(offline.body.warnings).toContain("In snapshot mode this payload is what the offline snapshot holds for the point, not a live answer.");
+    expect(offline.body.warnings.filter((w: string) => w.includes("clip"))).toEqual([]);
+    const soilgrids = await loam.json("/v1/providers/isric_soilgrids/raw/location?latitude=18.65&longitude=-71.6&properties=clay");
+    expect(soilgrids.body.warnings.some((w: string) => w.startsWith("In snapshot mode this payload is the offline clips' cells"))).toBe(true);
   });
 
   test("the grid route serves its layer: origin, cell size and values GDAL reads at the clip's pixels", async () => {

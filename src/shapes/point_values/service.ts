@@ -15,6 +15,9 @@ import type { GridResponse, ModeledQuery, ModeledResponse } from "./model";
 import { legendOf } from "./legend";
 import { AVERAGE_WARNING, weightedAverages } from "./average";
 
+/** The raw route's word on a snapshot answer of a provider that says nothing more of its own. */
+export const OFFLINE_RAW_NOTE = "In snapshot mode this payload is what the offline snapshot holds for the point, not a live answer.";
+
 export type EffectiveModeledQuery = Static<typeof ModeledQuery>;
 
 /** The asked properties the provider serves; none is a 422 (nothing to ask upstream). */
@@ -79,7 +82,7 @@ export async function rawModeled(deps: DataDeps, provider: PointValuesProvider, 
       warnings: [
         `Raw upstream payload: not normalized, no units or provenance attached, and its layout is not promised to stay stable. Use /v1/soil/modeled for normalized values.`,
         provider.pointValues.note,
-        ...(source.kind === "snapshot" ? ["In snapshot mode this payload is the offline clips' cells holding the point, with each clip's file metadata (snapshot_clips; none outside the clips), not a live answer."] : []),
+        ...(source.kind === "snapshot" ? [provider.pointValues.offlineNote ?? OFFLINE_RAW_NOTE] : []),
         ...unsupportedWarnings(provider, query.properties),
         ...staleWarnings(cache),
       ],
