@@ -123,6 +123,10 @@ describe("SoilGrids live, against a stand-in replaying real answers", () => {
     expect(body.observations[0].value).toBeCloseTo(average("clay"), 2);
     expect(body.observations[1].value).toBeCloseTo(average("phh2o"), 2);
     expect(body.observations[0].uncertainty).toMatchObject({ lower: null, upper: null });
+    // The same point's depths (method=none) come from the same stored answer: no second call, no budget.
+    const calls = asked.length;
+    const plain = await loam.json("/v1/soil/modeled?latitude=32.44&longitude=-83.42&properties=clay,ph&depth_bottom_cm=60");
+    expect([plain.body.observations.length, plain.body.cache.hit, asked.length]).toEqual([8, true, calls]);
     // SoilGrids masks clay at 5-15 cm (null): 0-5 and 15-30 cm do not meet, so no average is invented.
     const masked = structuredClone(real);
     masked.properties.layers.find((l: any) => l.name === "clay").depths.find((d: any) => d.label === "5-15cm").values.mean = null;
