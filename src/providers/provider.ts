@@ -475,6 +475,8 @@ export interface PointValuesProvider<A = any, G = any> extends OperationalBase {
     dataKind: Static<typeof DataKind>;
     /** What a user must know about every value it serves, said on its raw answers too. */
     note: string;
+    /** What its raw answer holds when read from the offline snapshot (said on the raw route then); absent: a generic sentence. */
+    offlineNote?: string;
     /** The properties asked when a request names none (at most eight). */
     defaultProperties: string;
     query: QueryKind<PointValuesParams, A>;

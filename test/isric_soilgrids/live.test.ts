@@ -110,6 +110,32 @@ describe("SoilGrids live, against a stand-in replaying real answers", () => {
     expect(missing.body.error.message).toContain("clay");
   });
 
+  test("method=weighted_average over the REST answer: the four depths of 0-60 cm weighted 5, 10, 15 and 30 cm; a masked depth between leaves a gap and no average", async () => {
+    reply = () => new Response(REAL);
+    const { status, body } = await loam.json("/v1/soil/modeled?latitude=32.44&longitude=-83.42&properties=clay,ph&depth_bottom_cm=60&method=weighted_average");
+    expect(status).toBe(200);
+    const depths: [string, number][] = [["0-5cm", 5], ["5-15cm", 10], ["15-30cm", 15], ["30-60cm", 30]];
+    const average = (name: string) => depths.reduce((n, [label, cm]) => n + cm * mappedOf(name, label, "mean"), 0) / 60 / 10;
+    expect(body.observations.map((o: any) => [o.property.id, o.data_kind, o.depth])).toEqual([
+      ["clay", "derived", { top_cm: 0, bottom_cm: 60 }],
+      ["ph", "derived", { top_cm: 0, bottom_cm: 60 }],
+    ]);
+    expect(body.observations[0].value).toBeCloseTo(average("clay"), 2);
+    expect(body.observations[1].value).toBeCloseTo(average("phh2o"), 2);
+    expect(body.observations[0].uncertainty).toMatchObject({ lower: null, upper: null });
+    // The same point's depths (method=none) come from the same stored answer: no second call, no budget.
+    const calls = asked.length;
+    const plain = await loam.json("/v1/soil/modeled?latitude=32.44&longitude=-83.42&properties=clay,ph&depth_bottom_cm=60");
+    expect([plain.body.observations.length, plain.body.cache.hit, asked.length]).toEqual([8, true, calls]);
+    // SoilGrids masks clay at 5-15 cm (null): 0-5 and 15-30 cm do not meet, so no average is invented.
+    const masked = structuredClone(real);
+    masked.properties.layers.find((l: any) => l.name === "clay").depths.find((d: any) => d.label === "5-15cm").values.mean = null;
+    reply = () => new Response(JSON.stringify(masked));
+    const gap = await loam.json("/v1/soil/modeled?latitude=32.45&longitude=-83.42&properties=clay&depth_bottom_cm=30&method=weighted_average");
+    expect([gap.status, gap.body.observations]).toEqual([200, []]);
+    expect(gap.body.warnings.some((w: string) => w.startsWith("clay: the provider's depths with a value (0-5cm, 15-30cm) leave a gap"))).toBe(true);
+  });
+
   test("over SOILGRIDS_REQUESTS_PER_MINUTE a new point is a 503 upstream_budget_exhausted with Retry-After, and no call is sent", async () => {
     reply = () => new Response(REAL);
     asked.length = 0;

@@ -85,6 +85,7 @@ export const isricSoilgrids: PointValuesProvider<SoilGridsAnswer, { clips: GridC
   pointValues: {
     dataKind: "modeled",
     note: "SoilGrids values are a model's predictions for a 250 m cell, not observations at the point; divide each integer by its layer's d_factor (unit_measure).",
+    offlineNote: "In snapshot mode this payload is the offline clips' cells holding the point, with each clip's file metadata (snapshot_clips; none outside the clips), not a live answer.",
     defaultProperties: "clay,sand,silt,ph,organic_carbon",
     query: POINT_QUERY,
     read: readSoilGrids,

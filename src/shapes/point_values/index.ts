@@ -54,7 +54,7 @@ export function pointValues(deps: PointValuesRouteDeps) {
         checkDepthInterval(read.depth_top_cm, read.depth_bottom_cm);
         const provider = providerOf(deps, read.provider);
         const properties = parseProperties(read.properties === "" ? provider.pointValues.defaultProperties : read.properties);
-        const effective = { latitude: read.latitude, longitude: read.longitude, provider: provider.id, properties, depth_top_cm: read.depth_top_cm, depth_bottom_cm: read.depth_bottom_cm };
+        const effective = { latitude: read.latitude, longitude: read.longitude, provider: provider.id, properties, depth_top_cm: read.depth_top_cm, depth_bottom_cm: read.depth_bottom_cm, method: read.method };
         return deps.send(await modeledAtPoint(deps, provider, effective), request, set, MODELED_TABLE);
       },
       {
@@ -66,7 +66,7 @@ export function pointValues(deps: PointValuesRouteDeps) {
           tags: ["soil"],
           summary: "Modeled soil values for one WGS84 point",
           description:
-            "A point_values provider's values (the first registered by default): one observation per property and provider depth overlapping the interval, value = the mean, uncertainty = Q0.05 to Q0.95, every statistic in grid_context, with provenance. A valid point with no value is 200 with empty observations and a warning. Example: /v1/soil/modeled?latitude=18.65&longitude=-71.6&properties=clay,silt&depth_bottom_cm=15",
+            "A point_values provider's values (the first registered by default): one observation per property and provider depth overlapping the interval (method=weighted_average: one derived observation per property over the interval), value = the mean, uncertainty = Q0.05 to Q0.95, every statistic in grid_context, with provenance. A valid point with no value is 200 with empty observations and a warning. Example: /v1/soil/modeled?latitude=18.65&longitude=-71.6&properties=clay,silt&depth_bottom_cm=15",
           responses: documentedResponses({ 200: ["ModeledResponse", "Observations (possibly none), cache metadata and warnings."], ...ERRORS }, { etag: true, csv: "one row per observation" }),
         },
       },

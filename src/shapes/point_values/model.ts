@@ -21,6 +21,14 @@ export const ModeledQueryParams = t.Object({
     }),
   ),
   ...DEPTH_PARAMETERS,
+  method: t.Optional(
+    t.UnionEnum(["none", "weighted_average"], {
+      default: "none",
+      description:
+        "none (default): one observation per property and provider depth overlapping the interval, never averaged across depths. weighted_average: one derived observation per property over the interval (or the part of it the provider's depths cover), the depth values weighted by the centimetres each overlaps it, with the step as a transformation; its uncertainty is not derived (uncertainty.method says why).",
+      examples: ["weighted_average"],
+    }),
+  ),
   provider: providerParameter,
   ...FORMAT_PARAMETER,
 });
@@ -33,6 +41,7 @@ export const ModeledQuery = t.Object(
     properties: t.Array(t.String()),
     depth_top_cm: t.Number(),
     depth_bottom_cm: t.Number(),
+    method: t.UnionEnum(["none", "weighted_average"]),
   },
   { ...closed, title: "ModeledQuery", description: "The effective query: defaults applied, aliases resolved to canonical ids." },
 );
@@ -43,7 +52,9 @@ export const ModeledResponse = t.Object(
     status: t.Literal("experimental"),
     query: ModeledQuery,
     data_kind: t.Union(DataKind.anyOf, { description: "What the provider's values are, as it declares (a model's predictions: modeled)." }),
-    observations: t.Array(Observation, { description: "One per property and provider depth overlapping the interval; each with a grid_context (a modeled raster cell)." }),
+    observations: t.Array(Observation, {
+      description: "One per property and provider depth overlapping the interval (method=weighted_average: one derived observation per property); each with the provider's context (a modeled raster cell: grid_context).",
+    }),
     cache: CacheMetadata,
     warnings: t.Array(t.String()),
   },

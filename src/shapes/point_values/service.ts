@@ -13,6 +13,10 @@ import type { GridLayer, PointValuesParams, PointValuesProvider } from "../../pr
 import { VERSION } from "../../version";
 import type { GridResponse, ModeledQuery, ModeledResponse } from "./model";
 import { legendOf } from "./legend";
+import { AVERAGE_WARNING, weightedAverages } from "./average";
+
+/** The raw route's word on a snapshot answer of a provider that says nothing more of its own. */
+export const OFFLINE_RAW_NOTE = "In snapshot mode this payload is what the offline snapshot holds for the point, not a live answer.";
 
 export type EffectiveModeledQuery = Static<typeof ModeledQuery>;
 
@@ -47,14 +51,15 @@ export async function modeledAtPoint(deps: DataDeps, provider: PointValuesProvid
     cache,
     body: () => {
       const reading = provider.pointValues.read(cached.answer, { ...params, source, storedAt: cached.storedAt });
+      const averaged = query.method === "weighted_average" ? weightedAverages(reading.observations, query.depth_top_cm, query.depth_bottom_cm) : null;
       return {
         api_version: VERSION,
         status: "experimental" as const,
         query,
         data_kind: provider.pointValues.dataKind,
-        observations: reading.observations,
+        observations: averaged ? averaged.observations : reading.observations,
         cache: cacheMetadata(cache, deps.now()),
-        warnings: [...reading.warnings, ...unsupportedWarnings(provider, query.properties), ...staleWarnings(cache)],
+        warnings: [...reading.warnings, ...(averaged ? [AVERAGE_WARNING, ...averaged.warnings] : []), ...unsupportedWarnings(provider, query.properties), ...staleWarnings(cache)],
       };
     },
   };
@@ -77,7 +82,7 @@ export async function rawModeled(deps: DataDeps, provider: PointValuesProvider, 
       warnings: [
         `Raw upstream payload: not normalized, no units or provenance attached, and its layout is not promised to stay stable. Use /v1/soil/modeled for normalized values.`,
         provider.pointValues.note,
-        ...(source.kind === "snapshot" ? ["In snapshot mode this payload is the offline clips' cells holding the point, with each clip's file metadata (snapshot_clips; none outside the clips), not a live answer."] : []),
+        ...(source.kind === "snapshot" ? [provider.pointValues.offlineNote ?? OFFLINE_RAW_NOTE] : []),
         ...unsupportedWarnings(provider, query.properties),
         ...staleWarnings(cache),
       ],
