@@ -93,8 +93,22 @@ export async function loadMapUnit(deps: DataDeps, provider: MapUnitProvider, map
   return { cached, source, mapUnit };
 }
 
-/** The summaries of a plan for one map unit, each with its source. Pure. */
+/** Each map unit's summaries per plan, made once per read map unit (docs/decisions.md#derived-once). */
+const summariesOf = new PerObject<MapUnitData, Static<typeof PropertySummary>[]>();
+
+/** The key of everything a plan's summaries depend on. */
+const planInputs = (plan: SummaryPlan) =>
+  `${plan.summaries.map((s) => `${s.property.id}:${s.method}`).join(",")}|${plan.depth.top_cm}-${plan.depth.bottom_cm}|${JSON.stringify(plan.options)}`;
+
+/**
+ * The summaries of a plan for one map unit, each with its source. Pure; made once per map unit read from
+ * a cache entry and plan, so a repeat computes nothing: callers must not change what it returns.
+ */
 export function summarizeMapUnit(mapUnit: MapUnitData, plan: SummaryPlan): Static<typeof PropertySummary>[] {
+  return summariesOf.of(mapUnit, planInputs(plan), () => summarizeNow(mapUnit, plan));
+}
+
+function summarizeNow(mapUnit: MapUnitData, plan: SummaryPlan): Static<typeof PropertySummary>[] {
   return plan.summaries.map(({ property, method }) => ({
     ...summarize(mapUnit.components, property, method, plan.depth, plan.options),
     source: {

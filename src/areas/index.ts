@@ -1,4 +1,5 @@
 /** GET /v1/soil/aoi and GET /v1/soil/points: an area's report and the summaries at many points (docs/decisions.md#areas). */
+import { Memo } from "../lru";
 import { Elysia, t } from "elysia";
 import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
 import { strictQuery, type QueryOf } from "../http/query";
@@ -57,15 +58,24 @@ function providerNamed<P extends MapUnitProvider>(deps: DataDeps, given: string,
   return resolveProvider(deps.registry, given.trim(), fit);
 }
 
+/**
+ * Checked areas by their query text: a repeated request (a 304, a second page of the map) does not parse,
+ * validate and measure its polygon again (docs/decisions.md#derived-once). Refusals are not kept.
+ */
+const checkedPolygons = new Memo<string, Aoi>(256);
+const checkedBoxes = new Memo<string, { aoi: Aoi; bbox: [number, number, number, number] }>(256);
+
 /** Exactly one of `polygon` and `bbox`, as a checked area. */
 function areaOf(read: QueryOf<typeof AoiQueryParams>): { aoi: Aoi; bbox: [number, number, number, number] | null } {
   const polygon = read.polygon.trim();
   const box = read.bbox.trim();
   if (polygon !== "" && box !== "") throw new ValidationError("Query parameters 'polygon' and 'bbox' both name an area; give one of them.");
   if (polygon === "" && box === "") throw new ValidationError("Query parameter 'polygon' (WKT, CRS84) or 'bbox' (min_lon,min_lat,max_lon,max_lat) is required: the area of interest.");
-  if (polygon !== "") return { aoi: parseAoiPolygon(polygon), bbox: null };
-  const bbox = parseBbox(box, AOI_BBOX_LIMITS);
-  return { aoi: aoiOfBbox(bbox), bbox: [...bbox] };
+  if (polygon !== "") return { aoi: checkedPolygons.of(polygon, parseAoiPolygon), bbox: null };
+  return checkedBoxes.of(box, () => {
+    const bbox = parseBbox(box, AOI_BBOX_LIMITS);
+    return { aoi: aoiOfBbox(bbox), bbox: [...bbox] };
+  });
 }
 
 /** `points`: latitude,longitude pairs separated by semicolons, at most MAX_POINTS. */

@@ -10,6 +10,7 @@
  * - Many points: each point's map unit through the point query the point summary uses, each distinct
  *   map unit loaded and summarized once, the points answered in input order.
  */
+import { PerObject } from "../lru";
 import type { Static } from "elysia";
 import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../answer";
 import { ValidationError } from "../errors";
@@ -105,10 +106,19 @@ interface CutArea {
  */
 const cutArea = (deps: DataDeps, provider: AreaProvider, aoi: Aoi): Promise<CutArea> => AREA_CUTS.run(() => cutAreaNow(deps, provider, aoi));
 
+/** Each cut's measurement, made once per cache entry: a repeat or a 304 measures nothing (docs/decisions.md#derived-once). */
+const measuredCuts = new PerObject<object, Omit<CutArea, "cached">>();
+
 async function cutAreaNow(deps: DataDeps, provider: AreaProvider, aoi: Aoi): Promise<CutArea> {
   const member = provider.mapUnitPolygons.inArea;
   const cached = await deps.connected.ask(provider, member.query, { rings: aoi.rings, limit: MAX_AREA_POLYGONS });
-  const { polygons, truncated } = member.polygons(cached.answer, MAX_AREA_POLYGONS);
+  const answer: unknown = cached.answer;
+  const measure = () => measureCut(provider, member.polygons(cached.answer, MAX_AREA_POLYGONS));
+  const cut = typeof answer === "object" && answer !== null ? measuredCuts.of(answer, `${provider.id}|${cached.source}|${cached.storedAt}`, measure) : measure();
+  return { cached, ...cut };
+}
+
+function measureCut(provider: AreaProvider, { polygons, truncated }: { polygons: MapUnitPolygon[]; truncated: boolean }): Omit<CutArea, "cached"> {
   if (truncated) {
     throw new ValidationError(`The area meets more than ${MAX_AREA_POLYGONS} map-unit polygons; draw a smaller area (a report must hold every polygon it measures).`, provider.id);
   }
@@ -124,7 +134,7 @@ async function cutAreaNow(deps: DataDeps, provider: AreaProvider, aoi: Aoi): Pro
     } else byKey.set(polygon.mapUnitKey, { key: polygon.mapUnitKey, first: polygon, polygonCount: 1, areaM2 });
   }
   const mapUnits = [...byKey.values()].sort((a, b) => b.areaM2 - a.areaM2 || a.key.length - b.key.length || (a.key < b.key ? -1 : 1));
-  return { cached, polygons: measured, mapUnits, mappedM2 };
+  return { polygons: measured, mapUnits, mappedM2 };
 }
 
 const hectares = (m2: number) => areaFigure(m2 / SQUARE_METRES_PER_HECTARE);

@@ -57,4 +57,15 @@ describe("summarizeByKey", () => {
     await expect(summarizeByKey(deps, provider, "01", plan)).rejects.toBeInstanceOf(LoamError);
     expect(() => planSummaries(provider.mapUnits.properties, ["clay"], "dominant_condition", { top_cm: 0, bottom_cm: 30 })).toThrow(/'dominant_condition' does not fit property 'clay'/);
   });
+
+  test("derived once per cache entry: a repeat of the same plan gets the summaries already made; another plan or depth makes its own", async () => {
+    const plan = planSummaries(provider.mapUnits.properties, ["clay", "ph"], null, { top_cm: 0, bottom_cm: 30 });
+    const first = (await summarizeByKey(deps, provider, "2765528", plan))!;
+    const again = (await summarizeByKey(deps, provider, "2765528", planSummaries(provider.mapUnits.properties, ["clay", "ph"], null, { top_cm: 0, bottom_cm: 30 })))!;
+    expect(again.loaded.cached.hit).toBe(true);
+    expect(again.summaries).toBe(first.summaries);
+    const deeper = (await summarizeByKey(deps, provider, "2765528", planSummaries(provider.mapUnits.properties, ["clay", "ph"], null, { top_cm: 0, bottom_cm: 50 })))!;
+    expect(deeper.summaries).not.toBe(first.summaries);
+    expect(deeper.summaries[0]!.depth).toEqual({ top_cm: 0, bottom_cm: 50 });
+  });
 });
