@@ -37,7 +37,7 @@ function series(name: string): SeriesBody {
   const stored = readStoredOsd(db, key);
   if (!stored) throw new Error(`no OSD for ${key}`);
   return buildSeriesBody(parseOsd(stored.json, readMunsellTable(db)), {
-    apiVersion: "0.4.0",
+    apiVersion: "0.5.0",
     sourceUrl: `https://raw.githubusercontent.com/ncss-tech/SoilKnowledgeBase/main/inst/extdata/OSD/${key[0]}/${key}.json`,
     retrievedAt: BUILT_AT,
     snapshot: true,
