@@ -36,6 +36,7 @@ import { mapUnits } from "./mapunits";
 import { geochem } from "./geochem";
 import { ogcCollections } from "./collections";
 import { areas } from "./areas";
+import { siteSeries } from "./shapes/site_series";
 
 export interface AppDeps {
   config: Config;
@@ -136,6 +137,7 @@ export function createApp(deps: AppDeps) {
     .use(geochem(data))
     .use(ogcCollections(data))
     .use(areas(data))
+    .use(siteSeries(data))
     .use(pages(responses.sendFile));
   routeOf = routeMatcher(app.routes.map((route) => route.path));
   frontDoors.set(app, (route) => createFrontDoor({ boundary, repeats, now, route }));

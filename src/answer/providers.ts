@@ -27,6 +27,7 @@ export const ROLE_ENDPOINTS: Readonly<Record<Exclude<ProviderRole, "planned">, {
   lab_pedons: { serves: "laboratory pedons", use: "GET /v1/pedons?bbox=..." },
   series: { serves: "series descriptions", use: "GET /v1/series/{name}" },
   sample_sites: { serves: "geochemistry sample sites", use: "GET /v1/geochem/sites?near=latitude,longitude" },
+  site_series: { serves: "sensor stations and their time series", use: "GET /v1/stations?bbox=..." },
 };
 
 /**

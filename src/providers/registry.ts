@@ -8,9 +8,10 @@ import { usdaSsurgo } from "./usda_ssurgo";
 import { usdaKssl } from "./usda_kssl";
 import { usdaOsd } from "./usda_osd";
 import { usgsGeochem } from "./usgs_geochem";
+import { usdaScan } from "./usda_scan";
 import { PLANNED_PROVIDERS } from "./planned";
 
-export const DEFAULT_PROVIDERS: readonly Provider[] = [usdaSsurgo, usdaKssl, usdaOsd, usgsGeochem, ...PLANNED_PROVIDERS];
+export const DEFAULT_PROVIDERS: readonly Provider[] = [usdaSsurgo, usdaKssl, usdaOsd, usgsGeochem, usdaScan, ...PLANNED_PROVIDERS];
 
 export interface Registry {
   readonly all: readonly Provider[];

@@ -34,7 +34,7 @@ const ROOMS = {
   /** Composition and process entry points: may import anything. */
   top: ["app", "server", "cli", "compiled", "workers", "models"],
   /** Routes of one endpoint family each (index.ts routes, model.ts, service.ts). */
-  features: ["location", "pedons", "summaries", "mapunits", "areas", "series", "geochem", "meta", "pages"],
+  features: ["location", "pedons", "summaries", "mapunits", "areas", "series", "geochem", "meta", "pages", "shapes"],
   /** Rooms that serve several features' data through one protocol (OGC API - Features): above the features they read. */
   composites: ["collections"],
   /** What features share: the boundary, the answer room, tables, the summary engine (NRCS's aggregation rules). */
@@ -98,7 +98,7 @@ describe("import rules", () => {
   });
 
   test("services, providers and the answer room never import from http/", () => {
-    const isService = (file: string) => /^(location|pedons|summaries|series|areas)\/service\.ts$/.test(file) || /^(providers|answer|upstream|aggregation)\//.test(file);
+    const isService = (file: string) => /^(location|pedons|summaries|series|areas|shapes\/[a-z_]+)\/service\.ts$/.test(file) || /^(providers|answer|upstream|aggregation)\//.test(file);
     expect(violations(isService, (target) => target.startsWith("http/") || target === "http")).toEqual([]);
   });
 
@@ -118,7 +118,7 @@ describe("import rules", () => {
   });
 
   test("features never name a provider folder", () => {
-    const isFeature = (file: string) => /^(location|pedons|summaries|series|areas)\//.test(file);
+    const isFeature = (file: string) => /^(location|pedons|summaries|series|areas|shapes)\//.test(file);
     expect(violations(isFeature, (target) => /^providers\/usda/.test(target))).toEqual([]);
   });
 });
