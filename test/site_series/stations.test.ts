@@ -159,7 +159,7 @@ describe("GET /v1/stations", () => {
   test("pages over every SCAN station in station-id order, the metadata's values served", async () => {
     const expected = scanRows()
       .sort((a, b) => Number(a.Site) - Number(b.Site))
-      .map((r) => r.stationTriplet);
+      .map((r) => r.stationTriplet!);
     const seen: string[] = [];
     let path: string | null = "/v1/stations?limit=50";
     while (path) {
