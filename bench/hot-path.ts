@@ -30,6 +30,9 @@ export const HOT_ROUTES: HotRoute[] = [
   { name: "mapunit", path: "/v1/soil/mapunits/2765528?properties=aws,drainage_class,hydrologic_group&depth_bottom_cm=100", conditional: true },
   { name: "summary", path: "/v1/soil/summary?latitude=41.944131&longitude=-94.359608&properties=clay&depth_bottom_cm=30", conditional: true },
   { name: "mapunits", path: "/v1/soil/mapunits?bbox=-94.369608,41.934131,-94.349608,41.954131&property=clay", conditional: true },
+  // Issue #36: the station box and a year of hourly values (8,760 rows), cached.
+  { name: "stations", path: "/v1/stations?bbox=-125,24,-66,50&limit=100", conditional: true },
+  { name: "series", path: "/v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&start=2010-01-01&end=2010-12-31", conditional: true },
 ];
 
 export interface HotRow {

@@ -28,7 +28,14 @@ export const STATION_COLLECTION_TABLE: CsvTable<StationCollection> = {
   fileName: (body) => `loam-stations_${(body.query.bbox ?? body.query.near ?? []).join("_")}.csv`,
 };
 
-type ValueRow = { value: Record<string, unknown>; answer: SeriesResponse };
+/** The answer's own cells, the same on every row: made once per rendering, not once per time (8,760 rows a year). */
+interface Common {
+  clock: string;
+  transformations: string;
+  citations: string;
+  warnings: string;
+}
+type ValueRow = { value: Record<string, unknown>; answer: SeriesResponse; common: Common };
 
 /** The members of both value models, hourly's first, each once. */
 const VALUE_NAMES = [...new Set([...Object.keys(HourlyValue.properties), ...Object.keys(DailyValue.properties)])];
@@ -40,15 +47,18 @@ const SERIES_COLUMNS: readonly Column<ValueRow>[] = [
   ["sensor", ({ answer }) => answer.query.sensor],
   ["interval", ({ answer }) => answer.interval],
   ...VALUE_NAMES.map((name): Column<ValueRow> => [name, ({ value }) => (name === "flags" && Array.isArray(value[name]) ? (value[name] as string[]).join(" ") : cell(value[name]))]),
-  ["clock", ({ answer }) => answer.clock.name],
-  ["transformations", ({ answer }) => joinTransformations(answer.transformations)],
+  ["clock", ({ common }) => common.clock],
+  ["transformations", ({ common }) => common.transformations],
   ["provider", ({ answer }) => answer.provider],
-  ["citations", ({ answer }) => answer.source.citations.join(" | ")],
+  ["citations", ({ common }) => common.citations],
   ["retrieved_at", ({ answer }) => answer.source.retrieved_at],
-  ["warnings", ({ answer }) => joinWarnings([], answer.warnings)],
+  ["warnings", ({ common }) => common.warnings],
 ];
 
 export const SERIES_TABLE: CsvTable<SeriesResponse> = {
-  render: (body) => toCsv(SERIES_COLUMNS, (body.values as Record<string, unknown>[]).map((value) => ({ value, answer: body }))),
+  render: (body) => {
+    const common = { clock: body.clock.name, transformations: joinTransformations(body.transformations), citations: body.source.citations.join(" | "), warnings: joinWarnings([], body.warnings) };
+    return toCsv(SERIES_COLUMNS, (body.values as Record<string, unknown>[]).map((value) => ({ value, answer: body, common })));
+  },
   fileName: (body) => `loam-station-series_${body.query.station_triplet.replace(/:/g, "-")}_${body.query.element}_${body.query.depth_cm}cm_${body.interval}.csv`,
 };
