@@ -93,7 +93,7 @@ export interface SeriesPoint {
 /** Where a station answer's data came from: every citation its data asks for. */
 export const StationSource = t.Object(
   {
-    provider: t.String({ examples: ["usda_scan"] }),
+    provider: t.String(),
     organization: t.String(),
     citations: t.Array(t.String(), { description: "Every reference the data asks users to cite (e.g. the network and the redistributing archive)." }),
     source_url: t.String(),

@@ -18,6 +18,7 @@ const SURVEY_PROVIDER_ID = registry.defaultFor("mapped_location")!.id;
 const LAB_PROVIDER_ID = registry.defaultFor("lab_pedons")!.id;
 const SERIES_PROVIDER_ID = registry.defaultFor("series")!.id;
 const SAMPLE_SITE_PROVIDER_ID = registry.defaultFor("sample_sites")!.id;
+const STATION_PROVIDER_ID = registry.defaultFor("site_series")!.id;
 const LAB_PROVIDER_ALIASES = registry.find(LAB_PROVIDER_ID)!.aliases;
 const OPERATIONAL_PROVIDER_IDS = registry.operational.map((p) => p.id);
 const PROVIDER_ROLES: Record<string, string> = Object.fromEntries(registry.all.map((p) => [p.id, p.role]));
@@ -25,7 +26,7 @@ const findProvider = (idOrAlias: string) => registry.find(idOrAlias)?.record;
 const canonicalProviderId = (idOrAlias: string) => registry.find(idOrAlias)?.id;
 const providerRole = (idOrAlias: string) => registry.find(idOrAlias)?.role;
 
-const PLANNED = ["usda_scan", "isric_soilgrids"];
+const PLANNED = ["isric_soilgrids"];
 /**
  * docs/decisions.md#geochem-vocabulary: the total contents of the 44 DS 801 elements (served by usgs_geochem).
  * Totals of elements whose plain id is exchangeable or extractable are `<element>_total`.
@@ -100,12 +101,13 @@ describe("providers", () => {
   });
 
   test("the providers of docs/decisions.md#providers are present with the right operational flag and status", () => {
-    expect(PROVIDERS.map((p) => p.id).sort()).toEqual([SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID, ...PLANNED].sort());
+    expect(PROVIDERS.map((p) => p.id).sort()).toEqual([SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID, STATION_PROVIDER_ID, ...PLANNED].sort());
     expect(SURVEY_PROVIDER_ID).toBe("usda_ssurgo");
     expect(LAB_PROVIDER_ID).toBe("usda_kssl");
     expect(SERIES_PROVIDER_ID).toBe("usda_osd");
     expect(SAMPLE_SITE_PROVIDER_ID).toBe("usgs_geochem");
-    for (const id of [SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID]) {
+    expect(STATION_PROVIDER_ID).toBe("usda_scan");
+    for (const id of [SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID, STATION_PROVIDER_ID]) {
       const p = findProvider(id)!;
       expect(p.operational).toBe(true);
       expect(p.status).toBe("experimental");
@@ -115,7 +117,7 @@ describe("providers", () => {
       expect(p.operational).toBe(false);
       expect(p.status).toBe("planned");
     }
-    expect([...OPERATIONAL_PROVIDER_IDS].sort()).toEqual([LAB_PROVIDER_ID, SURVEY_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID].sort());
+    expect([...OPERATIONAL_PROVIDER_IDS].sort()).toEqual([LAB_PROVIDER_ID, SURVEY_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID, STATION_PROVIDER_ID].sort());
   });
 
   test("ids are unique", () => {
@@ -151,6 +153,7 @@ describe("providers", () => {
     expect(providerRole(LAB_PROVIDER_ID)).toBe("lab_pedons");
     expect(providerRole(SERIES_PROVIDER_ID)).toBe("series");
     expect(providerRole(SAMPLE_SITE_PROVIDER_ID)).toBe("sample_sites");
+    expect(providerRole(STATION_PROVIDER_ID)).toBe("site_series");
     for (const id of PLANNED) expect(providerRole(id)).toBe("planned");
     for (const p of PROVIDERS) expect(providerRole(p.id) === "planned").toBe(!p.operational);
   });

@@ -38,7 +38,8 @@ describe("GET /v1/providers", () => {
     expect(byId.usda_kssl.operational).toBe(true);
     expect(byId.usda_osd).toMatchObject({ operational: true, status: "experimental", data_kind: "mapped_survey" });
     expect(byId.usgs_geochem).toMatchObject({ operational: true, status: "experimental", data_kind: "observed" });
-    for (const id of ["usda_scan", "isric_soilgrids"]) {
+    expect(byId.usda_scan).toMatchObject({ operational: true, status: "experimental", data_kind: "observed" });
+    for (const id of ["isric_soilgrids"]) {
       expect(byId[id].operational).toBe(false);
       expect(byId[id].status).toBe("planned");
     }

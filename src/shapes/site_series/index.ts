@@ -181,7 +181,7 @@ export function siteSeries(deps: StationRouteDeps) {
           tags: ["raw"],
           operationId: "getRawStation",
           summary: "Untouched upstream record for one station",
-          description: "The station as its source wrote it (the snapshot's metadata row, or the live API's station object), inside a labelled wrapper. Not normalized; not promised to stay stable. Example: /v1/providers/usda_scan/raw/stations/2092:KS:SCAN",
+          description: "The station as its source wrote it (the snapshot's metadata row, or the live API's station object), inside a labelled wrapper. Not normalized; not promised to stay stable. Example: /v1/providers/{provider_id}/raw/stations/2092:KS:SCAN",
           responses: documentedResponses(
             {
               200: ["RawStationResponse", "The raw record in its wrapper."],
