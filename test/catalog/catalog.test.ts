@@ -38,6 +38,8 @@ const GEOCHEM_SERVED = [
   "rubidium", "sulfur", "antimony", "scandium", "selenium", "tin", "strontium", "tellurium", "thorium", "titanium",
   "thallium", "uranium", "vanadium", "tungsten", "yttrium", "zinc_total",
 ];
+/** docs/decisions.md#site-series: the sensor series' properties (served by site_series providers). */
+const SERIES_SERVED = ["soil_moisture", "soil_temperature"];
 const SERVED = ["ph", "organic_carbon", "organic_matter", "sand", "silt", "clay", "bulk_density", "cec", "total_nitrogen", "ec"];
 /** 0.3.0: served in map-unit summaries (the class properties only there). */
 const SUMMARY_SERVED = [
@@ -222,10 +224,11 @@ describe("properties", () => {
   });
 
   test("the vocabulary is exactly docs/decisions.md#vocabulary, with served and unserved statuses", () => {
-    expect(PROPERTIES.map((p) => p.id).sort()).toEqual([...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED, ...NOT_SERVED].sort());
+    expect(PROPERTIES.map((p) => p.id).sort()).toEqual([...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED, ...SERIES_SERVED, ...NOT_SERVED].sort());
     expect(new Set(PROPERTIES.map((p) => p.id)).size).toBe(PROPERTIES.length);
-    expect([...SERVED_PROPERTY_IDS].sort()).toEqual([...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED].sort());
-    for (const id of [...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED]) expect(findProperty(id)!.status).toBe("experimental");
+    expect([...SERVED_PROPERTY_IDS].sort()).toEqual([...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED, ...SERIES_SERVED].sort());
+    for (const id of [...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED, ...SERIES_SERVED]) expect(findProperty(id)!.status).toBe("experimental");
+    expect([findProperty("soil_moisture")!.standard_unit, findProperty("soil_temperature")!.standard_unit]).toEqual(["% vol", "°C"]);
     for (const id of NOT_SERVED) expect(["planned", "researching"]).toContain(findProperty(id)!.status);
   });
 
