@@ -103,4 +103,4 @@ export const StationSource = t.Object(
 );
 export type StationSource = Static<typeof StationSource>;
 
-export const STATION_MODELS = { StationSeriesHeld, StationProperties, StationSensor, SourceDisagreement, StationSource };
+export const STATION_MODELS = { StationSeriesHeld, StationSensor, SourceDisagreement, StationSource };

@@ -19,7 +19,7 @@ describe("GET /v1", () => {
     contract.assert("ApiMetadata", body);
     expect(body.project_status).toBe("experimental");
     expect(body.version).toBe("0.4.0");
-    expect(body.supported_providers).toEqual(["usda_ssurgo", "usda_kssl", "usda_osd", "usgs_geochem"]);
+    expect(body.supported_providers).toEqual(["usda_ssurgo", "usda_kssl", "usda_osd", "usgs_geochem", "usda_scan"]);
     expect(body.documentation_url).toBe(`${loam.base}/docs`);
     expect(body.openapi_url).toBe(`${loam.base}/openapi.json`);
     expect((await fetch(body.openapi_url)).status).toBe(200);

@@ -38,7 +38,7 @@ describe("a fixture site_series provider registered with one line", () => {
     const path = `/v1/stations/abrams-1/series?element=vwc&depth_cm=5&start=2007-01-01&end=2007-01-01&${P}`;
     const { status, body } = await loam.json(path);
     expect(status).toBe(200);
-    contract.assert("SeriesResponse", body);
+    contract.assert("StationSeriesResponse", body);
     expect(body.values.map((v: any) => [Date.parse(v.time), v.value, v.flags.join(" ")])).toEqual(VALUES);
     expect(body.source.citations).toEqual(["Fixture citation."]);
     const calls = stationTransport.calls;

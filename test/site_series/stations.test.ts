@@ -18,7 +18,7 @@ describe("GET /v1/stations/{station_triplet}/series (hourly)", () => {
     expect(first).toEqual({ time: "2007-01-01T00:00:00Z", raw: 0.154, flags: ["D02", "M"] });
     const { status, body } = await series("2092:KS:SCAN", `${SM}&start=2007-01-01&end=2007-01-01`);
     expect(status).toBe(200);
-    contract.assert("SeriesResponse", body);
+    contract.assert("StationSeriesResponse", body);
     expect(body.values[0]).toEqual({ time: first.time, value: 15.4, unit: "% vol", flags: first.flags });
     expect(body.clock.utc_offset_hours).toBe(0);
     expect(body.transformations[0]).toMatchObject({ from_unit: "m3/m3", to_unit: "% vol" });
@@ -73,7 +73,7 @@ describe("GET /v1/stations/{station_triplet}/series (daily)", () => {
     for (const l of lines) days.set(l.time.slice(0, 10), [...(days.get(l.time.slice(0, 10)) ?? []), percent(l.raw)]);
     const { status, body } = await series("2057:AL:SCAN", `${SM}&interval=daily&start=2013-01-20&end=2013-02-05`);
     expect(status).toBe(200);
-    contract.assert("SeriesResponse", body);
+    contract.assert("StationSeriesResponse", body);
     expect(body.values.map((v: any) => [v.date, v.count, v.min, v.max])).toEqual([...days].map(([d, vs]) => [d, vs.length, Math.min(...vs), Math.max(...vs)]));
     for (const v of body.values) {
       const vs = days.get(v.date)!;
@@ -97,7 +97,7 @@ describe("a series the snapshot lacks", () => {
     ] as const) {
       const { status, body } = await series(triplet, query);
       expect(status).toBe(200);
-      contract.assert("SeriesResponse", body);
+      contract.assert("StationSeriesResponse", body);
       expect(body.values).toEqual([]);
       const warning = body.warnings.find((w: string) => w.startsWith("The offline snapshot holds no"));
       expect(warning).toContain("2057:AL:SCAN");

@@ -15,10 +15,10 @@ import { parseBbox } from "../../domain/bbox";
 import { STATION_COLLECTION_TABLE, SERIES_TABLE } from "./table";
 import {
   MAX_NEAR_STATIONS,
-  RawStationParams,
+  rawStationParams,
   RawStationResponse,
-  SeriesQueryParams,
-  SeriesResponse,
+  StationSeriesQueryParams,
+  StationSeriesResponse,
   StationCollection,
   StationParams,
   StationQueryParams,
@@ -47,7 +47,7 @@ function nearPoint(raw: string): [number, number] {
 
 const stationsQuery = strictQuery(StationsQueryParams);
 const stationQuery = strictQuery(StationQueryParams);
-const seriesQuery = strictQuery(SeriesQueryParams);
+const seriesQuery = strictQuery(StationSeriesQueryParams);
 
 function effectiveStationsQuery(read: QueryOf<typeof StationsQueryParams>, request: Request): EffectiveStationsQuery {
   const hasNear = read.near !== "";
@@ -143,8 +143,8 @@ export function siteSeries(deps: StationRouteDeps) {
       {
         params: StationParams,
         transform: seriesQuery.transform,
-        query: SeriesQueryParams,
-        response: { 200: SeriesResponse },
+        query: StationSeriesQueryParams,
+        response: { 200: StationSeriesResponse },
         detail: {
           tags: ["stations"],
           operationId: "getStationSeries",
@@ -153,7 +153,7 @@ export function siteSeries(deps: StationRouteDeps) {
             "The values of one element at one depth over a range: hourly as reported (time with the clock's offset, value, unit, flags as reported), or daily (the mean of each day's reported hours with their count, min and max: derived). Gaps stay gaps. At most one year of hourly or 20 years of daily values per request. A series the source does not hold is an empty list with a warning naming what it holds. Example: /v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&start=2010-07-01&end=2010-07-07",
           responses: documentedResponses(
             {
-              200: ["SeriesResponse", "The values (possibly none), the clock, unit, conversions, provenance with every citation, cache metadata and warnings."],
+              200: ["StationSeriesResponse", "The values (possibly none), the clock, unit, conversions, provenance with every citation, cache metadata and warnings."],
               404: STATION_404,
               409: PLANNED_PROVIDER_ERROR,
               422: [
@@ -175,7 +175,7 @@ export function siteSeries(deps: StationRouteDeps) {
         return deps.send(answer, request, set);
       },
       {
-        params: RawStationParams,
+        params: rawStationParams(deps.registry.defaultFor("site_series")?.id ?? "site_series"),
         response: { 200: RawStationResponse },
         detail: {
           tags: ["raw"],

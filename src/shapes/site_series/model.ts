@@ -132,7 +132,7 @@ export type StationResponse = Static<typeof StationResponse>;
 
 // ---- GET /v1/stations/{station_triplet}/series --------------------------------------------------
 
-export const SeriesQueryParams = t.Object({
+export const StationSeriesQueryParams = t.Object({
   element: t.String({ maxLength: 60, description: "The property measured (a property id or alias), e.g. soil_moisture, soil_temperature.", examples: ["soil_moisture"] }),
   depth_cm: queryNumber({ minimum: 0, maximum: 1000, description: "The sensor depth, cm (SCAN: 5.08, 10.16, 20.32, 50.8, 101.6 = 2, 4, 8, 20, 40 in).", examples: [5.08] }),
   interval: t.Optional(t.UnionEnum(["hourly", "daily"], { default: "hourly", description: "hourly: the values as reported; daily: per day the mean of the hours reported, with their count, min and max." })),
@@ -143,7 +143,7 @@ export const SeriesQueryParams = t.Object({
   ...FORMAT_PARAMETER,
 });
 
-export const SeriesQuery = t.Object(
+export const StationSeriesQuery = t.Object(
   {
     station_triplet: t.String(),
     element: t.String(),
@@ -153,20 +153,20 @@ export const SeriesQuery = t.Object(
     start: t.String({ format: "date-time" }),
     end: t.String({ format: "date-time", description: "Exclusive: the first instant after the range." }),
   },
-  { ...closed, title: "SeriesQuery", description: "The effective query: an alias resolved, the range as instants on the series' clock." },
+  { ...closed, title: "StationSeriesQuery", description: "The effective query: an alias resolved, the range as instants on the series' clock." },
 );
 
-export const HourlyValue = t.Object(
+export const StationHourlyValue = t.Object(
   {
     time: t.String({ format: "date-time", description: "ISO 8601 with the clock's offset." }),
     value: t.Number(),
     unit: t.String(),
     flags: t.Array(t.String(), { description: "The source's flag fields as reported (see flag_fields); fewer when the source gave fewer." }),
   },
-  { ...closed, title: "HourlyValue" },
+  { ...closed, title: "StationHourlyValue" },
 );
 
-export const DailyValue = t.Object(
+export const StationDailyValue = t.Object(
   {
     time: t.String({ format: "date-time", description: "The day's first instant on the series' clock, with its offset." }),
     date: t.String({ format: "date" }),
@@ -176,40 +176,45 @@ export const DailyValue = t.Object(
     min: t.Number({ description: "The day's lowest hourly value." }),
     max: t.Number({ description: "The day's highest hourly value." }),
   },
-  { ...closed, title: "DailyValue" },
+  { ...closed, title: "StationDailyValue" },
 );
 
-export const SeriesResponse = t.Object(
+export const StationSeriesResponse = t.Object(
   {
     api_version: t.String(),
     status: t.Literal("experimental"),
     provider: t.String(),
     data_kind: t.Literal("observed"),
-    query: SeriesQuery,
-    station: t.Object({ station_triplet: t.String(), name: nullable(t.String()), data_time_zone: nullable(t.Number()) }, { ...closed, title: "SeriesStation" }),
+    query: StationSeriesQuery,
+    station: t.Object({ station_triplet: t.String(), name: nullable(t.String()), data_time_zone: nullable(t.Number()) }, { ...closed, title: "StationSeriesStation" }),
     clock: t.Object(
       { utc_offset_hours: t.Number(), name: t.String({ description: "Which clock the times are on (a day of daily values is a day of this clock)." }) },
-      { ...closed, title: "SeriesClock" },
+      { ...closed, title: "StationSeriesClock" },
     ),
     unit: t.String(),
     interval: t.UnionEnum(["hourly", "daily"]),
     flag_fields: t.Array(t.String(), { description: "What each position of an hourly value's flags is." }),
     transformations: t.Array(Transformation, { description: "Conversions from the source's unit, and the daily mean's derivation." }),
-    values: t.Union([t.Array(HourlyValue), t.Array(DailyValue)], { description: "In time order. Gaps stay gaps: an hour (or day) the source did not report has no item." }),
+    values: t.Union([t.Array(StationHourlyValue), t.Array(StationDailyValue)], { description: "In time order. Gaps stay gaps: an hour (or day) the source did not report has no item." }),
     source: StationSource,
     cache: CacheMetadata,
     warnings: t.Array(t.String()),
   },
-  { ...closed, title: "SeriesResponse" },
+  { ...closed, title: "StationSeriesResponse" },
 );
-export type SeriesResponse = Static<typeof SeriesResponse>;
+export type StationSeriesResponse = Static<typeof StationSeriesResponse>;
 
 // ---- GET /v1/providers/{provider_id}/raw/stations/{station_triplet} -------------------------------
 
-export const RawStationParams = t.Object(
-  { provider_id: t.String({ description: "A site_series provider." }), station_triplet: t.String({ maxLength: 40, examples: ["2092:KS:SCAN"] }) },
-  { noValidate: true },
-);
+/** The raw route's path parameters; the provider example is the registry's default of the role (a feature never names one). */
+export const rawStationParams = (exampleProvider: string) =>
+  t.Object(
+    {
+      provider_id: t.String({ description: "A site_series provider (GET /v1/providers lists them).", examples: [exampleProvider] }),
+      station_triplet: t.String({ maxLength: 40, examples: ["2092:KS:SCAN"] }),
+    },
+    { noValidate: true },
+  );
 
 export const RawStationResponse = t.Object(
   {
@@ -232,9 +237,9 @@ export const SITE_SERIES_MODELS = {
   StationCollection,
   StationLinks,
   StationResponse,
-  SeriesQuery,
-  HourlyValue,
-  DailyValue,
-  SeriesResponse,
+  StationSeriesQuery,
+  StationHourlyValue,
+  StationDailyValue,
+  StationSeriesResponse,
   RawStationResponse,
 };

@@ -17,7 +17,7 @@ import type { StationProvider, StationSeriesParams } from "../../providers/provi
 import type { SourceDescription } from "../../upstream/transport";
 import { resolvePropertyId } from "../../catalog/properties";
 import { VERSION } from "../../version";
-import { MAX_STATION_LIMIT, type RawStationResponse, type SeriesResponse, type StationCollection, type StationFeature, type StationResponse } from "./model";
+import { MAX_STATION_LIMIT, type RawStationResponse, type StationSeriesResponse, type StationCollection, type StationFeature, type StationResponse } from "./model";
 import { DAILY_MEAN_TRANSFORMATION, dailyMeans, rangeOf, timeOn } from "./range";
 
 export type Bbox = [minLon: number, minLat: number, maxLon: number, maxLat: number];
@@ -242,7 +242,7 @@ export function seriesDepth(provider: StationProvider, depth: number): number {
   return found;
 }
 
-export async function stationSeries(deps: DataDeps, provider: StationProvider, triplet: string, read: SeriesRead): Promise<DataAnswer<SeriesResponse>> {
+export async function stationSeries(deps: DataDeps, provider: StationProvider, triplet: string, read: SeriesRead): Promise<DataAnswer<StationSeriesResponse>> {
   const element = seriesElement(provider, read.element);
   const depthCm = seriesDepth(provider, read.depth_cm);
   const { reading: station, source } = await stationAnswer(deps, provider, triplet);
@@ -282,7 +282,7 @@ export async function stationSeries(deps: DataDeps, provider: StationProvider, t
         source: provider.stations.source(source, provider.stations.retrievedAt(cached.answer, source, cached.storedAt), series.citations),
         cache: cacheMetadata(cache, now),
         warnings,
-      } as SeriesResponse;
+      } as StationSeriesResponse;
     },
   };
 }

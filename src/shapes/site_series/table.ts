@@ -6,7 +6,7 @@
 import type { CsvTable } from "../../http/response";
 import { toCsv, type Cell, type Column } from "../../tables/csv";
 import { joinTransformations, joinWarnings } from "../../tables/flatten";
-import { DailyValue, HourlyValue, StationFeatureProperties, type SeriesResponse, type StationCollection, type StationFeature } from "./model";
+import { StationDailyValue, StationHourlyValue, StationFeatureProperties, type StationSeriesResponse, type StationCollection, type StationFeature } from "./model";
 
 type StationRow = { feature: StationFeature; answer: StationCollection };
 
@@ -35,10 +35,10 @@ interface Common {
   citations: string;
   warnings: string;
 }
-type ValueRow = { value: Record<string, unknown>; answer: SeriesResponse; common: Common };
+type ValueRow = { value: Record<string, unknown>; answer: StationSeriesResponse; common: Common };
 
 /** The members of both value models, hourly's first, each once. */
-const VALUE_NAMES = [...new Set([...Object.keys(HourlyValue.properties), ...Object.keys(DailyValue.properties)])];
+const VALUE_NAMES = [...new Set([...Object.keys(StationHourlyValue.properties), ...Object.keys(StationDailyValue.properties)])];
 
 const SERIES_COLUMNS: readonly Column<ValueRow>[] = [
   ["station_triplet", ({ answer }) => answer.query.station_triplet],
@@ -55,7 +55,7 @@ const SERIES_COLUMNS: readonly Column<ValueRow>[] = [
   ["warnings", ({ common }) => common.warnings],
 ];
 
-export const SERIES_TABLE: CsvTable<SeriesResponse> = {
+export const SERIES_TABLE: CsvTable<StationSeriesResponse> = {
   render: (body) => {
     const common = { clock: body.clock.name, transformations: joinTransformations(body.transformations), citations: body.source.citations.join(" | "), warnings: joinWarnings([], body.warnings) };
     return toCsv(SERIES_COLUMNS, (body.values as Record<string, unknown>[]).map((value) => ({ value, answer: body, common })));
