@@ -130,6 +130,8 @@ describe("bad input", () => {
     ["/v1/stations?cursor=nonsense", 422, "cursor"],
     ["/v1/stations?provider=usda_kssl", 422, "sensor stations"],
     ["/v1/stations?provider=nope", 404, "nope"],
+    ["/v1/stations?provider=", 422, "'provider' must not be empty"],
+    ["/v1/stations/2092:KS:SCAN?provider=usda_osd", 422, "series descriptions"],
   ];
   for (const [path, status, words] of cases) {
     test(`${path} is ${status} naming ${words}`, async () => {

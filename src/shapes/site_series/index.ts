@@ -62,6 +62,12 @@ function effectiveStationsQuery(read: QueryOf<typeof StationsQueryParams>, reque
   };
 }
 
+/** The `provider` a request names ("": the registry's default); given but empty is a 422, as on the other routes. */
+function providerName(read: string, request: Request): string {
+  if (read === "" && parsedQuery(request.url).values.has("provider")) throw new ValidationError("Query parameter 'provider' must not be empty; omit it for the default provider of site series.");
+  return read;
+}
+
 const STATION_404 = ["ErrorResponse", "No station with this triplet in the provider's source (code not_found), or an unknown provider (code unknown_provider)."] as const;
 
 export function siteSeries(deps: StationRouteDeps) {
@@ -70,7 +76,7 @@ export function siteSeries(deps: StationRouteDeps) {
       "/v1/stations",
       async ({ query, request, set }) => {
         const read = stationsQuery.queryOf(query);
-        const provider = stationProvider(deps, read.provider);
+        const provider = stationProvider(deps, providerName(read.provider, request));
         const { answer, next } = await stations(deps, provider, effectiveStationsQuery(read, request), (cursor) => nextPageHref(request, cursor));
         setNextLink(set.headers, next);
         return deps.send(answer, request, set, STATION_COLLECTION_TABLE);
@@ -104,7 +110,7 @@ export function siteSeries(deps: StationRouteDeps) {
     .get(
       "/v1/stations/:station_triplet",
       async ({ params, query, request, set }) => {
-        const provider = stationProvider(deps, stationQuery.queryOf(query).provider);
+        const provider = stationProvider(deps, providerName(stationQuery.queryOf(query).provider, request));
         const answer = await station(deps, provider, stationKey(provider, params.station_triplet));
         return deps.send(answer, request, set);
       },
@@ -136,7 +142,7 @@ export function siteSeries(deps: StationRouteDeps) {
       "/v1/stations/:station_triplet/series",
       async ({ params, query, request, set }) => {
         const read = seriesQuery.queryOf(query);
-        const provider = stationProvider(deps, read.provider);
+        const provider = stationProvider(deps, providerName(read.provider, request));
         const answer = await stationSeries(deps, provider, stationKey(provider, params.station_triplet), read);
         return deps.send(answer, request, set, SERIES_TABLE);
       },
