@@ -49,6 +49,14 @@ describe("a fixture site_series provider registered with one line", () => {
     expect([depth.status, depth.body.error.message]).toEqual([422, expect.stringContaining("5 (2 in)")]);
   });
 
+  test("a station inside a mapped survey links the survey at its point with the map unit's name", async () => {
+    const { body } = await loam.json(`/v1/stations/clarion-1?${P}`);
+    expect(body.links.survey.href).toBe("/v1/soil/location?latitude=41.944131&longitude=-94.359608");
+    const location = await loam.json(body.links.survey.href);
+    expect(location.body.map_units.length).toBeGreaterThan(0);
+    expect(body.links.survey.map_unit_name).toBe(location.body.map_units[0].map_unit_name);
+  });
+
   test("its raw route serves its own record", async () => {
     const { status, body } = await loam.json("/v1/providers/fixture_stations/raw/stations/abrams-1");
     expect(status).toBe(200);
