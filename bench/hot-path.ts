@@ -32,6 +32,9 @@ export const HOT_ROUTES: HotRoute[] = [
   { name: "mapunits", path: "/v1/soil/mapunits?bbox=-94.369608,41.934131,-94.349608,41.954131&property=clay", conditional: true },
   // Issue #35's target: the cached modeled answer at the offline clip point, at least 0.5 of the baseline by CPU per request.
   { name: "modeled", path: "/v1/soil/modeled?latitude=18.65&longitude=-71.6&properties=clay,silt&depth_bottom_cm=15", conditional: true },
+  // Issue #36: the station box and a year of hourly values (8,760 rows), cached.
+  { name: "stations", path: "/v1/stations?bbox=-125,24,-66,50&limit=100", conditional: true },
+  { name: "series", path: "/v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&start=2010-01-01&end=2010-12-31", conditional: true },
 ];
 
 export interface HotRow {

@@ -39,6 +39,7 @@ import { areas } from "./areas";
 import { pointValues, pointValuesRaw } from "./shapes/point_values";
 import { sqliteCallBudget } from "./upstream/call-budget";
 import { redisCallBudget } from "./redis/call-budget";
+import { siteSeries } from "./shapes/site_series";
 
 export interface AppDeps {
   config: Config;
@@ -144,6 +145,7 @@ export function createApp(deps: AppDeps) {
     .use(geochem(data))
     .use(ogcCollections(data))
     .use(areas(data))
+    .use(siteSeries(data))
     .use(pages(responses.sendFile));
   routeOf = routeMatcher(app.routes.map((route) => route.path));
   frontDoors.set(app, (route) => createFrontDoor({ boundary, repeats, now, route }));

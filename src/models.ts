@@ -13,6 +13,8 @@ import { POINT_VALUES_MODELS } from "./shapes/point_values/model";
 import { SAMPLE_SITE_MODELS } from "./domain/sample-site";
 import { OGC_MODELS } from "./collections/model";
 import { AREA_MODELS } from "./areas/model";
+import { SITE_SERIES_MODELS } from "./shapes/site_series/model";
+import { STATION_MODELS } from "./domain/station";
 import { PropertiesResponse, PropertyRecord, PropertyReference, ProviderRecord, ProvidersResponse, Transformation } from "./catalog/model";
 
 export const MODELS = {
@@ -39,4 +41,6 @@ export const MODELS = {
   ...POINT_VALUES_MODELS,
   ...OGC_MODELS,
   ...AREA_MODELS,
+  ...STATION_MODELS,
+  ...SITE_SERIES_MODELS,
 };

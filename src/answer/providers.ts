@@ -28,6 +28,7 @@ export const ROLE_ENDPOINTS: Readonly<Record<Exclude<ProviderRole, "planned">, {
   series: { serves: "series descriptions", use: "GET /v1/series/{name}" },
   sample_sites: { serves: "geochemistry sample sites", use: "GET /v1/geochem/sites?near=latitude,longitude" },
   point_values: { serves: "modeled values for a point", use: "GET /v1/soil/modeled" },
+  site_series: { serves: "sensor stations and their time series", use: "GET /v1/stations?bbox=..." },
 };
 
 /**

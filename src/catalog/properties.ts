@@ -560,6 +560,31 @@ export const PROPERTIES: readonly PropertyRecord[] = [
       "A stock sums density over a depth interval and depends on the bulk density and coarse fragments assumed; a modeled value is a prediction, not a laboratory result, and is valid for its own interval only.",
     status: "experimental",
   },
+  // ---- sensor time series (the site_series shape) ----
+  {
+    id: "soil_moisture",
+    name: "Soil moisture (volumetric water content)",
+    description:
+      "Volumetric soil water content measured by an in-situ sensor at a depth: the volume of water per volume of soil, " +
+      "as a percentage. A time series at a station (GET /v1/stations/{station_triplet}/series).",
+    standard_unit: "% vol",
+    accepted_aliases: ["volumetric_water_content", "vwc", "sms", "soil_water_content"],
+    conversion_notes: "% vol = m3/m3 x 100 (ISMN distributes m3/m3; AWDB stores percent). Recorded as a transformation where converted.",
+    method_dependency_warning:
+      "Dielectric sensors (e.g. Hydra Probe) infer water content from the soil's permittivity through a calibration; in soils " +
+      "unlike the calibration (clays, organic or saline soils) values may be biased. Not comparable with gravimetric water content without the bulk density.",
+    status: "experimental",
+  },
+  {
+    id: "soil_temperature",
+    name: "Soil temperature",
+    description: "Soil temperature measured by an in-situ sensor at a depth. A time series at a station (GET /v1/stations/{station_triplet}/series).",
+    standard_unit: "°C",
+    accepted_aliases: ["sto", "soil_temp"],
+    conversion_notes: "°C = (°F - 32) x 5 / 9 (AWDB stores °F). Recorded as a transformation where converted.",
+    method_dependency_warning: "An hourly reading at one depth; daily values are means of the hours reported, not a daily minimum or maximum sensor.",
+    status: "experimental",
+  },
   // ---- total element contents (USGS DS 801) ----
   ...ELEMENT_TOTAL_PROPERTIES,
 ];

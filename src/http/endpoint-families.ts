@@ -8,6 +8,7 @@ const FAMILY_NAMES: Record<string, string> = {
   pedons: "Laboratory pedons (KSSL): points in a box, layers",
   series: "Official Soil Series Descriptions",
   geochem: "Geochemistry of surface soil (USGS): sample sites and their elements",
+  stations: "Sensor stations: soil moisture and temperature time series",
   properties: "Catalog: the property vocabulary",
   providers: "Catalog and raw upstream payloads, per provider",
   ogc: "OGC API - Features for GIS clients (QGIS, GDAL)",

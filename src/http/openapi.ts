@@ -118,6 +118,7 @@ function swaggerPlugin(models: Record<string, TSchema>) {
         { name: "pedons", description: "Laboratory pedons (points) and their layers." },
         { name: "series", description: "Official Soil Series Descriptions: the described concept of a soil series." },
         { name: "geochem", description: "Soil geochemistry sample sites (USGS DS 801): element contents of 0-5 cm samples." },
+        { name: "stations", description: "Sensor stations and their soil moisture and soil temperature time series." },
         { name: "raw", description: "Untouched upstream payloads inside a labelled wrapper." },
         { name: "ogc", description: "OGC API - Features Part 1 (core, GeoJSON) for GIS clients: QGIS, GDAL/OGR, OWSLib." },
       ],

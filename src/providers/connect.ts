@@ -69,6 +69,10 @@ export function connectProviders(providers: readonly OperationalProvider[], opti
     if (!transport) throw new Error(`Provider '${provider.id}' is not connected.`);
     return transport;
   };
+  const clock = options.now ?? Date.now;
+  /** The lifetime of one answer: the query's own for these parameters (remote transports only), else the transport's. */
+  const lifetimeOf = <P, A>(transport: Transport, query: QueryKind<P, A>, params: P): number | undefined =>
+    (transport.kind !== "snapshot" ? query.ttlSeconds?.(params, clock()) : undefined) ?? transport.ttlSeconds;
   async function load<P, A>(provider: OperationalProvider, transport: Transport, source: string, name: string, query: QueryKind<P, A>, params: P): Promise<CachedAnswer<A>> {
     try {
       return await options.cache.get(
@@ -82,7 +86,7 @@ export function connectProviders(providers: readonly OperationalProvider[], opti
           return { payload, answer: await query.decode(payload) };
         },
         (payload) => query.decode(payload),
-        transport.ttlSeconds,
+        lifetimeOf(transport, query, params),
       );
     } catch (error) {
       throw error instanceof LoamError ? withProvider(error, provider.id) : error;
@@ -95,7 +99,7 @@ export function connectProviders(providers: readonly OperationalProvider[], opti
         const source = sourceIdentity(transport.describe());
         const name = `${query.kind}:${query.key(params)}`;
         // A fresh answer remembered in memory is handed over at once: no async call, no store read.
-        const kept = options.cache.remembered<A>(provider.id, source, name, transport.ttlSeconds);
+        const kept = options.cache.remembered<A>(provider.id, source, name, lifetimeOf(transport, query, params));
         return kept ? Promise.resolve(kept) : load(provider, transport, source, name, query, params);
       } catch (error) {
         return Promise.reject(error instanceof LoamError ? withProvider(error, provider.id) : error);

@@ -9,9 +9,10 @@ import { usdaKssl } from "./usda_kssl";
 import { usdaOsd } from "./usda_osd";
 import { usgsGeochem } from "./usgs_geochem";
 import { isricSoilgrids } from "./isric_soilgrids";
+import { usdaScan } from "./usda_scan";
 import { PLANNED_PROVIDERS } from "./planned";
 
-export const DEFAULT_PROVIDERS: readonly Provider[] = [usdaSsurgo, usdaKssl, usdaOsd, usgsGeochem, isricSoilgrids, ...PLANNED_PROVIDERS];
+export const DEFAULT_PROVIDERS: readonly Provider[] = [usdaSsurgo, usdaKssl, usdaOsd, usgsGeochem, isricSoilgrids, usdaScan, ...PLANNED_PROVIDERS];
 
 /**
  * The provider a route of this role answers from when a request names none: the role's first provider

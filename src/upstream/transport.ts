@@ -61,6 +61,12 @@ export interface QueryKind<P, A> {
   decode(payload: Payload): A | Promise<A>;
   /** The answer as the raw endpoint shows it: the upstream's own JSON, unmodified. */
   raw(answer: A): Record<string, unknown>;
+  /**
+   * This answer's own lifetime, when it depends on what is asked (recent sensor values are provisional
+   * and kept an hour, older ones longer: docs/decisions.md#cache); undefined: the transport's. Applies to
+   * a remote transport only: a snapshot never changes while it is served.
+   */
+  ttlSeconds?(params: P, now: number): number | undefined;
 }
 
 /** Per-transport forms of a query. A transport of a provider's own adds its own form (any name). */

@@ -18,6 +18,7 @@ const SURVEY_PROVIDER_ID = registry.defaultFor("mapped_location")!.id;
 const LAB_PROVIDER_ID = registry.defaultFor("lab_pedons")!.id;
 const SERIES_PROVIDER_ID = registry.defaultFor("series")!.id;
 const SAMPLE_SITE_PROVIDER_ID = registry.defaultFor("sample_sites")!.id;
+const STATION_PROVIDER_ID = registry.defaultFor("site_series")!.id;
 const LAB_PROVIDER_ALIASES = registry.find(LAB_PROVIDER_ID)!.aliases;
 const OPERATIONAL_PROVIDER_IDS = registry.operational.map((p) => p.id);
 const PROVIDER_ROLES: Record<string, string> = Object.fromEntries(registry.all.map((p) => [p.id, p.role]));
@@ -25,7 +26,7 @@ const findProvider = (idOrAlias: string) => registry.find(idOrAlias)?.record;
 const canonicalProviderId = (idOrAlias: string) => registry.find(idOrAlias)?.id;
 const providerRole = (idOrAlias: string) => registry.find(idOrAlias)?.role;
 
-const PLANNED = ["usda_scan"];
+const PLANNED: string[] = [];
 const MODELED_PROVIDER_ID = registry.defaultFor("point_values")!.id;
 /** docs/decisions.md#isric-soilgrids: modeled quantities with no laboratory counterpart in the vocabulary. */
 const MODELED_ONLY = ["coarse_fragments_volume", "organic_carbon_density", "organic_carbon_stock"];
@@ -40,6 +41,8 @@ const GEOCHEM_SERVED = [
   "rubidium", "sulfur", "antimony", "scandium", "selenium", "tin", "strontium", "tellurium", "thorium", "titanium",
   "thallium", "uranium", "vanadium", "tungsten", "yttrium", "zinc_total",
 ];
+/** docs/decisions.md#site-series: the sensor series' properties (served by site_series providers). */
+const SERIES_SERVED = ["soil_moisture", "soil_temperature"];
 const SERVED = ["ph", "organic_carbon", "organic_matter", "sand", "silt", "clay", "bulk_density", "cec", "total_nitrogen", "ec", "calcium", "potassium", "phosphorus_mehlich3", "phosphorus_olsen"];
 /** 0.3.0: served in map-unit summaries (the class properties only there). */
 const SUMMARY_SERVED = [
@@ -101,12 +104,13 @@ describe("providers", () => {
   });
 
   test("the providers of docs/decisions.md#providers are present with the right operational flag and status", () => {
-    expect(PROVIDERS.map((p) => p.id).sort()).toEqual([SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID, MODELED_PROVIDER_ID, ...PLANNED].sort());
+    expect(PROVIDERS.map((p) => p.id).sort()).toEqual([SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID, MODELED_PROVIDER_ID, STATION_PROVIDER_ID, ...PLANNED].sort());
     expect(SURVEY_PROVIDER_ID).toBe("usda_ssurgo");
     expect(LAB_PROVIDER_ID).toBe("usda_kssl");
     expect(SERIES_PROVIDER_ID).toBe("usda_osd");
     expect(SAMPLE_SITE_PROVIDER_ID).toBe("usgs_geochem");
-    for (const id of [SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID]) {
+    expect(STATION_PROVIDER_ID).toBe("usda_scan");
+    for (const id of [SURVEY_PROVIDER_ID, LAB_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID, STATION_PROVIDER_ID]) {
       const p = findProvider(id)!;
       expect(p.operational).toBe(true);
       expect(p.status).toBe("experimental");
@@ -116,7 +120,7 @@ describe("providers", () => {
       expect(p.operational).toBe(false);
       expect(p.status).toBe("planned");
     }
-    expect([...OPERATIONAL_PROVIDER_IDS].sort()).toEqual([LAB_PROVIDER_ID, SURVEY_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID, MODELED_PROVIDER_ID].sort());
+    expect([...OPERATIONAL_PROVIDER_IDS].sort()).toEqual([LAB_PROVIDER_ID, SURVEY_PROVIDER_ID, SERIES_PROVIDER_ID, SAMPLE_SITE_PROVIDER_ID, MODELED_PROVIDER_ID, STATION_PROVIDER_ID].sort());
   });
 
   test("ids are unique", () => {
@@ -152,6 +156,7 @@ describe("providers", () => {
     expect(providerRole(LAB_PROVIDER_ID)).toBe("lab_pedons");
     expect(providerRole(SERIES_PROVIDER_ID)).toBe("series");
     expect(providerRole(SAMPLE_SITE_PROVIDER_ID)).toBe("sample_sites");
+    expect(providerRole(STATION_PROVIDER_ID)).toBe("site_series");
     for (const id of PLANNED) expect(providerRole(id)).toBe("planned");
     for (const p of PROVIDERS) expect(providerRole(p.id) === "planned").toBe(!p.operational);
   });
@@ -220,10 +225,11 @@ describe("properties", () => {
   });
 
   test("the vocabulary is exactly docs/decisions.md#vocabulary, with served and unserved statuses", () => {
-    expect(PROPERTIES.map((p) => p.id).sort()).toEqual([...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED, ...MODELED_ONLY, ...NOT_SERVED].sort());
+    expect(PROPERTIES.map((p) => p.id).sort()).toEqual([...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED, ...MODELED_ONLY, ...SERIES_SERVED, ...NOT_SERVED].sort());
     expect(new Set(PROPERTIES.map((p) => p.id)).size).toBe(PROPERTIES.length);
-    expect([...SERVED_PROPERTY_IDS].sort()).toEqual([...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED, ...MODELED_ONLY].sort());
-    for (const id of [...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED]) expect(findProperty(id)!.status).toBe("experimental");
+    expect([...SERVED_PROPERTY_IDS].sort()).toEqual([...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED, ...MODELED_ONLY, ...SERIES_SERVED].sort());
+    for (const id of [...SERVED, ...SUMMARY_SERVED, ...GEOCHEM_SERVED, ...SERIES_SERVED]) expect(findProperty(id)!.status).toBe("experimental");
+    expect([findProperty("soil_moisture")!.standard_unit, findProperty("soil_temperature")!.standard_unit]).toEqual(["% vol", "°C"]);
     for (const id of NOT_SERVED) expect(["planned", "researching"]).toContain(findProperty(id)!.status);
   });
 

@@ -19,7 +19,7 @@ describe("GET /v1", () => {
     contract.assert("ApiMetadata", body);
     expect(body.project_status).toBe("experimental");
     expect(body.version).toBe("0.5.0");
-    expect(body.supported_providers).toEqual(["usda_ssurgo", "usda_kssl", "usda_osd", "usgs_geochem", "isric_soilgrids"]);
+    expect(body.supported_providers).toEqual(["usda_ssurgo", "usda_kssl", "usda_osd", "usgs_geochem", "isric_soilgrids", "usda_scan"]);
     expect(body.documentation_url).toBe(`${loam.base}/docs`);
     expect(body.openapi_url).toBe(`${loam.base}/openapi.json`);
     expect((await fetch(body.openapi_url)).status).toBe(200);
@@ -40,7 +40,8 @@ describe("GET /v1/providers", () => {
     expect(byId.usgs_geochem).toMatchObject({ operational: true, status: "experimental", data_kind: "observed" });
     expect(byId.isric_soilgrids).toMatchObject({ operational: true, status: "experimental", data_kind: "modeled", license: expect.stringContaining("CC BY 4.0") });
     expect(byId.isric_soilgrids.supported_properties).toEqual(expect.arrayContaining(["clay", "organic_carbon", "coarse_fragments_volume", "organic_carbon_stock"]));
-    for (const id of ["usda_scan"]) {
+    expect(byId.usda_scan).toMatchObject({ operational: true, status: "experimental", data_kind: "observed" });
+    for (const id of [] as string[]) {
       expect(byId[id].operational).toBe(false);
       expect(byId[id].status).toBe("planned");
     }

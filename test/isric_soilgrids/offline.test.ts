@@ -101,14 +101,14 @@ describe.skipIf(!gdal)("SoilGrids offline clips", () => {
     expect(header).toContain("grid_context_statistics_mean");
   });
 
-  test("bad input is refused as on the point query: 422, 404 unknown provider, 409 planned", async () => {
+  test("bad input is refused as on the point query: 422, 404 unknown provider, 422 another role (planned: test/providers/planned.test.ts)", async () => {
     const cases: [string, number, string][] = [
       ["latitude=95&longitude=-71.6", 422, "validation_error"],
       ["latitude=18.65&longitude=-71.6&depth_top_cm=10&depth_bottom_cm=5", 422, "validation_error"],
       ["latitude=18.65&longitude=-71.6&properties=nonsense", 422, "validation_error"],
       ["latitude=18.65&longitude=-71.6&properties=clay,sand,silt,ph,cec,bd,tn,oc,cfvo", 422, "validation_error"],
       ["latitude=18.65&longitude=-71.6&provider=nope", 404, "unknown_provider"],
-      ["latitude=18.65&longitude=-71.6&provider=usda_scan", 409, "provider_not_operational"],
+      ["latitude=18.65&longitude=-71.6&provider=usda_scan", 422, "validation_error"],
       ["latitude=18.65&longitude=-71.6&provider=usda_ssurgo", 422, "validation_error"],
     ];
     for (const [query, status, code] of cases) {

@@ -100,7 +100,7 @@ describe("GET /v1/providers/{provider_id}/raw/location", () => {
     ["nobody", OK, 404, "unknown_provider"],
     ["usda_kssl", OK, 422, "validation_error"],
     ["kssl", OK, 422, "validation_error"],
-    ["usda_scan", OK, 409, "provider_not_operational"],
+    ["usda_scan", OK, 422, "validation_error"],
     ["usda_ssurgo", "latitude=100&longitude=0", 422, "validation_error"],
     ["usda_ssurgo", `${OK}&depth_top_cm=10&depth_bottom_cm=5`, 422, "validation_error"],
     ["usda_ssurgo", `${OK}&properties=nope`, 422, "validation_error"],

@@ -210,7 +210,7 @@ describe("bad input", () => {
     ["/v1/soil/mapunits/2765528?depth_bottom_cm=250", 422, /depth_bottom_cm/],
     ["/v1/soil/mapunits/2765528?providers=usda_kssl", 422, /serves laboratory pedons, not map units.*use GET \/v1\/pedons/],
     ["/v1/soil/mapunits/2765528?provider=nobody", 422, /unknown provider/],
-    ["/v1/soil/mapunits/2765528?providers=usda_scan", 409, /./],
+    ["/v1/soil/mapunits/2765528?providers=usda_scan", 422, /serves sensor stations and their time series, not .*use GET \/v1\/stations/],
     ["/v1/soil/mapunits/2765528?properties=clay&properties=ph", 422, /repeated/],
     ["/v1/soil/summary?latitude=41.9", 422, /longitude/],
     ["/v1/soil/summary?latitude=100&longitude=0", 422, /latitude/],

@@ -1,0 +1,231 @@
+/**
+ * usda_scan's part of the offline snapshot (docs/decisions.md#usda-scan): the step that imports every
+ * SCAN station's metadata (AWDB via soilDB, with the NWCC inventory's and the ISMN headers' differing
+ * values kept) and the ISMN series into `usda_scan_*` tables, and the readers that answer from them in
+ * the JSON both transports send (./records.ts). Nothing of a request reaches SQL but checked numbers and keys.
+ */
+import type { Database } from "bun:sqlite";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { UpstreamError } from "../../errors";
+import { tableExists, type DatasetInfo } from "../../upstream/snapshot-schema";
+import { Payload } from "../../upstream/transport";
+import type { SnapshotStep, StationBoxParams, StationKeyParams, StationNearParams, StationSeriesParams } from "../provider";
+import { SCAN_PROVIDER_ID, SOURCE_AWDB, SOURCE_INVENTORY, SOURCE_ISMN } from "./catalog";
+import { csvRecords, inventoryRecords, ismnName, nameKey, readIsmn } from "./files";
+import { distanceKm, endDateOf, type OtherAccount, type SeriesAnswer, type StationRecord, type StationsAnswer } from "./records";
+
+export const SCAN_LAYOUT = "1";
+const METADATA = "scan/metadata/soilDB_station-metadata.csv";
+const INVENTORY = "scan/metadata/nwcc_inventory.csv";
+const ISMN_DIR = "scan/ismn";
+
+/** ISMN's variable names → property id, source unit and served unit. */
+const ISMN_VARIABLES: Record<string, { element: string; sourceUnit: string; unit: string }> = {
+  sm: { element: "soil_moisture", sourceUnit: "m3/m3", unit: "% vol" },
+};
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
+const num = (cell: string | null | undefined): number | null => (cell === null || cell === undefined || cell.trim() === "" || !Number.isFinite(Number(cell)) ? null : Number(cell));
+
+function createTables(db: Database): void {
+  db.run(`CREATE TABLE usda_scan_station (station_id INTEGER NOT NULL, triplet TEXT PRIMARY KEY, latitude REAL NOT NULL, longitude REAL NOT NULL, record TEXT NOT NULL)`);
+  db.run(`CREATE INDEX usda_scan_station_order ON usda_scan_station (station_id, triplet)`);
+  db.run(
+    `CREATE TABLE usda_scan_series (series_id INTEGER PRIMARY KEY, triplet TEXT NOT NULL, element TEXT NOT NULL, depth_cm REAL NOT NULL, ordinal INTEGER NOT NULL, source_unit TEXT NOT NULL, file TEXT NOT NULL, first_ms INTEGER, last_ms INTEGER, count INTEGER NOT NULL)`,
+  );
+  db.run(`CREATE TABLE usda_scan_value (series_id INTEGER NOT NULL, t INTEGER NOT NULL, value REAL NOT NULL, flags TEXT NOT NULL, PRIMARY KEY (series_id, t)) WITHOUT ROWID`);
+}
+
+function inventoryAccount(row: Record<string, string>): OtherAccount {
+  const account: OtherAccount = { source: SOURCE_INVENTORY };
+  const elev = num(row["elev"]);
+  const lat = num(row["lat"]);
+  const lon = num(row["lon"]);
+  const offset = num(row["gmt_offset"]);
+  if (elev !== null) account.elevation_ft = elev;
+  if (lat !== null) account.latitude = lat;
+  if (lon !== null) account.longitude = lon;
+  if (row["start_date"]) account.begin_date = row["start_date"];
+  // The inventory writes hours west of UTC as a positive number (6.0 = UTC-6).
+  if (offset !== null) account.utc_offset = offset === 0 ? 0 : -offset;
+  return account;
+}
+
+function stationRecord(row: Record<string, string | null>, inventory: Record<string, string> | undefined): StationRecord {
+  return {
+    triplet: row["stationTriplet"]!,
+    station_id: row["Site"]!,
+    name: row["Name"] ?? null,
+    network: row["Network"]!,
+    state: row["stateCode"] ?? null,
+    county: row["countyName"] ?? null,
+    huc: row["HUC"] ?? null,
+    elevation_ft: num(row["Elevation_ft"]),
+    latitude: Number(row["Latitude"]),
+    longitude: Number(row["Longitude"]),
+    data_time_zone: num(row["dataTimeZone"]),
+    begin_date: row["beginDate"] ? row["beginDate"].slice(0, 10) : null,
+    end_date: endDateOf(row["endDate"] ?? null),
+    pedon_key: row["pedlabsampnum"] ?? null,
+    source: SOURCE_AWDB,
+    sensors: [],
+    held: [],
+    others: inventory ? [inventoryAccount(inventory)] : [],
+    raw: row,
+  };
+}
+
+/** Fill usda_scan_* from LOAM_DATA_DIR/scan (read-only). */
+function importScan(db: Database, dataDir: string, log: (line: string) => void): { datasets: DatasetInfo[]; warnings: string[] } {
+  const warnings: string[] = [];
+  const metadataPath = join(dataDir, METADATA);
+  createTables(db);
+  if (!existsSync(metadataPath)) return { datasets: [], warnings: [`usda_scan: ${METADATA} not found; the snapshot holds no SCAN station.`] };
+  log("importing SCAN station metadata");
+  const inventory = new Map<string, Record<string, string>>();
+  const inventoryPath = join(dataDir, INVENTORY);
+  if (existsSync(inventoryPath)) for (const row of inventoryRecords(readFileSync(inventoryPath, "latin1"))) if (row["network"] === "scan") inventory.set(row["station id"]!, row);
+  const records = new Map<string, StationRecord>();
+  for (const row of csvRecords(readFileSync(metadataPath, "utf8"))) {
+    if (row["Network"] !== "SCAN" || !row["stationTriplet"] || !row["Site"]) continue;
+    records.set(row["stationTriplet"], stationRecord(row, inventory.get(row["Site"])));
+  }
+  const insertSeries = db.prepare(
+    "INSERT INTO usda_scan_series (triplet, element, depth_cm, ordinal, source_unit, file, first_ms, last_ms, count) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?) RETURNING series_id",
+  );
+  const insertValue = db.prepare("INSERT OR IGNORE INTO usda_scan_value (series_id, t, value, flags) VALUES (?, ?, ?, ?)");
+  const ismnDir = join(dataDir, ISMN_DIR);
+  const files = existsSync(ismnDir) ? readdirSync(ismnDir).filter((f) => f.endsWith(".stm")).sort() : [];
+  for (const file of files) {
+    const name = ismnName(file);
+    const variable = name ? ISMN_VARIABLES[name.variable] : undefined;
+    if (!name || !variable) {
+      warnings.push(`usda_scan: ${file} is not an ISMN series Loam reads; skipped.`);
+      continue;
+    }
+    const series = readIsmn(readFileSync(join(ismnDir, file), "latin1"));
+    // ISMN names stations its own way (AAMU-jtg, AdamsRanch#1): matched by name and position.
+    const station = [...records.values()].find((r) => nameKey(r.name ?? "") === nameKey(name.station) && Math.abs(r.latitude - series.header.latitude) < 0.1 && Math.abs(r.longitude - series.header.longitude) < 0.1);
+    if (!station) {
+      warnings.push(`usda_scan: no SCAN station matches the ISMN station ${name.station} (${file}); skipped.`);
+      continue;
+    }
+    if (series.skipped > 0) warnings.push(`usda_scan: ${series.skipped} lines of ${file} did not read as data lines; skipped.`);
+    const depthCm = Math.round(name.depthFromM * 100 * 1000) / 1000;
+    const first = series.values[0]?.t ?? null;
+    const last = series.values[series.values.length - 1]?.t ?? null;
+    const { series_id } = insertSeries.get(station.triplet, variable.element, depthCm, variable.sourceUnit, file, first, last, series.values.length) as { series_id: number };
+    for (const v of series.values) insertValue.run(series_id, v.t / 1000, v.value, v.flags);
+    station.sensors.push({
+      element: variable.element,
+      source_element: name.variable,
+      depth_cm: depthCm,
+      ordinal: 1,
+      unit: variable.unit,
+      source_unit: variable.sourceUnit,
+      start: first === null ? null : iso(first),
+      end: last === null ? null : iso(last),
+      instrument: name.sensor,
+    });
+    station.held.push({ element: variable.element, depth_cm: depthCm, start: first === null ? null : iso(first), end: last === null ? null : iso(last), values: series.values.length });
+    station.others.push({ source: SOURCE_ISMN, elevation_m: series.header.elevationM, latitude: series.header.latitude, longitude: series.header.longitude });
+    log(`imported ${series.values.length} ISMN values of ${station.triplet}`);
+  }
+  const insertStation = db.prepare("INSERT INTO usda_scan_station (station_id, triplet, latitude, longitude, record) VALUES (?, ?, ?, ?, ?)");
+  for (const r of records.values()) insertStation.run(Number(r.station_id), r.triplet, r.latitude, r.longitude, JSON.stringify(r));
+  return {
+    datasets: [
+      {
+        kind: SCAN_PROVIDER_ID,
+        id: "scan",
+        label: `SCAN: ${records.size} stations' metadata (AWDB via soilDB), ${files.length} ISMN hourly series`,
+        vintage: null,
+        source: METADATA,
+      } as DatasetInfo,
+    ],
+    warnings,
+  };
+}
+
+export const SCAN_SNAPSHOT: SnapshotStep = { layout: SCAN_LAYOUT, import: importScan };
+
+// ---- the readers ---------------------------------------------------------------------------------
+
+interface Readers {
+  retrievedAt: string;
+  box: (p: StationBoxParams) => Payload;
+  near: (p: StationNearParams) => Payload;
+  one: (p: StationKeyParams) => Payload;
+  series: (p: StationSeriesParams) => Payload;
+}
+
+const readers = new WeakMap<Database, Readers>();
+
+export function snapshotScan(db: Database): Readers {
+  const kept = readers.get(db);
+  if (kept) return kept;
+  if (!tableExists(db, "usda_scan_station")) {
+    throw new UpstreamError("The offline snapshot holds no SCAN stations (it was built before usda_scan): rebuild it with 'bun run snapshot:build'.", SCAN_PROVIDER_ID);
+  }
+  const built = db.query<{ value: string }, []>("SELECT value FROM snapshot_info WHERE key = 'built_at'").get();
+  const retrievedAt = built?.value ?? new Date(0).toISOString();
+  const box = db.query<{ record: string }, [number, number, number, number, number, number, string, number]>(
+    "SELECT record FROM usda_scan_station WHERE longitude BETWEEN ? AND ? AND latitude BETWEEN ? AND ? AND (station_id > ? OR (station_id = ? AND triplet > ?)) ORDER BY station_id, triplet LIMIT ?",
+  );
+  const all = db.query<{ record: string }, []>("SELECT record FROM usda_scan_station ORDER BY station_id, triplet");
+  const one = db.query<{ record: string }, [string]>("SELECT record FROM usda_scan_station WHERE triplet = ?");
+  const findSeries = db.query<{ series_id: number; source_unit: string; ordinal: number }, [string, string, number]>(
+    "SELECT series_id, source_unit, ordinal FROM usda_scan_series WHERE triplet = ? AND element = ? AND abs(depth_cm - ?) < 0.01 ORDER BY ordinal",
+  );
+  const heldAll = db.query<{ triplet: string; element: string; depth_cm: number; first_ms: number | null; last_ms: number | null; count: number }, []>(
+    "SELECT triplet, element, depth_cm, first_ms, last_ms, count FROM usda_scan_series ORDER BY triplet, element, depth_cm",
+  );
+  const values = db.query<{ t: number; value: number; flags: string }, [number, number, number]>("SELECT t, value, flags FROM usda_scan_value WHERE series_id = ? AND t >= ? AND t < ? ORDER BY t");
+  const held = heldAll.all().map((s) => ({
+    station_triplet: s.triplet,
+    element: s.element,
+    depth_cm: s.depth_cm,
+    start: s.first_ms === null ? null : iso(s.first_ms),
+    end: s.last_ms === null ? null : iso(s.last_ms),
+    values: s.count,
+  }));
+  const stations = (rows: { record: string }[], extra: Partial<StationsAnswer> = {}) =>
+    Payload.ofJson({ stations: rows.map((r) => JSON.parse(r.record) as StationRecord), retrieved_at: retrievedAt, ...extra });
+  const made: Readers = {
+    retrievedAt,
+    box: ({ bbox: [w, s, e, n], after, limit }) => {
+      const [afterId, afterTriplet] = after === null ? [-1, ""] : [Number(after.split(":")[0]), after];
+      return stations(box.all(w, e, s, n, afterId, afterId, afterTriplet, limit + 1));
+    },
+    near: ({ latitude, longitude, limit }) => {
+      // About 200 stations: every distance is computed, nearest first (ties by station order).
+      const ranked = all
+        .all()
+        .map((r) => JSON.parse(r.record) as StationRecord)
+        .map((r) => ({ ...r, distance_km: Math.round(distanceKm(latitude, longitude, r.latitude, r.longitude) * 1000) / 1000 }))
+        .sort((a, b) => a.distance_km - b.distance_km)
+        .slice(0, limit);
+      return Payload.ofJson({ stations: ranked, retrieved_at: retrievedAt });
+    },
+    one: ({ station }) => stations(one.all(station)),
+    series: (p) => {
+      const found = findSeries.all(p.station, p.element, p.depthCm);
+      const chosen = found.find((s) => s.ordinal === p.ordinal);
+      const rows = chosen ? values.all(chosen.series_id, Math.floor(p.startMs / 1000), Math.ceil(p.endMs / 1000)) : [];
+      const answer: SeriesAnswer = {
+        origin: "ismn",
+        source_unit: chosen?.source_unit ?? "m3/m3",
+        utc_offset_hours: 0,
+        values: rows.map((r) => [r.t * 1000, r.value, r.flags]),
+        held,
+        found: chosen !== undefined,
+        other_ordinals: found.filter((s) => s.ordinal !== p.ordinal).map((s) => s.ordinal),
+        retrieved_at: retrievedAt,
+      };
+      return Payload.ofJson(answer);
+    },
+  };
+  readers.set(db, made);
+  return made;
+}

@@ -1,0 +1,204 @@
+/**
+ * GET /v1/stations, GET /v1/stations/{station_triplet}, GET /v1/stations/{station_triplet}/series and
+ * GET /v1/providers/{provider_id}/raw/stations/{station_triplet}: any site_series provider
+ * (docs/decisions.md#site-series). The default provider is the registry's, never named here.
+ */
+import { Elysia } from "elysia";
+import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../../http/openapi";
+import { parsedQuery, strictQuery, type QueryOf } from "../../http/query";
+import { nextPageHref, setNextLink } from "../../http/paging";
+import type { Send } from "../../http/response";
+import { clip, ValidationError } from "../../errors";
+import type { DataDeps } from "../../answer";
+import { decimal } from "../../decimal";
+import { parseBbox } from "../../domain/bbox";
+import { STATION_COLLECTION_TABLE, SERIES_TABLE } from "./table";
+import {
+  MAX_NEAR_STATIONS,
+  rawStationParams,
+  RawStationResponse,
+  StationSeriesQueryParams,
+  StationSeriesResponse,
+  StationCollection,
+  StationParams,
+  StationQueryParams,
+  StationResponse,
+  StationsQueryParams,
+} from "./model";
+import { rawStation, station, stationKey, stationProvider, stations, stationSeries, type Bbox, type EffectiveStationsQuery } from "./service";
+
+export interface StationRouteDeps extends DataDeps {
+  send: Send;
+}
+
+/** A box of any size inside WGS84: stations are sparse, and a page is bounded by `limit`. */
+const ANY_BOX = { maxSideDegrees: 360, maxAreaSquareDegrees: 360 * 180 };
+
+function nearPoint(raw: string): [number, number] {
+  const items = raw.split(",");
+  const [lat, lon] = items.map((item) => decimal(item));
+  if (items.length !== 2 || lat === null || lon === null || lat === undefined || lon === undefined) {
+    throw new ValidationError(`Query parameter 'near' must be latitude,longitude in decimal degrees; got '${clip(raw)}'.`);
+  }
+  if (lat < -90 || lat > 90) throw new ValidationError(`Query parameter 'near' latitude must be from -90 to 90; got ${lat}.`);
+  if (lon < -180 || lon > 180) throw new ValidationError(`Query parameter 'near' longitude must be from -180 to 180; got ${lon}.`);
+  return [lat, lon];
+}
+
+const stationsQuery = strictQuery(StationsQueryParams);
+const stationQuery = strictQuery(StationQueryParams);
+const seriesQuery = strictQuery(StationSeriesQueryParams);
+
+function effectiveStationsQuery(read: QueryOf<typeof StationsQueryParams>, request: Request): EffectiveStationsQuery {
+  const hasNear = read.near !== "";
+  if (hasNear && parsedQuery(request.url).values.has("bbox")) throw new ValidationError("Give either 'bbox' (the stations in a box) or 'near' (the stations nearest a point), not both.");
+  if (hasNear && read.cursor !== "") throw new ValidationError("Query parameter 'cursor' pages a bbox; a 'near' answer is one list, nearest first, with no further pages.");
+  if (hasNear && read.limit > MAX_NEAR_STATIONS) throw new ValidationError(`Query parameter 'limit' must be at most ${MAX_NEAR_STATIONS} with 'near'; got ${read.limit}.`);
+  return {
+    bbox: hasNear ? null : (parseBbox(read.bbox, ANY_BOX) as Bbox),
+    near: hasNear ? nearPoint(read.near) : null,
+    limit: read.limit,
+    cursor: read.cursor === "" ? null : read.cursor,
+  };
+}
+
+/** The `provider` a request names ("": the registry's default); given but empty is a 422, as on the other routes. */
+function providerName(read: string, request: Request): string {
+  if (read === "" && parsedQuery(request.url).values.has("provider")) throw new ValidationError("Query parameter 'provider' must not be empty; omit it for the default provider of site series.");
+  return read;
+}
+
+const STATION_404 = ["ErrorResponse", "No station with this triplet in the provider's source (code not_found), or an unknown provider (code unknown_provider)."] as const;
+
+export function siteSeries(deps: StationRouteDeps) {
+  return new Elysia({ name: "loam.site_series" })
+    .get(
+      "/v1/stations",
+      async ({ query, request, set }) => {
+        const read = stationsQuery.queryOf(query);
+        const provider = stationProvider(deps, providerName(read.provider, request));
+        const { answer, next } = await stations(deps, provider, effectiveStationsQuery(read, request), (cursor) => nextPageHref(request, cursor));
+        setNextLink(set.headers, next);
+        return deps.send(answer, request, set, STATION_COLLECTION_TABLE);
+      },
+      {
+        transform: stationsQuery.transform,
+        query: StationsQueryParams,
+        response: { 200: StationCollection },
+        detail: {
+          tags: ["stations"],
+          operationId: "listStations",
+          summary: "Sensor stations in a box, or nearest a point",
+          description:
+            "An RFC 7946 FeatureCollection of sensor stations (e.g. USDA SCAN): with bbox (any size inside WGS84), the stations in the box in station-id order, at most `limit` per page, `next` (and the Link header) for the next page; with near=lat,lon, the `limit` nearest, each with distance_km. Each station: triplet, name, state, county, elevation (m, and the source's ft), its data clock, begin and end dates, HUC, its lab pedon key and the series the offline snapshot holds. Example: /v1/stations?bbox=-100,35,-94,40",
+          responses: documentedResponses(
+            {
+              200: ["StationCollection", "Stations (possibly none), whether more follow, cache metadata and warnings."],
+              404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
+              409: PLANNED_PROVIDER_ERROR,
+              422: [
+                "ErrorResponse",
+                "A parameter violates its rules (code validation_error): both bbox and near; bbox not four numbers, outside WGS84 or min not less than max; near not latitude,longitude; limit outside 1 to 1000 (1 to 100 with near); a cursor from another query, altered, or with near; a provider that does not serve stations; format not json or csv.",
+              ],
+              ...UPSTREAM_ERRORS,
+            },
+            { etag: true, csv: "one row per station" },
+          ),
+        },
+      },
+    )
+    .get(
+      "/v1/stations/:station_triplet",
+      async ({ params, query, request, set }) => {
+        const provider = stationProvider(deps, providerName(stationQuery.queryOf(query).provider, request));
+        const answer = await station(deps, provider, stationKey(provider, params.station_triplet));
+        return deps.send(answer, request, set);
+      },
+      {
+        params: StationParams,
+        transform: stationQuery.transform,
+        query: StationQueryParams,
+        response: { 200: StationResponse },
+        detail: {
+          tags: ["stations"],
+          operationId: "getStation",
+          summary: "One sensor station: its sensors, its lab pedon, the survey at its point",
+          description:
+            "The station, its sensors (element, depth in cm, ordinal, unit, period) where the source names them, the facts its sources give differently (which value is served, and the others), and links: the laboratory pedon characterised at the station (only when the lab provider holds it), the mapped survey at its point, and its series route. Example: /v1/stations/2092:KS:SCAN",
+          responses: documentedResponses(
+            {
+              200: ["StationResponse", "The station, sensors, disagreements, links, provenance, cache metadata and warnings."],
+              404: STATION_404,
+              409: PLANNED_PROVIDER_ERROR,
+              422: ["ErrorResponse", "A malformed station triplet, or a provider that does not serve stations (code validation_error)."],
+              ...UPSTREAM_ERRORS,
+            },
+            { etag: true },
+          ),
+        },
+      },
+    )
+    .get(
+      "/v1/stations/:station_triplet/series",
+      async ({ params, query, request, set }) => {
+        const read = seriesQuery.queryOf(query);
+        const provider = stationProvider(deps, providerName(read.provider, request));
+        const answer = await stationSeries(deps, provider, stationKey(provider, params.station_triplet), read);
+        return deps.send(answer, request, set, SERIES_TABLE);
+      },
+      {
+        params: StationParams,
+        transform: seriesQuery.transform,
+        query: StationSeriesQueryParams,
+        response: { 200: StationSeriesResponse },
+        detail: {
+          tags: ["stations"],
+          operationId: "getStationSeries",
+          summary: "A station's time series: hourly values or daily means",
+          description:
+            "The values of one element at one depth over a range: hourly as reported (time with the clock's offset, value, unit, flags as reported), or daily (the mean of each day's reported hours with their count, min and max: derived). Gaps stay gaps. At most one year of hourly or 20 years of daily values per request. A series the source does not hold is an empty list with a warning naming what it holds. Example: /v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&start=2010-07-01&end=2010-07-07",
+          responses: documentedResponses(
+            {
+              200: ["StationSeriesResponse", "The values (possibly none), the clock, unit, conversions, provenance with every citation, cache metadata and warnings."],
+              404: STATION_404,
+              409: PLANNED_PROVIDER_ERROR,
+              422: [
+                "ErrorResponse",
+                "A malformed station triplet; an element the provider does not measure or a depth it has no sensor at (the message names them); start or end not a date or date-time; start not before end; more than one year hourly or 20 years daily; format not json or csv (code validation_error).",
+              ],
+              ...UPSTREAM_ERRORS,
+            },
+            { etag: true, csv: "one row per time" },
+          ),
+        },
+      },
+    )
+    .get(
+      "/v1/providers/:provider_id/raw/stations/:station_triplet",
+      async ({ params, request, set }) => {
+        const provider = stationProvider(deps, params.provider_id, true);
+        const answer = await rawStation(deps, provider, stationKey(provider, params.station_triplet));
+        return deps.send(answer, request, set);
+      },
+      {
+        params: rawStationParams(deps.registry.defaultFor("site_series")?.id ?? "site_series"),
+        response: { 200: RawStationResponse },
+        detail: {
+          tags: ["raw"],
+          operationId: "getRawStation",
+          summary: "Untouched upstream record for one station",
+          description: "The station as its source wrote it (the snapshot's metadata row, or the live API's station object), inside a labelled wrapper. Not normalized; not promised to stay stable. Example: /v1/providers/{provider_id}/raw/stations/2092:KS:SCAN",
+          responses: documentedResponses(
+            {
+              200: ["RawStationResponse", "The raw record in its wrapper."],
+              404: STATION_404,
+              409: PLANNED_PROVIDER_ERROR,
+              422: ["ErrorResponse", "A malformed station triplet, or a provider that does not serve stations (code validation_error)."],
+              ...UPSTREAM_ERRORS,
+            },
+            { etag: true },
+          ),
+        },
+      },
+    );
+}

@@ -1,0 +1,119 @@
+/**
+ * A series request's time range and its values on the series' clock (docs/decisions.md#site-series):
+ * reading `start`/`end`, the per-request limits, times written as ISO 8601 with the clock's offset, and
+ * the daily means (derived, with their hour counts). Gaps stay gaps: nothing is filled in.
+ */
+import { clip, ValidationError } from "../../errors";
+import { roundDerived, PRECISION_RULE } from "../../domain/precision";
+import type { SeriesPoint } from "../../domain/station";
+import { MAX_DAILY_DAYS, MAX_HOURLY_DAYS } from "./model";
+
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(Z|[+-]\d{2}:\d{2})?$/;
+
+function validDay(y: number, m: number, d: number): boolean {
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d && y >= 1900 && y <= 2200;
+}
+
+/**
+ * An instant of `start` or `end`: a bare date is midnight on the series' clock (for `end`, the next
+ * midnight: the whole day is in); a date-time without an offset is on that clock; with Z or an offset,
+ * that instant. `end` is inclusive, so its exclusive bound is one millisecond after it.
+ */
+export function instantOf(raw: string, name: "start" | "end", utcOffsetHours: number): number {
+  const fail = () => new ValidationError(`Query parameter '${name}' must be a date YYYY-MM-DD or an ISO 8601 date-time such as 2010-07-01T06:00Z; got '${clip(raw)}'.`);
+  const day = DATE.exec(raw);
+  if (day) {
+    const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
+    if (!validDay(y, m, d)) throw fail();
+    return Date.UTC(y, m - 1, d) - utcOffsetHours * HOUR + (name === "end" ? DAY : 0);
+  }
+  const at = DATE_TIME.exec(raw);
+  if (!at) throw fail();
+  const [y, m, d, hh, mm, ss] = [1, 2, 3, 4, 5, 6].map((i) => Number(at[i] ?? 0)) as [number, number, number, number, number, number];
+  if (!validDay(y, m, d) || hh > 23 || mm > 59 || ss > 59) throw fail();
+  const zone = at[7];
+  const offsetMinutes = zone === undefined ? utcOffsetHours * 60 : zone === "Z" ? 0 : (zone[0] === "-" ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
+  return Date.UTC(y, m - 1, d, hh, mm, ss) - offsetMinutes * 60_000 + (name === "end" ? 1 : 0);
+}
+
+export interface Range {
+  startMs: number;
+  endMs: number;
+}
+
+/** The range asked for (defaults: the last 7 days hourly, 365 daily, up to now on the hour), checked against the limits. */
+export function rangeOf(start: string, end: string, interval: "hourly" | "daily", utcOffsetHours: number, now: number): Range {
+  const endMs = end === "" ? Math.floor(now / HOUR) * HOUR + 1 : instantOf(end, "end", utcOffsetHours);
+  const startMs = start === "" ? endMs - 1 - (interval === "hourly" ? 7 : 365) * DAY : instantOf(start, "start", utcOffsetHours);
+  if (startMs >= endMs) throw new ValidationError(`Query parameter 'start' (${clip(start)}) must come before 'end' (${clip(end || "now")}).`);
+  const days = (endMs - startMs) / DAY;
+  if (interval === "hourly" && days > MAX_HOURLY_DAYS + 1e-9) {
+    throw new ValidationError(`At most one year (${MAX_HOURLY_DAYS} days) of hourly values per request; the range asked spans ${Math.ceil(days)} days. Ask for interval=daily, or a shorter range.`);
+  }
+  if (interval === "daily" && days > MAX_DAILY_DAYS + 1e-9) {
+    throw new ValidationError(`At most 20 years (${MAX_DAILY_DAYS} days) of daily values per request; the range asked spans ${Math.ceil(days)} days. Ask for a shorter range.`);
+  }
+  return { startMs, endMs };
+}
+
+const pad = (n: number) => String(Math.abs(n)).padStart(2, "0");
+
+/** An instant written in ISO 8601 on a clock `utcOffsetHours` from UTC: `...Z` for UTC, else `...-06:00`. */
+export function timeOn(ms: number, utcOffsetHours: number): string {
+  const local = new Date(ms + utcOffsetHours * HOUR).toISOString().slice(0, 19);
+  if (utcOffsetHours === 0) return `${local}Z`;
+  const minutes = Math.round(Math.abs(utcOffsetHours) * 60);
+  return `${local}${utcOffsetHours < 0 ? "-" : "+"}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+}
+
+export interface DailyMean {
+  /** The day's first instant (ms). */
+  t: number;
+  date: string;
+  mean: number;
+  count: number;
+  min: number;
+  max: number;
+}
+
+/** Per day of the clock, the mean of the hourly values it has, their count, min and max; a day with none has no item. */
+export function dailyMeans(values: readonly SeriesPoint[], utcOffsetHours: number): DailyMean[] {
+  const out: DailyMean[] = [];
+  const shift = utcOffsetHours * HOUR;
+  let day = NaN;
+  let sum = 0;
+  let count = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  const close = () => {
+    if (count === 0) return;
+    const t = day * DAY - shift;
+    out.push({ t, date: new Date(day * DAY).toISOString().slice(0, 10), mean: roundDerived(sum / count), count, min, max });
+  };
+  for (const v of values) {
+    const d = Math.floor((v.t + shift) / DAY);
+    if (d !== day) {
+      close();
+      [day, sum, count, min, max] = [d, 0, 0, Infinity, -Infinity];
+    }
+    sum += v.value;
+    count += 1;
+    if (v.value < min) min = v.value;
+    if (v.value > max) max = v.value;
+  }
+  close();
+  return out;
+}
+
+/** The daily mean as a transformation (derived values say how they were made). */
+export const DAILY_MEAN_TRANSFORMATION = {
+  operation: "daily_mean_of_hourly_values",
+  from_unit: "hourly values",
+  to_unit: "daily mean",
+  formula: `value = mean of the day's reported hourly values (count says how many; no missing hour is filled in), ${PRECISION_RULE}; min and max are the day's lowest and highest hourly values`,
+};
