@@ -1,10 +1,11 @@
+/* global L */
 // Map-unit polygons for the view and their panel: GET /v1/soil/mapunits?bbox=… drawn as a choropleth
 // (layers/mapunits.js), a polygon click opening GET /v1/soil/mapunits/{key} (panels/mapunit.js).
 // MAP_UNITS.enabled in config.js is the switch; the soil-map controls choose property, method and depth.
 import { csvOf, describeError, getJson, isAbort, urls } from "./api.js";
 import { CHOROPLETH, MAP_UNITS, methodName, SOIL_MAP_VIEW } from "./config.js";
 import { $, el } from "./dom.js";
-import { createMapUnitLayer } from "./layers/mapunits.js";
+import { createMapUnitLayer, KIND } from "./layers/mapunits.js";
 import { viewBox } from "./map.js";
 import { renderMapUnit } from "./panels/mapunit.js";
 import { setStatus } from "./status.js";
@@ -40,16 +41,26 @@ export function setUpMapUnits(ctx) {
     }
   };
 
+  let visible = true;
   async function load() {
     if (!MAP_UNITS.enabled) return;
     if (controller) controller.abort();
     controller = null;
+    if (!visible) {
+      layer.clear();
+      exportLinks(null);
+      state.mapUnitState = "off";
+      say("");
+      setStatus("", "info", KIND);
+      return;
+    }
     const box = viewBox(map);
     if (!(box[2] - box[0] <= MAP_UNITS.maxSideDegrees && box[3] - box[1] <= MAP_UNITS.maxSideDegrees)) {
       layer.clear();
       exportLinks(null);
       state.mapUnitState = "zoom";
       say("Map units are drawn in views of at most " + MAP_UNITS.maxSideDegrees + "° a side: zoom in.");
+      setStatus("Zoom in to see map-unit polygons (views of at most " + MAP_UNITS.maxSideDegrees + "° a side).", "warn", KIND);
       return;
     }
     const mine = new AbortController();
@@ -69,11 +80,12 @@ export function setUpMapUnits(ctx) {
       state.mapUnitState = "ready";
       const count = state.mapUnitRange.count;
       say(count === 0 ? "No map-unit polygon in view." : count + " map-unit polygon" + (count === 1 ? "" : "s") + (collection.truncated ? " (truncated: zoom in for all)" : "") + " in view.");
+      setStatus(count === 0 ? "No map-unit polygon in this view." : "Showing " + count + " map-unit polygon" + (count === 1 ? "" : "s") + " in this view. Click one for its map unit.", "info", KIND);
     } catch (error) {
       if (isAbort(error) || mine !== controller) return;
       layer.clear();
       exportLinks(null);
-      setStatus("Map units could not be loaded: " + describeError(error), "error");
+      setStatus("Map units could not be loaded: " + describeError(error), "error", KIND);
       say("");
       state.mapUnitState = "error";
     }
@@ -104,6 +116,25 @@ export function setUpMapUnits(ctx) {
   return {
     layer,
     load,
+    kind: KIND,
+    /** Show or hide the layer (the layer list's checkbox). */
+    setVisible(on) {
+      visible = Boolean(on);
+      return load();
+    },
+    visible: () => visible,
+    /** From a place's whole box to a view where polygons are drawn: the first polygon the OGC collection lists in it. */
+    async fitView(entry) {
+      const box = viewBox(map);
+      if (box[2] - box[0] <= MAP_UNITS.maxSideDegrees && box[3] - box[1] <= MAP_UNITS.maxSideDegrees) return;
+      if (!entry.coverage || !entry.coverage.extent_url) return;
+      const items = await getJson(entry.coverage.extent_url + "/items?" + "bbox=" + box.join(",") + "&limit=1").catch(() => null);
+      const feature = items && Array.isArray(items.features) ? items.features[0] : null;
+      if (!feature || !feature.geometry) return;
+      const bounds = L.geoJSON(feature.geometry).getBounds();
+      map.fitBounds(bounds, { animate: false, maxZoom: 16 });
+      if (map.getBounds().getEast() - map.getBounds().getWest() > MAP_UNITS.maxSideDegrees) map.setView(bounds.getCenter(), 13, { animate: false });
+    },
     /** Open the map unit drawn at `latlng`, if any; false when there is none (a point query then). */
     openAt(latlng) {
       const feature = layer.featureAt(latlng);
