@@ -117,7 +117,11 @@ loadLayers().then((entries) => {
   if (sites) modules.sites = geochem = setUpGeochem({ map, state, panel, catalog, beforeDetail }, sites);
   else $("geo-controls").hidden = true;
   layerList = setUpLayerList(entries, modules);
-  const coverage = setUpPlaces(map, state, layerList.entries, goToPlace);
+  const coverage = setUpPlaces(map, state, layerList.entries, goToPlace, (bounds) => {
+    // Room above for a layer's message, and beside for the places' names.
+    jumpToBounds(bounds, { paddingTopLeft: [60, 150], paddingBottomRight: [220, 40] });
+    setWhere("Showing every place with data in the conterminous US; pick one in the list or on the map (MH936 is in the Pacific).");
+  });
   setSearchPlaces(coverage.places);
   $("go-soil-map").addEventListener("click", () => layerList.show("survey_polygons"));
   state.layersState = "ready";

@@ -51,10 +51,11 @@ export function placesOf(entries) {
 }
 
 /**
- * The coverage list and the places' outlines. onJump(place, bounds) is called when the user picks one.
+ * The coverage list and the places' outlines. onJump(place, bounds) is called when the user picks one;
+ * onOverview(bounds) shows every place of the conterminous US at once.
  * Returns {places, ready}: ready resolves when every place's box is known.
  */
-export function setUpPlaces(map, state, entries, onJump) {
+export function setUpPlaces(map, state, entries, onJump, onOverview) {
   const list = $("places-list");
   list.textContent = "";
   const places = placesOf(entries);
@@ -62,6 +63,9 @@ export function setUpPlaces(map, state, entries, onJump) {
   map.createPane("places").style.zIndex = "460";
   const renderer = L.svg({ pane: "places" });
   const layer = L.layerGroup();
+  // Every place of the conterminous US at once, outlined and named (MH936 is in the Pacific).
+  const overview = el("button", { type: "button", class: "place-button place-overview", "data-place": "overview", title: "Every place of the conterminous US on one map, each outlined and named", disabled: true }, ["All places (overview)"]);
+  list.appendChild(el("li", null, [overview]));
   const ready = Promise.all(
     places.map(async (place) => {
       const button = el("button", { type: "button", class: "place-button place-" + place.kind, "data-place": place.id, "data-kind": place.kind, title: place.detail, disabled: true }, [symbolOf(place.kind), el("span", { text: place.label })]);
@@ -96,7 +100,14 @@ export function setUpPlaces(map, state, entries, onJump) {
   };
   map.on("zoomend", update);
   map.whenReady(update);
-  ready.then(() => (state.placesReady = true));
+  ready.then(async () => {
+    const boxes = (await Promise.all(places.map((p) => p.box))).filter((b) => b && b[2] - b[0] < 40 && b[0] > -125 && b[2] < -66 && b[1] > 24 && b[3] < 50);
+    if (boxes.length) {
+      overview.disabled = false;
+      overview.addEventListener("click", () => onOverview(boxes.reduce((all, b) => all.extend(boundsOf(b)), boundsOf(boxes[0]))));
+    }
+    state.placesReady = true;
+  });
   return { places, ready, layer };
 }
 
