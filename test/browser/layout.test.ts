@@ -176,7 +176,7 @@ describe("where the data is, and getting there", () => {
     await page.waitForFunction(() => (window as any).loam.placesReady === true, null, { timeout: 20_000 });
     const places = await page.$$eval("#places-list button", (buttons) => buttons.map((b) => b.getAttribute("data-place")));
     for (const area of AREAS) expect(places).toContain(area);
-    expect(places).toContain("KS");
+    expect(places).toContain("Kansas");
     // The geochemistry layer too (it declares no place: one entry for its whole extent).
     expect(places).toContain("sites");
     for (const button of await page.locator("#places-list button").all()) expect(await button.isVisible()).toBe(true);
@@ -206,7 +206,7 @@ describe("where the data is, and getting there", () => {
     await page.waitForTimeout(300);
     await page.screenshot({ path: artifactPath("places-overview.png") });
     await page.locator(".place-tooltip", { hasText: "IA183" }).waitFor();
-    await page.click('#places-list button[data-place="KS"]');
+    await page.click('#places-list button[data-place="Kansas"]');
     await page.waitForFunction(() => (window as any).loam.pedonState === "ready", null, { timeout: 20_000 });
     expect(await page.evaluate(() => (window as any).loam.pedonLayer.getLayers().length)).toBeGreaterThan(10);
     expectClean(watched);

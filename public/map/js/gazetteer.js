@@ -87,7 +87,7 @@ export function stateNamed(text) {
  * without one, the last words when they name a state ("Greene County Iowa", "greene ia"; the longest
  * such tail, so "Greene New York" is New York's). State null when none is named.
  */
-function splitCountyState(text) {
+export function splitCountyState(text) {
   const parts = String(text).split(",");
   if (parts.length > 1) return { county: parts[0], state: stateNamed(parts.slice(1).join(",")), stateGiven: true };
   const words = fold(text).split(" ");

@@ -5,7 +5,7 @@
 // nothing leaves Loam's origin.
 import { getJson, urls } from "./api.js";
 import { $ } from "./dom.js";
-import { findCounties, findState } from "./gazetteer.js";
+import { findCounties, findState, splitCountyState } from "./gazetteer.js";
 import { setWhere } from "./status.js";
 
 const COORDINATES = /^\s*(-?\d+(?:\.\d+)?)\s*[,;\s]\s*(-?\d+(?:\.\d+)?)\s*$/;
@@ -60,7 +60,9 @@ export async function resolve(text) {
   if (place) return { kind: "place", place };
   const state = await findState(query);
   if (state) return { kind: "area", name: state.name, bounds: state.bounds };
-  const [series, found] = await Promise.all([query.includes(",") ? null : findSeries(query), findCounties(query)]);
+  // A name with a state ("greene ia") or a county word ("Greene County") is a place; a bare name may be a series.
+  const bare = !splitCountyState(query).stateGiven && !/\b(county|co|cnty|parish|borough)\b/i.test(query);
+  const [series, found] = await Promise.all([bare ? findSeries(query) : null, findCounties(query)]);
   // A series first: the county of the same name is offered beside it.
   if (series) return { kind: "series", name: query, answer: series, counties: found };
   if (found.length === 1) return { kind: "area", name: found[0].name + " County, " + found[0].state, bounds: found[0].bounds };
