@@ -119,6 +119,7 @@ export function setUpMapUnits(ctx) {
     kind: KIND,
     /** Show or hide the layer (the layer list's checkbox). */
     setVisible(on) {
+      if (visible === Boolean(on)) return Promise.resolve();
       visible = Boolean(on);
       return load();
     },

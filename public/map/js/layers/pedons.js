@@ -189,6 +189,8 @@ export function createPedonLayer(map, state, onOpen) {
 
   /** Show or hide the layer (the layer list's checkbox). */
   function setVisible(on) {
+    // Already so (the layer list's first pass): nothing to redo, no second request for the same view.
+    if (visible === Boolean(on)) return;
     visible = Boolean(on);
     state.pedonsVisible = visible;
     if (visible) {
