@@ -205,6 +205,37 @@ describe("first contact", () => {
       await watched.close();
     }, BROWSER_TEST_MS);
 
+    test(`${name}: soil-map classes are fixed from every map unit of the snapshot: the same classes over IA073 and over IA183, covering the whole dataset`, async () => {
+      // Every map unit of the places /v1/layers declares, read here in boxes the endpoint accepts (0.25° a side).
+      const survey = ((await loam.json("/v1/layers")).body.layers as any[]).find((l) => l.kind === "survey_polygons");
+      const values = new Map<string, number>();
+      for (const place of survey.coverage.places) {
+        const [w, s, e, n] = place.bbox;
+        for (let x = w; x < e; x += 0.25)
+          for (let y = s; y < n; y += 0.25) {
+            const box = [x, y, Math.min(e, x + 0.25), Math.min(n, y + 0.25)].map((v) => Math.round(v * 1e6) / 1e6).join(",");
+            const answer = (await loam.json(`/v1/soil/mapunits?bbox=${box}&limit=2000&property=clay&method=weighted_average&depth_top_cm=0&depth_bottom_cm=30`)).body;
+            for (const f of answer.features) if (typeof f.properties.summary.value === "number") values.set(f.properties.map_unit_key, f.properties.summary.value);
+          }
+      }
+      const all = [...values.values()];
+      expect(all.length).toBeGreaterThan(10);
+      const watched = await open("/map#17/41.944131/-94.359608", form);
+      const { page } = watched;
+      await page.waitForFunction(() => (window as any).loam.mapUnitState === "ready", null, { timeout: 30_000 });
+      const rows = () => page.$$eval(".scale-legend .class-row", (list) => list.map((r) => [Number(r.getAttribute("data-from")), Number(r.getAttribute("data-to")), r.getAttribute("data-colour")]));
+      const ia073 = await rows();
+      expect(ia073[0]![0] as number).toBeLessThanOrEqual(Math.min(...all));
+      expect(ia073.at(-1)![1] as number).toBeGreaterThanOrEqual(Math.max(...all));
+      expect(await page.textContent(".scale-legend .scale-basis")).toBe(`Classes: every map unit of this instance (${all.length}), the same in every view.`);
+      const before: string = await page.evaluate(() => (window as any).loam.mapUnitUrl);
+      await page.evaluate(() => (window as any).loamMap.setView([41.30448, -91.81449], 17, { animate: false }));
+      await page.waitForFunction((url) => (window as any).loam.mapUnitState === "ready" && (window as any).loam.mapUnitUrl !== url && (window as any).loam.mapUnitRange.count > 0, before, { timeout: 30_000 });
+      expect(await rows()).toEqual(ia073);
+      expectClean(watched);
+      await watched.close();
+    }, BROWSER_TEST_MS);
+
     test(`${name}: status belongs to the active layer or tool: no "Zoom in to see pedons" over geochemistry, and the drawing instruction owns the status line`, async () => {
       const watched = await open("/map#5/39/-96", form);
       const { page } = watched;

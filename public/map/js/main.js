@@ -116,6 +116,8 @@ loadLayers().then((entries) => {
   const sites = entries.find((entry) => entry.kind === "sites");
   if (sites) modules.sites = geochem = setUpGeochem({ map, state, panel, catalog, beforeDetail }, sites);
   else $("geo-controls").hidden = true;
+  const survey = entries.find((entry) => entry.kind === "survey_polygons");
+  mapUnits.useEntry(survey || null);
   layerList = setUpLayerList(entries, modules);
   const coverage = setUpPlaces(map, state, layerList.entries, goToPlace, (bounds) => {
     // Room above for a layer's message, and beside for the places' names.

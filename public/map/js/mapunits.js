@@ -42,6 +42,46 @@ export function setUpMapUnits(ctx) {
   };
 
   let visible = true;
+  /** The survey layer's GET /v1/layers entry (set when the layers are read): its places fix the classes. */
+  let entry = null;
+  let entryRead;
+  const entryKnown = new Promise((resolve) => (entryRead = resolve));
+  const ranges = new Map();
+  /**
+   * The range of the chosen summary over every map unit of the places the layer declares (each place's box
+   * in tiles the endpoint accepts), once per choice; null when the layer declares no place (live mode: the
+   * dataset is every US survey, so the classes are the view's).
+   */
+  function datasetRange(query) {
+    const places = entry && entry.coverage && Array.isArray(entry.coverage.places) ? entry.coverage.places.filter((p) => Array.isArray(p.bbox)) : [];
+    if (!places.length) return Promise.resolve(null);
+    const key = JSON.stringify(query);
+    if (!ranges.has(key)) {
+      const side = MAP_UNITS.maxSideDegrees;
+      const tiles = [];
+      for (const p of places) {
+        const [w, s, e, n] = p.bbox;
+        for (let x = w; x < e; x += side) for (let y = s; y < n; y += side) tiles.push([x, y, Math.min(e, x + side), Math.min(n, y + side)].map((v) => Math.round(v * 1e6) / 1e6));
+      }
+      const read = async () => {
+        const byKey = new Map();
+        for (let i = 0; i < tiles.length; i += 4) {
+          const answers = await Promise.all(tiles.slice(i, i + 4).map((box) => getJson(urls.mapUnits(box, Object.assign({ limit: MAP_UNITS.limit }, query)))));
+          for (const answer of answers) for (const f of answer.features || []) {
+            const v = f.properties && f.properties.summary ? f.properties.summary.value : null;
+            if (typeof v === "number" && isFinite(v)) byKey.set(String(f.properties.map_unit_key), v);
+          }
+        }
+        const values = [...byKey.values()];
+        return values.length ? { min: Math.min(...values), max: Math.max(...values), count: values.length } : null;
+      };
+      const pending = read();
+      pending.catch(() => ranges.delete(key));
+      ranges.set(key, pending);
+    }
+    return ranges.get(key);
+  }
+
   async function load() {
     if (!MAP_UNITS.enabled) return;
     if (controller) controller.abort();
@@ -70,11 +110,13 @@ export function setUpMapUnits(ctx) {
     const catalog = await ctx.catalog;
     try {
       const url = urls.mapUnits(box, Object.assign({ limit: MAP_UNITS.limit }, summaryQuery()));
-      const collection = await getJson(url, mine.signal);
+      // The classes wait for the layer's entry (GET /v1/layers), so a view is drawn once, with the classes it keeps.
+      const [collection, fixed] = await Promise.all([getJson(url, mine.signal), entryKnown.then(() => datasetRange(summaryQuery())).catch(() => null)]);
       if (mine !== controller) return;
       const property = catalog.property(choice.property);
       const label = { name: property.name + ", " + choice.depthTopCm + "–" + choice.depthBottomCm + " cm, " + methodName(choice.method), unit: property.unit };
-      state.mapUnitRange = layer.show(collection, label);
+      state.mapUnitRange = layer.show(collection, label, fixed);
+      state.mapUnitClassBasis = fixed;
       state.mapUnitUrl = url;
       exportLinks(state.mapUnitRange.count ? url : null);
       state.mapUnitState = "ready";
@@ -117,6 +159,11 @@ export function setUpMapUnits(ctx) {
     layer,
     load,
     kind: KIND,
+    /** The survey layer's GET /v1/layers entry: from now on, classes are fixed from its places. */
+    useEntry(layerEntry) {
+      entry = layerEntry;
+      entryRead();
+    },
     /** Show or hide the layer (the layer list's checkbox). */
     setVisible(on) {
       if (visible === Boolean(on)) return Promise.resolve();

@@ -92,13 +92,14 @@ export function createMapUnitLayer(map) {
    * Draw `collection` (replacing what was drawn). label: {name, unit} of the summarized property, the
    * unit used when the features name none. Returns {count, min, max, unit} (min/max null without values).
    */
-  function show(collection, label) {
+  function show(collection, label, fixed) {
     clear();
     const features = (collection && Array.isArray(collection.features) ? collection.features : []).filter((f) => f && f.geometry && /Polygon$/.test(f.geometry.type));
     const values = features.map(valueOf).filter((v) => v !== null);
     const min = values.length ? Math.min(...values) : null;
     const max = values.length ? Math.max(...values) : null;
-    const classes = classify(min, max);
+    // Classes fixed from every map unit of the dataset when it is known (mapunits.js datasetRange), else from the view.
+    const classes = fixed ? Object.assign(classify(fixed.min, fixed.max), { basis: fixed }) : classify(min, max);
     for (const f of features) colours.set(keyOf(f), classes.colourOf(valueOf(f)));
     const withUnit = features.find((f) => f.properties && f.properties.summary && f.properties.summary.unit);
     const unit = withUnit ? String(withUnit.properties.summary.unit) : label && label.unit ? label.unit : "";
@@ -174,6 +175,7 @@ function classLegend(name, unit, min, max, classes, someMissing) {
     box.appendChild(
       el("p", { class: "scale-range" }, ["In view: ", el("span", { class: "scale-min", text: rounded(min, classes.decimals + 1) }), " to ", el("span", { class: "scale-max", text: rounded(max, classes.decimals + 1) + (unit ? " " + unit : "") })]),
     );
+    box.appendChild(el("p", { class: "scale-range scale-basis", text: classes.basis ? "Classes: every map unit of this instance (" + classes.basis.count + "), the same in every view." : "Classes: the map units in view." }));
   }
   if (someMissing) box.appendChild(el("div", { class: "legend-row" }, [el("span", { class: "legend-swatch legend-no-value", "aria-hidden": "true" }), el("span", { text: "No value" })]));
   return box;
