@@ -236,6 +236,44 @@ describe("first contact", () => {
       await watched.close();
     }, BROWSER_TEST_MS);
 
+    test(`${name}: text from the API is never HTML: a hostile layer document and hostile site results are shown as text, and run nothing`, async () => {
+      const hostile = `<img src=x onerror="window.__pwned=1">`;
+      const watched = await watchedPage(browser, form.viewport, form.device);
+      const { page } = watched;
+      // Real answers with text replaced in the browser (page.route): nothing reaches the network.
+      await page.route((url) => url.pathname === "/v1/layers", async (route) => {
+        const body = await (await route.fetch()).json();
+        for (const layer of body.layers) {
+          layer.title = hostile;
+          layer.label = hostile + " " + layer.kind;
+          for (const place of layer.coverage.places) place.label = hostile + " " + place.id;
+        }
+        await route.fulfill({ contentType: "application/json", body: JSON.stringify(body) });
+      });
+      await page.route((url) => url.pathname === "/v1/geochem/sites" && url.searchParams.has("bbox"), async (route) => {
+        const body = await (await route.fetch()).json();
+        for (const f of body.features) f.properties.reported_value = hostile;
+        await route.fulfill({ contentType: "application/json", body: JSON.stringify(body) });
+      });
+      await page.goto(loam.base + "/map#7/42/-93.4", { waitUntil: "load" });
+      await page.waitForFunction(() => (window as any).loam?.layersState === "ready" && (window as any).loam?.placesReady === true, null, { timeout: 20_000 });
+      await menu(page, form, true);
+      expect(await page.textContent('label[for="layer-sites"]')).toBe(hostile + " sites");
+      expect(await page.textContent("#places-list")).toContain(hostile + " IA073");
+      await page.click('label[for="layer-sites"]');
+      await menu(page, form, false);
+      await page.waitForFunction(() => (window as any).loam.geochemState === "ready", null, { timeout: 30_000 });
+      const site = await page.evaluate(() => { const d = (window as any).loam.geochem.drawn()[0]; (window as any).loam.geochem.marker(d.site_id).openTooltip(); return d.site_id; });
+      expect(await page.textContent(".leaflet-tooltip:not(.place-tooltip)")).toBe(`Site ${site}: ${hostile} mg/kg`);
+      if (isPhone(form)) await page.click("#legend > summary");
+      expect(await page.textContent("#legend")).toContain(hostile);
+      await page.waitForTimeout(200);
+      expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+      expect(await page.locator("img[src=x], #legend img, #layer-list img, #places-list img, .leaflet-tooltip img").count()).toBe(0);
+      expectClean(watched);
+      await watched.close();
+    }, BROWSER_TEST_MS);
+
     test(`${name}: status belongs to the active layer or tool: no "Zoom in to see pedons" over geochemistry, and the drawing instruction owns the status line`, async () => {
       const watched = await open("/map#5/39/-96", form);
       const { page } = watched;
