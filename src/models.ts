@@ -1,7 +1,7 @@
 /** Every named model of the contract: the OpenAPI components (`#/components/schemas/<Name>`). */
 import { CacheMetadata, DepthInterval } from "./domain/model";
 import { ErrorBody, ErrorResponse } from "./http/error-response";
-import { ApiMetadata, HealthResponse } from "./meta/model";
+import { ApiMetadata, HealthResponse, LayerCoverage, LayerEntry, LayersResponse } from "./meta/model";
 import { LOCATION_MODELS } from "./location/model";
 import { PEDON_MODELS } from "./pedons/model";
 import { LAYER_TABLE_MODELS } from "./pedons/layers-model";
@@ -22,6 +22,9 @@ export const MODELS = {
   ErrorResponse,
   HealthResponse,
   ApiMetadata,
+  LayersResponse,
+  LayerEntry,
+  LayerCoverage,
   ProviderRecord,
   ProvidersResponse,
   PropertyRecord,

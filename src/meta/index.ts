@@ -1,4 +1,4 @@
-/** GET /health and GET /v1: answered from memory, never calling an upstream. */
+/** GET /health, GET /v1 and GET /v1/layers: answered from memory, never calling an upstream. */
 import { Elysia } from "elysia";
 import { documentedResponses } from "../http/openapi";
 import { requestOrigin } from "../http/request-path";
@@ -6,7 +6,8 @@ import { constantDocument } from "../http/trace";
 import type { Registry } from "../providers/registry";
 import { SERVICE_NAME, VERSION } from "../version";
 import { LIVE_COVERS_ALL, SSURGO_SCOPE, type CoverageSource } from "../domain/coverage";
-import { ApiMetadata, HealthResponse } from "./model";
+import { ApiMetadata, HealthResponse, LayersResponse } from "./model";
+import { layerEntries } from "./layers";
 
 const EXPERIMENTAL_WARNING =
   "Loam is experimental: limits, fields and behaviour may change. Mapped survey values are not laboratory observations at a point, pedons are points, and a successful response does not establish fitness for an agronomic, environmental, engineering or regulatory decision. Check data_kind, depth, measurement_method, source, transformations, warnings and cache before using a value.";
@@ -56,6 +57,24 @@ export function meta(registry: Registry, source: () => CoverageSource) {
     {
       response: { 200: ApiMetadata },
       detail: { operationId: "getApiMetadata", tags: ["meta"], summary: "API metadata", description: "Name, version, maturity, where the documentation is, and the operational providers.", responses: documentedResponses({ 200: ["ApiMetadata", "API metadata."] }) },
+    },
+  )
+  .get(
+    "/v1/layers",
+    ({ set }) => {
+      set.headers["cache-control"] = "public, max-age=300";
+      return { layers: layerEntries(registry, source()) };
+    },
+    {
+      response: { 200: LayersResponse },
+      detail: {
+        operationId: "listLayers",
+        tags: ["meta"],
+        summary: "Map layers",
+        description:
+          "What a map can draw from this instance: one entry per operational provider with a map layer (survey polygons, pedons, sample sites; grids and stations when a provider of those roles is registered), with the endpoint it reads, the properties it serves and its coverage (the snapshot's places and their boxes when known). Makes no upstream call.",
+        responses: documentedResponses({ 200: ["LayersResponse", "The map layers."] }),
+      },
     },
   );
 }

@@ -130,3 +130,35 @@ export async function pixelOf(page: Page, lat: number, lon: number): Promise<{ x
     [lat, lon] as const,
   );
 }
+
+/**
+ * The RGB of points of a screenshot (page pixels, deviceScaleFactor 1), decoded in a blank page of the same
+ * browser: what was painted, whatever drew it (SVG, canvas, CSS).
+ */
+export async function screenshotPixels(browser: Browser, png: Buffer, points: { x: number; y: number }[]): Promise<number[][]> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    return await page.evaluate(
+      async ({ data, pts }) => {
+        const image = new Image();
+        image.src = "data:image/png;base64," + data;
+        await image.decode();
+        const canvas = document.createElement("canvas");
+        canvas.width = image.width;
+        canvas.height = image.height;
+        const context2d = canvas.getContext("2d")!;
+        context2d.drawImage(image, 0, 0);
+        return pts.map((p) => [...context2d.getImageData(Math.round(p.x), Math.round(p.y), 1, 1).data].slice(0, 3));
+      },
+      { data: png.toString("base64"), pts: points },
+    );
+  } finally {
+    await context.close();
+  }
+}
+
+/** "#rrggbb" → [r, g, b]. */
+export const rgbOf = (hex: string): number[] => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+/** Two colours alike within `tolerance` on each channel (antialiasing, opacity over a pale basemap). */
+export const near = (a: number[], b: number[], tolerance = 40): boolean => a.every((v, i) => Math.abs(v - b[i]!) <= tolerance);

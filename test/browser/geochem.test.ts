@@ -40,8 +40,8 @@ describe("geochemistry sites on the map page", () => {
   test("the places list opens the layer; every site of the view is drawn, coloured by its arsenic class, censored ones hollow; site 3560's panel shows the file's values", async () => {
     const watched = await open("/map", DESKTOP);
     const { page } = watched;
-    await page.waitForSelector('#places-list button[data-place="geochem"]', { timeout: 20_000 });
-    await page.click('#places-list button[data-place="geochem"]');
+    await page.waitForSelector('#places-list button[data-place="sites"]:not([disabled])', { timeout: 20_000 });
+    await page.click('#places-list button[data-place="sites"]');
     await page.waitForFunction(() => (window as any).loam.geochemState === "ready", null, { timeout: 20_000 });
     const url: string = await page.evaluate(() => (window as any).loam.geochemUrl);
     expect(url).toMatch(/^\/v1\/geochem\/sites\?bbox=[-0-9.,]+&property=arsenic&limit=1000$/);

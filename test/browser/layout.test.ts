@@ -93,9 +93,10 @@ describe("the phone", () => {
     await page.tap("#menu-toggle");
     expect(await page.isVisible("#controls")).toBe(true);
     expect(await page.getAttribute("#menu-toggle", "aria-expanded")).toBe("true");
-    // The overview, the Kansas pedons, each survey area and the geochemistry layer (/v1/providers: usgs_geochem operational).
-    await page.waitForSelector('#places-list button[data-place="geochem"]', { timeout: 20_000 });
-    expect(await page.locator("#places-list button").count()).toBe(AREAS.length + 3);
+    // The overview, then every place GET /v1/layers declares (a layer declaring none: one entry for its extent).
+    await page.waitForFunction(() => (window as any).loam.placesReady === true, null, { timeout: 20_000 });
+    const layers = (await loam.json("/v1/layers")).body.layers as any[];
+    expect(await page.locator("#places-list button").count()).toBe(1 + layers.reduce((n, l) => n + Math.max(1, l.coverage.places.length), 0));
     await page.screenshot({ path: artifactPath("phone-menu.png") });
     await page.tap("#menu-toggle");
     expect(await page.isVisible("#controls")).toBe(false);
@@ -172,12 +173,12 @@ describe("where the data is, and getting there", () => {
     const watched = await open("/map", DESKTOP);
     const { page } = watched;
     // Listed on the first screen, without scrolling or opening anything.
-    await page.waitForSelector('#places-list button[data-place="geochem"]', { timeout: 20_000 });
+    await page.waitForFunction(() => (window as any).loam.placesReady === true, null, { timeout: 20_000 });
     const places = await page.$$eval("#places-list button", (buttons) => buttons.map((b) => b.getAttribute("data-place")));
     for (const area of AREAS) expect(places).toContain(area);
-    expect(places).toContain("kssl-ks");
-    // The geochemistry layer too, once the catalog says it is served.
-    await page.waitForSelector('#places-list button[data-place="geochem"]', { timeout: 20_000 });
+    expect(places).toContain("Kansas");
+    // The geochemistry layer too (it declares no place: one entry for its whole extent).
+    expect(places).toContain("sites");
     for (const button of await page.locator("#places-list button").all()) expect(await button.isVisible()).toBe(true);
     await page.screenshot({ path: artifactPath("places-first-view.png") });
 
@@ -200,12 +201,12 @@ describe("where the data is, and getting there", () => {
     await page.click('#places-list button[data-place="overview"]');
     await page.waitForFunction(() => (window as any).loam.placesShown === true, null, { timeout: 10_000 });
     const names = await page.locator(".place-tooltip").allTextContents();
-    for (const area of AREAS.filter((a) => a.startsWith("IA"))) expect(names.some((n) => n.startsWith(area))).toBe(true);
-    expect(names.some((n) => n.startsWith("Kansas"))).toBe(true);
+    for (const area of AREAS.filter((a) => a.startsWith("IA"))) expect(names.some((n) => n.includes(area))).toBe(true);
+    expect(names.some((n) => n.includes("Kansas"))).toBe(true);
     await page.waitForTimeout(300);
     await page.screenshot({ path: artifactPath("places-overview.png") });
     await page.locator(".place-tooltip", { hasText: "IA183" }).waitFor();
-    await page.click('#places-list button[data-place="kssl-ks"]');
+    await page.click('#places-list button[data-place="Kansas"]');
     await page.waitForFunction(() => (window as any).loam.pedonState === "ready", null, { timeout: 20_000 });
     expect(await page.evaluate(() => (window as any).loam.pedonLayer.getLayers().length)).toBeGreaterThan(10);
     expectClean(watched);

@@ -184,7 +184,10 @@ describe("map page", () => {
     expect(ap1).toBeDefined();
     expect(ap1!.Depth).toBe(KIMO.depth);
     expect(ap1!.pH).toBe(KIMO.ph);
-    expect(ap1!.Clay).toBe(KIMO.clay);
+    // Shown to the API's four significant digits; the value as reported (the README's) in the cell's title.
+    expect(ap1!.Clay).toBe(String(Number(Number(KIMO.clay).toFixed(2))));
+    const clayTitle = await page.locator(`#pedon-layers tbody tr:has(td.col-horizon:text-is("${KIMO.designation}")) td[data-value="${KIMO.clay}"]`).getAttribute("title");
+    expect(clayTitle).toContain(`as reported: ${KIMO.clay}`);
     // Headers carry the units.
     const headers = await page.locator("#pedon-layers thead th").allTextContents();
     expect(headers.some((h) => h.startsWith("Clay") && h.includes("%"))).toBe(true);

@@ -7,7 +7,10 @@ import { describeError, getJson, isAbort, urls } from "./api.js";
 import { AOI } from "./config.js";
 import { $ } from "./dom.js";
 import { renderAoi } from "./panels/aoi.js";
-import { setWhere } from "./status.js";
+import { setActive, setStatus, setWhere } from "./status.js";
+
+/** The tool's name as an owner of the status line: while drawing, the line is its instruction (status.js). */
+const TOOL = "aoi";
 
 const SHAPE = { color: "#1a4f8b", weight: 3, dashArray: "6 4", fillColor: "#1a73e8", fillOpacity: 0.08 };
 
@@ -32,7 +35,11 @@ export function setUpAoi(ctx) {
   const cancel = $("aoi-cancel");
   state.aoiState = "idle";
 
+  let before = null;
   function setMode(next) {
+    // Drawing makes the tool the active owner of the status line; stopping gives it back to the layer that had it.
+    if (next !== null && mode === null) before = setActive(TOOL);
+    if (next === null && mode !== null) setActive(before);
     mode = next;
     corners = [];
     if (preview) preview.remove();
@@ -52,7 +59,8 @@ export function setUpAoi(ctx) {
     panel.close(false);
     drawn.clearLayers();
     setMode(next);
-    setWhere(next === "rectangle" ? "Click one corner of the rectangle, then the opposite corner." : "Click each corner of the polygon; click the first corner again, double-click or press Finish to close it.");
+    setWhere("");
+    setStatus(next === "rectangle" ? "Draw a rectangle: click one corner, then the opposite corner." : "Draw a polygon: click each corner; click the first corner again, double-click or press Finish to close it.", "info", TOOL);
   }
 
   function drawPreview(pointer) {
@@ -66,7 +74,7 @@ export function setUpAoi(ctx) {
 
   function close() {
     if (mode === "polygon" && corners.length >= 3) report(corners.map((c) => [c.lng, c.lat]));
-    else setWhere("A polygon needs at least three corners.", "warn");
+    else setStatus("A polygon needs at least three corners: click another corner.", "warn", TOOL);
   }
 
   /** The map clicked while a tool is active: a corner. */

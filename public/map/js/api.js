@@ -49,6 +49,11 @@ export function isAbort(error) {
 
 export const urls = {
   properties: () => "/v1/properties",
+  /** The map's layers: one per provider with a map layer, its kind, endpoint and coverage (GET /v1/layers). */
+  layers: () => "/v1/layers",
+  /** A soil series description (GET /v1/series/{name}); the series page shows it at seriesPage(name). */
+  series: (name) => "/v1/series/" + encodeURIComponent(name),
+  seriesPage: (name) => "/series?name=" + encodeURIComponent(name),
   providers: () => "/v1/providers",
   /** Pedons in a box [w, s, e, n]. */
   pedons: (box, limit) => "/v1/pedons?" + query({ bbox: box.join(","), limit }),
@@ -65,7 +70,7 @@ export const urls = {
   /** One map unit with its components and, with `properties`, its summaries (GET /v1/soil/mapunits/{key}). */
   mapUnit: (key, options) => "/v1/soil/mapunits/" + encodeURIComponent(key) + (options ? "?" + query(options) : ""),
   /** Geochemistry sample sites in a box, with one element's result each (GET /v1/geochem/sites). */
-  geochemSites: (box, options) => "/v1/geochem/sites?" + query(Object.assign({ bbox: box.join(",") }, options || {})),
+  geochemSites: (box, options) => "/v1/geochem/sites?" + query(Object.assign({ bbox: box ? box.join(",") : null }, options || {})),
   /** The sites nearest a point, nearest first, each with distance_km. */
   geochemNear: (lat, lon, limit, property) => "/v1/geochem/sites?" + query({ near: lat + "," + lon, limit, property }),
   geochemSite: (siteId) => "/v1/geochem/sites/" + encodeURIComponent(siteId),

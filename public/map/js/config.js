@@ -62,17 +62,10 @@ export const CHOROPLETH = {
 };
 
 /**
- * Places with data in the offline snapshot (listed by /v1's coverage: test/browser/places.test.ts checks
- * that every area /v1 names is here). Each is a view a click on the list jumps to; `box` [w, s, e, n] is
- * drawn on the overview. Survey areas are area-of-interest extracts: their box is the extract's.
+ * The layers (GET /v1/layers kinds) shown when the page opens, the first of them active; the others are
+ * listed, switched off. Which providers exist, and what each covers, comes from GET /v1/layers.
  */
-export const DATA_PLACES = [
-  { id: "kssl-ks", kind: "pedons", label: "Kansas lab pedons (KSSL)", detail: "462 pedons across Kansas; the list opens Topeka and Lawrence", lat: 39.05, lon: -95.7, zoom: 10, box: [-102.04, 37.01, -94.7, 39.99] },
-  { id: "IA073", kind: "survey", label: "IA073 Greene County, Iowa", detail: "SSURGO extract, 13 polygons", labelSide: "left", lat: 41.944131, lon: -94.359608, zoom: 17, box: [-94.36185, 41.94316, -94.3582, 41.94579] },
-  { id: "IA015", kind: "survey", label: "IA015 Boone County, Iowa", detail: "SSURGO extract, 4 polygons", lat: 42.00696, lon: -93.79055, zoom: 18, box: [-93.79135, 42.00646, -93.78974, 42.00746] },
-  { id: "IA183", kind: "survey", label: "IA183 Washington County, Iowa", detail: "SSURGO extract, 9 polygons", lat: 41.30448, lon: -91.81449, zoom: 17, box: [-91.81645, 41.30199, -91.81252, 41.30696] },
-  { id: "MH936", kind: "survey", label: "MH936 Marshall Islands", detail: "SSURGO survey area: Airik, Arno, Majuro, Mili, Taroa; the list opens Majuro", lat: 7.09, lon: 171.25, zoom: 13, box: [171.02718, 6.0731, 171.76386, 8.71246] },
-];
+export const LAYERS_SHOWN_FIRST = ["pedons", "survey_polygons"];
 
 /** Human names of the summary methods (GET /v1/soil/mapunits `method`), for legends, menus and tables. */
 export const METHOD_NAMES = {
@@ -97,8 +90,8 @@ export const PHONE_QUERY = "(max-width: 760px)";
 export const MAPPED_POINT_ZOOM = 16;
 export const UNMAPPED_POINT_ZOOM = 9;
 
-/** The geochemistry layer (geochem.js): provider, the element shown first, sites per request (the API allows 1..1000). */
-export const GEOCHEM = { provider: "usgs_geochem", element: "arsenic", limit: 1000, view: { lat: 42.0, lon: -93.4, zoom: 7, label: "Geochemistry sites (USGS): Iowa" } };
+/** The sample-site layer (geochem.js): the element shown first, sites per request (the API allows 1..1000). */
+export const GEOCHEM = { element: "arsenic", limit: 1000 };
 
 /** The area-of-interest report (aoi.js): the properties it weighs by area (the API takes at most 8). */
 export const AOI = { properties: ["clay", "sand", "silt", "organic_matter", "ph", "available_water_capacity"] };

@@ -50,6 +50,25 @@ export function formatNumber(value) {
   return String(Number(value.toPrecision(12)));
 }
 
+/**
+ * The precision the API documents (docs/decisions.md#precision: four significant digits) applied to
+ * display: a value reported with more digits (KSSL clay 35.154017) is shown to four significant digits
+ * (35.15), never with fewer integer digits, and never with more digits than reported (5.1 stays 5.1). The
+ * value as reported stays in the JSON, the CSV and the cell's title (`asReported`).
+ */
+export const DISPLAY_SIGNIFICANT_DIGITS = 4;
+export function displayNumber(value) {
+  if (typeof value !== "number" || !isFinite(value)) return text(value);
+  if (value === 0) return "0";
+  const decimals = Math.max(0, DISPLAY_SIGNIFICANT_DIGITS - 1 - Math.floor(Math.log10(Math.abs(value))));
+  return formatNumber(Number(value.toFixed(decimals)));
+}
+/** "as reported: 35.154017" when the display rounds the value, else null. */
+export function asReported(value, reported) {
+  const full = reported !== undefined && reported !== null && reported !== "" ? String(reported) : formatNumber(value);
+  return displayNumber(value) !== formatNumber(value) ? "as reported: " + full : null;
+}
+
 const missing = (x) => x === null || x === undefined;
 
 export function formatDepth(depth) {

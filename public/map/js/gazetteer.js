@@ -71,7 +71,7 @@ export function counties() {
 }
 
 const fold = (s) => String(s).normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[.']/g, "").replace(/\s+/g, " ").trim();
-const COUNTY_WORDS = / (county|parish|borough|census area|municipality|city and borough)$/;
+const COUNTY_WORDS = / (county|co|cnty|parish|borough|census area|municipality|city and borough)$/;
 
 /** A state name or USPS code → the state's name as us-atlas spells it, or null. */
 export function stateNamed(text) {
@@ -83,16 +83,33 @@ export function stateNamed(text) {
 }
 
 /**
- * Counties whose name matches `text` ("Greene County, Iowa", "Greene, IA", "Greene County"): those of the
- * named state when one is named, else every state's.
+ * The county part and the state of `text`: after a comma ("Greene County, Iowa", "Greene Co, IA"), or
+ * without one, the last words when they name a state ("Greene County Iowa", "greene ia"; the longest
+ * such tail, so "Greene New York" is New York's). State null when none is named.
+ */
+export function splitCountyState(text) {
+  const parts = String(text).split(",");
+  if (parts.length > 1) return { county: parts[0], state: stateNamed(parts.slice(1).join(",")), stateGiven: true };
+  const words = fold(text).split(" ");
+  for (let tail = Math.min(4, words.length - 1); tail >= 1; tail--) {
+    const state = stateNamed(words.slice(words.length - tail).join(" "));
+    if (state) return { county: words.slice(0, words.length - tail).join(" "), state, stateGiven: true };
+  }
+  return { county: text, state: null, stateGiven: false };
+}
+
+/**
+ * Counties whose name matches `text` ("Greene County, Iowa", "Greene, IA", "Greene County Iowa", "Greene Co,
+ * IA", "greene ia", "Greene County"): those of the named state when one is named, else every state's.
  */
 export async function findCounties(text) {
-  const parts = String(text).split(",");
-  const name = fold(parts[0]).replace(COUNTY_WORDS, "");
-  const state = parts.length > 1 ? stateNamed(parts.slice(1).join(",")) : null;
-  if (parts.length > 1 && !state) return [];
+  const { county, state, stateGiven } = splitCountyState(text);
+  const name = fold(county).replace(COUNTY_WORDS, "");
+  if (stateGiven && !state) return [];
   const all = await counties();
-  return all.filter((c) => fold(c.name) === name && (!state || c.state === state));
+  const matches = all.filter((c) => fold(c.name) === name && (!state || c.state === state));
+  // "Clarion County" without a state: the words may still be a county name of its own.
+  return matches.length || !stateGiven ? matches : all.filter((c) => fold(c.name) === fold(text).replace(COUNTY_WORDS, ""));
 }
 
 /** The state whose name (or USPS code) is `text`, or null. */

@@ -11,7 +11,7 @@
 /* global L */
 import { csvOf, describeError, getJson, isAbort, urls } from "./api.js";
 import { loadCatalog } from "./catalog.js";
-import { DEFAULT_PROPERTY, GEOCHEM, MAPPED_POINT_ZOOM, PEDON_LIMIT, UNMAPPED_POINT_ZOOM } from "./config.js";
+import { DEFAULT_PROPERTY, MAPPED_POINT_ZOOM, PEDON_LIMIT, UNMAPPED_POINT_ZOOM } from "./config.js";
 import { $, el, formatNumber, round6 } from "./dom.js";
 import { createPedonLayer, pedonBoxProblem } from "./layers/pedons.js";
 import { createMap, openFirstView, pointOf, viewBox, writeHash } from "./map.js";
@@ -20,8 +20,8 @@ import { createPanel } from "./panels/panel.js";
 import { pedonProperties, renderPedon } from "./panels/pedon.js";
 import { locationProperties, renderLocation } from "./panels/location.js";
 import { setNotes, setStatus, setWhere } from "./status.js";
-import { placeView, setUpPlaces } from "./places.js";
-import { setUpSearch } from "./search.js";
+import { loadLayers, setUpLayerList, setUpPlaces } from "./places.js";
+import { setSearchPlaces, setUpSearch } from "./search.js";
 import { setUpMenu } from "./menu.js";
 import { setUpGeochem } from "./geochem.js";
 import { setUpAoi } from "./aoi.js";
@@ -74,36 +74,60 @@ function jump(center, zoom) {
   menu.close();
   map.setView(center, zoom, { animate: false });
 }
-function jumpToBounds(bounds, padding) {
+function jumpToBounds(bounds, options) {
   setWhere("");
   panel.close(false);
   beforeDetail();
   if (state.clearReadout) state.clearReadout();
   menu.close();
-  map.fitBounds(bounds, Object.assign({ animate: false }, padding || { padding: [24, 24] }));
+  map.fitBounds(bounds, Object.assign({ animate: false, maxZoom: 17 }, options || { padding: [24, 24] }));
 }
 
 let mapUnits = null;
 let geochem = null;
 let aoi = null;
 mapUnits = setUpMapUnits({ map, state, panel, catalog, property: () => chosenProperty, beforeDetail, jump });
-geochem = setUpGeochem({ map, state, panel, catalog, beforeDetail });
 aoi = setUpAoi({ map, state, panel, beforeDetail, choice: () => state.mapUnitChoice, onStart: () => menu.close() });
 
-setUpPlaces(
-  map,
-  state,
-  (place) => {
-    const view = placeView(place);
-    jump(view.center, view.zoom);
-    setWhere("Showing " + place.label + ": " + place.detail + ".");
-  },
-  (bounds) => {
-    // Room above for the zoom-in message, and beside for the places' names.
+// ---- the layers GET /v1/layers declares, their list, the legend and the coverage list
+
+/** A module per layer kind this page draws (a kind without one stays dormant). */
+const modules = { pedons: Object.assign(pedons, { fitView: () => zoomUntil((box) => pedonBoxProblem(box) === null) }), survey_polygons: mapUnits };
+let layerList = null;
+
+/** Zoom in about the centre until `fits(view)` (the pedon box limits). */
+function zoomUntil(fits) {
+  const center = map.getCenter();
+  while (!fits(viewBox(map)) && map.getZoom() < map.getMaxZoom()) map.setView(center, map.getZoom() + 1, { animate: false });
+}
+
+/** A place of the coverage list: fly to its box, show its layer, and let the layer pick a view where it draws. */
+async function goToPlace(place, bounds) {
+  jumpToBounds(bounds, { padding: [24, 24] });
+  layerList.show(place.kind);
+  const module = modules[place.kind];
+  if (module && module.fitView) await module.fitView(place.entry);
+  setWhere("Showing " + place.label + ".");
+}
+
+state.layersState = "loading";
+loadLayers().then((entries) => {
+  state.layerEntries = entries;
+  const sites = entries.find((entry) => entry.kind === "sites");
+  if (sites) modules.sites = geochem = setUpGeochem({ map, state, panel, catalog, beforeDetail }, sites);
+  else $("geo-controls").hidden = true;
+  const survey = entries.find((entry) => entry.kind === "survey_polygons");
+  mapUnits.useEntry(survey || null);
+  layerList = setUpLayerList(entries, modules);
+  const coverage = setUpPlaces(map, state, layerList.entries, goToPlace, (bounds) => {
+    // Room above for a layer's message, and beside for the places' names.
     jumpToBounds(bounds, { paddingTopLeft: [60, 150], paddingBottomRight: [220, 40] });
     setWhere("Showing every place with data in the conterminous US; pick one in the list or on the map (MH936 is in the Pacific).");
-  },
-);
+  });
+  setSearchPlaces(coverage.places);
+  $("go-soil-map").addEventListener("click", () => layerList.show("survey_polygons"));
+  state.layersState = "ready";
+});
 
 // ---- a pedon's panel
 
@@ -149,7 +173,7 @@ async function queryPoint(lat, lon, focus, typed) {
       panel.reveal(L.latLng(lat, lon));
     }
     renderLocation(panel.body, lat, lon, answer, params, known);
-    geochem.nearest(panel.body, lat, lon, controller.signal);
+    if (geochem) geochem.nearest(panel.body, lat, lon, controller.signal);
   } catch (error) {
     if (isAbort(error) || !panel.current(controller)) return;
     panel.message("The mapped survey could not be loaded: " + describeError(error), "error");
@@ -185,10 +209,28 @@ $("point-form").addEventListener("submit", (event) => {
 
 setUpSearch(state, {
   point: (lat, lon) => goToPoint(lat, lon, false),
-  place: (place) => {
-    const view = placeView(place);
-    jump(view.center, view.zoom);
-    setWhere("Showing " + place.label + ": " + place.detail + ".");
+  place: (place) => place.box.then((box) => box && goToPlace(place, L.latLngBounds([box[1], box[0]], [box[3], box[2]]))),
+  series: (name, answer, counties) => {
+    // A series is a concept, not a place: its panel says what it is and links to its description; a county of the same name is offered beside it.
+    const series = answer.series || {};
+    panel.open("Soil series " + String(series.name || name), false, null);
+    const body = panel.body;
+    body.textContent = "";
+    body.appendChild(el("div", { class: "panel-lead", id: "panel-lead" }, [
+      el("p", { class: "lead-property", text: String(series.name || name) + ": a soil series (" + String(series.status || "series") + ")" }),
+      series.taxonomic_class ? el("p", { class: "lead-value-text", text: String(series.taxonomic_class) }) : null,
+      Array.isArray(series.states) && series.states.length ? el("p", { class: "lead-method", text: "States: " + series.states.join(", ") }) : null,
+      el("p", { class: "lead-caveat", text: "A series describes the central concept of a soil (a typical pedon), not a measurement at a place." }),
+    ]));
+    body.appendChild(el("p", null, [el("a", { href: urls.seriesPage(name), id: "series-link", text: "Open the " + String(series.name || name) + " series description" })]));
+    for (const county of counties || []) {
+      const button = el("button", { type: "button", class: "place-button series-county", text: "Show " + county.name + " County, " + county.state + " on the map" });
+      button.addEventListener("click", () => {
+        jumpToBounds(county.bounds);
+        setWhere("Showing " + county.name + " County, " + county.state + ".");
+      });
+      body.appendChild(el("p", null, [button]));
+    }
   },
   area: (name, bounds) => {
     jumpToBounds(bounds);
@@ -206,18 +248,6 @@ function updatePedonCsvLink() {
   geojson.setAttribute("href", url);
   link.setAttribute("href", csvOf(url));
 }
-
-// The geochemistry layer is reachable from the first view: an entry of the places list, when served.
-geochem.available.then((served) => {
-  if (!served) return;
-  const button = el("button", { type: "button", class: "place-button place-geochem", "data-place": "geochem", title: "USGS soil geochemistry, 0–5 cm, one site per about 1,600 km²" }, [GEOCHEM.view.label]);
-  button.addEventListener("click", () => {
-    jump([GEOCHEM.view.lat, GEOCHEM.view.lon], GEOCHEM.view.zoom);
-    geochem.show();
-    setWhere("Showing the geochemistry sites around Iowa, coloured by the element chosen in the menu.");
-  });
-  $("places-list").appendChild(el("li", null, [button]));
-});
 
 // The user moving the map makes "Showing …" stale (jumps set it after their own move).
 map.on("dragstart", () => setWhere(""));

@@ -1,5 +1,8 @@
 // The Leaflet map and its offline basemap: country, US state and county outlines drawn from TopoJSON
 // served by Loam (there is no tile server), the legend, the cursor coordinates and the view in the URL.
+// The one legend of the map (docs/map.md): a line per shown layer, with the layer's own symbol and what
+// it is (from GET /v1/layers), the colour classes of a coloured layer under its line, then the basemap's
+// lines. Layers write their part with `legendSection(kind, node)`; nothing else adds a legend to the map.
 // Leaflet (L) and topojson-client (topojson) are classic scripts loaded before the modules.
 /* global L, topojson */
 import { describeError } from "./api.js";
@@ -12,15 +15,6 @@ import { addNote } from "./status.js";
 /** Panes, bottom to top: land fill, county lines, map units, state and country lines, pedons. */
 const PANES = [["land", "230"], ["counties", "240"], ["mapunits", "245"], ["borders", "250"], ["pedons", "450"]];
 
-const LEGEND_ROWS = [
-  ["legend-dot legend-pedon", "Laboratory pedon (KSSL, observed point)"],
-  ["legend-dot legend-selected", "Selected pedon"],
-  ["legend-pin", "Queried point (SSURGO mapped survey)"],
-  ["legend-line legend-state", "US state border"],
-  ["legend-line legend-county", "US county border (zoom 6+)"],
-  ["legend-line legend-country", "Country border / coast"],
-  ["legend-place", "Place with data in this snapshot (zoomed out)"],
-];
 
 export function createMap(state) {
   const map = L.map("map", {
@@ -42,7 +36,6 @@ export function createMap(state) {
 
   map.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
   map.attributionControl.addAttribution("Outlines: Natural Earth, US Census Bureau");
-  map.attributionControl.addAttribution("Soil data: USDA-NRCS (SSURGO, NCSS KSSL)");
   L.control.scale({ position: "bottomright", imperial: false }).addTo(map);
 
   const outline = (geometry, pane, style) => L.geoJSON(geometry, { renderer: renderers[pane], pane, interactive: false, style: () => style });
@@ -118,24 +111,6 @@ function drawBasemap(map, outline, state) {
     .addTo(map);
 }
 
-/** The legend: a disclosure, open on wide screens and closed on phones, where the map needs the room. */
-function addLegend(map) {
-  const Legend = L.Control.extend({
-    options: { position: "bottomleft" },
-    onAdd() {
-      const box = el("details", { class: "legend", role: "group", "aria-label": "Legend" });
-      box.open = !window.matchMedia(PHONE_QUERY).matches;
-      box.appendChild(el("summary", { class: "legend-title", text: "Legend" }));
-      for (const [className, label] of LEGEND_ROWS) {
-        box.appendChild(el("div", { class: "legend-row" }, [el("span", { class: className, "aria-hidden": "true" }), el("span", { text: label })]));
-      }
-      L.DomEvent.disableClickPropagation(box);
-      return box;
-    },
-  });
-  new Legend().addTo(map);
-}
-
 /** The coordinates under the mouse; only where a pointer can hover (never on a touch screen). */
 function addCursorCoordinates(map, state) {
   const node = el("div", { class: "cursor-coordinates", "aria-hidden": "true", text: "" });
@@ -199,4 +174,71 @@ export function openFirstView(map, fits) {
   let zoom = map.getBoundsZoom(bounds, false, L.point(48, 48));
   map.setView(center, zoom, { animate: false });
   while (!fits(viewBox(map)) && zoom < map.getMaxZoom()) map.setView(center, ++zoom, { animate: false });
+}
+
+// ---- the legend
+
+const BASE_ROWS = [
+  ["legend-pin", "Queried point (mapped survey at a point)"],
+  ["legend-line legend-state", "US state border"],
+  ["legend-line legend-county", "US county border (zoom 6+)"],
+  ["legend-line legend-country", "Country border / coast"],
+  ["legend-place", "Place with data in this snapshot (zoomed out)"],
+];
+
+/** The symbol of a layer kind, as the legend, the layer list and the coverage list draw it. */
+export const symbolOf = (kind) => el("span", { class: "sym sym-" + kind, "aria-hidden": "true" });
+
+let layersNode = null;
+const rows = new Map();
+const sections = new Map();
+
+export function addLegend(map) {
+  const Legend = L.Control.extend({
+    options: { position: "bottomleft" },
+    onAdd() {
+      const box = el("details", { class: "legend", id: "legend", role: "group", "aria-label": "Legend" });
+      box.open = !window.matchMedia(PHONE_QUERY).matches;
+      box.appendChild(el("summary", { class: "legend-title", text: "Legend" }));
+      layersNode = el("div", { class: "legend-layers" });
+      box.appendChild(layersNode);
+      const base = el("div", { class: "legend-base" });
+      for (const [className, label] of BASE_ROWS) base.appendChild(el("div", { class: "legend-row" }, [el("span", { class: className, "aria-hidden": "true" }), el("span", { text: label })]));
+      box.appendChild(base);
+      L.DomEvent.disableClickPropagation(box);
+      L.DomEvent.disableScrollPropagation(box);
+      return box;
+    },
+  });
+  new Legend().addTo(map);
+}
+
+/**
+ * A layer's line: shown while the layer is. entry: a GET /v1/layers entry; `extra` names what the
+ * symbol means beyond the layer (e.g. "selected pedon").
+ */
+export function legendLayer(entry, shown) {
+  if (!layersNode) return;
+  let row = rows.get(entry.kind);
+  if (!row) {
+    row = el("div", { class: "legend-layer", "data-kind": entry.kind }, [
+      el("div", { class: "legend-row" }, [symbolOf(entry.kind), el("span", { class: "legend-layer-name", text: entry.label + " (" + entry.data_kind.replace(/_/g, " ") + ")" })]),
+      el("div", { class: "legend-layer-source", text: entry.title }),
+    ]);
+    rows.set(entry.kind, row);
+    layersNode.appendChild(row);
+    const section = sections.get(entry.kind);
+    if (section) row.appendChild(section);
+  }
+  row.hidden = !shown;
+}
+
+/** A layer's colour classes (or any detail of its symbols) under its line; null removes them. */
+export function legendSection(kind, node) {
+  const old = sections.get(kind);
+  if (old) old.remove();
+  if (node) sections.set(kind, node);
+  else sections.delete(kind);
+  const row = rows.get(kind);
+  if (row && node) row.appendChild(node);
 }

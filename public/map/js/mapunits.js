@@ -1,10 +1,11 @@
+/* global L */
 // Map-unit polygons for the view and their panel: GET /v1/soil/mapunits?bbox=… drawn as a choropleth
 // (layers/mapunits.js), a polygon click opening GET /v1/soil/mapunits/{key} (panels/mapunit.js).
 // MAP_UNITS.enabled in config.js is the switch; the soil-map controls choose property, method and depth.
 import { csvOf, describeError, getJson, isAbort, urls } from "./api.js";
 import { CHOROPLETH, MAP_UNITS, methodName, SOIL_MAP_VIEW } from "./config.js";
 import { $, el } from "./dom.js";
-import { createMapUnitLayer } from "./layers/mapunits.js";
+import { createMapUnitLayer, KIND } from "./layers/mapunits.js";
 import { viewBox } from "./map.js";
 import { renderMapUnit } from "./panels/mapunit.js";
 import { setStatus } from "./status.js";
@@ -40,16 +41,66 @@ export function setUpMapUnits(ctx) {
     }
   };
 
+  let visible = true;
+  /** The survey layer's GET /v1/layers entry (set when the layers are read): its places fix the classes. */
+  let entry = null;
+  let entryRead;
+  const entryKnown = new Promise((resolve) => (entryRead = resolve));
+  const ranges = new Map();
+  /**
+   * The range of the chosen summary over every map unit of the places the layer declares (each place's box
+   * in tiles the endpoint accepts), once per choice; null when the layer declares no place (live mode: the
+   * dataset is every US survey, so the classes are the view's).
+   */
+  function datasetRange(query) {
+    const places = entry && entry.coverage && Array.isArray(entry.coverage.places) ? entry.coverage.places.filter((p) => Array.isArray(p.bbox)) : [];
+    if (!places.length) return Promise.resolve(null);
+    const key = JSON.stringify(query);
+    if (!ranges.has(key)) {
+      const side = MAP_UNITS.maxSideDegrees;
+      const tiles = [];
+      for (const p of places) {
+        const [w, s, e, n] = p.bbox;
+        for (let x = w; x < e; x += side) for (let y = s; y < n; y += side) tiles.push([x, y, Math.min(e, x + side), Math.min(n, y + side)].map((v) => Math.round(v * 1e6) / 1e6));
+      }
+      const read = async () => {
+        const byKey = new Map();
+        for (let i = 0; i < tiles.length; i += 4) {
+          const answers = await Promise.all(tiles.slice(i, i + 4).map((box) => getJson(urls.mapUnits(box, Object.assign({ limit: MAP_UNITS.limit }, query)))));
+          for (const answer of answers) for (const f of answer.features || []) {
+            const v = f.properties && f.properties.summary ? f.properties.summary.value : null;
+            if (typeof v === "number" && isFinite(v)) byKey.set(String(f.properties.map_unit_key), v);
+          }
+        }
+        const values = [...byKey.values()];
+        return values.length ? { min: Math.min(...values), max: Math.max(...values), count: values.length } : null;
+      };
+      const pending = read();
+      pending.catch(() => ranges.delete(key));
+      ranges.set(key, pending);
+    }
+    return ranges.get(key);
+  }
+
   async function load() {
     if (!MAP_UNITS.enabled) return;
     if (controller) controller.abort();
     controller = null;
+    if (!visible) {
+      layer.clear();
+      exportLinks(null);
+      state.mapUnitState = "off";
+      say("");
+      setStatus("", "info", KIND);
+      return;
+    }
     const box = viewBox(map);
     if (!(box[2] - box[0] <= MAP_UNITS.maxSideDegrees && box[3] - box[1] <= MAP_UNITS.maxSideDegrees)) {
       layer.clear();
       exportLinks(null);
       state.mapUnitState = "zoom";
       say("Map units are drawn in views of at most " + MAP_UNITS.maxSideDegrees + "° a side: zoom in.");
+      setStatus("Zoom in to see map-unit polygons (views of at most " + MAP_UNITS.maxSideDegrees + "° a side).", "warn", KIND);
       return;
     }
     const mine = new AbortController();
@@ -59,21 +110,24 @@ export function setUpMapUnits(ctx) {
     const catalog = await ctx.catalog;
     try {
       const url = urls.mapUnits(box, Object.assign({ limit: MAP_UNITS.limit }, summaryQuery()));
-      const collection = await getJson(url, mine.signal);
+      // The classes wait for the layer's entry (GET /v1/layers), so a view is drawn once, with the classes it keeps.
+      const [collection, fixed] = await Promise.all([getJson(url, mine.signal), entryKnown.then(() => datasetRange(summaryQuery())).catch(() => null)]);
       if (mine !== controller) return;
       const property = catalog.property(choice.property);
       const label = { name: property.name + ", " + choice.depthTopCm + "–" + choice.depthBottomCm + " cm, " + methodName(choice.method), unit: property.unit };
-      state.mapUnitRange = layer.show(collection, label);
+      state.mapUnitRange = layer.show(collection, label, fixed);
+      state.mapUnitClassBasis = fixed;
       state.mapUnitUrl = url;
       exportLinks(state.mapUnitRange.count ? url : null);
       state.mapUnitState = "ready";
       const count = state.mapUnitRange.count;
       say(count === 0 ? "No map-unit polygon in view." : count + " map-unit polygon" + (count === 1 ? "" : "s") + (collection.truncated ? " (truncated: zoom in for all)" : "") + " in view.");
+      setStatus(count === 0 ? "No map-unit polygon in this view." : "Showing " + count + " map-unit polygon" + (count === 1 ? "" : "s") + " in this view. Click one for its map unit.", "info", KIND);
     } catch (error) {
       if (isAbort(error) || mine !== controller) return;
       layer.clear();
       exportLinks(null);
-      setStatus("Map units could not be loaded: " + describeError(error), "error");
+      setStatus("Map units could not be loaded: " + describeError(error), "error", KIND);
       say("");
       state.mapUnitState = "error";
     }
@@ -104,6 +158,31 @@ export function setUpMapUnits(ctx) {
   return {
     layer,
     load,
+    kind: KIND,
+    /** The survey layer's GET /v1/layers entry: from now on, classes are fixed from its places. */
+    useEntry(layerEntry) {
+      entry = layerEntry;
+      entryRead();
+    },
+    /** Show or hide the layer (the layer list's checkbox). */
+    setVisible(on) {
+      if (visible === Boolean(on)) return Promise.resolve();
+      visible = Boolean(on);
+      return load();
+    },
+    visible: () => visible,
+    /** From a place's whole box to a view where polygons are drawn: the first polygon the OGC collection lists in it. */
+    async fitView(entry) {
+      const box = viewBox(map);
+      if (box[2] - box[0] <= MAP_UNITS.maxSideDegrees && box[3] - box[1] <= MAP_UNITS.maxSideDegrees) return;
+      if (!entry.coverage || !entry.coverage.extent_url) return;
+      const items = await getJson(entry.coverage.extent_url + "/items?" + "bbox=" + box.join(",") + "&limit=1").catch(() => null);
+      const feature = items && Array.isArray(items.features) ? items.features[0] : null;
+      if (!feature || !feature.geometry) return;
+      const bounds = L.geoJSON(feature.geometry).getBounds();
+      map.fitBounds(bounds, { animate: false, maxZoom: 16 });
+      if (map.getBounds().getEast() - map.getBounds().getWest() > MAP_UNITS.maxSideDegrees) map.setView(bounds.getCenter(), 13, { animate: false });
+    },
     /** Open the map unit drawn at `latlng`, if any; false when there is none (a point query then). */
     openAt(latlng) {
       const feature = layer.featureAt(latlng);

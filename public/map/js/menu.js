@@ -7,7 +7,16 @@ export function setUpMenu(map) {
   const button = $("menu-toggle");
   const drawer = $("controls");
   const phone = window.matchMedia(PHONE_QUERY);
+  const header = document.querySelector(".loam-header");
   const set = (open) => {
+    // The drawer opens under the header, whose height depends on how the statement of what Loam is wraps (CSSOM: allowed by the CSP).
+    if (open && phone.matches && header) {
+      const bottom = Math.round(header.getBoundingClientRect().bottom);
+      drawer.style.top = bottom + "px";
+      drawer.style.maxHeight = "calc(100vh - " + (bottom + 8) + "px)";
+    } else {
+      drawer.style.top = drawer.style.maxHeight = "";
+    }
     document.body.classList.toggle("menu-open", open);
     button.setAttribute("aria-expanded", String(open));
     button.textContent = open ? "Close menu" : "Menu";

@@ -1,46 +1,97 @@
-// Where the data is: the places of DATA_PLACES (config.js) as a list to jump to (in the toolbar, or the
-// phone's menu) and, on views zoomed out below PLACE_MAX_ZOOM, as labelled outlines on the map, so the
-// first screen says where pedons and soil polygons exist.
+// The layers GET /v1/layers declares (docs/map.md): the layer list and the coverage list.
+//
+// The layer list: one checkbox per layer this page has a module for (main.js `modules`), with the layer's
+// symbol, its name and its own status line. A layer switched on becomes the active one (the status line
+// and the zoom-in message are the active layer's); a declared kind without a module stays dormant. The
+// legend's lines follow the checkboxes.
+//
+// The coverage list, what the snapshot covers and where to go: a short list built from GET /v1/layers, one
+// entry per place a layer declares (each survey area, the lab pedons' collection) or, for a layer that
+// names no place, one entry for its whole extent (computed from the data by the OGC collection it
+// names). A click flies there and shows that layer. Zoomed out below PLACE_MAX_ZOOM, the places are also
+// drawn as labelled outlines, so the first screen says where the data is.
 /* global L */
-import { DATA_PLACES, PLACE_MAX_ZOOM } from "./config.js";
-import { $, el } from "./dom.js";
+import { describeError, getJson, urls } from "./api.js";
+import { LAYERS_SHOWN_FIRST, PLACE_MAX_ZOOM } from "./config.js";
+import { $, asArray, el } from "./dom.js";
+import { legendLayer, symbolOf } from "./map.js";
+import { activeOwner, addNote, setActive, statusRow } from "./status.js";
 
-const boundsOf = (place) => L.latLngBounds([place.box[1], place.box[0]], [place.box[3], place.box[2]]);
+const boundsOf = (box) => L.latLngBounds([box[1], box[0]], [box[3], box[2]]);
+
+/** A dataset label without its version parenthesis: "SSURGO IA073 Greene County, Iowa (survey version 26, …)" → "SSURGO IA073 Greene County, Iowa". */
+export const shortLabel = (label) => String(label).replace(/\s*\((?=[^)]*(?:[;,]|\d{4}-\d{2}))[^)]*\)\s*$/, "");
+/** The first clause of a coverage statement: "Conterminous United States: 4,857 sites…" → "Conterminous United States". */
+const firstClause = (text) => String(text).split(/[:.;(]/)[0].trim();
+
+/** The extent an OGC collection computes from its data ([w, s, e, n]), or null. */
+async function collectionExtent(url) {
+  try {
+    const collection = await getJson(url);
+    const box = collection && collection.extent && collection.extent.spatial && collection.extent.spatial.bbox && collection.extent.spatial.bbox[0];
+    return Array.isArray(box) && box.length === 4 && box.every((x) => typeof x === "number") ? box : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The places of the layers: [{id, kind, label, detail, box (promise of [w,s,e,n] or null), entry}]. */
+export function placesOf(entries) {
+  const places = [];
+  for (const entry of entries) {
+    const coverage = entry.coverage || {};
+    const declared = Array.isArray(coverage.places) ? coverage.places : [];
+    const extent = coverage.extent_url ? collectionExtent(coverage.extent_url) : Promise.resolve(coverage.extent || null);
+    for (const place of declared) {
+      places.push({ id: place.id, kind: entry.kind, label: shortLabel(place.label), detail: place.label, box: place.bbox ? Promise.resolve(place.bbox) : extent, known: place.bbox || null, entry });
+    }
+    if (declared.length === 0) places.push({ id: entry.kind, kind: entry.kind, label: entry.label + ": " + firstClause(coverage.description || entry.title), detail: entry.title + ". " + (coverage.description || ""), box: extent, entry });
+  }
+  return places;
+}
 
 /**
- * onJump(place) is called when the user picks a place (list or map); it moves the map. onOverview(bounds)
- * shows every place of the conterminous US at once (their outlines and names).
+ * The coverage list and the places' outlines. onJump(place, bounds) is called when the user picks one;
+ * onOverview(bounds) shows every place of the conterminous US at once.
+ * Returns {places, ready}: ready resolves when every place's box is known.
  */
-export function setUpPlaces(map, state, onJump, onOverview) {
+export function setUpPlaces(map, state, entries, onJump, onOverview) {
   const list = $("places-list");
-  const lower48 = DATA_PLACES.filter((p) => p.lon < -66 && p.lon > -125 && p.lat > 24 && p.lat < 50);
-  const overview = el("button", { type: "button", class: "place-button place-overview", "data-place": "overview", title: "Kansas and Iowa on one map, each place outlined and named" }, ["All places (overview)"]);
-  overview.addEventListener("click", () => onOverview(lower48.reduce((all, p) => all.extend(boundsOf(p)), boundsOf(lower48[0]))));
-  list.appendChild(el("li", null, [overview]));
-  for (const place of DATA_PLACES) {
-    const button = el("button", { type: "button", class: "place-button place-" + place.kind, "data-place": place.id, title: place.detail }, [place.label]);
-    button.addEventListener("click", () => onJump(place));
-    list.appendChild(el("li", null, [button]));
-  }
-
-  // Above the pedons' canvas (450), so a dot takes its click; outlines take none (a pedon inside stays clickable).
+  list.textContent = "";
+  const places = placesOf(entries);
+  state.places = places.map((p) => ({ id: p.id, kind: p.kind, label: p.label }));
   map.createPane("places").style.zIndex = "460";
   const renderer = L.svg({ pane: "places" });
   const layer = L.layerGroup();
-  for (const place of DATA_PLACES) {
-    const bounds = boundsOf(place);
-    const outline = L.rectangle(bounds, { pane: "places", renderer, className: "place-outline place-outline-" + place.kind, weight: 2, fill: true, fillOpacity: 0.12, interactive: false });
-    // Tiny areas (a few hundred metres) would vanish at country scale: a labelled dot marks them too.
-    const dot = L.circleMarker(bounds.getCenter(), { pane: "places", renderer, radius: 7, className: "place-dot place-dot-" + place.kind, weight: 2, fillOpacity: 0.9 });
-    const side = place.labelSide || "right";
-    // A text node, as every tooltip (a string would be inserted as HTML: docs/decisions.md#pages-text).
-    dot.bindTooltip(el("span", { text: place.label }), { permanent: true, direction: side, className: "place-tooltip", offset: [side === "left" ? -8 : 8, 0] });
-    dot.on("click", (event) => {
-      L.DomEvent.stop(event);
-      onJump(place);
-    });
-    layer.addLayer(outline).addLayer(dot);
-  }
+  // Every place of the conterminous US at once, outlined and named (MH936 is in the Pacific).
+  const overview = el("button", { type: "button", class: "place-button place-overview", "data-place": "overview", title: "Every place of the conterminous US on one map, each outlined and named", disabled: true }, ["All places (overview)"]);
+  list.appendChild(el("li", null, [overview]));
+  const ready = Promise.all(
+    places.map(async (place) => {
+      const button = el("button", { type: "button", class: "place-button place-" + place.kind, "data-place": place.id, "data-kind": place.kind, title: place.detail, disabled: true }, [symbolOf(place.kind), el("span", { text: place.label })]);
+      list.appendChild(el("li", null, [button]));
+      const box = await place.box;
+      if (!box) {
+        button.title = place.detail + " (its extent is not known here)";
+        return;
+      }
+      const bounds = boundsOf(box);
+      button.disabled = false;
+      button.addEventListener("click", () => onJump(place, bounds));
+      // Outlines of places smaller than a continent (the whole-country layers need none); a labelled dot marks tiny areas.
+      if (box[2] - box[0] > 40) return;
+      layer.addLayer(L.rectangle(bounds, { pane: "places", renderer, className: "place-outline place-outline-" + place.kind, weight: 2, fill: true, fillOpacity: 0.12, interactive: false }));
+      const dot = L.circleMarker(bounds.getCenter(), { pane: "places", renderer, radius: 7, className: "place-dot place-dot-" + place.kind, weight: 2, fillOpacity: 0.9 });
+      // Two places close together (IA073 and IA015): the western one's name goes on its left.
+      const side = places.some((other) => other !== place && other.known && other.known[0] > box[0] && other.known[0] - box[0] < 2 && Math.abs(other.known[1] - box[1]) < 1) ? "left" : "right";
+      dot.bindTooltip(() => el("span", { text: place.label }), { permanent: true, direction: side, className: "place-tooltip", offset: [side === "left" ? -8 : 8, 0] });
+      dot.on("click", (event) => {
+        L.DomEvent.stop(event);
+        onJump(place, bounds);
+      });
+      layer.addLayer(dot);
+    }),
+  );
   const update = () => {
     const show = map.getZoom() < PLACE_MAX_ZOOM;
     if (show && !map.hasLayer(layer)) layer.addTo(map);
@@ -49,10 +100,75 @@ export function setUpPlaces(map, state, onJump, onOverview) {
   };
   map.on("zoomend", update);
   map.whenReady(update);
-  return { layer };
+  ready.then(async () => {
+    const boxes = (await Promise.all(places.map((p) => p.box))).filter((b) => b && b[2] - b[0] < 40 && b[0] > -125 && b[2] < -66 && b[1] > 24 && b[3] < 50);
+    if (boxes.length) {
+      overview.disabled = false;
+      overview.addEventListener("click", () => onOverview(boxes.reduce((all, b) => all.extend(boundsOf(b)), boundsOf(boxes[0]))));
+    }
+    state.placesReady = true;
+  });
+  return { places, ready, layer };
 }
 
-/** The view a place opens: its own centre and zoom (Kansas pedons: a view within the pedon box limits). */
-export function placeView(place) {
-  return { center: [place.lat, place.lon], zoom: place.zoom };
+// ---- the layer list
+
+/** GET /v1/layers; an empty list (and a note) when it cannot be read. */
+export async function loadLayers() {
+  try {
+    return asArray((await getJson(urls.layers())).layers).filter((entry) => entry && typeof entry.kind === "string" && typeof entry.id === "string");
+  } catch (error) {
+    addNote("layers", "The layer list (/v1/layers) could not be loaded (" + describeError(error) + "); no data layer is drawn.");
+    return [];
+  }
+}
+
+/**
+ * entries: GET /v1/layers; modules: {kind → {setVisible(on), visible()}} (the page's modules). Returns
+ * {show(kind), shown(kind), entries (those with a module)}.
+ */
+export function setUpLayerList(entries, modules) {
+  const list = $("layer-list-items");
+  list.textContent = "";
+  const served = entries.filter((entry) => modules[entry.kind]);
+  const boxes = new Map();
+
+  function apply(entry, on) {
+    boxes.get(entry.kind).checked = on;
+    legendLayer(entry, on);
+    modules[entry.kind].setVisible(on);
+    if (on) setActive(entry.kind);
+    else if (activeOwner() === entry.kind) {
+      const next = served.find((other) => other !== entry && boxes.get(other.kind).checked);
+      setActive(next ? next.kind : null);
+    }
+  }
+
+  for (const entry of served) {
+    const box = el("input", { type: "checkbox", id: "layer-" + entry.kind, "data-kind": entry.kind, "data-provider": entry.id });
+    const state = el("span", { class: "layer-state", role: "status" });
+    boxes.set(entry.kind, box);
+    list.appendChild(
+      el("li", { class: "layer-item", "data-kind": entry.kind }, [
+        el("label", { for: "layer-" + entry.kind, class: "layer-label", title: entry.title }, [box, symbolOf(entry.kind), el("span", { class: "layer-name", text: entry.label })]),
+        state,
+      ]),
+    );
+    statusRow(entry.kind, state);
+    box.addEventListener("change", () => apply(entry, box.checked));
+  }
+  // Shown first: the page's choice among the declared layers; the first of them is active.
+  const first = LAYERS_SHOWN_FIRST.map((kind) => served.find((entry) => entry.kind === kind)).filter(Boolean);
+  for (const entry of served) if (!first.includes(entry)) apply(entry, false);
+  for (const entry of first.slice().reverse()) apply(entry, true);
+  return {
+    entries: served,
+    show(kind) {
+      const entry = served.find((e) => e.kind === kind);
+      if (!entry) return;
+      if (!boxes.get(kind).checked) apply(entry, true);
+      else setActive(kind);
+    },
+    shown: (kind) => Boolean(boxes.get(kind) && boxes.get(kind).checked),
+  };
 }

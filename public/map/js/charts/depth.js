@@ -1,8 +1,8 @@
 // A property against depth as inline SVG, built with DOM calls (createElementNS via svg()): one step
-// per layer, a bar from the axis to the layer's value over the layer's depth interval. Depth grows
+// per layer, a bar from zero to the layer's value over the layer's depth interval (the value axis starts at zero). Depth grows
 // downward, as in a soil profile. Censored and missing values are drawn as empty, dashed steps (a
 // censored result is never drawn at its limit). Text from the API goes in as textContent only.
-import { formatDepth, formatNumber, svg, text } from "../dom.js";
+import { displayNumber, formatDepth, formatNumber, svg, text } from "../dom.js";
 
 const WIDTH = 320;
 const HEIGHT = 260;
@@ -19,14 +19,17 @@ export function niceTicks(lo, hi, count) {
   return ticks;
 }
 
-/** The x range: from 0 when the values are positive and not bunched far from it, else from just below the least. */
+/**
+ * The x range: always from zero (docs/map.md), so a bar's length is its value and two charts compare by
+ * eye; a negative value (none of the vocabulary's numeric properties has one, but the chart does not
+ * assume it) extends the axis below zero.
+ */
 function valueDomain(values) {
-  let lo = Math.min(...values), hi = Math.max(...values);
-  if (lo >= 0 && lo <= hi / 2) lo = 0;
-  else lo = lo - (hi - lo || Math.abs(lo) || 1) * 0.1;
+  const lo = Math.min(0, ...values);
+  let hi = Math.max(0, ...values);
   if (hi === lo) hi = lo + 1;
-  const step = niceTicks(lo, hi, 4);
-  const spacing = step.length > 1 ? step[1] - step[0] : 1;
+  const ticks = niceTicks(lo, hi, 4);
+  const spacing = ticks.length > 1 ? ticks[1] - ticks[0] : 1;
   return [Math.floor(lo / spacing) * spacing, Math.ceil(hi / spacing) * spacing];
 }
 
@@ -85,9 +88,9 @@ export function depthChart(steps, label) {
     }
     stepsGroup.appendChild(
       svg("g", { class: "step", "data-value": value, "data-top": s.depth.top_cm, "data-bottom": s.depth.bottom_cm }, [
-        svg("rect", { x: MARGIN.left, y: top, width: r(Math.max(0, x(value) - MARGIN.left)), height: r(bottom - top) }),
+        svg("rect", { x: r(Math.min(x(0), x(value))), y: top, width: r(Math.abs(x(value) - x(0))), height: r(bottom - top) }),
         svg("line", { class: "step-edge", x1: r(x(value)), x2: r(x(value)), y1: top, y2: bottom }),
-        svg("title", { text: where + formatNumber(value) + (label.unit ? " " + label.unit : "") }),
+        svg("title", { text: where + displayNumber(value) + (label.unit ? " " + label.unit : "") }),
       ]),
     );
   }

@@ -5,7 +5,11 @@
 // colour.js classify), with a legend listing the classes and the unit; the selected polygon outlined,
 // and map-unit symbols written on the polygons from MAP_UNIT_LABEL_MIN_ZOOM on.
 /* global L */
-import { MAP_UNIT_LABEL_MIN_ZOOM, PHONE_QUERY } from "../config.js";
+import { MAP_UNIT_LABEL_MIN_ZOOM } from "../config.js";
+import { legendSection } from "../map.js";
+
+/** This layer's kind in GET /v1/layers. */
+export const KIND = "survey_polygons";
 import { el, formatNumber, text } from "../dom.js";
 import { classify, NO_VALUE } from "./colour.js";
 
@@ -39,7 +43,6 @@ export function geometryContains(geometry, lon, lat) {
 export function createMapUnitLayer(map) {
   const renderer = L.canvas({ pane: "mapunits", padding: 0.3 });
   const colours = new Map();
-  let legend = null;
   const layer = L.geoJSON(null, {
     pane: "mapunits",
     renderer,
@@ -82,21 +85,21 @@ export function createMapUnitLayer(map) {
     selection.clearLayers();
     colours.clear();
     drawn = [];
-    if (legend) legend.remove();
-    legend = null;
+    legendSection(KIND, null);
   }
 
   /**
    * Draw `collection` (replacing what was drawn). label: {name, unit} of the summarized property, the
    * unit used when the features name none. Returns {count, min, max, unit} (min/max null without values).
    */
-  function show(collection, label) {
+  function show(collection, label, fixed) {
     clear();
     const features = (collection && Array.isArray(collection.features) ? collection.features : []).filter((f) => f && f.geometry && /Polygon$/.test(f.geometry.type));
     const values = features.map(valueOf).filter((v) => v !== null);
     const min = values.length ? Math.min(...values) : null;
     const max = values.length ? Math.max(...values) : null;
-    const classes = classify(min, max);
+    // Classes fixed from every map unit of the dataset when it is known (mapunits.js datasetRange), else from the view.
+    const classes = fixed ? Object.assign(classify(fixed.min, fixed.max), { basis: fixed }) : classify(min, max);
     for (const f of features) colours.set(keyOf(f), classes.colourOf(valueOf(f)));
     const withUnit = features.find((f) => f.properties && f.properties.summary && f.properties.summary.unit);
     const unit = withUnit ? String(withUnit.properties.summary.unit) : label && label.unit ? label.unit : "";
@@ -105,7 +108,7 @@ export function createMapUnitLayer(map) {
     if (selectedKey !== null) select(selectedKey);
     drawLabels();
     // No polygon in view (outside the survey areas): no scale to explain.
-    if (features.length) legend = classLegend(label ? label.name : "", unit, min, max, classes, values.length < features.length).addTo(map);
+    if (features.length) legendSection(KIND, classLegend(label ? label.name : "", unit, min, max, classes, values.length < features.length));
     return { count: features.length, min, max, unit };
   }
 
@@ -154,35 +157,26 @@ function labelPoint(geometry) {
 /** `x` to `decimals` places, without trailing zeros (32.066666667 → "32.1"). */
 const rounded = (x, decimals) => formatNumber(Math.round(x * 10 ** decimals) / 10 ** decimals);
 
-/** The legend: one row per class (round bounds, the unit in the title), and the values' range in view. */
+/** The layer's part of the one legend (map.js): one row per class (round bounds, the unit in the title), and the values' range in view. */
 function classLegend(name, unit, min, max, classes, someMissing) {
-  const Control = L.Control.extend({
-    // Top right: the bottom left holds the page's legend, and the polygons sit in the middle.
-    options: { position: "topright" },
-    onAdd() {
-      // A disclosure: open on wide screens, closed on phones where it would cover the polygons.
-      const box = el("details", { class: "legend scale-legend", role: "group", "aria-label": "Map-unit colour classes" });
-      box.open = !window.matchMedia(PHONE_QUERY).matches;
-      box.appendChild(el("summary", { class: "legend-title", text: text(name) + (unit ? " (" + unit + ")" : "") }));
-      if (min === null) {
-        box.appendChild(el("p", { class: "scale-empty", text: "No map unit in view has a value." }));
-      } else {
-        const list = el("ul", { class: "class-list" });
-        for (const c of classes.classes) {
-          const swatch = el("span", { class: "legend-swatch class-swatch", "aria-hidden": "true", "data-colour": c.colour });
-          // The swatch colour is set through the CSSOM (the CSP forbids style attributes, not CSSOM writes).
-          swatch.style.background = c.colour;
-          list.appendChild(el("li", { class: "class-row", "data-from": c.from, "data-to": c.to, "data-colour": c.colour }, [swatch, el("span", { text: c.label + (unit ? " " + unit : "") })]));
-        }
-        box.appendChild(list);
-        box.appendChild(
-          el("p", { class: "scale-range" }, ["In view: ", el("span", { class: "scale-min", text: rounded(min, classes.decimals + 1) }), " to ", el("span", { class: "scale-max", text: rounded(max, classes.decimals + 1) + (unit ? " " + unit : "") })]),
-        );
-      }
-      if (someMissing) box.appendChild(el("div", { class: "legend-row" }, [el("span", { class: "legend-swatch legend-no-value", "aria-hidden": "true" }), el("span", { text: "No value" })]));
-      L.DomEvent.disableClickPropagation(box);
-      return box;
-    },
-  });
-  return new Control();
+  const box = el("div", { class: "legend-classes scale-legend", role: "group", "aria-label": "Map-unit colour classes" });
+  box.appendChild(el("p", { class: "legend-title", text: text(name) + (unit ? " (" + unit + ")" : "") }));
+  if (min === null) {
+    box.appendChild(el("p", { class: "scale-empty", text: "No map unit in view has a value." }));
+  } else {
+    const list = el("ul", { class: "class-list" });
+    for (const c of classes.classes) {
+      const swatch = el("span", { class: "legend-swatch class-swatch", "aria-hidden": "true", "data-colour": c.colour });
+      // The swatch colour is set through the CSSOM (the CSP forbids style attributes, not CSSOM writes).
+      swatch.style.background = c.colour;
+      list.appendChild(el("li", { class: "class-row", "data-from": c.from, "data-to": c.to, "data-colour": c.colour }, [swatch, el("span", { text: c.label + (unit ? " " + unit : "") })]));
+    }
+    box.appendChild(list);
+    box.appendChild(
+      el("p", { class: "scale-range" }, ["In view: ", el("span", { class: "scale-min", text: rounded(min, classes.decimals + 1) }), " to ", el("span", { class: "scale-max", text: rounded(max, classes.decimals + 1) + (unit ? " " + unit : "") })]),
+    );
+    box.appendChild(el("p", { class: "scale-range scale-basis", text: classes.basis ? "Classes: every map unit of this instance (" + classes.basis.count + "), the same in every view." : "Classes: the map units in view." }));
+  }
+  if (someMissing) box.appendChild(el("div", { class: "legend-row" }, [el("span", { class: "legend-swatch legend-no-value", "aria-hidden": "true" }), el("span", { text: "No value" })]));
+  return box;
 }

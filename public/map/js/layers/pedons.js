@@ -5,7 +5,11 @@ import { getJson, isAbort, describeError, urls } from "../api.js";
 import { MOVE_DEBOUNCE_MS, PEDON_BOX, PEDON_LIMIT, PEDON_STYLE, SELECTED_STYLE } from "../config.js";
 import { $, el } from "../dom.js";
 import { viewBox } from "../map.js";
-import { setNotes, setStatus } from "../status.js";
+import { activeOwner, onActiveChange, setNotes, setStatus } from "../status.js";
+
+/** This layer's kind in GET /v1/layers: its status and its zoom-in message are shown while it is the active layer. */
+export const KIND = "pedons";
+const say = (message, kind) => setStatus(message, kind, KIND);
 
 /** Why a box cannot be asked for (a sentence for the zoom-in message), "empty", or null when it can. */
 export function pedonBoxProblem(box) {
@@ -25,6 +29,11 @@ export function pedonBoxProblem(box) {
  */
 export function createPedonLayer(map, state, onOpen) {
   const layer = L.layerGroup().addTo(map);
+  let visible = true;
+  /** The zoom-in message covers the map only while this layer is shown and active (not while you look at another layer or draw). */
+  const zoomShown = (on) => (zoomMessage.hidden = !(on && visible && activeOwner() === KIND));
+  let zoomWanted = false;
+  onActiveChange(() => zoomShown(zoomWanted));
   const renderer = L.canvas({ pane: "pedons", padding: 0.2, tolerance: 3 });
   const zoomMessage = $("zoom-message");
   const zoomDetail = $("zoom-detail");
@@ -43,6 +52,7 @@ export function createPedonLayer(map, state, onOpen) {
 
   function scheduleLoad() {
     clearTimeout(moveTimer);
+    if (!visible) return;
     // A view over the box limits needs no request: say so at once (no debounce, no stale line).
     if (pedonBoxProblem(viewBox(map)) !== null) return load();
     // The last view's answer, if it is still on its way, is for a view no longer shown: it must not
@@ -52,7 +62,7 @@ export function createPedonLayer(map, state, onOpen) {
     ++sequence;
     state.pedonState = "pending";
     // The line about the last view is stale from the moment the map moves.
-    setStatus("Looking for pedons in this view…", "busy");
+    say("Looking for pedons in this view…", "busy");
     clearTimeout(moveTimer);
     moveTimer = setTimeout(load, MOVE_DEBOUNCE_MS);
   }
@@ -60,6 +70,7 @@ export function createPedonLayer(map, state, onOpen) {
   function load() {
     if (controller) controller.abort();
     controller = null;
+    if (!visible) return;
     const mine = ++sequence;
     const box = viewBox(map);
     state.lastBbox = box;
@@ -69,19 +80,19 @@ export function createPedonLayer(map, state, onOpen) {
       setNotes("pedons", []);
       state.pedonState = "zoom";
       if (problem === "empty") {
-        zoomMessage.hidden = true;
-        setStatus("The view lies outside valid coordinates; pan back to the map.", "warn");
+        zoomShown((zoomWanted = false));
+        say("The view lies outside valid coordinates; pan back to the map.", "warn");
         return;
       }
       zoomDetail.textContent = problem;
-      zoomMessage.hidden = false;
-      setStatus("Zoom in to see pedons. " + problem, "warn");
+      zoomShown((zoomWanted = true));
+      say("Zoom in to see pedons. " + problem, "warn");
       return;
     }
-    zoomMessage.hidden = true;
+    zoomShown((zoomWanted = false));
     const current = new AbortController();
     controller = current;
-    setStatus("Loading pedons in this view…", "busy");
+    say("Loading pedons in this view…", "busy");
     state.pedonState = "loading";
     getJson(urls.pedons(box, PEDON_LIMIT), current.signal)
       .then((collection) => {
@@ -90,16 +101,16 @@ export function createPedonLayer(map, state, onOpen) {
         setNotes("pedons", Array.isArray(collection.warnings) ? collection.warnings : []);
         const n = markersByKey.size;
         const s = n === 1 ? "" : "s";
-        if (collection.truncated === true) setStatus("Showing " + n + " pedon" + s + "; more exist in this view — zoom in", "warn");
-        else if (n === 0) setStatus("No laboratory pedons in this view. Click the map for the mapped soil survey at a point.", "info");
-        else setStatus("Showing " + n + " laboratory pedon" + s + " in this view. Click one for its layers.", "info");
+        if (collection.truncated === true) say("Showing " + n + " pedon" + s + "; more exist in this view — zoom in", "warn");
+        else if (n === 0) say("No laboratory pedons in this view. Click the map for the mapped soil survey at a point.", "info");
+        else say("Showing " + n + " laboratory pedon" + s + " in this view. Click one for its layers.", "info");
         state.lastPedonCount = n;
         state.pedonState = "ready";
       })
       .catch((error) => {
         if (isAbort(error) || mine !== sequence) return;
         clear();
-        setStatus("Pedons could not be loaded: " + describeError(error), "error");
+        say("Pedons could not be loaded: " + describeError(error), "error");
         state.pedonState = "error";
       });
   }
@@ -176,8 +187,32 @@ export function createPedonLayer(map, state, onOpen) {
     map.setZoom(Math.min(map.getMaxZoom(), map.getZoom() + 2));
   });
 
+  /** Show or hide the layer (the layer list's checkbox). */
+  function setVisible(on) {
+    // Already so (the layer list's first pass): nothing to redo, no second request for the same view.
+    if (visible === Boolean(on)) return;
+    visible = Boolean(on);
+    state.pedonsVisible = visible;
+    if (visible) {
+      layer.addTo(map);
+      load();
+      return;
+    }
+    if (controller) controller.abort();
+    controller = null;
+    clearTimeout(moveTimer);
+    clear();
+    setNotes("pedons", []);
+    zoomShown((zoomWanted = false));
+    state.pedonState = "off";
+    say("", "info");
+    layer.remove();
+  }
+
   return {
     layer,
+    setVisible,
+    visible: () => visible,
     scheduleLoad,
     highlight,
     /** The marker of a pedon in view (its feature is marker.pedonFeature), or undefined. */

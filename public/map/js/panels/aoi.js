@@ -45,7 +45,7 @@ export function renderAoi(body, answer, url) {
   if (summaries.length) {
     const table = el("table", { class: "data-table aoi-summaries", id: "aoi-summaries" });
     table.appendChild(el("caption", { text: "Area-weighted values for the whole area (each map unit's summary, weighted by its area)" }));
-    table.appendChild(el("thead", null, [el("tr", null, ["Property", "Value", "Method", "Depth (cm)", "Weighted over"].map((h, i) => el("th", { scope: "col", class: i === 0 || i === 2 ? "col-text" : null, text: h })))]));
+    table.appendChild(el("thead", null, [el("tr", null, ["Property", "Value", "Method", "Depth (cm)", "Of the area"].map((h, i) => el("th", { scope: "col", class: i === 0 || i === 2 ? "col-text" : null, text: h })))]));
     const tbody = el("tbody");
     for (const s of summaries) {
       const value = typeof s.value === "number" ? sig(s.value, 4) + (s.unit ? " " + s.unit : "") : s.category !== null && s.category !== undefined ? String(s.category) : "no value";
@@ -55,7 +55,7 @@ export function renderAoi(body, answer, url) {
           el("td", { class: "col-value", text: value, "data-value": typeof s.value === "number" ? s.value : null }),
           el("td", { class: "aoi-method", text: methodName(s.method) }),
           el("td", { text: formatDepth(s.depth) }),
-          el("td", { class: "col-value", text: percent(s.percent_of_aoi) + " of the area" }),
+          el("td", { class: "col-value", text: percent(s.percent_of_aoi), title: "the share of the area whose map units have a value" }),
         ]),
       );
     }

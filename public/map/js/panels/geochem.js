@@ -9,11 +9,13 @@ import { definitionList, links, section, warningList } from "./parts.js";
 /** Sites farther than this are not offered as "nearest" (the survey's spacing is about 40 km). */
 const NEAR_KM = 300;
 
-export function renderSite(body, siteId, answer) {
+export function renderSite(body, siteId, answer, element) {
   const site = answer.site || {};
   const lat = site.latitude, lon = site.longitude;
   const depth = site.depth && typeof site.depth.top_cm === "number" ? formatNumber(site.depth.top_cm) + "–" + formatNumber(site.depth.bottom_cm) + " cm (one surface sample)" : "0–5 cm (one surface sample)";
   body.textContent = "";
+  const asked = asArray(answer.observations).find((o) => o.property && o.property.id === element);
+  if (asked) body.appendChild(leadOf(asked, depth));
   body.appendChild(
     definitionList([
       ["Site", text(site.site_id !== undefined ? site.site_id : siteId)],
@@ -56,7 +58,19 @@ export function renderSite(body, siteId, answer) {
   if (elementWarnings.length) body.appendChild(section("Element warnings", [warningList(elementWarnings)]));
   if (answer.source && answer.source.citation) body.appendChild(section("Source", [el("p", { class: "citation", text: answer.source.citation })]));
   const json = urls.geochemSite(siteId);
-  body.appendChild(links([["Site JSON", json], ["Site CSV", csvOf(json)], ["Raw file row", urls.rawGeochemSite(answer.provider || "usgs_geochem", siteId)]]));
+  // The raw row is the answering provider's (the answer names it); no provider is named by this page.
+  body.appendChild(links([["Site JSON", json], ["Site CSV", csvOf(json)]].concat(typeof answer.provider === "string" ? [["Raw file row", urls.rawGeochemSite(answer.provider, siteId)]] : [])));
+}
+
+/** The value asked for (the layer's element), first: property, depth, value as reported, method, caveat. */
+function leadOf(o, depth) {
+  const isCensored = o.value === null && o.value_qualifier;
+  return el("div", { class: "panel-lead", id: "panel-lead" }, [
+    el("p", { class: "lead-property", text: text(o.property.name || o.property.id) + ", " + depth.replace(/ \(.*\)$/, "") }),
+    el("p", { class: "lead-value" + (isCensored ? " censored" : ""), text: (isCensored ? String(o.reported_value) : text(o.reported_value !== undefined && o.reported_value !== null ? o.reported_value : formatNumber(o.value))) + (o.unit ? " " + o.unit : "") }),
+    o.measurement_method ? el("p", { class: "lead-method", text: "Method: " + o.measurement_method }) : null,
+    el("p", { class: "lead-caveat", text: isCensored ? "Below the reporting limit: no value is given, and the limit is not a value." : "One surface sample at one site: not representative of a field, a map unit or the area around it." }),
+  ]);
 }
 
 /**

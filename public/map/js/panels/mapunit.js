@@ -17,6 +17,9 @@ export function renderMapUnit(body, answer, jsonUrl, csvUrl) {
     body.appendChild(el("p", { class: "panel-message panel-warn", text: "No map unit here." }));
   } else {
     body.appendChild(el("h3", { class: "map-unit-name" }, ["Map unit ", el("span", { class: "symbol", text: text(unit.map_unit_symbol) }), ": " + text(unit.map_unit_name)]));
+    // The value asked for (the soil map's property, depth and method) leads, before the tables.
+    const asked = asArray(answer.summaries)[0];
+    if (asked) body.appendChild(leadOf(asked));
     body.appendChild(
       definitionList([
         ["Map unit key", text(unit.map_unit_key)],
@@ -34,6 +37,18 @@ export function renderMapUnit(body, answer, jsonUrl, csvUrl) {
   const warnings = unique(asArray(answer.warnings));
   if (warnings.length) body.appendChild(section("Warnings", [warningList(warnings)]));
   if (jsonUrl) body.appendChild(links([["Map unit JSON", jsonUrl], csvUrl ? ["Map unit CSV", csvUrl] : null]));
+}
+
+/** A summary as the panel's lead: property and depth, value with its unit, method and share of the map unit, the caveat of a mapped value. */
+function leadOf(s) {
+  const value = typeof s.value === "number" ? formatNumber(s.value) + (s.unit ? " " + s.unit : "") : s.category !== null && s.category !== undefined ? String(s.category) : "no value";
+  const warnings = unique(asArray(s.warnings));
+  return el("div", { class: "panel-lead", id: "panel-lead", "data-property": text(s.property && s.property.id) }, [
+    el("p", { class: "lead-property", text: text(s.property && (s.property.name || s.property.id)) + ", " + formatDepth(s.depth) + " cm" }),
+    el("p", { class: "lead-value", text: value }),
+    el("p", { class: "lead-method", text: "Method: " + methodName(s.method) + (typeof s.percent_of_map_unit === "number" ? ", over " + formatNumber(s.percent_of_map_unit) + " % of the map unit" : "") }),
+    el("p", { class: "lead-caveat", text: "A mapped survey estimate for the whole map unit, not a measurement at a point." + (warnings.length ? " " + warnings.length + " warning" + (warnings.length === 1 ? "" : "s") + " below." : "") }),
+  ]);
 }
 
 function componentTable(components) {

@@ -2,7 +2,7 @@
 // of one property, warnings, source and links.
 import { depthChart } from "../charts/depth.js";
 import { MAX_PROPERTIES_PER_REQUEST, PEDON_CAVEAT, PEDON_COLUMNS } from "../config.js";
-import { asArray, el, formatDepth, formatNumber, text, unique } from "../dom.js";
+import { asArray, asReported, displayNumber, el, formatDepth, formatNumber, text, unique } from "../dom.js";
 import { csvOf, urls } from "../api.js";
 import { seriesPageHref } from "../charts/profile.js";
 import { columnKey, columnLabels, definitionList, headerRow, links, observationWarnings, section, warningList } from "./parts.js";
@@ -36,6 +36,8 @@ export function renderPedon(body, key, detail, feature, catalog, chart) {
   const sampledAs = detail.name || props.name;
   const series = detail.series || props.series;
   body.textContent = "";
+  const lead = leadOf(layers, chart.property, catalog, allObservations);
+  if (lead) body.appendChild(lead);
   body.appendChild(
     definitionList([
       ["Pedon key", text(detail.pedon_key || key)],
@@ -70,7 +72,7 @@ export function renderPedon(body, key, detail, feature, catalog, chart) {
   } else {
     body.appendChild(el("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "Laboratory layers of pedon " + key }, [table]));
   }
-  const legendNotes = [columnKey(columns), "— = not reported. A value beginning with < or > is a censored result, shown as reported (never as its limit)."].concat(unique(derivedNotes));
+  const legendNotes = [columnKey(columns), "— = not reported. A value beginning with < or > is a censored result, shown as reported (never as its limit).", "Values are shown to at most four significant digits, the API's precision rule; a cell's title, the JSON and the CSV give each value as the source reported it."].concat(unique(derivedNotes));
   body.appendChild(el("div", { class: "table-notes" }, legendNotes.map((n) => el("p", { text: n }))));
 
   if (layers.length) body.appendChild(chartSection(key, layers, allObservations, catalog, chart));
@@ -80,6 +82,25 @@ export function renderPedon(body, key, detail, feature, catalog, chart) {
   if (detail.citation) body.appendChild(section("Source", [el("p", { class: "citation", text: String(detail.citation) + (detail.retrieved_at ? " Retrieved " + String(detail.retrieved_at) + "." : "") })]));
   const shown = detail.query && Array.isArray(detail.query.properties) ? detail.query.properties : null;
   body.appendChild(links([["Pedon JSON", urls.pedon(key)], ["Pedon CSV (these layers)", csvOf(urls.pedon(key, shown))], provider ? ["Raw provider table", urls.rawPedon(provider, key)] : null]));
+}
+
+/**
+ * The value asked for, first: the chosen property (the depth chart's, clay at first) in the top layer that
+ * reports it, with its depth, method and the caveat every pedon value carries.
+ */
+function leadOf(layers, property, catalog, allObservations) {
+  const layer = layers.find((l) => observationsByProperty(l)[property]);
+  if (!layer) return null;
+  const o = observationsByProperty(layer)[property];
+  const label = columnLabels([property], allObservations, catalog)[0];
+  const censored = o.value === null || o.value === undefined || (o.value_qualifier !== null && o.value_qualifier !== undefined);
+  const value = censored ? text(o.reported_value) : displayNumber(o.value);
+  return el("div", { class: "panel-lead", id: "panel-lead", "data-property": property }, [
+    el("p", { class: "lead-property", text: label.name + ", " + formatDepth(layer.depth) + " cm (" + (layer.horizon_designation ? "layer " + layer.horizon_designation + ", " : "") + "the top layer reporting it)" }),
+    el("p", { class: "lead-value" + (censored ? " censored" : ""), text: value + (o.unit ? " " + o.unit : "") }),
+    o.measurement_method ? el("p", { class: "lead-method", text: "Method: " + o.measurement_method }) : null,
+    el("p", { class: "lead-caveat", text: "A laboratory measurement of one sample at one point; " + (censored ? "a censored result, never its limit." : "not representative of the area around it.") }),
+  ]);
 }
 
 function observationsByProperty(layer) {
@@ -125,8 +146,9 @@ function labCell(observation, derivedNotes) {
   if (!observation) return el("td", { class: "col-value missing", text: "—", title: "not reported" });
   const present = (x) => x !== null && x !== undefined;
   const censored = !present(observation.value) || present(observation.value_qualifier);
-  const shown = censored ? (present(observation.reported_value) && observation.reported_value !== "" ? String(observation.reported_value) : "censored") : formatNumber(observation.value);
-  const cell = el("td", { class: "col-value" + (censored ? " censored" : ""), title: observation.measurement_method || null }, [shown]);
+  const shown = censored ? (present(observation.reported_value) && observation.reported_value !== "" ? String(observation.reported_value) : "censored") : displayNumber(observation.value);
+  const full = censored ? null : asReported(observation.value, observation.reported_value);
+  const cell = el("td", { class: "col-value" + (censored ? " censored" : ""), title: [full, observation.measurement_method].filter(Boolean).join("; ") || null, "data-value": censored ? null : observation.value }, [shown]);
   if (censored && typeof observation.reporting_limit === "number") cell.setAttribute("title", "Censored result; reporting limit " + formatNumber(observation.reporting_limit));
   if (observation.data_kind === "derived") {
     cell.appendChild(el("sup", { class: "derived-mark", text: "d", title: "derived, not measured" }));

@@ -1,0 +1,85 @@
+/**
+ * GET /v1/layers: what a map can draw from this instance, one entry per operational provider whose role
+ * has a map layer, derived from the registry (docs/decisions.md#map-layers). The map page builds its
+ * layer list, its legend and its coverage list from this document, so a new provider of a known role
+ * appears on the map with no change to the page, and a new layer kind is one entry of LAYER_KINDS here
+ * and one module of the page.
+ */
+import type { Registry } from "../providers/registry";
+import type { OperationalProvider } from "../providers/provider";
+import type { CoverageSource } from "../domain/coverage";
+import type { LayerEntry, LayerKind } from "./model";
+
+/** What a role draws as, and where its data is read. Roles absent here (series, planned) draw nothing. */
+interface KindDeclaration {
+  kind: LayerKind;
+  label: string;
+  geometry: "polygon" | "point" | "raster";
+  /** The endpoint the layer reads for a view, and the one detail a click opens. */
+  endpoint: string;
+  detail: string | null;
+  /** The OGC collection that states the extent of its data (computed from the data), when there is one. */
+  collection: string | null;
+}
+
+/**
+ * Role -> layer. `point_values` (a modeled raster such as SoilGrids) and `site_series` (sensor stations
+ * such as SCAN) are roles still to come: their entries are here so that the provider that declares the
+ * role is drawn without touching this file; until one is registered, no entry of those kinds is listed.
+ */
+export const LAYER_KINDS: Readonly<Record<string, KindDeclaration>> = {
+  mapped_location: { kind: "survey_polygons", label: "Soil survey map units", geometry: "polygon", endpoint: "/v1/soil/mapunits", detail: "/v1/soil/mapunits/{map_unit_key}", collection: "/ogc/collections/mapunits" },
+  lab_pedons: { kind: "pedons", label: "Laboratory pedons", geometry: "point", endpoint: "/v1/pedons", detail: "/v1/pedons/{pedon_key}", collection: "/ogc/collections/pedons" },
+  sample_sites: { kind: "sites", label: "Geochemistry sample sites", geometry: "point", endpoint: "/v1/geochem/sites", detail: "/v1/geochem/sites/{site_id}", collection: "/ogc/collections/geochem_sites" },
+  point_values: { kind: "grid", label: "Modeled soil grid", geometry: "raster", endpoint: "/v1/soil/modeled/grid", detail: "/v1/soil/modeled", collection: null },
+  site_series: { kind: "stations", label: "Sensor stations", geometry: "point", endpoint: "/v1/stations", detail: "/v1/stations/{triplet}", collection: null },
+};
+
+type Box = [number, number, number, number];
+
+/** The places of the snapshot that belong to a provider, with their boxes when the source states them. */
+function placesOf(provider: OperationalProvider, source: CoverageSource): { id: string; label: string; bbox: Box | null }[] {
+  if (source.kind !== "snapshot") return [];
+  const labels = source.coverage ?? [];
+  if (provider.role === "mapped_location") {
+    // The source's survey areas, each named by its coverage label ("SSURGO IA073 Greene County, Iowa (…)").
+    return (source.areas ?? []).map((area) => ({ id: area.symbol, label: labels.find((l) => l.split(" ").includes(area.symbol)) ?? area.symbol, bbox: [...area.bbox] as Box }));
+  }
+  // Another dataset is the provider's when its label starts with one of the provider's names ("KSSL Kansas lab pedons (462)").
+  const names = new Set([provider.id, ...provider.aliases].map((n) => n.toLowerCase()));
+  return labels.filter((l) => names.has((l.split(" ")[0] ?? "").toLowerCase())).map((label) => ({ id: label.split(" ")[1] ?? label, label, bbox: null }));
+}
+
+function union(boxes: Box[]): Box | null {
+  if (boxes.length === 0) return null;
+  return boxes.reduce((a, b) => [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])]);
+}
+
+export function layerEntries(registry: Registry, source: CoverageSource): LayerEntry[] {
+  const entries: LayerEntry[] = [];
+  for (const provider of registry.operational) {
+    const declared = LAYER_KINDS[provider.role];
+    if (!declared) continue;
+    const places = placesOf(provider, source);
+    entries.push({
+      id: provider.id,
+      kind: declared.kind,
+      label: declared.label,
+      title: provider.record.name,
+      organization: provider.record.organization,
+      data_kind: provider.record.data_kind,
+      geometry: declared.geometry,
+      endpoint: declared.endpoint,
+      detail_endpoint: declared.detail,
+      properties: [...(provider.record.supported_properties ?? [])],
+      coverage: {
+        description: provider.record.coverage,
+        source: source.kind,
+        places,
+        extent: union(places.flatMap((p) => (p.bbox ? [p.bbox] : []))),
+        extent_url: declared.collection,
+      },
+    });
+  }
+  return entries;
+}
