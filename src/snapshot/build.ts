@@ -244,7 +244,7 @@ export async function buildSnapshot({ dataDir, outPath, onProgress = () => {}, p
 /** Add (or replace, by area symbol) one WSS download in the existing snapshot at `snapshotPath`. */
 export async function importSsurgo({ source, snapshotPath, onProgress = () => {} }: ImportOptions): Promise<SnapshotReport> {
   const started = performance.now();
-  if (!existsSync(snapshotPath)) throw new Error(`No snapshot at ${snapshotPath}; build one first with 'bun run snapshot:build'.`);
+  if (!existsSync(snapshotPath)) throw new Error(`No snapshot at ${snapshotPath}; build one first with 'npm run snapshot:build'.`);
   const report = await atomically(
     snapshotPath,
     (tmp) => copyFileSync(snapshotPath, tmp),

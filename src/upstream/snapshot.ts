@@ -57,7 +57,7 @@ export class SnapshotTransport implements Transport {
   private readonly description: SourceDescription;
 
   constructor(readonly path: string) {
-    if (!existsSync(path)) throw new Error(`Snapshot database not found at ${path}; build it with 'bun run snapshot:build'.`);
+    if (!existsSync(path)) throw new Error(`Snapshot database not found at ${path}; build it with 'npm run snapshot:build'.`);
     let db: Database | null = null;
     try {
       db = new Database(path, { readonly: true });
@@ -75,7 +75,7 @@ export class SnapshotTransport implements Transport {
     } catch (error) {
       db?.close();
       const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(`Snapshot database ${path} is corrupt or not a Loam snapshot (${reason}); rebuild it with 'bun run snapshot:build'.`);
+      throw new Error(`Snapshot database ${path} is corrupt or not a Loam snapshot (${reason}); rebuild it with 'npm run snapshot:build'.`);
     }
   }
 

@@ -166,7 +166,7 @@ export function snapshotScan(db: Database): Readers {
   const kept = readers.get(db);
   if (kept) return kept;
   if (!tableExists(db, "usda_scan_station")) {
-    throw new UpstreamError("The offline snapshot holds no SCAN stations (it was built before usda_scan): rebuild it with 'bun run snapshot:build'.", SCAN_PROVIDER_ID);
+    throw new UpstreamError("The offline snapshot holds no SCAN stations (it was built before usda_scan): rebuild it with 'npm run snapshot:build'.", SCAN_PROVIDER_ID);
   }
   const built = db.query<{ value: string }, []>("SELECT value FROM snapshot_info WHERE key = 'built_at'").get();
   const retrievedAt = built?.value ?? new Date(0).toISOString();

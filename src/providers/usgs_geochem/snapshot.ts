@@ -15,7 +15,7 @@ export function snapshotGeochem(db: Database): GeochemIndex {
   const kept = indexes.get(db);
   if (kept) return kept;
   if (!tableExists(db, "usgs_geochem_site")) {
-    throw new UpstreamError("The offline snapshot holds no geochemistry sites (it was built without geochem/ or before usgs_geochem): rebuild it with 'bun run snapshot:build'.", GEOCHEM_PROVIDER_ID);
+    throw new UpstreamError("The offline snapshot holds no geochemistry sites (it was built without geochem/ or before usgs_geochem): rebuild it with 'npm run snapshot:build'.", GEOCHEM_PROVIDER_ID);
   }
   const header = db.query<{ name: string; unit: string }, []>("SELECT name, unit FROM usgs_geochem_column ORDER BY position").all();
   const info = db.query<{ value: string }, []>("SELECT value FROM snapshot_info WHERE key = 'geochem'").get();
