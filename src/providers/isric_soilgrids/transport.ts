@@ -29,9 +29,12 @@ export interface SoilGridsLiveOptions {
   fetch?: typeof fetch;
 }
 
+/** The configured URL with the query's parameters added after its own (an operator's key); the fragment dropped. */
 function requestUrl(base: string, search: [string, string][]): string {
-  const query = search.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&");
-  return `${base}${base.includes("?") ? "&" : "?"}${query}`;
+  const target = new URL(base);
+  target.hash = "";
+  for (const [name, value] of search) target.searchParams.append(name, value);
+  return target.href;
 }
 
 async function exchange(options: SoilGridsLiveOptions, url: string): Promise<{ status: number; text: string }> {

@@ -45,7 +45,12 @@ const refuse = (what: string) => new UpstreamError(`${SERVICE} answered in a sha
 
 function awdbGetter(options: AwdbOptions): AwdbGet {
   return async (path, query) => {
-    const url = `${options.url.replace(/\/+$/, "")}${path}?${new URLSearchParams(query).toString()}`;
+    // The configured URL's own query (an operator's key) is kept and the fragment dropped: never text-appended after them.
+    const target = new URL(options.url);
+    target.pathname = target.pathname.replace(/\/+$/, "") + path;
+    target.hash = "";
+    for (const [name, value] of Object.entries(query)) target.searchParams.append(name, value);
+    const url = target.href;
     const deadline = startDeadline(options.timeoutMs);
     let status: number;
     let bytes: Uint8Array;
