@@ -9,7 +9,7 @@ import { defaultProviderId } from "../providers/registry";
 const DEFAULT_AREA_PROVIDER = defaultProviderId("mapped_location");
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, closed, nullable } from "../domain/model";
+import { CacheMetadata, DEPTH_PARAMETERS, DepthInterval, closed, nullable, envelope } from "../domain/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { DEFAULT_SUMMARY_PROPERTIES, PropertySummary, SummaryMethodName } from "../aggregation/model";
 import { MultiPolygonGeometry, PolygonGeometry } from "../domain/model";
@@ -165,20 +165,16 @@ export const AoiSource = t.Object(
   { ...closed, title: "AoiSource" },
 );
 
-export const AoiReport = t.Object(
+export const AoiReport = envelope(
+  "AoiReport",
   {
-    api_version: t.String(),
-    status: t.Literal("experimental"),
     query: AoiQuery,
     data_kind: t.Literal("derived"),
     aoi: AoiArea,
     map_units: t.Array(AoiMapUnit, { description: "Map units in the area, largest area first (tie: map unit key)." }),
     summaries: t.Array(AoiSummary, { description: "One per requested property, for the whole area." }),
     source: AoiSource,
-    cache: CacheMetadata,
-    warnings: t.Array(t.String()),
   },
-  { ...closed, title: "AoiReport" },
 );
 
 export const AoiFeatureProperties = t.Object(
@@ -248,17 +244,13 @@ export const PointItem = t.Object(
   { ...closed, title: "PointItem" },
 );
 
-export const PointsResponse = t.Object(
+export const PointsResponse = envelope(
+  "PointsResponse",
   {
-    api_version: t.String(),
-    status: t.Literal("experimental"),
     query: PointsQuery,
     data_kind: t.Literal("derived"),
     points: t.Array(PointItem, { description: "One item per point, in input order." }),
-    cache: CacheMetadata,
-    warnings: t.Array(t.String()),
   },
-  { ...closed, title: "PointsResponse" },
 );
 
 export const AREA_MODELS = {

@@ -3,7 +3,7 @@
  * defaults for the point query and the pedon detail, docs/decisions.md#depth).
  */
 import { t, type Static } from "elysia";
-import { Kind, Type, TypeRegistry, type IntegerOptions, type NumberOptions, type TSchema } from "@sinclair/typebox";
+import { Kind, Type, TypeRegistry, type IntegerOptions, type NumberOptions, type TProperties, type TSchema } from "@sinclair/typebox";
 import { DECIMAL_PATTERN_TEXT } from "../decimal";
 
 /**
@@ -33,6 +33,17 @@ export const CacheMetadata = t.Object(
   { ...closed, title: "CacheMetadata" },
 );
 export type CacheMetadata = Static<typeof CacheMetadata>;
+
+/**
+ * A data answer's envelope, declared once (docs/architecture.md#answers): `api_version` and `status` first,
+ * the answer's own members, then `cache` and `warnings` last; a closed object named `title`.
+ */
+export function envelope<T extends TProperties>(title: string, members: T, options: { description?: string } = {}) {
+  return t.Object(
+    { api_version: t.String(), status: t.Literal("experimental"), ...members, cache: CacheMetadata, warnings: t.Array(t.String()) },
+    { ...closed, title, ...options },
+  );
+}
 
 export const DepthInterval = t.Object(
   { top_cm: t.Number(), bottom_cm: t.Number() },

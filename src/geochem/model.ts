@@ -5,7 +5,7 @@
 import { defaultProviderId } from "../providers/registry";
 import { t, type Static } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { CacheMetadata, FORMAT_PARAMETER, closed, nullable, queryInteger } from "../domain/model";
+import { CacheMetadata, FORMAT_PARAMETER, closed, nullable, queryInteger, envelope } from "../domain/model";
 import { PointGeometry, ValueQualifier } from "../domain/lab";
 import { GeochemObservation, GeochemObservationSource, GeochemSource, SampleDepth, SampleSite } from "../domain/sample-site";
 
@@ -140,20 +140,16 @@ export const GeochemSiteQuery = t.Object(
   { ...closed, title: "GeochemSiteQuery", description: "The effective query: the elements by property id, in file order." },
 );
 
-export const GeochemSiteResponse = t.Object(
+export const GeochemSiteResponse = envelope(
+  "GeochemSiteResponse",
   {
-    api_version: t.String(),
-    status: t.Literal("experimental"),
     provider: t.String({ examples: [GEOCHEM_PROVIDER] }),
     data_kind: t.Literal("observed"),
     query: GeochemSiteQuery,
     site: SampleSite,
     observations: t.Array(GeochemObservation, { description: "One per element asked for that has a result; an element with no sample (N.S.) has none and a warning instead." }),
     source: GeochemSource,
-    cache: CacheMetadata,
-    warnings: t.Array(t.String()),
-  },
-  { ...closed, title: "GeochemSiteResponse", description: "A geochemistry sample site and its element results." },
+  }, { description: "A geochemistry sample site and its element results." },
 );
 export type GeochemSiteResponse = Static<typeof GeochemSiteResponse>;
 

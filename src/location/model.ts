@@ -1,7 +1,7 @@
 /** Models of the point query and its raw twin (docs/decisions.md#provenance). */
 import { defaultProviderId } from "../providers/registry";
 import { t } from "elysia";
-import { CacheMetadata, COORDINATE_PARAMETERS, DEPTH_PARAMETERS, FORMAT_PARAMETER, closed } from "../domain/model";
+import { CacheMetadata, COORDINATE_PARAMETERS, DEPTH_PARAMETERS, FORMAT_PARAMETER, closed, envelope } from "../domain/model";
 import { propertiesParameter } from "../catalog/model";
 import { DataKind, LicenseRecord, MapUnitSummary, OBSERVATION_MODELS, Observation, ObservationLocation, SourceProvenance, SurveyContext, Uncertainty } from "../domain/observation";
 
@@ -42,18 +42,14 @@ export const LocationQuery = t.Object(
   { ...closed, title: "LocationQuery", description: "The effective query: defaults applied, aliases resolved to canonical ids." },
 );
 
-export const LocationResponse = t.Object(
+export const LocationResponse = envelope(
+  "LocationResponse",
   {
-    api_version: t.String(),
-    status: t.Literal("experimental"),
     query: LocationQuery,
     data_kind: t.Union(DataKind.anyOf, { description: "What the provider's values are, as it declares: mapped_survey for a mapped soil survey (SSURGO), observed for samples." }),
     observations: t.Array(Observation),
     map_units: t.Array(MapUnitSummary),
-    cache: CacheMetadata,
-    warnings: t.Array(t.String()),
   },
-  { ...closed, title: "LocationResponse" },
 );
 
 export const RawProviderResponse = t.Object(

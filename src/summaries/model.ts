@@ -7,7 +7,7 @@ import { defaultProviderId } from "../providers/registry";
 /** The provider of map-unit summaries when a request names none (declared in the registry). */
 export const DEFAULT_SUMMARY_PROVIDER = defaultProviderId("mapped_location");
 import { t } from "elysia";
-import { CacheMetadata, COORDINATE_PARAMETERS, DEPTH_PARAMETERS, FORMAT_PARAMETER, closed, nullable } from "../domain/model";
+import { COORDINATE_PARAMETERS, DEPTH_PARAMETERS, FORMAT_PARAMETER, closed, nullable, envelope } from "../domain/model";
 import { propertiesParameter } from "../catalog/model";
 import { SeriesLink } from "../domain/series";
 import { DEFAULT_SUMMARY_PROPERTIES, PropertySummary, SummaryContribution, SummaryMethodName, SummarySource } from "../aggregation/model";
@@ -107,18 +107,14 @@ export const MapUnit = t.Object(
   { ...closed, title: "MapUnit" },
 );
 
-export const SummaryResponse = t.Object(
+export const SummaryResponse = envelope(
+  "SummaryResponse",
   {
-    api_version: t.String(),
-    status: t.Literal("experimental"),
     query: SummaryQuery,
     data_kind: t.Literal("derived"),
     map_unit: nullable(MapUnit),
     summaries: t.Array(PropertySummary),
-    cache: CacheMetadata,
-    warnings: t.Array(t.String()),
   },
-  { ...closed, title: "SummaryResponse" },
 );
 
 export const SUMMARY_MODELS = {

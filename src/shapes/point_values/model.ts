@@ -1,6 +1,6 @@
 /** Models of the point_values shape (docs/architecture.md#shapes): values at a point by property and depth, and a layer as a grid. */
 import { t } from "elysia";
-import { CacheMetadata, COORDINATE_PARAMETERS, DEPTH_PARAMETERS, FORMAT_PARAMETER, closed, nullable } from "../../domain/model";
+import { COORDINATE_PARAMETERS, DEPTH_PARAMETERS, FORMAT_PARAMETER, closed, nullable, envelope } from "../../domain/model";
 import { DataKind, Observation } from "../../domain/observation";
 import { LicenseRecord } from "../../domain/observation";
 import { PropertyReference } from "../../catalog/model";
@@ -46,19 +46,15 @@ export const ModeledQuery = t.Object(
   { ...closed, title: "ModeledQuery", description: "The effective query: defaults applied, aliases resolved to canonical ids." },
 );
 
-export const ModeledResponse = t.Object(
+export const ModeledResponse = envelope(
+  "ModeledResponse",
   {
-    api_version: t.String(),
-    status: t.Literal("experimental"),
     query: ModeledQuery,
     data_kind: t.Union(DataKind.anyOf, { description: "What the provider's values are, as it declares (a model's predictions: modeled)." }),
     observations: t.Array(Observation, {
       description: "One per property and provider depth overlapping the interval (method=weighted_average: one derived observation per property); each with the provider's context (a modeled raster cell: grid_context).",
     }),
-    cache: CacheMetadata,
-    warnings: t.Array(t.String()),
   },
-  { ...closed, title: "ModeledResponse" },
 );
 
 export const GridQueryParams = t.Object({
@@ -72,10 +68,9 @@ export const LegendClass = t.Object(
   { ...closed, title: "LegendClass", description: "Values from min (inclusive) to max (exclusive; the last class includes it) are drawn in color." },
 );
 
-export const GridResponse = t.Object(
+export const GridResponse = envelope(
+  "GridResponse",
   {
-    api_version: t.String(),
-    status: t.Literal("experimental"),
     provider: t.String(),
     data_kind: t.Union(DataKind.anyOf),
     property: PropertyReference,
@@ -95,10 +90,7 @@ export const GridResponse = t.Object(
     source_url: t.String(),
     retrieved_at: t.String({ format: "date-time" }),
     layers: t.Array(t.Object({ property: t.String(), depth: t.String() }, closed), { description: "Every layer the provider holds as a grid (what else this route can draw)." }),
-    cache: CacheMetadata,
-    warnings: t.Array(t.String()),
   },
-  { ...closed, title: "GridResponse" },
 );
 
 export const POINT_VALUES_MODELS = { ModeledQuery, ModeledResponse, LegendClass, GridResponse };

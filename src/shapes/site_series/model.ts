@@ -5,7 +5,7 @@
  */
 import { t, type Static } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { BBOX_PATTERN, CacheMetadata, FORMAT_PARAMETER, closed, nullable, queryInteger, queryNumber } from "../../domain/model";
+import { BBOX_PATTERN, CacheMetadata, FORMAT_PARAMETER, closed, nullable, queryInteger, queryNumber, envelope } from "../../domain/model";
 import { PointGeometry } from "../../domain/lab";
 import { SourceDisagreement, StationProperties, StationSensor, StationSource } from "../../domain/station";
 import { Transformation } from "../../catalog/model";
@@ -111,10 +111,9 @@ export const StationLinks = t.Object(
   { ...closed, title: "StationLinks" },
 );
 
-export const StationResponse = t.Object(
+export const StationResponse = envelope(
+  "StationResponse",
   {
-    api_version: t.String(),
-    status: t.Literal("experimental"),
     provider: t.String(),
     data_kind: t.Literal("observed"),
     query: t.Object({ station_triplet: t.String() }, { ...closed, title: "StationQuery" }),
@@ -123,10 +122,7 @@ export const StationResponse = t.Object(
     disagreements: t.Array(SourceDisagreement, { description: "Facts the sources give differently: which value is served, and the others." }),
     links: StationLinks,
     source: StationSource,
-    cache: CacheMetadata,
-    warnings: t.Array(t.String()),
   },
-  { ...closed, title: "StationResponse" },
 );
 export type StationResponse = Static<typeof StationResponse>;
 
@@ -179,10 +175,9 @@ export const StationDailyValue = t.Object(
   { ...closed, title: "StationDailyValue" },
 );
 
-export const StationSeriesResponse = t.Object(
+export const StationSeriesResponse = envelope(
+  "StationSeriesResponse",
   {
-    api_version: t.String(),
-    status: t.Literal("experimental"),
     provider: t.String(),
     data_kind: t.Literal("observed"),
     query: StationSeriesQuery,
@@ -197,10 +192,7 @@ export const StationSeriesResponse = t.Object(
     transformations: t.Array(Transformation, { description: "Conversions from the source's unit, and the daily mean's derivation." }),
     values: t.Union([t.Array(StationHourlyValue), t.Array(StationDailyValue)], { description: "In time order. Gaps stay gaps: an hour (or day) the source did not report has no item." }),
     source: StationSource,
-    cache: CacheMetadata,
-    warnings: t.Array(t.String()),
   },
-  { ...closed, title: "StationSeriesResponse" },
 );
 export type StationSeriesResponse = Static<typeof StationSeriesResponse>;
 
