@@ -1,8 +1,9 @@
 /**
- * Cached answers on the hot path (issue 23's targets): each route's cached 200 against a bare
+ * Cached answers on the hot path (issues 23 and 34's targets): each route's cached 200 against a bare
  * Bun.serve sending the same bytes (paired rounds, the median ratio kept, as bench/run.ts does), and
  * each data route's 304 (If-None-Match with its own tag) against its own 200 in the same round.
- * One Loam process (cache on, the snapshot), one baseline process, wrk -t1 on loopback, bounded in
+ * Every request comes from another client address (X-Forwarded-For, TRUST_PROXY=1), so no run is polluted
+ * by 429s. One Loam process (cache on, the snapshot), one baseline process, wrk -t1 on loopback, bounded in
  * time and requests. Both servers are pinned to CPU 1 and wrk to CPU 0 (bench/lib.ts `pin`; BENCH_PIN=0
  * leaves the scheduler to place them).
  *
@@ -30,6 +31,9 @@ export const HOT_ROUTES: HotRoute[] = [
   { name: "mapunit", path: "/v1/soil/mapunits/2765528?properties=aws,drainage_class,hydrologic_group&depth_bottom_cm=100", conditional: true },
   { name: "summary", path: "/v1/soil/summary?latitude=41.944131&longitude=-94.359608&properties=clay&depth_bottom_cm=30", conditional: true },
   { name: "mapunits", path: "/v1/soil/mapunits?bbox=-94.369608,41.934131,-94.349608,41.954131&property=clay", conditional: true },
+  // Issue #34's list: the area report and the site box, cached.
+  { name: "aoi", path: "/v1/soil/aoi?bbox=-94.361846,41.943158,-94.358198,41.945788&properties=clay,drainage_class&depth_bottom_cm=30", conditional: true },
+  { name: "sites", path: "/v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=arsenic&limit=100", conditional: true },
   // Issue #35's target: the cached modeled answer at the offline clip point, at least 0.5 of the baseline by CPU per request.
   { name: "modeled", path: "/v1/soil/modeled?latitude=18.65&longitude=-71.6&properties=clay,silt&depth_bottom_cm=15", conditional: true },
   // Issue #36: the station box and a year of hourly values (8,760 rows), cached.
@@ -98,7 +102,7 @@ export async function measureHotPath(options: HotPathOptions): Promise<{ rows: H
     const cpu = pinned ? 0 : undefined;
     const run = async (label: string, url: string, lua?: string, pid?: number, spent?: { ticks: number; requests: number }): Promise<WrkResult> => {
       const before = pid ? cpuTicks(pid) : 0;
-      const result = await runWrk(url, { label, connections: options.connections, durationSeconds: options.seconds, maxRequests: 2_000_000, client: options.client(label), pathsLua: lua, cpu });
+      const result = await runWrk(url, { label, connections: options.connections, durationSeconds: options.seconds, maxRequests: 2_000_000, client: options.client(label), clientPerRequest: true, pathsLua: lua, cpu });
       if (pid && spent) {
         spent.ticks += cpuTicks(pid) - before;
         spent.requests += result.requests;
@@ -106,7 +110,7 @@ export async function measureHotPath(options: HotPathOptions): Promise<{ rows: H
       return result;
     };
     const warm = (label: string, url: string, lua?: string) =>
-      runWrk(url, { label: `${label}-warmup`, connections: options.connections, durationSeconds: options.warmupSeconds, maxRequests: 2_000_000, client: options.client(label), pathsLua: lua, cpu });
+      runWrk(url, { label: `${label}-warmup`, connections: options.connections, durationSeconds: options.warmupSeconds, maxRequests: 2_000_000, client: options.client(label), clientPerRequest: true, pathsLua: lua, cpu });
     const rows: HotRow[] = [];
     for (const route of routes) {
       const loamUrl = loam.base + route.path;

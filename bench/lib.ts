@@ -158,6 +158,11 @@ export interface WrkOptions {
   label: string;
   /** Sent as X-Forwarded-For (Loam runs with TRUST_PROXY=1 in the bench: each run is its own rate-limit client). */
   client?: string;
+  /**
+   * Each request from another client address (X-Forwarded-For 10.x.y.z counting up; Loam runs with
+   * TRUST_PROXY=1): no run is polluted by 429s, and the rate limiter does its work for a new client each time.
+   */
+  clientPerRequest?: boolean;
   /** More request headers (e.g. If-None-Match for a run of 304s). */
   headers?: Record<string, string>;
   /** Run wrk on this CPU only (see `pin`); ignored where taskset or a second core is missing. */
@@ -217,9 +222,17 @@ function setup(thread)
   thread:set("id", threads)
   threads = threads + 1
 end
+local per_request = ${options.clientPerRequest ? "true" : "false"}
+local headers = {}
+for name, value in pairs(wrk.headers) do headers[name] = value end
 request = function()
   sent = sent + 1
   if sent > cap then wrk.thread:stop() end
+  if per_request then
+    local n = (id or 0) * 4194304 + sent
+    headers["X-Forwarded-For"] = string.format("10.%d.%d.%d", math.floor(n / 65536) % 256, math.floor(n / 256) % 256, n % 256)
+    return wrk.format("GET", next_path(), headers)
+  end
   return wrk.format("GET", next_path())
 end
 done = function(summary, latency, requests)
