@@ -60,7 +60,7 @@ const UPSTREAM_FAILURES = [UpstreamError, UpstreamTimeoutError, UpstreamUnreacha
  */
 async function describe(deps: DataDeps, entry: CollectionEntry, origin: string, listed = false) {
   let extent: Awaited<ReturnType<CollectionEntry["extent"]>> = null;
-  let interval: [string, string] | null = null;
+  let interval: [string, string | null] | null = null;
   let unknown = false;
   try {
     [extent, interval] = await Promise.all([entry.extent(deps), entry.interval?.(deps) ?? null]);

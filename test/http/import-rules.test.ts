@@ -73,7 +73,7 @@ const ROOMS: Record<string, { kind: string; may: readonly string[] | "anything" 
   pages: { kind: "feature", may: FEATURE_READS },
   ...Object.fromEntries(SHAPES.map((shape) => [`shapes/${shape}`, { kind: "feature", may: FEATURE_READS }])),
   // A composite serves several features' data through one protocol (OGC API - Features).
-  collections: { kind: "composite", may: [...FEATURE_READS, "geochem", "mapunits", "pedons", "providers/connect"] },
+  collections: { kind: "composite", may: [...FEATURE_READS, "geochem", "mapunits", "pedons", "shapes/site_series", "providers/connect"] },
   // What features share.
   http: { kind: "shared", may: [...LEAVES, "config", "answer", "domain", "redis/client", "upstream/transport"] },
   answer: { kind: "shared", may: [...LEAVES, "domain", "catalog", "providers/provider", "providers/registry", "providers/connect", "upstream/transport", "upstream/cache"] },
