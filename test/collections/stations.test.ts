@@ -128,6 +128,14 @@ describe("the stations collection", () => {
     expect(inBox.map((f: any) => f.properties)).toEqual([plain.body.properties]);
   });
 
+  test("GET /v1/layers names this collection as the stations layer's extent_url, and the box it gives holds every SCAN station", async () => {
+    const layers = (await loam.json("/v1/layers")).body.layers;
+    const stations = layers.find((l: any) => l.kind === "stations");
+    expect(stations.coverage.extent_url).toBe("/ogc/collections/stations");
+    const [w, s, e, n] = (await loam.json(stations.coverage.extent_url)).body.extent.spatial.bbox[0];
+    for (const r of scanStations()) expect({ t: r.triplet, inside: r.lon >= w && r.lon <= e && r.lat >= s && r.lat <= n }).toEqual({ t: r.triplet, inside: true });
+  });
+
   test("a station the source does not hold, or a malformed triplet, is a 404 not_found", async () => {
     for (const id of ["9999:KS:SCAN", "not-a-triplet"]) {
       const { status, body } = await loam.json(`/ogc/collections/stations/items/${id}`);
