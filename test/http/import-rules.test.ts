@@ -107,7 +107,8 @@ const FILE_RULES: { rule: string; breaks(file: string, target: string): boolean 
 /** Is `target` allowed by a room's list (a room name allows the room, a path allows that module)? */
 function allows(may: readonly string[] | "anything", target: string): boolean {
   if (may === "anything") return true;
-  return may.some((entry) => (entry.includes("/") ? target === entry : roomOf(target) === entry));
+  // An entry is a room (`geochem`, `shapes/site_series`) or one file of a room (`providers/provider`).
+  return may.some((entry) => roomOf(target) === entry || target === entry);
 }
 
 /** Every import the table or the file rules refuse, as "file -> target (why)". */
