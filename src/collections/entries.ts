@@ -67,9 +67,10 @@ export interface CollectionEntry {
   extent(deps: DataDeps): Promise<DataExtent>;
   /**
    * The temporal extent of the data, [first, last] as RFC 3339 date-times (OGC 17-069r4), when its
-   * features are dated. A collection that has it takes `datetime`: its query is given the interval.
+   * features are dated; last null when it is open (a station still reporting). A collection that has it
+   * takes `datetime`: its query is given the interval.
    */
-  interval?(deps: DataDeps): Promise<[string, string] | null>;
+  interval?(deps: DataDeps): Promise<[string, string | null] | null>;
   /**
    * Check the request (a request without bbox asks for the whole world) and the collection's own parameters: a bad
    * one is a BadRequestError or ValidationError naming it (400 on /ogc). `time` is the `datetime`

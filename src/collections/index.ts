@@ -111,7 +111,7 @@ export function ogcCollections(deps: CollectionRouteDeps) {
         tags: ["ogc"],
         operationId: "listOgcCollections",
         summary: "OGC API - Features collections",
-        description: "The collections (mapunits, pedons, geochem_sites), each with its spatial extent computed from the data, its fields and its items link.",
+        description: "The collections (mapunits, pedons, geochem_sites, stations), each with its spatial extent computed from the data, its fields and its items link.",
         responses: documentedResponses({ 200: ["OgcCollections", "The collections."], ...UNDECLARED, ...UPSTREAM_ERRORS }),
       },
     })
@@ -201,7 +201,7 @@ export function ogcCollections(deps: CollectionRouteDeps) {
           tags: ["ogc"],
           operationId: "getOgcItem",
         summary: "One feature of an OGC API - Features collection",
-          description: "The feature with its flat properties and links (self, collection); a mapunits feature takes the summary parameters, a geochem_sites feature the elements (properties), as the items do. Examples: /ogc/collections/pedons/items/02N0245, /ogc/collections/geochem_sites/items/3560?properties=arsenic,lead",
+          description: "The feature with its flat properties and links (self, collection); a mapunits feature takes the summary parameters, a geochem_sites feature the elements (properties), as the items do. Examples: /ogc/collections/pedons/items/02N0245, /ogc/collections/stations/items/2092:KS:SCAN, /ogc/collections/geochem_sites/items/3560?properties=arsenic,lead",
           responses: responsesAs(
             GEOJSON,
             documentedResponses(

@@ -88,7 +88,7 @@ export const OgcGeometry = t.Object(
 export const OgcFeature = t.Object(
   {
     type: t.Literal("Feature"),
-    id: t.Union([t.String(), Type.Integer()], { description: "The feature's key: a string (a polygon or pedon key), or an integer (a DS 801 SiteID, as on /v1/geochem/sites)." }),
+    id: t.Union([t.String(), Type.Integer()], { description: "The feature's key: a string (a polygon or pedon key, a station triplet), or an integer (a DS 801 SiteID, as on /v1/geochem/sites)." }),
     geometry: OgcGeometry,
     properties: t.Record(t.String(), FlatValue, { description: "Flat properties: strings, numbers or null (typed fields in GDAL, QGIS, Shapefile)." }),
     links: t.Optional(t.Array(OgcLink)),
@@ -102,7 +102,7 @@ export const OgcFeatureCollection = t.Object(
   {
     type: t.Literal("FeatureCollection"),
     timeStamp: t.String({ format: "date-time", description: "When the data of this page were read from Loam's source (the cache entry's retrieval time)." }),
-    numberMatched: t.Optional(Type.Integer({ minimum: 0, description: "How many features the query matches, every page together; given where counting is cheap (geochem_sites: a walk over the sites held in memory; pedons on the offline snapshot: one COUNT), left out where it is not (pedons on Soil Data Access, mapunits)." })),
+    numberMatched: t.Optional(Type.Integer({ minimum: 0, description: "How many features the query matches, every page together; given where counting is cheap (geochem_sites: a walk over the sites held in memory; stations: the walk over the box that finds the page; pedons on the offline snapshot: one COUNT), left out where it is not (pedons on Soil Data Access, mapunits)." })),
     numberReturned: Type.Integer({ minimum: 0 }),
     links: t.Array(OgcLink, { description: "self, collection, and next when more items follow (the same query with its cursor)." }),
     cache: CacheMetadata,
@@ -112,10 +112,10 @@ export const OgcFeatureCollection = t.Object(
   { ...closed, title: "OgcFeatureCollection" },
 );
 
-export const CollectionParams = t.Object({ collection_id: t.String({ maxLength: 40, description: "mapunits, pedons or geochem_sites.", examples: ["mapunits"] }) });
+export const CollectionParams = t.Object({ collection_id: t.String({ maxLength: 40, description: "mapunits, pedons, geochem_sites or stations.", examples: ["mapunits"] }) });
 export const ItemParams = t.Object({
-  collection_id: t.String({ maxLength: 40, description: "mapunits, pedons or geochem_sites.", examples: ["pedons"] }),
-  feature_id: t.String({ maxLength: 40, description: "The feature's id (a polygon key, a pedon key, a DS 801 site id).", examples: ["02N0245"] }),
+  collection_id: t.String({ maxLength: 40, description: "mapunits, pedons, geochem_sites or stations.", examples: ["pedons"] }),
+  feature_id: t.String({ maxLength: 40, description: "The feature's id (a polygon key, a pedon key, a DS 801 site id, a station triplet such as 2092:KS:SCAN).", examples: ["02N0245"] }),
 });
 
 export const ItemsQueryParams = t.Object({
@@ -143,7 +143,7 @@ export const ItemsQueryParams = t.Object({
       maxLength: 100,
       default: "",
       description:
-        "Only features whose time meets this instant or interval (OGC API - Features Part 1): an RFC 3339 date-time or a date (its whole UTC day), or an interval start/end with `..` (or nothing) for an open end. Collections with a temporal extent only (geochem_sites: the collection date); on another collection, or not an instant or interval, a 400 (so no example here: Try it out sends every example, and the example collection is mapunits). E.g. 2008-01-01/2008-12-31 on geochem_sites.",
+        "Only features whose time meets this instant or interval (OGC API - Features Part 1): an RFC 3339 date-time or a date (its whole UTC day), or an interval start/end with `..` (or nothing) for an open end. Collections with a temporal extent only (geochem_sites: the collection date; stations: the operating period, begin_date to end_date or open, not the series values); on another collection, or not an instant or interval, a 400 (so no example here: Try it out sends every example, and the example collection is mapunits). E.g. 2008-01-01/2008-12-31 on geochem_sites.",
     }),
   ),
   f: t.Optional(

@@ -40,7 +40,7 @@ export function collectionOf(id: string): CollectionEntry {
 export function landingPage(origin: string) {
   return {
     title: "Loam soil-data API: OGC API - Features",
-    description: "SSURGO map-unit polygons (with map-unit summaries as fields), KSSL laboratory pedons and USGS DS 801 geochemistry sample sites (with element results as fields) as OGC API - Features collections, for QGIS, GDAL/OGR and OWSLib.",
+    description: "SSURGO map-unit polygons (with map-unit summaries as fields), KSSL laboratory pedons, USGS DS 801 geochemistry sample sites (with element results as fields) and soil-climate sensor stations as OGC API - Features collections, for QGIS, GDAL/OGR and OWSLib.",
     links: [
       { href: `${origin}/ogc`, rel: "self", type: JSON_TYPE, title: "This document" },
       { href: `${origin}/openapi.json`, rel: "service-desc", type: "application/vnd.oai.openapi+json;version=3.1", title: "The API definition (OpenAPI 3.1)" },
@@ -60,7 +60,7 @@ const UPSTREAM_FAILURES = [UpstreamError, UpstreamTimeoutError, UpstreamUnreacha
  */
 async function describe(deps: DataDeps, entry: CollectionEntry, origin: string, listed = false) {
   let extent: Awaited<ReturnType<CollectionEntry["extent"]>> = null;
-  let interval: [string, string] | null = null;
+  let interval: [string, string | null] | null = null;
   let unknown = false;
   try {
     [extent, interval] = await Promise.all([entry.extent(deps), entry.interval?.(deps) ?? null]);

@@ -43,7 +43,7 @@ describe("the geochem_sites collection", () => {
     const { status, body } = await loam.json("/ogc/collections");
     expect(status).toBe(200);
     contract.assert("OgcCollections", body);
-    expect(body.collections.map((c: any) => c.id)).toEqual(["mapunits", "pedons", "geochem_sites"]);
+    expect(body.collections.map((c: any) => c.id)).toEqual(["mapunits", "pedons", "geochem_sites", "stations"]);
     const sites = [...reference().sites.values()];
     const lons = sites.map((c) => Number(c.Longitude));
     const lats = sites.map((c) => Number(c.Latitude));

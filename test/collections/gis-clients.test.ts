@@ -13,6 +13,7 @@ import { useLoam } from "../support/server";
 import { tool } from "../support/tools";
 import { reference } from "../geochem/reference";
 import { parseRfc4180 } from "../support/csv";
+import { metadata } from "../site_series/reference";
 
 const { loam } = useLoam();
 const OGRINFO = tool("ogrinfo", "gdal-bin");
@@ -24,6 +25,9 @@ if (!HAS_OWSLIB && process.env.LOAM_REQUIRE_TOOLS === "1") throw new Error("OWSL
 const BOX = [-94.369608, 41.934131, -94.349608, 41.954131];
 const PEDON_BOX = [-96.5, 38.5, -95, 39.5];
 const IOWA_BOX = [-96.7, 40.3, -90.1, 43.6];
+
+/** The SCAN station triplets of the AWDB station metadata (the site_series tests' own reader), sorted. */
+const scanTriplets = () => metadata().filter((r) => r.Network === "SCAN").map((r) => r.stationTriplet!).sort();
 
 // Run asynchronously: the server answering the tool runs in this process.
 async function run(cmd: string[]): Promise<string> {
@@ -44,6 +48,7 @@ describe("GDAL's OAPIF driver", () => {
     expect(out).toMatch(/mapunits \(title: SSURGO map-unit polygons\) \(Polygon\)/);
     expect(out).toMatch(/pedons \(title: KSSL laboratory pedons\) \(Point\)/);
     expect(out).toMatch(/geochem_sites \(title: USGS DS 801 soil geochemistry sample sites\) \(Point\)/);
+    expect(out).toMatch(/stations \(title: Soil-climate sensor stations\) \(Point\)/);
   }, 60_000);
 
   test.skipIf(!OGR2OGR)("ogr2ogr copies a box of map units with two summaries to a GeoPackage: clay a Real, the key a String, every polygon", async () => {
@@ -107,10 +112,26 @@ describe("GDAL's OAPIF driver", () => {
     const lead = rows.find((r) => Number(r[0]) === 3560)![1];
     expect(Number(lead)).toBe(Number(reference().sites.get(3560)!.Top5_Pb));
   }, 300_000);
+
+  test.skipIf(!OGR2OGR)("ogr2ogr copies the stations layer of OAPIF:<base>/ogc at the default page size to a GeoPackage: exit 0, every SCAN station of the metadata once, the triplet a String and elevation_m a Real", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "loam-ogr-"));
+    const gpkg = join(dir, "stations.gpkg");
+    await run([OGR2OGR!, "-f", "GPKG", gpkg, `OAPIF:${loam.base}/ogc`, "stations"]);
+    const summary = await run([OGRINFO!, "-ro", "-so", gpkg, "stations"]);
+    expect(fieldTypes(summary)).toMatchObject({ station_triplet: "String", station_id: "String", name: "String", elevation_m: "Real", pedon_key: "String" });
+    const expected = scanTriplets();
+    expect(expected.length).toBe(208);
+    expect(Number(/Feature Count: (\d+)/.exec(summary)![1])).toBe(expected.length);
+    const csv = await run([OGR2OGR!, "-f", "CSV", "/vsistdout/", gpkg, "stations", "-select", "station_triplet,pedon_key", "-lco", "LINEFORMAT=CRLF"]);
+    const rows = parseRfc4180(csv).slice(1).filter((r) => r.length > 1);
+    expect(rows.map((r) => r[0]!).sort()).toEqual(expected);
+    // Abrams' lab pedon (KSSL's number, as the metadata's pedlabsampnum) came through.
+    expect(rows.find((r) => r[0] === "2092:KS:SCAN")![1]).toBe(metadata().find((r) => r.stationTriplet === "2092:KS:SCAN")!.pedlabsampnum!);
+  }, 120_000);
 });
 
 describe("OWSLib", () => {
-  test.skipIf(!HAS_OWSLIB)("lists the collections, reads items with bbox and limit, follows next to the end (with properties=arsenic,lead), reads queryables and filters by datetime", async () => {
+  test.skipIf(!HAS_OWSLIB)("lists the collections, reads items with bbox and limit, follows next to the end (with properties=arsenic,lead; every station), reads one station by triplet, reads queryables and filters by datetime", async () => {
     const script = `
 import json, sys
 from urllib.parse import urlparse, parse_qs
@@ -139,12 +160,29 @@ while True:
         break
     next_lengths.append(len(nxt[0]))
     kwargs["cursor"] = parse_qs(urlparse(nxt[0]).query)["cursor"][0]
+stations, station_pages, kwargs = [], 0, {"limit": 50}
+while True:
+    page = api.collection_items("stations", **kwargs)
+    station_pages += 1
+    stations += [f["id"] for f in page["features"]]
+    nxt = [l["href"] for l in page["links"] if l["rel"] == "next"]
+    if not nxt:
+        break
+    kwargs["cursor"] = parse_qs(urlparse(nxt[0]).query)["cursor"][0]
+abrams = api.collection_item("stations", "2092:KS:SCAN")
+station_collection = api.collection("stations")
 queryables = api.collection_queryables("geochem_sites")
 dated = api.collection_items("geochem_sites", datetime="2008-01-01/2008-12-31", limit=1000)
-print(json.dumps({"queryables": queryables, "dated_matched": dated["numberMatched"], "dated_dates": sorted({f["properties"]["collection_date"][:4] for f in dated["features"]}), "ids": ids, "keys": keys, "pages": pages, "numberReturned": mapunits["numberReturned"], "clay": [f["properties"]["clay"] for f in mapunits["features"]], "sites": sites, "site_pages": site_pages, "next_lengths": next_lengths, "leads": leads}))
+print(json.dumps({"stations": stations, "station_pages": station_pages, "abrams": abrams["properties"]["name"], "station_extent": station_collection["extent"], "queryables": queryables, "dated_matched": dated["numberMatched"], "dated_dates": sorted({f["properties"]["collection_date"][:4] for f in dated["features"]}), "ids": ids, "keys": keys, "pages": pages, "numberReturned": mapunits["numberReturned"], "clay": [f["properties"]["clay"] for f in mapunits["features"]], "sites": sites, "site_pages": site_pages, "next_lengths": next_lengths, "leads": leads}))
 `;
     const out = JSON.parse(await run([PY, "-c", script, `${loam.base}/ogc/`]));
-    expect(out.ids).toEqual(["mapunits", "pedons", "geochem_sites"]);
+    expect(out.ids).toEqual(["mapunits", "pedons", "geochem_sites", "stations"]);
+    // Every SCAN station of the metadata once, in pages of 50; one by its triplet; the collection's period open-ended.
+    expect([...out.stations].sort()).toEqual(scanTriplets());
+    expect(out.stations.length).toBe(208);
+    expect(out.station_pages).toBe(Math.ceil(208 / 50));
+    expect(out.abrams).toBe("Abrams");
+    expect(out.station_extent.temporal.interval[0][1]).toBeNull();
     const json = (await loam.json(`/v1/pedons?bbox=${PEDON_BOX.join(",")}&limit=500`)).body;
     expect(out.keys).toEqual(json.features.map((f: any) => f.id));
     expect(out.pages).toBe(Math.ceil(json.features.length / 7));

@@ -51,11 +51,11 @@ describe("landing page and conformance", () => {
 });
 
 describe("collections", () => {
-  test("mapunits, pedons and geochem_sites, each with its extent computed from the data and an items link", async () => {
+  test("mapunits, pedons, geochem_sites and stations, each with its extent computed from the data and an items link", async () => {
     const { status, body } = await loam.json("/ogc/collections");
     expect(status).toBe(200);
     contract.assert("OgcCollections", body);
-    expect(body.collections.map((c: any) => c.id)).toEqual(["mapunits", "pedons", "geochem_sites"]);
+    expect(body.collections.map((c: any) => c.id)).toEqual(["mapunits", "pedons", "geochem_sites", "stations"]);
     const pedonBox = await python(
       `import csv,json; rows=[r for r in csv.DictReader(open(${JSON.stringify(join(DATA_DIR, "kssl/KS/lab_combine_nasis_ncss.csv"))})) if r['latitude_decimal_degrees'] and r['longitude_decimal_degrees']]\n` +
         "xs=[float(r['longitude_decimal_degrees']) for r in rows]; ys=[float(r['latitude_decimal_degrees']) for r in rows]; print(json.dumps([min(xs),min(ys),max(xs),max(ys)]))",

@@ -73,7 +73,7 @@ const ROOMS: Record<string, { kind: string; may: readonly string[] | "anything" 
   pages: { kind: "feature", may: FEATURE_READS },
   ...Object.fromEntries(SHAPES.map((shape) => [`shapes/${shape}`, { kind: "feature", may: FEATURE_READS }])),
   // A composite serves several features' data through one protocol (OGC API - Features).
-  collections: { kind: "composite", may: [...FEATURE_READS, "geochem", "mapunits", "pedons", "providers/connect"] },
+  collections: { kind: "composite", may: [...FEATURE_READS, "geochem", "mapunits", "pedons", "shapes/site_series", "providers/connect"] },
   // What features share.
   http: { kind: "shared", may: [...LEAVES, "config", "answer", "domain", "redis/client", "upstream/transport"] },
   answer: { kind: "shared", may: [...LEAVES, "domain", "catalog", "providers/provider", "providers/registry", "providers/connect", "upstream/transport", "upstream/cache"] },
@@ -107,7 +107,8 @@ const FILE_RULES: { rule: string; breaks(file: string, target: string): boolean 
 /** Is `target` allowed by a room's list (a room name allows the room, a path allows that module)? */
 function allows(may: readonly string[] | "anything", target: string): boolean {
   if (may === "anything") return true;
-  return may.some((entry) => (entry.includes("/") ? target === entry : roomOf(target) === entry));
+  // An entry is a room (`geochem`, `shapes/site_series`) or one file of a room (`providers/provider`).
+  return may.some((entry) => roomOf(target) === entry || target === entry);
 }
 
 /** Every import the table or the file rules refuse, as "file -> target (why)". */

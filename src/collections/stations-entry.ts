@@ -1,0 +1,118 @@
+/**
+ * The OGC `stations` collection: the sensor stations of the registry's site_series provider, as points
+ * with flat typed properties (docs/decisions.md#ogc-api-features, #site-series). It never names a
+ * provider: the site_series service reads the registry's default one. A station is dated by its
+ * operating period, [begin_date, end_date or open while it reports], read as UTC days; `datetime`
+ * selects the stations whose period meets the interval (the period, not the series' values).
+ */
+import type { DataDeps } from "../answer";
+import { stationFlat, stationsExtent, stationsPage, type Bbox, type FlatStationFeature, type FlatStationsPage } from "../shapes/site_series/service";
+import { StationFeatureProperties } from "../shapes/site_series/model";
+import { daysOf, type TimeInterval } from "../domain/time-interval";
+import { flatFields } from "./flat-fields";
+import type { CollectionEntry, Item } from "./entries";
+
+/** The provider's largest page: the walk over a box reads it in pages this size. */
+const WALK_PAGE = 1000;
+
+/**
+ * The extent walk over every station, shared by `extent` and `interval` of one collection document
+ * (they are asked together): one walk, not two. Kept only while it runs.
+ */
+const walking = new WeakMap<DataDeps, ReturnType<typeof stationsExtent>>();
+function stationExtent(deps: DataDeps): ReturnType<typeof stationsExtent> {
+  let walk = walking.get(deps);
+  if (walk === undefined) {
+    walk = stationsExtent(deps).finally(() => walking.delete(deps));
+    walking.set(deps, walk);
+  }
+  return walk;
+}
+
+/**
+ * Whether a station's operating period [begin_date, end_date] (UTC days; no end date: still reporting)
+ * meets the interval. A station without a begin date has no known period, so no interval selects it.
+ */
+export function operatingIn(station: FlatStationFeature, time: TimeInterval): boolean {
+  const { first, last } = daysOf(time);
+  const { begin_date: begin, end_date: end } = station.properties;
+  if (begin === null) return false;
+  return (last === null || begin.slice(0, 10) <= last) && (first === null || end === null || end.slice(0, 10) >= first);
+}
+
+/** Every station of the box in the provider's order, walked in pages of WALK_PAGE (each a cached answer of the provider). */
+async function walkBox(deps: DataDeps, bbox: Bbox): Promise<{ stations: FlatStationFeature[]; pages: FlatStationsPage[] }> {
+  const pages: FlatStationsPage[] = [];
+  let after: string | null = null;
+  do {
+    const page: FlatStationsPage = await stationsPage(deps, { bbox, after, limit: WALK_PAGE });
+    pages.push(page);
+    after = page.nextAfter;
+  } while (after !== null);
+  return { stations: pages.flatMap((p) => p.features), pages };
+}
+
+/** Where the page after `after` starts in the walked stations: after that station, or (when it has gone from the source) after its place in the provider's order. */
+async function startOf(deps: DataDeps, bbox: Bbox, stations: FlatStationFeature[], after: string | null): Promise<number> {
+  if (after === null) return 0;
+  const at = stations.findIndex((s) => s.id === after);
+  if (at >= 0) return at + 1;
+  // stationsPage checks the key (a ValidationError: 400 on /ogc) and gives the first station after it.
+  const [following] = (await stationsPage(deps, { bbox, after, limit: 1 })).features;
+  const index = following === undefined ? -1 : stations.findIndex((s) => s.id === following.id);
+  return index < 0 ? stations.length : index;
+}
+
+function item(station: FlatStationFeature): Item {
+  return { type: "Feature", id: station.id, geometry: { type: "Point", coordinates: [...station.coordinates] }, properties: { ...station.properties } };
+}
+
+export const stationsCollection: CollectionEntry = {
+  id: "stations",
+  title: "Soil-climate sensor stations",
+  description:
+    "Sensor stations of the site-series provider (USDA SCAN in this instance's registry by default; points, WGS84), in station-id order, keyed by station triplet. datetime selects the stations whose operating period (begin_date to end_date, open while reporting; UTC days) meets it, not series values. A station's series: GET /v1/stations/{station_triplet}/series.",
+  parameters: [],
+  // The /v1 station's model; the series the snapshot holds (an array there) is one text field here.
+  fields: flatFields(StationFeatureProperties, ["representative_of_bbox", "series_offline"], {
+    series_offline: { type: "string", nullable: false, description: "The series Loam's offline snapshot holds for the station, as element@depth start/end, separated by '; ' (empty: none)." },
+  }),
+  geometry: ["point"],
+  async extent(deps) {
+    return (await stationExtent(deps)).bbox;
+  },
+  async interval(deps) {
+    const { interval, count } = await stationExtent(deps);
+    // Begin and end dates are days: from the first day's start to the last day's end, open while any station reports.
+    if (count === 0 || interval[0] === null) return null;
+    return [`${interval[0].slice(0, 10)}T00:00:00Z`, interval[1] === null ? null : `${interval[1].slice(0, 10)}T23:59:59Z`];
+  },
+  query(deps, bbox, _params, time) {
+    return {
+      binding: {},
+      async page(after, limit) {
+        // One walk over the box (the SCAN network is one page of 1000) finds the page and counts the matches on the way.
+        const { stations, pages } = await walkBox(deps, bbox);
+        const selects = (s: FlatStationFeature) => time === null || operatingIn(s, time);
+        const following = stations.slice(await startOf(deps, bbox, stations, after)).filter(selects);
+        const kept = following.slice(0, limit);
+        const more = following.length > limit;
+        const [first] = pages;
+        return {
+          features: () => kept.map(item),
+          nextAfter: more ? kept[kept.length - 1]!.id : null,
+          matched: time === null ? stations.length : stations.filter(selects).length,
+          cache: first!.cache,
+          warnings: () => first!.warnings,
+          // The walk's other pages are cache entries of their own.
+          stamp: pages.slice(1).map((p) => p.cache.digest).join(","),
+        };
+      },
+    };
+  },
+  async item(deps, id) {
+    const found = await stationFlat(deps, id);
+    if (found === null) return null;
+    return { feature: () => item(found.feature), cache: found.cache, warnings: () => found.warnings, stamp: "" };
+  },
+};
