@@ -11,6 +11,14 @@
  * disjoint numbers from the same counter. A busy client costs one write per block instead of one per
  * request (the per-request UPSERT was a fifth of the CPU time of a cached answer).
  *
+ * A client's first ticket of a window is handed out from memory and its reservation written with the
+ * others of the same event-loop turn in one transaction (setImmediate): a new client costs a share of one
+ * commit instead of a commit of its own (with every request from another address, the commit per new
+ * client was most of a cached answer's CPU: docs/decisions.md#rate-limit). The stored count still never
+ * falls behind what was answered, but for the first tickets of a window two processes sharing LOAM_DB may
+ * each hand out number 1 before either writes it: a client spreading its first requests over n workers
+ * within one turn may get n - 1 requests beyond its limit in that window, once.
+ *
  * A storage fault (disk full, read-only file, I/O error) never fails a request: the block is then
  * handed out from memory alone (this process still limits; other processes sharing LOAM_DB do not
  * see these requests), and the fault is reported to `onStorageError` (logged, counted in /metrics).
@@ -84,6 +92,38 @@ export function createRateLimiter(db: LoamDatabase, limit: number, onStorageErro
   const tickets = new Map<string, Tickets>();
   let currentWindow = 0;
   let sinceSweep = 0;
+  const counted = db.$client.prepare<{ count: number }, [string, number]>("SELECT count FROM rate_counters WHERE client = ?1 AND window_start = ?2");
+  /** What LOAM_DB holds for a client's window (a read: no commit); 0 when it cannot be read. */
+  const storedCount = (client: string, windowStart: number): number => {
+    try {
+      return counted.get(client, windowStart)?.count ?? 0;
+    } catch {
+      return 0;
+    }
+  };
+  /** First tickets handed out from memory, their reservations not yet written. */
+  let pending: { client: string; windowStart: number; held: Tickets }[] = [];
+
+  const writePending = db.$client.transaction((batch: typeof pending) => {
+    for (const { client, windowStart, held } of batch) {
+      const [row] = reserve.all({ client, windowStart, n: 1 });
+      // Other processes drew numbers too: the next ones handed out here come after theirs.
+      if (row && row.count > held.last) {
+        held.next += row.count - held.last;
+        held.last = row.count;
+      }
+    }
+  });
+
+  function flush(): void {
+    const batch = pending;
+    pending = [];
+    try {
+      writePending(batch);
+    } catch (error) {
+      onStorageError("reserve", error);
+    }
+  }
 
   function ticketFor(client: string, windowStart: number): number {
     if (windowStart !== currentWindow) {
@@ -93,7 +133,13 @@ export function createRateLimiter(db: LoamDatabase, limit: number, onStorageErro
     let held = tickets.get(client);
     if (!held || held.windowStart !== windowStart) {
       if (tickets.size >= MAX_TRACKED_CLIENTS) tickets.clear();
-      held = { windowStart, next: 1, last: 0, block: 1 };
+      if (storedCount(client, windowStart) === 0) {
+        // A client new to this window (also in LOAM_DB: a restart keeps counting): its first ticket from
+        // memory, its reservation written with this turn's others.
+        held = { windowStart, next: 1, last: 1, block: 2 };
+        if (pending.length === 0) setImmediate(flush);
+        pending.push({ client, windowStart, held });
+      } else held = { windowStart, next: 1, last: 0, block: 1 };
       tickets.set(client, held);
     }
     if (held.next > held.last) {
@@ -120,6 +166,7 @@ export function createRateLimiter(db: LoamDatabase, limit: number, onStorageErro
       const count = ticketFor(client, windowStart);
       if (++sinceSweep >= SWEEP_EVERY) {
         sinceSweep = 0;
+        if (pending.length > 0) flush();
         try {
           sweep.run({ before: windowStart - WINDOW_SECONDS });
         } catch (error) {
