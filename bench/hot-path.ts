@@ -2,7 +2,8 @@
  * Cached answers on the hot path (issues 23 and 34's targets): each route's cached 200 against a bare
  * Bun.serve sending the same bytes (paired rounds, the median ratio kept, as bench/run.ts does), and
  * each data route's 304 (If-None-Match with its own tag) against its own 200 in the same round.
- * Every request comes from another client address (X-Forwarded-For, TRUST_PROXY=1), so no run is polluted
+ * Every request comes from another client address than the one before it (X-Forwarded-For, TRUST_PROXY=1;
+ * BENCH_CLIENT_POOL addresses in turn, default 1,024; 0: a new address every time), so no run is polluted
  * by 429s. One Loam process (cache on, the snapshot), one baseline process, wrk -t1 on loopback, bounded in
  * time and requests. Both servers are pinned to CPU 1 and wrk to CPU 0 (bench/lib.ts `pin`; BENCH_PIN=0
  * leaves the scheduler to place them).
@@ -102,7 +103,7 @@ export async function measureHotPath(options: HotPathOptions): Promise<{ rows: H
     const cpu = pinned ? 0 : undefined;
     const run = async (label: string, url: string, lua?: string, pid?: number, spent?: { ticks: number; requests: number }): Promise<WrkResult> => {
       const before = pid ? cpuTicks(pid) : 0;
-      const result = await runWrk(url, { label, connections: options.connections, durationSeconds: options.seconds, maxRequests: 2_000_000, client: options.client(label), clientPerRequest: true, pathsLua: lua, cpu });
+      const result = await runWrk(url, { label, connections: options.connections, durationSeconds: options.seconds, maxRequests: 2_000_000, client: options.client(label), clientPerRequest: process.env.BENCH_CLIENT_PER_REQUEST !== "0", clientPool: Number(process.env.BENCH_CLIENT_POOL ?? 1024), pathsLua: lua, cpu });
       if (pid && spent) {
         spent.ticks += cpuTicks(pid) - before;
         spent.requests += result.requests;
@@ -110,7 +111,7 @@ export async function measureHotPath(options: HotPathOptions): Promise<{ rows: H
       return result;
     };
     const warm = (label: string, url: string, lua?: string) =>
-      runWrk(url, { label: `${label}-warmup`, connections: options.connections, durationSeconds: options.warmupSeconds, maxRequests: 2_000_000, client: options.client(label), clientPerRequest: true, pathsLua: lua, cpu });
+      runWrk(url, { label: `${label}-warmup`, connections: options.connections, durationSeconds: options.warmupSeconds, maxRequests: 2_000_000, client: options.client(label), clientPerRequest: process.env.BENCH_CLIENT_PER_REQUEST !== "0", clientPool: Number(process.env.BENCH_CLIENT_POOL ?? 1024), pathsLua: lua, cpu });
     const rows: HotRow[] = [];
     for (const route of routes) {
       const loamUrl = loam.base + route.path;

@@ -159,10 +159,12 @@ export interface WrkOptions {
   /** Sent as X-Forwarded-For (Loam runs with TRUST_PROXY=1 in the bench: each run is its own rate-limit client). */
   client?: string;
   /**
-   * Each request from another client address (X-Forwarded-For 10.x.y.z counting up; Loam runs with
-   * TRUST_PROXY=1): no run is polluted by 429s, and the rate limiter does its work for a new client each time.
+   * Each request from another client address than the one before it (X-Forwarded-For 10.x.y.z; Loam runs
+   * with TRUST_PROXY=1), so no run is polluted by 429s: cycling through `clientPool` addresses (default
+   * 1,024: clients that come back, as real ones do), or, with `clientPool: 0`, a new address every time.
    */
   clientPerRequest?: boolean;
+  clientPool?: number;
   /** More request headers (e.g. If-None-Match for a run of 304s). */
   headers?: Record<string, string>;
   /** Run wrk on this CPU only (see `pin`); ignored where taskset or a second core is missing. */
@@ -223,13 +225,14 @@ function setup(thread)
   threads = threads + 1
 end
 local per_request = ${options.clientPerRequest ? "true" : "false"}
+local pool = ${options.clientPool ?? 1024}
 local headers = {}
 for name, value in pairs(wrk.headers) do headers[name] = value end
 request = function()
   sent = sent + 1
   if sent > cap then wrk.thread:stop() end
   if per_request then
-    local n = (id or 0) * 4194304 + sent
+    local n = (id or 0) * 4194304 + (pool > 0 and (sent % pool) or sent)
     headers["X-Forwarded-For"] = string.format("10.%d.%d.%d", math.floor(n / 65536) % 256, math.floor(n / 256) % 256, n % 256)
     return wrk.format("GET", next_path(), headers)
   end
