@@ -19,7 +19,7 @@ const FORMS = [
   ["desktop", DESKTOP],
 ] as const;
 /** The kinds this page draws (a kind /v1/layers declares without a page module stays dormant). */
-const PAGE_KINDS = ["survey_polygons", "pedons", "sites"];
+const PAGE_KINDS = ["survey_polygons", "pedons", "sites", "grid", "stations"];
 
 async function open(path: string, form: typeof PHONE | typeof DESKTOP): Promise<WatchedPage> {
   const watched = await watchedPage(browser, form.viewport, form.device);
