@@ -86,6 +86,7 @@ describe("the modeled grid and the sensor stations on the map", () => {
       expect(await page.textContent(".survey-part h3")).toContain("mapped survey");
       // No map unit in the Dominican Republic: the modeled part leads.
       expect(await page.$eval("#panel-body > section", (s) => s.getAttribute("data-kind"))).toBe("modeled");
+      await page.screenshot({ path: artifactPath(`grid-panel-${name}.png`) });
       expectClean(watched);
       await watched.close();
     }, BROWSER_TEST_MS);
@@ -144,6 +145,8 @@ describe("the modeled grid and the sensor stations on the map", () => {
       expect(sensorY).toBeGreaterThan(holding.y);
       expect(sensorY).toBeLessThan(holding.y + holding.h);
       expect(await page.textContent(".station-pedon")).toContain("04N0873");
+      await page.locator(".station-series").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: artifactPath(`station-panel-${name}.png`) });
       // A station whose series this instance does not hold: the API's warning.
       const other = all.find((f) => f.properties.series_offline.length === 0)!.properties.station_triplet;
       const missing = (await loam.json(`/v1/stations/${other}/series?element=soil_moisture&depth_cm=5.08&interval=daily`)).body;

@@ -21,8 +21,8 @@ const boundsOf = (box) => L.latLngBounds([box[1], box[0]], [box[3], box[2]]);
 
 /** A dataset label without its version parenthesis: "SSURGO IA073 Greene County, Iowa (survey version 26, …)" → "SSURGO IA073 Greene County, Iowa". */
 export const shortLabel = (label) => String(label).replace(/\s*\((?=[^)]*(?:[;,]|\d{4}-\d{2}))[^)]*\)\s*$/, "");
-/** The first clause of a coverage statement: "Conterminous United States: 4,857 sites…" → "Conterminous United States". */
-const firstClause = (text) => String(text).split(/[:.;(]/)[0].trim();
+/** The first clause of a coverage statement: "Conterminous United States: 4,857 sites…" → "Conterminous United States"; "About 200 automated stations in most US states, Puerto Rico…" → its words before the comma. */
+const firstClause = (text) => String(text).split(/[:.;(,]/)[0].trim();
 
 /** The extent an OGC collection computes from its data ([w, s, e, n]), or null. */
 async function collectionExtent(url) {

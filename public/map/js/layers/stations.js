@@ -44,7 +44,7 @@ export function createStationLayer(map, onOpen) {
       const p = f.properties || {};
       const [lon, lat] = f.geometry.coordinates;
       if (hasSeries(p)) withSeries++;
-      const marker = new TriangleMarker([lat, lon], Object.assign({ renderer, pane: "stations", radius: 9, fillColor: STATION_FILL, fillOpacity: 1, className: "station-marker" + (hasSeries(p) ? " station-series" : "") }, BASE(p)));
+      const marker = new TriangleMarker([lat, lon], Object.assign({ renderer, pane: "stations", radius: 9, fillColor: STATION_FILL, fillOpacity: 1, className: "station-marker" + (hasSeries(p) ? " station-held" : "") }, BASE(p)));
       marker.stationFeature = f;
       // A tooltip of DOM nodes: the API's text is written as text, never as HTML.
       marker.bindTooltip(() => el("span", { text: "Station " + text(p.name) + " (" + text(p.station_triplet) + ")" + (hasSeries(p) ? ": a series held offline" : "") }), { direction: "top", offset: [0, -8] });
