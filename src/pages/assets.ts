@@ -40,6 +40,14 @@ import mapJsPanelsPanel from "../../public/map/js/panels/panel.js" with { type: 
 import mapJsPanelsParts from "../../public/map/js/panels/parts.js" with { type: "file" };
 import mapJsPanelsPedon from "../../public/map/js/panels/pedon.js" with { type: "file" };
 import mapJsStatus from "../../public/map/js/status.js" with { type: "file" };
+import mapJsGrid from "../../public/map/js/grid.js" with { type: "file" };
+import mapJsLayersGrid from "../../public/map/js/layers/grid.js" with { type: "file" };
+import mapJsPanelsModeled from "../../public/map/js/panels/modeled.js" with { type: "file" };
+import mapJsStations from "../../public/map/js/stations.js" with { type: "file" };
+import mapJsLayersStations from "../../public/map/js/layers/stations.js" with { type: "file" };
+import mapJsPanelsStation from "../../public/map/js/panels/station.js" with { type: "file" };
+import mapJsChartsSeries from "../../public/map/js/charts/series.js" with { type: "file" };
+import mapJsChartsSensorDepth from "../../public/map/js/charts/sensor-depth.js" with { type: "file" };
 import mapJsSeriesPage from "../../public/map/js/series-page.js" with { type: "file" };
 import mapSeriesCss from "../../public/map/series.css" with { type: "file" };
 // The series page (GET /v1/series/{name} as a page, opened from the map's profile sketches).
@@ -82,6 +90,14 @@ export const ASSETS: Record<string, Asset> = {
   "/": { path: filePath(mapHtml), type: HTML },
   "/map": { path: filePath(mapHtml), type: HTML },
   "/map/js/aoi.js": { path: mapJsAoi, type: JS },
+  "/map/js/grid.js": { path: mapJsGrid, type: JS },
+  "/map/js/layers/grid.js": { path: mapJsLayersGrid, type: JS },
+  "/map/js/panels/modeled.js": { path: mapJsPanelsModeled, type: JS },
+  "/map/js/stations.js": { path: mapJsStations, type: JS },
+  "/map/js/layers/stations.js": { path: mapJsLayersStations, type: JS },
+  "/map/js/panels/station.js": { path: mapJsPanelsStation, type: JS },
+  "/map/js/charts/series.js": { path: mapJsChartsSeries, type: JS },
+  "/map/js/charts/sensor-depth.js": { path: mapJsChartsSensorDepth, type: JS },
   "/map/js/panels/aoi.js": { path: mapJsPanelsAoi, type: JS },
   "/map/js/api.js": { path: mapJsApi, type: JS },
   "/map/js/catalog.js": { path: mapJsCatalog, type: JS },

@@ -19,7 +19,7 @@ const FORMS = [
   ["desktop", DESKTOP],
 ] as const;
 /** The kinds this page draws (a kind /v1/layers declares without a page module stays dormant). */
-const PAGE_KINDS = ["survey_polygons", "pedons", "sites"];
+const PAGE_KINDS = ["survey_polygons", "pedons", "sites", "grid", "stations"];
 
 async function open(path: string, form: typeof PHONE | typeof DESKTOP): Promise<WatchedPage> {
   const watched = await watchedPage(browser, form.viewport, form.device);
@@ -99,8 +99,8 @@ describe("first contact", () => {
         expect(await page.textContent(`label[for="layer-${layer.kind}"]`)).toBe(layer.label);
         expect(await page.locator(`label[for="layer-${layer.kind}"] .sym-${layer.kind}`).count()).toBe(1);
       }
-      // Each kind's symbol has its own shape or colour.
-      const looks = await page.$$eval("#layer-list-items .sym", (list) => list.map((s) => { const c = getComputedStyle(s); return [c.borderRadius, c.transform, c.backgroundColor].join(" "); }));
+      // Each kind's symbol has its own shape or colour (the grid's is a gradient, the stations' a triangle drawn by its bottom border).
+      const looks = await page.$$eval("#layer-list-items .sym", (list) => list.map((s) => { const c = getComputedStyle(s); return [c.borderRadius, c.transform, c.backgroundColor, c.backgroundImage, c.borderBottomColor, c.borderBottomWidth].join(" "); }));
       expect(new Set(looks).size).toBe(looks.length);
       if (!(await page.isChecked("#layer-sites"))) await page.click('label[for="layer-sites"]');
       await menu(page, form, false);
@@ -263,8 +263,10 @@ describe("first contact", () => {
       await page.click('label[for="layer-sites"]');
       await menu(page, form, false);
       await page.waitForFunction(() => (window as any).loam.geochemState === "ready", null, { timeout: 30_000 });
-      const site = await page.evaluate(() => { const d = (window as any).loam.geochem.drawn()[0]; (window as any).loam.geochem.marker(d.site_id).openTooltip(); return d.site_id; });
-      expect(await page.textContent(".leaflet-tooltip:not(.place-tooltip)")).toBe(`Site ${site}: ${hostile} mg/kg`);
+      // That site's own tooltip (the pointer left over the map by the menu's click may hover another site).
+      const { site, tooltip } = await page.evaluate(() => { const d = (window as any).loam.geochem.drawn()[0]; const marker = (window as any).loam.geochem.marker(d.site_id); marker.openTooltip(); return { site: d.site_id, tooltip: marker.getTooltip().getElement().textContent }; });
+      expect(tooltip).toBe(`Site ${site}: ${hostile} mg/kg`);
+      expect(await page.locator(".leaflet-tooltip:not(.place-tooltip)", { hasText: `Site ${site}: ` }).textContent()).toBe(`Site ${site}: ${hostile} mg/kg`);
       if (isPhone(form)) await page.click("#legend > summary");
       expect(await page.textContent("#legend")).toContain(hostile);
       await page.waitForTimeout(200);

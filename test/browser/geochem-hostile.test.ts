@@ -76,8 +76,8 @@ describe("a hostile geochemistry file", () => {
     const watched = await watchedPage(browser, DESKTOP.viewport, DESKTOP.device);
     const { page } = watched;
     await page.goto(`${loam.base}/map`, { waitUntil: "load" });
-    await page.waitForSelector('#places-list button[data-place="geochem"]', { timeout: 20_000 });
-    await page.click('#places-list button[data-place="geochem"]');
+    await page.waitForSelector('#places-list button[data-kind="sites"]', { timeout: 20_000 });
+    await page.click('#places-list button[data-kind="sites"]');
     await page.waitForFunction(() => (window as any).loam.geochemState === "ready", null, { timeout: 20_000 });
     await page.evaluate(([la, lo]) => (window as any).loamMap.setView([la, lo], 9, { animate: false }), [site.lat, site.lon] as const);
     await page.waitForFunction((id) => (window as any).loam.geochemState === "ready" && (window as any).loam.geochem.marker(Number(id)), SITE, { timeout: 20_000 });

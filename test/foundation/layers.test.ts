@@ -11,7 +11,7 @@ import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
 
 const { loam, contract } = useLoam();
 
-const KIND_OF_ROLE: Record<string, string> = { mapped_location: "survey_polygons", lab_pedons: "pedons", sample_sites: "sites" };
+const KIND_OF_ROLE: Record<string, string> = { mapped_location: "survey_polygons", lab_pedons: "pedons", sample_sites: "sites", point_values: "grid", site_series: "stations" };
 
 describe("GET /v1/layers", () => {
   test("lists one layer per operational provider with a map role, in registry order, each naming its kind, endpoint and catalog title", async () => {
@@ -27,7 +27,14 @@ describe("GET /v1/layers", () => {
       expect(layer.coverage.description).toBe(record.coverage);
       expect(layer.properties).toEqual(record.supported_properties);
       // The endpoint it names answers for this provider.
-      const probe = layer.kind === "pedons" ? `${layer.endpoint}?bbox=-96,38.9,-95.9,39&limit=1` : layer.kind === "sites" ? `${layer.endpoint}?limit=1` : `${layer.endpoint}?bbox=-94.362,41.943,-94.358,41.946&limit=1`;
+      const PROBES: Record<string, string> = {
+        pedons: "?bbox=-96,38.9,-95.9,39&limit=1",
+        sites: "?limit=1",
+        survey_polygons: "?bbox=-94.362,41.943,-94.358,41.946&limit=1",
+        grid: "?property=clay&depth=0-5cm",
+        stations: "?limit=1",
+      };
+      const probe = layer.endpoint + PROBES[layer.kind];
       expect((await loam.json(probe)).status).toBe(200);
     }
   });

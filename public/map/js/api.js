@@ -77,6 +77,15 @@ export const urls = {
   rawGeochemSite: (provider, siteId) => "/v1/providers/" + encodeURIComponent(provider) + "/raw/sites/" + encodeURIComponent(siteId),
   /** The report of an area of interest (GET /v1/soil/aoi): polygon as WKT, properties, method, depths. */
   aoi: (params) => "/v1/soil/aoi?" + query(params),
+  /** A modeled grid, one property and depth (GET /v1/soil/modeled/grid): cells, box and legend classes. */
+  grid: (params) => "/v1/soil/modeled/grid?" + query({ property: params.property, depth: params.depth }),
+  /** Modeled values at a point (GET /v1/soil/modeled): latitude, longitude, properties. */
+  modeled: (params) => "/v1/soil/modeled?" + query(params),
+  /** Sensor stations (GET /v1/stations, GeoJSON, up to 1000 a page, `next` for the rest). */
+  stations: (limit) => "/v1/stations?" + query({ limit }),
+  station: (triplet) => "/v1/stations/" + encodeURIComponent(triplet),
+  /** A station's series: element, depth_cm, interval, start, end. */
+  stationSeries: (triplet, params) => "/v1/stations/" + encodeURIComponent(triplet) + "/series?" + query(params),
 };
 
 /** The same URL asking for CSV (`format=csv`; the routes in src/tables answer it). */

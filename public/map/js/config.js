@@ -95,3 +95,6 @@ export const GEOCHEM = { element: "arsenic", limit: 1000 };
 
 /** The area-of-interest report (aoi.js): the properties it weighs by area (the API takes at most 8). */
 export const AOI = { properties: ["clay", "sand", "silt", "organic_matter", "ph", "available_water_capacity"] };
+
+/** A station's series asked when the station names no sensor and holds none offline (stations.js). */
+export const STATION_SERIES = { element: "soil_moisture", depth_cm: 5.08 };

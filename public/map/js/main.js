@@ -25,6 +25,8 @@ import { setSearchPlaces, setUpSearch } from "./search.js";
 import { setUpMenu } from "./menu.js";
 import { setUpGeochem } from "./geochem.js";
 import { setUpAoi } from "./aoi.js";
+import { setUpGrid } from "./grid.js";
+import { setUpStations } from "./stations.js";
 
 /** State for tests and the curious: the map, the layers, and what the last view request did. */
 const state = { map: null, pedonLayer: null, lastBbox: null, lastPedonCount: null, pedonState: "pending", basemapState: "loading" };
@@ -56,6 +58,7 @@ function beforeDetail() {
   if (mapUnits) mapUnits.layer.select(null);
   if (geochem) geochem.deselect();
   if (aoi) aoi.clear();
+  if (stations) stations.deselect();
   removePointMarker();
 }
 
@@ -86,6 +89,8 @@ function jumpToBounds(bounds, options) {
 let mapUnits = null;
 let geochem = null;
 let aoi = null;
+let grid = null;
+let stations = null;
 mapUnits = setUpMapUnits({ map, state, panel, catalog, property: () => chosenProperty, beforeDetail, jump });
 aoi = setUpAoi({ map, state, panel, beforeDetail, choice: () => state.mapUnitChoice, onStart: () => menu.close() });
 
@@ -116,6 +121,11 @@ loadLayers().then((entries) => {
   const sites = entries.find((entry) => entry.kind === "sites");
   if (sites) modules.sites = geochem = setUpGeochem({ map, state, panel, catalog, beforeDetail }, sites);
   else $("geo-controls").hidden = true;
+  const gridEntry = entries.find((entry) => entry.kind === "grid");
+  if (gridEntry) modules.grid = grid = setUpGrid({ map, state, catalog }, gridEntry);
+  else $("grid-controls").hidden = true;
+  const stationEntry = entries.find((entry) => entry.kind === "stations");
+  if (stationEntry) modules.stations = stations = setUpStations({ map, state, panel, catalog, beforeDetail, property: () => chosenProperty }, stationEntry);
   const survey = entries.find((entry) => entry.kind === "survey_polygons");
   mapUnits.useEntry(survey || null);
   layerList = setUpLayerList(entries, modules);
@@ -123,7 +133,7 @@ loadLayers().then((entries) => {
     // Room above for a layer's message, and beside for the places' names.
     jumpToBounds(bounds, { paddingTopLeft: [60, 150], paddingBottomRight: [220, 40] });
     setWhere("Showing every place with data in the conterminous US; pick one in the list or on the map (MH936 is in the Pacific).");
-  });
+  }, (entry) => (modules[entry.kind] && modules[entry.kind].extent ? modules[entry.kind].extent() : null));
   setSearchPlaces(coverage.places);
   $("go-soil-map").addEventListener("click", () => layerList.show("survey_polygons"));
   state.layersState = "ready";
@@ -173,11 +183,29 @@ async function queryPoint(lat, lon, focus, typed) {
       panel.reveal(L.latLng(lat, lon));
     }
     renderLocation(panel.body, lat, lon, answer, params, known);
+    if (grid) await addModeled(lat, lon, answer, controller);
+    if (!panel.current(controller)) return;
     if (geochem) geochem.nearest(panel.body, lat, lon, controller.signal);
   } catch (error) {
     if (isAbort(error) || !panel.current(controller)) return;
     panel.message("The mapped survey could not be loaded: " + describeError(error), "error");
   }
+}
+
+/**
+ * Inside the modeled grid, a point's panel holds two parts, each labelled with its data kind: the modeled
+ * values and the mapped survey's; the modeled part leads where the survey has no map unit (docs/map.md).
+ */
+async function addModeled(lat, lon, answer, controller) {
+  const modeled = await grid.pointSection(lat, lon, controller.signal);
+  if (!modeled || !panel.current(controller)) return;
+  const body = panel.body;
+  const survey = el("section", { class: "panel-section survey-part", "data-kind": "mapped_survey" }, [el("h3", { text: "Mapped survey: map-unit polygons (data kind: mapped survey; no cell size)" })]);
+  while (body.firstChild) survey.appendChild(body.firstChild);
+  const mapped = Array.isArray(answer.map_units) && answer.map_units.length > 0;
+  body.appendChild(mapped ? survey : modeled);
+  body.appendChild(mapped ? modeled : survey);
+  $("panel-title").textContent = "Soil at " + formatNumber(lat) + ", " + formatNumber(lon) + ": modeled and mapped survey";
 }
 
 // A click on a drawn map-unit polygon opens that map unit; anywhere else, the survey at the point.

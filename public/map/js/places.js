@@ -21,8 +21,8 @@ const boundsOf = (box) => L.latLngBounds([box[1], box[0]], [box[3], box[2]]);
 
 /** A dataset label without its version parenthesis: "SSURGO IA073 Greene County, Iowa (survey version 26, …)" → "SSURGO IA073 Greene County, Iowa". */
 export const shortLabel = (label) => String(label).replace(/\s*\((?=[^)]*(?:[;,]|\d{4}-\d{2}))[^)]*\)\s*$/, "");
-/** The first clause of a coverage statement: "Conterminous United States: 4,857 sites…" → "Conterminous United States". */
-const firstClause = (text) => String(text).split(/[:.;(]/)[0].trim();
+/** The first clause of a coverage statement: "Conterminous United States: 4,857 sites…" → "Conterminous United States"; "About 200 automated stations in most US states, Puerto Rico…" → its words before the comma. */
+const firstClause = (text) => String(text).split(/[:.;(,]/)[0].trim();
 
 /** The extent an OGC collection computes from its data ([w, s, e, n]), or null. */
 async function collectionExtent(url) {
@@ -36,12 +36,14 @@ async function collectionExtent(url) {
 }
 
 /** The places of the layers: [{id, kind, label, detail, box (promise of [w,s,e,n] or null), entry}]. */
-export function placesOf(entries) {
+export function placesOf(entries, extentOf) {
   const places = [];
   for (const entry of entries) {
     const coverage = entry.coverage || {};
     const declared = Array.isArray(coverage.places) ? coverage.places : [];
-    const extent = coverage.extent_url ? collectionExtent(coverage.extent_url) : Promise.resolve(coverage.extent || null);
+    // A box the document states, else the OGC collection's, else the one the layer's module reads from its own data (the grid's cells, the stations).
+    const fromModule = () => Promise.resolve(extentOf ? extentOf(entry) : null).catch(() => null);
+    const extent = coverage.extent_url ? collectionExtent(coverage.extent_url) : coverage.extent ? Promise.resolve(coverage.extent) : fromModule();
     for (const place of declared) {
       places.push({ id: place.id, kind: entry.kind, label: shortLabel(place.label), detail: place.label, box: place.bbox ? Promise.resolve(place.bbox) : extent, known: place.bbox || null, entry });
     }
@@ -52,13 +54,14 @@ export function placesOf(entries) {
 
 /**
  * The coverage list and the places' outlines. onJump(place, bounds) is called when the user picks one;
- * onOverview(bounds) shows every place of the conterminous US at once.
+ * onOverview(bounds) shows every place of the conterminous US at once; extentOf(entry) is the box (or a
+ * promise of it) a layer's module reads from its data when the document states none.
  * Returns {places, ready}: ready resolves when every place's box is known.
  */
-export function setUpPlaces(map, state, entries, onJump, onOverview) {
+export function setUpPlaces(map, state, entries, onJump, onOverview, extentOf) {
   const list = $("places-list");
   list.textContent = "";
-  const places = placesOf(entries);
+  const places = placesOf(entries, extentOf);
   state.places = places.map((p) => ({ id: p.id, kind: p.kind, label: p.label }));
   map.createPane("places").style.zIndex = "460";
   const renderer = L.svg({ pane: "places" });

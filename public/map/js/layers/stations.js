@@ -1,0 +1,80 @@
+// Sensor stations (GET /v1/stations): one triangle per station, its own symbol (pedons are circles, sites
+// diamonds, survey polygons squares). A station with a series held offline has a dark outline; the
+// legend says so. SVG in a pane above the sites: a station takes its own click.
+/* global L */
+import { el, text } from "../dom.js";
+import { legendSection } from "../map.js";
+
+/** This layer's kind in GET /v1/layers. */
+export const KIND = "stations";
+
+export const STATION_FILL = "#1a6f73";
+
+/** A circle marker drawn as an upward triangle (SVG renderer): same hit area and styling, another shape. */
+const TriangleMarker = L.CircleMarker.extend({
+  _updatePath() {
+    const p = this._point, r = this._radius;
+    const h = r * 0.9;
+    this._renderer._setPath(this, this._empty() ? "M0 0" : "M" + p.x + "," + (p.y - r) + "L" + (p.x + r) + "," + (p.y + h) + "L" + (p.x - r) + "," + (p.y + h) + "Z");
+  },
+});
+
+const hasSeries = (p) => Array.isArray(p && p.series_offline) && p.series_offline.length > 0;
+const BASE = (p) => ({ color: hasSeries(p) ? "#111111" : "#0d3b3d", weight: hasSeries(p) ? 2.5 : 1 });
+
+export function createStationLayer(map, onOpen) {
+  map.createPane("stations").style.zIndex = "457";
+  const renderer = L.svg({ pane: "stations" });
+  const layer = L.layerGroup();
+  const markers = new Map();
+  let selected = null;
+
+  function clear() {
+    layer.clearLayers();
+    markers.clear();
+    legendSection(KIND, null);
+  }
+
+  /** Draw station features; returns {count, withSeries}. */
+  function show(features) {
+    clear();
+    let withSeries = 0;
+    for (const f of features) {
+      if (!f || !f.geometry || f.geometry.type !== "Point") continue;
+      const p = f.properties || {};
+      const [lon, lat] = f.geometry.coordinates;
+      if (hasSeries(p)) withSeries++;
+      const marker = new TriangleMarker([lat, lon], Object.assign({ renderer, pane: "stations", radius: 9, fillColor: STATION_FILL, fillOpacity: 1, className: "station-marker" + (hasSeries(p) ? " station-held" : "") }, BASE(p)));
+      marker.stationFeature = f;
+      // A tooltip of DOM nodes: the API's text is written as text, never as HTML.
+      marker.bindTooltip(() => el("span", { text: "Station " + text(p.name) + " (" + text(p.station_triplet) + ")" + (hasSeries(p) ? ": a series held offline" : "") }), { direction: "top", offset: [0, -8] });
+      marker.on("click", (event) => {
+        L.DomEvent.stop(event);
+        onOpen(String(p.station_triplet), marker.getLatLng());
+      });
+      layer.addLayer(marker);
+      markers.set(String(p.station_triplet), marker);
+    }
+    legendSection(KIND, stationLegend(markers.size, withSeries));
+    return { count: markers.size, withSeries };
+  }
+
+  function highlight(triplet) {
+    if (selected !== null && markers.has(selected)) markers.get(selected).setStyle(BASE(markers.get(selected).stationFeature.properties));
+    selected = triplet === null || triplet === undefined ? null : String(triplet);
+    const marker = selected !== null ? markers.get(selected) : null;
+    if (marker) {
+      marker.setStyle({ weight: 4, color: "#ffd43b" });
+      marker.bringToFront();
+    }
+  }
+
+  return { layer, show, clear, highlight, marker: (triplet) => markers.get(String(triplet)) || null };
+}
+
+function stationLegend(count, withSeries) {
+  const box = el("div", { class: "legend-classes station-legend", role: "group", "aria-label": "Sensor stations" });
+  box.appendChild(el("div", { class: "legend-row" }, [el("span", { class: "sym sym-stations", "aria-hidden": "true" }), el("span", { text: count + " stations" })]));
+  box.appendChild(el("div", { class: "legend-row" }, [el("span", { class: "sym sym-stations sym-station-series", "aria-hidden": "true" }), el("span", { text: "dark outline: a series held by this instance (" + withSeries + ")" })]));
+  return box;
+}

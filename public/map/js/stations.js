@@ -1,0 +1,129 @@
+// The sensor-station layer (kind "stations" of GET /v1/layers: SCAN in this instance; the page names no
+// provider) and its panel. Every station is read once (all pages of GET /v1/stations?limit=1000, a few
+// hundred) and drawn as a triangle (layers/stations.js); a click opens the station's panel
+// (panels/station.js): its facts, its sources' disagreements, its series as a chart and its lab pedon's
+// layers beside the sensor depths.
+import { describeError, getJson, isAbort, urls } from "./api.js";
+import { STATION_SERIES } from "./config.js";
+import { createStationLayer, KIND } from "./layers/stations.js";
+import { renderStation, renderStationPedon, renderStationSeries } from "./panels/station.js";
+import { setStatus } from "./status.js";
+
+/** Pages of stations read at most (1000 each). */
+const MAX_PAGES = 20;
+
+/** ctx: {map, state, panel, catalog (promise), beforeDetail(), property()}; entry: the GET /v1/layers entry of kind "stations". */
+export function setUpStations(ctx, entry) {
+  const { map, state, panel } = ctx;
+  const layer = createStationLayer(map, (triplet, latlng) => openStation(triplet, latlng));
+  state.stations = layer;
+  state.openStation = (triplet) => openStation(triplet, null);
+  state.stationsState = "off";
+  const say = (message, kind) => setStatus(message, kind || "info", KIND);
+  let visible = false;
+
+  let all = null;
+  function stations() {
+    if (!all) {
+      all = (async () => {
+        const features = [];
+        let url = urls.stations(1000);
+        for (let page = 0; url && page < MAX_PAGES; page++) {
+          const answer = await getJson(url);
+          features.push(...(answer.features || []));
+          url = typeof answer.next === "string" ? answer.next : null;
+        }
+        return features;
+      })();
+      all.catch(() => (all = null));
+    }
+    return all;
+  }
+
+  async function load() {
+    if (!visible) {
+      layer.clear();
+      layer.layer.remove();
+      say("");
+      state.stationsState = "off";
+      return;
+    }
+    state.stationsState = "loading";
+    say("Loading the sensor stations…", "busy");
+    try {
+      const features = await stations();
+      if (!visible) return;
+      layer.layer.addTo(map);
+      const drawn = layer.show(features);
+      state.stationsDrawn = drawn;
+      state.stationsState = "ready";
+      say(drawn.count + " sensor stations, " + drawn.withSeries + " with a series held here (dark outline). Click one for its series.");
+    } catch (error) {
+      if (isAbort(error)) return;
+      say("The sensor stations could not be loaded: " + describeError(error), "error");
+      state.stationsState = "error";
+    }
+  }
+
+  async function openStation(triplet, latlng) {
+    ctx.beforeDetail();
+    layer.highlight(triplet);
+    panel.open("Sensor station " + triplet, false, latlng || null);
+    panel.message("Loading the station…", "busy");
+    const mine = panel.start();
+    try {
+      const answer = await getJson(urls.station(triplet), mine.signal);
+      if (!panel.current(mine)) return;
+      const parts = renderStation(panel.body, answer, entry);
+      const properties = answer.station && answer.station.properties ? answer.station.properties : {};
+      const held = Array.isArray(properties.series_offline) && properties.series_offline.length ? properties.series_offline[0] : null;
+      const sensor = held || (Array.isArray(answer.sensors) && answer.sensors[0]) || STATION_SERIES;
+      const params = { element: sensor.element, depth_cm: sensor.depth_cm, interval: "daily" };
+      // The years held offline; a station without them asks the API's default range, whose warning says what is held.
+      if (held && held.start && held.end) Object.assign(params, { start: String(held.start).slice(0, 10), end: String(held.end).slice(0, 10) });
+      const catalog = await ctx.catalog;
+      const pedonKey = answer.links && answer.links.pedon && answer.links.pedon.pedon_key;
+      await Promise.all([
+        getJson(urls.stationSeries(triplet, params), mine.signal).then(
+          (series) => panel.current(mine) && renderStationSeries(parts.series, series, urls.stationSeries(triplet, params)),
+          (error) => !isAbort(error) && panel.current(mine) && parts.series.appendChild(errorLine("The series could not be loaded: " + describeError(error))),
+        ),
+        pedonKey
+          ? getJson(urls.pedon(pedonKey, [ctx.property()]), mine.signal).then(
+              (pedon) => panel.current(mine) && renderStationPedon(parts.pedon, pedon, answer, ctx.property(), catalog),
+              (error) => !isAbort(error) && panel.current(mine) && parts.pedon.appendChild(errorLine("The linked pedon could not be loaded: " + describeError(error))),
+            )
+          : Promise.resolve(renderStationPedon(parts.pedon, null, answer, ctx.property(), catalog)),
+      ]);
+      if (panel.current(mine)) state.stationPanel = triplet;
+    } catch (error) {
+      if (isAbort(error) || !panel.current(mine)) return;
+      panel.message("The station could not be loaded: " + describeError(error), "error");
+    }
+  }
+
+  return {
+    kind: KIND,
+    setVisible(on) {
+      visible = Boolean(on);
+      return load();
+    },
+    visible: () => visible,
+    deselect: () => layer.highlight(null),
+    openStation,
+    /** The stations' box [w, s, e, n] (the coverage list flies there). */
+    async extent() {
+      const features = await stations();
+      const points = features.filter((f) => f && f.geometry && f.geometry.type === "Point").map((f) => f.geometry.coordinates);
+      if (!points.length) return null;
+      return [Math.min(...points.map((p) => p[0])), Math.min(...points.map((p) => p[1])), Math.max(...points.map((p) => p[0])), Math.max(...points.map((p) => p[1]))];
+    },
+  };
+}
+
+function errorLine(message) {
+  const p = document.createElement("p");
+  p.className = "panel-message panel-error";
+  p.textContent = message;
+  return p;
+}
