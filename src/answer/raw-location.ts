@@ -4,7 +4,9 @@
  * shape's feature hands the route a delegate for its role, and the route asks it for the answer. The
  * route keeps the spec's validation; neither feature imports the other, and no provider is named.
  */
-import type { DataAnswer } from "./index";
+import { cacheMetadata, type CacheDescriptor, type DataAnswer } from "./index";
+import { retrievedAt } from "../domain/retrieved-at";
+import type { SourceDescription } from "../upstream/transport";
 import type { OperationalProvider, ProviderRole } from "../providers/provider";
 
 /** The effective raw query (the spec's LocationQuery: defaults applied, ids resolved). */
@@ -22,4 +24,28 @@ export interface RawLocationDelegate {
   role: Exclude<ProviderRole, "planned">;
   /** What the role serves in the raw wrapper, for the route's description of a refusal. */
   answer(provider: OperationalProvider, query: RawLocationQuery): Promise<DataAnswer<unknown>>;
+}
+
+/**
+ * The spec's raw wrapper around a provider's own answer, the same for every shape that serves the raw
+ * route: provider, status, the effective query, when the source read it, cache metadata, the upstream
+ * JSON unmodified, and the shape's warnings (made only when the body is).
+ */
+export function rawAnswer<Q>(
+  parts: { key: string; providerId: string; query: Q; source: SourceDescription; storedAt: number; cache: CacheDescriptor; upstream: () => Record<string, unknown>; warnings: () => string[] },
+  now: () => number,
+): DataAnswer<{ provider: string; status: "experimental"; query: Q; retrieved_at: string; cache: ReturnType<typeof cacheMetadata>; upstream_response: Record<string, unknown>; warnings: string[] }> {
+  return {
+    key: parts.key,
+    cache: parts.cache,
+    body: () => ({
+      provider: parts.providerId,
+      status: "experimental" as const,
+      query: parts.query,
+      retrieved_at: retrievedAt(parts.source, parts.storedAt),
+      cache: cacheMetadata(parts.cache, now()),
+      upstream_response: parts.upstream(),
+      warnings: parts.warnings(),
+    }),
+  };
 }

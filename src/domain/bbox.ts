@@ -74,3 +74,18 @@ export function parseBbox(raw: string, limits: BboxLimits = PEDON_BBOX_LIMITS): 
   }
   return values;
 }
+
+/** Any box inside WGS84 (sparse points: sites, stations), a page bounded by its `limit` instead. */
+export const ANY_BOX = { maxSideDegrees: 360, maxAreaSquareDegrees: 360 * 180 };
+
+/** A `near=latitude,longitude` parameter as [lat, lon], or a ValidationError (422) naming the rule. */
+export function nearPoint(raw: string): [number, number] {
+  const items = raw.split(",");
+  const [lat, lon] = items.map((item) => decimal(item));
+  if (items.length !== 2 || lat === null || lon === null || lat === undefined || lon === undefined) {
+    throw new ValidationError(`Query parameter 'near' must be latitude,longitude in decimal degrees; got '${clip(raw)}'.`);
+  }
+  if (lat < -90 || lat > 90) throw new ValidationError(`Query parameter 'near' latitude must be from -90 to 90; got ${lat}.`);
+  if (lon < -180 || lon > 180) throw new ValidationError(`Query parameter 'near' longitude must be from -180 to 180; got ${lon}.`);
+  return [lat, lon];
+}

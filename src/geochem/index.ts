@@ -8,10 +8,8 @@ import { parsedQuery, strictQuery } from "../http/query";
 import type { Send } from "../http/response";
 import { ProviderNotOperationalError, ValidationError } from "../errors";
 import type { DataDeps } from "../answer";
-import { clip } from "../errors";
 import { resolveProvider, type ProviderFit } from "../answer/providers";
-import { decimal } from "../decimal";
-import { parseBbox } from "../domain/bbox";
+import { ANY_BOX, nearPoint, parseBbox } from "../domain/bbox";
 import { representationOf } from "../http/negotiate";
 import type { SampleSiteProvider } from "../providers/provider";
 import { GEOCHEM_SITE_COLLECTION_TABLE, GEOCHEM_SITE_TABLE } from "./table";
@@ -22,8 +20,6 @@ export interface GeochemRouteDeps extends DataDeps {
   send: Send;
 }
 
-/** A box of any size inside WGS84: the sites are sparse, and a page is bounded by `limit`. */
-const ANY_BOX = { maxSideDegrees: 360, maxAreaSquareDegrees: 360 * 180 };
 
 const SAMPLE_SITES: ProviderFit<SampleSiteProvider> = {
   fits: (provider): provider is SampleSiteProvider => provider.role === "sample_sites",
@@ -36,16 +32,6 @@ function sampleSites(deps: DataDeps): SampleSiteProvider {
   return provider;
 }
 
-function nearPoint(raw: string): [number, number] {
-  const items = raw.split(",");
-  const [lat, lon] = items.map((item) => decimal(item));
-  if (items.length !== 2 || lat === null || lon === null || lat === undefined || lon === undefined) {
-    throw new ValidationError(`Query parameter 'near' must be latitude,longitude in decimal degrees; got '${clip(raw)}'.`);
-  }
-  if (lat < -90 || lat > 90) throw new ValidationError(`Query parameter 'near' latitude must be from -90 to 90; got ${lat}.`);
-  if (lon < -180 || lon > 180) throw new ValidationError(`Query parameter 'near' longitude must be from -180 to 180; got ${lon}.`);
-  return [lat, lon];
-}
 
 const sitesQuery = strictQuery(GeochemSitesQueryParams);
 const siteQuery = strictQuery(GeochemSiteQueryParams);

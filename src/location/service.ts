@@ -6,8 +6,8 @@
 import type { Static } from "elysia";
 import { cacheMetadata, describeCache, rawWarnings, sourceWarnings, unsupportedWarnings, type DataAnswer, type DataDeps } from "../answer";
 import type { PointMapUnit, PointProvider } from "../providers/provider";
+import { rawAnswer } from "../answer/raw-location";
 import { VERSION } from "../version";
-import { retrievedAt } from "../domain/retrieved-at";
 import type { LocationQuery, LocationResponse, RawProviderResponse } from "./model";
 
 export type EffectiveLocationQuery = Static<typeof LocationQuery>;
@@ -101,20 +101,21 @@ export async function soilAtPoint(deps: DataDeps, provider: PointProvider, query
 
 export async function rawAtPoint(deps: DataDeps, provider: PointProvider, query: EffectiveLocationQuery): Promise<DataAnswer<Static<typeof RawProviderResponse>>> {
   const { cached, cache, source } = await pointAnswer(deps, provider, query);
-  return {
-    key: `raw-location|${provider.id}|${JSON.stringify(query)}`,
-    cache,
-    body: () => ({
-      provider: provider.id,
-      status: "experimental" as const,
+  return rawAnswer(
+    {
+      key: `raw-location|${provider.id}|${JSON.stringify(query)}`,
+      providerId: provider.id,
       query,
-      retrieved_at: retrievedAt(source, cached.storedAt),
-      cache: cacheMetadata(cache, deps.now()),
-      upstream_response: provider.point.query.raw(cached.answer),
-      warnings: rawWarnings(source, cache, [
-        "Raw upstream payload: not normalized, no units or provenance attached, and its layout is not promised to stay stable. Use /v1/soil/location for normalized values.",
-        provider.point.note,
-      ]),
-    }),
-  };
+      source,
+      storedAt: cached.storedAt,
+      cache,
+      upstream: () => provider.point.query.raw(cached.answer),
+      warnings: () =>
+        rawWarnings(source, cache, [
+          "Raw upstream payload: not normalized, no units or provenance attached, and its layout is not promised to stay stable. Use /v1/soil/location for normalized values.",
+          provider.point.note,
+        ]),
+    },
+    deps.now,
+  );
 }

@@ -25,8 +25,8 @@ export interface DecodedLayer {
   depths: DecodedDepth[];
 }
 
-/** The snapshot's clip facts for one cell, as the raw route shows them. */
-export interface ClipCell {
+/** What the snapshot holds of one clip file: its layer and its grid. */
+export interface ClipFacts {
   file: string;
   band: string;
   layer: string;
@@ -38,6 +38,10 @@ export interface ClipCell {
   width: number;
   height: number;
   nodata: number;
+}
+
+/** The snapshot's clip facts for one cell, as the raw route shows them. */
+export interface ClipCell extends ClipFacts {
   pixel: { column: number; row: number };
   cell_center: [number, number];
   value: number;

@@ -5,7 +5,7 @@
 import { UpstreamError } from "../../errors";
 import type { PointValuesParams } from "../provider";
 import type { QueryKind } from "../../upstream/transport";
-import { decodeAnswer, type SoilGridsAnswer } from "./answer";
+import { decodeAnswer, type ClipFacts, type SoilGridsAnswer } from "./answer";
 import { SOILGRIDS_ID } from "./catalog";
 import { depthsOverlapping, layerNamed, layerOfProperty, STATISTICS, type SoilGridsLayer } from "./layers";
 import { gridForm, pointForm } from "./snapshot";
@@ -58,18 +58,7 @@ export const POINT_QUERY: QueryKind<PointValuesParams, SoilGridsAnswer> = {
 };
 
 /** A clip as the grid route reads it. */
-export interface GridClip {
-  file: string;
-  band: string;
-  layer: string;
-  depth: string;
-  statistic: string;
-  crs: string;
-  origin: [number, number];
-  cell_size: [number, number];
-  width: number;
-  height: number;
-  nodata: number;
+export interface GridClip extends ClipFacts {
   cells: number[];
 }
 

@@ -5,10 +5,9 @@
  */
 import type { Static } from "elysia";
 import { cacheMetadata, describeCache, staleWarnings, unsupportedWarnings, type DataAnswer, type DataDeps } from "../../answer";
-import type { RawLocationQuery } from "../../answer/raw-location";
+import { rawAnswer, type RawLocationQuery } from "../../answer/raw-location";
 import { NotFoundError, ValidationError } from "../../errors";
 import { findProperty } from "../../catalog/properties";
-import { retrievedAt } from "../../domain/retrieved-at";
 import type { GridLayer, PointValuesParams, PointValuesProvider } from "../../providers/provider";
 import { VERSION } from "../../version";
 import type { GridResponse, ModeledQuery, ModeledResponse } from "./model";
@@ -69,25 +68,25 @@ export async function modeledAtPoint(deps: DataDeps, provider: PointValuesProvid
 export async function rawModeled(deps: DataDeps, provider: PointValuesProvider, query: RawLocationQuery): Promise<DataAnswer<unknown>> {
   const params = paramsOf(query, servedOf(provider, query.properties));
   const { cached, cache, source } = await ask(deps, provider, params);
-  return {
-    key: `raw-modeled|${provider.id}|${JSON.stringify(query)}`,
-    cache,
-    body: () => ({
-      provider: provider.id,
-      status: "experimental" as const,
+  return rawAnswer(
+    {
+      key: `raw-modeled|${provider.id}|${JSON.stringify(query)}`,
+      providerId: provider.id,
       query,
-      retrieved_at: retrievedAt(source, cached.storedAt),
-      cache: cacheMetadata(cache, deps.now()),
-      upstream_response: provider.pointValues.query.raw(cached.answer),
-      warnings: [
+      source,
+      storedAt: cached.storedAt,
+      cache,
+      upstream: () => provider.pointValues.query.raw(cached.answer),
+      warnings: () => [
         `Raw upstream payload: not normalized, no units or provenance attached, and its layout is not promised to stay stable. Use /v1/soil/modeled for normalized values.`,
         provider.pointValues.note,
         ...(source.kind === "snapshot" ? [provider.pointValues.offlineNote ?? OFFLINE_RAW_NOTE] : []),
         ...unsupportedWarnings(provider, query.properties),
         ...staleWarnings(cache),
       ],
-    }),
-  };
+    },
+    deps.now,
+  );
 }
 
 /** One layer as a grid, with its legend; 404 for a layer the provider does not hold as a grid. */

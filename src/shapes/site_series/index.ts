@@ -8,10 +8,9 @@ import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "..
 import { parsedQuery, strictQuery, type QueryOf } from "../../http/query";
 import { nextPageHref, setNextLink } from "../../http/paging";
 import type { Send } from "../../http/response";
-import { clip, ValidationError } from "../../errors";
+import { ValidationError } from "../../errors";
 import type { DataDeps } from "../../answer";
-import { decimal } from "../../decimal";
-import { parseBbox } from "../../domain/bbox";
+import { ANY_BOX, nearPoint, parseBbox } from "../../domain/bbox";
 import { STATION_COLLECTION_TABLE, SERIES_TABLE } from "./table";
 import {
   MAX_NEAR_STATIONS,
@@ -31,19 +30,7 @@ export interface StationRouteDeps extends DataDeps {
   send: Send;
 }
 
-/** A box of any size inside WGS84: stations are sparse, and a page is bounded by `limit`. */
-const ANY_BOX = { maxSideDegrees: 360, maxAreaSquareDegrees: 360 * 180 };
 
-function nearPoint(raw: string): [number, number] {
-  const items = raw.split(",");
-  const [lat, lon] = items.map((item) => decimal(item));
-  if (items.length !== 2 || lat === null || lon === null || lat === undefined || lon === undefined) {
-    throw new ValidationError(`Query parameter 'near' must be latitude,longitude in decimal degrees; got '${clip(raw)}'.`);
-  }
-  if (lat < -90 || lat > 90) throw new ValidationError(`Query parameter 'near' latitude must be from -90 to 90; got ${lat}.`);
-  if (lon < -180 || lon > 180) throw new ValidationError(`Query parameter 'near' longitude must be from -180 to 180; got ${lon}.`);
-  return [lat, lon];
-}
 
 const stationsQuery = strictQuery(StationsQueryParams);
 const stationQuery = strictQuery(StationQueryParams);
