@@ -9,7 +9,6 @@ import type { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fromArrayBuffer } from "geotiff";
 import type { SnapshotStep } from "../provider";
 import { Payload, type SnapshotForm } from "../../upstream/transport";
 import type { ClipCell, ClipPayload } from "./answer";
@@ -40,6 +39,8 @@ export interface Clip {
 
 async function readClip(path: string, file: string, match: RegExpExecArray): Promise<{ clip: Clip; sha256: string }> {
   const bytes = readFileSync(path);
+  // Loaded by the snapshot build only: serving reads the stored cells, and the library costs ~20 ms at every start.
+  const { fromArrayBuffer } = await import("geotiff");
   const tiff = await fromArrayBuffer(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   const image = await tiff.getImage();
   const [originLon, originLat] = image.getOrigin() as [number, number];
