@@ -98,6 +98,16 @@ describe("configuration", () => {
     const read = new Set([...source.matchAll(/env(?:\.|, ")([A-Z][A-Z_]+)/g)].map((m) => m[1]!));
     const listed = CONFIG_VARIABLES.map((v) => v.name);
     expect([...read].filter((name) => !listed.includes(name))).toEqual([]);
+    // The defaults --help states are the ones the reader applies (two places: the check keeps them one).
+    const applied = loadConfig({}, 2);
+    const field: Record<string, unknown> = {
+      PORT: applied.port, HOST: applied.host, LOAM_UPSTREAM: applied.upstream, LOAM_DATA_DIR: applied.dataDir, LOAM_DB: applied.dbPath,
+      SDA_URL: applied.sdaUrl, OSD_URL: applied.osdUrl, GEOCHEM_URL: applied.geochemUrl, UPSTREAM_TIMEOUT_MS: applied.upstreamTimeoutMs,
+      CACHE_TTL_SECONDS: applied.cacheTtlSeconds, CACHE_MAX_BYTES: applied.cacheMaxBytes, LOAM_CSV_MAX_ROWS: applied.csvMaxRows,
+      RATE_LIMIT_PER_MINUTE: applied.rateLimitPerMinute, TRUST_PROXY: applied.trustProxy ? "1" : "0", LOG_LEVEL: applied.logLevel,
+      LOAM_WORKERS: applied.workers, REDIS_TIMEOUT_MS: applied.redisTimeoutMs,
+    };
+    for (const variable of CONFIG_VARIABLES) if (variable.name in field) expect([variable.name, variable.default]).toEqual([variable.name, String(field[variable.name])]);
     const help = Bun.spawnSync([process.execPath, "src/cli.ts", "--help"], { env: { ...process.env } }).stdout.toString();
     for (const variable of [...CONFIG_VARIABLES, ...providerSettings().map((s) => ({ name: s.name, default: String(s.default) }))]) {
       const line = help.split("\n").find((l) => l.trimStart().startsWith(`${variable.name} `));
