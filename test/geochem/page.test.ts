@@ -4,35 +4,13 @@
  * properties. Called as that feature calls it, over the test snapshot; expected values from the
  * test's own reading of the file.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { loadConfig } from "../../src/config";
-import { openDatabase, type LoamDatabase } from "../../db/client";
-import { createUpstreamCache } from "../../src/upstream/cache";
-import { connectProviders } from "../../src/providers/connect";
-import { createRegistry } from "../../src/providers/registry";
-import { SnapshotTransport } from "../../src/upstream/snapshot";
+import { describe, expect, test } from "bun:test";
 import { geochemSitesExtent, geochemSitesPage, type Bbox } from "../../src/geochem/service";
-import type { DataDeps } from "../../src/answer";
-import { tempDbPath, testSnapshot } from "../support/server";
+import { useServiceDeps } from "../support/server";
 import { reference } from "./reference";
 
-let deps: DataDeps;
-let db: LoamDatabase;
-let snapshot: SnapshotTransport;
+const deps = useServiceDeps();
 
-beforeAll(async () => {
-  const config = loadConfig({ LOAM_DB: tempDbPath() });
-  db = openDatabase(config.dbPath);
-  snapshot = new SnapshotTransport(await testSnapshot());
-  const registry = createRegistry();
-  const cache = createUpstreamCache(db, { ttlSeconds: config.cacheTtlSeconds, maxBytes: config.cacheMaxBytes });
-  deps = { registry, connected: connectProviders(registry.operational, { config, upstreams: { snapshot }, cache }), cacheTtlSeconds: config.cacheTtlSeconds, now: Date.now };
-}, 120_000);
-
-afterAll(() => {
-  db?.$client.close();
-  snapshot?.close();
-});
 
 describe("geochemSitesPage", () => {
   test("walking a box around Kansas by `after` returns every site in it once, in site-id order", async () => {

@@ -4,36 +4,14 @@
  * `stationsExtent` (box, temporal interval, count), over the test snapshot; expected values from the
  * test's own reading of the station metadata CSV.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { loadConfig } from "../../src/config";
-import { openDatabase, type LoamDatabase } from "../../db/client";
-import { createUpstreamCache } from "../../src/upstream/cache";
-import { connectProviders } from "../../src/providers/connect";
-import { createRegistry } from "../../src/providers/registry";
-import { SnapshotTransport } from "../../src/upstream/snapshot";
+import { describe, expect, test } from "bun:test";
 import { stationFlat, stationsExtent, stationsPage } from "../../src/shapes/site_series/service";
-import type { DataDeps } from "../../src/answer";
-import { tempDbPath, testSnapshot } from "../support/server";
+import { useServiceDeps } from "../support/server";
 import { metadata } from "./reference";
 
-let deps: DataDeps;
-let db: LoamDatabase;
-let snapshot: SnapshotTransport;
+const deps = useServiceDeps();
 const scan = () => metadata().filter((r) => r.Network === "SCAN");
 
-beforeAll(async () => {
-  const config = loadConfig({ LOAM_DB: tempDbPath() });
-  db = openDatabase(config.dbPath);
-  snapshot = new SnapshotTransport(await testSnapshot());
-  const registry = createRegistry();
-  const cache = createUpstreamCache(db, { ttlSeconds: config.cacheTtlSeconds, maxBytes: config.cacheMaxBytes });
-  deps = { registry, connected: connectProviders(registry.operational, { config, upstreams: { snapshot }, cache }), cacheTtlSeconds: config.cacheTtlSeconds, now: Date.now };
-}, 120_000);
-
-afterAll(() => {
-  db?.$client.close();
-  snapshot?.close();
-});
 
 describe("stations for an OGC collection", () => {
   test("walking the whole range by `after` returns every SCAN station once, in station-id order, with flat properties", async () => {

@@ -17,6 +17,10 @@ import { DEFAULT_PROVIDERS, providerSettings } from "../../src/providers/registr
 import { contractFrom, type ContractChecker } from "./openapi";
 import { startFakeSda, type FakeSda } from "./fake-sda";
 import { SdaTransport } from "../../src/upstream/sda/client";
+import { createRegistry } from "../../src/providers/registry";
+import { connectProviders } from "../../src/providers/connect";
+import { createUpstreamCache } from "../../src/upstream/cache";
+import type { DataDeps } from "../../src/answer";
 
 export const DATA_DIR = process.env.LOAM_DATA_DIR ?? "../shared/data";
 
@@ -149,4 +153,27 @@ export function late<T extends object>(get: () => T | undefined, name: string): 
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
+}
+
+/**
+ * The services' dependencies without HTTP, for a whole test file (as a composite such as the OGC
+ * collections calls the services): the default registry on the test snapshot, a fresh LOAM_DB cache.
+ */
+export function useServiceDeps(): DataDeps {
+  let deps: DataDeps | undefined;
+  let db: LoamDatabase | undefined;
+  let snapshot: SnapshotTransport | undefined;
+  beforeAll(async () => {
+    const config = loadConfig({ LOAM_DB: tempDbPath() });
+    db = openDatabase(config.dbPath);
+    snapshot = new SnapshotTransport(await testSnapshot());
+    const registry = createRegistry();
+    const cache = createUpstreamCache(db, { ttlSeconds: config.cacheTtlSeconds, maxBytes: config.cacheMaxBytes });
+    deps = { registry, connected: connectProviders(registry.operational, { config, upstreams: { snapshot }, cache }), cacheTtlSeconds: config.cacheTtlSeconds, now: Date.now };
+  }, 120_000);
+  afterAll(() => {
+    db?.$client.close();
+    snapshot?.close();
+  });
+  return late(() => deps, "deps");
 }
