@@ -246,6 +246,18 @@ function inflate(inflater: Decompress, chunk: Uint8Array | null, full: () => boo
 }
 
 /** The host of an upstream URL for a message; never the path or query. */
+/**
+ * A request URL from a configured one: `path` appended to its path, `params` after its own query (an
+ * operator's key is kept), the fragment dropped; never text-appended after a query or a fragment.
+ */
+export function requestUrlOf(configured: string, params: Iterable<[string, string]>, path = ""): string {
+  const target = new URL(configured);
+  if (path !== "") target.pathname = target.pathname.replace(/\/+$/, "") + path;
+  target.hash = "";
+  for (const [name, value] of params) target.searchParams.append(name, value);
+  return target.href;
+}
+
 export function hostOf(url: string): string {
   try {
     return new URL(url).host;

@@ -6,7 +6,7 @@
  * 502/504 naming the provider; an answer that is not JSON, or lacks a layer asked for, is a 502 naming it.
  */
 import { LoamError, NotFoundError, UpstreamBudgetExhaustedError, UpstreamError } from "../../errors";
-import { deadlineError, fetchWithinOrigin, hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
+import { deadlineError, fetchWithinOrigin, hostOf, requestUrlOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
 import { publicUrl } from "../../upstream/public-url";
 import type { CallBudget } from "../../upstream/call-budget";
 import { UpstreamUnreachableError, UpstreamTimeoutError } from "../../errors";
@@ -27,14 +27,6 @@ export interface SoilGridsLiveOptions {
   perMinute: number;
   budget?: CallBudget;
   fetch?: typeof fetch;
-}
-
-/** The configured URL with the query's parameters added after its own (an operator's key); the fragment dropped. */
-function requestUrl(base: string, search: [string, string][]): string {
-  const target = new URL(base);
-  target.hash = "";
-  for (const [name, value] of search) target.searchParams.append(name, value);
-  return target.href;
 }
 
 async function exchange(options: SoilGridsLiveOptions, url: string): Promise<{ status: number; text: string }> {
@@ -95,7 +87,7 @@ export function soilGridsLiveTransport(options: SoilGridsLiveOptions): Transport
           );
         }
       }
-      const { status, text } = await exchange(options, requestUrl(options.url, search));
+      const { status, text } = await exchange(options, requestUrlOf(options.url, search));
       return checked(status, text, layers, hostOf(options.url));
     },
     describe: () => description,

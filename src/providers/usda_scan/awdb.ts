@@ -7,7 +7,7 @@
  * only what a form returns).
  */
 import { LoamError, UpstreamError, UpstreamUnreachableError } from "../../errors";
-import { deadlineError, fetchWithinOrigin, hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
+import { deadlineError, fetchWithinOrigin, hostOf, requestUrlOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
 import { Payload, type QueryKind, type SourceDescription, type Transport } from "../../upstream/transport";
 import { remoteSource } from "../../upstream/public-url";
 import type { StationSensor } from "../../domain/station";
@@ -45,12 +45,7 @@ const refuse = (what: string) => new UpstreamError(`${SERVICE} answered in a sha
 
 function awdbGetter(options: AwdbOptions): AwdbGet {
   return async (path, query) => {
-    // The configured URL's own query (an operator's key) is kept and the fragment dropped: never text-appended after them.
-    const target = new URL(options.url);
-    target.pathname = target.pathname.replace(/\/+$/, "") + path;
-    target.hash = "";
-    for (const [name, value] of Object.entries(query)) target.searchParams.append(name, value);
-    const url = target.href;
+    const url = requestUrlOf(options.url, Object.entries(query), path);
     const deadline = startDeadline(options.timeoutMs);
     let status: number;
     let bytes: Uint8Array;
