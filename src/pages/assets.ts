@@ -45,6 +45,7 @@ import mapJsLayersGrid from "../../public/map/js/layers/grid.js" with { type: "f
 import mapJsPanelsModeled from "../../public/map/js/panels/modeled.js" with { type: "file" };
 import mapJsStations from "../../public/map/js/stations.js" with { type: "file" };
 import mapJsLayersStations from "../../public/map/js/layers/stations.js" with { type: "file" };
+import mapJsLayersPoints from "../../public/map/js/layers/points.js" with { type: "file" };
 import mapJsPanelsStation from "../../public/map/js/panels/station.js" with { type: "file" };
 import mapJsChartsSeries from "../../public/map/js/charts/series.js" with { type: "file" };
 import mapJsChartsSensorDepth from "../../public/map/js/charts/sensor-depth.js" with { type: "file" };
@@ -95,6 +96,7 @@ export const ASSETS: Record<string, Asset> = {
   "/map/js/panels/modeled.js": { path: mapJsPanelsModeled, type: JS },
   "/map/js/stations.js": { path: mapJsStations, type: JS },
   "/map/js/layers/stations.js": { path: mapJsLayersStations, type: JS },
+  "/map/js/layers/points.js": { path: mapJsLayersPoints, type: JS },
   "/map/js/panels/station.js": { path: mapJsPanelsStation, type: JS },
   "/map/js/charts/series.js": { path: mapJsChartsSeries, type: JS },
   "/map/js/charts/sensor-depth.js": { path: mapJsChartsSensorDepth, type: JS },

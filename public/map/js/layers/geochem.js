@@ -9,6 +9,7 @@
 import { el, formatNumber, text } from "../dom.js";
 import { legendSection } from "../map.js";
 import { NO_VALUE } from "./colour.js";
+import { pointLayer, shapedMarker } from "./points.js";
 
 /** This layer's kind in GET /v1/layers. */
 export const KIND = "sites";
@@ -18,25 +19,12 @@ const censored = (p) => Boolean(p && p.value_qualifier && p.value === null && /^
 const noSample = (p) => Boolean(p && p.value === null && !censored(p));
 
 /** A circle marker drawn as a diamond (SVG renderer): same hit area and styling, another shape. */
-const DiamondMarker = L.CircleMarker.extend({
-  _updatePath() {
-    const p = this._point, r = this._radius;
-    this._renderer._setPath(this, this._empty() ? "M0 0" : "M" + p.x + "," + (p.y - r) + "L" + (p.x + r) + "," + p.y + "L" + p.x + "," + (p.y + r) + "L" + (p.x - r) + "," + p.y + "Z");
-  },
-});
+const DiamondMarker = shapedMarker((p, r) => "M" + p.x + "," + (p.y - r) + "L" + (p.x + r) + "," + p.y + "L" + p.x + "," + (p.y + r) + "L" + (p.x - r) + "," + p.y + "Z");
+
+const restyle = (marker) => marker.setStyle({ weight: marker.geoKind === "censored" ? 2 : 1, color: marker.geoKind === "censored" ? "#3f2a6b" : "#2b2b2b" });
 
 export function createGeochemLayer(map, onOpen) {
-  map.createPane("geochem").style.zIndex = "455";
-  const renderer = L.svg({ pane: "geochem" });
-  const layer = L.layerGroup();
-  const markers = new Map();
-  let selected = null;
-
-  function clear() {
-    layer.clearLayers();
-    markers.clear();
-    legendSection(KIND, null);
-  }
+  const { renderer, layer, markers, clear, add, highlight, selected, marker: markerOf } = pointLayer(map, { pane: "geochem", zIndex: "455", kind: KIND, restyle, ring: { weight: 4, color: "#111" } });
 
   /**
    * Draw a FeatureCollection of sites; label {name, unit}; classes: the element's fixed classes (colour.js
@@ -76,25 +64,11 @@ export function createGeochemLayer(map, onOpen) {
         L.DomEvent.stop(event);
         onOpen(p.site_id, marker.getLatLng());
       });
-      layer.addLayer(marker);
-      markers.set(String(p.site_id), marker);
+      add(p.site_id, marker);
     }
-    if (selected !== null) highlight(selected);
+    if (selected() !== null) highlight(selected());
     legendSection(KIND, siteLegend(label, min, max, classes, censoredCount, noSampleCount));
     return { count: features.length, censored: censoredCount, noSample: noSampleCount, min, max };
-  }
-
-  const restyle = (marker) => marker.setStyle({ weight: marker.geoKind === "censored" ? 2 : 1, color: marker.geoKind === "censored" ? "#3f2a6b" : "#2b2b2b" });
-
-  /** Ring the selected site (null: none). */
-  function highlight(siteId) {
-    if (selected !== null && markers.has(selected)) restyle(markers.get(selected));
-    selected = siteId === null || siteId === undefined ? null : String(siteId);
-    const marker = selected !== null ? markers.get(selected) : null;
-    if (marker) {
-      marker.setStyle({ weight: 4, color: "#111" });
-      marker.bringToFront();
-    }
   }
 
   return {
@@ -103,7 +77,7 @@ export function createGeochemLayer(map, onOpen) {
     clear,
     highlight,
     /** The marker of a site id, for tests and the keyboard path. */
-    marker: (siteId) => markers.get(String(siteId)) || null,
+    marker: markerOf,
     /** [{site_id, kind, colour, value, reported_value}] of what is drawn. */
     drawn: () => [...markers.values()].map((m) => ({ site_id: m.geoFeature.properties.site_id, kind: m.geoKind, colour: m.geoColour, value: m.geoFeature.properties.value, reported_value: m.geoFeature.properties.reported_value })),
   };

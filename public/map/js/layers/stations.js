@@ -4,6 +4,7 @@
 /* global L */
 import { el, text } from "../dom.js";
 import { legendSection } from "../map.js";
+import { pointLayer, shapedMarker } from "./points.js";
 
 /** This layer's kind in GET /v1/layers. */
 export const KIND = "stations";
@@ -11,29 +12,14 @@ export const KIND = "stations";
 export const STATION_FILL = "#1a6f73";
 
 /** A circle marker drawn as an upward triangle (SVG renderer): same hit area and styling, another shape. */
-const TriangleMarker = L.CircleMarker.extend({
-  _updatePath() {
-    const p = this._point, r = this._radius;
-    const h = r * 0.9;
-    this._renderer._setPath(this, this._empty() ? "M0 0" : "M" + p.x + "," + (p.y - r) + "L" + (p.x + r) + "," + (p.y + h) + "L" + (p.x - r) + "," + (p.y + h) + "Z");
-  },
-});
+const TriangleMarker = shapedMarker((p, r) => "M" + p.x + "," + (p.y - r) + "L" + (p.x + r) + "," + (p.y + r * 0.9) + "L" + (p.x - r) + "," + (p.y + r * 0.9) + "Z");
 
 const hasSeries = (p) => Array.isArray(p && p.series_offline) && p.series_offline.length > 0;
 const BASE = (p) => ({ color: hasSeries(p) ? "#111111" : "#0d3b3d", weight: hasSeries(p) ? 2.5 : 1 });
 
 export function createStationLayer(map, onOpen) {
-  map.createPane("stations").style.zIndex = "457";
-  const renderer = L.svg({ pane: "stations" });
-  const layer = L.layerGroup();
-  const markers = new Map();
-  let selected = null;
-
-  function clear() {
-    layer.clearLayers();
-    markers.clear();
-    legendSection(KIND, null);
-  }
+  const restyle = (marker) => marker.setStyle(BASE(marker.stationFeature.properties));
+  const { renderer, layer, markers, clear, add, highlight, marker: markerOf } = pointLayer(map, { pane: "stations", zIndex: "457", kind: KIND, restyle, ring: { weight: 4, color: "#ffd43b" } });
 
   /** Draw station features; returns {count, withSeries}. */
   function show(features) {
@@ -52,24 +38,13 @@ export function createStationLayer(map, onOpen) {
         L.DomEvent.stop(event);
         onOpen(String(p.station_triplet), marker.getLatLng());
       });
-      layer.addLayer(marker);
-      markers.set(String(p.station_triplet), marker);
+      add(p.station_triplet, marker);
     }
     legendSection(KIND, stationLegend(markers.size, withSeries));
     return { count: markers.size, withSeries };
   }
 
-  function highlight(triplet) {
-    if (selected !== null && markers.has(selected)) markers.get(selected).setStyle(BASE(markers.get(selected).stationFeature.properties));
-    selected = triplet === null || triplet === undefined ? null : String(triplet);
-    const marker = selected !== null ? markers.get(selected) : null;
-    if (marker) {
-      marker.setStyle({ weight: 4, color: "#ffd43b" });
-      marker.bringToFront();
-    }
-  }
-
-  return { layer, show, clear, highlight, marker: (triplet) => markers.get(String(triplet)) || null };
+  return { layer, show, clear, highlight, marker: markerOf };
 }
 
 function stationLegend(count, withSeries) {
