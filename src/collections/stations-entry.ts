@@ -8,7 +8,7 @@
 import type { DataDeps } from "../answer";
 import { stationFlat, stationsExtent, stationsPage, type Bbox, type FlatStationFeature, type FlatStationsPage } from "../shapes/site_series/service";
 import { StationFeatureProperties } from "../shapes/site_series/model";
-import { daysOf, type TimeInterval } from "../domain/time-interval";
+import { daysRange, intersects, type TimeRange } from "../domain/time-range";
 import { flatFields } from "./flat-fields";
 import type { CollectionEntry, Item } from "./entries";
 
@@ -33,11 +33,10 @@ function stationExtent(deps: DataDeps): ReturnType<typeof stationsExtent> {
  * Whether a station's operating period [begin_date, end_date] (UTC days; no end date: still reporting)
  * meets the interval. A station without a begin date has no known period, so no interval selects it.
  */
-export function operatingIn(station: FlatStationFeature, time: TimeInterval): boolean {
-  const { first, last } = daysOf(time);
+export function operatingIn(station: FlatStationFeature, time: TimeRange): boolean {
   const { begin_date: begin, end_date: end } = station.properties;
   if (begin === null) return false;
-  return (last === null || begin.slice(0, 10) <= last) && (first === null || end === null || end.slice(0, 10) >= first);
+  return intersects(daysRange(begin, end), time);
 }
 
 /** Every station of the box in the provider's order, walked in pages of WALK_PAGE (each a cached answer of the provider). */

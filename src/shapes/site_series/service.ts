@@ -247,8 +247,9 @@ export async function stationSeries(deps: DataDeps, provider: StationProvider, t
   const depthCm = seriesDepth(provider, read.depth_cm);
   const { reading: station, source } = await stationAnswer(deps, provider, triplet);
   const clock = provider.stations.seriesClock(source, station);
-  const { startMs, endMs } = rangeOf(read.start, read.end, read.interval, clock, deps.now());
-  const params: StationSeriesParams = { station: triplet, element, depthCm, ordinal: read.sensor, startMs, endMs, utcOffsetHours: clock };
+  const range = rangeOf(read.start, read.end, read.interval, clock, deps.now());
+  // The provider's contract takes the end exclusive: one millisecond after the range's last.
+  const params: StationSeriesParams = { station: triplet, element, depthCm, ordinal: read.sensor, startMs: range.start, endMs: range.end + 1, utcOffsetHours: clock };
   const cached = await deps.connected.ask(provider, provider.stations.series, params);
   const cache = describeCache(cached, deps.cacheTtlSeconds);
   const now = deps.now();
@@ -271,7 +272,7 @@ export async function stationSeries(deps: DataDeps, provider: StationProvider, t
         status: "experimental" as const,
         provider: provider.id,
         data_kind: "observed" as const,
-        query: { station_triplet: triplet, element, depth_cm: depthCm, sensor: read.sensor, interval: read.interval, start: timeOn(startMs, offset), end: timeOn(endMs, offset) },
+        query: { station_triplet: triplet, element, depth_cm: depthCm, sensor: read.sensor, interval: read.interval, start: timeOn(params.startMs, offset), end: timeOn(params.endMs, offset) },
         station: { station_triplet: triplet, name: station.properties.name, data_time_zone: station.properties.data_time_zone },
         clock: { utc_offset_hours: offset, name: series.clock.name },
         unit: series.unit,
