@@ -6,6 +6,7 @@ import { describeCache, sourceWarnings, type DataDeps } from "../answer";
 import { resolveProvider } from "../answer/providers";
 import { NotFoundError } from "../errors";
 import { pedonPage } from "../pedons/service";
+import { oneSite, sitesBbox, WORLD } from "../shapes/sites/service";
 import { parsePedonKey } from "../domain/pedon-key";
 import { DEFAULT_LAB_PROVIDER } from "../pedons/model";
 import { PedonFeatureProperties, type PedonFeature } from "../domain/lab";
@@ -64,8 +65,7 @@ export const pedonsCollection: CollectionEntry = {
   geometry: ["point"],
   async extent(deps) {
     const provider = labProvider(deps);
-    const cached = await deps.connected.ask(provider, provider.pedons.extent.query, {});
-    return provider.pedons.extent.read(cached.answer);
+    return sitesBbox(deps, provider, provider.pedons, (after) => ({ bbox: WORLD, after, limit: 1000 }));
   },
   query(deps, bbox) {
     const provider = labProvider(deps);
@@ -84,8 +84,8 @@ export const pedonsCollection: CollectionEntry = {
     const key = parsePedonKey(id);
     if (key === null) return null;
     // The detail says where the pedon is; the box query at that point gives its feature (one shape for both routes).
-    const detail = await deps.connected.ask(provider, provider.pedons.pedon, { pedonKey: key });
-    if (!provider.pedons.found(detail.answer)) return null;
+    const detail = await oneSite(deps, provider, provider.pedons, key);
+    if (detail === null) return null;
     const source = deps.connected.sourceOf(provider);
     const { location } = provider.pedons.detail(detail.answer, { properties: [], depthTop: 0, depthBottom: 1, source, storedAt: detail.storedAt });
     if (location.latitude === null || location.longitude === null) {
