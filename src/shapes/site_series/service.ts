@@ -300,13 +300,21 @@ export interface FlatStationsPage {
   warnings: string[];
 }
 
-function flat(reading: StationReading): FlatStationFeature {
+/** A station's warnings on a flat page or item (the OGC collection): the provider's, then whether the answer is stale. */
+export function stationWarnings(deps: DataDeps, provider: StationProvider, cache: CacheDescriptor): string[] {
+  const source = deps.connected.sourceOf(provider);
+  return [...provider.stations.warnings(source), ...sharedWarnings(source, cache)];
+}
+
+/** A station as GIS clients keep it: flat strings and numbers only. */
+export function flatStation(reading: StationReading): FlatStationFeature {
   const { series_offline, ...rest } = reading.properties;
   const held = series_offline.map((s) => `${s.element}@${s.depth_cm}cm ${s.start ?? ""}/${s.end ?? ""}`).join("; ");
   return { id: rest.station_triplet, coordinates: [reading.longitude, reading.latitude], properties: { ...rest, series_offline: held } };
 }
 
-function defaultProvider(deps: DataDeps): StationProvider {
+/** The registry's site_series provider (the OGC collection's), or a refusal when there is none. */
+export function siteSeriesProvider(deps: DataDeps): StationProvider {
   const provider = deps.registry.defaultFor("site_series");
   if (!provider) throw new ProviderNotOperationalError("site_series");
   return provider;
@@ -317,14 +325,14 @@ function defaultProvider(deps: DataDeps): StationProvider {
  * first page), at most `limit` (1 to 1000), with flat properties, from the registry's site_series provider.
  */
 export async function stationsPage(deps: DataDeps, page: { bbox: Bbox; after: string | null; limit: number }): Promise<FlatStationsPage> {
-  const provider = defaultProvider(deps);
+  const provider = siteSeriesProvider(deps);
   if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MAX_STATION_LIMIT) throw new ValidationError(`A page of stations holds 1 to ${MAX_STATION_LIMIT} stations; got ${page.limit}.`);
   if (page.after !== null && provider.stations.key.parse(page.after) === null) throw new ValidationError("The page's position is not a station key.");
   const { cached, sites, nextAfter } = await boxPage(deps, provider, provider.stations, page);
   const source = deps.connected.sourceOf(provider);
   const cache = describeCache(cached, deps.cacheTtlSeconds);
   return {
-    features: sites.map(flat),
+    features: sites.map(flatStation),
     nextAfter,
     retrievedAt: provider.stations.retrievedAt(cached.answer, source, cached.storedAt),
     cache,
@@ -334,7 +342,7 @@ export async function stationsPage(deps: DataDeps, page: { bbox: Bbox; after: st
 
 /** One station with flat properties, or null when the provider has no such station (or the key is malformed). */
 export async function stationFlat(deps: DataDeps, key: string): Promise<{ feature: FlatStationFeature; cache: CacheDescriptor; warnings: string[] } | null> {
-  const provider = defaultProvider(deps);
+  const provider = siteSeriesProvider(deps);
   const station = provider.stations.key.parse(key);
   if (station === null) return null;
   const cached = await oneSite(deps, provider, provider.stations, station);
@@ -342,7 +350,7 @@ export async function stationFlat(deps: DataDeps, key: string): Promise<{ featur
   if (cached === null || !reading) return null;
   const source = deps.connected.sourceOf(provider);
   const cache = describeCache(cached, deps.cacheTtlSeconds);
-  return { feature: flat(reading), cache, warnings: [...provider.stations.warnings(source), ...sharedWarnings(source, cache)] };
+  return { feature: flatStation(reading), cache, warnings: [...provider.stations.warnings(source), ...sharedWarnings(source, cache)] };
 }
 
 /**
@@ -350,7 +358,7 @@ export async function stationFlat(deps: DataDeps, key: string): Promise<{ featur
  * date; the last end date, null while any station is active) and how many. Walks pages of 1,000.
  */
 export async function stationsExtent(deps: DataDeps): Promise<{ bbox: Bbox | null; interval: [string | null, string | null]; count: number }> {
-  const provider = defaultProvider(deps);
+  const provider = siteSeriesProvider(deps);
   const { bbox, count, days } = await walkExtent(deps, provider, provider.stations, (after) => ({ bbox: WORLD, after, limit: MAX_STATION_LIMIT }), ({ properties: p }) => ({
     first: p.begin_date,
     last: p.end_date,
