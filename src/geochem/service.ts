@@ -120,8 +120,7 @@ export async function geochemSites(
   nextPath: (cursor: string) => string,
   whole = false,
 ): Promise<SitesAnswer> {
-  let parts: { cached: CachedAnswer<unknown>; readings: SiteReading[]; truncated: boolean }[];
-  let cache: CacheDescriptor;
+  let found: { cached: CachedAnswer<unknown>; sites: SiteReading[]; truncated: boolean; cache: CacheDescriptor };
   let after: string | null = null;
   let next: string | null = null;
   if (query.bbox) {
@@ -129,20 +128,17 @@ export async function geochemSites(
     const cursors = cursorsOf(provider, bbox, property);
     after = cursors.positionOf(query.cursor);
     // A CSV holds every page from the cursor on (docs/decisions.md#csv-whole).
-    const read = await boxPages(deps, provider, provider.sites, (position, limit) => ({ bbox, after: position, limit, property }), whole ? { after, limit: MAX_SITE_LIMIT, whole, rows: "rows (sites)" } : { after, limit: query.limit, whole });
-    parts = read.pages.map((p) => ({ cached: p.cached, readings: p.sites, truncated: p.truncated }));
-    cache = read.cache;
-    next = read.nextAfter === null ? null : nextPath(cursors.cursorAfter(read.nextAfter));
+    const paging = whole ? { after, limit: MAX_SITE_LIMIT, whole, rows: "rows (sites)" } : { after, limit: query.limit, whole };
+    const read = await boxPages(deps, provider, provider.sites, (position, limit) => ({ bbox, after: position, limit, property }), paging);
+    found = { cached: read.pages[0]!.cached, sites: read.sites, truncated: read.truncated, cache: read.cache };
+    if (read.nextAfter !== null) next = nextPath(cursors.cursorAfter(read.nextAfter));
   } else {
     const [latitude, longitude] = query.near!;
-    const found = await nearestSites(deps, provider, provider.sites, { latitude, longitude, limit: query.limit, property: query.property });
-    parts = [{ cached: found.cached, readings: found.sites, truncated: false }];
-    cache = describeCache(found.cached, deps.cacheTtlSeconds);
+    const near = await nearestSites(deps, provider, provider.sites, { latitude, longitude, limit: query.limit, property: query.property });
+    found = { ...near, truncated: false, cache: describeCache(near.cached, deps.cacheTtlSeconds) };
   }
-  const cached = parts[0]!.cached;
+  const { cached, sites: page, truncated, cache } = found;
   const source = deps.connected.sourceOf(provider);
-  const page = parts.flatMap((p) => p.readings);
-  const truncated = parts[parts.length - 1]!.truncated;
   return {
     next,
     answer: {

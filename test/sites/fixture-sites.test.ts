@@ -119,6 +119,6 @@ describe("a fixture sites provider registered with one line", () => {
     const [header, ...rows] = parseRfc4180(await (await loam.get(`/v1/stations?bbox=${BOX.join(",")}&format=csv`)).text());
     expect(header!.slice(0, 3)).toEqual(["station_triplet", "station_id", "name"]);
     expect(rows.map((r) => r[0])).toEqual(inBox(BOX));
-    expect(rows.map((r) => r[header!.indexOf("name")])).toEqual(inBox(BOX).map((id) => STATIONS.find((s) => s.properties.station_triplet === id)!.properties.name));
+    expect(rows.map((r) => r[header!.indexOf("name")])).toEqual(inBox(BOX).map((id) => STATIONS.find((s) => s.properties.station_triplet === id)!.properties.name as string));
   });
 });
