@@ -346,8 +346,9 @@ export async function geochemSiteFlat(
 }
 
 /**
- * The extent of every site (for the OGC collection's `extent`): the box of their coordinates, the
- * first and last collection dates, and how many there are. Walks the whole range in pages of 1,000.
+ * The extent of every site: the box of their coordinates, the first and last collection dates, and
+ * how many there are (the sites shape's walk over the whole range in pages of 1,000, as the OGC
+ * collection's extents read it).
  */
 export async function geochemSitesExtent(deps: DataDeps): Promise<{ bbox: Bbox; dates: [string, string] | null; count: number }> {
   const provider = deps.registry.defaultFor("sample_sites");

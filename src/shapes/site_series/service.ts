@@ -5,8 +5,10 @@
  * knows nothing of HTTP (it returns DataAnswers). The lab pedon and the survey at a station's point are
  * asked of the registry's lab_pedons and mapped_location providers, never named.
  *
- * `stationsPage`, `stationFlat` and `stationsExtent` serve other features (an OGC API collection of
- * stations): a page after a keyset position, one station, the spatial and temporal extent.
+ * Paging, the nearest stations, one station and the extent are the sites shape's (src/shapes/sites/service.ts).
+ * `stationsPage`, `flatStation`, `stationWarnings`, `stationFlat` and `stationsExtent` serve other
+ * features (an OGC API collection of stations): a page after a keyset position, a station's flat
+ * properties and warnings, one station, the spatial and temporal extent.
  */
 import { clip, NotFoundError, ProviderNotOperationalError, ValidationError } from "../../errors";
 import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../../answer";
