@@ -17,8 +17,8 @@ import type { Bbox } from "../domain/bbox";
 import type { CollectionEntry, Item } from "./entries";
 import type { FlatField } from "./flat-fields";
 
-/** The provider's largest page: an extent walk reads every site in pages this size. */
-const WALK_PAGE = 1000;
+/** The providers' largest page: a walk over every site (the extent, a box) reads pages this size. */
+export const WALK_PAGE = 1000;
 
 /** A collection's provider and its sites part. */
 export interface SitesSource<S, P extends OperationalProvider = OperationalProvider> {
@@ -51,11 +51,11 @@ export interface SitesCollectionSpec<S, P extends OperationalProvider = Operatio
 }
 
 export function sitesCollection<S, P extends OperationalProvider = OperationalProvider>(spec: SitesCollectionSpec<S, P>): CollectionEntry {
-  const params = (_source: SitesSource<S, P>, base: SitesBoxParams) => (spec.box ? spec.box(base) : base);
+  const params = (base: SitesBoxParams) => (spec.box ? spec.box(base) : base);
   const walkOf = (deps: DataDeps) => {
     if (spec.walk) return spec.walk(deps);
     const source = spec.sites(deps);
-    return walkExtent(deps, source.provider, source.part, (after) => params(source, { bbox: WORLD, after, limit: WALK_PAGE }), spec.days);
+    return walkExtent(deps, source.provider, source.part, (after) => params({ bbox: WORLD, after, limit: WALK_PAGE }), spec.days);
   };
   // `extent` and `interval` of one collection document are asked together: one walk, not two. Kept only while it runs.
   const walking = new WeakMap<DataDeps, Promise<SitesExtent>>();
@@ -77,7 +77,7 @@ export function sitesCollection<S, P extends OperationalProvider = OperationalPr
     async extent(deps) {
       if (spec.days || spec.walk) return (await extentWalk(deps)).bbox;
       const source = spec.sites(deps);
-      return sitesBbox(deps, source.provider, source.part, (after) => params(source, { bbox: WORLD, after, limit: WALK_PAGE }));
+      return sitesBbox(deps, source.provider, source.part, (after) => params({ bbox: WORLD, after, limit: WALK_PAGE }));
     },
     query:
       spec.query ??
@@ -87,7 +87,7 @@ export function sitesCollection<S, P extends OperationalProvider = OperationalPr
           binding: { provider: source.provider.id },
           async page(after, limit) {
             if (after !== null && source.part.key.parse(after) === null) throw new ValidationError("Query parameter 'cursor' is not a cursor Loam made; start again without it.");
-            const [page, matched] = await Promise.all([boxPage(deps, source.provider, source.part, params(source, { bbox, after, limit })), spec.matched ? spec.matched(deps, source, bbox) : null]);
+            const [page, matched] = await Promise.all([boxPage(deps, source.provider, source.part, params({ bbox, after, limit })), spec.matched ? spec.matched(deps, source, bbox) : null]);
             const cache = describeCache(page.cached, deps.cacheTtlSeconds);
             return { features: (origin) => page.sites.map((s) => spec.item(s, origin)), nextAfter: page.nextAfter, cache, warnings: () => spec.warnings(deps, source, page.cached, cache), stamp: "", matched };
           },

@@ -9,14 +9,12 @@ import type { DataDeps } from "../answer";
 import { flatStation, siteSeriesProvider, stationsPage, stationWarnings, type Bbox, type FlatStationFeature, type FlatStationsPage } from "../shapes/site_series/service";
 import type { StationReading } from "../domain/station";
 import type { StationProvider } from "../providers/provider";
-import { sitesCollection } from "./sites-entry";
+import { sitesCollection, WALK_PAGE } from "./sites-entry";
 import { StationFeatureProperties } from "../shapes/site_series/model";
 import { daysRange, intersects, type TimeRange } from "../domain/time-range";
 import { flatFields } from "./flat-fields";
 import type { Item } from "./entries";
 
-/** The provider's largest page: the walk over a box reads it in pages this size. */
-const WALK_PAGE = 1000;
 
 /**
  * Whether a station's operating period [begin_date, end_date] (UTC days; no end date: still reporting)
