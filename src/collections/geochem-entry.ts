@@ -7,12 +7,13 @@
  * is never replaced by its limit (docs/decisions.md#geochem).
  */
 import type { DataDeps } from "../answer";
-import { ValidationError } from "../errors";
-import { elements, geochemSiteFlat, geochemSitesExtent, geochemSitesPage, type FlatElementResult, type FlatSiteFeature } from "../geochem/service";
-import { GeochemSiteFeatureProperties, SITE_ID_PATTERN } from "../geochem/model";
+import { elements, flatSite, flatWarnings, geochemSiteFlat, geochemSitesPage, type FlatElementResult, type FlatSiteFeature } from "../geochem/service";
+import { GEOCHEM_PROVIDER, GeochemSiteFeatureProperties, SITE_ID_PATTERN } from "../geochem/model";
+import { ProviderNotOperationalError, ValidationError } from "../errors";
+import { sitesCollection, type SitesSource } from "./sites-entry";
 import { flatFields } from "./flat-fields";
-import type { SampleSiteProvider } from "../providers/provider";
-import type { CollectionEntry, FlatProperties, Item, ItemParams } from "./entries";
+import type { SampleSiteProvider, SiteReading } from "../providers/provider";
+import type { FlatProperties, Item, ItemParams } from "./entries";
 import { daysOf } from "../domain/time-interval";
 
 /** At most this many elements per request: each is one page query of the provider. */
@@ -32,20 +33,6 @@ function elementsOf(deps: DataDeps, params: ItemParams): string[] {
   const ids = elements(provider, raw);
   if (ids.length > MAX_ELEMENTS) throw new ValidationError(`Query parameter 'properties' names ${ids.length} elements; the geochem_sites collection takes at most ${MAX_ELEMENTS} per request.`);
   return ids;
-}
-
-/**
- * The extent walk over every site, shared by `extent` and `interval` of one collection document (they
- * are asked together): one walk, not two. Kept only while it runs, so a changed file is seen next time.
- */
-const walking = new WeakMap<DataDeps, ReturnType<typeof geochemSitesExtent>>();
-function siteExtent(deps: DataDeps): ReturnType<typeof geochemSitesExtent> {
-  let walk = walking.get(deps);
-  if (walk === undefined) {
-    walk = geochemSitesExtent(deps).finally(() => walking.delete(deps));
-    walking.set(deps, walk);
-  }
-  return walk;
 }
 
 function item(site: FlatSiteFeature, results: Record<string, FlatElementResult>): Item {
@@ -75,7 +62,14 @@ function resultOf(site: FlatSiteFeature): FlatElementResult {
   return { value: p.value ?? null, reported_value: p.reported_value ?? "N.S.", unit: p.unit ?? "" };
 }
 
-export const geochemSitesCollection: CollectionEntry = {
+/** The registry's sample-site provider and its sites; without one, the geochem service's refusal. */
+function sitesOf(deps: DataDeps): SitesSource<SiteReading, SampleSiteProvider> {
+  const provider = sampleSites(deps);
+  if (!provider) throw new ProviderNotOperationalError(GEOCHEM_PROVIDER);
+  return { provider, part: provider.sites };
+}
+
+export const geochemSitesCollection = sitesCollection<SiteReading, SampleSiteProvider>({
   id: "geochem_sites",
   title: "USGS DS 801 soil geochemistry sample sites",
   description:
@@ -83,15 +77,13 @@ export const geochemSitesCollection: CollectionEntry = {
   parameters: ["properties"],
   // The /v1 site's model; its depth becomes depth_top_cm and depth_bottom_cm, as the items carry it.
   fields: flatFields(GeochemSiteFeatureProperties, ["representative_of_bbox"]),
-  geometry: ["point"],
-  async extent(deps) {
-    return (await siteExtent(deps)).bbox;
-  },
-  async interval(deps) {
-    const { dates } = await siteExtent(deps);
-    // Collection dates are days: the interval runs from the first day's start to the last day's end.
-    return dates === null ? null : [`${dates[0]}T00:00:00Z`, `${dates[1]}T23:59:59Z`];
-  },
+  sites: sitesOf,
+  box: (params) => ({ ...params, property: null }),
+  // A site is dated by its collection day.
+  days: ({ site }) => (site.collection_date === null ? null : { first: site.collection_date, last: site.collection_date }),
+  // Its pages and items carry the asked elements' results, read by the geochem service (below).
+  item: (reading) => item(flatSite(reading), {}),
+  warnings: (deps, { provider }, cached, cache) => flatWarnings(deps, provider, cached.answer, cache),
   query(deps, bbox, params, time) {
     const properties = elementsOf(deps, params);
     // The sites are dated by day: the interval's UTC days select them (docs/decisions.md#ogc-api-features).
@@ -118,11 +110,11 @@ export const geochemSitesCollection: CollectionEntry = {
       },
     };
   },
-  async item(deps, id, params) {
+  async one(deps, id, params) {
     if (!new RegExp(SITE_ID_PATTERN).test(id)) return null;
     const properties = elementsOf(deps, params);
     const found = await geochemSiteFlat(deps, Number(id), properties);
     if (found === null) return null;
     return { feature: () => item(found.feature, found.results), cache: found.cache, warnings: () => found.warnings, stamp: "" };
   },
-};
+});

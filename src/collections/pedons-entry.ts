@@ -1,6 +1,7 @@
 /**
- * The OGC `pedons` collection: KSSL laboratory pedons with site coordinates, as points with flat
- * properties. Any box inside WGS84 is accepted and paged (docs/decisions.md#ogc-api-features): a page is one keyset query.
+ * The OGC `pedons` collection: the laboratory pedons with site coordinates of the registry's lab
+ * provider, as points with flat properties, built from the sites entry (./sites-entry.ts). Any box
+ * inside WGS84 is accepted and paged (docs/decisions.md#ogc-api-features): a page is one keyset query.
  */
 import { describeCache, sourceWarnings, type DataDeps } from "../answer";
 import { resolveProvider } from "../answer/providers";
@@ -9,10 +10,12 @@ import { pedonPage } from "../pedons/service";
 import { parsePedonKey } from "../domain/pedon-key";
 import { DEFAULT_LAB_PROVIDER } from "../pedons/model";
 import { PedonFeatureProperties, type PedonFeature } from "../domain/lab";
+import { oneSite } from "../shapes/sites/service";
 import { flatFields } from "./flat-fields";
+import { sitesCollection } from "./sites-entry";
 import type { PedonProvider } from "../providers/provider";
 import type { Static } from "elysia";
-import type { CollectionEntry, Item } from "./entries";
+import type { Item } from "./entries";
 import type { Bbox } from "../domain/bbox";
 
 const POINT_WARNING = "A pedon is a point: not representative of its search box, field, soil series or map unit without further evidence. Coordinates are provider records of varying accuracy.";
@@ -44,48 +47,36 @@ function item(f: Static<typeof PedonFeature>, origin: string): Item {
 }
 
 /** The pedons of the box, counted where the provider's count has a form for this source (the snapshot); else null (docs/decisions.md#ogc-api-features). */
-async function matchedIn(deps: DataDeps, provider: PedonProvider, bbox: Bbox, sourceKind: string): Promise<number | null> {
+async function matchedIn(deps: DataDeps, provider: PedonProvider, bbox: Bbox): Promise<number | null> {
   const count = provider.pedons.count;
-  if (!count || count.query.forms[sourceKind] === undefined) return null;
+  if (!count || count.query.forms[deps.connected.sourceOf(provider).kind] === undefined) return null;
   const cached = await deps.connected.ask(provider, count.query, { bbox });
   return count.read(cached.answer);
 }
 
-export const pedonsCollection: CollectionEntry = {
+export const pedonsCollection = sitesCollection<Static<typeof PedonFeature>, PedonProvider>({
   id: "pedons",
   title: "KSSL laboratory pedons",
   description:
     "NCSS Kellogg Soil Survey Laboratory pedons with site coordinates (points, WGS84), ordered by pedon key. Each links its layers and lab observations (detail, GET /v1/pedons/{pedon_key}); /v1/pedons/layers gives them as one table per box.",
-  parameters: [],
   // The /v1 pedon's model, less its series link (an object), plus the detail link.
   fields: flatFields(PedonFeatureProperties, ["representative_of_bbox", "series"], {
     detail: { type: "string", nullable: false, format: "uri", description: "The pedon's layers and lab observations: GET /v1/pedons/{pedon_key}, an absolute URL." },
   }),
-  geometry: ["point"],
-  async extent(deps) {
+  sites: (deps) => {
     const provider = labProvider(deps);
-    const cached = await deps.connected.ask(provider, provider.pedons.extent.query, {});
-    return provider.pedons.extent.read(cached.answer);
+    return { provider, part: provider.pedons };
   },
-  query(deps, bbox) {
-    const provider = labProvider(deps);
-    return {
-      binding: { provider: provider.id },
-      async page(after, limit) {
-        const source = deps.connected.sourceOf(provider);
-        const [{ cached, listed, nextAfter }, matched] = await Promise.all([pedonPage(deps, provider, { bbox, limit, after }), matchedIn(deps, provider, bbox, source.kind)]);
-        const cache = describeCache(cached, deps.cacheTtlSeconds);
-        return { features: (origin) => listed.features.map((f) => item(f, origin)), nextAfter, cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: "", matched };
-      },
-    };
-  },
-  async item(deps, id) {
+  item,
+  warnings: (deps, { provider }, _cached, cache) => [POINT_WARNING, ...sourceWarnings(deps.connected.sourceOf(provider), cache)],
+  matched: (deps, { provider }, bbox) => matchedIn(deps, provider, bbox),
+  // A pedon's one-site answer is its layers: the detail says where the pedon is, and the box query at that point gives its feature (one shape for both routes).
+  async one(deps, id) {
     const provider = labProvider(deps);
     const key = parsePedonKey(id);
     if (key === null) return null;
-    // The detail says where the pedon is; the box query at that point gives its feature (one shape for both routes).
-    const detail = await deps.connected.ask(provider, provider.pedons.pedon, { pedonKey: key });
-    if (!provider.pedons.found(detail.answer)) return null;
+    const detail = await oneSite(deps, provider, provider.pedons, key);
+    if (detail === null) return null;
     const source = deps.connected.sourceOf(provider);
     const { location } = provider.pedons.detail(detail.answer, { properties: [], depthTop: 0, depthBottom: 1, source, storedAt: detail.storedAt });
     if (location.latitude === null || location.longitude === null) {
@@ -97,4 +88,4 @@ export const pedonsCollection: CollectionEntry = {
     const cache = describeCache(cached, deps.cacheTtlSeconds);
     return { feature: (origin) => item(found, origin), cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: detail.digest };
   },
-};
+});

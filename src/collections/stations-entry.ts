@@ -6,38 +6,24 @@
  * selects the stations whose period meets the interval (the period, not the series' values).
  */
 import type { DataDeps } from "../answer";
-import { stationFlat, stationsExtent, stationsPage, type Bbox, type FlatStationFeature, type FlatStationsPage } from "../shapes/site_series/service";
+import { flatStation, siteSeriesProvider, stationsPage, stationWarnings, type Bbox, type FlatStationFeature, type FlatStationsPage } from "../shapes/site_series/service";
+import type { StationReading } from "../domain/station";
+import type { StationProvider } from "../providers/provider";
+import { sitesCollection, WALK_PAGE } from "./sites-entry";
 import { StationFeatureProperties } from "../shapes/site_series/model";
-import { daysOf, type TimeInterval } from "../domain/time-interval";
+import { daysRange, intersects, type TimeRange } from "../domain/time-range";
 import { flatFields } from "./flat-fields";
-import type { CollectionEntry, Item } from "./entries";
+import type { Item } from "./entries";
 
-/** The provider's largest page: the walk over a box reads it in pages this size. */
-const WALK_PAGE = 1000;
-
-/**
- * The extent walk over every station, shared by `extent` and `interval` of one collection document
- * (they are asked together): one walk, not two. Kept only while it runs.
- */
-const walking = new WeakMap<DataDeps, ReturnType<typeof stationsExtent>>();
-function stationExtent(deps: DataDeps): ReturnType<typeof stationsExtent> {
-  let walk = walking.get(deps);
-  if (walk === undefined) {
-    walk = stationsExtent(deps).finally(() => walking.delete(deps));
-    walking.set(deps, walk);
-  }
-  return walk;
-}
 
 /**
  * Whether a station's operating period [begin_date, end_date] (UTC days; no end date: still reporting)
  * meets the interval. A station without a begin date has no known period, so no interval selects it.
  */
-export function operatingIn(station: FlatStationFeature, time: TimeInterval): boolean {
-  const { first, last } = daysOf(time);
+export function operatingIn(station: FlatStationFeature, time: TimeRange): boolean {
   const { begin_date: begin, end_date: end } = station.properties;
   if (begin === null) return false;
-  return (last === null || begin.slice(0, 10) <= last) && (first === null || end === null || end.slice(0, 10) >= first);
+  return intersects(daysRange(begin, end), time);
 }
 
 /** Every station of the box in the provider's order, walked in pages of WALK_PAGE (each a cached answer of the provider). */
@@ -67,7 +53,7 @@ function item(station: FlatStationFeature): Item {
   return { type: "Feature", id: station.id, geometry: { type: "Point", coordinates: [...station.coordinates] }, properties: { ...station.properties } };
 }
 
-export const stationsCollection: CollectionEntry = {
+export const stationsCollection = sitesCollection<StationReading, StationProvider>({
   id: "stations",
   title: "Soil-climate sensor stations",
   description:
@@ -77,16 +63,16 @@ export const stationsCollection: CollectionEntry = {
   fields: flatFields(StationFeatureProperties, ["representative_of_bbox", "series_offline"], {
     series_offline: { type: "string", nullable: false, description: "The series Loam's offline snapshot holds for the station, as element@depth start/end, separated by '; ' (empty: none)." },
   }),
-  geometry: ["point"],
-  async extent(deps) {
-    return (await stationExtent(deps)).bbox;
+  sites: (deps) => {
+    const provider = siteSeriesProvider(deps);
+    return { provider, part: provider.stations };
   },
-  async interval(deps) {
-    const { interval, count } = await stationExtent(deps);
-    // Begin and end dates are days: from the first day's start to the last day's end, open while any station reports.
-    if (count === 0 || interval[0] === null) return null;
-    return [`${interval[0].slice(0, 10)}T00:00:00Z`, interval[1] === null ? null : `${interval[1].slice(0, 10)}T23:59:59Z`];
-  },
+  // A station is dated by its operating period: begin and end days, open while it reports.
+  days: ({ properties: p }) => ({ first: p.begin_date, last: p.end_date }),
+  item: (reading) => item(flatStation(reading)),
+  readOne: ({ provider }, answer) => provider.stations.read(answer)[0] ?? null,
+  warnings: (deps, { provider }, _cached, cache) => stationWarnings(deps, provider, cache),
+  // The page walks the box to select by operating period (`datetime`) and count the matches.
   query(deps, bbox, _params, time) {
     return {
       binding: {},
@@ -110,9 +96,4 @@ export const stationsCollection: CollectionEntry = {
       },
     };
   },
-  async item(deps, id) {
-    const found = await stationFlat(deps, id);
-    if (found === null) return null;
-    return { feature: () => item(found.feature), cache: found.cache, warnings: () => found.warnings, stamp: "" };
-  },
-};
+});

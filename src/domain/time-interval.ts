@@ -6,14 +6,10 @@
  * intersects the interval. Each failure names the rule it broke.
  */
 import { clip, ValidationError } from "../errors";
+import { DAY_MS, daysOf, rangeText, utcDayStart, type TimeRange } from "./time-range";
 
-/** Inclusive bounds in milliseconds since the epoch (UTC); null is open. */
-export interface TimeInterval {
-  start: number | null;
-  end: number | null;
-}
-
-const DAY_MS = 86_400_000;
+/** The OGC `datetime` is a time range of the domain (./time-range.ts). */
+export type TimeInterval = TimeRange;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
@@ -22,12 +18,7 @@ const refuse = (raw: string, why: string) =>
     `Query parameter 'datetime' ${why}; got '${clip(raw)}'. Give an instant (2008-06-16 or 2008-06-16T12:00:00Z) or an interval: 2007-01-01/2008-12-31, ../2008-12-31 or 2008-01-01/.. (RFC 3339, OGC API - Features Part 1).`,
   );
 
-/** The UTC midnight of a calendar date, or null when the date does not exist (2009-02-30). */
-function dayStart(y: string, m: string, d: string): number | null {
-  const ms = Date.UTC(Number(y), Number(m) - 1, Number(d));
-  const back = new Date(ms);
-  return back.getUTCFullYear() === Number(y) && back.getUTCMonth() === Number(m) - 1 && back.getUTCDate() === Number(d) ? ms : null;
-}
+const dayStart = (y: string, m: string, d: string) => utcDayStart(Number(y), Number(m), Number(d));
 
 /** One instant as [first, last] millisecond: a date is its whole day, a date-time itself. Null: not one. */
 function instant(text: string): [number, number] | null {
@@ -69,16 +60,7 @@ export function parseDatetime(raw: string): TimeInterval | null {
 }
 
 /** The interval in one spelling (for cursor bindings and cache keys): ISO instants or `..`. */
-export function intervalText(interval: TimeInterval): string {
-  const at = (ms: number | null) => (ms === null ? ".." : new Date(ms).toISOString());
-  return `${at(interval.start)}/${at(interval.end)}`;
-}
+export const intervalText = rangeText;
 
-/**
- * The UTC days an interval meets, first and last inclusive (null: open), for data dated by day: a
- * day meets the interval when any of its milliseconds does.
- */
-export function daysOf(interval: TimeInterval): { first: string | null; last: string | null } {
-  const day = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString().slice(0, 10));
-  return { first: day(interval.start), last: day(interval.end) };
-}
+/** The UTC days an interval meets (./time-range.ts), for data dated by day. */
+export { daysOf };

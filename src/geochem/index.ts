@@ -14,7 +14,7 @@ import { representationOf } from "../http/negotiate";
 import type { SampleSiteProvider } from "../providers/provider";
 import { GEOCHEM_SITE_COLLECTION_TABLE, GEOCHEM_SITE_TABLE } from "./table";
 import { GEOCHEM_PROVIDER, GeochemSiteCollection, GeochemSiteParams, GeochemSiteQueryParams, GeochemSiteResponse, GeochemSitesQueryParams, MAX_NEAR_LIMIT, RawGeochemSiteParams, RawGeochemSiteResponse } from "./model";
-import { element, elements, geochemSite, geochemSites, rawGeochemSite, type Bbox, type EffectiveSitesQuery } from "./service";
+import { element, elements, siteIdOf, geochemSite, geochemSites, rawGeochemSite, type Bbox, type EffectiveSitesQuery } from "./service";
 
 export interface GeochemRouteDeps extends DataDeps {
   send: Send;
@@ -116,7 +116,7 @@ export function geochem(deps: GeochemRouteDeps) {
       async ({ params, query, request, set }) => {
         const provider = sampleSites(deps);
         const read = siteQuery.queryOf(query);
-        const siteId = provider.sites.checkSiteId(params.site_id);
+        const siteId = siteIdOf(provider, params.site_id);
         const answer = await geochemSite(deps, provider, siteId, elements(provider, read.properties));
         return deps.send(answer, request, set, GEOCHEM_SITE_TABLE);
       },
@@ -147,7 +147,7 @@ export function geochem(deps: GeochemRouteDeps) {
       "/v1/providers/:provider_id/raw/sites/:site_id",
       async ({ params, request, set }) => {
         const provider = resolveProvider(deps.registry, params.provider_id, SAMPLE_SITES);
-        const answer = await rawGeochemSite(deps, provider, provider.sites.checkSiteId(params.site_id));
+        const answer = await rawGeochemSite(deps, provider, siteIdOf(provider, params.site_id));
         return deps.send(answer, request, set);
       },
       {

@@ -6,7 +6,8 @@ import { defaultProviderId } from "../providers/registry";
 import { t, type Static } from "elysia";
 import { Type } from "@sinclair/typebox";
 import { CacheMetadata, FORMAT_PARAMETER, closed, nullable, queryInteger, envelope } from "../domain/model";
-import { PointGeometry, ValueQualifier } from "../domain/lab";
+import { ValueQualifier } from "../domain/lab";
+import { distanceKm, notRepresentative, siteFeature } from "../shapes/sites/model";
 import { GeochemObservation, GeochemObservationSource, GeochemSource, SampleDepth, SampleSite } from "../domain/sample-site";
 
 /** The sample-site provider a request names when it names none (declared in the registry). */
@@ -78,8 +79,8 @@ export const GeochemSiteFeatureProperties = t.Object(
     land_cover_primary: nullable(t.String({ description: "NLCD 1992 class name as recorded." })),
     land_cover_secondary: nullable(t.String({ description: "NLCD 1992 class name as recorded." })),
     depth: SampleDepth,
-    representative_of_bbox: t.Literal(false, { description: "Always false: one 0-5 cm sample per about 1,600 km2 is not representative of a box or a field." }),
-    distance_km: t.Optional(t.Number({ description: "With near: great-circle distance from the point (WGS84 sphere of radius 6371.0088 km), km." })),
+    representative_of_bbox: notRepresentative("one 0-5 cm sample per about 1,600 km2 is not representative of a box or a field."),
+    distance_km: distanceKm(" (WGS84 sphere of radius 6371.0088 km)"),
     property: t.Optional(t.String({ description: "With property: the property id of the flat result members." })),
     value: t.Optional(nullable(t.Number({ description: "The result in `unit`; null when censored or when no sample was analysed (N.S.). Never the reporting limit." }))),
     reported_value: t.Optional(t.String({ description: "The file's cell exactly: a number, a censored result such as '<1', or 'N.S.' (no sample)." })),
@@ -90,10 +91,7 @@ export const GeochemSiteFeatureProperties = t.Object(
   { ...closed, title: "GeochemSiteFeatureProperties" },
 );
 
-export const GeochemSiteFeature = t.Object(
-  { type: t.Literal("Feature"), id: Type.Integer({ description: "Equals properties.site_id." }), geometry: PointGeometry, properties: GeochemSiteFeatureProperties },
-  { ...closed, title: "GeochemSiteFeature" },
-);
+export const GeochemSiteFeature = siteFeature(Type.Integer({ description: "Equals properties.site_id." }), GeochemSiteFeatureProperties, "GeochemSiteFeature");
 
 export const GeochemSiteCollection = t.Object(
   {
@@ -117,7 +115,7 @@ export type GeochemSiteFeature = Static<typeof GeochemSiteFeature>;
 
 // ---- GET /v1/geochem/sites/{site_id} --------------------------------------------------------------
 
-/** A DS 801 SiteID as the provider's checkSiteId reads it (the document promises what the route enforces). */
+/** A DS 801 SiteID as the provider's key syntax reads it (the document promises what the route enforces). */
 export const SITE_ID_PATTERN = "^[1-9][0-9]{0,8}$";
 export const SiteIdParam = t.String({ description: "DS 801 SiteID: a positive integer (8 to 31081 in the file).", examples: ["3560"], pattern: SITE_ID_PATTERN });
 /** Checked by the route's own parser, with a message naming the rule (Elysia does not check it first). */

@@ -8,14 +8,14 @@
  */
 import { NotFoundError, ProviderNotOperationalError, ValidationError } from "../errors";
 import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../answer";
-import { cursorBinding, decodeCursor, encodeCursor } from "../domain/cursor";
+import { boxCursors, siteKey, boxPage, boxPages, nearestSites, oneSite, walkExtent, WORLD } from "../shapes/sites/service";
+import type { CachedAnswer } from "../upstream/cache";
 import type { SampleSiteProvider, SiteBoxParams, SiteReading } from "../providers/provider";
 import type { SourceDescription } from "../upstream/transport";
 import { VERSION } from "../version";
 import { resolvePropertyId } from "../catalog/properties";
 import { clip } from "../errors";
 import { GEOCHEM_PROVIDER, MAX_SITE_LIMIT, type GeochemSiteCollection, type GeochemSiteFeature, type GeochemSiteResponse } from "./model";
-import { combinedCache, csvCap, csvTooLarge, everyPage } from "../answer/whole-table";
 import type { Static } from "elysia";
 import type { RawGeochemSiteResponse } from "./model";
 
@@ -57,16 +57,12 @@ export function elements(provider: SampleSiteProvider, raw: string): string[] {
   return provider.sites.properties.filter((id) => asked.has(id));
 }
 
-/** The binding of a walk over a box (docs/decisions.md#cursors): limit is not part of it. */
-const bindingOf = (provider: string, bbox: Bbox, property: string | null) => cursorBinding({ collection: "geochem_sites", provider, bbox, property });
+/** The site id of a path segment, or a 422 saying what one looks like. */
+export const siteIdOf = (provider: SampleSiteProvider, raw: string): number => siteKey(provider, provider.sites, raw, "site_id");
 
-/** The keyset position a cursor continues after, or a 422 when it belongs to another query. */
-export function positionOf(cursor: string | null, provider: string, bbox: Bbox, property: string | null): number | null {
-  if (cursor === null) return null;
-  const after = decodeCursor(cursor, bindingOf(provider, bbox, property));
-  if (!/^[1-9][0-9]{0,8}$/.test(after)) throw new ValidationError("Query parameter 'cursor' is not a cursor Loam made; start again without it.");
-  return Number(after);
-}
+/** The cursors of a walk over a box (docs/decisions.md#cursors): limit is not part of their binding. */
+const cursorsOf = (provider: SampleSiteProvider, bbox: Bbox, property: string | null) =>
+  boxCursors(provider.sites, { collection: "geochem_sites", provider: provider.id, bbox, property });
 
 /**
  * Warnings from where the answer came from, besides the provider's own: whether it is stale. The
@@ -74,6 +70,12 @@ export function positionOf(cursor: string | null, provider: string, bbox: Bbox, 
  */
 function sharedWarnings(source: SourceDescription, cache: ReturnType<typeof describeCache>): string[] {
   return sourceWarnings(source.kind === "snapshot" ? { kind: "geochem", location: source.location } : source, cache);
+}
+
+/** The warnings of a flat page or site (the OGC collection): the provider's, then whether the answer is stale. */
+export function flatWarnings(deps: DataDeps, provider: SampleSiteProvider, answer: unknown, cache: CacheDescriptor): string[] {
+  const source = deps.connected.sourceOf(provider);
+  return [...provider.sites.warnings(answer, source), ...sharedWarnings(source, cache)];
 }
 
 function feature(reading: SiteReading, property: string | null): GeochemSiteFeature {
@@ -118,41 +120,25 @@ export async function geochemSites(
   nextPath: (cursor: string) => string,
   whole = false,
 ): Promise<SitesAnswer> {
-  const properties = query.property === null ? [] : [query.property];
-  let parts;
-  let after: number | null = null;
+  let found: { cached: CachedAnswer<unknown>; sites: SiteReading[]; truncated: boolean; cache: CacheDescriptor };
+  let after: string | null = null;
+  let next: string | null = null;
   if (query.bbox) {
-    const bbox = query.bbox;
-    after = positionOf(query.cursor, provider.id, bbox, query.property);
-    const limit = whole ? MAX_SITE_LIMIT : query.limit;
-    const pageAt = async (position: number | null) => {
-      const cached = await deps.connected.ask(provider, provider.sites.inBox, { bbox, after: position, limit, property: query.property });
-      const readings = provider.sites.read(cached.answer, properties);
-      const truncated = readings.length > limit;
-      return { cached, readings: truncated ? readings.slice(0, limit) : readings, truncated };
-    };
+    const { bbox, property } = query;
+    const cursors = cursorsOf(provider, bbox, property);
+    after = cursors.positionOf(query.cursor);
     // A CSV holds every page from the cursor on (docs/decisions.md#csv-whole).
-    parts = whole
-      ? await everyPage(
-          csvCap(deps),
-          after === null ? null : String(after),
-          (position) => pageAt(position === null ? null : Number(position)),
-          (page) => (page.truncated ? String(page.readings[page.readings.length - 1]!.site.site_id) : null),
-          (page) => page.readings.length,
-          () => csvTooLarge(csvCap(deps), "rows (sites)", "a smaller bbox", provider.id),
-        )
-      : [await pageAt(after)];
+    const paging = whole ? { after, limit: MAX_SITE_LIMIT, whole, rows: "rows (sites)" } : { after, limit: query.limit, whole };
+    const read = await boxPages(deps, provider, provider.sites, (position, limit) => ({ bbox, after: position, limit, property }), paging);
+    found = { cached: read.pages[0]!.cached, sites: read.sites, truncated: read.truncated, cache: read.cache };
+    if (read.nextAfter !== null) next = nextPath(cursors.cursorAfter(read.nextAfter));
   } else {
     const [latitude, longitude] = query.near!;
-    const cached = await deps.connected.ask(provider, provider.sites.nearest, { latitude, longitude, limit: query.limit, property: query.property });
-    parts = [{ cached, readings: provider.sites.read(cached.answer, properties), truncated: false }];
+    const near = await nearestSites(deps, provider, provider.sites, { latitude, longitude, limit: query.limit, property: query.property });
+    found = { ...near, truncated: false, cache: describeCache(near.cached, deps.cacheTtlSeconds) };
   }
-  const cached = parts[0]!.cached;
+  const { cached, sites: page, truncated, cache } = found;
   const source = deps.connected.sourceOf(provider);
-  const cache = parts.length === 1 ? describeCache(cached, deps.cacheTtlSeconds) : combinedCache(parts.map((p) => p.cached), deps.cacheTtlSeconds);
-  const page = parts.flatMap((p) => p.readings);
-  const truncated = parts[parts.length - 1]!.truncated;
-  const next = truncated ? nextPath(encodeCursor(bindingOf(provider.id, query.bbox!, query.property), String(page[page.length - 1]!.site.site_id))) : null;
   return {
     next,
     answer: {
@@ -186,8 +172,8 @@ export async function geochemSites(
 
 /** The provider's answer for one site; 404 when it has none. */
 async function siteAnswer(deps: DataDeps, provider: SampleSiteProvider, siteId: number) {
-  const cached = await deps.connected.ask(provider, provider.sites.site, { siteId });
-  if (provider.sites.count(cached.answer) === 0) throw new NotFoundError(`No geochemistry sample site ${siteId}: USGS DS 801 has no such SiteID (GET /v1/geochem/sites lists them).`, provider.id);
+  const cached = await oneSite(deps, provider, provider.sites, siteId);
+  if (cached === null) throw new NotFoundError(`No geochemistry sample site ${siteId}: USGS DS 801 has no such SiteID (GET /v1/geochem/sites lists them).`, provider.id);
   return { cached, source: deps.connected.sourceOf(provider), cache: describeCache(cached, deps.cacheTtlSeconds) };
 }
 
@@ -297,15 +283,18 @@ export async function geochemSitesPage(
   if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MAX_SITE_LIMIT) throw new ValidationError(`A page of sites holds 1 to ${MAX_SITE_LIMIT} sites; got ${page.limit}.`);
   const property = page.property ?? null;
   if (property !== null && !provider.sites.properties.includes(property)) throw new ValidationError(`'${property}' is not an element ${provider.id} reports.`);
-  const cached = await deps.connected.ask(provider, provider.sites.inBox, { bbox: page.bbox, after: page.after, limit: page.limit, property, ...(page.days ? { days: page.days } : {}) });
-  const readings = provider.sites.read(cached.answer, property === null ? [] : [property]);
-  const more = readings.length > page.limit;
-  const kept = more ? readings.slice(0, page.limit) : readings;
+  const { cached, sites, nextAfter } = await boxPage(deps, provider, provider.sites, {
+    bbox: page.bbox,
+    after: page.after === null ? null : String(page.after),
+    limit: page.limit,
+    property,
+    ...(page.days ? { days: page.days } : {}),
+  });
   const source = deps.connected.sourceOf(provider);
   const cache = describeCache(cached, deps.cacheTtlSeconds);
   return {
-    features: kept.map((r) => flatFeature(r, property)),
-    nextAfter: more ? kept[kept.length - 1]!.site.site_id : null,
+    features: sites.map((r) => flatFeature(r, property)),
+    nextAfter: nextAfter === null ? null : Number(nextAfter),
     matched: provider.sites.matched(cached.answer),
     retrievedAt: provider.sites.source(cached.answer, source).retrieved_at,
     cache,
@@ -313,6 +302,9 @@ export async function geochemSitesPage(
     warnings: [...provider.sites.warnings(cached.answer, source), ...sharedWarnings(source, cache)],
   };
 }
+
+/** A site as GIS clients keep it (no element result). */
+export const flatSite = (reading: SiteReading): FlatSiteFeature => flatFeature(reading, null);
 
 function flatFeature(reading: SiteReading, property: string | null): FlatSiteFeature {
   const { depth, ...rest } = feature(reading, property).properties;
@@ -339,8 +331,8 @@ export async function geochemSiteFlat(
 ): Promise<{ feature: FlatSiteFeature; results: Record<string, FlatElementResult>; cache: CacheDescriptor; warnings: string[] } | null> {
   const provider = deps.registry.defaultFor("sample_sites");
   if (!provider) throw new ProviderNotOperationalError(GEOCHEM_PROVIDER);
-  const cached = await deps.connected.ask(provider, provider.sites.site, { siteId });
-  if (provider.sites.count(cached.answer) === 0) return null;
+  const cached = await oneSite(deps, provider, provider.sites, siteId);
+  if (cached === null) return null;
   const [reading] = provider.sites.read(cached.answer, properties);
   const results: Record<string, FlatElementResult> = {};
   for (const id of properties) {
@@ -354,25 +346,16 @@ export async function geochemSiteFlat(
 }
 
 /**
- * The extent of every site (for the OGC collection's `extent`): the box of their coordinates, the
- * first and last collection dates, and how many there are. Walks the whole range in pages of 1,000.
+ * The extent of every site: the box of their coordinates, the first and last collection dates, and
+ * how many there are (the sites shape's walk over the whole range in pages of 1,000, as the OGC
+ * collection's extents read it).
  */
 export async function geochemSitesExtent(deps: DataDeps): Promise<{ bbox: Bbox; dates: [string, string] | null; count: number }> {
-  let [minLon, minLat, maxLon, maxLat] = [Infinity, Infinity, -Infinity, -Infinity];
-  let first: string | null = null;
-  let last: string | null = null;
-  let count = 0;
-  let after: number | null = null;
-  do {
-    const page: FlatSitesPage = await geochemSitesPage(deps, { bbox: [-180, -90, 180, 90], after, limit: MAX_SITE_LIMIT });
-    for (const { coordinates: [lon, lat], properties } of page.features) {
-      [minLon, minLat, maxLon, maxLat] = [Math.min(minLon, lon), Math.min(minLat, lat), Math.max(maxLon, lon), Math.max(maxLat, lat)];
-      const date = properties.collection_date;
-      if (date !== null && (first === null || date < first)) first = date;
-      if (date !== null && (last === null || date > last)) last = date;
-      count += 1;
-    }
-    after = page.nextAfter;
-  } while (after !== null);
-  return { bbox: [minLon, minLat, maxLon, maxLat], dates: first !== null && last !== null ? [first, last] : null, count };
+  const provider = deps.registry.defaultFor("sample_sites");
+  if (!provider) throw new ProviderNotOperationalError(GEOCHEM_PROVIDER);
+  const { bbox, count, days } = await walkExtent(deps, provider, provider.sites, (after) => ({ bbox: WORLD, after, limit: MAX_SITE_LIMIT, property: null }), ({ site }) =>
+    site.collection_date === null ? null : { first: site.collection_date, last: site.collection_date },
+  );
+  const none: Bbox = [Infinity, Infinity, -Infinity, -Infinity];
+  return { bbox: bbox ?? none, dates: days.first !== null && days.last !== null ? [days.first, days.last] : null, count };
 }

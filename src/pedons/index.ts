@@ -8,7 +8,7 @@ import { queryOfRequest, strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
 import { checkDepthInterval, type DataDeps } from "../answer";
-import { clip } from "../errors";
+import { siteKey } from "../shapes/sites/service";
 import { fitFor, resolveProvider } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
 import type { PedonKey } from "../domain/pedon-key";
@@ -36,9 +36,7 @@ function labProvider(deps: DataDeps, given: string, where: string): PedonProvide
 
 /** The path segment as the provider's own key syntax reads it; a 422 in its words when malformed. */
 function pedonKey(provider: PedonProvider, raw: string): PedonKey {
-  const key = provider.pedons.key.parse(raw);
-  if (key === null) throw new ValidationError(`Path parameter 'pedon_key' must be ${provider.pedons.key.syntax}; got '${clip(raw)}'.`, provider.id);
-  return key;
+  return siteKey(provider, provider.pedons, raw, "pedon_key");
 }
 
 const collectionQuery = strictQuery(PedonCollectionQueryParams);

@@ -122,7 +122,7 @@ export async function layerTable(
   for (let i = 0; i < keys.length; i += CONCURRENCY) {
     // The key as the bbox answer names it: SDA's integer pedon_key, or the snapshot's pedlabsampnum.
     const batch = keys.slice(i, i + CONCURRENCY).map((key) =>
-      deps.connected.ask(provider, provider.pedons.pedon, { pedonKey: /^\d+$/.test(key) ? { form: "pedon_key", value: Number(key) } : { form: "pedlabsampnum", value: key } }),
+      deps.connected.ask(provider, provider.pedons.one.query, { pedonKey: /^\d+$/.test(key) ? { form: "pedon_key", value: Number(key) } : { form: "pedlabsampnum", value: key } }),
     );
     details.push(...(await Promise.all(batch)));
   }

@@ -12,7 +12,7 @@ import { VERSION } from "../version";
 import { retrievedAt } from "../domain/retrieved-at";
 import { listClassificationWarning, seriesClassificationWarning, seriesLinker } from "../answer/series-links";
 import type { Bbox } from "../domain/bbox";
-import { combinedCache, csvCap, csvTooLarge, everyPage } from "../answer/whole-table";
+import { boxPage, boxPages, oneSite } from "../shapes/sites/service";
 import { MAX_PEDON_LIMIT, type PedonCollection, type PedonQuery, type PedonResponse, type RawPedonResponse } from "./model";
 
 export interface EffectiveCollectionQuery {
@@ -31,9 +31,8 @@ const NO_COORDINATES_NOTE = "Pedons without site coordinates cannot be placed in
 
 /** One page of pedons in a box, after a cursor's key (docs/decisions.md#cursors): the features in key order and where the next page starts. */
 export async function pedonPage(deps: DataDeps, provider: PedonProvider, page: { bbox: Bbox; limit: number; after: string | null }) {
-  const cached = await deps.connected.ask(provider, provider.pedons.bbox, { bbox: page.bbox, limit: page.limit, after: page.after });
-  const listed = provider.pedons.features(cached.answer, page.limit);
-  return { cached, listed, nextAfter: listed.truncated ? listed.last : null };
+  const { cached, sites, truncated, nextAfter } = await boxPage(deps, provider, provider.pedons, { bbox: page.bbox, limit: page.limit, after: page.after });
+  return { cached, listed: { features: sites, truncated }, nextAfter };
 }
 
 /**
@@ -47,19 +46,15 @@ export async function pedonsInBbox(
   after: string | null = null,
   whole = false,
 ): Promise<{ answer: DataAnswer<Static<typeof PedonCollection>>; nextAfter: string | null }> {
-  const pages = whole
-    ? await everyPage(
-        csvCap(deps),
-        after,
-        (position) => pedonPage(deps, provider, { bbox: query.bbox, limit: MAX_PEDON_LIMIT, after: position }),
-        (page) => page.nextAfter,
-        (page) => page.listed.features.length,
-        () => csvTooLarge(csvCap(deps), "rows (pedons)", "a smaller bbox", provider.id),
-      )
-    : [await pedonPage(deps, provider, { bbox: query.bbox, limit: query.limit, after })];
-  const listed = { features: pages.flatMap((p) => p.listed.features), truncated: pages[pages.length - 1]!.listed.truncated };
-  const nextAfter = pages[pages.length - 1]!.nextAfter;
-  const cache = pages.length === 1 ? describeCache(pages[0]!.cached, deps.cacheTtlSeconds) : combinedCache(pages.map((p) => p.cached), deps.cacheTtlSeconds);
+  const read = await boxPages(
+    deps,
+    provider,
+    provider.pedons,
+    (position, limit) => ({ bbox: query.bbox, limit, after: position }),
+    whole ? { after, limit: MAX_PEDON_LIMIT, whole, rows: "rows (pedons)" } : { after, limit: query.limit, whole },
+  );
+  const { pages, nextAfter, cache } = read;
+  const listed = { features: read.sites, truncated: read.truncated };
   const source = deps.connected.sourceOf(provider);
   const link = await seriesLinker(deps);
   const greatGroups = new Map(pages.flatMap((p) => [...(provider.pedons.greatGroups?.(p.cached.answer) ?? [])]));
@@ -99,9 +94,9 @@ export async function pedonsInBbox(
 
 /** The provider's answer for one pedon; 404 when it holds no such pedon. */
 async function pedonAnswer(deps: DataDeps, provider: PedonProvider, key: PedonKey) {
-  const cached = await deps.connected.ask(provider, provider.pedons.pedon, { pedonKey: key });
+  const cached = await oneSite(deps, provider, provider.pedons, key);
   const source = deps.connected.sourceOf(provider);
-  if (!provider.pedons.found(cached.answer)) throw new NotFoundError(provider.pedons.notFoundMessage(key, source), provider.id);
+  if (cached === null) throw new NotFoundError(provider.pedons.notFoundMessage(key, source), provider.id);
   return { cached, source, cache: describeCache(cached, deps.cacheTtlSeconds) };
 }
 
@@ -159,7 +154,7 @@ export async function rawPedon(deps: DataDeps, provider: PedonProvider, key: Ped
       query: { pedon_key: String(key.value) },
       retrieved_at: retrievedAt(source, cached.storedAt),
       cache: cacheMetadata(cache, deps.now()),
-      upstream_response: provider.pedons.pedon.raw(cached.answer),
+      upstream_response: provider.pedons.one.query.raw(cached.answer),
       warnings: rawWarnings(source, cache, [
         "Raw upstream payload: not normalized, censored results not interpreted, no units or provenance attached, and its layout is not promised to stay stable. Use /v1/pedons/{pedon_key} for normalized values.",
         ...provider.pedons.rawNotes,

@@ -232,6 +232,50 @@ export interface AreaParams {
   limit: number;
 }
 
+// ---- sites: located records found by box or nearest a point (the `sites` shape) -------------------
+// (docs/architecture.md#shapes; pedons, sample sites and stations each extend SitesPart)
+
+/** A page of the sites in a box: key order after `after` (the previous page's last key; null: the first page), at most `limit` + 1 (the extra one says more exist). */
+export interface SitesBoxParams {
+  bbox: [number, number, number, number];
+  after: string | null;
+  limit: number;
+}
+
+/** The sites nearest a point, nearest first. */
+export interface SitesNearParams {
+  latitude: number;
+  longitude: number;
+  limit: number;
+}
+
+/**
+ * The `sites` shape: located records with a key syntax, found by box (any box, paged by a keyset cursor on
+ * the key) or nearest a point, and one by its key. `S` is one site as the role reads it, `A` the answers,
+ * `K` the key as a query takes it, `B`/`N` the box and nearest parameters (a role may add its own members),
+ * `O` the one-site parameters. The generic service (src/shapes/sites/service.ts) pages, walks, finds
+ * the nearest and one site, and measures the extent through these members only.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface SitesPart<S, A = any, K = string, B extends SitesBoxParams = SitesBoxParams, N extends SitesNearParams = SitesNearParams, O = any> {
+  /** Its key syntax: a path segment read as a key (null when malformed), and the syntax in words for the 422. */
+  key: { parse(raw: string): K | null; syntax: string };
+  inBox: QueryKind<B, A>;
+  /** Absent when the provider does not find sites by distance. */
+  nearest?: QueryKind<N, A>;
+  /** One site: its query, the query's parameters for a key, and whether an answer holds the site (none: the caller's 404). */
+  one: { query: QueryKind<O, A>; params(key: K): O; found(answer: A): boolean };
+  /** The sites of a box or nearest answer asked with `params`, at most `limit` in its order, and where the page ends (its last key). */
+  page(answer: A, limit: number, params: B | N): { sites: S[] } & PageEnd;
+  /** A site's key, as its cursor position and its feature id. */
+  keyOf(site: S): string;
+  /** Where a site is: [longitude, latitude]. */
+  where(site: S): [number, number];
+  /** The extent of every located site, where the provider has a query for it; absent: the service walks every site. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  extent?: { query: QueryKind<Record<string, never>, any>; read(answer: any): DataExtent };
+}
+
 // ---- laboratory pedons (GET /v1/pedons, /v1/pedons/{key}) ------------------------------------------
 
 export interface BboxParams {
@@ -286,17 +330,14 @@ export interface PedonDetail {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface PedonProvider<B = any, D = any> extends OperationalBase {
   readonly role: "lab_pedons";
-  readonly pedons: {
-    /** Its key syntax: a path segment read as a key (null when malformed), and the syntax in words for the 422. */
-    key: { parse(raw: string): PedonKey | null; syntax: string };
-    bbox: QueryKind<BboxParams, B>;
-    /** Features in the query's order (pedon key); `truncated` when more than `limit` exist. */
-    features(answer: B, limit: number): { features: Static<typeof PedonFeature>[] } & PageEnd;
+  /**
+   * Pedons are sites (SitesPart): its `key` syntax, `inBox` (features in pedon-key order; `page` says
+   * whether more than `limit` exist), `one` (the pedon's layers: an answer of its own, `D`), `keyOf`, `where`, `extent`.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly pedons: SitesPart<Static<typeof PedonFeature>, any, PedonKey, SitesBoxParams, SitesNearParams, PedonParams> & {
     /** The great group each listed pedon was sampled as, by pedon key (the list's series-link check); absent where the bbox answer does not say. */
     greatGroups?(answer: B): Map<string, string | null>;
-    /** The extent of every located pedon the provider holds (GET /ogc/collections/pedons). */
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    extent: { query: QueryKind<Record<string, never>, any>; read(answer: any): DataExtent };
     /**
      * How many located pedons a box holds, where the provider can count cheaply: only through the
      * transports its query has a form for (the OGC collection's numberMatched).
@@ -305,9 +346,6 @@ export interface PedonProvider<B = any, D = any> extends OperationalBase {
     count?: { query: QueryKind<Pick<BboxParams, "bbox">, any>; read(answer: any): number };
     /** What an empty box says about this provider's coverage ("" when nothing to add). */
     coverageNote(source: SourceDescription): string;
-    pedon: QueryKind<PedonParams, D>;
-    /** Does the answer hold the pedon at all? */
-    found(answer: D): boolean;
     notFoundMessage(key: PedonKey, source: SourceDescription): string;
     detail(answer: D, context: PedonDetailContext): PedonDetail;
     /** The name and great group the pedon was sampled as, read without normalizing its layers (series-link check). */
@@ -353,13 +391,8 @@ export interface SeriesProvider extends OperationalBase {
 
 // ---- sample sites (GET /v1/geochem/sites, /v1/geochem/sites/{site_id}) --------------------------------
 
-/** A page of the sites in a box, in site-id order after the keyset position `after`. */
-export interface SiteBoxParams {
-  bbox: [number, number, number, number];
-  /** The last site id of the previous page; null for the first page. */
-  after: number | null;
-  /** Sites to return; the query answers one more when more exist (the caller's `truncated`). */
-  limit: number;
+/** A page of the sites in a box, in site-id order after the keyset position `after` (the last site id of the previous page, as text). */
+export interface SiteBoxParams extends SitesBoxParams {
   /** The one element whose result each site carries (a property id), or null. */
   property: string | null;
   /** Only sites collected on these UTC days, inclusive (null: open end); absent: any date (docs/decisions.md#ogc-api-features). */
@@ -367,10 +400,7 @@ export interface SiteBoxParams {
 }
 
 /** The sites nearest a point, nearest first. */
-export interface SiteNearParams {
-  latitude: number;
-  longitude: number;
-  limit: number;
+export interface SiteNearParams extends SitesNearParams {
   property: string | null;
 }
 
@@ -394,17 +424,10 @@ export interface SiteReading {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface SampleSiteProvider<A = any> extends OperationalBase {
   readonly role: "sample_sites";
-  readonly sites: {
+  /** Sample sites are sites (SitesPart, keyed by site id): `page` reads each with the result of the asked `property`. */
+  readonly sites: SitesPart<SiteReading, A, number, SiteBoxParams, SiteNearParams, SiteParams> & {
     /** The property ids it serves, in its order (every site answer's default). */
     properties: readonly string[];
-    /** The site id of a path parameter, or a ValidationError (422) saying what one looks like. */
-    checkSiteId(raw: string): number;
-    inBox: QueryKind<SiteBoxParams, A>;
-    nearest: QueryKind<SiteNearParams, A>;
-    /** One site (an answer with no site: the caller's 404). */
-    site: QueryKind<SiteParams, A>;
-    /** How many sites an answer holds. */
-    count(answer: A): number;
     /** How many sites an inBox answer's query matches, every page together; null where counting is not cheap. */
     matched(answer: A): number | null;
     /** The sites of an answer, in its order, with the results of `properties` (ids it serves). */
@@ -496,21 +519,11 @@ export interface PointValuesProvider<A = any, G = any> extends OperationalBase {
 // ---- site series: stations and their sensor time series (GET /v1/stations...) ---------------------
 // (docs/decisions.md#site-series; kept in its own block)
 
-/** A page of the stations in a box, in the provider's station order after the keyset position `after`. */
-export interface StationBoxParams {
-  bbox: [number, number, number, number];
-  /** The key (station id) of the last station of the previous page; null for the first page. */
-  after: string | null;
-  /** Stations to return; the query answers one more when more exist (the caller's `truncated`). */
-  limit: number;
-}
+/** A page of the stations in a box, in the provider's station order after the keyset position `after` (a station key). */
+export type StationBoxParams = SitesBoxParams;
 
 /** The stations nearest a point, nearest first. */
-export interface StationNearParams {
-  latitude: number;
-  longitude: number;
-  limit: number;
-}
+export type StationNearParams = SitesNearParams;
 
 export interface StationKeyParams {
   /** A key that passed the provider's `key.parse`. */
@@ -551,16 +564,11 @@ export interface StationSeriesReading {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface StationProvider<A = any, S = any> extends OperationalBase {
   readonly role: "site_series";
-  readonly stations: {
-    /** Its key syntax: a path segment read as a key (null when malformed), in words and by example for the 422. */
-    key: { parse(raw: string): string | null; syntax: string };
+  /** Stations are sites (SitesPart, keyed by the provider's station key): `key`, `inBox`, `nearest`, `one`, `page`, `keyOf`, `where`. */
+  readonly stations: SitesPart<StationReading, A, string, StationBoxParams, StationNearParams, StationKeyParams> & {
     /** The property ids its series measure, and the depths (cm) its sensors stand at. */
     elements: readonly string[];
     depthsCm: readonly number[];
-    inBox: QueryKind<StationBoxParams, A>;
-    nearest: QueryKind<StationNearParams, A>;
-    /** One station (an answer with no station: the caller's 404). */
-    station: QueryKind<StationKeyParams, A>;
     /** The stations of an answer, in its order. */
     read(answer: A): StationReading[];
     series: QueryKind<StationSeriesParams, S>;

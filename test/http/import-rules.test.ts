@@ -46,7 +46,7 @@ const LEAVES = ["errors", "version", "lru", "decimal", "request-scope", "assets"
 /** What the features share below them: the rooms, and only the contract files of providers/ and upstream/. */
 const FEATURE_READS = [
   ...LEAVES, "config", "answer", "aggregation", "domain", "catalog", "tables", "http",
-  "providers/provider", "providers/registry", "upstream/transport", "upstream/cache",
+  "providers/provider", "providers/registry", "upstream/transport", "upstream/cache", "shapes/sites",
 ];
 
 /**
@@ -72,6 +72,8 @@ const ROOMS: Record<string, { kind: string; may: readonly string[] | "anything" 
   meta: { kind: "feature", may: FEATURE_READS },
   pages: { kind: "feature", may: FEATURE_READS },
   ...Object.fromEntries(SHAPES.map((shape) => [`shapes/${shape}`, { kind: "feature", may: FEATURE_READS }])),
+  // The `sites` shape's generic service, which the features of located collections (pedons, geochem, stations) call.
+  "shapes/sites": { kind: "shared", may: [...LEAVES, "answer", "domain", "providers/provider", "upstream/transport", "upstream/cache"] },
   // A composite serves several features' data through one protocol (OGC API - Features).
   collections: { kind: "composite", may: [...FEATURE_READS, "geochem", "mapunits", "pedons", "shapes/site_series", "providers/connect"] },
   // What features share.

@@ -22,14 +22,18 @@ export const usdaKssl: PedonProvider<SdaAnswer, SdaAnswer> = {
       parse: parsePedonKey,
       syntax: "a KSSL pedon lab sample number such as 02N0245 (two digits, a letter, four digits or letters) or an SDA integer pedon_key from 1 to 2147483647",
     },
-    bbox: bboxQuery,
-    features: (answer, limit) => normalizeCollection(answer.table, limit),
+    inBox: bboxQuery,
+    page: (answer, limit) => {
+      const { features, ...end } = normalizeCollection(answer.table, limit);
+      return { sites: features, ...end };
+    },
+    keyOf: (f) => f.properties.pedon_key,
+    where: (f) => [f.geometry.coordinates[0]!, f.geometry.coordinates[1]!],
+    one: { query: pedonQuery, params: (pedonKey) => ({ pedonKey }), found: (answer) => answer.table.rows.length > 0 },
     greatGroups: (answer) => greatGroupsOf(answer.table),
     extent: { query: extentQuery, read: extentOfRow },
     count: { query: countQuery, read: (answer) => Number(answer.table.rows[0]?.[0] ?? 0) },
     coverageNote,
-    pedon: pedonQuery,
-    found: (answer) => answer.table.rows.length > 0,
     notFoundMessage,
     detail: pedonDetail,
     sampledAs: (answer) => sampledAs(answer.table),

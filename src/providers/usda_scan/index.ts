@@ -6,6 +6,7 @@
  */
 import { settingOf } from "../../config";
 import { roundDerived } from "../../domain/precision";
+import { pageOf } from "../../domain/site-page";
 import { publicUrl } from "../../upstream/public-url";
 import type { SourceDescription } from "../../upstream/transport";
 import type { ConnectContext, StationProvider, StationSeriesParams, StationSeriesReading } from "../provider";
@@ -112,7 +113,10 @@ export const usdaScan: StationProvider<StationsAnswer, SeriesAnswer> = {
     depthsCm: DEPTHS_CM,
     inBox: STATIONS_IN_BOX,
     nearest: NEAREST_STATIONS,
-    station: ONE_STATION,
+    one: { query: ONE_STATION, params: (station) => ({ station }), found: (answer) => answer.stations.length > 0 },
+    page: (answer, limit) => pageOf(answer.stations.map(reading), limit, (s) => s.properties.station_triplet),
+    keyOf: (s) => s.properties.station_triplet,
+    where: (s) => [s.longitude, s.latitude],
     read: (answer) => answer.stations.map(reading),
     series: STATION_SERIES,
     // ISMN's files are UTC; AWDB's data run on the station's standard-time clock.

@@ -3,7 +3,7 @@
  * (role `sample_sites`, docs/decisions.md#geochem). Snapshot mode reads the tables the snapshot build
  * imported; live mode (LOAM_UPSTREAM=sda) reads the same file from GEOCHEM_URL through its own transport.
  */
-import { ValidationError } from "../../errors";
+import { pageOf } from "../../domain/site-page";
 import type { ConnectContext, SampleSiteProvider } from "../provider";
 import type { SourceDescription } from "../../upstream/transport";
 import { DS801_CITATION, DS801_URL, GEOCHEM_CATALOG_RECORD, GEOCHEM_ORGANIZATION } from "./catalog";
@@ -24,12 +24,6 @@ const SITE_WARNINGS = [
 ];
 
 const SNAPSHOT_NOTE = "Served from Loam's offline snapshot of the USGS DS 801 file (a static 2013 release, Appendix 2b), not from a live download.";
-
-function checkSiteId(raw: string): number {
-  if (/^[1-9][0-9]{0,8}$/.test(raw)) return Number(raw);
-  const shown = raw.length > 20 ? `${raw.slice(0, 20)}…` : raw;
-  throw new ValidationError(`Path parameter 'site_id' must be a DS 801 SiteID, a positive whole number (8 to 31081 in the file); got '${shown.replace(/[\u0000-\u001f\u007f]/g, "?")}'.`, GEOCHEM_PROVIDER_ID);
-}
 
 export const usgsGeochem: SampleSiteProvider<GeochemRows> = {
   id: GEOCHEM_PROVIDER_ID,
@@ -55,11 +49,13 @@ export const usgsGeochem: SampleSiteProvider<GeochemRows> = {
   },
   sites: {
     properties: ELEMENT_PROPERTIES,
-    checkSiteId,
+    key: { parse: (raw) => (/^[1-9][0-9]{0,8}$/.test(raw) ? Number(raw) : null), syntax: "a DS 801 SiteID, a positive whole number (8 to 31081 in the file)" },
     inBox: SITES_IN_BOX_QUERY,
     nearest: NEAREST_SITES_QUERY,
-    site: SITE_QUERY,
-    count: (answer) => answer.rows.length,
+    one: { query: SITE_QUERY, params: (siteId) => ({ siteId }), found: (answer) => answer.rows.length > 0 },
+    page: (answer, limit, params) => pageOf(readSites(answer, params.property === null ? [] : [params.property]), limit, (r) => String(r.site.site_id)),
+    keyOf: (r) => String(r.site.site_id),
+    where: (r) => [r.site.longitude, r.site.latitude],
     matched: (answer) => answer.matched ?? null,
     read: readSites,
     source: (answer, source) => ({

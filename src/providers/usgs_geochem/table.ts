@@ -34,7 +34,7 @@ export function indexGeochem(table: Pick<GeochemTable, "columns" | "units" | "ro
  */
 export function sitesInBox(index: GeochemIndex, params: SiteBoxParams): Payload {
   const [minLon, minLat, maxLon, maxLat] = params.bbox;
-  const after = params.after ?? 0;
+  const after = params.after === null ? 0 : Number(params.after);
   const { first = null, last = null } = params.days ?? {};
   const dated = params.days !== undefined;
   const rows: string[][] = [];

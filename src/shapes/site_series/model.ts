@@ -6,7 +6,7 @@
 import { t, type Static } from "elysia";
 import { Type } from "@sinclair/typebox";
 import { BBOX_PATTERN, CacheMetadata, FORMAT_PARAMETER, closed, nullable, queryInteger, queryNumber, envelope } from "../../domain/model";
-import { PointGeometry } from "../../domain/lab";
+import { distanceKm, notRepresentative, siteFeature } from "../sites/model";
 import { SourceDisagreement, StationProperties, StationSensor, StationSource } from "../../domain/station";
 import { Transformation } from "../../catalog/model";
 
@@ -56,16 +56,13 @@ export const StationsQuery = t.Object(
 export const StationFeatureProperties = t.Object(
   {
     ...StationProperties.properties,
-    representative_of_bbox: t.Literal(false, { description: "Always false: a station measures its own site." }),
-    distance_km: t.Optional(t.Number({ description: "With near: great-circle distance from the point, km." })),
+    representative_of_bbox: notRepresentative("a station measures its own site."),
+    distance_km: distanceKm(),
   },
   { ...closed, title: "StationFeatureProperties" },
 );
 
-export const StationFeature = t.Object(
-  { type: t.Literal("Feature"), id: t.String({ description: "The station triplet." }), geometry: PointGeometry, properties: StationFeatureProperties },
-  { ...closed, title: "StationFeature" },
-);
+export const StationFeature = siteFeature(t.String({ description: "The station triplet." }), StationFeatureProperties, "StationFeature");
 export type StationFeature = Static<typeof StationFeature>;
 
 export const StationCollection = t.Object(

@@ -6,23 +6,20 @@
 import { clip, ValidationError } from "../../errors";
 import { roundDerived, PRECISION_RULE } from "../../domain/precision";
 import type { SeriesPoint } from "../../domain/station";
+import { DAY_MS as DAY, HOUR_MS as HOUR, spanDays, utcDayStart, type ClosedTimeRange } from "../../domain/time-range";
 import { MAX_DAILY_DAYS, MAX_HOURLY_DAYS } from "./model";
-
-const HOUR = 3600_000;
-const DAY = 24 * HOUR;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(Z|[+-]\d{2}:\d{2})?$/;
 
 function validDay(y: number, m: number, d: number): boolean {
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d && y >= 1900 && y <= 2200;
+  return utcDayStart(y, m, d) !== null && y >= 1900 && y <= 2200;
 }
 
 /**
  * An instant of `start` or `end`: a bare date is midnight on the series' clock (for `end`, the next
  * midnight: the whole day is in); a date-time without an offset is on that clock; with Z or an offset,
- * that instant. `end` is inclusive, so its exclusive bound is one millisecond after it.
+ * that instant. Both ends are inclusive (a TimeRange, src/domain/time-range.ts): a bare `end` date is its day's last millisecond.
  */
 export function instantOf(raw: string, name: "start" | "end", utcOffsetHours: number): number {
   const fail = () => new ValidationError(`Query parameter '${name}' must be a date YYYY-MM-DD or an ISO 8601 date-time such as 2010-07-01T06:00Z; got '${clip(raw)}'.`);
@@ -30,7 +27,7 @@ export function instantOf(raw: string, name: "start" | "end", utcOffsetHours: nu
   if (day) {
     const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
     if (!validDay(y, m, d)) throw fail();
-    return Date.UTC(y, m - 1, d) - utcOffsetHours * HOUR + (name === "end" ? DAY : 0);
+    return Date.UTC(y, m - 1, d) - utcOffsetHours * HOUR + (name === "end" ? DAY - 1 : 0);
   }
   const at = DATE_TIME.exec(raw);
   if (!at) throw fail();
@@ -38,27 +35,23 @@ export function instantOf(raw: string, name: "start" | "end", utcOffsetHours: nu
   if (!validDay(y, m, d) || hh > 23 || mm > 59 || ss > 59) throw fail();
   const zone = at[7];
   const offsetMinutes = zone === undefined ? utcOffsetHours * 60 : zone === "Z" ? 0 : (zone[0] === "-" ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
-  return Date.UTC(y, m - 1, d, hh, mm, ss) - offsetMinutes * 60_000 + (name === "end" ? 1 : 0);
-}
-
-export interface Range {
-  startMs: number;
-  endMs: number;
+  return Date.UTC(y, m - 1, d, hh, mm, ss) - offsetMinutes * 60_000;
 }
 
 /** The range asked for (defaults: the last 7 days hourly, 365 daily, up to now on the hour), checked against the limits. */
-export function rangeOf(start: string, end: string, interval: "hourly" | "daily", utcOffsetHours: number, now: number): Range {
-  const endMs = end === "" ? Math.floor(now / HOUR) * HOUR + 1 : instantOf(end, "end", utcOffsetHours);
-  const startMs = start === "" ? endMs - 1 - (interval === "hourly" ? 7 : 365) * DAY : instantOf(start, "start", utcOffsetHours);
-  if (startMs >= endMs) throw new ValidationError(`Query parameter 'start' (${clip(start)}) must come before 'end' (${clip(end || "now")}).`);
-  const days = (endMs - startMs) / DAY;
+export function rangeOf(start: string, end: string, interval: "hourly" | "daily", utcOffsetHours: number, now: number): ClosedTimeRange {
+  const last = end === "" ? Math.floor(now / HOUR) * HOUR : instantOf(end, "end", utcOffsetHours);
+  const first = start === "" ? last - (interval === "hourly" ? 7 : 365) * DAY : instantOf(start, "start", utcOffsetHours);
+  if (first > last) throw new ValidationError(`Query parameter 'start' (${clip(start)}) must come before 'end' (${clip(end || "now")}).`);
+  const range = { start: first, end: last };
+  const days = spanDays(range);
   if (interval === "hourly" && days > MAX_HOURLY_DAYS + 1e-9) {
     throw new ValidationError(`At most one year (${MAX_HOURLY_DAYS} days) of hourly values per request; the range asked spans ${Math.ceil(days)} days. Ask for interval=daily, or a shorter range.`);
   }
   if (interval === "daily" && days > MAX_DAILY_DAYS + 1e-9) {
     throw new ValidationError(`At most 20 years (${MAX_DAILY_DAYS} days) of daily values per request; the range asked spans ${Math.ceil(days)} days. Ask for a shorter range.`);
   }
-  return { startMs, endMs };
+  return range;
 }
 
 const pad = (n: number) => String(Math.abs(n)).padStart(2, "0");

@@ -5,13 +5,16 @@
  * knows nothing of HTTP (it returns DataAnswers). The lab pedon and the survey at a station's point are
  * asked of the registry's lab_pedons and mapped_location providers, never named.
  *
- * `stationsPage`, `stationFlat` and `stationsExtent` serve other features (an OGC API collection of
- * stations): a page after a keyset position, one station, the spatial and temporal extent.
+ * Paging, the nearest stations, one station and the extent are the sites shape's (src/shapes/sites/service.ts).
+ * `stationsPage`, `flatStation`, `stationWarnings`, `stationFlat` and `stationsExtent` serve other
+ * features (an OGC API collection of stations): a page after a keyset position, a station's flat
+ * properties and warnings, one station, the spatial and temporal extent.
  */
 import { clip, NotFoundError, ProviderNotOperationalError, ValidationError } from "../../errors";
 import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../../answer";
 import { fitFor, resolveProvider } from "../../answer/providers";
-import { cursorBinding, decodeCursor, encodeCursor } from "../../domain/cursor";
+import { boxCursors, boxPage, nearestSites, oneSite, siteKey, walkExtent, WORLD } from "../sites/service";
+import type { CachedAnswer } from "../../upstream/cache";
 import type { StationReading } from "../../domain/station";
 import type { StationProvider, StationSeriesParams } from "../../providers/provider";
 import type { SourceDescription } from "../../upstream/transport";
@@ -35,9 +38,7 @@ export function stationProvider(deps: DataDeps, name: string, raw = false): Stat
 
 /** The station key of a path segment, or a 422 saying what one looks like. */
 export function stationKey(provider: StationProvider, raw: string): string {
-  const key = provider.stations.key.parse(raw);
-  if (key === null) throw new ValidationError(`Path parameter 'station_triplet' must be ${provider.stations.key.syntax}; got '${clip(raw)}'.`, provider.id);
-  return key;
+  return siteKey(provider, provider.stations, raw, "station_triplet");
 }
 
 /** Warnings from where an answer came from, besides the provider's own: whether it is stale (the shared snapshot note speaks of USDA soil exports). */
@@ -61,15 +62,8 @@ export interface EffectiveStationsQuery {
   cursor: string | null;
 }
 
-const bindingOf = (provider: string, bbox: Bbox) => cursorBinding({ collection: "stations", provider, bbox });
-
-/** The keyset position a cursor continues after (a station key), or a 422 when it belongs to another query. */
-function positionOf(provider: StationProvider, cursor: string | null, bbox: Bbox): string | null {
-  if (cursor === null) return null;
-  const after = decodeCursor(cursor, bindingOf(provider.id, bbox));
-  if (provider.stations.key.parse(after) === null) throw new ValidationError("Query parameter 'cursor' is not a cursor Loam made; start again without it.");
-  return after;
-}
+/** The cursors of a walk over a box (docs/decisions.md#cursors): a position is a station key. */
+const cursorsOf = (provider: StationProvider, bbox: Bbox) => boxCursors(provider.stations, { collection: "stations", provider: provider.id, bbox });
 
 export async function stations(
   deps: DataDeps,
@@ -77,21 +71,23 @@ export async function stations(
   query: EffectiveStationsQuery,
   nextPath: (cursor: string) => string,
 ): Promise<{ answer: DataAnswer<StationCollection>; next: string | null }> {
-  let cached;
+  let found: { cached: CachedAnswer<unknown>; sites: StationReading[] };
   let after: string | null = null;
+  let next: string | null = null;
+  let truncated = false;
   if (query.bbox) {
-    after = positionOf(provider, query.cursor, query.bbox);
-    cached = await deps.connected.ask(provider, provider.stations.inBox, { bbox: query.bbox, after, limit: query.limit });
+    const cursors = cursorsOf(provider, query.bbox);
+    after = cursors.positionOf(query.cursor);
+    const boxed = await boxPage(deps, provider, provider.stations, { bbox: query.bbox, after, limit: query.limit });
+    [found, truncated] = [boxed, boxed.truncated];
+    if (boxed.nextAfter !== null) next = nextPath(cursors.cursorAfter(boxed.nextAfter));
   } else {
     const [latitude, longitude] = query.near!;
-    cached = await deps.connected.ask(provider, provider.stations.nearest, { latitude, longitude, limit: query.limit });
+    found = await nearestSites(deps, provider, provider.stations, { latitude, longitude, limit: query.limit });
   }
+  const { cached, sites: page } = found;
   const source = deps.connected.sourceOf(provider);
   const cache = describeCache(cached, deps.cacheTtlSeconds);
-  const readings = provider.stations.read(cached.answer);
-  const truncated = query.bbox !== null && readings.length > query.limit;
-  const page = truncated ? readings.slice(0, query.limit) : readings;
-  const next = truncated ? nextPath(encodeCursor(bindingOf(provider.id, query.bbox!), page[page.length - 1]!.properties.station_triplet)) : null;
   return {
     next,
     answer: {
@@ -121,9 +117,9 @@ export async function stations(
 
 /** The provider's answer for one station; 404 when it has none. */
 async function stationAnswer(deps: DataDeps, provider: StationProvider, station: string) {
-  const cached = await deps.connected.ask(provider, provider.stations.station, { station });
-  const [reading] = provider.stations.read(cached.answer);
-  if (!reading) throw new NotFoundError(`No station ${station} in ${provider.id}'s source (GET /v1/stations lists them).`, provider.id);
+  const cached = await oneSite(deps, provider, provider.stations, station);
+  const [reading] = cached === null ? [] : provider.stations.read(cached.answer);
+  if (cached === null || !reading) throw new NotFoundError(`No station ${station} in ${provider.id}'s source (GET /v1/stations lists them).`, provider.id);
   return { cached, reading, source: deps.connected.sourceOf(provider), cache: describeCache(cached, deps.cacheTtlSeconds) };
 }
 
@@ -135,8 +131,7 @@ async function pedonLink(deps: DataDeps, key: string | null): Promise<{ link: { 
   const parsed = lab.pedons.key.parse(key);
   if (parsed === null) return { link: null, warning: `The station's laboratory pedon ${key} is not a key ${lab.id} reads.` };
   try {
-    const cached = await deps.connected.ask(lab, lab.pedons.pedon, { pedonKey: parsed });
-    if (lab.pedons.found(cached.answer)) return { link: { pedon_key: key, provider: lab.id, href: `/v1/pedons/${encodeURIComponent(key)}` }, warning: null };
+    if ((await oneSite(deps, lab, lab.pedons, parsed)) !== null) return { link: { pedon_key: key, provider: lab.id, href: `/v1/pedons/${encodeURIComponent(key)}` }, warning: null };
     return { link: null, warning: `The station's laboratory pedon is ${key}; ${lab.id}'s source does not hold it, so it is not linked.` };
   } catch (error) {
     return { link: null, warning: `The station's laboratory pedon is ${key}; ${lab.id} could not be asked whether it holds it (${error instanceof Error ? error.message : "error"}), so it is not linked.` };
@@ -247,8 +242,9 @@ export async function stationSeries(deps: DataDeps, provider: StationProvider, t
   const depthCm = seriesDepth(provider, read.depth_cm);
   const { reading: station, source } = await stationAnswer(deps, provider, triplet);
   const clock = provider.stations.seriesClock(source, station);
-  const { startMs, endMs } = rangeOf(read.start, read.end, read.interval, clock, deps.now());
-  const params: StationSeriesParams = { station: triplet, element, depthCm, ordinal: read.sensor, startMs, endMs, utcOffsetHours: clock };
+  const range = rangeOf(read.start, read.end, read.interval, clock, deps.now());
+  // The provider's contract takes the end exclusive: one millisecond after the range's last.
+  const params: StationSeriesParams = { station: triplet, element, depthCm, ordinal: read.sensor, startMs: range.start, endMs: range.end + 1, utcOffsetHours: clock };
   const cached = await deps.connected.ask(provider, provider.stations.series, params);
   const cache = describeCache(cached, deps.cacheTtlSeconds);
   const now = deps.now();
@@ -271,7 +267,7 @@ export async function stationSeries(deps: DataDeps, provider: StationProvider, t
         status: "experimental" as const,
         provider: provider.id,
         data_kind: "observed" as const,
-        query: { station_triplet: triplet, element, depth_cm: depthCm, sensor: read.sensor, interval: read.interval, start: timeOn(startMs, offset), end: timeOn(endMs, offset) },
+        query: { station_triplet: triplet, element, depth_cm: depthCm, sensor: read.sensor, interval: read.interval, start: timeOn(params.startMs, offset), end: timeOn(params.endMs, offset) },
         station: { station_triplet: triplet, name: station.properties.name, data_time_zone: station.properties.data_time_zone },
         clock: { utc_offset_hours: offset, name: series.clock.name },
         unit: series.unit,
@@ -306,13 +302,21 @@ export interface FlatStationsPage {
   warnings: string[];
 }
 
-function flat(reading: StationReading): FlatStationFeature {
+/** A station's warnings on a flat page or item (the OGC collection): the provider's, then whether the answer is stale. */
+export function stationWarnings(deps: DataDeps, provider: StationProvider, cache: CacheDescriptor): string[] {
+  const source = deps.connected.sourceOf(provider);
+  return [...provider.stations.warnings(source), ...sharedWarnings(source, cache)];
+}
+
+/** A station as GIS clients keep it: flat strings and numbers only. */
+export function flatStation(reading: StationReading): FlatStationFeature {
   const { series_offline, ...rest } = reading.properties;
   const held = series_offline.map((s) => `${s.element}@${s.depth_cm}cm ${s.start ?? ""}/${s.end ?? ""}`).join("; ");
   return { id: rest.station_triplet, coordinates: [reading.longitude, reading.latitude], properties: { ...rest, series_offline: held } };
 }
 
-function defaultProvider(deps: DataDeps): StationProvider {
+/** The registry's site_series provider (the OGC collection's), or a refusal when there is none. */
+export function siteSeriesProvider(deps: DataDeps): StationProvider {
   const provider = deps.registry.defaultFor("site_series");
   if (!provider) throw new ProviderNotOperationalError("site_series");
   return provider;
@@ -323,18 +327,15 @@ function defaultProvider(deps: DataDeps): StationProvider {
  * first page), at most `limit` (1 to 1000), with flat properties, from the registry's site_series provider.
  */
 export async function stationsPage(deps: DataDeps, page: { bbox: Bbox; after: string | null; limit: number }): Promise<FlatStationsPage> {
-  const provider = defaultProvider(deps);
+  const provider = siteSeriesProvider(deps);
   if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MAX_STATION_LIMIT) throw new ValidationError(`A page of stations holds 1 to ${MAX_STATION_LIMIT} stations; got ${page.limit}.`);
   if (page.after !== null && provider.stations.key.parse(page.after) === null) throw new ValidationError("The page's position is not a station key.");
-  const cached = await deps.connected.ask(provider, provider.stations.inBox, { bbox: page.bbox, after: page.after, limit: page.limit });
-  const readings = provider.stations.read(cached.answer);
-  const more = readings.length > page.limit;
-  const kept = more ? readings.slice(0, page.limit) : readings;
+  const { cached, sites, nextAfter } = await boxPage(deps, provider, provider.stations, page);
   const source = deps.connected.sourceOf(provider);
   const cache = describeCache(cached, deps.cacheTtlSeconds);
   return {
-    features: kept.map(flat),
-    nextAfter: more ? kept[kept.length - 1]!.properties.station_triplet : null,
+    features: sites.map(flatStation),
+    nextAfter,
     retrievedAt: provider.stations.retrievedAt(cached.answer, source, cached.storedAt),
     cache,
     warnings: [...provider.stations.warnings(source), ...sharedWarnings(source, cache)],
@@ -343,15 +344,15 @@ export async function stationsPage(deps: DataDeps, page: { bbox: Bbox; after: st
 
 /** One station with flat properties, or null when the provider has no such station (or the key is malformed). */
 export async function stationFlat(deps: DataDeps, key: string): Promise<{ feature: FlatStationFeature; cache: CacheDescriptor; warnings: string[] } | null> {
-  const provider = defaultProvider(deps);
+  const provider = siteSeriesProvider(deps);
   const station = provider.stations.key.parse(key);
   if (station === null) return null;
-  const cached = await deps.connected.ask(provider, provider.stations.station, { station });
-  const [reading] = provider.stations.read(cached.answer);
-  if (!reading) return null;
+  const cached = await oneSite(deps, provider, provider.stations, station);
+  const [reading] = cached === null ? [] : provider.stations.read(cached.answer);
+  if (cached === null || !reading) return null;
   const source = deps.connected.sourceOf(provider);
   const cache = describeCache(cached, deps.cacheTtlSeconds);
-  return { feature: flat(reading), cache, warnings: [...provider.stations.warnings(source), ...sharedWarnings(source, cache)] };
+  return { feature: flatStation(reading), cache, warnings: [...provider.stations.warnings(source), ...sharedWarnings(source, cache)] };
 }
 
 /**
@@ -359,22 +360,10 @@ export async function stationFlat(deps: DataDeps, key: string): Promise<{ featur
  * date; the last end date, null while any station is active) and how many. Walks pages of 1,000.
  */
 export async function stationsExtent(deps: DataDeps): Promise<{ bbox: Bbox | null; interval: [string | null, string | null]; count: number }> {
-  let [minLon, minLat, maxLon, maxLat] = [Infinity, Infinity, -Infinity, -Infinity];
-  let first: string | null = null;
-  let last: string | null = null;
-  let open = false;
-  let count = 0;
-  let after: string | null = null;
-  do {
-    const page: FlatStationsPage = await stationsPage(deps, { bbox: [-180, -90, 180, 90], after, limit: MAX_STATION_LIMIT });
-    for (const { coordinates: [lon, lat], properties: p } of page.features) {
-      [minLon, minLat, maxLon, maxLat] = [Math.min(minLon, lon), Math.min(minLat, lat), Math.max(maxLon, lon), Math.max(maxLat, lat)];
-      if (p.begin_date !== null && (first === null || p.begin_date < first)) first = p.begin_date;
-      if (p.end_date === null) open = true;
-      else if (last === null || p.end_date > last) last = p.end_date;
-      count += 1;
-    }
-    after = page.nextAfter;
-  } while (after !== null);
-  return { bbox: count === 0 ? null : [minLon, minLat, maxLon, maxLat], interval: [first, open ? null : last], count };
+  const provider = siteSeriesProvider(deps);
+  const { bbox, count, days } = await walkExtent(deps, provider, provider.stations, (after) => ({ bbox: WORLD, after, limit: MAX_STATION_LIMIT }), ({ properties: p }) => ({
+    first: p.begin_date,
+    last: p.end_date,
+  }));
+  return { bbox, interval: [days.first, days.open ? null : days.last], count };
 }
