@@ -27,8 +27,10 @@ export function snapshotSelect<A extends string>(
     types.push(t ? { name: t.sqltype, size: t.sqlsize } : { name: "varchar", size: 8000 });
     if (!file.has(table, column)) return `NULL AS ${quoteIdent(column)}`;
     const value = `${alias}.${quoteIdent(column)}`;
-    // SQLite reads the stored ISO text as a time itself: no date text is parsed in JavaScript.
-    return `${kind === "date" ? `unixepoch(${value}) * 1000` : value} AS ${quoteIdent(column)}`;
+    // SQLite converts what a column declares itself (docs/decisions.md#decode-once): the stored ISO
+    // text is read as a time, and an integer read as text (saversion) is written as its digits.
+    const read = kind === "date" ? `unixepoch(${value}) * 1000` : kind === "text" && t?.sqltype === "int" ? `CAST(${value} AS TEXT)` : value;
+    return `${read} AS ${quoteIdent(column)}`;
   });
   return { select, answer: (rows: Row[]) => snapshotRows(columns, types, rows) };
 }

@@ -8,14 +8,14 @@
  *   read as epoch milliseconds by the snapshot SELECT) and keeps them; the SDA JSON of the raw
  *   endpoint is rendered from those cells only when a raw body is asked for (`RowAnswer.payload`).
  *
- * No snapshot row becomes SDA text to be parsed back. `rowConversions` counts what each path
- * converts, so tests can hold that property.
+ * No snapshot row becomes SDA text to be parsed back. `rowConversions` (sda/payload.ts) counts
+ * what each path converts, so tests can hold that property.
  */
 import { decimal } from "../../decimal";
 import { UpstreamError } from "../../errors";
 import { Payload } from "../transport";
 import { parseSdaDateTime } from "./dates";
-import { decodeSdaTable, parseSdaPayload, sdaCell, sdaColumnMetadata, sdaDateTime, type SdaPayload, type SdaTable, type SqlType } from "./payload";
+import { decodeSdaTable, parseSdaPayload, rowConversions, sdaCell, sdaColumnMetadata, sdaDateTime, type SdaPayload, type SdaTable, type SqlType } from "./payload";
 
 /**
  * What a column holds once decoded: `text` (keys too: SSURGO's and KSSL's keys stay strings),
@@ -39,15 +39,7 @@ export interface RowColumn {
   kind: ColumnKind;
 }
 
-/**
- * Conversions made between text and native values on the tabular paths: SDA strings parsed at the
- * edge (`sdaParsed`), snapshot text parsed into a declared number (`snapshotParsed`: the KSSL export
- * keeps every value as TEXT, as written), native values rendered as SDA text (`sdaRendered`, the raw
- * endpoint only), and text a decoder had to parse because it was handed a table of SDA strings
- * instead of typed rows (`lateParsed`: never on the served paths). Read by the tests of
- * docs/decisions.md#decode-once.
- */
-export const rowConversions = { sdaParsed: 0, snapshotParsed: 0, sdaRendered: 0, lateParsed: 0 };
+export { rowConversions };
 
 /**
  * A decoded answer: typed rows for the decoders (`typed`); SDA's JSON (`payload`) and its table of
@@ -173,7 +165,6 @@ function fromSnapshot(cell: NativeCell, kind: ColumnKind): Value {
 
 /** A number stored where the query declares text (none in today's snapshot), as SDA would send it. */
 function renderedNumber(value: number): string {
-  rowConversions.sdaRendered++;
   return sdaCell(value)!;
 }
 
@@ -183,7 +174,6 @@ function renderSda({ columns, types, rows }: StoredRows, kinds: readonly ColumnK
   const typeNames = types.map((t) => (typeof t === "string" ? t : t.name));
   const render = (cell: NativeCell, i: number): string | null => {
     if (cell === null) return null;
-    rowConversions.sdaRendered++;
     if (kinds[i] === "date" && typeof cell === "number") return sdaDateTime(new Date(cell).toISOString());
     return sdaCell(cell, typeNames[i]);
   };
