@@ -3,8 +3,9 @@
  *
  * A transport answers a provider's logical query with an opaque payload: the upstream's own text
  * (SDA's JSON, an HTTPS JSON document), or a value read from the snapshot (for SDA-shaped queries,
- * typed rows whose SDA JSON is rendered only when asked for: docs/decisions.md#decode-once). It never interprets what it
- * fetched beyond telling a complete answer from a failure; the provider's query decodes the payload.
+ * typed rows whose SDA JSON is rendered only when asked for: docs/decisions.md#decode-once). It
+ * never interprets what it fetched beyond telling a complete answer from a failure; the provider's
+ * query decodes the payload.
  * Failures are the typed upstream errors of `src/errors.ts`; a transport never returns a partial answer.
  */
 
