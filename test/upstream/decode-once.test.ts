@@ -7,11 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
+import { UpstreamError } from "../../src/errors";
 import { pedonQuery } from "../../src/providers/usda_kssl/queries";
 import { pointQuery } from "../../src/providers/usda_ssurgo/queries";
 import { SdaTransport } from "../../src/upstream/sda/client";
 import { rowConversions, type RowAnswer } from "../../src/upstream/sda/rows";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
+import { Payload } from "../../src/upstream/transport";
 import { startFakeSda, type FakeSda } from "../support/fake-sda";
 import { startUncachedSdaLoam } from "../support/sda-mode";
 import { startLoam, testSnapshot, type RunningLoam } from "../support/server";
@@ -103,6 +105,30 @@ describe("offline (snapshot) path", () => {
     expect(first.sdaRendered).toBe(typedCells(answer));
     const again = await converted(async () => expect((await offline.get(path)).status).toBe(200));
     expect(again).toEqual({ sdaParsed: 0, snapshotParsed: 0, sdaRendered: 0, lateParsed: 0 });
+  });
+});
+
+describe("a snapshot answer in the cache store", () => {
+  test("is kept as the snapshot's cells, never SDA text, and reads back as the same rows and the same raw JSON", async () => {
+    const params = { pedonKey: { form: "pedlabsampnum" as const, value: PEDON } };
+    const made = await snapshot.fetch(pedonQuery, params);
+    const answer = (await pedonQuery.decode(made)) as RowAnswer;
+    const stored = made.stored();
+    // The stored text is not SDA's JSON (no metadata row, the export's TEXT as written).
+    expect(stored).not.toContain("DataTypeName");
+    const counts = await converted(async () => {
+      const back = (await pedonQuery.decode(Payload.ofText(stored))) as RowAnswer;
+      expect(back.typed).toEqual(answer.typed);
+    });
+    expect(counts.sdaParsed + counts.sdaRendered + counts.lateParsed).toBe(0);
+    const back = (await pedonQuery.decode(Payload.ofText(stored))) as RowAnswer;
+    expect(JSON.stringify(back.payload)).toBe(JSON.stringify(answer.payload));
+    expect(JSON.stringify(answer.payload)).toBe(made.text());
+  });
+
+  test("a stored answer without its query's columns is refused (a corrupt entry), never read as rows", async () => {
+    const stored = (await snapshot.fetch(pointQuery, IA073)).stored();
+    expect(() => pedonQuery.decode(Payload.ofText(stored))).toThrow(UpstreamError);
   });
 });
 

@@ -15,7 +15,7 @@ import { decimal } from "../../decimal";
 import { UpstreamError } from "../../errors";
 import { Payload } from "../transport";
 import { parseSdaDateTime } from "./dates";
-import { decodeSdaTable, parseSdaPayload, rowConversions, sdaCell, sdaColumnMetadata, sdaDateTime, type SdaPayload, type SdaTable, type SqlType } from "./payload";
+import { decodeSdaTable, MAX_ANSWER_ROWS, parseSdaPayload, rowConversions, sdaCell, sdaColumnMetadata, sdaDateTime, type SdaPayload, type SdaTable, type SqlType } from "./payload";
 
 /**
  * What a column holds once decoded: `text` (keys too: SSURGO's and KSSL's keys stay strings),
@@ -196,6 +196,10 @@ function answerOfStored(stored: StoredRows, kinds: readonly ColumnKind[]): RowAn
  * (a local fake SDA answering from the snapshot does).
  */
 export function snapshotRows(columns: readonly RowColumn[], types: readonly SqlType[], rows: readonly Record<string, unknown>[]): Payload {
+  // The same bound as an SDA answer's (docs/decisions.md#limits), checked before any row is typed.
+  if (rows.length > MAX_ANSWER_ROWS) {
+    throw new UpstreamError(`The upstream answered with ${rows.length} rows; Loam serves at most ${MAX_ANSWER_ROWS} rows from one query, so the answer was refused.`);
+  }
   const stored: StoredRows = {
     columns: columns.map((c) => c.column),
     types: [...types],
@@ -224,6 +228,7 @@ function fromStored(text: string, columns: readonly RowColumn[]): RowAnswer {
     stored !== null &&
     Array.isArray(stored.rows) &&
     Array.isArray(stored.types) &&
+    stored.types.length === names.length &&
     Array.isArray(stored.columns) &&
     stored.columns.length === names.length &&
     stored.columns.every((name, i) => name === names[i]) &&
