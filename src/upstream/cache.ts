@@ -311,7 +311,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     try {
       const fetched = await fetchAnswer();
       const storedAt = now();
-      const payload = fetched.payload.text();
+      const payload = fetched.payload.stored();
       const digest = payloadDigest(payload);
       if (!disabled) await save(key, provider, fetched.answer, payload, digest, storedAt, ttlSeconds);
       misses++;

@@ -1,7 +1,8 @@
 /**
  * The offline transport: answers each provider query from the snapshot SQLite file, through the
- * query's `snapshot` form (a reader prepared once per file, in the provider's folder). The readers
- * answer in the very shape the live upstream would send (for SDA providers: SDA's JSON table).
+ * query's `snapshot` form (a reader prepared once per file, in the provider's folder). A reader
+ * answers in the shape its query's decoder reads: for the SDA providers' tabular queries, typed rows
+ * whose SDA JSON is rendered only for a raw body (docs/decisions.md#decode-once).
  */
 import { Database } from "bun:sqlite";
 import { closeSync, existsSync, openSync, readSync } from "node:fs";

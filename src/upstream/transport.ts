@@ -2,16 +2,23 @@
  * The contract between a provider and the place its data comes from (docs/architecture.md#providers).
  *
  * A transport answers a provider's logical query with an opaque payload: the upstream's own text
- * (SDA's JSON, a snapshot table in the same shape, an HTTPS JSON document). It never interprets what it
- * fetched beyond telling a complete answer from a failure; the provider's query decodes the payload.
+ * (SDA's JSON, an HTTPS JSON document), or a value read from the snapshot (for SDA-shaped queries,
+ * typed rows whose SDA JSON is rendered only when asked for: docs/decisions.md#decode-once). It
+ * never interprets what it fetched beyond telling a complete answer from a failure; the provider's
+ * query decodes the payload.
  * Failures are the typed upstream errors of `src/errors.ts`; a transport never returns a partial answer.
  */
 
-/** What a transport hands back and what the cache stores: text, with its parsed JSON when the transport had it anyway. */
+/**
+ * What a transport hands back and what the cache stores: text, with its parsed JSON when the transport
+ * had it anyway; or a value made in memory that is already its query's answer (the snapshot's typed
+ * rows: docs/decisions.md#decode-once), with the text the cache stores for it.
+ */
 export class Payload {
   private constructor(
     private textForm: string | undefined,
     private jsonForm: unknown,
+    private readonly made?: { value: object; text: () => string; stored: () => string },
   ) {}
 
   static ofText(text: string): Payload {
@@ -28,14 +35,32 @@ export class Payload {
     return new Payload(undefined, json);
   }
 
+  /**
+   * A value that is its query's answer already (the decoder takes it as it is); `stored` is the text
+   * the cache keeps for it, `text` the upstream's own text, made only if someone asks for it.
+   */
+  static ofValue(value: object, forms: { text: () => string; stored: () => string }): Payload {
+    return new Payload(undefined, undefined, { value, ...forms });
+  }
+
   text(): string {
-    return (this.textForm ??= JSON.stringify(this.jsonForm));
+    return (this.textForm ??= this.made ? this.made.text() : JSON.stringify(this.jsonForm));
   }
 
   /** The payload parsed as JSON (throws SyntaxError when it is not JSON). */
   json(): unknown {
-    if (this.jsonForm === undefined) this.jsonForm = JSON.parse(this.textForm ?? "null");
+    if (this.jsonForm === undefined) this.jsonForm = JSON.parse(this.made ? this.text() : (this.textForm ?? "null"));
     return this.jsonForm;
+  }
+
+  /** The value of `ofValue`; undefined for a payload of text or JSON. */
+  value(): object | undefined {
+    return this.made?.value;
+  }
+
+  /** The text the cache stores and digests: the upstream's text, or the stored form of a made value. */
+  stored(): string {
+    return this.made ? this.made.stored() : this.text();
   }
 }
 

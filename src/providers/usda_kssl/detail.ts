@@ -4,7 +4,7 @@
  */
 import { notServedWarning } from "../../catalog/not-served";
 import type { SourceDescription } from "../../upstream/transport";
-import type { SdaAnswer } from "../../upstream/sda/payload";
+import type { RowAnswer } from "../../upstream/sda/rows";
 import type { PedonDetail, PedonDetailContext } from "../provider";
 import type { PedonKey } from "../../domain/pedon-key";
 import { KSSL_ID, KSSL_SOURCE_URL } from "./catalog";
@@ -99,8 +99,8 @@ function pedonWarnings(normalized: NormalizedPedon, context: PedonDetailContext)
 }
 
 /** The pedon answer's KSSL part; the caller has checked that the answer holds the pedon. */
-export function pedonDetail(answer: SdaAnswer, context: PedonDetailContext): PedonDetail {
-  const normalized = normalizePedon(answer.table, { properties: context.properties, depthTop: context.depthTop, depthBottom: context.depthBottom });
+export function pedonDetail(answer: RowAnswer, context: PedonDetailContext): PedonDetail {
+  const normalized = normalizePedon(answer.typed, { properties: context.properties, depthTop: context.depthTop, depthBottom: context.depthBottom });
   if (!normalized) throw new Error("pedonDetail: the answer holds no pedon");
   const retrieved = retrievedAt(context);
   return {

@@ -1,5 +1,5 @@
 /** NCSS / KSSL laboratory pedons (role lab_pedons). */
-import type { SdaAnswer } from "../../upstream/sda/payload";
+import type { RowAnswer } from "../../upstream/sda/rows";
 import type { PedonProvider } from "../provider";
 import { extentOfRow, usdaTransport } from "../usda";
 import { KSSL_ALIASES, KSSL_ID, KSSL_RECORD } from "./catalog";
@@ -9,7 +9,7 @@ import { greatGroupsOf, normalizeCollection, sampledAs } from "./normalize";
 import { bboxQuery, countQuery, extentQuery, pedonQuery } from "./queries";
 import { parsePedonKey } from "../../domain/pedon-key";
 
-export const usdaKssl: PedonProvider<SdaAnswer, SdaAnswer> = {
+export const usdaKssl: PedonProvider<RowAnswer, RowAnswer> = {
   id: KSSL_ID,
   aliases: KSSL_ALIASES,
   role: "lab_pedons",
@@ -24,19 +24,19 @@ export const usdaKssl: PedonProvider<SdaAnswer, SdaAnswer> = {
     },
     inBox: bboxQuery,
     page: (answer, limit) => {
-      const { features, ...end } = normalizeCollection(answer.table, limit);
+      const { features, ...end } = normalizeCollection(answer.typed, limit);
       return { sites: features, ...end };
     },
     keyOf: (f) => f.properties.pedon_key,
     where: (f) => [f.geometry.coordinates[0]!, f.geometry.coordinates[1]!],
-    one: { query: pedonQuery, params: (pedonKey) => ({ pedonKey }), found: (answer) => answer.table.rows.length > 0 },
-    greatGroups: (answer) => greatGroupsOf(answer.table),
-    extent: { query: extentQuery, read: extentOfRow },
-    count: { query: countQuery, read: (answer) => Number(answer.table.rows[0]?.[0] ?? 0) },
+    one: { query: pedonQuery, params: (pedonKey) => ({ pedonKey }), found: (answer) => answer.typed.rows.length > 0 },
+    greatGroups: (answer) => greatGroupsOf(answer.typed),
+    extent: { query: extentQuery, read: (answer: RowAnswer) => extentOfRow({ table: answer.typed }) },
+    count: { query: countQuery, read: (answer: RowAnswer) => Number(answer.typed.rows[0]?.[0] ?? 0) },
     coverageNote,
     notFoundMessage,
     detail: pedonDetail,
-    sampledAs: (answer) => sampledAs(answer.table),
+    sampledAs: (answer) => sampledAs(answer.typed),
     rawNotes: [
       "The fixed laboratory query joins lab_combine_nasis_ncss, lab_layer, lab_physical_properties and lab_chemical_properties; companion morphological pedon data are not part of the laboratory tables and are not joined.",
       POINT_WARNING,

@@ -5,14 +5,13 @@
 import { PRECISION_RULE, roundDerived } from "../../domain/precision";
 import type { Static } from "elysia";
 import { findProperty } from "../../catalog/properties";
-import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
-import { tableRecords, type Cell, type SdaTable } from "../../upstream/sda/payload";
+import { isoDay } from "../../upstream/sda/dates";
+import { dateIn, numberIn, rowRecords, textIn, type RowTable, type Value } from "../../upstream/sda/rows";
 import type { LabLayer, LabObservation, PedonFeature } from "../../domain/lab";
 import { KSSL_PROPERTIES, type KsslProperty, type LabColumn } from "./columns";
-import { decimal } from "../../decimal";
 import { parseReported } from "../../domain/censored";
 
-type Row = Record<string, Cell>;
+type Row = Record<string, Value>;
 
 /** A pedon's identity and site coordinates, as read from any row of its answer. */
 export interface PedonSummary {
@@ -78,15 +77,19 @@ export interface PedonContext {
   depthBottom: number;
 }
 
-function text(cell: Cell | undefined): string | null {
-  if (cell === null || cell === undefined) return null;
+function text(cell: Value | undefined): string | null {
+  if (typeof cell !== "string") return null;
   const trimmed = cell.trim();
   return trimmed === "" ? null : trimmed;
 }
 
-function num(cell: Cell | undefined): number | null {
-  return cell === null || cell === undefined ? null : decimal(cell);
-}
+/** A number cell, read once where the answer was made (docs/decisions.md#decode-once). */
+const num = numberIn;
+
+/** A lab result as reported: a string, kept as it is (docs/decisions.md#censored). */
+const reportedOf = textIn;
+
+const dateOf = dateIn;
 
 /** Site coordinates only when both are real WGS84 numbers; anything else is "no coordinates". */
 function coordinates(row: Row): { latitude: number | null; longitude: number | null } {
@@ -113,14 +116,14 @@ function summary(row: Row): PedonSummary {
  * Features of a lab_bbox answer in the source's pedon-key order. The answer holds at most limit + 1
  * rows; more than `limit` means more pedons exist than are listed.
  */
-export function normalizeCollection(table: SdaTable, limit: number): { features: Static<typeof PedonFeature>[]; truncated: boolean; last: string | null } {
-  const rows = tableRecords(table);
+export function normalizeCollection(table: RowTable, limit: number): { features: Static<typeof PedonFeature>[]; truncated: boolean; last: string | null } {
+  const rows = rowRecords(table);
   const features: Static<typeof PedonFeature>[] = [];
   for (const row of rows.slice(0, limit)) {
     const pedon = summary(row);
     // A pedon without coordinates cannot be placed in a box (the query excludes them; this is a guard).
     if (pedon.latitude === null || pedon.longitude === null || pedon.pedonKey === "") continue;
-    const observed = parseSdaDateTime(row.site_obsdate);
+    const observed = dateOf(row.site_obsdate);
     const layerCount = num(row.layer_count);
     features.push({
       type: "Feature",
@@ -151,7 +154,7 @@ const tidy = roundDerived;
 
 function observe(row: Row, propertyId: string, mapping: KsslProperty): { observation: Static<typeof LabObservation>; source: LabColumn } | null {
   for (const source of mapping.columns) {
-    const reported = parseReported(row[source.column]);
+    const reported = parseReported(reportedOf(row[source.column]));
     // Nothing reported in this column: try the next one; an absent result is not a zero.
     if (reported.kind === "missing" || reported.reported_value === null) continue;
     const conversion = mapping.conversion;
@@ -195,21 +198,21 @@ function overlaps(layerTop: number, layerBottom: number, top: number, bottom: nu
 }
 
 /** The great group each pedon of a lab_bbox answer was sampled as (samp_taxgrtgroup), by pedon key. */
-export function greatGroupsOf(table: SdaTable): Map<string, string | null> {
-  return new Map(tableRecords(table).map((row) => [text(row.pedon_key) ?? "", text(row.samp_taxgrtgroup)] as const));
+export function greatGroupsOf(table: RowTable): Map<string, string | null> {
+  return new Map(rowRecords(table).map((row) => [text(row.pedon_key) ?? "", text(row.samp_taxgrtgroup)] as const));
 }
 
 /** What a pedon answer says the pedon was sampled as (its first row), without normalizing its layers. */
-export function sampledAs(table: SdaTable): { name: string | null; greatGroup: string | null } {
-  const first = tableRecords(table)[0];
+export function sampledAs(table: RowTable): { name: string | null; greatGroup: string | null } {
+  const first = rowRecords(table)[0];
   if (!first) return { name: null, greatGroup: null };
   const pedon = summary(first);
   return { name: pedon.name, greatGroup: pedon.greatGroup };
 }
 
 /** The pedon of a lab_pedon answer; null when the answer has no rows (no such pedon). */
-export function normalizePedon(table: SdaTable, context: PedonContext): NormalizedPedon | null {
-  const rows = tableRecords(table);
+export function normalizePedon(table: RowTable, context: PedonContext): NormalizedPedon | null {
+  const rows = rowRecords(table);
   const first = rows[0];
   if (!first) return null;
   const result: NormalizedPedon = {

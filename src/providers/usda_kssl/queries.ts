@@ -9,9 +9,10 @@
  */
 import { ValidationError } from "../../errors";
 import { quoteIdent } from "../../upstream/snapshot-schema";
-import { answerAsSda, decodeSdaTable, sdaCell, type Cell, type SdaAnswer, type SqlType } from "../../upstream/sda/payload";
+import type { SqlType } from "../../upstream/sda/payload";
+import { decodeRows, snapshotRows, type ColumnKind, type RowAnswer, type RowColumn } from "../../upstream/sda/rows";
 import { selectList, sqlBbox, sqlInteger } from "../../upstream/sda/sql";
-import { Payload, type QueryKind } from "../../upstream/transport";
+import type { Payload, QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
 import type { BboxParams, PedonParams } from "../provider";
 import type { PedonKey } from "../../domain/pedon-key";
@@ -108,21 +109,36 @@ const LAB_TYPES: Record<string, SqlType> = {
 };
 const labType = (column: string): SqlType => LAB_TYPES[column] ?? (column.endsWith("_method") ? { name: "varchar", size: 8 } : "real");
 
-function answer(columns: readonly string[], rows: Row[]): Payload {
-  const types = columns.map(labType);
-  const names = types.map((t) => (typeof t === "string" ? t : t.name));
-  const cells: Cell[][] = rows.map((row) => columns.map((c, i) => sdaCell(row[c], names[i])));
-  return Payload.ofJson(answerAsSda(columns, types, cells).payload);
+/** Columns read as numbers and dates; keys and labels stay text, lab results the string reported (docs/decisions.md#censored). */
+const LAB_NUMBERS = new Set(["latitude_decimal_degrees", "longitude_decimal_degrees", "layer_count", "hzn_top", "hzn_bot", ...LAB_EXTENT_COLUMNS, ...LAB_COUNT_COLUMNS]);
+const labKind = (column: string): ColumnKind => {
+  if (LAB_NUMBERS.has(column)) return "number";
+  if (column === "site_obsdate") return "date";
+  return labType(column) === "real" ? "reported" : "text";
+};
+/** The typed columns of a lab answer (docs/decisions.md#decode-once). */
+const rowColumns = (columns: readonly string[]): RowColumn[] => columns.map((column) => ({ column, kind: labKind(column) }));
+const BBOX_ROWS = rowColumns(LAB_BBOX_COLUMNS);
+const PEDON_ROWS = rowColumns(LAB_PEDON_COLUMNS);
+const EXTENT_ROWS = rowColumns(LAB_EXTENT_COLUMNS);
+const COUNT_ROWS = rowColumns(LAB_COUNT_COLUMNS);
+
+/** The snapshot's rows as the answer: its TEXT values as stored, the declared numbers read once. */
+function answer(columns: readonly RowColumn[], rows: Row[], types: readonly SqlType[] = columns.map((c) => labType(c.column))): Payload {
+  return snapshotRows(columns, types, rows);
 }
+
+/** A snapshot column as selected: a date is read by SQLite as epoch milliseconds (no date text parsed in JavaScript). */
+const selected = (sql: string, column: string) => `${labKind(column) === "date" ? `unixepoch(${sql}) * 1000` : sql} AS ${quoteIdent(column)}`;
 
 function prepareBbox(file: SnapshotFile): (params: BboxParams) => Payload {
   const p = LAB_TABLES.p;
-  if (!file.has(p, "pedlabsampnum") || !file.has(p, "latitude_decimal_degrees") || !file.has(p, "longitude_decimal_degrees")) return () => answer(LAB_BBOX_COLUMNS, []);
+  if (!file.has(p, "pedlabsampnum") || !file.has(p, "latitude_decimal_degrees") || !file.has(p, "longitude_decimal_degrees")) return () => answer(BBOX_ROWS, []);
   const layerCount = file.has("lab_layer", "pedlabsampnum") ? "(SELECT count(*) FROM lab_layer ll WHERE ll.pedlabsampnum = p.pedlabsampnum)" : "NULL";
   const select = LAB_BBOX_COLUMNS.map((c) => {
     if (c === "pedon_key") return "p.pedlabsampnum AS pedon_key";
     if (c === "layer_count") return `${layerCount} AS layer_count`;
-    return file.has(p, c) ? `p.${quoteIdent(c)} AS ${quoteIdent(c)}` : `NULL AS ${quoteIdent(c)}`;
+    return file.has(p, c) ? selected(`p.${quoteIdent(c)}`, c) : `NULL AS ${quoteIdent(c)}`;
   });
   // Same expressions as the lon/lat index built by the importer, so SQLite can use it.
   // Keyset paging: the snapshot's pedon key is the pedlabsampnum, compared as SQLite compares text (the ORDER BY's order).
@@ -135,30 +151,27 @@ function prepareBbox(file: SnapshotFile): (params: BboxParams) => Payload {
      ORDER BY p.pedlabsampnum LIMIT ?5`,
   );
   return ({ bbox: [minLon, minLat, maxLon, maxLat], limit, after }) =>
-    answer(LAB_BBOX_COLUMNS, statement.all(minLon, minLat, maxLon, maxLat, limit + 1, after ?? null));
+    answer(BBOX_ROWS, statement.all(minLon, minLat, maxLon, maxLat, limit + 1, after ?? null));
 }
 
 function prepareExtent(file: SnapshotFile): () => Payload {
   const p = LAB_TABLES.p;
   const types: SqlType[] = ["float", "float", "float", "float"];
-  const empty = () => Payload.ofJson(answerAsSda(LAB_EXTENT_COLUMNS, types, []).payload);
+  const empty = () => answer(EXTENT_ROWS, [], types);
   if (!file.has(p, "latitude_decimal_degrees") || !file.has(p, "longitude_decimal_degrees")) return empty;
   const statement = file.db.prepare<Row, []>(
     `SELECT MIN(CAST(p.longitude_decimal_degrees AS REAL)) AS min_lon, MIN(CAST(p.latitude_decimal_degrees AS REAL)) AS min_lat,
             MAX(CAST(p.longitude_decimal_degrees AS REAL)) AS max_lon, MAX(CAST(p.latitude_decimal_degrees AS REAL)) AS max_lat
      FROM ${p} p WHERE p.latitude_decimal_degrees IS NOT NULL AND p.longitude_decimal_degrees IS NOT NULL`,
   );
-  return () => {
-    const rows = statement.all();
-    return Payload.ofJson(answerAsSda(LAB_EXTENT_COLUMNS, types, rows.map((row) => LAB_EXTENT_COLUMNS.map((c) => sdaCell(row[c], "float")))).payload);
-  };
+  return () => answer(EXTENT_ROWS, statement.all(), types);
 }
 
 /** How many located pedons a box holds (numberMatched of the OGC pedons collection): one COUNT over the same condition as prepareBbox. */
 function prepareCount(file: SnapshotFile): (params: Pick<BboxParams, "bbox">) => Payload {
   const p = LAB_TABLES.p;
   const types: SqlType[] = ["int"];
-  const of = (rows: Row[]) => Payload.ofJson(answerAsSda(LAB_COUNT_COLUMNS, types, rows.map((row) => [sdaCell(row.matched, "int")])).payload);
+  const of = (rows: Row[]) => answer(COUNT_ROWS, rows, types);
   if (!file.has(p, "latitude_decimal_degrees") || !file.has(p, "longitude_decimal_degrees")) return () => of([{ matched: 0 }]);
   const statement = file.db.prepare<Row, [number, number, number, number]>(
     `SELECT count(*) AS matched FROM ${p} p
@@ -171,14 +184,14 @@ function prepareCount(file: SnapshotFile): (params: Pick<BboxParams, "bbox">) =>
 
 /** Snapshot pedons have no numeric keys: pedon_key is the pedlabsampnum, layer_key the labsampnum; absent columns (prep_code, method codes) are null. */
 function preparePedon(file: SnapshotFile): (params: PedonParams) => Payload {
-  if (!file.has(LAB_TABLES.p, "pedlabsampnum") || !file.has(LAB_TABLES.ly, "pedlabsampnum")) return () => answer(LAB_PEDON_COLUMNS, []);
+  if (!file.has(LAB_TABLES.p, "pedlabsampnum") || !file.has(LAB_TABLES.ly, "pedlabsampnum")) return () => answer(PEDON_ROWS, []);
   const select = PEDON_COLUMNS.map(({ column, alias }) => {
     if (column === "pedon_key") return "p.pedlabsampnum AS pedon_key";
     if (column === "layer_key") return "ly.labsampnum AS layer_key";
     // Results may sit in either lab table of an export; the first that has the column answers.
     const candidates: (keyof typeof LAB_TABLES)[] = alias === "ph" || alias === "ch" ? ["ph", "ch"] : [alias];
     const hit = candidates.find((a) => file.has(LAB_TABLES[a], column));
-    return hit ? `${hit}.${quoteIdent(column)} AS ${quoteIdent(column)}` : `NULL AS ${quoteIdent(column)}`;
+    return hit ? selected(`${hit}.${quoteIdent(column)}`, column) : `NULL AS ${quoteIdent(column)}`;
   });
   const joins = (["ph", "ch"] as const)
     .filter((a) => file.has(LAB_TABLES[a], "labsampnum"))
@@ -190,33 +203,33 @@ function preparePedon(file: SnapshotFile): (params: PedonParams) => Payload {
      WHERE p.pedlabsampnum = ?
      ORDER BY CAST(ly.hzn_top AS REAL), ly.labsampnum`,
   );
-  return ({ pedonKey }) => answer(LAB_PEDON_COLUMNS, pedonKey.form === "pedlabsampnum" ? statement.all(pedonKey.value) : []);
+  return ({ pedonKey }) => answer(PEDON_ROWS, pedonKey.form === "pedlabsampnum" ? statement.all(pedonKey.value) : []);
 }
 
-export const bboxQuery: QueryKind<BboxParams, SdaAnswer> = {
+export const bboxQuery: QueryKind<BboxParams, RowAnswer> = {
   kind: "lab_bbox",
   columns: LAB_BBOX_COLUMNS,
   key: ({ bbox, limit, after }) => `${bbox.join(",")}:${limit}${after == null ? "" : `:after=${after}`}`,
   forms: { sda: labBboxSql, snapshot: { prepare: prepareBbox } },
-  decode: (payload) => decodeSdaTable(payload, LAB_BBOX_COLUMNS),
+  decode: (payload) => decodeRows(payload, BBOX_ROWS),
   raw: (answer) => answer.payload,
 };
 
-export const pedonQuery: QueryKind<PedonParams, SdaAnswer> = {
+export const pedonQuery: QueryKind<PedonParams, RowAnswer> = {
   kind: "lab_pedon",
   columns: LAB_PEDON_COLUMNS,
   key: ({ pedonKey }) => `${pedonKey.form}:${pedonKey.value}`,
   forms: { sda: labPedonSql, snapshot: { prepare: preparePedon } },
-  decode: (payload) => decodeSdaTable(payload, LAB_PEDON_COLUMNS),
+  decode: (payload) => decodeRows(payload, PEDON_ROWS),
   raw: (answer) => answer.payload,
 };
 
-export const extentQuery: QueryKind<Record<string, never>, SdaAnswer> = {
+export const extentQuery: QueryKind<Record<string, never>, RowAnswer> = {
   kind: "lab_extent",
   columns: LAB_EXTENT_COLUMNS,
   key: () => "all",
   forms: { sda: labExtentSql, snapshot: { prepare: prepareExtent } },
-  decode: (payload) => decodeSdaTable(payload, LAB_EXTENT_COLUMNS),
+  decode: (payload) => decodeRows(payload, EXTENT_ROWS),
   raw: (answer) => answer.payload,
 };
 
@@ -225,11 +238,11 @@ export const extentQuery: QueryKind<Record<string, never>, SdaAnswer> = {
  * more spatial query per page, so the OGC collection leaves numberMatched out there
  * (docs/decisions.md#ogc-api-features).
  */
-export const countQuery: QueryKind<Pick<BboxParams, "bbox">, SdaAnswer> = {
+export const countQuery: QueryKind<Pick<BboxParams, "bbox">, RowAnswer> = {
   kind: "lab_count",
   columns: LAB_COUNT_COLUMNS,
   key: ({ bbox }) => bbox.join(","),
   forms: { snapshot: { prepare: prepareCount } },
-  decode: (payload) => decodeSdaTable(payload, LAB_COUNT_COLUMNS),
+  decode: (payload) => decodeRows(payload, COUNT_ROWS),
   raw: (answer) => answer.payload,
 };

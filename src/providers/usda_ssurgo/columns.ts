@@ -6,6 +6,7 @@
  * Adding a property is one row here.
  */
 import { OM_OC_FACTOR } from "../../catalog/properties";
+import type { ColumnKind } from "../../upstream/sda/rows";
 import type { PropertyColumn } from "../provider";
 
 const RV_METHOD =
@@ -75,27 +76,29 @@ export interface PointColumn {
   column: string;
   alias: Alias;
   meaning: string;
+  /** What the decoded answer holds (docs/decisions.md#decode-once); keys stay text. */
+  kind: ColumnKind;
 }
 
 /** The point answer's identifying columns: one row per map unit x component x horizon (LEFT JOINs). */
 const IDENTITY_COLUMNS: readonly PointColumn[] = [
-  { column: "areasymbol", alias: "l", meaning: "survey area symbol, e.g. IA073" },
-  { column: "areaname", alias: "l", meaning: "survey area name" },
-  { column: "saverest", alias: "sc", meaning: "survey area version date (cited)" },
-  { column: "saversion", alias: "sc", meaning: "survey area version number" },
-  { column: "lkey", alias: "l", meaning: "legend key" },
-  { column: "mukey", alias: "mu", meaning: "map unit key" },
-  { column: "musym", alias: "mu", meaning: "map unit symbol on the survey map" },
-  { column: "muname", alias: "mu", meaning: "map unit name" },
-  { column: "cokey", alias: "c", meaning: "component key; null when the map unit has no component" },
-  { column: "compname", alias: "c", meaning: "component (series or miscellaneous area) name" },
-  { column: "comppct_r", alias: "c", meaning: "share of the map unit, percent, representative value" },
-  { column: "majcompflag", alias: "c", meaning: "'Yes' or 'No ' (char(3)): major component" },
-  { column: "compkind", alias: "c", meaning: "series, taxadjunct, miscellaneous area, ..." },
-  { column: "chkey", alias: "ch", meaning: "horizon key; null when the component has no horizon" },
-  { column: "hzname", alias: "ch", meaning: "horizon designation, e.g. Ap" },
-  { column: "hzdept_r", alias: "ch", meaning: "horizon top depth, cm" },
-  { column: "hzdepb_r", alias: "ch", meaning: "horizon bottom depth, cm" },
+  { column: "areasymbol", alias: "l", meaning: "survey area symbol, e.g. IA073", kind: "text" },
+  { column: "areaname", alias: "l", meaning: "survey area name", kind: "text" },
+  { column: "saverest", alias: "sc", meaning: "survey area version date (cited)", kind: "date" },
+  { column: "saversion", alias: "sc", meaning: "survey area version number", kind: "text" },
+  { column: "lkey", alias: "l", meaning: "legend key", kind: "text" },
+  { column: "mukey", alias: "mu", meaning: "map unit key", kind: "text" },
+  { column: "musym", alias: "mu", meaning: "map unit symbol on the survey map", kind: "text" },
+  { column: "muname", alias: "mu", meaning: "map unit name", kind: "text" },
+  { column: "cokey", alias: "c", meaning: "component key; null when the map unit has no component", kind: "text" },
+  { column: "compname", alias: "c", meaning: "component (series or miscellaneous area) name", kind: "text" },
+  { column: "comppct_r", alias: "c", meaning: "share of the map unit, percent, representative value", kind: "number" },
+  { column: "majcompflag", alias: "c", meaning: "'Yes' or 'No ' (char(3)): major component", kind: "text" },
+  { column: "compkind", alias: "c", meaning: "series, taxadjunct, miscellaneous area, ...", kind: "text" },
+  { column: "chkey", alias: "ch", meaning: "horizon key; null when the component has no horizon", kind: "text" },
+  { column: "hzname", alias: "ch", meaning: "horizon designation, e.g. Ap", kind: "text" },
+  { column: "hzdept_r", alias: "ch", meaning: "horizon top depth, cm", kind: "number" },
+  { column: "hzdepb_r", alias: "ch", meaning: "horizon bottom depth, cm", kind: "number" },
 ];
 
 /** Every column of the point answer, in order: identity, then each property column's low, representative, high value. */
@@ -105,6 +108,7 @@ export const POINT_COLUMNS: readonly PointColumn[] = [
     (["l", "r", "h"] as const).map((suffix) => ({
       column: `${stem}_${suffix}`,
       alias: "ch" as const,
+      kind: "number" as const,
       meaning: `${SSURGO_PROPERTIES.find((p) => p.column === stem)?.meaning ?? stem}: ${{ l: "low", r: "representative", h: "high" }[suffix]} value`,
     })),
   ),

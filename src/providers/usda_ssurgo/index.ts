@@ -1,5 +1,5 @@
 /** USDA-NRCS SSURGO: mapped-survey values for a point (role mapped_location). */
-import type { SdaAnswer } from "../../upstream/sda/payload";
+import type { RowAnswer } from "../../upstream/sda/rows";
 import type { PointProvider } from "../provider";
 import { extentOfRow, usdaTransport } from "../usda";
 import { SSURGO_ID, SSURGO_RECORD } from "./catalog";
@@ -11,7 +11,7 @@ import { extentQuery, polygonByKeyQuery, polygonQuery, polygonsOf } from "./poly
 import { areaPolygonQuery, areaPolygonsOf } from "./area-polygons";
 import { SSURGO_SUMMARY_PROPERTIES } from "./summary-properties";
 
-export const usdaSsurgo: PointProvider<SdaAnswer> = {
+export const usdaSsurgo: PointProvider<RowAnswer> = {
   id: SSURGO_ID,
   aliases: [],
   role: "mapped_location",

@@ -10,8 +10,8 @@
  */
 import type { Database } from "bun:sqlite";
 import { UpstreamError, ValidationError } from "../../errors";
-import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
-import { decodeSdaTable, type Cell, type SdaAnswer } from "../../upstream/sda/payload";
+import { isoDay } from "../../upstream/sda/dates";
+import { dateIn, decodeRows, numberIn, rowsOf, type ColumnKind, type RowAnswer, type RowTable, type Value } from "../../upstream/sda/rows";
 import { commentFree, selectList } from "../../upstream/sda/sql";
 import type { Payload, QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
@@ -30,9 +30,11 @@ export interface MapUnitColumn {
   column: string;
   alias: Alias;
   meaning: string;
+  /** What the decoded answer holds (docs/decisions.md#decode-once); keys stay text. */
+  kind: ColumnKind;
 }
 
-const col = (alias: Alias, column: string, meaning: string): MapUnitColumn => ({ column, alias, meaning });
+const col = (alias: Alias, column: string, meaning: string, kind: ColumnKind = "text"): MapUnitColumn => ({ column, alias, meaning, kind });
 
 /** Horizon property columns, each as low / representative / high value (the summaries read _r). */
 const HORIZON_PROPERTY_STEMS: ReadonlyArray<[stem: string, meaning: string]> = [
@@ -51,7 +53,7 @@ const HORIZON_PROPERTY_STEMS: ReadonlyArray<[stem: string, meaning: string]> = [
 export const MAP_UNIT_COLUMNS: readonly MapUnitColumn[] = [
   col("l", "areasymbol", "survey area symbol, e.g. IA073"),
   col("l", "areaname", "survey area name"),
-  col("sc", "saverest", "survey area version date (citation)"),
+  col("sc", "saverest", "survey area version date (citation)", "date"),
   col("sc", "saversion", "survey area version number (citation)"),
   col("l", "lkey", "legend key"),
   col("mu", "mukey", "map unit key"),
@@ -59,21 +61,21 @@ export const MAP_UNIT_COLUMNS: readonly MapUnitColumn[] = [
   col("mu", "muname", "map unit name"),
   col("c", "cokey", "component key; null when the map unit has no component"),
   col("c", "compname", "component name (series or miscellaneous area)"),
-  col("c", "comppct_r", "component share of the map unit, percent (representative value)"),
+  col("c", "comppct_r", "component share of the map unit, percent (representative value)", "number"),
   col("c", "majcompflag", "'Yes' or 'No ' (char(3)): major component"),
   col("c", "compkind", "Series, Taxadjunct, Miscellaneous area, ..."),
   col("c", "taxclname", "Soil Taxonomy family name"),
-  col("c", "slope_l", "slope gradient, %, low"),
-  col("c", "slope_r", "slope gradient, %, representative"),
-  col("c", "slope_h", "slope gradient, %, high"),
+  col("c", "slope_l", "slope gradient, %, low", "number"),
+  col("c", "slope_r", "slope gradient, %, representative", "number"),
+  col("c", "slope_h", "slope gradient, %, high", "number"),
   col("c", "drainagecl", "natural drainage class"),
   col("c", "hydgrp", "hydrologic soil group (A, B, C, D, A/D, B/D, C/D)"),
   col("ch", "chkey", "horizon key; null when the component has no horizon"),
   col("ch", "hzname", "horizon designation, e.g. Ap"),
-  col("ch", "hzdept_r", "horizon top depth, cm"),
-  col("ch", "hzdepb_r", "horizon bottom depth, cm"),
+  col("ch", "hzdept_r", "horizon top depth, cm", "number"),
+  col("ch", "hzdepb_r", "horizon bottom depth, cm", "number"),
   ...HORIZON_PROPERTY_STEMS.flatMap(([stem, meaning]) =>
-    (["l", "r", "h"] as const).map((s) => col("ch", `${stem}_${s}`, `${meaning}, ${{ l: "low", r: "representative", h: "high" }[s]}`)),
+    (["l", "r", "h"] as const).map((s) => col("ch", `${stem}_${s}`, `${meaning}, ${{ l: "low", r: "representative", h: "high" }[s]}`, "number")),
   ),
   col("tg", "chtgkey", "key of the representative texture group (rvindicator 'Yes'); null when there is none"),
   col("tg", "texture", "texture of the representative texture group, e.g. L, SIL, GR-L"),
@@ -149,21 +151,19 @@ function prepareSnapshot(file: SnapshotFile): (params: MapUnitParams) => Payload
   return ({ mapUnitKey }) => answer(statement.all(checkMapUnitKey(mapUnitKey)));
 }
 
-export const mapUnitQuery: QueryKind<MapUnitParams, SdaAnswer> = {
+export const mapUnitQuery: QueryKind<MapUnitParams, RowAnswer> = {
   kind: "ssurgo_mapunit",
   columns: MAP_UNIT_COLUMN_NAMES,
   key: ({ mapUnitKey }) => checkMapUnitKey(mapUnitKey),
   forms: { sda: mapUnitSql, snapshot: { prepare: prepareSnapshot } },
-  decode: (payload) => decodeSdaTable(payload, MAP_UNIT_COLUMN_NAMES),
+  // Typed rows, straight from the snapshot or from SDA's strings once (docs/decisions.md#decode-once).
+  decode: (payload) => decodeRows(payload, MAP_UNIT_COLUMNS),
   raw: (answer) => answer.payload,
 };
 
-const number = (v: Cell | undefined): number | null => {
-  if (v === null || v === undefined || v.trim() === "") return null;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : null;
-};
-const text = (v: Cell | undefined): string | null => (v === null || v === undefined || v.trim() === "" ? null : v.trim());
+const number = numberIn;
+const text = (v: Value | undefined): string | null => (typeof v !== "string" || v.trim() === "" ? null : v.trim());
+const dateOf = dateIn;
 
 function citation(areaName: string | null, areaSymbol: string | null, version: string | null, versionDate: Date | null, retrievedAt: string): string {
   const v = version ? `survey area version ${version}` : "survey area version unknown";
@@ -175,10 +175,10 @@ function citation(areaName: string | null, areaSymbol: string | null, version: s
  * The map unit in an answer of `mapUnitQuery`, typed for the summaries; null when the answer has no
  * rows (an unknown mukey). Components come highest percent first (tie: lowest key), as queried.
  */
-export function readMapUnit(answer: SdaAnswer, context: AnswerContext): MapUnitData | null {
-  const { columns, rows } = answer.table;
+export function readMapUnit(answer: RowAnswer | { table: RowTable }, context: AnswerContext): MapUnitData | null {
+  const { columns, rows } = rowsOf(answer);
   const at = new Map(columns.map((name, i) => [name, i]));
-  const get = (row: readonly Cell[], name: string): Cell => row[at.get(name)!] ?? null;
+  const get = (row: readonly Value[], name: string): Value => row[at.get(name)!] ?? null;
   const first = rows[0];
   if (!first) return null;
   const components = new Map<string, SummaryComponent & { horizons: SummaryHorizon[] }>();
@@ -214,7 +214,7 @@ export function readMapUnit(answer: SdaAnswer, context: AnswerContext): MapUnitD
     });
   }
   const areaSymbol = text(get(first, "areasymbol"));
-  const versionDate = parseSdaDateTime(get(first, "saverest"));
+  const versionDate = dateOf(get(first, "saverest"));
   // When Loam's source read the data; the survey's version date is its own warning (docs/decisions.md#retrieved-at).
   const retrieved = retrievedAt(context.source, context.storedAt);
   return {
@@ -235,8 +235,9 @@ export function readMapUnit(answer: SdaAnswer, context: AnswerContext): MapUnitD
 }
 
 /** Map unit keys of a point answer (the point query's rows), in its order, each once. */
-export function mapUnitKeysAtPoint(answer: SdaAnswer): string[] {
-  const i = answer.table.columns.indexOf("mukey");
+export function mapUnitKeysAtPoint(answer: RowAnswer | { table: RowTable }): string[] {
+  const { columns, rows } = rowsOf(answer);
+  const i = columns.indexOf("mukey");
   if (i < 0) return [];
-  return [...new Set(answer.table.rows.map((row) => row[i]).filter((k): k is string => typeof k === "string" && k !== ""))].map(upstreamMapUnitKey);
+  return [...new Set(rows.map((row) => row[i]).filter((k): k is string => typeof k === "string" && k !== ""))].map(upstreamMapUnitKey);
 }

@@ -1,13 +1,14 @@
 /**
  * SSURGO point answer → SoilObservations (docs/decisions.md#provenance). Pure functions: the same
- * table from SDA or from the snapshot gives the same observations.
+ * typed rows from SDA or from the snapshot give the same observations; nothing here parses text
+ * (docs/decisions.md#decode-once).
  */
 import type { Static } from "elysia";
 import { findProperty } from "../../catalog/properties";
 import { retrievedAt } from "../../domain/retrieved-at";
 import { PRECISION_RULE, roundDerived } from "../../domain/precision";
-import { isoDay, parseSdaDateTime } from "../../upstream/sda/dates";
-import { tableRecords, type Cell, type SdaAnswer } from "../../upstream/sda/payload";
+import { isoDay } from "../../upstream/sda/dates";
+import { dateIn, numberIn, rowRecords, rowsOf, textIn, type RowAnswer, type RowTable, type Value } from "../../upstream/sda/rows";
 import type { SoilObservation } from "../../domain/observation";
 import type { NormalizedPoint, PointContext, PointMapUnit } from "../provider";
 import { SSURGO_PROPERTY_BY_ID, type SsurgoProperty } from "./columns";
@@ -26,35 +27,36 @@ const PLACEHOLDER_WARNING =
 const RANGE_METHOD =
   "SSURGO low (_l) and high (_h) typical values of the component horizon: the range a soil scientist expects for most of the component, not a statistical confidence interval.";
 
-const isMiscellaneousArea = (row: Record<string, Cell>) => row.compkind?.trim().toLowerCase() === "miscellaneous area";
+const isMiscellaneousArea = (row: Row) => str(row.compkind)?.trim().toLowerCase() === "miscellaneous area";
 
 /** A miscellaneous area's zero sand, silt or clay: SSURGO's placeholder. */
 const isPlaceholder = (mapping: SsurgoProperty, original: number) => mapping.fraction === true && original === 0;
 
-function num(cell: Cell | undefined): number | null {
-  if (cell === null || cell === undefined || cell.trim() === "") return null;
-  const value = Number(cell);
-  return Number.isFinite(value) ? value : null;
-}
+type Row = Record<string, Value>;
+
+const str = textIn;
+const num = numberIn;
+const dateOf = dateIn;
 
 /** A division (e.g. 3.5 / 1.724) at the documented precision (docs/decisions.md#precision). */
 const tidy = roundDerived;
 
-function citation(row: Record<string, Cell>, retrievedAt: string): string {
-  const version = row.saversion ? `survey area version ${row.saversion}` : "survey area version unknown";
-  const versionDate = parseSdaDateTime(row.saverest);
+function citation(row: Row, retrievedAt: string): string {
+  const saversion = str(row.saversion);
+  const version = saversion ? `survey area version ${saversion}` : "survey area version unknown";
+  const versionDate = dateOf(row.saverest);
   const date = versionDate ? ` of ${isoDay(versionDate)}` : "";
-  return `Soil Survey Staff, Natural Resources Conservation Service, United States Department of Agriculture. Soil Survey Geographic (SSURGO) Database for ${row.areaname ?? row.areasymbol} (${row.areasymbol}), ${version}${date}. Available online at ${SSURGO_SOURCE_URL}. Retrieved ${retrievedAt.slice(0, 10)}.`;
+  return `Soil Survey Staff, Natural Resources Conservation Service, United States Department of Agriculture. Soil Survey Geographic (SSURGO) Database for ${str(row.areaname) ?? str(row.areasymbol)} (${str(row.areasymbol)}), ${version}${date}. Available online at ${SSURGO_SOURCE_URL}. Retrieved ${retrievedAt.slice(0, 10)}.`;
 }
 
-function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoProperty, context: PointContext, top: number, bottom: number) {
+function observe(row: Row, propertyId: string, mapping: SsurgoProperty, context: PointContext, top: number, bottom: number) {
   const original = num(row[`${mapping.column}_r`]);
   if (original === null) return null;
   const low = num(row[`${mapping.column}_l`]);
   const high = num(row[`${mapping.column}_h`]);
   const derive = mapping.derivedFrom;
   const convert = (value: number | null) => (value === null ? null : derive ? tidy(value / derive.factor) : value);
-  const minor = row.majcompflag?.trim() !== "Yes";
+  const minor = str(row.majcompflag)?.trim() !== "Yes";
   const retrieved = retrievedAtOf(context);
   const warnings = [MAPPED_SURVEY_WARNING];
   if (derive) warnings.push(derive.warning);
@@ -70,7 +72,7 @@ function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoP
     source: {
       provider: SSURGO_ID,
       organization: SSURGO_ORGANIZATION,
-      record_id: row.chkey ?? null,
+      record_id: str(row.chkey),
       retrieved_at: retrieved,
       original_property_name: `chorizon.${mapping.column}_r`,
       original_value: original,
@@ -90,15 +92,15 @@ function observe(row: Record<string, Cell>, propertyId: string, mapping: SsurgoP
       : [],
     warnings,
     survey_context: {
-      area_symbol: row.areasymbol ?? "",
-      map_unit_key: row.mukey ?? "",
-      map_unit_symbol: row.musym ?? "",
-      map_unit_name: row.muname ?? "",
-      component_key: row.cokey ?? "",
-      component_name: row.compname ?? "",
+      area_symbol: str(row.areasymbol) ?? "",
+      map_unit_key: str(row.mukey) ?? "",
+      map_unit_symbol: str(row.musym) ?? "",
+      map_unit_name: str(row.muname) ?? "",
+      component_key: str(row.cokey) ?? "",
+      component_name: str(row.compname) ?? "",
       component_percent: num(row.comppct_r),
-      horizon_key: row.chkey ?? "",
-      horizon_name: row.hzname ?? null,
+      horizon_key: str(row.chkey) ?? "",
+      horizon_name: str(row.hzname),
     },
   };
 }
@@ -119,39 +121,41 @@ export function surveyVersionWarning(areaSymbol: string, areaName: string | null
 }
 
 /** Every component of the map unit, each once, whether or not it has horizons (Urban land, Water). */
-function listComponent(mapUnit: PointMapUnit, row: Record<string, Cell>): void {
-  if (!row.cokey) return;
-  const hasHorizon = row.chkey !== null && row.chkey !== undefined && row.chkey !== "";
-  const listed = mapUnit.components.find((c) => c.component_key === row.cokey);
+function listComponent(mapUnit: PointMapUnit, row: Row): void {
+  const cokey = str(row.cokey);
+  if (!cokey) return;
+  const hasHorizon = !!str(row.chkey);
+  const listed = mapUnit.components.find((c) => c.component_key === cokey);
   if (listed) {
     listed.has_horizon_data ||= hasHorizon;
     return;
   }
   mapUnit.components.push({
-    component_key: row.cokey,
-    component_name: row.compname ?? "",
-    component_kind: row.compkind?.trim() || null,
+    component_key: cokey,
+    component_name: str(row.compname) ?? "",
+    component_kind: str(row.compkind)?.trim() || null,
     component_percent: num(row.comppct_r),
     has_horizon_data: hasHorizon,
   });
 }
 
-export function normalizePoint(answer: SdaAnswer, context: PointContext): NormalizedPoint {
-  const records = tableRecords(answer.table);
+export function normalizePoint(answer: RowAnswer | { table: RowTable }, context: PointContext): NormalizedPoint {
+  const records = rowRecords(rowsOf(answer));
   const mapUnits = new Map<string, PointMapUnit>();
   const observations: Static<typeof SoilObservation>[] = [];
   let hasMinorComponents = false;
   let hasMiscellaneousValues = false;
   let hasPlaceholders = false;
   for (const row of records) {
-    if (!row.mukey) continue;
-    let mapUnit = mapUnits.get(row.mukey);
+    const mukey = str(row.mukey);
+    if (!mukey) continue;
+    let mapUnit = mapUnits.get(mukey);
     if (!mapUnit) {
-      mapUnit = { area_symbol: row.areasymbol ?? "", map_unit_key: row.mukey, map_unit_symbol: row.musym ?? "", map_unit_name: row.muname ?? "", components: [] };
-      mapUnits.set(row.mukey, mapUnit);
+      mapUnit = { area_symbol: str(row.areasymbol) ?? "", map_unit_key: mukey, map_unit_symbol: str(row.musym) ?? "", map_unit_name: str(row.muname) ?? "", components: [] };
+      mapUnits.set(mukey, mapUnit);
     }
     listComponent(mapUnit, row);
-    if (!row.chkey) continue;
+    if (!str(row.chkey)) continue;
     const top = num(row.hzdept_r);
     const bottom = num(row.hzdepb_r);
     // A horizon without depths cannot be placed in the interval; one that only touches it does not overlap.
@@ -161,7 +165,7 @@ export function normalizePoint(answer: SdaAnswer, context: PointContext): Normal
       if (!mapping) continue;
       const observation = observe(row, id, mapping, context, top, bottom);
       if (!observation) continue;
-      if (row.majcompflag?.trim() !== "Yes") hasMinorComponents = true;
+      if (str(row.majcompflag)?.trim() !== "Yes") hasMinorComponents = true;
       if (isMiscellaneousArea(row)) {
         hasMiscellaneousValues = true;
         hasPlaceholders ||= observation.warnings.includes(PLACEHOLDER_WARNING);
@@ -172,8 +176,9 @@ export function normalizePoint(answer: SdaAnswer, context: PointContext): Normal
   const warnings: string[] = [];
   const areas = new Map<string, string>();
   for (const row of records) {
-    if (row.areasymbol && !areas.has(row.areasymbol)) {
-      areas.set(row.areasymbol, surveyVersionWarning(row.areasymbol, row.areaname ?? null, row.saversion ?? null, parseSdaDateTime(row.saverest)));
+    const symbol = str(row.areasymbol);
+    if (symbol && !areas.has(symbol)) {
+      areas.set(symbol, surveyVersionWarning(symbol, str(row.areaname), str(row.saversion), dateOf(row.saverest)));
     }
   }
   warnings.push(...areas.values());

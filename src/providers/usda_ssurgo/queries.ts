@@ -1,11 +1,12 @@
 /**
  * The SSURGO point query: map units, components and horizons under one WGS84 point, one row per
  * map unit x component x horizon. Both forms (SDA T-SQL, snapshot SQLite) select the columns of
- * `columns.ts` in order, so one decoder and one normalizer serve both.
+ * `columns.ts` in order, so one decoder and one normalizer serve both: the decoder yields typed rows
+ * (the snapshot's as read, SDA's strings converted once by their declared kinds).
  */
 import type { Database } from "bun:sqlite";
 import { pointInEncodedRings } from "../../upstream/snapshot-geometry";
-import { decodeSdaTable, type SdaAnswer } from "../../upstream/sda/payload";
+import { decodeRows, type RowAnswer } from "../../upstream/sda/rows";
 import { selectList, sqlNumber } from "../../upstream/sda/sql";
 import type { Payload, QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
@@ -66,11 +67,12 @@ function prepareSnapshot(file: SnapshotFile): (params: PointParams) => Payload {
   };
 }
 
-export const pointQuery: QueryKind<PointParams, SdaAnswer> = {
+export const pointQuery: QueryKind<PointParams, RowAnswer> = {
   kind: "ssurgo_point",
   columns: SSURGO_POINT_COLUMNS,
   key: ({ longitude, latitude }) => `${longitude},${latitude}`,
   forms: { sda: ssurgoPointSql, snapshot: { prepare: prepareSnapshot } },
-  decode: (payload) => decodeSdaTable(payload, SSURGO_POINT_COLUMNS),
+  // Typed rows, straight from the snapshot or from SDA's strings once (docs/decisions.md#decode-once).
+  decode: (payload) => decodeRows(payload, POINT_COLUMNS),
   raw: (answer) => answer.payload,
 };
