@@ -86,6 +86,8 @@ export function ogcCollections(deps: CollectionRouteDeps) {
           "Links to the API definition, the conformance declaration and the collections: the URL to give GDAL (OAPIF:<base>/ogc), OWSLib or QGIS (WFS / OGC API - Features connection).",
         ok: [OgcLandingPage, "The landing page."],
         errors: UNDECLARED,
+        etag: true,
+        cacheControl: null,
       }),
     })
     .get("/ogc/conformance", () => ({ conformsTo: [...CONFORMANCE] }), {
@@ -96,6 +98,8 @@ export function ogcCollections(deps: CollectionRouteDeps) {
         description: "The conformance classes implemented and tested: Part 1 core and GeoJSON.",
         ok: [OgcConformance, "The conformance declaration."],
         errors: UNDECLARED,
+        etag: true,
+        cacheControl: null,
       }),
     })
     .get("/ogc/collections", ({ request }) => collections(deps, originOf(request)), {
@@ -106,6 +110,8 @@ export function ogcCollections(deps: CollectionRouteDeps) {
         description: "The collections (mapunits, pedons, geochem_sites, stations), each with its spatial extent computed from the data, its fields and its items link.",
         ok: [OgcCollections, "The collections."],
         errors: { ...UNDECLARED, ...UPSTREAM_ERRORS },
+        etag: true,
+        cacheControl: null,
       }),
     })
     .get("/ogc/collections/:collection_id", ({ params, request }) => collection(deps, collectionOf(params.collection_id), originOf(request)), {
@@ -121,6 +127,8 @@ export function ogcCollections(deps: CollectionRouteDeps) {
           ...NOT_FOUND,
           ...UPSTREAM_ERRORS,
         },
+        etag: true,
+        cacheControl: null,
       }),
     })
     .get(
@@ -141,6 +149,8 @@ export function ogcCollections(deps: CollectionRouteDeps) {
           ok: [OgcQueryables, "The queryables."],
           errors: { ...UNDECLARED, ...NOT_FOUND },
           mediaType: SCHEMA_JSON,
+          etag: true,
+          cacheControl: null,
         }),
       },
     )

@@ -54,8 +54,10 @@ export interface RouteDeclaration<M extends TSchema, A extends TSchema | undefin
   ok: readonly [model: M, description: string];
   /** The other statuses the route itself answers with; 429 and 500 are added to every route. */
   errors?: Record<number, ResponseSpec>;
-  /** The 200 carries ETag and Cache-Control, and a matching If-None-Match gets 304. */
+  /** The 200 carries an ETag, and a matching If-None-Match gets 304. */
   etag?: boolean;
+  /** What the 200's Cache-Control says with its ETag (default: a public lifetime); null when the route sends none. */
+  cacheControl?: string | null;
   /**
    * What one CSV row is: documents the route's table, text/csv on the 200 beside JSON and its
    * Content-Disposition. The route then passes its table to `send` and has FORMAT_PARAMETER in its query.
@@ -93,7 +95,7 @@ export function documentedRoute<M extends TSchema, A extends TSchema | undefined
  */
 export function documentedOperation<M extends TSchema, A extends TSchema | undefined = undefined>(route: RouteDeclaration<M, A>): OpenAPIV3.OperationObject {
   const [model, description] = route.ok;
-  const responses = documentedResponses({ 200: [modelName(model), description], ...route.errors }, { etag: route.etag, csv: route.csv });
+  const responses = documentedResponses({ 200: [modelName(model), description], ...route.errors }, { etag: route.etag, csv: route.csv, cacheControl: route.cacheControl });
   const ok = responses["200"] as OpenAPIV3.ResponseObject;
   const json = ok.content!["application/json"]!;
   if (route.mediaType) ok.content = { [route.mediaType]: json };
@@ -103,7 +105,7 @@ export function documentedOperation<M extends TSchema, A extends TSchema | undef
 }
 
 /** `detail.responses` for a route: each status with its model and what it means (see RouteDeclaration). */
-function documentedResponses(specs: Record<number, ResponseSpec>, options: { etag?: boolean; csv?: string } = {}): OpenAPIV3.ResponsesObject {
+function documentedResponses(specs: Record<number, ResponseSpec>, options: { etag?: boolean; csv?: string; cacheControl?: string | null } = {}): OpenAPIV3.ResponsesObject {
   const all = { ...specs, ...ALWAYS };
   const out: OpenAPIV3.ResponsesObject = {};
   for (const [status, [model, description]] of Object.entries(all)) {
@@ -111,7 +113,8 @@ function documentedResponses(specs: Record<number, ResponseSpec>, options: { eta
     if (status === "429") headers["Retry-After"] = { description: "Seconds to wait before retrying.", schema: { type: "integer" } };
     if (status === "200" && options.etag) {
       headers.ETag = { description: "Entity tag; send it back in If-None-Match to get 304.", schema: { type: "string" } };
-      headers["Cache-Control"] = { description: "public, max-age=<seconds>", schema: { type: "string" } };
+      const cacheControl = options.cacheControl === undefined ? "public, max-age=<seconds>" : options.cacheControl;
+      if (cacheControl !== null) headers["Cache-Control"] = { description: cacheControl, schema: { type: "string" } };
     }
     out[status] = { description, headers, content: jsonRef(model) };
     if (status === "200" && options.csv) {

@@ -21,6 +21,7 @@ export function catalog(registry: Registry) {
           summary: "Provider catalog",
           description: "Every source provider, operational or planned, with coverage, access, licence and limitations.",
           ok: [ProvidersResponse, "The provider catalog."],
+          etag: true,
         }),
       },
     )
@@ -38,6 +39,7 @@ export function catalog(registry: Registry) {
           description:
             "Canonical property ids with units, accepted aliases, conversion notes and method-dependency warnings. Aliases are accepted wherever a property id is.",
           ok: [PropertiesResponse, "The vocabulary."],
+          etag: true,
         }),
       },
     );

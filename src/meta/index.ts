@@ -41,6 +41,8 @@ export function meta(registry: Registry, source: () => CoverageSource) {
         summary: "Service health",
         description: "Reports that the process answers. Makes no upstream call.",
         ok: [HealthResponse, "The service is up."],
+        etag: true,
+        cacheControl: "no-store",
       }),
     },
   )
@@ -66,6 +68,7 @@ export function meta(registry: Registry, source: () => CoverageSource) {
         summary: "API metadata",
         description: "Name, version, maturity, where the documentation is, and the operational providers.",
         ok: [ApiMetadata, "API metadata."],
+        etag: true,
       }),
     },
   )
@@ -83,6 +86,7 @@ export function meta(registry: Registry, source: () => CoverageSource) {
         description:
           "What a map can draw from this instance: one entry per operational provider with a map layer (survey polygons, pedons, sample sites; grids and stations when a provider of those roles is registered), with the endpoint it reads, the properties it serves and its coverage (the snapshot's places and their boxes when known). Makes no upstream call.",
         ok: [LayersResponse, "The map layers."],
+        etag: true,
       }),
     },
   );
