@@ -19,6 +19,8 @@ export interface CoverageSource {
   kind: string;
   /** Snapshot only: the lab collections and survey areas it holds, as labels. */
   coverage?: string[];
+  /** Snapshot only: every dataset it holds, by the kind its importer wrote, with its box [w, s, e, n] when stated. */
+  datasets?: { kind: string; id: string; label: string; bbox: [number, number, number, number] | null }[];
   /** Snapshot only: each survey area with the box [w, s, e, n] of its polygons. */
   areas?: { symbol: string; bbox: [number, number, number, number] }[];
 }
