@@ -8,9 +8,10 @@
  * Countries are Natural Earth's 1:50m outlines (world-atlas, already served to the map page), read once.
  */
 import { readFileSync } from "node:fs";
-// Imported as a file (its path), as src/pages/assets.ts does for the map page: one file, embedded once by
-// `bun build --compile` and read here when first needed. A JSON-module import of the same file would turn
-// the pages' import into an object too, and the compiled map page would lose it.
+// Imported as a file (its path), as the executable's generated entry imports the map page's copy
+// (scripts/build.ts): one file, embedded by `bun build --compile` and read here when first needed. A
+// JSON-module import of the same file would turn the entry's import into an object too, and the compiled
+// map page would lose it.
 import worldFile from "world-atlas/countries-50m.json" with { type: "file" };
 
 /** What the messages read of a source (the transport's SourceDescription has this shape). */
