@@ -1,13 +1,5 @@
-// Files imported `with { type: "text" }` or `{ type: "file" }` (embedded by `bun build --compile`).
+// Files imported `with { type: "text" }` (embedded by `bun build --compile`): the drizzle migrations.
 declare module "*.sql" {
   const text: string;
   export default text;
-}
-declare module "*.css" {
-  const path: string;
-  export default path;
-}
-declare module "*.js" {
-  const path: string;
-  export default path;
 }

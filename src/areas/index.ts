@@ -1,7 +1,7 @@
 /** GET /v1/soil/aoi and GET /v1/soil/points: an area's report and the summaries at many points (docs/decisions.md#areas). */
 import { Memo } from "../lru";
-import { Elysia, t } from "elysia";
-import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
+import { Elysia } from "elysia";
+import { documentedRoute, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
 import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { clip, ValidationError } from "../errors";
@@ -101,23 +101,6 @@ const pointsQuery = strictQuery(PointsQueryParams);
 const AOI_422 =
   "A parameter violates its rules (code validation_error), the message naming the rule: neither or both of polygon and bbox; WKT that does not parse or is not one POLYGON; a ring not closed or under four positions; a coordinate out of range; an edge across the antimeridian (more than 180 degrees of longitude); a position beyond latitude 85 north or south; a box over 1 degree a side; more than 1,000 vertices; a ring that crosses or touches itself or another ring (a position repeated in turn is dropped first); a hole outside the outer ring; under 1 m² or more than 10,000 ha; more than 5,000 map-unit polygons in the area; an unknown property, a method that does not fit it, a bad depth interval; format not json, csv or geojson.";
 
-const AOI_RESPONSES = documentedResponses(
-  {
-    200: ["AoiReport", "The report (format=geojson: an AoiFeatureCollection, application/geo+json)."],
-    404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
-    409: PLANNED_PROVIDER_ERROR,
-    422: ["ErrorResponse", AOI_422],
-    ...UPSTREAM_ERRORS,
-    503: [
-      "ErrorResponse",
-      "Loam is busy (code internal_error, retryable): it is cutting as many areas as it queues (Retry-After says when to ask again), or it was too busy to finish the upstream exchange in time; the upstream is not known to be at fault.",
-    ],
-  },
-  { etag: true, csv: "one row per map unit and property, then one row per property for the whole area (scope aoi)" },
-);
-const aoiOk = AOI_RESPONSES["200"] as { content?: Record<string, unknown> };
-aoiOk.content = { ...aoiOk.content, "application/geo+json": { schema: { $ref: "#/components/schemas/AoiFeatureCollection" } } };
-
 export function areas(deps: AreaRouteDeps) {
   return new Elysia({ name: "loam.areas" })
     .get(
@@ -139,15 +122,27 @@ export function areas(deps: AreaRouteDeps) {
       {
         transform: aoiQuery.transform,
         query: AoiQueryParams,
-        response: { 200: t.Union([AoiReport, AoiFeatureCollection]) },
-        detail: {
-          tags: ["soil"],
+        ...documentedRoute({
           operationId: "getSoilAoi",
+          tag: "soil",
           summary: "Report of an area of interest: its map units, their areas and area-weighted summaries",
           description:
             "The map-unit polygons that meet the area, cut to it and measured geodesically on the WGS84 ellipsoid: each map unit's area (ha, acres) and percent of the area, with its summaries as GET /v1/soil/mapunits/{map_unit_key} gives them; and for the whole area one summary per property, each map unit's value weighted by its area (classes: the class holding the largest area). An area outside every survey is a 200 with mapped_percent 0 and a warning. format=geojson gives the cut polygons. Example: /v1/soil/aoi?bbox=-94.361846,41.943158,-94.358198,41.945788&properties=clay&depth_bottom_cm=30",
-          responses: AOI_RESPONSES,
-        },
+          ok: [AoiReport, "The report (format=geojson: an AoiFeatureCollection, application/geo+json)."],
+          alternative: ["application/geo+json", AoiFeatureCollection],
+          errors: {
+            404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
+            409: PLANNED_PROVIDER_ERROR,
+            422: ["ErrorResponse", AOI_422],
+            ...UPSTREAM_ERRORS,
+            503: [
+              "ErrorResponse",
+              "Loam is busy (code internal_error, retryable): it is cutting as many areas as it queues (Retry-After says when to ask again), or it was too busy to finish the upstream exchange in time; the upstream is not known to be at fault.",
+            ],
+          },
+          etag: true,
+          csv: "one row per map unit and property, then one row per property for the whole area (scope aoi)",
+        }),
       },
     )
     .get(
@@ -162,27 +157,25 @@ export function areas(deps: AreaRouteDeps) {
       {
         transform: pointsQuery.transform,
         query: PointsQueryParams,
-        response: { 200: PointsResponse },
-        detail: {
-          tags: ["soil"],
+        ...documentedRoute({
           operationId: "getSoilPoints",
+          tag: "soil",
           summary: "Summaries at many points (up to 100) in one request",
           description:
             "For each point, in input order, its map unit and the summaries GET /v1/soil/summary gives for it; a point in no map unit has map_unit null and a warning. Each distinct map unit is loaded once. Example: /v1/soil/points?points=41.944131,-94.359608;41.943704,-94.361061&properties=clay,ph&depth_bottom_cm=30",
-          responses: documentedResponses(
-            {
-              200: ["PointsResponse", "One item per point, in input order."],
-              404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
-              409: PLANNED_PROVIDER_ERROR,
-              422: [
-                "ErrorResponse",
-                "A parameter violates its rules (code validation_error): more than 100 points, a point that is not latitude,longitude, a coordinate out of range; an unknown property, a method that does not fit it, a bad depth interval; format not json or csv.",
-              ],
-              ...UPSTREAM_ERRORS,
-            },
-            { etag: true, csv: "one row per point and property, the point's index and coordinates first" },
-          ),
-        },
+          ok: [PointsResponse, "One item per point, in input order."],
+          errors: {
+            404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
+            409: PLANNED_PROVIDER_ERROR,
+            422: [
+              "ErrorResponse",
+              "A parameter violates its rules (code validation_error): more than 100 points, a point that is not latitude,longitude, a coordinate out of range; an unknown property, a method that does not fit it, a bad depth interval; format not json or csv.",
+            ],
+            ...UPSTREAM_ERRORS,
+          },
+          etag: true,
+          csv: "one row per point and property, the point's index and coordinates first",
+        }),
       },
     );
 }

@@ -4,18 +4,17 @@
  * paged (src/domain/cursor.ts), with `next` links, and sent as cached GeoJSON answers.
  */
 import { Elysia } from "elysia";
-import type { OpenAPIV3 } from "openapi-types";
 import type { DataDeps } from "../answer";
 import { BadRequestError, NotFoundError, clip } from "../errors";
 import { cursorBinding, decodeCursor, encodeCursor } from "../domain/cursor";
-import { documentedResponses, UPSTREAM_ERRORS } from "../http/openapi";
+import { documentedOperation, documentedRoute, UPSTREAM_ERRORS } from "../http/openapi";
 import { absoluteNextPage } from "../http/paging";
 import { requestOrigin, requestQuery } from "../http/request-path";
 import { Memo } from "../lru";
 import { parsedQuery, strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { SUMMARY_PARAMETER_NAMES } from "./mapunits-entry";
-import { CollectionParams, ItemParams, ItemsQueryParams, OUTPUT_FORMATS, OgcQueryables, OgcCollection, OgcCollections, OgcConformance, OgcLandingPage } from "./model";
+import { CollectionParams, ItemParams, ItemsQueryParams, OUTPUT_FORMATS, OgcQueryables, OgcCollection, OgcCollections, OgcConformance, OgcLandingPage, OgcFeature, OgcFeatureCollection } from "./model";
 import { collection, collectionOf, collections, CONFORMANCE, queryables, SCHEMA_JSON, itemAnswer, itemsAnswer, landingPage, parseItemsBbox, parseItemsDatetime, parseItemsLimit } from "./service";
 import { intervalText } from "../domain/time-interval";
 
@@ -50,13 +49,6 @@ function refuseUndeclared(request: Request): void {
   }
 }
 
-/** The documented responses with the 200 (and its errors) as the given media type. */
-function responsesAs(mediaType: string, responses: OpenAPIV3.ResponsesObject): OpenAPIV3.ResponsesObject {
-  const ok = responses["200"] as OpenAPIV3.ResponseObject;
-  const json = ok.content?.["application/json"];
-  return json ? { ...responses, 200: { ...ok, content: { [mediaType]: json } } } : responses;
-}
-
 const NOT_FOUND = { 404: ["ErrorResponse", "No such collection (code not_found)."] } as const;
 const BAD_REQUEST =
   "A parameter the request gives is refused, as OGC API - Features Part 1 asks (code bad_request): a query parameter the OGC API does not declare; a parameter given twice with different values; bbox not four numbers (six, a 3D box, included), outside WGS84 or across the antimeridian; bbox-crs other than CRS84; limit not an integer from 1 to 999999999; a cursor that was edited or made by another query (another bbox, collection or properties); an unknown element or more than 8 in properties; a summary parameter on a collection without summaries, or one that breaks its rule; in Soil Data Access mode, a mapunits request without a bbox or with one over 0.25 degrees per side.";
@@ -86,45 +78,58 @@ export function ogcCollections(deps: CollectionRouteDeps) {
   return new Elysia({ name: "loam.ogc" })
     .onBeforeHandle(({ request }) => refuseUndeclared(request))
     .get("/ogc", ({ request }) => landingPage(originOf(request)), {
-      response: { 200: OgcLandingPage },
-      detail: {
-        tags: ["ogc"],
+      ...documentedRoute({
         operationId: "getOgcLandingPage",
+        tag: "ogc",
         summary: "OGC API - Features landing page",
-        description: "Links to the API definition, the conformance declaration and the collections: the URL to give GDAL (OAPIF:<base>/ogc), OWSLib or QGIS (WFS / OGC API - Features connection).",
-        responses: documentedResponses({ 200: ["OgcLandingPage", "The landing page."], ...UNDECLARED }),
-      },
+        description:
+          "Links to the API definition, the conformance declaration and the collections: the URL to give GDAL (OAPIF:<base>/ogc), OWSLib or QGIS (WFS / OGC API - Features connection).",
+        ok: [OgcLandingPage, "The landing page."],
+        errors: UNDECLARED,
+        etag: true,
+        cacheControl: null,
+      }),
     })
     .get("/ogc/conformance", () => ({ conformsTo: [...CONFORMANCE] }), {
-      response: { 200: OgcConformance },
-      detail: {
-        tags: ["ogc"],
+      ...documentedRoute({
         operationId: "getOgcConformance",
+        tag: "ogc",
         summary: "OGC API - Features conformance classes",
         description: "The conformance classes implemented and tested: Part 1 core and GeoJSON.",
-        responses: documentedResponses({ 200: ["OgcConformance", "The conformance declaration."], ...UNDECLARED }),
-      },
+        ok: [OgcConformance, "The conformance declaration."],
+        errors: UNDECLARED,
+        etag: true,
+        cacheControl: null,
+      }),
     })
     .get("/ogc/collections", ({ request }) => collections(deps, originOf(request)), {
-      response: { 200: OgcCollections },
-      detail: {
-        tags: ["ogc"],
+      ...documentedRoute({
         operationId: "listOgcCollections",
+        tag: "ogc",
         summary: "OGC API - Features collections",
         description: "The collections (mapunits, pedons, geochem_sites, stations), each with its spatial extent computed from the data, its fields and its items link.",
-        responses: documentedResponses({ 200: ["OgcCollections", "The collections."], ...UNDECLARED, ...UPSTREAM_ERRORS }),
-      },
+        ok: [OgcCollections, "The collections."],
+        errors: { ...UNDECLARED, ...UPSTREAM_ERRORS },
+        etag: true,
+        cacheControl: null,
+      }),
     })
     .get("/ogc/collections/:collection_id", ({ params, request }) => collection(deps, collectionOf(params.collection_id), originOf(request)), {
       params: CollectionParams,
-      response: { 200: OgcCollection },
-      detail: {
-        tags: ["ogc"],
+      ...documentedRoute({
         operationId: "getOgcCollection",
+        tag: "ogc",
         summary: "One OGC API - Features collection",
         description: "The collection's id, title, description with its fields, extent (from the data), CRS and links.",
-        responses: documentedResponses({ 200: ["OgcCollection", "The collection."], ...UNDECLARED, ...NOT_FOUND, ...UPSTREAM_ERRORS }),
-      },
+        ok: [OgcCollection, "The collection."],
+        errors: {
+          ...UNDECLARED,
+          ...NOT_FOUND,
+          ...UPSTREAM_ERRORS,
+        },
+        etag: true,
+        cacheControl: null,
+      }),
     })
     .get(
       "/ogc/collections/:collection_id/queryables",
@@ -135,14 +140,18 @@ export function ogcCollections(deps: CollectionRouteDeps) {
       },
       {
         params: CollectionParams,
-        response: { 200: OgcQueryables },
-        detail: {
-          tags: ["ogc"],
+        ...documentedRoute({
           operationId: "getOgcQueryables",
+          tag: "ogc",
           summary: "The queryables of an OGC API - Features collection",
-          description: "OGC API - Features Part 3: a JSON Schema (application/schema+json) of the collection's item properties and their types, derived from the model of the same features on /v1, and its geometry type.",
-          responses: responsesAs(SCHEMA_JSON, documentedResponses({ 200: ["OgcQueryables", "The queryables."], ...UNDECLARED, ...NOT_FOUND })),
-        },
+          description:
+            "OGC API - Features Part 3: a JSON Schema (application/schema+json) of the collection's item properties and their types, derived from the model of the same features on /v1, and its geometry type.",
+          ok: [OgcQueryables, "The queryables."],
+          errors: { ...UNDECLARED, ...NOT_FOUND },
+          mediaType: SCHEMA_JSON,
+          etag: true,
+          cacheControl: null,
+        }),
       },
     )
     .get(
@@ -162,25 +171,22 @@ export function ogcCollections(deps: CollectionRouteDeps) {
         params: CollectionParams,
         transform: itemsQuery.transform,
         query: ItemsQueryParams,
-        detail: {
-          tags: ["ogc"],
+        // The pipeline builds the GeoJSON untyped: the model documents it, Elysia does not type the handler with it.
+        detail: documentedOperation({
           operationId: "listOgcItems",
-        summary: "Items of an OGC API - Features collection",
+          tag: "ogc",
+          summary: "Items of an OGC API - Features collection",
           description:
             "A GeoJSON FeatureCollection page of the collection's features in key order, at most `limit`, with numberReturned, timeStamp and links (self, collection, and next while more items follow: the same query with its cursor; walking them returns every feature once). Properties are flat strings and numbers. The mapunits collection takes the polygon summary parameters: with properties=clay,ph each polygon carries <id> and <id>_percent_of_map_unit. The geochem_sites collection takes properties (elements, at most 8): with properties=arsenic,lead each site carries <id> (null when censored or not sampled), <id>_reported_value and <id>_unit. Examples: /ogc/collections/mapunits/items?bbox=-94.37,41.934,-94.35,41.954&properties=clay,ph&limit=50, /ogc/collections/geochem_sites/items?bbox=-96.7,40.3,-90.1,43.6&properties=arsenic&limit=100",
-          responses: responsesAs(
-            GEOJSON,
-            documentedResponses(
-              {
-                200: ["OgcFeatureCollection", "A page of features (possibly none), its links, numberReturned, timeStamp, cache metadata and warnings."],
-                400: ["ErrorResponse", BAD_REQUEST],
-                ...NOT_FOUND,
-                ...UPSTREAM_ERRORS,
-              },
-              { etag: true },
-            ),
-          ),
-        },
+          ok: [OgcFeatureCollection, "A page of features (possibly none), its links, numberReturned, timeStamp, cache metadata and warnings."],
+          errors: {
+            400: ["ErrorResponse", BAD_REQUEST],
+            ...NOT_FOUND,
+            ...UPSTREAM_ERRORS,
+          },
+          etag: true,
+          mediaType: GEOJSON,
+        }),
       },
     )
     .get(
@@ -197,24 +203,22 @@ export function ogcCollections(deps: CollectionRouteDeps) {
         params: ItemParams,
         transform: itemsQuery.transform,
         query: ItemsQueryParams,
-        detail: {
-          tags: ["ogc"],
+        // The pipeline builds the GeoJSON untyped: the model documents it, Elysia does not type the handler with it.
+        detail: documentedOperation({
           operationId: "getOgcItem",
-        summary: "One feature of an OGC API - Features collection",
-          description: "The feature with its flat properties and links (self, collection); a mapunits feature takes the summary parameters, a geochem_sites feature the elements (properties), as the items do. Examples: /ogc/collections/pedons/items/02N0245, /ogc/collections/stations/items/2092:KS:SCAN, /ogc/collections/geochem_sites/items/3560?properties=arsenic,lead",
-          responses: responsesAs(
-            GEOJSON,
-            documentedResponses(
-              {
-                200: ["OgcFeature", "The feature."],
-                400: ["ErrorResponse", ITEM_BAD_REQUEST],
-                404: ["ErrorResponse", "No such collection, or no such feature in it (code not_found)."],
-                ...UPSTREAM_ERRORS,
-              },
-              { etag: true },
-            ),
-          ),
-        },
+          tag: "ogc",
+          summary: "One feature of an OGC API - Features collection",
+          description:
+            "The feature with its flat properties and links (self, collection); a mapunits feature takes the summary parameters, a geochem_sites feature the elements (properties), as the items do. Examples: /ogc/collections/pedons/items/02N0245, /ogc/collections/stations/items/2092:KS:SCAN, /ogc/collections/geochem_sites/items/3560?properties=arsenic,lead",
+          ok: [OgcFeature, "The feature."],
+          errors: {
+            400: ["ErrorResponse", ITEM_BAD_REQUEST],
+            404: ["ErrorResponse", "No such collection, or no such feature in it (code not_found)."],
+            ...UPSTREAM_ERRORS,
+          },
+          etag: true,
+          mediaType: GEOJSON,
+        }),
       },
     );
 }

@@ -8,9 +8,10 @@
  * Countries are Natural Earth's 1:50m outlines (world-atlas, already served to the map page), read once.
  */
 import { readFileSync } from "node:fs";
-// Imported as a file (its path), as src/pages/assets.ts does for the map page: one file, embedded once by
-// `bun build --compile` and read here when first needed. A JSON-module import of the same file would turn
-// the pages' import into an object too, and the compiled map page would lose it.
+// Imported as a file (its path), as the executable's generated entry imports the map page's copy
+// (scripts/build.ts): one file, embedded by `bun build --compile` and read here when first needed. A
+// JSON-module import of the same file would turn the entry's import into an object too, and the compiled
+// map page would lose it.
 import worldFile from "world-atlas/countries-50m.json" with { type: "file" };
 
 /** What the messages read of a source (the transport's SourceDescription has this shape). */
@@ -19,6 +20,8 @@ export interface CoverageSource {
   kind: string;
   /** Snapshot only: the lab collections and survey areas it holds, as labels. */
   coverage?: string[];
+  /** Snapshot only: every dataset it holds, by the kind its importer wrote, with its box [w, s, e, n] when stated. */
+  datasets?: { kind: string; id: string; label: string; bbox: [number, number, number, number] | null }[];
   /** Snapshot only: each survey area with the box [w, s, e, n] of its polygons. */
   areas?: { symbol: string; bbox: [number, number, number, number] }[];
 }

@@ -3,7 +3,7 @@
  * GET /v1/providers/{provider_id}/raw/sites/{site_id}: any sample_sites provider (docs/decisions.md#geochem).
  */
 import { Elysia } from "elysia";
-import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
+import { documentedRoute, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
 import { parsedQuery, strictQuery } from "../http/query";
 import type { Send } from "../http/response";
 import { ProviderNotOperationalError, ValidationError } from "../errors";
@@ -59,13 +59,8 @@ function withCursor(request: Request, cursor: string): string {
   return `${url.pathname}${url.search}`;
 }
 
-const LINK_HEADER = { description: 'With truncated: <path of the next page>; rel="next" (RFC 8288).', schema: { type: "string" } } as const;
-
-function withLinkHeader<R extends Record<string, unknown>>(responses: R): R {
-  const ok = responses["200"] as { headers?: Record<string, unknown> } | undefined;
-  if (ok) ok.headers = { ...ok.headers, Link: LINK_HEADER };
-  return responses;
-}
+/** The Link header of a page that is followed by another (RFC 8288). */
+const NEXT_PAGE_LINK = 'With truncated: <path of the next page>; rel="next" (RFC 8288).';
 
 const SITE_ERRORS = {
   404: ["ErrorResponse", "No site with this SiteID (code not_found)."],
@@ -87,28 +82,25 @@ export function geochem(deps: GeochemRouteDeps) {
       {
         transform: sitesQuery.transform,
         query: GeochemSitesQueryParams,
-        response: { 200: GeochemSiteCollection },
-        detail: {
-          tags: ["geochem"],
+        ...documentedRoute({
           operationId: "listGeochemSites",
+          tag: "geochem",
           summary: "Geochemistry sample sites in a box, or nearest a point",
           description:
             "An RFC 7946 FeatureCollection of USGS DS 801 sample sites (0-5 cm soil, conterminous US). With bbox (any size inside WGS84): the sites in the box in site-id order, at most `limit` per page; when `truncated`, `next` (and the Link header) give the next page, whose cursor is bound to the box and property; format=csv answers every page of the box in one file (at most 50,000 rows). With near=lat,lon: the `limit` nearest sites, nearest first, each with distance_km. With property (one element): each site carries its result flat (value, reported_value, value_qualifier, reporting_limit, unit) for mapping; censored results have value null. Examples: /v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=arsenic, /v1/geochem/sites?near=42.0864,-93.7571&limit=5",
-          responses: withLinkHeader(
-            documentedResponses(
-              {
-                200: ["GeochemSiteCollection", "Sites (possibly none), whether more follow and the next page, cache metadata and warnings."],
-                409: PLANNED_PROVIDER_ERROR,
-                422: [
-                  "ErrorResponse",
-                  "A parameter violates its rules (code validation_error): both bbox and near; bbox not four numbers, outside WGS84 or min not less than max; near not latitude,longitude; limit outside 1 to 1000 (1 to 100 with near); an unknown property or one that is not an element of the survey; a cursor from another query, altered, or with near; format not json or csv.",
-                ],
-                ...UPSTREAM_ERRORS,
-              },
-              { etag: true, csv: "one row per site" },
-            ),
-          ),
-        },
+          ok: [GeochemSiteCollection, "Sites (possibly none), whether more follow and the next page, cache metadata and warnings."],
+          errors: {
+            409: PLANNED_PROVIDER_ERROR,
+            422: [
+              "ErrorResponse",
+              "A parameter violates its rules (code validation_error): both bbox and near; bbox not four numbers, outside WGS84 or min not less than max; near not latitude,longitude; limit outside 1 to 1000 (1 to 100 with near); an unknown property or one that is not an element of the survey; a cursor from another query, altered, or with near; format not json or csv.",
+            ],
+            ...UPSTREAM_ERRORS,
+          },
+          etag: true,
+          csv: "one row per site",
+          link: NEXT_PAGE_LINK,
+        }),
       },
     )
     .get(
@@ -124,23 +116,21 @@ export function geochem(deps: GeochemRouteDeps) {
         params: GeochemSiteParams,
         transform: siteQuery.transform,
         query: GeochemSiteQueryParams,
-        response: { 200: GeochemSiteResponse },
-        detail: {
-          tags: ["geochem"],
+        ...documentedRoute({
           operationId: "getGeochemSite",
+          tag: "geochem",
           summary: "One geochemistry sample site and its element results",
           description:
             "The site (SiteID, lab id, state, coordinates, collection date, NLCD 1992 land cover, 0-5 cm depth) and one observation per element asked for (default all 44): value (null when censored), reported_value as the file has it, value_qualifier, reporting_limit, unit (from the file's unit row; wt. % served as %), the file's column and cell, citation and retrieval time. An element with no sample (N.S.) has no observation and a warning naming it. Example: /v1/geochem/sites/3560?properties=arsenic,selenium,lead",
-          responses: documentedResponses(
-            {
-              200: ["GeochemSiteResponse", "The site, its observations, provenance, cache metadata and warnings."],
-              409: PLANNED_PROVIDER_ERROR,
-              422: ["ErrorResponse", "Malformed site id; an unknown property or one the survey does not report; format not json or csv (code validation_error)."],
-              ...SITE_ERRORS,
-            },
-            { etag: true, csv: "one row per element observation" },
-          ),
-        },
+          ok: [GeochemSiteResponse, "The site, its observations, provenance, cache metadata and warnings."],
+          errors: {
+            409: PLANNED_PROVIDER_ERROR,
+            422: ["ErrorResponse", "Malformed site id; an unknown property or one the survey does not report; format not json or csv (code validation_error)."],
+            ...SITE_ERRORS,
+          },
+          etag: true,
+          csv: "one row per element observation",
+        }),
       },
     )
     .get(
@@ -152,24 +142,21 @@ export function geochem(deps: GeochemRouteDeps) {
       },
       {
         params: RawGeochemSiteParams,
-        response: { 200: RawGeochemSiteResponse },
-        detail: {
-          tags: ["raw"],
+        ...documentedRoute({
           operationId: "getRawGeochemSite",
+          tag: "raw",
           summary: "Untouched upstream row for one sample site",
           description:
             `The DS 801 file's row for the site as {column: cell} beside the unit row as {column: unit}, every cell a string as written, inside a labelled wrapper. Not normalized; not promised to stay stable. Example: /v1/providers/${GEOCHEM_PROVIDER}/raw/sites/3560`,
-          responses: documentedResponses(
-            {
-              200: ["RawGeochemSiteResponse", "The raw row in its wrapper."],
-              404: ["ErrorResponse", "Unknown provider (code unknown_provider), or no site with this SiteID (code not_found)."],
-              409: PLANNED_PROVIDER_ERROR,
-              422: ["ErrorResponse", "Malformed site id, or a provider that does not serve sample sites (code validation_error)."],
-              ...UPSTREAM_ERRORS,
-            },
-            { etag: true },
-          ),
-        },
+          ok: [RawGeochemSiteResponse, "The raw row in its wrapper."],
+          errors: {
+            404: ["ErrorResponse", "Unknown provider (code unknown_provider), or no site with this SiteID (code not_found)."],
+            409: PLANNED_PROVIDER_ERROR,
+            422: ["ErrorResponse", "Malformed site id, or a provider that does not serve sample sites (code validation_error)."],
+            ...UPSTREAM_ERRORS,
+          },
+          etag: true,
+        }),
       },
     );
 }

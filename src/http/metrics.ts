@@ -214,7 +214,7 @@ export function metricsRoute(metrics: Metrics, upstream: () => SourceDescription
         responses: {
           200: {
             description: "The metrics as text/plain; version=0.0.4.",
-            headers: { "X-Request-Id": { description: "Request id.", schema: { type: "string" } } },
+            headers: { "X-Request-Id": { description: "Request id.", schema: { type: "string" } }, "Cache-Control": { description: "no-store", schema: { type: "string" } } },
             content: { "text/plain": { schema: { type: "string" } } },
           },
           401: { description: "METRICS_TOKEN is set and the request does not bear it (code unauthorized).", content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } } },

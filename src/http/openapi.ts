@@ -6,7 +6,7 @@
  */
 import { swagger } from "@elysiajs/swagger";
 import { Elysia } from "elysia";
-import type { TSchema } from "@sinclair/typebox";
+import { Type, type TSchema, type TUnion } from "@sinclair/typebox";
 import type { OpenAPIV3 } from "openapi-types";
 import { VERSION } from "../version";
 import { polishDocument } from "./openapi-polish";
@@ -43,12 +43,69 @@ export const UPSTREAM_ERRORS = {
 /** The response of a route that names a provider which is planned, not operational. */
 export const PLANNED_PROVIDER_ERROR = ["ErrorResponse", "The provider is planned, not operational (code provider_not_operational)."] as const satisfies ResponseSpec;
 
+/** What a route declares of itself, once: the document's operation and the model of its 200. */
+export interface RouteDeclaration<M extends TSchema, A extends TSchema | undefined = undefined> {
+  /** A public contract: generated clients name their methods by it (docs/decisions.md#contract-lists). */
+  operationId: string;
+  tag: string;
+  summary: string;
+  description: string;
+  /** The 200: its model (a named component, by the model's `title`) and what it holds. */
+  ok: readonly [model: M, description: string];
+  /** The other statuses the route itself answers with; 429 and 500 are added to every route. */
+  errors?: Record<number, ResponseSpec>;
+  /** The 200 carries an ETag, and a matching If-None-Match gets 304. */
+  etag?: boolean;
+  /** What the 200's Cache-Control says with its ETag (default: a public lifetime); null when the route sends none. */
+  cacheControl?: string | null;
+  /**
+   * What one CSV row is: documents the route's table, text/csv on the 200 beside JSON and its
+   * Content-Disposition. The route then passes its table to `send` and has FORMAT_PARAMETER in its query.
+   */
+  csv?: string;
+  /** The one media type of the 200 when it is not JSON (GeoJSON, JSON Schema). */
+  mediaType?: string;
+  /** Another representation of the 200 beside JSON (format=geojson): its media type and model. */
+  alternative?: readonly [mediaType: string, model: NonNullable<A>];
+  /** What the 200's Link header says, on a paged route. */
+  link?: string;
+}
+
+/** The 200 body a route declares to Elysia: its model, or either of its representations. */
+type DeclaredBody<M extends TSchema, A extends TSchema | undefined> = A extends TSchema ? TUnion<[M, A]> : M;
+
+function modelName(model: TSchema): string {
+  if (typeof model.title !== "string") throw new Error("A documented model needs a title: it names its component (src/models.ts).");
+  return model.title;
+}
+
 /**
- * `detail.responses` for a route: each status with its model and what it means. `csv` (what one row
- * is) documents the route's table: text/csv on the 200 beside JSON, and its Content-Disposition. The
- * route then passes its table to `send` and has FORMAT_PARAMETER in its query.
+ * A route's options, declared once: `response` (the model Elysia types the handler with) and `detail`
+ * (its operation in the OpenAPI document). Spread it into the route's options beside its params and query.
  */
-export function documentedResponses(specs: Record<number, ResponseSpec>, options: { etag?: boolean; csv?: string } = {}): OpenAPIV3.ResponsesObject {
+export function documentedRoute<M extends TSchema, A extends TSchema | undefined = undefined>(route: RouteDeclaration<M, A>): { response: { 200: DeclaredBody<M, A> }; detail: OpenAPIV3.OperationObject } {
+  const [model] = route.ok;
+  const body = (route.alternative ? Type.Union([model, route.alternative[1]]) : model) as DeclaredBody<M, A>;
+  return { response: { 200: body }, detail: documentedOperation(route) };
+}
+
+/**
+ * A route's operation in the OpenAPI document: id, tag, summary, description and every status with its
+ * model, headers and media types. `documentedRoute` alone, for a route whose handler Elysia cannot type.
+ */
+export function documentedOperation<M extends TSchema, A extends TSchema | undefined = undefined>(route: RouteDeclaration<M, A>): OpenAPIV3.OperationObject {
+  const [model, description] = route.ok;
+  const responses = documentedResponses({ 200: [modelName(model), description], ...route.errors }, { etag: route.etag, csv: route.csv, cacheControl: route.cacheControl });
+  const ok = responses["200"] as OpenAPIV3.ResponseObject;
+  const json = ok.content!["application/json"]!;
+  if (route.mediaType) ok.content = { [route.mediaType]: json };
+  if (route.alternative) ok.content = { ...ok.content, [route.alternative[0]]: { schema: { $ref: `#/components/schemas/${modelName(route.alternative[1])}` } } };
+  if (route.link) ok.headers = { ...ok.headers, Link: { description: route.link, schema: { type: "string" } } };
+  return { operationId: route.operationId, tags: [route.tag], summary: route.summary, description: route.description, responses };
+}
+
+/** `detail.responses` for a route: each status with its model and what it means (see RouteDeclaration). */
+function documentedResponses(specs: Record<number, ResponseSpec>, options: { etag?: boolean; csv?: string; cacheControl?: string | null } = {}): OpenAPIV3.ResponsesObject {
   const all = { ...specs, ...ALWAYS };
   const out: OpenAPIV3.ResponsesObject = {};
   for (const [status, [model, description]] of Object.entries(all)) {
@@ -56,7 +113,8 @@ export function documentedResponses(specs: Record<number, ResponseSpec>, options
     if (status === "429") headers["Retry-After"] = { description: "Seconds to wait before retrying.", schema: { type: "integer" } };
     if (status === "200" && options.etag) {
       headers.ETag = { description: "Entity tag; send it back in If-None-Match to get 304.", schema: { type: "string" } };
-      headers["Cache-Control"] = { description: "public, max-age=<seconds>", schema: { type: "string" } };
+      const cacheControl = options.cacheControl === undefined ? "public, max-age=<seconds>" : options.cacheControl;
+      if (cacheControl !== null) headers["Cache-Control"] = { description: cacheControl, schema: { type: "string" } };
     }
     out[status] = { description, headers, content: jsonRef(model) };
     if (status === "200" && options.csv) {

@@ -1,6 +1,6 @@
 /** GET /v1/soil/location and GET /v1/providers/{provider_id}/raw/location: any mapped_location provider. */
 import { Elysia } from "elysia";
-import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
+import { documentedRoute, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
 import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { checkDepthInterval, type DataDeps } from "../answer";
@@ -63,22 +63,17 @@ export function location(deps: LocationRouteDeps) {
       {
         transform: locationQuery.transform,
         query: LocationQueryParams,
-        response: { 200: LocationResponse },
-        detail: {
+        ...documentedRoute({
           operationId: "getSoilLocation",
-          tags: ["soil"],
+          tag: "soil",
           summary: "Mapped-survey soil values for one WGS84 point",
           description:
             "SSURGO map units containing the point, their components and the horizons overlapping the depth interval, one observation per horizon and requested property with full provenance. A valid point with no data is 200 with empty observations and a warning. Example: /v1/soil/location?latitude=41.944131&longitude=-94.359608&properties=ph,organic_matter,clay",
-          responses: documentedResponses(
-            {
-              200: ["LocationResponse", "Observations (possibly none), map units, cache metadata and warnings."],
-              ...DATA_ERRORS,
-              409: PLANNED_PROVIDER_ERROR,
-            },
-            { etag: true, csv: "one row per observation" },
-          ),
-        },
+          ok: [LocationResponse, "Observations (possibly none), map units, cache metadata and warnings."],
+          errors: { ...DATA_ERRORS, 409: PLANNED_PROVIDER_ERROR },
+          etag: true,
+          csv: "one row per observation",
+        }),
       },
     )
     .get(
@@ -100,23 +95,20 @@ export function location(deps: LocationRouteDeps) {
         transform: rawLocationQuery.transform,
         params: RawLocationPathParams,
         query: RawLocationQueryParams,
-        response: { 200: RawProviderResponse },
-        detail: {
+        ...documentedRoute({
           operationId: "getRawLocation",
-          tags: ["raw"],
+          tag: "raw",
           summary: "Untouched upstream payload for one point",
           description:
             `The exact upstream JSON for the point query inside a labelled wrapper: for a mapped-location provider SDA's JSON (JSON+COLUMNNAME+METADATA), in snapshot mode the same table shape built from the snapshot; for a point_values provider its own answer (a REST answer exactly; offline, the raster cells holding the point with each file's metadata). Not normalized; not promised to stay stable. Example: /v1/providers/${DEFAULT_POINT_PROVIDER}/raw/location?latitude=41.944131&longitude=-94.359608`,
-          responses: documentedResponses(
-            {
-              200: ["RawProviderResponse", "The raw payload in its wrapper."],
-              404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
-              409: PLANNED_PROVIDER_ERROR,
-              ...DATA_ERRORS,
-            },
-            { etag: true },
-          ),
-        },
+          ok: [RawProviderResponse, "The raw payload in its wrapper."],
+          errors: {
+            404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
+            409: PLANNED_PROVIDER_ERROR,
+            ...DATA_ERRORS,
+          },
+          etag: true,
+        }),
       },
     );
 }

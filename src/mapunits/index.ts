@@ -1,6 +1,6 @@
 /** GET /v1/soil/mapunits?bbox=…: map-unit polygons of any mapped_location provider that has them. */
 import { Elysia } from "elysia";
-import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
+import { documentedRoute, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
 import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
@@ -93,27 +93,25 @@ export function mapUnits(deps: MapUnitRouteDeps) {
     {
       transform: collectionQuery.transform,
       query: MapUnitCollectionQueryParams,
-      response: { 200: MapUnitCollection },
-      detail: {
+      ...documentedRoute({
         operationId: "listMapUnits",
-        tags: ["soil"],
+        tag: "soil",
         summary: "Map-unit polygons in a bounding box",
         description:
           "An RFC 7946 FeatureCollection (EPSG:4326, [lon, lat]) of the SSURGO map-unit polygons that meet the box, holes kept, ordered by polygon key, at most `limit` per page; when more exist, `truncated` is true, `next` is the URL of the next page and a `Link: <...>; rel=\"next\"` header says the same (explicit cursors: walking the pages returns every polygon once); format=csv answers every page in one file (at most 50,000 rows). Each feature names its map unit (map_unit_key, map_unit_symbol, map_unit_name, area_symbol); with `properties` (several) or `property` (one; then also summary {value, category, unit, percent_of_map_unit}), and optionally `method` and a depth interval, each carries flat members per property: `<id>` (value or class) and `<id>_percent_of_map_unit`; the warnings name, by map unit, values that rest on less than half of the map unit or on miscellaneous-area placeholders. Example: /v1/soil/mapunits?bbox=-94.37,41.934,-94.35,41.954&properties=clay,ph&depth_top_cm=0&depth_bottom_cm=30",
-        responses: documentedResponses(
-          {
-            200: ["MapUnitCollection", "Polygons (possibly none), whether the collection is truncated, cache metadata and warnings."],
-            404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
-            409: PLANNED_PROVIDER_ERROR,
-            422: [
-              "ErrorResponse",
-              "A parameter violates its rules (code validation_error): bbox not four numbers, out of range, min not less than max, over 0.25 degrees per side; limit outside 1 to 5000; an unknown summary property, both property and properties, a method that does not fit a property, a bad depth interval; a provider without polygons; format not json or csv; a CSV of more than 50,000 rows; a cursor that was edited or made by another query (another bbox, provider or properties).",
-            ],
-            ...UPSTREAM_ERRORS,
-          },
-          { etag: true, csv: "one row per polygon feature (its map unit and summary; no geometry)" },
-        ),
-      },
+        ok: [MapUnitCollection, "Polygons (possibly none), whether the collection is truncated, cache metadata and warnings."],
+        errors: {
+          404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
+          409: PLANNED_PROVIDER_ERROR,
+          422: [
+            "ErrorResponse",
+            "A parameter violates its rules (code validation_error): bbox not four numbers, out of range, min not less than max, over 0.25 degrees per side; limit outside 1 to 5000; an unknown summary property, both property and properties, a method that does not fit a property, a bad depth interval; a provider without polygons; format not json or csv; a CSV of more than 50,000 rows; a cursor that was edited or made by another query (another bbox, provider or properties).",
+          ],
+          ...UPSTREAM_ERRORS,
+        },
+        etag: true,
+        csv: "one row per polygon feature (its map unit and summary; no geometry)",
+      }),
     },
   );
 }

@@ -1,6 +1,6 @@
 /** GET /v1/providers and GET /v1/properties: the catalog, served from the provider registry and the vocabulary. */
 import { Elysia } from "elysia";
-import { documentedResponses } from "../http/openapi";
+import { documentedRoute } from "../http/openapi";
 import type { Registry } from "../providers/registry";
 import { PropertiesResponse, ProvidersResponse } from "../catalog/model";
 import { PROPERTIES, VOCABULARY_WARNING } from "../catalog/properties";
@@ -15,14 +15,14 @@ export function catalog(registry: Registry) {
         return { providers: [...providers] };
       },
       {
-        response: { 200: ProvidersResponse },
-        detail: {
+        ...documentedRoute({
           operationId: "listProviders",
-          tags: ["meta"],
+          tag: "meta",
           summary: "Provider catalog",
           description: "Every source provider, operational or planned, with coverage, access, licence and limitations.",
-          responses: documentedResponses({ 200: ["ProvidersResponse", "The provider catalog."] }),
-        },
+          ok: [ProvidersResponse, "The provider catalog."],
+          etag: true,
+        }),
       },
     )
     .get(
@@ -32,14 +32,15 @@ export function catalog(registry: Registry) {
         return { properties: [...PROPERTIES], warning: VOCABULARY_WARNING };
       },
       {
-        response: { 200: PropertiesResponse },
-        detail: {
+        ...documentedRoute({
           operationId: "listProperties",
-          tags: ["meta"],
+          tag: "meta",
           summary: "Soil-property vocabulary",
-          description: "Canonical property ids with units, accepted aliases, conversion notes and method-dependency warnings. Aliases are accepted wherever a property id is.",
-          responses: documentedResponses({ 200: ["PropertiesResponse", "The vocabulary."] }),
-        },
+          description:
+            "Canonical property ids with units, accepted aliases, conversion notes and method-dependency warnings. Aliases are accepted wherever a property id is.",
+          ok: [PropertiesResponse, "The vocabulary."],
+          etag: true,
+        }),
       },
     );
 }

@@ -1,6 +1,6 @@
 /** GET /health, GET /v1 and GET /v1/layers: answered from memory, never calling an upstream. */
 import { Elysia } from "elysia";
-import { documentedResponses } from "../http/openapi";
+import { documentedRoute } from "../http/openapi";
 import { requestOrigin } from "../http/request-path";
 import { constantDocument } from "../http/trace";
 import type { Registry } from "../providers/registry";
@@ -35,8 +35,15 @@ export function meta(registry: Registry, source: () => CoverageSource) {
       return { status: "healthy" as const, service: SERVICE_NAME, version: VERSION };
     },
     {
-      response: { 200: HealthResponse },
-      detail: { operationId: "getHealth", tags: ["meta"], summary: "Service health", description: "Reports that the process answers. Makes no upstream call.", responses: documentedResponses({ 200: ["HealthResponse", "The service is up."] }) },
+      ...documentedRoute({
+        operationId: "getHealth",
+        tag: "meta",
+        summary: "Service health",
+        description: "Reports that the process answers. Makes no upstream call.",
+        ok: [HealthResponse, "The service is up."],
+        etag: true,
+        cacheControl: "no-store",
+      }),
     },
   )
   .get(
@@ -55,8 +62,14 @@ export function meta(registry: Registry, source: () => CoverageSource) {
       };
     },
     {
-      response: { 200: ApiMetadata },
-      detail: { operationId: "getApiMetadata", tags: ["meta"], summary: "API metadata", description: "Name, version, maturity, where the documentation is, and the operational providers.", responses: documentedResponses({ 200: ["ApiMetadata", "API metadata."] }) },
+      ...documentedRoute({
+        operationId: "getApiMetadata",
+        tag: "meta",
+        summary: "API metadata",
+        description: "Name, version, maturity, where the documentation is, and the operational providers.",
+        ok: [ApiMetadata, "API metadata."],
+        etag: true,
+      }),
     },
   )
   .get(
@@ -66,15 +79,15 @@ export function meta(registry: Registry, source: () => CoverageSource) {
       return { layers: layerEntries(registry, source()) };
     },
     {
-      response: { 200: LayersResponse },
-      detail: {
+      ...documentedRoute({
         operationId: "listLayers",
-        tags: ["meta"],
+        tag: "meta",
         summary: "Map layers",
         description:
           "What a map can draw from this instance: one entry per operational provider with a map layer (survey polygons, pedons, sample sites; grids and stations when a provider of those roles is registered), with the endpoint it reads, the properties it serves and its coverage (the snapshot's places and their boxes when known). Makes no upstream call.",
-        responses: documentedResponses({ 200: ["LayersResponse", "The map layers."] }),
-      },
+        ok: [LayersResponse, "The map layers."],
+        etag: true,
+      }),
     },
   );
 }

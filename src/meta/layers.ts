@@ -37,17 +37,16 @@ export const LAYER_KINDS: Readonly<Record<string, KindDeclaration>> = {
 
 type Box = [number, number, number, number];
 
-/** The places of the snapshot that belong to a provider, with their boxes when the source states them. */
+/**
+ * The places of the snapshot that are a provider's: the datasets of the kind it declares (`placeDatasets`),
+ * each named by its importer's id and label, with the box the importer states (docs/decisions.md#map-layers).
+ */
 function placesOf(provider: OperationalProvider, source: CoverageSource): { id: string; label: string; bbox: Box | null }[] {
-  if (source.kind !== "snapshot") return [];
-  const labels = source.coverage ?? [];
-  if (provider.role === "mapped_location") {
-    // The source's survey areas, each named by its coverage label ("SSURGO IA073 Greene County, Iowa (…)").
-    return (source.areas ?? []).map((area) => ({ id: area.symbol, label: labels.find((l) => l.split(" ").includes(area.symbol)) ?? area.symbol, bbox: [...area.bbox] as Box }));
-  }
-  // Another dataset is the provider's when its label starts with one of the provider's names ("KSSL Kansas lab pedons (462)").
-  const names = new Set([provider.id, ...provider.aliases].map((n) => n.toLowerCase()));
-  return labels.filter((l) => names.has((l.split(" ")[0] ?? "").toLowerCase())).map((label) => ({ id: label.split(" ")[1] ?? label, label, bbox: null }));
+  if (source.kind !== "snapshot" || provider.placeDatasets === undefined) return [];
+  return (source.datasets ?? [])
+    .filter((d) => d.kind === provider.placeDatasets)
+    .sort((a, b) => a.id.localeCompare(b.id))
+    .map((d) => ({ id: d.id, label: d.label, bbox: d.bbox === null ? null : ([...d.bbox] as Box) }));
 }
 
 function union(boxes: Box[]): Box | null {

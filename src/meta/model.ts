@@ -39,7 +39,7 @@ export const LayerCoverage = t.Object(
     source: t.String({ description: "The source this instance reads: snapshot, sda, or a provider's own transport." }),
     places: t.Array(
       t.Object({ id: t.String(), label: t.String(), bbox: t.Union([Box, t.Null()]) }, closed),
-      { description: "Snapshot only: the datasets of this provider the snapshot holds, with the box of each when the source states it (survey areas do)." },
+      { description: "Snapshot only: the places of this provider the snapshot holds (the datasets it declares as places), with the box of each when the source states it (survey areas and raster clips do)." },
     ),
     extent: t.Union([Box, t.Null()], { description: "The union of the places' boxes; null when no box is known here." }),
     extent_url: t.Union([t.String(), t.Null()], { description: "The OGC collection whose extent is computed from this layer's data, when there is one." }),

@@ -7,7 +7,7 @@
 import { Elysia } from "elysia";
 import type { ResponsePipeline, StaticFile } from "../http/response";
 import { staticFile } from "../http/response";
-import { ASSETS, type Asset } from "./assets";
+import { assets, type Asset } from "./assets";
 
 export const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -29,7 +29,7 @@ export function pages(sendFile: ResponsePipeline["sendFile"]) {
   };
 
   const app = new Elysia({ name: "loam.pages" });
-  for (const [url, asset] of Object.entries(ASSETS)) {
+  for (const [url, asset] of Object.entries(assets())) {
     app.get(url, async ({ request, set }) => sendFile(await load(url, asset), request, set), { detail: { hide: true } });
   }
   return app;

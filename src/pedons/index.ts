@@ -3,7 +3,7 @@
  * any lab_pedons provider.
  */
 import { Elysia } from "elysia";
-import { documentedResponses, UPSTREAM_ERRORS, PLANNED_PROVIDER_ERROR } from "../http/openapi";
+import { documentedRoute, UPSTREAM_ERRORS, PLANNED_PROVIDER_ERROR } from "../http/openapi";
 import { queryOfRequest, strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
@@ -85,24 +85,22 @@ export function pedons(deps: PedonRouteDeps) {
       {
         transform: collectionQuery.transform,
         query: PedonCollectionQueryParams,
-        response: { 200: PedonCollection },
-        detail: {
+        ...documentedRoute({
           operationId: "listPedons",
-          tags: ["pedons"],
+          tag: "pedons",
           summary: "Laboratory pedon points in a bounding box",
           description:
             "An RFC 7946 FeatureCollection of laboratory pedons with site coordinates inside the box, ordered by pedon key, at most `limit` per page; `truncated` is true when more exist, and then a `Link: <...>; rel=\"next\"` header names the next page (the same query with `cursor`): walking the pages returns every pedon of the box once; format=csv answers every page in one file (at most 50,000 rows). Each pedon is a point with representative_of_bbox false. Example: /v1/pedons?bbox=-96.5,38.5,-95,39.5&limit=50",
-          responses: documentedResponses(
-            {
-              200: ["PedonCollection", "Pedon points (possibly none), whether the list is truncated, cache metadata and warnings."],
-              404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
-              409: PROVIDER_ERRORS[409],
-              422: ["ErrorResponse", "A parameter violates its rules (code validation_error): bbox not four numbers, out of range, min not less than max, over 5 degrees per side or 4 square degrees; limit outside 1 to 500; a mapped-survey provider; format not json or csv; a CSV of more than 50,000 rows; a cursor that was edited or made by another query (another bbox or provider)."],
-              ...UPSTREAM_ERRORS,
-            },
-            { etag: true, csv: "one row per pedon feature" },
-          ),
-        },
+          ok: [PedonCollection, "Pedon points (possibly none), whether the list is truncated, cache metadata and warnings."],
+          errors: {
+            404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
+            409: PROVIDER_ERRORS[409],
+            422: ["ErrorResponse", "A parameter violates its rules (code validation_error): bbox not four numbers, out of range, min not less than max, over 5 degrees per side or 4 square degrees; limit outside 1 to 500; a mapped-survey provider; format not json or csv; a CSV of more than 50,000 rows; a cursor that was edited or made by another query (another bbox or provider)."],
+            ...UPSTREAM_ERRORS,
+          },
+          etag: true,
+          csv: "one row per pedon feature",
+        }),
       },
     )
     .get(
@@ -126,27 +124,25 @@ export function pedons(deps: PedonRouteDeps) {
       {
         transform: layerQuery.transform,
         query: LayerTableQueryParams,
-        response: { 200: LayerTable },
-        detail: {
-          tags: ["pedons"],
+        ...documentedRoute({
           operationId: "listPedonLayers",
+          tag: "pedons",
           summary: "Laboratory layers of every pedon in a bounding box, one row per layer and property",
           description:
             "A bulk table as soilDB's fetchLDM gives it: for each pedon of the box (in key order, at most `limit` per page), every layer overlapping the depth interval, one row per layer and requested property: layer_key, pedon_key, depths, horizon_designation, layer_type, value (null when censored), reported_value, value_qualifier, reporting_limit, unit, method_code, measurement_method; the same values GET /v1/pedons/{pedon_key} answers. When more pedons follow, `next` (and a Link header with rel=\"next\") names the next page; format=csv answers every page in one file (at most 50,000 rows). Example: /v1/pedons/layers?bbox=-96,38.5,-95,39.5&properties=clay,ph",
-          responses: documentedResponses(
-            {
-              200: ["LayerTable", "Rows (possibly none), the page's pedon count, the next page, cache metadata and warnings."],
-              404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
-              409: PROVIDER_ERRORS[409],
-              422: [
-                "ErrorResponse",
-                "A parameter violates its rules (code validation_error): bbox not four numbers, outside WGS84 or min not less than max; a CSV of more than 50,000 rows or 2,000 pedons (narrow the box); unknown or more than eight properties; limit outside 1 to 100; a bad depth interval; format not json or csv; a cursor that was edited or made by another query.",
-              ],
-              ...UPSTREAM_ERRORS,
-            },
-            { etag: true, csv: "one row per layer and property" },
-          ),
-        },
+          ok: [LayerTable, "Rows (possibly none), the page's pedon count, the next page, cache metadata and warnings."],
+          errors: {
+            404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
+            409: PROVIDER_ERRORS[409],
+            422: [
+              "ErrorResponse",
+              "A parameter violates its rules (code validation_error): bbox not four numbers, outside WGS84 or min not less than max; a CSV of more than 50,000 rows or 2,000 pedons (narrow the box); unknown or more than eight properties; limit outside 1 to 100; a bad depth interval; format not json or csv; a cursor that was edited or made by another query.",
+            ],
+            ...UPSTREAM_ERRORS,
+          },
+          etag: true,
+          csv: "one row per layer and property",
+        }),
       },
     )
     .get(
@@ -163,24 +159,22 @@ export function pedons(deps: PedonRouteDeps) {
         params: PedonParams,
         transform: pedonQuery.transform,
         query: PedonQueryParams,
-        response: { 200: PedonResponse },
-        detail: {
+        ...documentedRoute({
           operationId: "getPedon",
-          tags: ["pedons"],
+          tag: "pedons",
           summary: "One laboratory pedon: its layers and observations",
           description:
             "The pedon's lab layers overlapping the depth interval, each with the requested observations as reported: value (null when censored), reported_value, value_qualifier, reporting_limit, unit, original column, method code and method, data kind, transformations and warnings; with location, citation and cache metadata. The key is a pedlabsampnum (lower case accepted) or an SDA pedon_key. Example: /v1/pedons/02N0245?properties=ph,organic_carbon,clay,cec&depth_bottom_cm=50",
-          responses: documentedResponses(
-            {
-              200: ["PedonResponse", "Layers (possibly none in the interval), observations, location, citation, cache metadata and warnings."],
-              404: ["ErrorResponse", "No pedon with this key (code not_found)."],
-              409: ["ErrorResponse", "The laboratory provider is planned, not operational (code provider_not_operational); not the case today."],
-              422: ["ErrorResponse", "Malformed pedon key, unknown or more than eight properties, or a bad depth interval (code validation_error)."],
-              ...UPSTREAM_ERRORS,
-            },
-            { etag: true, csv: "one row per lab observation" },
-          ),
-        },
+          ok: [PedonResponse, "Layers (possibly none in the interval), observations, location, citation, cache metadata and warnings."],
+          errors: {
+            404: ["ErrorResponse", "No pedon with this key (code not_found)."],
+            409: ["ErrorResponse", "The laboratory provider is planned, not operational (code provider_not_operational); not the case today."],
+            422: ["ErrorResponse", "Malformed pedon key, unknown or more than eight properties, or a bad depth interval (code validation_error)."],
+            ...UPSTREAM_ERRORS,
+          },
+          etag: true,
+          csv: "one row per lab observation",
+        }),
       },
     )
     .get(
@@ -192,23 +186,20 @@ export function pedons(deps: PedonRouteDeps) {
       },
       {
         params: RawPedonParams,
-        response: { 200: RawPedonResponse },
-        detail: {
+        ...documentedRoute({
           operationId: "getRawPedon",
-          tags: ["raw"],
+          tag: "raw",
           summary: "Untouched upstream laboratory table for one pedon",
           description:
             `The exact SDA JSON (JSON+COLUMNNAME+METADATA) of the fixed, bounded laboratory query behind /v1/pedons/{pedon_key}, inside a labelled wrapper; in snapshot mode the same table shape built from the snapshot. Not normalized; not promised to stay stable. Example: /v1/providers/${DEFAULT_LAB_PROVIDER}/raw/pedons/02N0245`,
-          responses: documentedResponses(
-            {
-              200: ["RawPedonResponse", "The raw payload in its wrapper."],
-              ...PROVIDER_ERRORS,
-              422: ["ErrorResponse", "Malformed pedon key, or a provider that serves mapped values rather than laboratory pedons (code validation_error)."],
-              ...UPSTREAM_ERRORS,
-            },
-            { etag: true },
-          ),
-        },
+          ok: [RawPedonResponse, "The raw payload in its wrapper."],
+          errors: {
+            ...PROVIDER_ERRORS,
+            422: ["ErrorResponse", "Malformed pedon key, or a provider that serves mapped values rather than laboratory pedons (code validation_error)."],
+            ...UPSTREAM_ERRORS,
+          },
+          etag: true,
+        }),
       },
     );
 }

@@ -99,6 +99,13 @@ interface OperationalBase extends ProviderBase {
   connect(context: ConnectContext): Transport;
   /** Its tables in the offline snapshot and their import step, when it has any of its own. */
   readonly snapshot?: SnapshotStep;
+  /**
+   * Its coverage places on GET /v1/layers: the kind (DatasetInfo.kind) of the offline snapshot's datasets
+   * that are places of its own (a survey area, a lab collection, a raster clip), each with the box its
+   * importer states. None when absent: a network spread over a country names no place, and its layer's
+   * extent is its OGC collection's (docs/decisions.md#map-layers).
+   */
+  readonly placeDatasets?: string;
 }
 
 /** What answers are built from, beside the upstream answer: where the transport reads. */

@@ -1,7 +1,7 @@
 /** GET /v1/series/{name}: the description of a soil series, from the registry's series provider. */
 import { defaultProviderId } from "../providers/registry";
 import { Elysia } from "elysia";
-import { documentedResponses, UPSTREAM_ERRORS } from "../http/openapi";
+import { documentedRoute, UPSTREAM_ERRORS } from "../http/openapi";
 import type { Send } from "../http/response";
 import { strictQuery } from "../http/query";
 import { SERIES_TABLE } from "../tables";
@@ -33,23 +33,21 @@ export function series(deps: SeriesRouteDeps) {
       params: SeriesParams,
       transform: seriesQuery.transform,
       query: SeriesQueryParams,
-      response: { 200: SeriesResponse },
-      detail: {
+      ...documentedRoute({
         operationId: "getSeries",
-        tags: ["series"],
+        tag: "series",
         summary: "An Official Soil Series Description",
         description:
           "The series' taxonomic class, status, states and revision month, every text section of the description in its order, and the typical pedon's horizons (depths in cm, moist and dry Munsell colours as notation and sRGB, texture, structure, reaction class, the horizon's own narrative), with provenance (the citation names the revision) and cache metadata. The name is case-insensitive; words are separated by spaces or underscores. `format=csv` gives the horizons as a table. Example: /v1/series/Clarion",
-        responses: documentedResponses(
-          {
-            200: ["SeriesResponse", "The description, its horizons, provenance, cache metadata and warnings."],
-            404: ["ErrorResponse", "No description of a series with this name (code not_found)."],
-            422: ["ErrorResponse", "Not a series name: letters, at most four words, 40 characters; or format not json or csv (code validation_error)."],
-            ...UPSTREAM_ERRORS,
-          },
-          { etag: true, csv: "one row per horizon of the typical pedon" },
-        ),
-      },
+        ok: [SeriesResponse, "The description, its horizons, provenance, cache metadata and warnings."],
+        errors: {
+          404: ["ErrorResponse", "No description of a series with this name (code not_found)."],
+          422: ["ErrorResponse", "Not a series name: letters, at most four words, 40 characters; or format not json or csv (code validation_error)."],
+          ...UPSTREAM_ERRORS,
+        },
+        etag: true,
+        csv: "one row per horizon of the typical pedon",
+      }),
     },
   );
 }

@@ -7,7 +7,17 @@ import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { importKsslFolder, type KsslFolderReport } from "./kssl-import";
-import { createBaseSchema, integrityWarnings, readSnapshotInfo, SNAPSHOT_FORMAT_VERSION, writeDatasetInfo, writeInfo, type DatasetInfo } from "../upstream/snapshot-schema";
+import {
+  createBaseSchema,
+  integrityWarnings,
+  LAB_COLLECTION_DATASETS,
+  readSnapshotInfo,
+  SNAPSHOT_FORMAT_VERSION,
+  SURVEY_AREA_DATASETS,
+  writeDatasetInfo,
+  writeInfo,
+  type DatasetInfo,
+} from "../upstream/snapshot-schema";
 import { deleteSsurgoArea, importSsurgoFolder, legendAreaSymbols, type SsurgoFolderReport, type SurveyArea } from "./ssurgo-import";
 import { findSurveyFolders, withSurveyFolders } from "./zip";
 import { US_STATE_NAMES } from "./us-states";
@@ -93,18 +103,27 @@ async function atomically<T>(outPath: string, prepare: (tmp: string) => void, fi
   }
 }
 
-function ssurgoDataset(area: SurveyArea, report: SsurgoFolderReport, source: string, importedAt: string, rows: Record<string, number>): DatasetInfo {
+/** The box of a survey area's polygons, or null when it has none. */
+function areaBox(db: Database, areasymbol: string): [number, number, number, number] | null {
+  const box = db
+    .query<{ w: number | null; s: number; e: number; n: number }, [string]>("SELECT min(min_x) AS w, min(min_y) AS s, max(max_x) AS e, max(max_y) AS n FROM mupolygon WHERE areasymbol = ?")
+    .get(areasymbol);
+  return box && box.w !== null ? [box.w, box.s, box.e, box.n] : null;
+}
+
+function ssurgoDataset(area: SurveyArea, report: SsurgoFolderReport, source: string, importedAt: string, rows: Record<string, number>, bbox: [number, number, number, number] | null): DatasetInfo {
   const date = area.saverest?.slice(0, 10) ?? null;
   const version = [area.saversion === null ? null : `survey version ${area.saversion}`, date].filter(Boolean).join(", ");
   const clip = area.aoi ? "; area-of-interest extract only" : "";
   return {
-    kind: "ssurgo",
+    kind: SURVEY_AREA_DATASETS,
     id: area.areasymbol,
     label: `SSURGO ${area.areasymbol} ${area.areaname ?? ""}`.trimEnd() + (version || clip ? ` (${version}${clip})` : ""),
     vintage: date,
     source,
     rows,
     importedAt,
+    bbox,
     extra: { saversion: area.saversion, saverest: area.saverest, aoi: area.aoi, folder: basename(report.folder) },
   };
 }
@@ -140,7 +159,7 @@ async function addSsurgo(db: Database, source: string, log: (line: string) => vo
       warnings.push(...report.warnings);
       const importedAt = new Date().toISOString();
       for (const area of report.areas) {
-        const info = ssurgoDataset(area, report, source, importedAt, areaRows(db, area.areasymbol));
+        const info = ssurgoDataset(area, report, source, importedAt, areaRows(db, area.areasymbol), areaBox(db, area.areasymbol));
         writeDatasetInfo(db, info);
         datasets.push(info);
       }
@@ -161,7 +180,7 @@ function ksslDataset(report: KsslFolderReport, db: Database): DatasetInfo {
     if (fy?.lo && fy.hi) vintage = fy.lo === fy.hi ? `FY${fy.lo}` : `FY${fy.lo}-FY${fy.hi}`;
   }
   return {
-    kind: "kssl",
+    kind: LAB_COLLECTION_DATASETS,
     id: report.collection,
     label: `KSSL ${place} lab pedons (${pedons})`,
     vintage,

@@ -1,6 +1,6 @@
 /** GET /v1/soil/mapunits/{map_unit_key} and GET /v1/soil/summary: any mapped_location provider with map units. */
 import { Elysia } from "elysia";
-import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
+import { documentedRoute, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
 import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
@@ -82,21 +82,19 @@ export function summaries(deps: SummaryRouteDeps) {
         transform: mapUnitQuery.transform,
         params: MapUnitPathParams,
         query: MapUnitQueryParams,
-        response: { 200: SummaryResponse },
-        detail: {
+        ...documentedRoute({
           operationId: "getMapUnit",
-          tags: ["soil"],
+          tag: "soil",
           summary: "One map unit, its components and its summaries",
           description: `${BODY} Example: /v1/soil/mapunits/2765528?properties=clay,available_water_storage,drainage_class&depth_bottom_cm=100`,
-          responses: documentedResponses(
-            {
-              200: ["SummaryResponse", "The map unit, its components and the summaries."],
-              404: ["ErrorResponse", "No map unit has this key (code not_found)."],
-              ...DATA_ERRORS,
-            },
-            { etag: true, csv: "one row per summary" },
-          ),
-        },
+          ok: [SummaryResponse, "The map unit, its components and the summaries."],
+          errors: {
+            404: ["ErrorResponse", "No map unit has this key (code not_found)."],
+            ...DATA_ERRORS,
+          },
+          etag: true,
+          csv: "one row per summary",
+        }),
       },
     )
     .get(
@@ -110,20 +108,17 @@ export function summaries(deps: SummaryRouteDeps) {
       {
         transform: summaryQuery.transform,
         query: SummaryQueryParams,
-        response: { 200: SummaryResponse },
-        detail: {
+        ...documentedRoute({
           operationId: "getSoilSummary",
-          tags: ["soil"],
+          tag: "soil",
           summary: "Summaries of the map unit at one WGS84 point",
-          description: `The map unit containing the point, summarized as GET /v1/soil/mapunits/{map_unit_key} does. No map unit there: 200 with map_unit null and a warning. ${BODY} Example: /v1/soil/summary?latitude=41.944131&longitude=-94.359608&properties=clay&depth_bottom_cm=30`,
-          responses: documentedResponses(
-            {
-              200: ["SummaryResponse", "The map unit at the point (or null), its components and the summaries."],
-              ...DATA_ERRORS,
-            },
-            { etag: true, csv: "one row per summary" },
-          ),
-        },
+          description:
+            `The map unit containing the point, summarized as GET /v1/soil/mapunits/{map_unit_key} does. No map unit there: 200 with map_unit null and a warning. ${BODY} Example: /v1/soil/summary?latitude=41.944131&longitude=-94.359608&properties=clay&depth_bottom_cm=30`,
+          ok: [SummaryResponse, "The map unit at the point (or null), its components and the summaries."],
+          errors: DATA_ERRORS,
+          etag: true,
+          csv: "one row per summary",
+        }),
       },
     );
 }

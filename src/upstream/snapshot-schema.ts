@@ -9,10 +9,11 @@
 import type { Database } from "bun:sqlite";
 
 /**
- * The snapshot's layout: 2 (0.4.0) adds the DS 801 geochemistry tables. `npm install` rebuilds a
- * snapshot of an older layout (src/cli.ts, ensureSnapshot), so an upgraded checkout serves every source.
+ * The snapshot's layout: 2 (0.4.0) adds the DS 801 geochemistry tables; 3 (0.5.0) gives each survey
+ * area's dataset its box. `npm install` rebuilds a snapshot of an older layout (src/cli.ts,
+ * ensureSnapshot), so an upgraded checkout serves every source.
  */
-export const SNAPSHOT_FORMAT_VERSION = "2";
+export const SNAPSHOT_FORMAT_VERSION = "3";
 
 export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
@@ -157,6 +158,10 @@ export function integrityWarnings(db: Database): string[] {
   return warnings;
 }
 
+/** The kinds of the datasets the shared build imports (a provider's own step writes its id): a survey area, a lab collection. */
+export const SURVEY_AREA_DATASETS = "ssurgo";
+export const LAB_COLLECTION_DATASETS = "kssl";
+
 /** One dataset's entry in `snapshot_info` (key `dataset:<kind>:<id>`). */
 export interface DatasetInfo {
   /** "ssurgo", "kssl", or the id of the provider whose snapshot step imported it. */
@@ -169,6 +174,11 @@ export interface DatasetInfo {
   source: string;
   rows: Record<string, number>;
   importedAt: string;
+  /**
+   * The box [w, s, e, n] of what it holds, when its importer states one (a survey area's polygons, a
+   * raster clip's extent): the place's box on GET /v1/layers (docs/decisions.md#map-layers).
+   */
+  bbox?: [number, number, number, number] | null;
   extra?: Record<string, unknown>;
 }
 

@@ -70,6 +70,7 @@ export class SnapshotTransport implements Transport {
         builtAt: info.values.get("updated_at") ?? info.values.get("built_at"),
         // SSURGO areas first, then lab collections, each by id.
         coverage: [...info.datasets].sort((a, b) => b.kind.localeCompare(a.kind) || a.id.localeCompare(b.id)).map((d) => d.label),
+        datasets: info.datasets.map((d) => ({ kind: d.kind, id: d.id, label: d.label, bbox: d.bbox ?? null })),
         identity: `snapshot:${contentHash(path)}`,
         areas: surveyAreaBoxes(this.file),
       };

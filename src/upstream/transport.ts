@@ -108,6 +108,14 @@ export interface SnapshotForm<P> {
   prepare(snapshot: import("./snapshot").SnapshotFile): (params: P) => Payload;
 }
 
+/** A dataset of the snapshot as the source describes it: who imported it, its id and label, its box when stated. */
+export interface SourceDataset {
+  kind: string;
+  id: string;
+  label: string;
+  bbox: [number, number, number, number] | null;
+}
+
 export interface SourceDescription {
   /** snapshot, sda, or a provider's own transport name. */
   kind: string;
@@ -117,6 +125,8 @@ export interface SourceDescription {
   builtAt?: string;
   /** Snapshot only: survey areas and lab collections it holds, e.g. "SSURGO IA073 (2020-06-10)". */
   coverage?: string[];
+  /** Snapshot only: every dataset it holds, by the kind its importer wrote (DatasetInfo), with its box when stated. */
+  datasets?: SourceDataset[];
   /** Snapshot only: the survey areas it holds, each with the box [w, s, e, n] of its polygons (src/domain/coverage.ts). */
   areas?: { symbol: string; bbox: [number, number, number, number] }[];
   /**

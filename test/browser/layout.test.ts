@@ -19,6 +19,8 @@ import { artifactPath, DESKTOP, expectClean, PHONE, pixelOf, useLoamAndBrowser, 
 const BROWSER_TEST_MS = 60_000;
 const { loam, browser } = useLoamAndBrowser();
 
+/** The one KSSL collection of the data (its folder: KS, the Kansas pedons). */
+const KSSL_COLLECTION = readdirSync(join(DATA_DIR, "kssl"))[0]!;
 const AREAS = readdirSync(join(DATA_DIR, "ssurgo"), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name.split("-")[0]!.toUpperCase())
@@ -176,7 +178,8 @@ describe("where the data is, and getting there", () => {
     await page.waitForFunction(() => (window as any).loam.placesReady === true, null, { timeout: 20_000 });
     const places = await page.$$eval("#places-list button", (buttons) => buttons.map((b) => b.getAttribute("data-place")));
     for (const area of AREAS) expect(places).toContain(area);
-    expect(places).toContain("Kansas");
+    // The lab collection, by its folder (the Kansas pedons).
+    expect(places).toContain(KSSL_COLLECTION);
     // The geochemistry layer too (it declares no place: one entry for its whole extent).
     expect(places).toContain("sites");
     for (const button of await page.locator("#places-list button").all()) expect(await button.isVisible()).toBe(true);
@@ -206,7 +209,7 @@ describe("where the data is, and getting there", () => {
     await page.waitForTimeout(300);
     await page.screenshot({ path: artifactPath("places-overview.png") });
     await page.locator(".place-tooltip", { hasText: "IA183" }).waitFor();
-    await page.click('#places-list button[data-place="Kansas"]');
+    await page.click(`#places-list button[data-place="${KSSL_COLLECTION}"]`);
     await page.waitForFunction(() => (window as any).loam.pedonState === "ready", null, { timeout: 20_000 });
     expect(await page.evaluate(() => (window as any).loam.pedonLayer.getLayers().length)).toBeGreaterThan(10);
     expectClean(watched);

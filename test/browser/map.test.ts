@@ -6,7 +6,9 @@
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { join } from "node:path";
-import { ASSETS } from "../../src/pages/assets";
+import { assets } from "../../src/pages/assets";
+
+const ASSETS = assets();
 import { knownPoints } from "../location/known-answers";
 import { artifactPath, pixelOf, useLoamAndBrowser, watchedPage, type WatchedPage } from "./browser";
 
@@ -77,7 +79,7 @@ describe("map page", () => {
     expect(html).not.toMatch(/\sstyle=/i);
     expect(html).not.toMatch(/<style/i);
     for (const [, url] of html.matchAll(/(?:src|href)="([^"]+)"/g)) expect(url!.startsWith("/")).toBe(true);
-    // The page's code is ES modules from Loam: the entry module, and every module file under public/map/js/ listed in ASSETS.
+    // The page's code is ES modules from Loam: the entry module, and every module file under public/map/js/ served (src/pages/assets.ts serves public/ as it is).
     expect(html).toContain('<script type="module" src="/map/js/main.js"></script>');
     const moduleFiles = [...new Bun.Glob("**/*.js").scanSync(join(import.meta.dir, "../../public/map/js"))].map((f) => `/map/js/${f}`).sort();
     expect(moduleFiles.length).toBeGreaterThan(5);

@@ -149,3 +149,48 @@ describe("panels", () => {
     }, BROWSER_TEST_MS);
   }
 });
+
+describe("a panel's detail (panel.js `detail`, shared by every panel)", () => {
+  test("an answer that fails is said in the panel as '<what could not be loaded>: <the ErrorResponse message> (HTTP status, request id)'", async () => {
+    const watched = await open(`#12/${KIMO.lat}/${KIMO.lon}`, DESKTOP, "pedonState");
+    const { page } = watched;
+    // Loam's own refusal of a pedon it does not hold, handed to the page as the answer for Kimo.
+    const refused = await loam.get("/v1/pedons/99Z9999");
+    const text = await refused.text();
+    const error = JSON.parse(text).error;
+    await page.route((url) => url.pathname === `/v1/pedons/${KIMO.key}`, (route) => route.fulfill({ status: refused.status, contentType: "application/json", body: text }));
+    await click(page, DESKTOP, KIMO.lat, KIMO.lon);
+    await page.waitForSelector("#panel-body .panel-error", { timeout: 20_000 });
+    expect(await page.textContent("#panel-title")).toBe(`Pedon ${KIMO.key}`);
+    expect(await page.textContent("#panel-body")).toBe(`The pedon could not be loaded: ${error.message} (HTTP ${refused.status}, request id ${error.request_id})`);
+    await watched.close();
+  }, BROWSER_TEST_MS);
+
+  test("a detail replaced while it loads is dropped: its answer, even a failure, never reaches the panel of the next", async () => {
+    const watched = await open(`#12/${KIMO.lat}/${KIMO.lon}`, DESKTOP, "pedonState");
+    const { page } = watched;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let done!: () => void;
+    const answered = new Promise<void>((resolve) => (done = resolve));
+    await page.route((url) => url.pathname === `/v1/pedons/${KIMO.key}`, async (route) => {
+      await held;
+      // The request was aborted when the next detail opened: fulfilling it may fail, and either way the page has it.
+      await route.fulfill({ status: 502, contentType: "application/json", body: JSON.stringify({ error: { code: "upstream_error", message: "held", request_id: "x" } }) }).catch(() => {});
+      done();
+    });
+    await click(page, DESKTOP, KIMO.lat, KIMO.lon);
+    await page.waitForSelector("#panel-body .panel-busy", { timeout: 20_000 });
+    expect(await page.textContent("#panel-title")).toBe(`Pedon ${KIMO.key}`);
+    // Another detail: the survey at a point away from the pedon.
+    await click(page, DESKTOP, KIMO.lat + 0.02, KIMO.lon + 0.02);
+    await page.waitForFunction(() => document.getElementById("panel-title")?.textContent?.startsWith("Mapped soil survey at") && !document.querySelector("#panel-body .panel-busy"), null, { timeout: 20_000 });
+    release();
+    await answered;
+    const after = await page.textContent("#panel-body");
+    expect(await page.textContent("#panel-title")).toStartWith("Mapped soil survey at");
+    expect(after).not.toContain("The pedon could not be loaded");
+    expect(await page.locator("#panel-body .panel-error").count()).toBe(0);
+    await watched.close();
+  }, BROWSER_TEST_MS);
+});

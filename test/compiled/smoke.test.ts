@@ -10,7 +10,9 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { BuildResult } from "../../scripts/build";
-import { ASSETS } from "../../src/pages/assets";
+import { assets } from "../../src/pages/assets";
+
+const ASSETS = assets();
 import { buildSnapshot } from "../../src/snapshot/build";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { VERSION } from "../../src/version";

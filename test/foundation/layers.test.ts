@@ -76,4 +76,31 @@ describe("GET /v1/layers", () => {
     expect(s).toBeGreaterThan(36.9);
     expect(n).toBeLessThan(40.1);
   });
+
+  test("every layer's places are the places its provider declares, named by the data, with the box the data states (none for a layer whose extent its collection computes)", async () => {
+    const { body } = await loam.json("/v1/layers");
+    const byKind = (kind: string) => body.layers.find((l: any) => l.kind === kind);
+    // The SoilGrids clips: the place and extent the data folder's README states for them.
+    const readme = readFileSync(join(DATA_DIR, "soilgrids/README.md"), "utf8");
+    const [, area, country] = /`raster\/` — SoilGrids [\d.]+ clips, ([^(\n]+?) \(([^)]+)\)/.exec(readme)!;
+    const number = (text: string) => Number(text.replace("−", "-"));
+    const extent = /extent lon (\S+) … (\S+),\s*lat (\S+) … (\S+)\./.exec(readme)!;
+    const [w, e, s, n] = extent.slice(1, 5).map(number);
+    const grid = byKind("grid");
+    expect(grid.coverage.places).toHaveLength(1);
+    const clips = grid.coverage.places[0];
+    expect(clips.id).toBe(area!.toLowerCase().replaceAll(" ", "_"));
+    expect(clips.label).toContain(`${area}, ${country}`);
+    [w, s, e, n].forEach((value, i) => expect(clips.bbox[i]).toBeCloseTo(value!, 6));
+    expect(grid.coverage.extent).toEqual(clips.bbox);
+    // The lab pedons: one place per collection folder, named by its state; the box is the collection's.
+    const pedons = byKind("pedons");
+    expect(pedons.coverage.places.map((p: any) => [p.id, p.bbox])).toEqual(readdirSync(join(DATA_DIR, "kssl")).sort().map((folder) => [folder, null]));
+    // Every survey area is a place with its box; the sites and stations name no place (a survey and a network over a country).
+    expect(byKind("survey_polygons").coverage.places.every((p: any) => Array.isArray(p.bbox) && p.bbox.length === 4)).toBe(true);
+    for (const kind of ["sites", "stations"]) {
+      expect(byKind(kind).coverage.places).toEqual([]);
+      expect(byKind(kind).coverage.extent_url).toMatch(/^\/ogc\/collections\//);
+    }
+  });
 });

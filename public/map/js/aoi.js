@@ -3,7 +3,7 @@
 // click or the Finish button). Clicks, not drags, so that a finger and a mouse draw alike. While a tool
 // is active, map clicks belong to it (main.js asks `active()` before answering a click).
 /* global L */
-import { describeError, getJson, isAbort, urls } from "./api.js";
+import { getJson, urls } from "./api.js";
 import { AOI } from "./config.js";
 import { $ } from "./dom.js";
 import { renderAoi } from "./panels/aoi.js";
@@ -113,21 +113,21 @@ export function setUpAoi(ctx) {
     state.aoiUrl = url;
     state.aoiState = "loading";
     setWhere("");
-    panel.open("Area of interest", false, null);
-    // The map narrowed (or a sheet rose) for the report: keep the whole area in sight.
-    panel.fit(shape.getBounds(), map.getZoom());
-    panel.message("Measuring the map units in the area…", "busy");
-    const mine = panel.start();
-    try {
+    const opening = {
+      heading: "Area of interest",
+      focus: false,
+      latlng: null,
+      // The map narrowed (or a sheet rose) for the report: keep the whole area in sight.
+      opened: () => panel.fit(shape.getBounds(), map.getZoom()),
+      loading: "Measuring the map units in the area…",
+      failure: "The area's report could not be made",
+    };
+    const shown = await panel.detail(opening, async (mine) => {
       const answer = await getJson(url, mine.signal);
-      if (!panel.current(mine)) return;
-      renderAoi(panel.body, answer, url);
-      state.aoiState = "ready";
-    } catch (error) {
-      if (isAbort(error) || !panel.current(mine)) return;
-      panel.message("The area's report could not be made: " + describeError(error), "error");
-      state.aoiState = "error";
-    }
+      if (panel.current(mine)) renderAoi(panel.body, answer, url);
+    });
+    if (shown === "shown") state.aoiState = "ready";
+    else if (shown === "failed") state.aoiState = "error";
   }
 
   buttons.rectangle.addEventListener("click", () => start("rectangle"));

@@ -114,16 +114,11 @@ export function setUpGeochem(ctx, entry) {
   async function openSite(siteId, latlng) {
     ctx.beforeDetail();
     layer.highlight(siteId);
-    panel.open("Geochemistry site " + siteId, false, latlng || null);
-    panel.message("Loading the site's elements…", "busy");
-    const mine = panel.start();
-    try {
+    const opening = { heading: "Geochemistry site " + siteId, focus: false, latlng: latlng || null, loading: "Loading the site's elements…", failure: "The site could not be loaded" };
+    await panel.detail(opening, async (mine) => {
       const answer = await getJson(urls.geochemSite(siteId), mine.signal);
       if (panel.current(mine)) renderSite(panel.body, siteId, answer, choice.element);
-    } catch (error) {
-      if (isAbort(error) || !panel.current(mine)) return;
-      panel.message("The site could not be loaded: " + describeError(error), "error");
-    }
+    });
   }
 
   select.addEventListener("change", () => {

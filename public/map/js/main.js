@@ -9,7 +9,7 @@
 // - The page's Content-Security-Policy allows only 'self' for scripts, styles and connections: no inline
 //   script, no style attribute in markup (Leaflet's own element styles are set through the CSSOM).
 /* global L */
-import { csvOf, describeError, getJson, isAbort, urls } from "./api.js";
+import { csvOf, getJson, urls } from "./api.js";
 import { loadCatalog } from "./catalog.js";
 import { DEFAULT_PROPERTY, MAPPED_POINT_ZOOM, PEDON_LIMIT, UNMAPPED_POINT_ZOOM } from "./config.js";
 import { $, el, formatNumber, round6 } from "./dom.js";
@@ -145,19 +145,14 @@ async function openPedon(key, focus) {
   pedons.highlight(key);
   removePointMarker();
   const marker = pedons.marker(key);
-  panel.open("Pedon " + key, focus, marker ? marker.getLatLng() : null);
-  panel.message("Loading laboratory layers…", "busy");
-  const controller = panel.start();
   const feature = marker ? marker.pedonFeature : null;
-  try {
+  const opening = { heading: "Pedon " + key, focus, latlng: marker ? marker.getLatLng() : null, loading: "Loading laboratory layers…", failure: "The pedon could not be loaded" };
+  await panel.detail(opening, async (controller) => {
     const known = await catalog;
     const detail = await getJson(urls.pedon(key, pedonProperties(known)), controller.signal);
     if (!panel.current(controller)) return;
     renderPedon(panel.body, key, detail, feature, known, { property: chosenProperty, onChange: (id) => (chosenProperty = id) });
-  } catch (error) {
-    if (isAbort(error) || !panel.current(controller)) return;
-    panel.message("The pedon could not be loaded: " + describeError(error), "error");
-  }
+  });
 }
 
 // ---- the mapped survey at a point
@@ -170,10 +165,14 @@ async function openPedon(key, focus) {
 async function queryPoint(lat, lon, focus, typed) {
   beforeDetail();
   pointMarker = L.marker([lat, lon], { keyboard: false, interactive: false, alt: "Queried point", title: "Queried point" }).addTo(map);
-  panel.open("Mapped soil survey at " + formatNumber(lat) + ", " + formatNumber(lon), focus, L.latLng(lat, lon));
-  panel.message("Looking up the mapped soil survey at this point…", "busy");
-  const controller = panel.start();
-  try {
+  const opening = {
+    heading: "Mapped soil survey at " + formatNumber(lat) + ", " + formatNumber(lon),
+    focus,
+    latlng: L.latLng(lat, lon),
+    loading: "Looking up the mapped soil survey at this point…",
+    failure: "The mapped survey could not be loaded",
+  };
+  await panel.detail(opening, async (controller) => {
     const known = await catalog;
     const params = { latitude: lat, longitude: lon, properties: locationProperties(known).join(",") };
     const answer = await getJson(urls.location(params), controller.signal);
@@ -186,10 +185,7 @@ async function queryPoint(lat, lon, focus, typed) {
     if (grid) await addModeled(lat, lon, answer, controller);
     if (!panel.current(controller)) return;
     if (geochem) geochem.nearest(panel.body, lat, lon, controller.signal);
-  } catch (error) {
-    if (isAbort(error) || !panel.current(controller)) return;
-    panel.message("The mapped survey could not be loaded: " + describeError(error), "error");
-  }
+  });
 }
 
 /**

@@ -138,19 +138,14 @@ export function setUpMapUnits(ctx) {
     const key = String(p.map_unit_key !== undefined && p.map_unit_key !== null ? p.map_unit_key : feature.id);
     ctx.beforeDetail();
     layer.select(key);
-    panel.open("Map unit " + (p.map_unit_symbol ? String(p.map_unit_symbol) : key), false, latlng);
-    panel.message("Loading the map unit…", "busy");
-    const mine = panel.start();
     const query = summaryQuery();
     const url = urls.mapUnit(key, { properties: query.property, method: query.method, depth_top_cm: query.depth_top_cm, depth_bottom_cm: query.depth_bottom_cm });
-    try {
+    const heading = "Map unit " + (p.map_unit_symbol ? String(p.map_unit_symbol) : key);
+    await panel.detail({ heading, focus: false, latlng, loading: "Loading the map unit…", failure: "The map unit could not be loaded" }, async (mine) => {
       const answer = await getJson(url, mine.signal);
       // No CSV link yet: GET /v1/soil/mapunits/{key} has no CSV form (src/tables lists the routes that do).
       if (panel.current(mine)) renderMapUnit(panel.body, answer, url);
-    } catch (error) {
-      if (isAbort(error) || !panel.current(mine)) return;
-      panel.message("The map unit could not be loaded: " + describeError(error), "error");
-    }
+    });
   }
 
   setUpControls(ctx, choice, load);

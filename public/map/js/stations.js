@@ -68,10 +68,8 @@ export function setUpStations(ctx, entry) {
   async function openStation(triplet, latlng) {
     ctx.beforeDetail();
     layer.highlight(triplet);
-    panel.open("Sensor station " + triplet, false, latlng || null);
-    panel.message("Loading the station…", "busy");
-    const mine = panel.start();
-    try {
+    const opening = { heading: "Sensor station " + triplet, focus: false, latlng: latlng || null, loading: "Loading the station…", failure: "The station could not be loaded" };
+    await panel.detail(opening, async (mine) => {
       const answer = await getJson(urls.station(triplet), mine.signal);
       if (!panel.current(mine)) return;
       const parts = renderStation(panel.body, answer, entry);
@@ -96,10 +94,7 @@ export function setUpStations(ctx, entry) {
           : Promise.resolve(renderStationPedon(parts.pedon, null, answer, ctx.property(), catalog)),
       ]);
       if (panel.current(mine)) state.stationPanel = triplet;
-    } catch (error) {
-      if (isAbort(error) || !panel.current(mine)) return;
-      panel.message("The station could not be loaded: " + describeError(error), "error");
-    }
+    });
   }
 
   return {

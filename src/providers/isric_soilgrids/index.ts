@@ -63,6 +63,8 @@ export const isricSoilgrids: PointValuesProvider<SoilGridsAnswer, { clips: GridC
   record: SOILGRIDS_RECORD,
   settings: [URL_SETTING, BUDGET_SETTING],
   snapshot: SOILGRIDS_SNAPSHOT,
+  // The clips its snapshot step imported are its place, with their extent.
+  placeDatasets: SOILGRIDS_ID,
   columns: SOILGRIDS_LAYERS.map((layer) => ({
     property: layer.property,
     table: "properties/query",

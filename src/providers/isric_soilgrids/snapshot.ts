@@ -18,6 +18,20 @@ import { SOILGRIDS_ID } from "./catalog";
 const TABLE = `${SOILGRIDS_ID}_clip`;
 const FOLDER = "soilgrids/raster";
 const FILE_NAME = /^([a-z0-9]+)_(\d+-\d+cm)_(mean|Q0\.05|Q0\.5|Q0\.95|uncertainty)\.tif$/;
+/** Where the offline clips were cut (the data folder's README: the package's test area), their dataset's id and name. */
+const CLIP_PLACE = { id: "sierra_de_neiba", name: "Sierra de Neiba, Dominican Republic" };
+
+type Box = [number, number, number, number];
+
+/** A clip's extent [w, s, e, n]: from its top-left origin, cell size and size in cells. */
+function clipBox(c: Clip): Box {
+  return [c.originLon, c.originLat - c.cellH * c.height, c.originLon + c.cellW * c.width, c.originLat];
+}
+
+function unionBox(boxes: Box[]): Box | null {
+  if (boxes.length === 0) return null;
+  return boxes.reduce((a, b) => [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])]);
+}
 
 /** One clip as the readers hold it. */
 export interface Clip {
@@ -73,7 +87,8 @@ async function readClip(path: string, file: string, match: RegExpExecArray): Pro
 }
 
 export const SOILGRIDS_SNAPSHOT: SnapshotStep = {
-  layout: "1",
+  // 2: the clips' dataset is named by their place and states their extent.
+  layout: "2",
   async import(db: Database, dataDir: string, log: (line: string) => void) {
     db.run(
       `CREATE TABLE ${TABLE} (layer TEXT NOT NULL, depth TEXT NOT NULL, statistic TEXT NOT NULL, file TEXT NOT NULL, band TEXT NOT NULL, sha256 TEXT NOT NULL, crs TEXT NOT NULL, ` +
@@ -85,6 +100,7 @@ export const SOILGRIDS_SNAPSHOT: SnapshotStep = {
     const files = readdirSync(folder).filter((f) => f.endsWith(".tif")).sort();
     const warnings: string[] = [];
     let rows = 0;
+    const boxes: Box[] = [];
     for (const file of files) {
       const match = FILE_NAME.exec(file);
       if (!match || !layerNamed(match[1]!)) {
@@ -95,10 +111,13 @@ export const SOILGRIDS_SNAPSHOT: SnapshotStep = {
       const c = clip;
       insert.run(c.layer, c.depth, c.statistic, c.file, c.band, sha256, c.crs, c.originLon, c.originLat, c.cellW, c.cellH, c.width, c.height, c.nodata, new Uint8Array(c.values.buffer, c.values.byteOffset, c.values.byteLength));
       rows += 1;
+      boxes.push(clipBox(c));
       log(`${SOILGRIDS_ID}: ${file} (${c.width} x ${c.height})`);
     }
     const importedAt = new Date().toISOString();
-    const datasets = rows === 0 ? [] : [{ kind: SOILGRIDS_ID, id: "clips", label: `SoilGrids 2.0 clips (${rows}: ${files.filter((f) => FILE_NAME.test(f)).map((f) => f.replace(/\.tif$/, "")).join(", ")}; Sierra de Neiba, Dominican Republic)`, vintage: null, source: FOLDER, rows: { [TABLE]: rows }, importedAt }];
+    const names = files.filter((f) => FILE_NAME.test(f)).map((f) => f.replace(/\.tif$/, ""));
+    const label = `SoilGrids 2.0 clips (${rows}: ${names.join(", ")}; ${CLIP_PLACE.name})`;
+    const datasets = rows === 0 ? [] : [{ kind: SOILGRIDS_ID, id: CLIP_PLACE.id, label, vintage: null, source: FOLDER, rows: { [TABLE]: rows }, importedAt, bbox: unionBox(boxes) }];
     return { datasets, warnings };
   },
 };

@@ -1,5 +1,6 @@
 /** NCSS / KSSL laboratory pedons (role lab_pedons). */
 import type { RowAnswer } from "../../upstream/sda/rows";
+import { LAB_COLLECTION_DATASETS } from "../../upstream/snapshot-schema";
 import type { PedonProvider } from "../provider";
 import { extentOfRow, usdaTransport } from "../usda";
 import { KSSL_ALIASES, KSSL_ID, KSSL_RECORD } from "./catalog";
@@ -17,6 +18,8 @@ export const usdaKssl: PedonProvider<RowAnswer, RowAnswer> = {
   columns: KSSL_PROPERTY_COLUMNS,
   queries: { [bboxQuery.kind]: bboxQuery, [pedonQuery.kind]: pedonQuery, [extentQuery.kind]: extentQuery, [countQuery.kind]: countQuery },
   connect: usdaTransport,
+  // Each lab collection the snapshot holds (a state's pedons) is a place; its extent is the pedons collection's.
+  placeDatasets: LAB_COLLECTION_DATASETS,
   pedons: {
     key: {
       parse: parsePedonKey,

@@ -1,5 +1,6 @@
 /** USDA-NRCS SSURGO: mapped-survey values for a point (role mapped_location). */
 import type { RowAnswer } from "../../upstream/sda/rows";
+import { SURVEY_AREA_DATASETS } from "../../upstream/snapshot-schema";
 import type { PointProvider } from "../provider";
 import { extentOfRow, usdaTransport } from "../usda";
 import { SSURGO_ID, SSURGO_RECORD } from "./catalog";
@@ -19,6 +20,8 @@ export const usdaSsurgo: PointProvider<RowAnswer> = {
   columns: SSURGO_PROPERTIES,
   queries: { [pointQuery.kind]: pointQuery, [mapUnitQuery.kind]: mapUnitQuery, [polygonQuery.kind]: polygonQuery, [extentQuery.kind]: extentQuery, [polygonByKeyQuery.kind]: polygonByKeyQuery, [areaPolygonQuery.kind]: areaPolygonQuery },
   connect: usdaTransport,
+  // Each survey area the snapshot holds is a place, with its polygons' box.
+  placeDatasets: SURVEY_AREA_DATASETS,
   point: { dataKind: "mapped_survey", note: "Mapped survey data are not a laboratory observation at the queried point.", query: pointQuery, normalize: normalizePoint },
   mapUnits: { query: mapUnitQuery, checkKey: checkMapUnitKey, read: readMapUnit, keysAtPoint: mapUnitKeysAtPoint, properties: SSURGO_SUMMARY_PROPERTIES },
   mapUnitPolygons: { query: polygonQuery, polygons: polygonsOf, byKey: polygonByKeyQuery, extent: { query: extentQuery, read: extentOfRow }, inArea: { query: areaPolygonQuery, polygons: areaPolygonsOf } },

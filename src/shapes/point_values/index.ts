@@ -3,7 +3,7 @@
  * (docs/architecture.md#shapes); the spec's raw route answers for these providers through `rawDelegate`.
  */
 import { Elysia } from "elysia";
-import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../../http/openapi";
+import { documentedRoute, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../../http/openapi";
 import { strictQuery } from "../../http/query";
 import type { Send } from "../../http/response";
 import { checkDepthInterval, type DataDeps } from "../../answer";
@@ -60,15 +60,17 @@ export function pointValues(deps: PointValuesRouteDeps) {
       {
         transform: modeledQuery.transform,
         query: ModeledQueryParams,
-        response: { 200: ModeledResponse },
-        detail: {
+        ...documentedRoute({
           operationId: "getSoilModeled",
-          tags: ["soil"],
+          tag: "soil",
           summary: "Modeled soil values for one WGS84 point",
           description:
             "A point_values provider's values (the first registered by default): one observation per property and provider depth overlapping the interval (method=weighted_average: one derived observation per property over the interval), value = the mean, uncertainty = Q0.05 to Q0.95, every statistic in grid_context, with provenance. A valid point with no value is 200 with empty observations and a warning. Example: /v1/soil/modeled?latitude=18.65&longitude=-71.6&properties=clay,silt&depth_bottom_cm=15",
-          responses: documentedResponses({ 200: ["ModeledResponse", "Observations (possibly none), cache metadata and warnings."], ...ERRORS }, { etag: true, csv: "one row per observation" }),
-        },
+          ok: [ModeledResponse, "Observations (possibly none), cache metadata and warnings."],
+          errors: ERRORS,
+          etag: true,
+          csv: "one row per observation",
+        }),
       },
     )
     .get(
@@ -83,15 +85,16 @@ export function pointValues(deps: PointValuesRouteDeps) {
       {
         transform: gridQuery.transform,
         query: GridQueryParams,
-        response: { 200: GridResponse },
-        detail: {
+        ...documentedRoute({
           operationId: "getSoilModeledGrid",
-          tags: ["soil"],
+          tag: "soil",
           summary: "One modeled layer as a grid a map can draw",
           description:
             "A layer the provider holds as a raster (e.g. an offline clip) as origin, cell size, width, height and values (row-major from the top-left, served units, null for no data), with a legend of six classes and every layer it holds. Example: /v1/soil/modeled/grid?property=clay&depth=0-5cm",
-          responses: documentedResponses({ 200: ["GridResponse", "The grid, its legend and provenance."], ...ERRORS }, { etag: true }),
-        },
+          ok: [GridResponse, "The grid, its legend and provenance."],
+          errors: ERRORS,
+          etag: true,
+        }),
       },
     );
 }

@@ -4,7 +4,7 @@
  * (docs/decisions.md#site-series). The default provider is the registry's, never named here.
  */
 import { Elysia } from "elysia";
-import { documentedResponses, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../../http/openapi";
+import { documentedRoute, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../../http/openapi";
 import { parsedQuery, strictQuery, type QueryOf } from "../../http/query";
 import { nextPageHref, setNextLink } from "../../http/paging";
 import type { Send } from "../../http/response";
@@ -71,27 +71,25 @@ export function siteSeries(deps: StationRouteDeps) {
       {
         transform: stationsQuery.transform,
         query: StationsQueryParams,
-        response: { 200: StationCollection },
-        detail: {
-          tags: ["stations"],
+        ...documentedRoute({
           operationId: "listStations",
+          tag: "stations",
           summary: "Sensor stations in a box, or nearest a point",
           description:
             "An RFC 7946 FeatureCollection of sensor stations (e.g. USDA SCAN): with bbox (any size inside WGS84), the stations in the box in station-id order, at most `limit` per page, `next` (and the Link header) for the next page; with near=lat,lon, the `limit` nearest, each with distance_km. Each station: triplet, name, state, county, elevation (m, and the source's ft), its data clock, begin and end dates, HUC, its lab pedon key and the series the offline snapshot holds. Example: /v1/stations?bbox=-100,35,-94,40",
-          responses: documentedResponses(
-            {
-              200: ["StationCollection", "Stations (possibly none), whether more follow, cache metadata and warnings."],
-              404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
-              409: PLANNED_PROVIDER_ERROR,
-              422: [
-                "ErrorResponse",
-                "A parameter violates its rules (code validation_error): both bbox and near; bbox not four numbers, outside WGS84 or min not less than max; near not latitude,longitude; limit outside 1 to 1000 (1 to 100 with near); a cursor from another query, altered, or with near; a provider that does not serve stations; format not json or csv.",
-              ],
-              ...UPSTREAM_ERRORS,
-            },
-            { etag: true, csv: "one row per station" },
-          ),
-        },
+          ok: [StationCollection, "Stations (possibly none), whether more follow, cache metadata and warnings."],
+          errors: {
+            404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
+            409: PLANNED_PROVIDER_ERROR,
+            422: [
+              "ErrorResponse",
+              "A parameter violates its rules (code validation_error): both bbox and near; bbox not four numbers, outside WGS84 or min not less than max; near not latitude,longitude; limit outside 1 to 1000 (1 to 100 with near); a cursor from another query, altered, or with near; a provider that does not serve stations; format not json or csv.",
+            ],
+            ...UPSTREAM_ERRORS,
+          },
+          etag: true,
+          csv: "one row per station",
+        }),
       },
     )
     .get(
@@ -105,24 +103,21 @@ export function siteSeries(deps: StationRouteDeps) {
         params: StationParams,
         transform: stationQuery.transform,
         query: StationQueryParams,
-        response: { 200: StationResponse },
-        detail: {
-          tags: ["stations"],
+        ...documentedRoute({
           operationId: "getStation",
+          tag: "stations",
           summary: "One sensor station: its sensors, its lab pedon, the survey at its point",
           description:
             "The station, its sensors (element, depth in cm, ordinal, unit, period) where the source names them, the facts its sources give differently (which value is served, and the others), and links: the laboratory pedon characterised at the station (only when the lab provider holds it), the mapped survey at its point, and its series route. Example: /v1/stations/2092:KS:SCAN",
-          responses: documentedResponses(
-            {
-              200: ["StationResponse", "The station, sensors, disagreements, links, provenance, cache metadata and warnings."],
-              404: STATION_404,
-              409: PLANNED_PROVIDER_ERROR,
-              422: ["ErrorResponse", "A malformed station triplet, or a provider that does not serve stations (code validation_error)."],
-              ...UPSTREAM_ERRORS,
-            },
-            { etag: true },
-          ),
-        },
+          ok: [StationResponse, "The station, sensors, disagreements, links, provenance, cache metadata and warnings."],
+          errors: {
+            404: STATION_404,
+            409: PLANNED_PROVIDER_ERROR,
+            422: ["ErrorResponse", "A malformed station triplet, or a provider that does not serve stations (code validation_error)."],
+            ...UPSTREAM_ERRORS,
+          },
+          etag: true,
+        }),
       },
     )
     .get(
@@ -137,27 +132,25 @@ export function siteSeries(deps: StationRouteDeps) {
         params: StationParams,
         transform: seriesQuery.transform,
         query: StationSeriesQueryParams,
-        response: { 200: StationSeriesResponse },
-        detail: {
-          tags: ["stations"],
+        ...documentedRoute({
           operationId: "getStationSeries",
+          tag: "stations",
           summary: "A station's time series: hourly values or daily means",
           description:
             "The values of one element at one depth over a range: hourly as reported (time with the clock's offset, value, unit, flags as reported), or daily (the mean of each day's reported hours with their count, min and max: derived). Gaps stay gaps. At most one year of hourly or 20 years of daily values per request. A series the source does not hold is an empty list with a warning naming what it holds. Example: /v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&start=2010-07-01&end=2010-07-07",
-          responses: documentedResponses(
-            {
-              200: ["StationSeriesResponse", "The values (possibly none), the clock, unit, conversions, provenance with every citation, cache metadata and warnings."],
-              404: STATION_404,
-              409: PLANNED_PROVIDER_ERROR,
-              422: [
-                "ErrorResponse",
-                "A malformed station triplet; an element the provider does not measure or a depth it has no sensor at (the message names them); start or end not a date or date-time; start not before end; more than one year hourly or 20 years daily; format not json or csv (code validation_error).",
-              ],
-              ...UPSTREAM_ERRORS,
-            },
-            { etag: true, csv: "one row per time" },
-          ),
-        },
+          ok: [StationSeriesResponse, "The values (possibly none), the clock, unit, conversions, provenance with every citation, cache metadata and warnings."],
+          errors: {
+            404: STATION_404,
+            409: PLANNED_PROVIDER_ERROR,
+            422: [
+              "ErrorResponse",
+              "A malformed station triplet; an element the provider does not measure or a depth it has no sensor at (the message names them); start or end not a date or date-time; start not before end; more than one year hourly or 20 years daily; format not json or csv (code validation_error).",
+            ],
+            ...UPSTREAM_ERRORS,
+          },
+          etag: true,
+          csv: "one row per time",
+        }),
       },
     )
     .get(
@@ -169,23 +162,21 @@ export function siteSeries(deps: StationRouteDeps) {
       },
       {
         params: rawStationParams(deps.registry.defaultFor("site_series")?.id ?? "site_series"),
-        response: { 200: RawStationResponse },
-        detail: {
-          tags: ["raw"],
+        ...documentedRoute({
           operationId: "getRawStation",
+          tag: "raw",
           summary: "Untouched upstream record for one station",
-          description: "The station as its source wrote it (the snapshot's metadata row, or the live API's station object), inside a labelled wrapper. Not normalized; not promised to stay stable. Example: /v1/providers/{provider_id}/raw/stations/2092:KS:SCAN",
-          responses: documentedResponses(
-            {
-              200: ["RawStationResponse", "The raw record in its wrapper."],
-              404: STATION_404,
-              409: PLANNED_PROVIDER_ERROR,
-              422: ["ErrorResponse", "A malformed station triplet, or a provider that does not serve stations (code validation_error)."],
-              ...UPSTREAM_ERRORS,
-            },
-            { etag: true },
-          ),
-        },
+          description:
+            "The station as its source wrote it (the snapshot's metadata row, or the live API's station object), inside a labelled wrapper. Not normalized; not promised to stay stable. Example: /v1/providers/{provider_id}/raw/stations/2092:KS:SCAN",
+          ok: [RawStationResponse, "The raw record in its wrapper."],
+          errors: {
+            404: STATION_404,
+            409: PLANNED_PROVIDER_ERROR,
+            422: ["ErrorResponse", "A malformed station triplet, or a provider that does not serve stations (code validation_error)."],
+            ...UPSTREAM_ERRORS,
+          },
+          etag: true,
+        }),
       },
     );
 }

@@ -1,5 +1,6 @@
 // The side panel: one detail at a time (a pedon, the survey at a point, a map unit). Opening a new
 // detail aborts the request of the previous one.
+import { describeError, isAbort } from "../api.js";
 import { PHONE_QUERY } from "../config.js";
 import { $, el } from "../dom.js";
 
@@ -53,6 +54,42 @@ export function createPanel(map, onClose) {
     if (focusMap !== false) map.getContainer().focus();
   }
 
+  /** A fresh AbortController for the detail about to load; the previous one is aborted. */
+  function start() {
+    if (controller) controller.abort();
+    controller = new AbortController();
+    return controller;
+  }
+
+  /** Whether `c` still belongs to the detail on show (answers of replaced details are dropped). */
+  const current = (c) => c === controller;
+
+  function message(text, kind) {
+    body.textContent = "";
+    body.appendChild(el("p", { class: "panel-message panel-" + (kind || "info"), text }));
+  }
+
+  /**
+   * Open the panel on one detail and load it: `heading`, `focus` and `latlng` as `open`; `opened()` runs
+   * once the panel is open; `loading` is said until `load(controller)` settles. `load` fills the panel,
+   * checking `current(controller)` after each wait of its own. An abort or a detail replaced meanwhile is
+   * dropped; a failure is said as "<failure>: <why>". Resolves "shown", "failed" or "dropped".
+   */
+  async function detail({ heading, focus, latlng, opened, loading, failure }, load) {
+    open(heading, focus, latlng);
+    if (opened) opened();
+    message(loading, "busy");
+    const mine = start();
+    try {
+      await load(mine);
+      return current(mine) ? "shown" : "dropped";
+    } catch (error) {
+      if (isAbort(error) || !current(mine)) return "dropped";
+      message(failure + ": " + describeError(error), "error");
+      return "failed";
+    }
+  }
+
   $("panel-close").addEventListener("click", () => close(true));
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && !panel.hidden) close(true);
@@ -64,17 +101,8 @@ export function createPanel(map, onClose) {
     close,
     reveal,
     fit,
-    /** A fresh AbortController for the detail about to load; the previous one is aborted. */
-    start() {
-      if (controller) controller.abort();
-      controller = new AbortController();
-      return controller;
-    },
-    /** Whether `c` still belongs to the detail on show (answers of replaced details are dropped). */
-    current: (c) => c === controller,
-    message(text, kind) {
-      body.textContent = "";
-      body.appendChild(el("p", { class: "panel-message panel-" + (kind || "info"), text }));
-    },
+    detail,
+    current,
+    message,
   };
 }
