@@ -7,11 +7,18 @@
  * Failures are the typed upstream errors of `src/errors.ts`; a transport never returns a partial answer.
  */
 
-/** What a transport hands back and what the cache stores: text, with its parsed JSON when the transport had it anyway. */
+/**
+ * What a transport hands back and what the cache stores: text, with its parsed JSON when the transport
+ * had it anyway. A snapshot answer may also carry its rows in native types (numbers, coordinate arrays:
+ * docs/decisions.md#decode-once), which its query's decoder reads instead of the text; its text, the
+ * upstream's wire shape the cache stores and the raw route sends, is then written only when asked.
+ */
 export class Payload {
   private constructor(
     private textForm: string | undefined,
     private jsonForm: unknown,
+    private readonly nativeForm: unknown = undefined,
+    private readonly wireForm: (() => unknown) | undefined = undefined,
   ) {}
 
   static ofText(text: string): Payload {
@@ -28,13 +35,23 @@ export class Payload {
     return new Payload(undefined, json);
   }
 
+  /** Rows in native types (the snapshot), with the upstream's JSON they stand for, built only when asked. */
+  static ofNative(native: unknown, wire: () => unknown): Payload {
+    return new Payload(undefined, undefined, native, wire);
+  }
+
+  /** The rows in native types, when the transport built them (undefined for text from an upstream or a store). */
+  native(): unknown {
+    return this.nativeForm;
+  }
+
   text(): string {
-    return (this.textForm ??= JSON.stringify(this.jsonForm));
+    return (this.textForm ??= JSON.stringify(this.json()));
   }
 
   /** The payload parsed as JSON (throws SyntaxError when it is not JSON). */
   json(): unknown {
-    if (this.jsonForm === undefined) this.jsonForm = JSON.parse(this.textForm ?? "null");
+    if (this.jsonForm === undefined) this.jsonForm = this.wireForm ? this.wireForm() : JSON.parse(this.textForm ?? "null");
     return this.jsonForm;
   }
 }
