@@ -311,7 +311,8 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     try {
       const fetched = await fetchAnswer();
       const storedAt = now();
-      const payload = fetched.payload.text();
+      // Native rows are stored as they are: no wire text is written on the way (docs/decisions.md#decode-once).
+      const payload = fetched.payload.stored();
       const digest = payloadDigest(payload);
       if (!disabled) await save(key, provider, fetched.answer, payload, digest, storedAt, ttlSeconds);
       misses++;

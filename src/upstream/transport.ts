@@ -9,9 +9,10 @@
 
 /**
  * What a transport hands back and what the cache stores: text, with its parsed JSON when the transport
- * had it anyway. A snapshot answer may also carry its rows in native types (numbers, coordinate arrays:
- * docs/decisions.md#decode-once), which its query's decoder reads instead of the text; its text, the
- * upstream's wire shape the cache stores and the raw route sends, is then written only when asked.
+ * had it anyway. A snapshot answer may instead carry its rows in native types (numbers, coordinate
+ * arrays: docs/decisions.md#decode-once), which its query's decoder reads and the cache stores as they
+ * are (`stored()`: `{"native": rows}`); its wire text, what the upstream would send (`text()`, read by
+ * the raw route and the tests' fake upstream), is then written only when asked.
  */
 export class Payload {
   private constructor(
@@ -40,9 +41,19 @@ export class Payload {
     return new Payload(undefined, undefined, native, wire);
   }
 
-  /** The rows in native types, when the transport built them (undefined for text from an upstream or a store). */
+  /**
+   * The rows in native types: as the transport built them, or as the cache stored them (`{"native": ...}`,
+   * to be checked by the decoder like any stored text); undefined for an upstream's own text.
+   */
   native(): unknown {
-    return this.nativeForm;
+    if (this.nativeForm !== undefined) return this.nativeForm;
+    if (this.wireForm === undefined && this.textForm?.startsWith(NATIVE_PREFIX)) return (this.json() as { native: unknown }).native;
+    return undefined;
+  }
+
+  /** What the cache keeps (and digests): native rows as they are, else the text. */
+  stored(): string {
+    return this.nativeForm !== undefined ? `${NATIVE_PREFIX}${JSON.stringify(this.nativeForm)}}` : this.text();
   }
 
   text(): string {
@@ -55,6 +66,9 @@ export class Payload {
     return this.jsonForm;
   }
 }
+
+/** How a stored payload of native rows begins (see Payload.stored). */
+const NATIVE_PREFIX = '{"native":';
 
 /**
  * One logical query of a provider: what it asks (its forms, one per transport that can answer it), what

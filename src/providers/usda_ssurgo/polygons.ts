@@ -221,6 +221,28 @@ function countPoints(points: number): number {
 
 const pointsOf = (polygons: Polygons) => polygons.reduce((sum, polygon) => polygon.reduce((n, ring) => n + ring.length, sum), 0);
 
+/** Native rows as the snapshot made them or the cache stored them, checked as any stored answer is: rows of polygons of finite positions. */
+function checkedRows(value: unknown): { rows: PolygonRow[]; points: number } {
+  const bad = (): never => {
+    throw new UpstreamError("A stored map-unit polygon answer is not rows of polygons.");
+  };
+  if (!Array.isArray(value)) bad();
+  let points = 0;
+  for (const row of value as unknown[]) {
+    if (!Array.isArray(row) || row.length !== 6 || !Array.isArray(row[5])) return bad();
+    for (let i = 0; i < 5; i++) if (row[i] !== null && typeof row[i] !== "string") bad();
+    for (const polygon of row[5] as unknown[]) {
+      if (!Array.isArray(polygon)) bad();
+      for (const ring of polygon as unknown[]) {
+        if (!Array.isArray(ring)) bad();
+        for (const p of ring as unknown[]) if (!Array.isArray(p) || p.length !== 2 || !Number.isFinite(p[0]) || !Number.isFinite(p[1])) bad();
+        points += (ring as unknown[]).length;
+      }
+    }
+  }
+  return { rows: value as PolygonRow[], points };
+}
+
 /** SDA's WKT read once, at its edge: a text that does not read is the upstream's fault (502). */
 export function sdaGeometry<T>(read: (text: string) => T, text: string, expected: string): T {
   try {
@@ -241,8 +263,11 @@ export async function polygonRowsOf(
   payload: Payload,
   readGeometry: (text: string) => Polygons,
 ): Promise<{ rows: PolygonRow[]; points: number; raw: () => SdaPayload }> {
-  const native = payload.native() as PolygonRow[] | undefined;
-  if (native) return { rows: native, points: countPoints(native.reduce((n, row) => n + pointsOf(row[5]), 0)), raw: () => payload.json() as SdaPayload };
+  const native = payload.native();
+  if (native !== undefined) {
+    const { rows, points } = checkedRows(native);
+    return { rows, points: countPoints(points), raw: () => polygonWire(rows) };
+  }
   const chars = payload.text().length;
   // A JS string's length counts UTF-16 units; WKT and keys are ASCII, so it is the byte count.
   if (chars > POLYGON_ANSWER_MAX_BYTES) throw budgetError(`${chars} bytes, over Loam's budget of ${POLYGON_ANSWER_MAX_BYTES} bytes per polygon answer`);
