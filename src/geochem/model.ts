@@ -79,7 +79,7 @@ export const GeochemSiteFeatureProperties = t.Object(
     land_cover_secondary: nullable(t.String({ description: "NLCD 1992 class name as recorded." })),
     depth: SampleDepth,
     representative_of_bbox: t.Literal(false, { description: "Always false: one 0-5 cm sample per about 1,600 km2 is not representative of a box or a field." }),
-    distance_km: t.Optional(t.Number({ description: "With near: great-circle distance from the point (WGS84 sphere of radius 6371.0088 km), km." })),
+    distance_km: t.Optional(t.Number({ description: "With near: geodesic distance from the point on the WGS84 ellipsoid (Karney), km to the metre." })),
     property: t.Optional(t.String({ description: "With property: the property id of the flat result members." })),
     value: t.Optional(nullable(t.Number({ description: "The result in `unit`; null when censored or when no sample was analysed (N.S.). Never the reporting limit." }))),
     reported_value: t.Optional(t.String({ description: "The file's cell exactly: a number, a censored result such as '<1', or 'N.S.' (no sample)." })),

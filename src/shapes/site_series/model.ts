@@ -57,7 +57,7 @@ export const StationFeatureProperties = t.Object(
   {
     ...StationProperties.properties,
     representative_of_bbox: t.Literal(false, { description: "Always false: a station measures its own site." }),
-    distance_km: t.Optional(t.Number({ description: "With near: great-circle distance from the point, km." })),
+    distance_km: t.Optional(t.Number({ description: "With near: geodesic distance from the point on the WGS84 ellipsoid (Karney), km to the metre." })),
   },
   { ...closed, title: "StationFeatureProperties" },
 );
