@@ -7,13 +7,13 @@
  * only what a form returns).
  */
 import { LoamError, UpstreamError, UpstreamUnreachableError } from "../../errors";
+import { nearestByGeodesic } from "../../geometry/geodesic";
 import { deadlineError, fetchWithinOrigin, hostOf, requestUrlOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
 import { Payload, type QueryKind, type SourceDescription, type Transport } from "../../upstream/transport";
 import { remoteSource } from "../../upstream/public-url";
 import type { StationSensor } from "../../domain/station";
 import type { StationBoxParams, StationKeyParams, StationNearParams, StationSeriesParams } from "../provider";
 import { SCAN_PROVIDER_ID, SOURCE_AWDB_LIVE } from "./catalog";
-import { nearestByGeodesic } from "../../geometry/geodesic";
 import { endDateOf, type SeriesAnswer, type StationRecord } from "./records";
 
 const SERVICE = "The NRCS AWDB REST API";

@@ -8,12 +8,12 @@ import type { Database } from "bun:sqlite";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UpstreamError } from "../../errors";
+import { nearestByGeodesic } from "../../geometry/geodesic";
 import { tableExists, type DatasetInfo } from "../../upstream/snapshot-schema";
 import { Payload } from "../../upstream/transport";
 import type { SnapshotStep, StationBoxParams, StationKeyParams, StationNearParams, StationSeriesParams } from "../provider";
 import { SCAN_PROVIDER_ID, SOURCE_AWDB, SOURCE_INVENTORY, SOURCE_ISMN } from "./catalog";
 import { csvRecords, inventoryRecords, ismnName, nameKey, readIsmn } from "./files";
-import { nearestByGeodesic } from "../../geometry/geodesic";
 import { endDateOf, type OtherAccount, type SeriesAnswer, type StationRecord, type StationsAnswer } from "./records";
 
 export const SCAN_LAYOUT = "1";

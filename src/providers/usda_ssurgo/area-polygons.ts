@@ -13,7 +13,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { intersection } from "../../geometry/clip";
-import { polygonsOfRings, rfc7946Winding, type Ring } from "../../geometry/rings";
+import { polygonsOfRings, rfc7946Winding, ringsBBox, type Ring } from "../../geometry/rings";
 import { readPolygonalWkt, writeWkt } from "../../geometry/wkt";
 import { decodeRings } from "../../upstream/snapshot-geometry";
 import type { SdaPayload } from "../../upstream/sda/payload";
@@ -40,19 +40,6 @@ ORDER BY P.mupolygonkey`;
 
 type Row = { id: number; areasymbol: string | null; musym: string | null; mukey: string; muname: string | null; rings: Uint8Array };
 
-function boundsOf(rings: readonly Ring[]): [number, number, number, number] {
-  let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const ring of rings) {
-    for (const [x, y] of ring) {
-      w = Math.min(w, x!);
-      e = Math.max(e, x!);
-      s = Math.min(s, y!);
-      n = Math.max(n, y!);
-    }
-  }
-  return [w, s, e, n];
-}
-
 function prepareSnapshot(file: SnapshotFile): (params: AreaParams) => Payload {
   const db: Database = file.db;
   if (!file.has("mupolygon") || !file.has("mapunit")) return () => nativeAnswer([]);
@@ -63,7 +50,7 @@ function prepareSnapshot(file: SnapshotFile): (params: AreaParams) => Payload {
      ORDER BY p.id`,
   );
   return ({ rings, limit }) => {
-    const [w, s, e, n] = boundsOf(rings);
+    const { minX: w, minY: s, maxX: e, maxY: n } = ringsBBox(rings);
     const rows: PolygonRow[] = [];
     for (const row of candidates.iterate(w, s, e, n)) {
       const cut = intersection(polygonsOfRings(decodeRings(row.rings)), rings);
