@@ -44,7 +44,7 @@ const fail = (rule: string, given: Given = "polygon"): never => {
 };
 
 /** POLYGON ((x y, ...), (...)): the rings as written (geometry/wkt.ts reads it); every failure says where. */
-function parseWktPolygon(text: string): number[][][] {
+function polygonParameter(text: string): number[][][] {
   try {
     return readPlainPolygon(text);
   } catch (error) {
@@ -210,7 +210,7 @@ function validAoi(raw: number[][][], given: Given): Aoi {
 
 /** The `polygon` parameter: WKT of one polygon, CRS84 (lon lat). */
 export function parseAoiPolygon(text: string): Aoi {
-  return validAoi(parseWktPolygon(text), "polygon");
+  return validAoi(polygonParameter(text), "polygon");
 }
 
 /** A `bbox` (already parsed: southwest corner first) as the rectangle it names. */
