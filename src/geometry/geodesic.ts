@@ -53,41 +53,54 @@ const F = 1 / 298.257223563;
 const E2 = F * (2 - F);
 const RAD = Math.PI / 180;
 
+/**
+ * The `limit` items nearest (lat, lon) by geodesic distance, nearest first, ties in the items' order,
+ * each with its distance in km. Exact, without measuring every geodesic: the straight line through the
+ * Earth between two points (the chord) is never longer than the geodesic on its surface. The items of
+ * the `limit` shortest chords are measured; the `limit`-th of those distances bounds the answer, so only
+ * the items whose chord is within it can belong to it, and only they are measured.
+ */
+export function nearestByGeodesic<T>(items: readonly T[], lat: number, lon: number, limit: number, at: (item: T) => readonly [lat: number, lon: number]): { item: T; km: number }[] {
+  if (limit <= 0 || items.length === 0) return [];
+  const chords = chordsKm(items, lat, lon, at);
+  const k = Math.min(limit, items.length);
+  const kthChord = Float64Array.from(chords).sort()[k - 1]!;
+  const measured = new Map<number, number>();
+  const measure = (index: number) => {
+    let km = measured.get(index);
+    if (km === undefined) measured.set(index, (km = geodesicKm(lat, lon, ...at(items[index]!))));
+    return km;
+  };
+  const first: number[] = [];
+  chords.forEach((chord, index) => {
+    if (chord <= kthChord) first.push(measure(index));
+  });
+  // Rounding of a chord (far below a micrometre) never leaves out an item that could still be nearer.
+  const bound = first.sort((a, b) => a - b)[k - 1]! * (1 + 1e-12) + 1e-9;
+  const candidates: { index: number; km: number }[] = [];
+  chords.forEach((chord, index) => {
+    if (chord <= bound) candidates.push({ index, km: measure(index) });
+  });
+  candidates.sort((a, b) => a.km - b.km || a.index - b.index);
+  return candidates.slice(0, k).map(({ index, km }) => ({ item: items[index]!, km }));
+}
+
+/** The chord from (lat, lon) to each item through the WGS84 ellipsoid, km. */
+function chordsKm<T>(items: readonly T[], lat: number, lon: number, at: (item: T) => readonly [lat: number, lon: number]): Float64Array {
+  const [x, y, z] = earthCentred(lat, lon);
+  const chords = new Float64Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const [ilat, ilon] = at(items[i]!);
+    const [ix, iy, iz] = earthCentred(ilat, ilon);
+    chords[i] = Math.sqrt((ix - x) ** 2 + (iy - y) ** 2 + (iz - z) ** 2);
+  }
+  return chords;
+}
+
 /** Earth-centred coordinates of a point on the WGS84 ellipsoid, km. */
 function earthCentred(lat: number, lon: number): [number, number, number] {
   const sinLat = Math.sin(lat * RAD);
   const cosLat = Math.cos(lat * RAD);
   const n = A_KM / Math.sqrt(1 - E2 * sinLat * sinLat);
   return [n * cosLat * Math.cos(lon * RAD), n * cosLat * Math.sin(lon * RAD), n * (1 - E2) * sinLat];
-}
-
-/**
- * The `limit` items nearest (lat, lon) by geodesic distance, nearest first, ties in the items' order,
- * each with its distance in km. Exact, without measuring every geodesic: the straight line through the
- * Earth between two points (the chord) is never longer than the geodesic on its surface, so items are
- * measured in order of their chord and the search stops at the first whose chord exceeds the
- * `limit`-th distance found.
- */
-export function nearestByGeodesic<T>(items: readonly T[], lat: number, lon: number, limit: number, at: (item: T) => readonly [lat: number, lon: number]): { item: T; km: number }[] {
-  if (limit <= 0) return [];
-  const [x, y, z] = earthCentred(lat, lon);
-  const chords = new Float64Array(items.length);
-  items.forEach((item, i) => {
-    const [ix, iy, iz] = earthCentred(...at(item));
-    chords[i] = Math.hypot(ix - x, iy - y, iz - z);
-  });
-  const order = [...items.keys()].sort((a, b) => chords[a]! - chords[b]! || a - b);
-  const best: { index: number; km: number }[] = [];
-  const before = (a: { index: number; km: number }, b: { index: number; km: number }) => a.km < b.km || (a.km === b.km && a.index < b.index);
-  for (const index of order) {
-    // Rounding of the chord (far below a micrometre) never prunes an item that could still be nearer.
-    if (best.length === limit && chords[index]! > best[limit - 1]!.km * (1 + 1e-12) + 1e-9) break;
-    const candidate = { index, km: geodesicKm(lat, lon, ...at(items[index]!)) };
-    if (best.length === limit && !before(candidate, best[limit - 1]!)) continue;
-    let i = best.length;
-    while (i > 0 && before(candidate, best[i - 1]!)) i -= 1;
-    best.splice(i, 0, candidate);
-    if (best.length > limit) best.pop();
-  }
-  return best.map(({ index, km }) => ({ item: items[index]!, km }));
 }
