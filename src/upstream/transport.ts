@@ -20,6 +20,8 @@ export class Payload {
     private jsonForm: unknown,
     private readonly nativeForm: unknown = undefined,
     private readonly wireForm: (() => unknown) | undefined = undefined,
+    /** Text the cache stored (`stored()`), which may hold native rows; an upstream's text never does. */
+    private readonly fromStore = false,
   ) {}
 
   static ofText(text: string): Payload {
@@ -36,6 +38,11 @@ export class Payload {
     return new Payload(undefined, json);
   }
 
+  /** What a cache store kept (`stored()` of the payload it was given). */
+  static fromStore(text: string): Payload {
+    return new Payload(text, undefined, undefined, undefined, true);
+  }
+
   /** Rows in native types (the snapshot), with the upstream's JSON they stand for, built only when asked. */
   static ofNative(native: unknown, wire: () => unknown): Payload {
     return new Payload(undefined, undefined, native, wire);
@@ -47,7 +54,7 @@ export class Payload {
    */
   native(): unknown {
     if (this.nativeForm !== undefined) return this.nativeForm;
-    if (this.wireForm === undefined && this.textForm?.startsWith(NATIVE_PREFIX)) return (this.json() as { native: unknown }).native;
+    if (this.fromStore && this.textForm?.startsWith(NATIVE_PREFIX)) return (this.json() as { native: unknown }).native;
     return undefined;
   }
 
