@@ -5,9 +5,12 @@
  * or has fewer than four points, a coordinate is out of range, more than MAX_AOI_VERTICES vertices, a
  * ring crosses itself or another ring, a hole lies outside the outer ring, more than MAX_AOI_HECTARES.
  */
-import { Geodesic } from "geographiclib-geodesic";
 import { ValidationError } from "../errors";
-import { decimal } from "../decimal";
+import { polygonsAreaM2 } from "../geometry/geodesic";
+import { pointInRings, signedArea2 } from "../geometry/rings";
+import { readPlainPolygon, WktError, writeWkt } from "../geometry/wkt";
+
+export { polygonsAreaM2 };
 
 export const MAX_AOI_VERTICES = 1000;
 export const MAX_AOI_HECTARES = 10_000;
@@ -17,13 +20,6 @@ export const MAX_AOI_SIDE_DEGREES = 1;
 export const MAX_AOI_LATITUDE = 85;
 /** Below a square metre a geodesic area is rounding noise (it may be exactly 0), and no percent of it means anything. */
 export const MIN_AOI_SQUARE_METRES = 1;
-/**
- * Edges longer than this (degrees of longitude or latitude) are measured through points along their
- * straight longitude/latitude line, so the area measured is the area cut: the geodesic between two
- * points 0.01° apart departs from that line by about a centimetre, under a square metre in a
- * 10,000 ha area (more points would add more of the measurement's own rounding than they remove).
- */
-const MEASURE_STEP_DEGREES = 0.01;
 export const SQUARE_METRES_PER_HECTARE = 10_000;
 /** International acre: 4046.8564224 m² (the US survey acre differs by 2 parts per million). */
 export const SQUARE_METRES_PER_ACRE = 4046.8564224;
@@ -47,37 +43,27 @@ const fail = (rule: string, given: Given = "polygon"): never => {
   throw new ValidationError(`Query parameter '${given}' ${rule}`);
 };
 
-/** POLYGON ((x y, ...), (...)): the rings as written; every failure says where. */
-function parseWktPolygon(text: string): number[][][] {
-  const head = /^\s*POLYGON\s*(?:\(|$)/i.exec(text);
-  if (!head) {
-    const word = (/^\s*([A-Za-z]*)/.exec(text)?.[1] ?? "").toUpperCase();
-    if (word === "POLYGON") fail("must be a two-dimensional POLYGON with its rings, e.g. POLYGON ((lon lat, lon lat, lon lat, lon lat)): no Z, M or EMPTY.");
-    fail(`must be WKT of one POLYGON, e.g. POLYGON ((lon lat, lon lat, lon lat, lon lat)); got ${word ? `a ${word.slice(0, 20)}` : "no geometry type"}.`);
+/** POLYGON ((x y, ...), (...)): the rings as written (geometry/wkt.ts reads it); every failure says where. */
+function polygonParameter(text: string): number[][][] {
+  try {
+    return readPlainPolygon(text);
+  } catch (error) {
+    if (!(error instanceof WktError)) throw error;
+    return refuseWkt(error);
   }
-  const body = text.trim().slice(7).trim();
-  if (!body.startsWith("((") || !body.endsWith("))")) fail("is not valid WKT: the rings must be enclosed as POLYGON ((...), (...)).");
-  const inner = body.slice(2, -2);
-  const ringTexts = inner.split(/\)\s*,\s*\(/);
-  return ringTexts.map((ringText, r) => {
-    if (/[()]/.test(ringText)) fail(`is not valid WKT: unbalanced parentheses in ring ${r + 1}.`);
-    return ringText.split(",").map((pointText, i) => {
-      const parts = pointText.trim().split(/\s+/);
-      if (parts.length !== 2) fail(`is not valid WKT: ring ${r + 1} position ${i + 1} must be two numbers 'lon lat'; got '${pointText.trim().slice(0, 40)}'.`);
-      const [lon, lat] = parts.map(decimal);
-      if (lon === null || lat === null || lon === undefined || lat === undefined) {
-        fail(`is not valid WKT: ring ${r + 1} position ${i + 1} must be two decimal numbers 'lon lat'; got '${pointText.trim().slice(0, 40)}'.`);
-      }
-      return [lon!, lat!];
-    });
-  });
 }
 
-/** Twice the signed planar area (> 0 counter-clockwise in lon/lat). */
-function signedArea2(ring: readonly Position[]): number {
-  let sum = 0;
-  for (let i = 0; i + 1 < ring.length; i++) sum += ring[i]![0] * ring[i + 1]![1] - ring[i + 1]![0] * ring[i]![1];
-  return sum;
+/** The 422 of a text that is not one plain POLYGON, naming what is wrong and where. */
+function refuseWkt(error: WktError): never {
+  const { type = "", ring, position, given, twoNumbers } = error.detail;
+  if (error.kind === "type") {
+    fail(`must be WKT of one POLYGON, e.g. POLYGON ((lon lat, lon lat, lon lat, lon lat)); got ${type ? `a ${type.slice(0, 20)}` : "no geometry type"}.`);
+  }
+  if (error.kind === "dimension") fail("must be a two-dimensional POLYGON with its rings, e.g. POLYGON ((lon lat, lon lat, lon lat, lon lat)): no Z, M or EMPTY.");
+  if (error.kind === "position") {
+    fail(`is not valid WKT: ring ${ring} position ${position} must be two ${twoNumbers ? "decimal numbers" : "numbers"} 'lon lat'; got '${given}'.`);
+  }
+  return fail(`is not valid WKT: ${error.message}.`);
 }
 
 const orient = (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) => (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
@@ -139,45 +125,6 @@ function checkSimple(rings: AreaRings): void {
       }
     }
   }
-}
-
-/** Even-odd point in ring. */
-function inside(ring: readonly Position[], [x, y]: Position): boolean {
-  let odd = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i]!;
-    const [xj, yj] = ring[j]!;
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) odd = !odd;
-  }
-  return odd;
-}
-
-/**
- * Area of one ring on the WGS84 ellipsoid, m² (positive whatever its winding), of the ring as it is cut:
- * each edge a straight line in longitude/latitude (followed in MEASURE_STEP_DEGREES steps), between
- * the points geodesics (Karney's algorithm).
- */
-export function ringAreaM2(ring: readonly (readonly number[])[]): number {
-  const polygon = Geodesic.WGS84.Polygon(false);
-  const last = ring.length - 1;
-  const closed = last > 0 && ring[0]![0] === ring[last]![0] && ring[0]![1] === ring[last]![1];
-  const count = closed ? last : ring.length;
-  for (let i = 0; i < count; i++) {
-    const [x0, y0] = ring[i]! as [number, number];
-    const [x1, y1] = ring[(i + 1) % ring.length]! as [number, number];
-    polygon.AddPoint(y0, x0);
-    // Less a hair, so an edge the same both ways round (a ring given clockwise) gets the same steps.
-    const steps = Math.ceil(Math.max(Math.abs(x1 - x0), Math.abs(y1 - y0)) / MEASURE_STEP_DEGREES - 1e-9);
-    for (let k = 1; k < steps; k++) polygon.AddPoint(y0 + ((y1 - y0) * k) / steps, x0 + ((x1 - x0) * k) / steps);
-  }
-  return Math.abs(polygon.Compute(false, true).area ?? 0);
-}
-
-/** Geodesic area of polygons ([outer, ...holes] each) on WGS84, m²: outer rings less their holes. */
-export function polygonsAreaM2(polygons: readonly (readonly (readonly (readonly number[])[])[])[]): number {
-  let total = 0;
-  for (const polygon of polygons) polygon.forEach((ring, i) => (total += i === 0 ? ringAreaM2(ring) : -ringAreaM2(ring)));
-  return total;
 }
 
 /** A ring without positions repeated one after the other (valid WKT; a zero-length edge would read as a fold). */
@@ -247,9 +194,9 @@ function validAoi(raw: number[][][], given: Given): Aoi {
     if (signedArea2(ring) === 0) fail(`is not a valid polygon: ${r === 0 ? "the outer ring" : `hole ${r}`} encloses no area.`, given);
   });
   rings.slice(1).forEach((hole, h) => {
-    if (!inside(rings[0]!, hole[0]!)) fail(`is not a valid polygon: hole ${h + 1} lies outside the outer ring.`, given);
+    if (!pointInRings([rings[0]!], hole[0]![0], hole[0]![1])) fail(`is not a valid polygon: hole ${h + 1} lies outside the outer ring.`, given);
     rings.slice(1).forEach((other, k) => {
-      if (k !== h && inside(other, hole[0]!)) fail(`is not a valid polygon: hole ${h + 1} lies inside hole ${k + 1}.`, given);
+      if (k !== h && pointInRings([other], hole[0]![0], hole[0]![1])) fail(`is not a valid polygon: hole ${h + 1} lies inside hole ${k + 1}.`, given);
     });
   });
   const wound = rings.map((ring, r) => ((signedArea2(ring) > 0) === (r === 0) ? ring : [...ring].reverse()));
@@ -263,7 +210,7 @@ function validAoi(raw: number[][][], given: Given): Aoi {
 
 /** The `polygon` parameter: WKT of one polygon, CRS84 (lon lat). */
 export function parseAoiPolygon(text: string): Aoi {
-  return validAoi(parseWktPolygon(text), "polygon");
+  return validAoi(polygonParameter(text), "polygon");
 }
 
 /** A `bbox` (already parsed: southwest corner first) as the rectangle it names. */
@@ -284,5 +231,5 @@ export function aoiOfBbox([w, s, e, n]: readonly [number, number, number, number
 
 /** The area as WKT, as the report's query echoes it. */
 export function aoiWkt(aoi: Aoi): string {
-  return `POLYGON (${aoi.rings.map((ring) => `(${ring.map(([lon, lat]) => `${lon} ${lat}`).join(", ")})`).join(", ")})`;
+  return writeWkt([aoi.rings]);
 }

@@ -13,6 +13,7 @@ import { readFileSync } from "node:fs";
 // JSON-module import of the same file would turn the entry's import into an object too, and the compiled
 // map page would lose it.
 import worldFile from "world-atlas/countries-50m.json" with { type: "file" };
+import { pointInRings } from "../geometry/rings";
 
 /** What the messages read of a source (the transport's SourceDescription has this shape). */
 export interface CoverageSource {
@@ -40,7 +41,8 @@ interface Country {
   name: string;
   id: string;
   box: [number, number, number, number];
-  polygons: Ring[][];
+  /** Every ring of its (multi)polygon, outer rings and holes: the even-odd test needs no grouping. */
+  rings: Ring[];
 }
 
 interface Topology {
@@ -79,21 +81,9 @@ function loadCountries(): Country[] {
       const polygons = (g.type === "Polygon" ? [g.arcs as number[][]] : (g.arcs as number[][][])).map((rings) => rings.map(ring));
       const points = polygons.flat(2);
       const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
-      return { name: g.properties?.name ?? "", id: String(g.id ?? ""), box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)], polygons };
+      return { name: g.properties?.name ?? "", id: String(g.id ?? ""), box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)], rings: polygons.flat() };
     });
   return countries;
-}
-
-/** Even-odd test over every ring of a (multi)polygon: holes excluded. */
-function inside(polygons: Ring[][], lon: number, lat: number): boolean {
-  let hit = false;
-  for (const rings of polygons)
-    for (const r of rings)
-      for (let i = 0, j = r.length - 1; i < r.length; j = i++) {
-        const [xi, yi] = r[i]!, [xj, yj] = r[j]!;
-        if (yi > lat !== yj > lat && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) hit = !hit;
-      }
-  return hit;
 }
 
 /** The Natural Earth country a point lies in, or null (sea, or a coast finer than 1:50m). */
@@ -101,7 +91,8 @@ export function countryAt(lon: number, lat: number): { name: string; id: string 
   for (const c of loadCountries()) {
     const [w, s, e, n] = c.box;
     if (lon < w || lon > e || lat < s || lat > n) continue;
-    if (inside(c.polygons, lon, lat)) return { name: c.name, id: c.id };
+    // Even-odd over every ring: holes excluded (geometry/rings.ts).
+    if (pointInRings(c.rings, lon, lat)) return { name: c.name, id: c.id };
   }
   return null;
 }

@@ -77,7 +77,7 @@ export interface StationReading {
   longitude: number;
   sensors: StationSensor[];
   disagreements: SourceDisagreement[];
-  /** Nearest-station answers: the great-circle distance from the asked point, km. */
+  /** Nearest-station answers: the geodesic distance on WGS84 from the asked point, km (docs/decisions.md#geometry). */
   distanceKm?: number;
 }
 

@@ -80,7 +80,7 @@ export const GeochemSiteFeatureProperties = t.Object(
     land_cover_secondary: nullable(t.String({ description: "NLCD 1992 class name as recorded." })),
     depth: SampleDepth,
     representative_of_bbox: notRepresentative("one 0-5 cm sample per about 1,600 km2 is not representative of a box or a field."),
-    distance_km: distanceKm(" (WGS84 sphere of radius 6371.0088 km)"),
+    distance_km: distanceKm(),
     property: t.Optional(t.String({ description: "With property: the property id of the flat result members." })),
     value: t.Optional(nullable(t.Number({ description: "The result in `unit`; null when censored or when no sample was analysed (N.S.). Never the reporting limit." }))),
     reported_value: t.Optional(t.String({ description: "The file's cell exactly: a number, a censored result such as '<1', or 'N.S.' (no sample)." })),

@@ -7,7 +7,8 @@ import type { Database, SQLQueryBindings } from "bun:sqlite";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import * as shapefile from "shapefile";
-import { encodeRings, ringsBBox, type Ring } from "../upstream/snapshot-geometry";
+import { ringsBBox, type Ring } from "../geometry/rings";
+import { encodeRings } from "../upstream/snapshot-geometry";
 import { createBaseSchema, ensureIndexes, ensureTable, quoteIdent, tableExists } from "../upstream/snapshot-schema";
 import { normalizeDateTime, readSurveyAreaVersions } from "./ssurgo-metadata";
 import {

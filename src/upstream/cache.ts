@@ -255,7 +255,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     try {
       const entry = await store.read(key);
       if (!entry) return undefined;
-      return { entry, answer: await decode(Payload.ofText(entry.payload)) };
+      return { entry, answer: await decode(Payload.fromStore(entry.payload)) };
     } catch (error) {
       await discard(key, error);
       return undefined;
@@ -284,7 +284,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
   /** An entry's payload decoded; NOT_DECODED when it does not decode (the entry is then discarded). */
   async function readDecodedPayload(key: string, entry: StoredEntry, decode: Decoder<unknown>): Promise<unknown> {
     try {
-      return await decode(Payload.ofText(entry.payload));
+      return await decode(Payload.fromStore(entry.payload));
     } catch (error) {
       await discard(key, error);
       return NOT_DECODED;
@@ -311,6 +311,7 @@ export function createUpstreamCache(db: LoamDatabase, options: CacheOptions) {
     try {
       const fetched = await fetchAnswer();
       const storedAt = now();
+      // Native rows are stored as they are: no wire text is written on the way (docs/decisions.md#decode-once).
       const payload = fetched.payload.stored();
       const digest = payloadDigest(payload);
       if (!disabled) await save(key, provider, fetched.answer, payload, digest, storedAt, ttlSeconds);

@@ -19,6 +19,8 @@ export class Payload {
     private textForm: string | undefined,
     private jsonForm: unknown,
     private readonly made?: { value: object; text: () => string; stored: () => string },
+    /** Text a cache store kept (`stored()` of the payload it was given); an upstream's text never is. */
+    private readonly kept = false,
   ) {}
 
   static ofText(text: string): Payload {
@@ -41,6 +43,16 @@ export class Payload {
    */
   static ofValue(value: object, forms: { text: () => string; stored: () => string }): Payload {
     return new Payload(undefined, undefined, { value, ...forms });
+  }
+
+  /** What a cache store kept: the only text a decoder may read as a stored form of a made value. */
+  static fromStore(text: string): Payload {
+    return new Payload(text, undefined, undefined, true);
+  }
+
+  /** Whether this is text the cache stored (so it may be a made value's stored form). */
+  isStored(): boolean {
+    return this.kept;
   }
 
   text(): string {

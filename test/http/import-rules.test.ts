@@ -41,8 +41,8 @@ const SOURCE: SourceFile[] = files(SRC).map((file) => ({ file: relative(SRC, fil
 const roomOf = (path: string) =>
   path.startsWith("shapes/") ? path.split("/").slice(0, 2).join("/") : path.includes("/") ? path.split("/")[0]! : path.replace(/\.ts$/, "").replace(/\.d$/, "");
 
-/** What any room may read. */
-const LEAVES = ["errors", "version", "lru", "decimal", "request-scope", "assets"];
+/** What any room may read (geometry: rings, WKT, clipping and geodesics, docs/architecture.md#rooms). */
+const LEAVES = ["errors", "version", "lru", "decimal", "request-scope", "assets", "geometry"];
 /** What the features share below them: the rooms, and only the contract files of providers/ and upstream/. */
 const FEATURE_READS = [
   ...LEAVES, "config", "answer", "aggregation", "domain", "catalog", "tables", "http",
@@ -98,6 +98,7 @@ const ROOMS: Record<string, { kind: string; may: readonly string[] | "anything" 
   decimal: { kind: "leaf", may: [] },
   "request-scope": { kind: "leaf", may: [] },
   assets: { kind: "leaf", may: [] },
+  geometry: { kind: "leaf", may: ["errors"] },
 };
 
 /** File-level rules the room table cannot say: each a predicate on (file, target) that must not hold. */

@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { useLoam } from "../support/server";
 import { parseRfc4180 } from "../support/csv";
+import { pyprojAvailable, pyprojDistancesKm } from "../support/geodesic";
 import { inventory, ismn, metadata, percent } from "./reference";
 
 const { loam, contract } = useLoam();
@@ -205,6 +206,18 @@ describe("GET /v1/stations", () => {
     expect(body.features[0].properties.distance_km).toBe(0);
     const d = body.features.map((f: any) => f.properties.distance_km);
     expect([...d].sort((a, b) => a - b)).toEqual(d);
+  });
+
+  test.skipIf(!pyprojAvailable())("near ranks every station by its geodesic distance on WGS84 (pyproj's), served to the metre", async () => {
+    const near: [number, number] = [44.2, -104.1];
+    const { body: all } = await loam.json("/v1/stations?bbox=-180,-90,180,90&limit=1000");
+    expect(all.truncated).toBe(false);
+    const stations = all.features.map((f: any) => ({ id: f.id as string, at: [f.geometry.coordinates[1], f.geometry.coordinates[0]] as [number, number] }));
+    const km = pyprojDistancesKm(near, stations.map((s: { at: [number, number] }) => s.at));
+    const ranked = stations.map((s: { id: string }, i: number) => ({ id: s.id, km: km[i]! })).sort((a: { km: number }, b: { km: number }) => a.km - b.km);
+    const { body } = await loam.json(`/v1/stations?near=${near.join(",")}&limit=10`);
+    expect(body.features.map((f: any) => f.id)).toEqual(ranked.slice(0, 10).map((r: { id: string }) => r.id));
+    body.features.forEach((f: any, i: number) => expect(Math.abs(f.properties.distance_km - ranked[i]!.km)).toBeLessThanOrEqual(0.0005 + 1e-9));
   });
 
   test("CSV has one row per station with the model's members", async () => {

@@ -10,6 +10,7 @@ import { describe, expect, test } from "bun:test";
 import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
 import { fixtureStations, STATIONS } from "../fixtures/fixture_stations";
 import { parseRfc4180 } from "../support/csv";
+import { pyprojAvailable, pyprojDistancesKm } from "../support/geodesic";
 import { useLoam } from "../support/server";
 
 const { loam, contract } = useLoam({ providers: [fixtureStations, ...DEFAULT_PROVIDERS] });
@@ -20,12 +21,6 @@ const inBox = ([w, s, e, n]: number[]) =>
     .map((st) => st.properties.station_triplet)
     .sort();
 
-/** Haversine on the 6371.0088 km sphere, written here independently of the provider's. */
-function km(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const r = (d: number) => (d * Math.PI) / 180;
-  const h = Math.sin(r(lat2 - lat1) / 2) ** 2 + Math.cos(r(lat1)) * Math.cos(r(lat2)) * Math.sin(r(lon2 - lon1) / 2) ** 2;
-  return 2 * 6371.0088 * Math.asin(Math.sqrt(h));
-}
 
 const BOX = [-98, 37, -95, 38];
 
@@ -51,12 +46,13 @@ describe("a fixture sites provider registered with one line", () => {
     expect([replayed.status, replayed.body.error.message]).toEqual([422, expect.stringContaining("'cursor'")]);
   });
 
-  test("near lists the fixture's stations nearest first, each with its great-circle distance", async () => {
+  test.skipIf(!pyprojAvailable())("near lists the fixture's stations nearest first, each with its geodesic distance (pyproj's)", async () => {
     const [lat, lon] = [37.2, -96.9];
     const { status, body } = await loam.json(`/v1/stations?near=${lat},${lon}&limit=2`);
     expect(status).toBe(200);
     contract.assert("StationCollection", body);
-    const expected = STATIONS.map((st) => [st.properties.station_triplet, km(lat, lon, st.latitude, st.longitude)] as const)
+    const distances = pyprojDistancesKm([lat, lon], STATIONS.map((st) => [st.latitude, st.longitude] as const));
+    const expected = STATIONS.map((st, i) => [st.properties.station_triplet, distances[i]!] as const)
       .sort((a, b) => a[1] - b[1])
       .slice(0, 2);
     expect(body.features.map((f: any) => f.id)).toEqual(expected.map(([id]) => id));

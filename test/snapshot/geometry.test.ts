@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { decodeRings, encodeRings, pointInRings, ringsBBox } from "../../src/upstream/snapshot-geometry";
+import { decodeRings, encodeRings } from "../../src/upstream/snapshot-geometry";
+import { pointInRings, ringsBBox } from "../../src/geometry/rings";
 
 // A 10 x 10 square (clockwise, as shapefile outer rings are) with a 4 x 4 hole (counter-clockwise).
 const outer = [[0, 0], [0, 10], [10, 10], [10, 0], [0, 0]] as const;

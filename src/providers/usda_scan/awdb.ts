@@ -7,13 +7,14 @@
  * only what a form returns).
  */
 import { LoamError, UpstreamError, UpstreamUnreachableError } from "../../errors";
+import { nearestByGeodesic } from "../../geometry/geodesic";
 import { deadlineError, fetchWithinOrigin, hostOf, requestUrlOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
 import { Payload, type QueryKind, type SourceDescription, type Transport } from "../../upstream/transport";
 import { remoteSource } from "../../upstream/public-url";
 import type { StationSensor } from "../../domain/station";
 import type { StationBoxParams, StationKeyParams, StationNearParams, StationSeriesParams } from "../provider";
 import { SCAN_PROVIDER_ID, SOURCE_AWDB_LIVE } from "./catalog";
-import { distanceKm, endDateOf, type SeriesAnswer, type StationRecord } from "./records";
+import { endDateOf, type SeriesAnswer, type StationRecord } from "./records";
 
 const SERVICE = "The NRCS AWDB REST API";
 /** A station list of every SCAN station is about 2 MB (its associatedHucs); far more is not an AWDB answer. */
@@ -176,10 +177,9 @@ export const awdbBox: AwdbForm<StationBoxParams> = async (get, { bbox: [w, s, e,
 };
 
 export const awdbNear: AwdbForm<StationNearParams> = async (get, { latitude, longitude, limit }) => {
-  const stations = stationList(await get("/stations", ALL_SCAN))
-    .map((s) => ({ ...record(s), distance_km: Math.round(distanceKm(latitude, longitude, s.latitude, s.longitude) * 1000) / 1000 }))
-    .sort((a, b) => a.distance_km - b.distance_km);
-  return answerOf(stations.slice(0, limit));
+  const stations = stationList(await get("/stations", ALL_SCAN)).map(record);
+  const nearest = nearestByGeodesic(stations, latitude, longitude, limit, (r) => [r.latitude, r.longitude]);
+  return answerOf(nearest.map(({ item, km }) => ({ ...item, distance_km: Math.round(km * 1000) / 1000 })));
 };
 
 export const awdbStation: AwdbForm<StationKeyParams> = async (get, { station }) => {

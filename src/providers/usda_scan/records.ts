@@ -153,10 +153,3 @@ export function reading(record: StationRecord): StationReading {
 
 /** AWDB writes 2100-01-01 for a station still active. */
 export const endDateOf = (raw: string | null): string | null => (raw === null || raw.startsWith("2100-01-01") ? null : raw.slice(0, 10));
-
-/** Great-circle distance, km (WGS84 sphere of radius 6371.0088 km, as the geochemistry sites). */
-export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const rad = Math.PI / 180;
-  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
-  return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(a)));
-}

@@ -8,12 +8,13 @@ import type { Database } from "bun:sqlite";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UpstreamError } from "../../errors";
+import { nearestByGeodesic } from "../../geometry/geodesic";
 import { tableExists, type DatasetInfo } from "../../upstream/snapshot-schema";
 import { Payload } from "../../upstream/transport";
 import type { SnapshotStep, StationBoxParams, StationKeyParams, StationNearParams, StationSeriesParams } from "../provider";
 import { SCAN_PROVIDER_ID, SOURCE_AWDB, SOURCE_INVENTORY, SOURCE_ISMN } from "./catalog";
 import { csvRecords, inventoryRecords, ismnName, nameKey, readIsmn } from "./files";
-import { distanceKm, endDateOf, type OtherAccount, type SeriesAnswer, type StationRecord, type StationsAnswer } from "./records";
+import { endDateOf, type OtherAccount, type SeriesAnswer, type StationRecord, type StationsAnswer } from "./records";
 
 export const SCAN_LAYOUT = "1";
 const METADATA = "scan/metadata/soilDB_station-metadata.csv";
@@ -205,12 +206,8 @@ export function snapshotScan(db: Database): Readers {
     },
     near: ({ latitude, longitude, limit }) => {
       // About 200 stations: every distance is computed, nearest first (ties by station order).
-      const ranked = all
-        .all()
-        .map((r) => JSON.parse(r.record) as StationRecord)
-        .map((r) => ({ ...r, distance_km: Math.round(distanceKm(latitude, longitude, r.latitude, r.longitude) * 1000) / 1000 }))
-        .sort((a, b) => a.distance_km - b.distance_km)
-        .slice(0, limit);
+      const records = all.all().map((r) => JSON.parse(r.record) as StationRecord);
+      const ranked = nearestByGeodesic(records, latitude, longitude, limit, (r) => [r.latitude, r.longitude]).map(({ item, km }) => ({ ...item, distance_km: Math.round(km * 1000) / 1000 }));
       return Payload.ofJson({ stations: ranked, retrieved_at: retrievedAt });
     },
     one: ({ station }) => stations(one.all(station)),

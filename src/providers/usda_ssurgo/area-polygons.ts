@@ -6,29 +6,28 @@
  * The SDA form is the query soilDB's `SDA_spatialQuery(geom, what = "mupolygon", geomIntersection =
  * TRUE)` sends: `mupolygongeo.STIntersection(<area>).STAsText()` over the rows where
  * `mupolygongeo.STIntersects(<area>) = 1`, bounded by TOP. SQL Server's `geometry` type is planar in
- * longitude and latitude, as the snapshot form is: it finds candidates in the R*Tree and cuts each with
- * polygon-clipping (Martinez-Rueda-Feito sweep with robust predicates), so one decoder reads both.
+ * longitude and latitude, as the snapshot form is: it finds candidates in the R*Tree and cuts each
+ * (geometry/clip.ts), handing the cut polygons over as coordinate arrays, which SDA's WKT becomes at its
+ * edge (docs/decisions.md#decode-once): one decoder reads both.
  * The area's numbers reach the SQL only through `sqlNumber` (range-checked plain decimals).
  */
 import type { Database } from "bun:sqlite";
-// The package's ES module exports only a default object (its CommonJS build also names the functions).
-import polygonClipping, { type Polygon as ClipPolygon } from "polygon-clipping";
-import { polygonsOfRings } from "../../upstream/snapshot-polygon-parts";
+import { intersection } from "../../geometry/clip";
+import { polygonsOfRings, rfc7946Winding, ringsBBox, type Ring } from "../../geometry/rings";
+import { readPolygonalWkt, writeWkt } from "../../geometry/wkt";
 import { decodeRings } from "../../upstream/snapshot-geometry";
-import { answerAsSda, decodeSdaTable, type Cell, type SdaAnswer } from "../../upstream/sda/payload";
+import type { SdaPayload } from "../../upstream/sda/payload";
 import { sqlInteger, sqlNumber } from "../../upstream/sda/sql";
-import { Payload, type QueryKind } from "../../upstream/transport";
+import type { Payload, QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
 import type { AreaParams, MapUnitPolygon } from "../provider";
-import { MAX_POLYGON_ROWS, SSURGO_POLYGON_COLUMNS, SSURGO_POLYGON_TYPES, polygonSelect, rfc7946Winding } from "./polygons";
-import { parsePolygonalWkt, writeWkt } from "./wkt";
+import { MAX_POLYGON_ROWS, SSURGO_POLYGON_COLUMNS, nativeAnswer, polygonRow, polygonRowsOf, polygonSelect, sdaGeometry, type PolygonRow } from "./polygons";
 
+const AXES = ["longitude", "latitude"] as const;
 
 /** The area as WKT, every number range-checked: POLYGON ((lon lat, ...), (...)). */
-export function areaWkt(rings: readonly (readonly (readonly number[])[])[]): string {
-  const ring = (points: readonly (readonly number[])[]) =>
-    `(${points.map(([lon, lat], i) => `${sqlNumber(lon!, `area vertex ${i + 1} longitude`, -180, 180)} ${sqlNumber(lat!, `area vertex ${i + 1} latitude`, -90, 90)}`).join(", ")})`;
-  return `POLYGON (${rings.map(ring).join(", ")})`;
+export function areaWkt(rings: readonly Ring[]): string {
+  return writeWkt([rings], (value, axis, i) => sqlNumber(value, `area vertex ${i + 1} ${AXES[axis]}`, axis === 0 ? -180 : -90, axis === 0 ? 180 : 90));
 }
 
 export function ssurgoAreaSql({ rings, limit }: AreaParams): string {
@@ -41,23 +40,9 @@ ORDER BY P.mupolygonkey`;
 
 type Row = { id: number; areasymbol: string | null; musym: string | null; mukey: string; muname: string | null; rings: Uint8Array };
 
-function boundsOf(rings: readonly (readonly (readonly number[])[])[]): [number, number, number, number] {
-  let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const ring of rings) {
-    for (const [x, y] of ring) {
-      w = Math.min(w, x!);
-      e = Math.max(e, x!);
-      s = Math.min(s, y!);
-      n = Math.max(n, y!);
-    }
-  }
-  return [w, s, e, n];
-}
-
 function prepareSnapshot(file: SnapshotFile): (params: AreaParams) => Payload {
   const db: Database = file.db;
-  const answer = (rows: Cell[][]) => Payload.ofJson(answerAsSda(SSURGO_POLYGON_COLUMNS, SSURGO_POLYGON_TYPES, rows).payload);
-  if (!file.has("mupolygon") || !file.has("mapunit")) return () => answer([]);
+  if (!file.has("mupolygon") || !file.has("mapunit")) return () => nativeAnswer([]);
   const candidates = db.prepare<Row, [number, number, number, number]>(
     `SELECT p.id, p.areasymbol, p.musym, p.mukey, mu.muname, p.rings
      FROM mupolygon_rtree r JOIN mupolygon p ON p.id = r.id JOIN mapunit mu ON mu.mukey = p.mukey
@@ -65,24 +50,30 @@ function prepareSnapshot(file: SnapshotFile): (params: AreaParams) => Payload {
      ORDER BY p.id`,
   );
   return ({ rings, limit }) => {
-    const [w, s, e, n] = boundsOf(rings);
-    const area = rings as ClipPolygon;
-    const rows: Cell[][] = [];
+    const { minX: w, minY: s, maxX: e, maxY: n } = ringsBBox(rings);
+    const rows: PolygonRow[] = [];
     for (const row of candidates.iterate(w, s, e, n)) {
-      const cut = polygonClipping.intersection(polygonsOfRings(decodeRings(row.rings)) as ClipPolygon[], area);
+      const cut = intersection(polygonsOfRings(decodeRings(row.rings)), rings);
       // Polygons that only touch the area have no part inside it; SDA would send their line or point.
       if (cut.length === 0) continue;
-      rows.push([String(row.id), row.areasymbol, row.musym, row.mukey, row.muname, writeWkt(cut)]);
+      rows.push(polygonRow(row, cut));
       if (rows.length > limit) break;
     }
-    return answer(rows);
+    return nativeAnswer(rows);
   };
 }
 
 /** The answer with its cut polygons read once, when it is decoded: a geometry that does not read fails the answer before it is cached. */
-export interface AreaAnswer extends SdaAnswer {
+export interface AreaAnswer {
   cut: MapUnitPolygon[];
+  /** Rows the upstream sent (one more than the page when more exist). */
+  rows: number;
+  /** The upstream's own JSON (the raw form): SDA's as it came, the snapshot's written from its rows. */
+  raw(): SdaPayload;
 }
+
+/** What SQL Server's STIntersection sends, read once at SDA's edge (lines and points of a touch hold no soil). */
+const sdaCut = (text: string) => sdaGeometry(readPolygonalWkt, text, "the intersection of a map-unit polygon and an area");
 
 export const areaPolygonQuery: QueryKind<AreaParams, AreaAnswer> = {
   kind: "ssurgo_area_polygons",
@@ -93,32 +84,29 @@ export const areaPolygonQuery: QueryKind<AreaParams, AreaAnswer> = {
     return `${new Bun.CryptoHasher("sha256").update(text).digest("hex")}:${rings.reduce((n, r) => n + r.length, 0)}:${limit}`;
   },
   forms: { sda: ssurgoAreaSql, snapshot: { prepare: prepareSnapshot } },
-  decode: (payload) => {
-    const answer = decodeSdaTable(payload, SSURGO_POLYGON_COLUMNS);
-    return { ...answer, cut: cutPolygonsOf(answer) };
+  decode: async (payload) => {
+    const { rows, raw } = await polygonRowsOf(payload, sdaCut);
+    return { cut: cutPolygonsOf(rows), rows: rows.length, raw };
   },
-  raw: (answer) => answer.payload,
+  raw: (answer) => answer.raw(),
 };
 
 /**
  * The answer's cut polygons, rings wound as RFC 7946 asks; rows whose cut has no area (a shared edge
  * or corner) are left out.
  */
-function cutPolygonsOf(answer: SdaAnswer): MapUnitPolygon[] {
-  const { columns, rows } = answer.table;
-  const at = (name: (typeof SSURGO_POLYGON_COLUMNS)[number]) => columns.indexOf(name);
-  const [key, area, symbol, mukey, name, geom] = [at("mupolygonkey"), at("areasymbol"), at("musym"), at("mukey"), at("muname"), at("geom")];
+function cutPolygonsOf(rows: readonly PolygonRow[]): MapUnitPolygon[] {
   const polygons: MapUnitPolygon[] = [];
-  for (const row of rows) {
-    const shape = parsePolygonalWkt(row[geom] ?? "POLYGON EMPTY").map(rfc7946Winding);
-    if (shape.length === 0 || row[mukey] === null || row[mukey] === undefined) continue;
-    polygons.push({ id: row[key] ?? "", mapUnitKey: row[mukey]!, mapUnitSymbol: row[symbol] ?? null, mapUnitName: row[name] ?? null, areaSymbol: row[area] ?? null, polygons: shape });
+  for (const [key, area, symbol, mukey, name, cut] of rows) {
+    const shape = cut.map(rfc7946Winding);
+    if (shape.length === 0 || mukey === null) continue;
+    polygons.push({ id: key ?? "", mapUnitKey: mukey, mapUnitSymbol: symbol, mapUnitName: name, areaSymbol: area, polygons: shape });
   }
   return polygons;
 }
 
 /** At most `limit` rows' polygons; `truncated` when the upstream sent more rows than that. */
 export function areaPolygonsOf(answer: AreaAnswer, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean } {
-  const truncated = answer.table.rows.length > limit;
+  const truncated = answer.rows > limit;
   return { polygons: truncated ? answer.cut.slice(0, limit) : answer.cut, truncated };
 }

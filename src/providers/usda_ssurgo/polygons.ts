@@ -4,18 +4,20 @@
  * the caller can tell that more exist. The SDA form is the query soilDB's `SDA_spatialQuery` sends
  * for `what = "mupolygon"` (`mupolygongeo.STIntersects(geometry::STGeomFromText(..., 4326)) = 1`,
  * geometry by `STAsText()`); the snapshot form finds candidates in the R*Tree, keeps those whose
- * rings meet the box and writes their rings as WKT, so one decoder reads both.
+ * rings meet the box and hands their polygons over as coordinate arrays (PolygonRow), which SDA's WKT
+ * becomes at its edge (docs/decisions.md#decode-once): one decoder reads both, and no polygon is
+ * written as WKT to be read back.
  */
 import type { Database } from "bun:sqlite";
 import { UpstreamError, ValidationError } from "../../errors";
-import { encodedRingsMeetBox, polygonsOfRings, signedArea2 } from "../../upstream/snapshot-polygon-parts";
-import { decodeRings } from "../../upstream/snapshot-geometry";
+import { polygonsOfRings, rfc7946Winding, type Polygons } from "../../geometry/rings";
+import { readWkt, WktError, writeWkt } from "../../geometry/wkt";
+import { decodeRings, encodedRingsMeetBox } from "../../upstream/snapshot-geometry";
 import { answerAsSda, decodeSdaTable, type Cell, type SdaAnswer, type SdaPayload, type SqlType } from "../../upstream/sda/payload";
 import { sqlBbox, sqlInteger } from "../../upstream/sda/sql";
 import { Payload, type QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
 import type { BboxParams, MapUnitPolygon } from "../provider";
-import { readWkt, writeWkt } from "./wkt";
 import { upstreamMapUnitKey } from "./mapunit";
 
 export const SSURGO_POLYGON_COLUMNS = ["mupolygonkey", "areasymbol", "musym", "mukey", "muname", "geom"] as const;
@@ -99,13 +101,13 @@ WHERE P.mupolygonkey = ${afterKey(key)}`;
 }
 
 function prepareByKey(file: SnapshotFile): (params: { key: string }) => Payload {
-  if (!file.has("mupolygon") || !file.has("mapunit")) return () => answer([]);
+  if (!file.has("mupolygon") || !file.has("mapunit")) return () => nativeAnswer([]);
   const statement = file.db.prepare<Row, [number]>(
     `SELECT p.id, p.areasymbol, p.musym, p.mukey, mu.muname, p.rings FROM mupolygon p JOIN mapunit mu ON mu.mukey = p.mukey WHERE p.id = ?1`,
   );
   return ({ key }) => {
     const row = statement.get(Number(afterKey(key)));
-    return answer(row ? [[String(row.id), row.areasymbol, row.musym, row.mukey, row.muname, writeWkt(polygonsOfRings(decodeRings(row.rings)))]] : []);
+    return nativeAnswer(row ? [polygonRow(row, polygonsOfRings(decodeRings(row.rings)))] : []);
   };
 }
 
@@ -115,7 +117,7 @@ export const polygonByKeyQuery: QueryKind<{ key: string }, PolygonAnswer> = {
   key: ({ key }) => key,
   forms: { sda: ssurgoPolygonByKeySql, snapshot: { prepare: prepareByKey } },
   decode: decodePolygonAnswer,
-  raw: (answer) => answer.payload,
+  raw: (answer) => answer.raw(),
 };
 
 export const extentQuery: QueryKind<Record<string, never>, SdaAnswer> = {
@@ -129,13 +131,39 @@ export const extentQuery: QueryKind<Record<string, never>, SdaAnswer> = {
 
 type Row = { id: number; areasymbol: string | null; musym: string | null; mukey: string; muname: string | null; rings: Uint8Array };
 
-function answer(rows: Cell[][]): Payload {
-  return Payload.ofJson(answerAsSda(SSURGO_POLYGON_COLUMNS, SSURGO_POLYGON_TYPES, rows).payload);
+/**
+ * One polygon row in native types: the columns of SSURGO_POLYGON_COLUMNS, the geometry as polygons
+ * ([outer, ...holes], as SQL Server's WKT lists them). The snapshot form hands these to the decoder;
+ * SDA's rows become these at its edge (sdaPolygonRows).
+ */
+export type PolygonRow = [key: Cell, areaSymbol: Cell, symbol: Cell, mapUnitKey: Cell, mapUnitName: Cell, polygons: Polygons];
+
+export const polygonRow = (row: Row, polygons: Polygons): PolygonRow => [String(row.id), row.areasymbol, row.musym, row.mukey, row.muname, polygons];
+
+/** The rows in SDA's wire shape, each geometry written as WKT (what SDA would send: the store and the raw route). */
+export function polygonWire(rows: readonly PolygonRow[]): SdaPayload {
+  return answerAsSda(SSURGO_POLYGON_COLUMNS, SSURGO_POLYGON_TYPES, rows.map((row) => [row[0], row[1], row[2], row[3], row[4], writeWkt(row[5])])).payload;
+}
+
+/** A snapshot answer: its rows in native types, its wire JSON written only when asked. */
+export function nativeAnswer(rows: PolygonRow[]): Payload {
+  return Payload.ofValue(rows, { text: () => JSON.stringify(polygonWire(rows)), stored: () => `${STORED_ROWS}${JSON.stringify(rows)}}` });
+}
+
+/** How the cache's text of native polygon rows begins (`{"native": rows}`); only a stored payload is read so. */
+const STORED_ROWS = '{"native":';
+
+/** The native rows of a payload: made by the snapshot, or stored by the cache; undefined for an upstream's text. */
+function nativeRows(payload: Payload): unknown {
+  const made = payload.value();
+  if (made !== undefined) return made;
+  if (payload.isStored() && payload.text().startsWith(STORED_ROWS)) return (payload.json() as { native: unknown }).native;
+  return undefined;
 }
 
 function prepareSnapshot(file: SnapshotFile): (params: BboxParams) => Payload {
   const db: Database = file.db;
-  if (!file.has("mupolygon") || !file.has("mapunit")) return () => answer([]);
+  if (!file.has("mupolygon") || !file.has("mapunit")) return () => nativeAnswer([]);
   const candidates = db.prepare<Row, [number, number, number, number, number]>(
     `SELECT p.id, p.areasymbol, p.musym, p.mukey, mu.muname, p.rings
      FROM mupolygon_rtree r JOIN mupolygon p ON p.id = r.id JOIN mapunit mu ON mu.mukey = p.mukey
@@ -143,14 +171,13 @@ function prepareSnapshot(file: SnapshotFile): (params: BboxParams) => Payload {
      ORDER BY p.id`,
   );
   return ({ bbox: [w, s, e, n], limit, after }) => {
-    const rows: Cell[][] = [];
+    const rows: PolygonRow[] = [];
     for (const row of candidates.iterate(w, s, e, n, after == null ? -1 : Number(afterKey(after)))) {
       if (!encodedRingsMeetBox(row.rings, w, s, e, n)) continue;
-      const wkt = writeWkt(polygonsOfRings(decodeRings(row.rings)));
-      rows.push([String(row.id), row.areasymbol, row.musym, row.mukey, row.muname, wkt]);
+      rows.push(polygonRow(row, polygonsOfRings(decodeRings(row.rings))));
       if (rows.length > limit) break;
     }
-    return answer(rows);
+    return nativeAnswer(rows);
   };
 }
 
@@ -166,9 +193,8 @@ export const POLYGON_ANSWER_MAX_POINTS = 1_250_000;
 const DECODE_SLICE_MS = 20;
 
 /**
- * A polygon answer decoded once (docs/decisions.md#decode-once): every row's polygons read from its
- * WKT and wound as RFC 7946 asks, kept with the answer in the memory cache, so a hit or a 304 never
- * reads WKT again. `payload` is the upstream's own JSON (the raw form).
+ * A polygon answer decoded once (docs/decisions.md#decode-once): every row's polygons wound as RFC 7946
+ * asks, kept with the answer in the memory cache, so a hit or a 304 never reads a geometry again.
  */
 export interface PolygonAnswer {
   polygons: MapUnitPolygon[];
@@ -179,44 +205,116 @@ export interface PolygonAnswer {
   /** Rows the upstream sent (one more than the page when more exist; EMPTY geometries included). */
   rows: number;
   points: number;
-  payload: SdaPayload;
+  /** The upstream's own JSON (the raw form): SDA's as it came, the snapshot's written from its rows. */
+  raw(): SdaPayload;
 }
 
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Gives the event loop back after DECODE_SLICE_MS of work (docs/decisions.md#polygon-budget). */
+function slicer(): () => Promise<void> {
+  let started = performance.now();
+  return async () => {
+    if (performance.now() - started <= DECODE_SLICE_MS) return;
+    await pause();
+    started = performance.now();
+  };
+}
 
 function budgetError(what: string): UpstreamError {
   return new UpstreamError(`Soil Data Access answered with a map-unit polygon answer of ${what}; narrow the bbox or lower limit.`);
 }
 
-/** Decode a polygon answer: the table checked, then each row's WKT, in slices of at most DECODE_SLICE_MS. */
-export async function decodePolygonAnswer(payload: Payload): Promise<PolygonAnswer> {
+function countPoints(points: number): number {
+  if (points > POLYGON_ANSWER_MAX_POINTS) throw budgetError(`more than ${POLYGON_ANSWER_MAX_POINTS} points, over Loam's budget of ${POLYGON_ANSWER_MAX_POINTS} points per polygon answer`);
+  return points;
+}
+
+const pointsOf = (polygons: Polygons) => polygons.reduce((sum, polygon) => polygon.reduce((n, ring) => n + ring.length, sum), 0);
+
+/** Native rows as the snapshot made them or the cache stored them, checked as any stored answer is: rows of polygons of finite positions. */
+function checkedRows(value: unknown): { rows: PolygonRow[]; points: number } {
+  const bad = (): never => {
+    throw new UpstreamError("A stored map-unit polygon answer is not rows of polygons.");
+  };
+  if (!Array.isArray(value)) bad();
+  let points = 0;
+  for (const row of value as unknown[]) {
+    if (!Array.isArray(row) || row.length !== 6 || !Array.isArray(row[5])) return bad();
+    for (let i = 0; i < 5; i++) if (row[i] !== null && typeof row[i] !== "string") bad();
+    for (const polygon of row[5] as unknown[]) {
+      if (!Array.isArray(polygon)) bad();
+      for (const ring of polygon as unknown[]) {
+        if (!Array.isArray(ring)) bad();
+        for (const p of ring as unknown[]) if (!Array.isArray(p) || p.length !== 2 || !Number.isFinite(p[0]) || !Number.isFinite(p[1])) bad();
+        points += (ring as unknown[]).length;
+      }
+    }
+  }
+  return { rows: value as PolygonRow[], points };
+}
+
+/** SDA's WKT read once, at its edge: a text that does not read is the upstream's fault (502). */
+export function sdaGeometry<T>(read: (text: string) => T, text: string, expected: string): T {
+  try {
+    return read(text);
+  } catch (error) {
+    if (!(error instanceof WktError)) throw error;
+    const type = error.detail.type;
+    if (error.kind === "type" && type) throw new UpstreamError(`Soil Data Access sent a ${type.slice(0, 30)} where ${expected} was expected.`);
+    throw new UpstreamError(`Soil Data Access sent a polygon whose WKT does not parse (${error.message}).`);
+  }
+}
+
+/**
+ * The rows of an SDA answer in native types (its edge: each WKT read here, once), or of the snapshot's
+ * (already native), with the raw form of the answer; both held to the budget.
+ */
+export async function polygonRowsOf(
+  payload: Payload,
+  readGeometry: (text: string) => Polygons,
+): Promise<{ rows: PolygonRow[]; points: number; raw: () => SdaPayload }> {
+  const native = nativeRows(payload);
+  if (native !== undefined) {
+    const { rows, points } = checkedRows(native);
+    return { rows, points: countPoints(points), raw: () => polygonWire(rows) };
+  }
   const chars = payload.text().length;
   // A JS string's length counts UTF-16 units; WKT and keys are ASCII, so it is the byte count.
   if (chars > POLYGON_ANSWER_MAX_BYTES) throw budgetError(`${chars} bytes, over Loam's budget of ${POLYGON_ANSWER_MAX_BYTES} bytes per polygon answer`);
   const { table, payload: json } = decodeSdaTable(payload, SSURGO_POLYGON_COLUMNS);
   const at = (name: (typeof SSURGO_POLYGON_COLUMNS)[number]) => table.columns.indexOf(name);
   const [key, area, symbol, mukey, name, geom] = [at("mupolygonkey"), at("areasymbol"), at("musym"), at("mukey"), at("muname"), at("geom")];
+  const rows: PolygonRow[] = [];
+  let points = 0;
+  const breathe = slicer();
+  for (const row of table.rows) {
+    const polygons = readGeometry(row[geom] ?? "POLYGON EMPTY");
+    points = countPoints(points + pointsOf(polygons));
+    rows.push([row[key] ?? null, row[area] ?? null, row[symbol] ?? null, row[mukey] ?? null, row[name] ?? null, polygons]);
+    await breathe();
+  }
+  return { rows, points, raw: () => json };
+}
+
+const sdaPolygons = (text: string) => sdaGeometry(readWkt, text, "a map-unit polygon").polygons;
+
+/** Decode a polygon answer: its rows read once (polygonRowsOf), then wound, in slices of at most DECODE_SLICE_MS. */
+export async function decodePolygonAnswer(payload: Payload): Promise<PolygonAnswer> {
+  const { rows, points, raw } = await polygonRowsOf(payload, sdaPolygons);
   const polygons: MapUnitPolygon[] = [];
   const polygonRows: number[] = [];
   const rowKeys: (string | null)[] = [];
-  let points = 0;
-  let sliceStarted = performance.now();
-  for (const [index, row] of table.rows.entries()) {
-    rowKeys.push(row[key] ?? null);
-    const read = readWkt(row[geom] ?? "POLYGON EMPTY");
-    points += read.points;
-    if (points > POLYGON_ANSWER_MAX_POINTS) throw budgetError(`more than ${POLYGON_ANSWER_MAX_POINTS} points, over Loam's budget of ${POLYGON_ANSWER_MAX_POINTS} points per polygon answer`);
-    const shape = read.polygons.map(rfc7946Winding);
-    if (shape.length > 0 && row[mukey] !== null && row[mukey] !== undefined) {
-      polygons.push({ id: row[key] ?? "", mapUnitKey: upstreamMapUnitKey(row[mukey]!), mapUnitSymbol: row[symbol] ?? null, mapUnitName: row[name] ?? null, areaSymbol: row[area] ?? null, polygons: shape });
+  const breathe = slicer();
+  for (const [index, [key, area, symbol, mukey, name, shapes]] of rows.entries()) {
+    rowKeys.push(key);
+    if (shapes.length > 0 && mukey !== null) {
+      polygons.push({ id: key ?? "", mapUnitKey: upstreamMapUnitKey(mukey), mapUnitSymbol: symbol, mapUnitName: name, areaSymbol: area, polygons: shapes.map(rfc7946Winding) });
       polygonRows.push(index);
     }
-    if (performance.now() - sliceStarted > DECODE_SLICE_MS) {
-      await pause();
-      sliceStarted = performance.now();
-    }
+    await breathe();
   }
-  return { polygons, polygonRows, rowKeys, rows: table.rows.length, points, payload: json };
+  return { polygons, polygonRows, rowKeys, rows: rows.length, points, raw };
 }
 
 export const polygonQuery: QueryKind<BboxParams, PolygonAnswer> = {
@@ -225,7 +323,7 @@ export const polygonQuery: QueryKind<BboxParams, PolygonAnswer> = {
   key: ({ bbox, limit, after }) => `${bbox.join(",")}:${limit}${after == null ? "" : `:after=${after}`}`,
   forms: { sda: ssurgoPolygonSql, snapshot: { prepare: prepareSnapshot } },
   decode: decodePolygonAnswer,
-  raw: (answer) => answer.payload,
+  raw: (answer) => answer.raw(),
 };
 
 /**
@@ -239,11 +337,4 @@ export function polygonsOf(answer: PolygonAnswer, limit: number): { polygons: Ma
   // The page ends at its last row, listed or not (an EMPTY one is skipped on the next page too).
   const last = answer.rowKeys[Math.min(limit, answer.rows) - 1] ?? null;
   return { polygons: listed, truncated, last };
-}
-
-export function rfc7946Winding(polygon: number[][][]): number[][][] {
-  return polygon.map((ring, i) => {
-    const ccw = signedArea2(ring) > 0;
-    return (i === 0) === ccw ? ring : [...ring].reverse();
-  });
 }

@@ -4,6 +4,7 @@
  * transports build it with the helpers here, so the snapshot and live mode answer the same cells.
  */
 import { UpstreamError } from "../../errors";
+import { nearestByGeodesic } from "../../geometry/geodesic";
 import { Payload } from "../../upstream/transport";
 import { ELEMENT_BY_PROPERTY, elementColumn } from "./elements";
 import { SITE_COLUMNS } from "./file";
@@ -83,29 +84,10 @@ export function decodeSlice(payload: Payload): GeochemRows {
   };
 }
 
-const EARTH_RADIUS_KM = 6371.0088;
-const rad = (deg: number) => (deg * Math.PI) / 180;
-
-/** Great-circle (haversine) distance on the mean Earth sphere, km. */
-export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const a = Math.sin(rad(lat2 - lat1) / 2) ** 2 + Math.cos(rad(lat1)) * Math.cos(rad(lat2)) * Math.sin(rad(lon2 - lon1) / 2) ** 2;
-  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
-}
-
 /**
- * The `limit` nearest of the sites (id, lat, lon), nearest first (ties: lower site id). One pass
- * keeping the best `limit` in order (limit is at most 100), instead of sorting every site.
+ * The `limit` nearest of the sites (id, lat, lon), nearest first by geodesic distance on WGS84
+ * (docs/decisions.md#geometry; ties: lower site id, the sites' order).
  */
 export function nearestOf(sites: readonly { id: number; lat: number; lon: number }[], lat: number, lon: number, limit: number): { id: number; km: number }[] {
-  const best: { id: number; km: number }[] = [];
-  const before = (a: { id: number; km: number }, b: { id: number; km: number }) => a.km < b.km || (a.km === b.km && a.id < b.id);
-  for (const site of sites) {
-    const candidate = { id: site.id, km: distanceKm(lat, lon, site.lat, site.lon) };
-    if (best.length === limit && !before(candidate, best[limit - 1]!)) continue;
-    let i = best.length;
-    while (i > 0 && before(candidate, best[i - 1]!)) i -= 1;
-    best.splice(i, 0, candidate);
-    if (best.length > limit) best.pop();
-  }
-  return best;
+  return nearestByGeodesic(sites, lat, lon, limit, (site) => [site.lat, site.lon]).map(({ item, km }) => ({ id: item.id, km }));
 }

@@ -17,4 +17,4 @@ export function siteFeature<I extends TSchema, P extends TObject>(id: I, propert
 export const notRepresentative = (why: string) => t.Literal(false, { description: `Always false: ${why}` });
 
 /** With near: how far the site lies from the point asked, km (`how`: the distance's model, when it says more). */
-export const distanceKm = (how = "") => t.Optional(t.Number({ description: `With near: great-circle distance from the point${how}, km.` }));
+export const distanceKm = () => t.Optional(t.Number({ description: "With near: geodesic distance from the point on the WGS84 ellipsoid (Karney), km to the metre." }));

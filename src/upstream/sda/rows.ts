@@ -245,6 +245,6 @@ export function decodeRows(payload: Payload, columns: readonly RowColumn[]): Row
   const value = payload.value();
   if (value instanceof RowAnswer) return value;
   const text = payload.text();
-  if (text.startsWith(STORED)) return fromStored(text, columns);
+  if (payload.isStored() && text.startsWith(STORED)) return fromStored(text, columns);
   return fromSdaPayload(payload, columns);
 }

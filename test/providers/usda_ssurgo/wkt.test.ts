@@ -1,8 +1,11 @@
-/** WKT as SQL Server's STAsText() writes it for mupolygongeo, read back; other geometry refused. */
+/** WKT as SQL Server's STAsText() writes it for mupolygongeo, read at SDA's edge; other geometry refused as the upstream's fault. */
 import { describe, expect, test } from "bun:test";
 import { UpstreamError } from "../../../src/errors";
-import { parseWkt, writeWkt } from "../../../src/providers/usda_ssurgo/wkt";
+import { readWkt, writeWkt } from "../../../src/geometry/wkt";
+import { sdaGeometry } from "../../../src/providers/usda_ssurgo/polygons";
 import { sqlFor } from "../../support/queries";
+
+const parseWkt = (text: string) => sdaGeometry(readWkt, text, "a map-unit polygon").polygons;
 
 describe("WKT of map-unit polygons", () => {
   test("POLYGON with a hole, in SQL Server's spacing", () => {
@@ -26,6 +29,7 @@ describe("WKT of map-unit polygons", () => {
   for (const bad of ["POINT (1 2)", "POLYGON ((0 0, 1 0, 0 0))", "POLYGON ((0 0, 1 x, 1 1, 0 0))", "POLYGON ((0 0, 1 0, 1 1, 0 0)", "POLYGON ((0 0, 1 0, 1 1, 0 0)) trailing", ""]) {
     test(`refused: ${JSON.stringify(bad)}`, () => {
       expect(() => parseWkt(bad)).toThrow(UpstreamError);
+      expect(() => parseWkt(bad)).toThrow(/^Soil Data Access sent a (polygon whose WKT does not parse \(.+ at character \d+\)|POINT where a map-unit polygon was expected)\.$/);
     });
   }
 });
