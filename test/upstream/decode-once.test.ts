@@ -117,18 +117,20 @@ describe("a snapshot answer in the cache store", () => {
     // The stored text is not SDA's JSON (no metadata row, the export's TEXT as written).
     expect(stored).not.toContain("DataTypeName");
     const counts = await converted(async () => {
-      const back = (await pedonQuery.decode(Payload.ofText(stored))) as RowAnswer;
+      const back = (await pedonQuery.decode(Payload.fromStore(stored))) as RowAnswer;
       expect(back.typed).toEqual(answer.typed);
     });
     expect(counts.sdaParsed + counts.sdaRendered + counts.lateParsed).toBe(0);
-    const back = (await pedonQuery.decode(Payload.ofText(stored))) as RowAnswer;
+    const back = (await pedonQuery.decode(Payload.fromStore(stored))) as RowAnswer;
     expect(JSON.stringify(back.payload)).toBe(JSON.stringify(answer.payload));
     expect(JSON.stringify(answer.payload)).toBe(made.text());
+    // The same text from an upstream is not Loam's rows: SDA must send its table.
+    expect(() => pedonQuery.decode(Payload.ofText(stored))).toThrow(UpstreamError);
   });
 
   test("a stored answer without its query's columns is refused (a corrupt entry), never read as rows", async () => {
     const stored = (await snapshot.fetch(pointQuery, IA073)).stored();
-    expect(() => pedonQuery.decode(Payload.ofText(stored))).toThrow(UpstreamError);
+    expect(() => pedonQuery.decode(Payload.fromStore(stored))).toThrow(UpstreamError);
   });
 });
 
