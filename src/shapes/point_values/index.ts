@@ -14,7 +14,8 @@ import { resolvePropertyId } from "../../catalog/properties";
 import { clip, NotFoundError, ValidationError } from "../../errors";
 import type { PointValuesProvider } from "../../providers/provider";
 import { GridQueryParams, GridResponse, ModeledQueryParams, ModeledResponse } from "./model";
-import { gridOf, modeledAtPoint, rawModeled } from "./service";
+import { gridOf } from "./service";
+import { modeledAtPoint, rawModeled } from "./modeled";
 import { MODELED_TABLE } from "./table";
 
 export interface PointValuesRouteDeps extends DataDeps {
