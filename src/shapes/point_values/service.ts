@@ -12,6 +12,7 @@ import { cacheMetadata, describeCache, staleWarnings, unsupportedWarnings, type 
 import { rawAnswer } from "../../answer/raw-location";
 import { NotFoundError } from "../../errors";
 import { findProperty } from "../../catalog/properties";
+import { parseProperties } from "../../catalog/properties-param";
 import type { GridLayer, OperationalProvider, PointValuesContext, PointValuesParams, PointValuesPart, PointValuesProvider, PointValuesReading } from "../../providers/provider";
 import type { Observation } from "../../domain/observation";
 import type { SourceDescription } from "../../upstream/transport";
@@ -28,6 +29,19 @@ export interface PointQuery {
   properties: string[];
   depth_top_cm: number;
   depth_bottom_cm: number;
+}
+
+/**
+ * A route's effective query, as its model orders it: the point, the route's provider member (`providers`
+ * or `provider`), the properties resolved to canonical ids (aliases; a 422 for an unknown one), the depth
+ * interval (checked by the route where its refusals put it).
+ */
+export function effectivePoint<N extends object>(
+  read: { latitude: number; longitude: number; depth_top_cm: number; depth_bottom_cm: number },
+  named: N,
+  properties: string,
+): { latitude: number; longitude: number } & N & { properties: string[]; depth_top_cm: number; depth_bottom_cm: number } {
+  return { latitude: read.latitude, longitude: read.longitude, ...named, properties: parseProperties(properties), depth_top_cm: read.depth_top_cm, depth_bottom_cm: read.depth_bottom_cm };
 }
 
 /** A role's way into the shape for one provider: its part, what its query is asked with, and its normalizer. */
