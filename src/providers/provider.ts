@@ -479,7 +479,8 @@ export interface PointValuesReading {
  * `P` is what its query is asked with (the point alone, or the point with the properties and depths), `A`
  * its answer. Each role's part adds its normalizer to observations (`normalize` for mapped_location, `read`
  * for point_values); the generic service (src/shapes/point_values/service.ts) asks, reads and wraps the
- * answer through these members only.
+ * answer through these members only. An observation's `value` is the provider's central statistic and
+ * `uncertainty` its interval; other statistics live in its context (docs/decisions.md#point-values-uncertainty).
  */
 export interface PointValuesPart<P, A> {
   /** What its values are (the answer's data_kind): mapped_survey for a mapped soil survey, modeled for a model's predictions, observed for samples. */
