@@ -5,10 +5,10 @@ import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { checkDepthInterval, type DataDeps } from "../answer";
 import { fitFor, oneProviderName, resolveProvider, unknownInProviders, type ProviderFit } from "../answer/providers";
-import { parseProperties } from "../catalog/properties-param";
 import type { PointProvider } from "../providers/provider";
 import { DEFAULT_POINT_PROVIDER, LocationQueryParams, LocationResponse, RawLocationPathParams, RawLocationQueryParams, RawProviderResponse } from "./model";
 import { rawAtPoint, soilAtPoint, type EffectiveLocationQuery } from "./service";
+import { effectivePoint } from "../shapes/point_values/service";
 import { LOCATION_TABLE } from "../tables";
 import type { RawLocationDelegate } from "../answer/raw-location";
 
@@ -35,14 +35,7 @@ const rawLocationQuery = strictQuery(RawLocationQueryParams);
 
 function effectiveQuery(query: QueryOf<typeof RawLocationQueryParams>, provider: string): EffectiveLocationQuery {
   checkDepthInterval(query.depth_top_cm, query.depth_bottom_cm);
-  return {
-    latitude: query.latitude,
-    longitude: query.longitude,
-    providers: [provider],
-    properties: parseProperties(query.properties),
-    depth_top_cm: query.depth_top_cm,
-    depth_bottom_cm: query.depth_bottom_cm,
-  };
+  return effectivePoint(query, { providers: [provider] }, query.properties);
 }
 
 const DATA_ERRORS = {

@@ -1,13 +1,13 @@
 /**
- * The point query: effective query → the provider's point answer (cache → transport) → observations
- * and warnings. Works with any mapped_location provider; knows nothing of HTTP (it returns a
- * DataAnswer, which the response pipeline sends).
+ * The mapped-location point query on the point_values shape (docs/architecture.md#shapes): the shape's
+ * generic service asks the provider and builds the answer; this file holds what GET /v1/soil/location
+ * says of a mapped survey's values (components, not the point; summary-only properties; the spec's map
+ * units) and the role's way in. Works with any mapped_location provider; knows nothing of HTTP.
  */
 import type { Static } from "elysia";
-import { cacheMetadata, describeCache, rawWarnings, sourceWarnings, unsupportedWarnings, type DataAnswer, type DataDeps } from "../answer";
-import type { PointMapUnit, PointProvider } from "../providers/provider";
-import { rawAnswer } from "../answer/raw-location";
-import { VERSION } from "../version";
+import { rawWarnings, sourceWarnings, type DataAnswer, type DataDeps } from "../answer";
+import type { NormalizedPoint, PointMapUnit, PointProvider } from "../providers/provider";
+import { rawValuesAtPoint, valuesAtPoint, type PointValuesRoute } from "../shapes/point_values/service";
 import type { LocationQuery, LocationResponse, RawProviderResponse } from "./model";
 
 export type EffectiveLocationQuery = Static<typeof LocationQuery>;
@@ -51,71 +51,44 @@ export function bareComponentWarning(mapUnit: PointMapUnit): string | null {
   return `Map unit ${mapUnit.map_unit_key} (${mapUnit.map_unit_name}): ${list} ${bare.length === 1 ? "has" : "have"} no horizon data, so no observation describes ${share} % of the map unit; every component is listed at /v1/soil/mapunits/${mapUnit.map_unit_key}.`;
 }
 
-async function pointAnswer(deps: DataDeps, provider: PointProvider, query: EffectiveLocationQuery) {
-  const cached = await deps.connected.ask(provider, provider.point.query, { latitude: query.latitude, longitude: query.longitude });
-  return { cached, cache: describeCache(cached, deps.cacheTtlSeconds), source: deps.connected.sourceOf(provider) };
+/** The no-data word of a map unit whose horizons hold none of the asked properties in the interval. */
+const noHorizonWarning = (query: EffectiveLocationQuery) =>
+  `No horizon of the map unit's components reports the requested properties within ${query.depth_top_cm}–${query.depth_bottom_cm} cm.`;
+
+/** What a mapped survey's values are, said before the provider's own warnings: components, not the point. */
+function componentWarnings(reading: NormalizedPoint, query: EffectiveLocationQuery): string[] {
+  if (reading.mapUnits.length === 0) return [];
+  const bare = reading.mapUnits.map(bareComponentWarning).filter((w): w is string => w !== null);
+  return [COMPONENTS_WARNING, ...bare, ...(reading.observations.length === 0 ? [noHorizonWarning(query)] : [])];
 }
 
-export async function soilAtPoint(deps: DataDeps, provider: PointProvider, query: EffectiveLocationQuery): Promise<DataAnswer<Static<typeof LocationResponse>>> {
-  const { cached, cache, source } = await pointAnswer(deps, provider, query);
-  return {
-    key: `location|${JSON.stringify(query)}`,
-    cache,
-    body: () => {
-      const normalized = provider.point.normalize(cached.answer, {
-        latitude: query.latitude,
-        longitude: query.longitude,
-        properties: query.properties,
-        depthTop: query.depth_top_cm,
-        depthBottom: query.depth_bottom_cm,
-        source,
-        storedAt: cached.storedAt,
-      });
-      const warnings: string[] = [];
-      if (normalized.mapUnits.length > 0) {
-        warnings.push(COMPONENTS_WARNING);
-        for (const mapUnit of normalized.mapUnits) {
-          const bare = bareComponentWarning(mapUnit);
-          if (bare) warnings.push(bare);
-        }
-        if (normalized.observations.length === 0) {
-          warnings.push(`No horizon of the map unit's components reports the requested properties within ${query.depth_top_cm}–${query.depth_bottom_cm} cm.`);
-        }
-      }
-      const elsewhere = summaryOnlyWarnings(provider, query);
-      warnings.push(...normalized.warnings, ...elsewhere.warnings, ...unsupportedWarnings(provider, elsewhere.rest), ...sourceWarnings(source, cache));
-      return {
-        api_version: VERSION,
-        status: "experimental" as const,
-        query,
-        data_kind: provider.point.dataKind,
-        observations: normalized.observations,
-        // The spec's MapUnitSummary: exactly four fields (components belong to /v1/soil/mapunits/{key}).
-        map_units: normalized.mapUnits.map((m) => ({ area_symbol: m.area_symbol, map_unit_key: m.map_unit_key, map_unit_symbol: m.map_unit_symbol, map_unit_name: m.map_unit_name })),
-        cache: cacheMetadata(cache, deps.now()),
-        warnings,
-      };
-    },
-  };
+/**
+ * GET /v1/soil/location's way through the point_values shape: a mapped_location provider is asked by the
+ * point alone (one answer holds every property and depth there), its normalizer gives the observations
+ * and the map units holding the point, and the spec's body adds those map units (MapUnitSummary: exactly
+ * four fields; components belong to /v1/soil/mapunits/{key}).
+ */
+const MAPPED: PointValuesRoute<PointProvider, EffectiveLocationQuery, NormalizedPoint, Pick<Static<typeof LocationResponse>, "map_units">> = {
+  name: "location",
+  path: "/v1/soil/location",
+  seam: (provider) => ({
+    part: provider.point,
+    params: ({ latitude, longitude }) => ({ latitude, longitude }),
+    read: (answer, context) => provider.point.normalize(answer, context),
+  }),
+  lead: componentWarnings,
+  elsewhere: summaryOnlyWarnings,
+  members: (reading) => ({
+    map_units: reading.mapUnits.map((m) => ({ area_symbol: m.area_symbol, map_unit_key: m.map_unit_key, map_unit_symbol: m.map_unit_symbol, map_unit_name: m.map_unit_name })),
+  }),
+  sourceWarnings,
+  rawWarnings: (_provider, _query, source, cache) => rawWarnings(source, cache, []),
+};
+
+export function soilAtPoint(deps: DataDeps, provider: PointProvider, query: EffectiveLocationQuery): Promise<DataAnswer<Static<typeof LocationResponse>>> {
+  return valuesAtPoint(deps, provider, MAPPED, query);
 }
 
-export async function rawAtPoint(deps: DataDeps, provider: PointProvider, query: EffectiveLocationQuery): Promise<DataAnswer<Static<typeof RawProviderResponse>>> {
-  const { cached, cache, source } = await pointAnswer(deps, provider, query);
-  return rawAnswer(
-    {
-      key: `raw-location|${provider.id}|${JSON.stringify(query)}`,
-      providerId: provider.id,
-      query,
-      source,
-      storedAt: cached.storedAt,
-      cache,
-      upstream: () => provider.point.query.raw(cached.answer),
-      warnings: () =>
-        rawWarnings(source, cache, [
-          "Raw upstream payload: not normalized, no units or provenance attached, and its layout is not promised to stay stable. Use /v1/soil/location for normalized values.",
-          provider.point.note,
-        ]),
-    },
-    deps.now,
-  );
+export function rawAtPoint(deps: DataDeps, provider: PointProvider, query: EffectiveLocationQuery): Promise<DataAnswer<Static<typeof RawProviderResponse>>> {
+  return rawValuesAtPoint(deps, provider, MAPPED, query);
 }

@@ -115,18 +115,15 @@ export interface AnswerContext {
   storedAt: number;
 }
 
-// ---- mapped values for one point (GET /v1/soil/location) ------------------------------------------
+// ---- mapped values for one point (GET /v1/soil/location; the `point_values` shape) -----------------
 
 export interface PointParams {
   latitude: number;
   longitude: number;
 }
 
-export interface PointContext extends AnswerContext, PointParams {
-  properties: string[];
-  depthTop: number;
-  depthBottom: number;
-}
+/** What a mapped-location provider's normalizer reads beside its answer: the shape's context (the point, properties, depths, where and when). */
+export type PointContext = PointValuesContext;
 
 /** A component of a map unit at the point, as the point answer lists it (for the location warnings). */
 export interface PointComponent {
@@ -140,11 +137,9 @@ export interface PointComponent {
 /** A map unit at the point: the spec's four fields, and (internally) its components. */
 export type PointMapUnit = Static<typeof MapUnitSummary> & { components: PointComponent[] };
 
-export interface NormalizedPoint {
-  observations: Static<typeof Observation>[];
+/** A mapped-location answer read: the shape's reading, and the map units holding the point. */
+export interface NormalizedPoint extends PointValuesReading {
   mapUnits: PointMapUnit[];
-  /** The provider's own warnings about this answer (the service adds the shared ones). */
-  warnings: string[];
 }
 
 // ---- one map unit with all its components (GET /v1/soil/mapunits/{key}, /v1/soil/summary) ---------
@@ -198,12 +193,12 @@ export interface MapUnitPolygon {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface PointProvider<A = any> extends OperationalBase {
   readonly role: "mapped_location";
-  readonly point: {
-    /** What its values are (the answer's data_kind): mapped_survey for a mapped soil survey, observed for samples, ... */
-    dataKind: Static<typeof DataKind>;
-    /** What a user must know about every value it serves, said on its raw answers too (e.g. survey values are not a lab observation at the point). */
-    note: string;
-    query: QueryKind<PointParams, A>;
+  /**
+   * Its values at a point (PointValuesPart): asked by the point alone (one answer holds every property and
+   * depth there), normalized to observations with their context (a survey's component horizon:
+   * survey_context) and the map units holding the point.
+   */
+  readonly point: PointValuesPart<PointParams, A> & {
     normalize(answer: A, context: PointContext): NormalizedPoint;
   };
   /** Whole map units and their components, for map-unit summaries; absent when the provider has none. */
@@ -449,7 +444,8 @@ export interface SampleSiteProvider<A = any> extends OperationalBase {
   };
 }
 
-// ---- values at a point by property and depth (shape point_values: GET /v1/soil/modeled) -----------
+// ---- values at a point by property and depth (the `point_values` shape) ---------------------------
+// (docs/architecture.md#shapes; mapped_location's `point` and point_values' `pointValues` each extend PointValuesPart)
 
 /** One depth interval of a provider's fixed depths (e.g. SoilGrids' 0-5 cm). */
 export interface ValueDepth {
@@ -469,10 +465,29 @@ export interface PointValuesParams {
 
 export interface PointValuesContext extends AnswerContext, PointValuesParams {}
 
-/** A point_values answer read: one observation per property and depth with a value, and the provider's warnings. */
+/**
+ * A point answer read: one observation per property and depth with a value, each carrying its context (what
+ * the value is: survey_context, grid_context, sample_context), and the provider's own warnings.
+ */
 export interface PointValuesReading {
   observations: Static<typeof Observation>[];
   warnings: string[];
+}
+
+/**
+ * The `point_values` shape: what every provider of values at a WGS84 point declares, whatever its role.
+ * `P` is what its query is asked with (the point alone, or the point with the properties and depths), `A`
+ * its answer. Each role's part adds its normalizer to observations (`normalize` for mapped_location, `read`
+ * for point_values); the generic service (src/shapes/point_values/service.ts) asks, reads and wraps the
+ * answer through these members only. An observation's `value` is the provider's central statistic and
+ * `uncertainty` its interval; other statistics live in its context (docs/decisions.md#point-values-uncertainty).
+ */
+export interface PointValuesPart<P, A> {
+  /** What its values are (the answer's data_kind): mapped_survey for a mapped soil survey, modeled for a model's predictions, observed for samples. */
+  dataKind: Static<typeof DataKind>;
+  /** What a user must know about every value it serves, said on its raw answers too (e.g. survey values are not a lab observation at the point). */
+  note: string;
+  query: QueryKind<P, A>;
 }
 
 /** One raster layer as a map draws it: its grid, and its values in the served unit (null: no data). */
@@ -502,16 +517,12 @@ export interface GridLayer {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface PointValuesProvider<A = any, G = any> extends OperationalBase {
   readonly role: "point_values";
-  readonly pointValues: {
-    /** What its values are (modeled for a model's predictions). */
-    dataKind: Static<typeof DataKind>;
-    /** What a user must know about every value it serves, said on its raw answers too. */
-    note: string;
+  /** Its values at a point (PointValuesPart): asked with the properties and depths, read to observations with their context (a model's grid cell: grid_context). */
+  readonly pointValues: PointValuesPart<PointValuesParams, A> & {
     /** What its raw answer holds when read from the offline snapshot (said on the raw route then); absent: a generic sentence. */
     offlineNote?: string;
     /** The properties asked when a request names none (at most eight). */
     defaultProperties: string;
-    query: QueryKind<PointValuesParams, A>;
     read(answer: A, context: PointValuesContext): PointValuesReading;
     /** Its layers as grids a map can draw, when it holds any (GET /v1/soil/modeled/grid). */
     grid?: {

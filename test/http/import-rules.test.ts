@@ -62,7 +62,8 @@ const ROOMS: Record<string, { kind: string; may: readonly string[] | "anything" 
   workers: { kind: "top", may: "anything" },
   models: { kind: "top", may: "anything" },
   // Features: routes of one endpoint family each (index.ts, model.ts, service.ts); never another feature.
-  location: { kind: "feature", may: FEATURE_READS },
+  // GET /v1/soil/location is the point_values shape's mapped_location route: it calls the shape's service.
+  location: { kind: "feature", may: [...FEATURE_READS, "shapes/point_values/service"] },
   pedons: { kind: "feature", may: FEATURE_READS },
   summaries: { kind: "feature", may: FEATURE_READS },
   mapunits: { kind: "feature", may: FEATURE_READS },

@@ -9,12 +9,12 @@ import type { Send } from "../../http/response";
 import { checkDepthInterval, type DataDeps } from "../../answer";
 import { fitFor, resolveProvider, type ProviderFit } from "../../answer/providers";
 import type { RawLocationDelegate } from "../../answer/raw-location";
-import { parseProperties } from "../../catalog/properties-param";
 import { resolvePropertyId } from "../../catalog/properties";
 import { clip, NotFoundError, ValidationError } from "../../errors";
 import type { PointValuesProvider } from "../../providers/provider";
 import { GridQueryParams, GridResponse, ModeledQueryParams, ModeledResponse } from "./model";
-import { gridOf, modeledAtPoint, rawModeled } from "./service";
+import { effectivePoint, gridOf } from "./service";
+import { modeledAtPoint, rawModeled } from "./modeled";
 import { MODELED_TABLE } from "./table";
 
 export interface PointValuesRouteDeps extends DataDeps {
@@ -53,8 +53,7 @@ export function pointValues(deps: PointValuesRouteDeps) {
         const read = modeledQuery.queryOf(query);
         checkDepthInterval(read.depth_top_cm, read.depth_bottom_cm);
         const provider = providerOf(deps, read.provider);
-        const properties = parseProperties(read.properties === "" ? provider.pointValues.defaultProperties : read.properties);
-        const effective = { latitude: read.latitude, longitude: read.longitude, provider: provider.id, properties, depth_top_cm: read.depth_top_cm, depth_bottom_cm: read.depth_bottom_cm, method: read.method };
+        const effective = { ...effectivePoint(read, { provider: provider.id }, read.properties === "" ? provider.pointValues.defaultProperties : read.properties), method: read.method };
         return deps.send(await modeledAtPoint(deps, provider, effective), request, set, MODELED_TABLE);
       },
       {

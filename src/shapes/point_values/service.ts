@@ -1,88 +1,166 @@
 /**
- * The point_values shape (docs/architecture.md#shapes): a provider's values at a point by property and
- * depth, its raw answer in the spec's raw wrapper, and a layer as a grid with its legend. Works with
- * any point_values provider; knows nothing of HTTP (it returns DataAnswers).
+ * The point_values shape (docs/architecture.md#shapes): values at a WGS84 point by property and depth,
+ * whichever role serves them (a mapped survey's component horizons on GET /v1/soil/location, a model's
+ * grid cells on GET /v1/soil/modeled), through one service: ask the provider's point query through the
+ * cache, read its answer to observations with their context, wrap them in the route's envelope with the
+ * shared warnings; the provider's own answer in the spec's raw wrapper; a layer as a grid with its
+ * legend. A route brings its role's way in (`PointValuesRoute`) and its own words; the service names no
+ * provider and knows nothing of HTTP (it returns DataAnswers).
  */
 import type { Static } from "elysia";
-import { cacheMetadata, describeCache, staleWarnings, unsupportedWarnings, type DataAnswer, type DataDeps } from "../../answer";
-import { rawAnswer, type RawLocationQuery } from "../../answer/raw-location";
-import { NotFoundError, ValidationError } from "../../errors";
+import { cacheMetadata, describeCache, staleWarnings, unsupportedWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../../answer";
+import { rawAnswer } from "../../answer/raw-location";
+import { NotFoundError } from "../../errors";
 import { findProperty } from "../../catalog/properties";
-import type { GridLayer, PointValuesParams, PointValuesProvider } from "../../providers/provider";
+import { parseProperties } from "../../catalog/properties-param";
+import type { GridLayer, OperationalProvider, PointValuesContext, PointValuesParams, PointValuesPart, PointValuesProvider, PointValuesReading } from "../../providers/provider";
+import type { Observation } from "../../domain/observation";
+import type { SourceDescription } from "../../upstream/transport";
 import { VERSION } from "../../version";
-import type { GridResponse, ModeledQuery, ModeledResponse } from "./model";
+import type { GridResponse } from "./model";
 import { legendOf } from "./legend";
-import { AVERAGE_WARNING, weightedAverages } from "./average";
 
-/** The raw route's word on a snapshot answer of a provider that says nothing more of its own. */
-export const OFFLINE_RAW_NOTE = "In snapshot mode this payload is what the offline snapshot holds for the point, not a live answer.";
+type Obs = Static<typeof Observation>;
 
-export type EffectiveModeledQuery = Static<typeof ModeledQuery>;
-
-/** The asked properties the provider serves; none is a 422 (nothing to ask upstream). */
-function servedOf(provider: PointValuesProvider, properties: readonly string[]): string[] {
-  const served = new Set(provider.columns.map((c) => c.property));
-  const asked = properties.filter((p) => served.has(p));
-  if (asked.length === 0) {
-    throw new ValidationError(`Query parameter 'properties' names none of the properties ${provider.id} serves (${[...served].join(", ")}).`, provider.id);
-  }
-  return asked;
+/** What every route's effective query holds (its own model adds the provider and its options). */
+export interface PointQuery {
+  latitude: number;
+  longitude: number;
+  properties: string[];
+  depth_top_cm: number;
+  depth_bottom_cm: number;
 }
 
-async function ask(deps: DataDeps, provider: PointValuesProvider, params: PointValuesParams) {
-  const cached = await deps.connected.ask(provider, provider.pointValues.query, params);
-  return { cached, cache: describeCache(cached, deps.cacheTtlSeconds), source: deps.connected.sourceOf(provider) };
+/**
+ * A route's effective query, as its model orders it: the point, the route's provider member (`providers`
+ * or `provider`), the properties resolved to canonical ids (aliases; a 422 for an unknown one), the depth
+ * interval (checked by the route where its refusals put it).
+ */
+export function effectivePoint<N extends object>(
+  read: { latitude: number; longitude: number; depth_top_cm: number; depth_bottom_cm: number },
+  named: N,
+  properties: string,
+): { latitude: number; longitude: number } & N & { properties: string[]; depth_top_cm: number; depth_bottom_cm: number } {
+  return { latitude: read.latitude, longitude: read.longitude, ...named, properties: parseProperties(properties), depth_top_cm: read.depth_top_cm, depth_bottom_cm: read.depth_bottom_cm };
 }
 
-const paramsOf = (query: { latitude: number; longitude: number; depth_top_cm: number; depth_bottom_cm: number }, properties: string[]): PointValuesParams => ({
-  latitude: query.latitude,
-  longitude: query.longitude,
-  properties,
-  depthTop: query.depth_top_cm,
-  depthBottom: query.depth_bottom_cm,
-});
+/** A role's way into the shape for one provider: its part, what its query is asked with, and its normalizer. */
+export interface PointValuesSeam<R extends PointValuesReading> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  part: PointValuesPart<any, any>;
+  /** The query's parameters for what a request asks (a provider whose one answer holds every property and depth asks by the point alone). */
+  params(asked: PointValuesParams): unknown;
+  read(answer: unknown, context: PointValuesContext): R;
+}
 
-export async function modeledAtPoint(deps: DataDeps, provider: PointValuesProvider, query: EffectiveModeledQuery): Promise<DataAnswer<Static<typeof ModeledResponse>>> {
-  const params = paramsOf(query, servedOf(provider, query.properties));
-  const { cached, cache, source } = await ask(deps, provider, params);
+/**
+ * A route of the shape: its role's seam and its own words around the shape's answer. `V` is the role's
+ * provider, `Q` the route's effective query, `R` the role's reading, `X` the members its model adds after
+ * `observations` (e.g. the spec's map_units).
+ */
+export interface PointValuesRoute<V extends OperationalProvider, Q extends PointQuery, R extends PointValuesReading, X extends object> {
+  /** The answers' key prefix (the raw answer's: `raw-<name>`). */
+  name: string;
+  /** The route serving normalized values, named by the raw answer's first warning. */
+  path: string;
+  seam(provider: V): PointValuesSeam<R>;
+  /** The properties the provider is asked for; absent: every asked one (the reader leaves out what it does not serve). */
+  asked?(provider: V, query: Q): string[];
+  /** Warnings about the reading said before the provider's own (what its context is). */
+  lead?(reading: R, query: Q): string[];
+  /** Observations the route derives from the reading (a weighted average) and their warnings, said after the provider's; null: the reading's own. */
+  derive?(reading: R, query: Q): { observations: Obs[]; warnings: string[] } | null;
+  /** Asked properties another route serves (their warnings), and the rest, warned of when the provider does not serve them. */
+  elsewhere?(provider: V, query: Q): { warnings: string[]; rest: string[] };
+  /** The members the route's model adds after `observations`. */
+  members?(reading: R): X;
+  /** What the answer says of its source and cache (a snapshot, a stale copy), last. */
+  sourceWarnings(source: SourceDescription, cache: CacheDescriptor): string[];
+  /** The raw answer's warnings after its first sentence and the provider's note. */
+  rawWarnings(provider: V, query: Q, source: SourceDescription, cache: CacheDescriptor): string[];
+}
+
+async function ask<V extends OperationalProvider, Q extends PointQuery, R extends PointValuesReading>(
+  deps: DataDeps,
+  provider: V,
+  route: PointValuesRoute<V, Q, R, object>,
+  query: Q,
+) {
+  const seam = route.seam(provider);
+  const asked: PointValuesParams = {
+    latitude: query.latitude,
+    longitude: query.longitude,
+    properties: route.asked ? route.asked(provider, query) : query.properties,
+    depthTop: query.depth_top_cm,
+    depthBottom: query.depth_bottom_cm,
+  };
+  const cached = await deps.connected.ask(provider, seam.part.query, seam.params(asked));
+  return { seam, asked, cached, cache: describeCache(cached, deps.cacheTtlSeconds), source: deps.connected.sourceOf(provider) };
+}
+
+/** The route's envelope: api_version, status, query, data_kind, observations, the route's members, cache, warnings. */
+export type PointValuesBody<Q, X> = { api_version: string; status: "experimental"; query: Q; data_kind: PointValuesPart<unknown, unknown>["dataKind"]; observations: Obs[] } & X & {
+  cache: ReturnType<typeof cacheMetadata>;
+  warnings: string[];
+};
+
+/** The route's answer at a point; `E` is the route's effective query (the body repeats it). */
+export async function valuesAtPoint<V extends OperationalProvider, Q extends PointQuery, R extends PointValuesReading, X extends object, E extends Q>(
+  deps: DataDeps,
+  provider: V,
+  route: PointValuesRoute<V, Q, R, X>,
+  query: E,
+): Promise<DataAnswer<PointValuesBody<E, X>>> {
+  const { seam, asked, cached, cache, source } = await ask(deps, provider, route, query);
   return {
-    key: `modeled|${JSON.stringify(query)}`,
+    key: `${route.name}|${JSON.stringify(query)}`,
     cache,
     body: () => {
-      const reading = provider.pointValues.read(cached.answer, { ...params, source, storedAt: cached.storedAt });
-      const averaged = query.method === "weighted_average" ? weightedAverages(reading.observations, query.depth_top_cm, query.depth_bottom_cm) : null;
+      const reading = seam.read(cached.answer, { ...asked, source, storedAt: cached.storedAt });
+      const derived = route.derive?.(reading, query) ?? null;
+      const elsewhere = route.elsewhere ? route.elsewhere(provider, query) : { warnings: [], rest: query.properties };
       return {
         api_version: VERSION,
         status: "experimental" as const,
         query,
-        data_kind: provider.pointValues.dataKind,
-        observations: averaged ? averaged.observations : reading.observations,
+        data_kind: seam.part.dataKind,
+        observations: derived ? derived.observations : reading.observations,
+        ...(route.members?.(reading) ?? ({} as X)),
         cache: cacheMetadata(cache, deps.now()),
-        warnings: [...reading.warnings, ...(averaged ? [AVERAGE_WARNING, ...averaged.warnings] : []), ...unsupportedWarnings(provider, query.properties), ...staleWarnings(cache)],
-      };
+        warnings: [
+          ...(route.lead?.(reading, query) ?? []),
+          ...reading.warnings,
+          ...(derived?.warnings ?? []),
+          ...elsewhere.warnings,
+          ...unsupportedWarnings(provider, elsewhere.rest),
+          ...route.sourceWarnings(source, cache),
+        ],
+      } as PointValuesBody<E, X>;
     },
   };
 }
 
-/** The spec's raw wrapper around the provider's own answer (offline: the cells and the clips' metadata). */
-export async function rawModeled(deps: DataDeps, provider: PointValuesProvider, query: RawLocationQuery): Promise<DataAnswer<unknown>> {
-  const params = paramsOf(query, servedOf(provider, query.properties));
-  const { cached, cache, source } = await ask(deps, provider, params);
+/** The spec's raw wrapper around the provider's own answer for the point (offline: what the snapshot holds). */
+export async function rawValuesAtPoint<V extends OperationalProvider, Q extends PointQuery, R extends PointValuesReading, E extends Q>(
+  deps: DataDeps,
+  provider: V,
+  route: PointValuesRoute<V, Q, R, object>,
+  query: E,
+) {
+  const { seam, cached, cache, source } = await ask(deps, provider, route, query);
   return rawAnswer(
     {
-      key: `raw-modeled|${provider.id}|${JSON.stringify(query)}`,
+      key: `raw-${route.name}|${provider.id}|${JSON.stringify(query)}`,
       providerId: provider.id,
       query,
       source,
       storedAt: cached.storedAt,
       cache,
-      upstream: () => provider.pointValues.query.raw(cached.answer),
+      upstream: () => seam.part.query.raw(cached.answer),
       warnings: () => [
-        `Raw upstream payload: not normalized, no units or provenance attached, and its layout is not promised to stay stable. Use /v1/soil/modeled for normalized values.`,
-        provider.pointValues.note,
-        ...(source.kind === "snapshot" ? [provider.pointValues.offlineNote ?? OFFLINE_RAW_NOTE] : []),
-        ...unsupportedWarnings(provider, query.properties),
-        ...staleWarnings(cache),
+        `Raw upstream payload: not normalized, no units or provenance attached, and its layout is not promised to stay stable. Use ${route.path} for normalized values.`,
+        seam.part.note,
+        ...route.rawWarnings(provider, query, source, cache),
       ],
     },
     deps.now,
