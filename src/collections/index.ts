@@ -134,7 +134,7 @@ export function ogcCollections(deps: CollectionRouteDeps) {
     .get(
       "/ogc/collections/:collection_id/queryables",
       ({ params, request, set }) => {
-        const document = queryables(collectionOf(params.collection_id), originOf(request));
+        const document = queryables(deps, collectionOf(params.collection_id), originOf(request));
         set.headers["content-type"] = `${SCHEMA_JSON}; charset=utf-8`;
         return document;
       },

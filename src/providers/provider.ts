@@ -30,6 +30,7 @@ import type { PedonKey } from "../domain/pedon-key";
 import type { CallBudget } from "../upstream/call-budget";
 import type { SeriesPoint, StationReading, StationSource } from "../domain/station";
 import type { Transformation } from "../catalog/model";
+import type { MappedScope } from "../domain/coverage";
 
 /** Which endpoint family a provider serves. */
 export type ProviderRole = Provider["role"];
@@ -74,6 +75,11 @@ interface ProviderBase {
   /** Other names accepted wherever the id is; answers always name the id. */
   readonly aliases: readonly string[];
   readonly record: ProviderRecord;
+  /**
+   * The short name served text written by generic code calls it by (a collection's title, an OpenAPI tag,
+   * a warning): "SSURGO", "KSSL". Generic code never writes a provider's name itself (docs/decisions.md#provider-words).
+   */
+  readonly shortName: string;
   /** Its own configuration variables (e.g. a <PROVIDER>_URL): checked at start by the one config reader, listed by --help. */
   readonly settings?: readonly SettingDeclaration[];
 }
@@ -203,6 +209,8 @@ export interface PointProvider<A = any> extends OperationalBase {
     dataKind: Static<typeof DataKind>;
     /** What a user must know about every value it serves, said on its raw answers too (e.g. survey values are not a lab observation at the point). */
     note: string;
+    /** Where it maps, for the no-map-unit reasons and the live coverage sentence (docs/decisions.md#coverage-messages). */
+    scope: MappedScope;
     query: QueryKind<PointParams, A>;
     normalize(answer: A, context: PointContext): NormalizedPoint;
   };
@@ -229,7 +237,12 @@ export interface MapUnitPolygonRole<B> {
    * to it, in polygon-key order; parts without area left out.
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  inArea?: { query: QueryKind<AreaParams, any>; polygons(answer: any, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean } };
+  inArea?: {
+    query: QueryKind<AreaParams, any>;
+    polygons(answer: any, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean };
+    /** The citation an area report gives its polygons (the source's own wording, with its URL). */
+    citation: string;
+  };
 }
 
 /** An area of interest: one polygon, [outer ring, ...holes], each ring closed, of [lon, lat] (WGS84). */
@@ -446,6 +459,8 @@ export interface SampleSiteProvider<A = any> extends OperationalBase {
     /** The first site's row and the unit row, as {column: cell}, for the raw endpoint. */
     raw(answer: A): { row: Record<string, string>; units: Record<string, string> };
     rawNotes: readonly string[];
+    /** What the source says of its methods, said once on a site's answer (measurement_method's caveat). */
+    methodNote: string;
   };
 }
 

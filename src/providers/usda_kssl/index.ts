@@ -15,6 +15,7 @@ export const usdaKssl: PedonProvider<RowAnswer, RowAnswer> = {
   aliases: KSSL_ALIASES,
   role: "lab_pedons",
   record: KSSL_RECORD,
+  shortName: "KSSL",
   columns: KSSL_PROPERTY_COLUMNS,
   queries: { [bboxQuery.kind]: bboxQuery, [pedonQuery.kind]: pedonQuery, [extentQuery.kind]: extentQuery, [countQuery.kind]: countQuery },
   connect: usdaTransport,

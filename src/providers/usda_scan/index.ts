@@ -95,6 +95,7 @@ export const usdaScan: StationProvider<StationsAnswer, SeriesAnswer> = {
   aliases: ["scan"],
   role: "site_series",
   record: SCAN_CATALOG_RECORD,
+  shortName: "SCAN",
   settings: [SCAN_SETTING],
   snapshot: SCAN_SNAPSHOT,
   columns: [
