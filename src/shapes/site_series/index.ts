@@ -58,6 +58,8 @@ function providerName(read: string, request: Request): string {
 const STATION_404 = ["ErrorResponse", "No station with this triplet in the provider's source (code not_found), or an unknown provider (code unknown_provider)."] as const;
 
 export function siteSeries(deps: StationRouteDeps) {
+  // The routes' text names the registry's default provider by its own short name (docs/decisions.md#provider-words).
+  const network = deps.registry.defaultFor("site_series")?.shortName;
   return new Elysia({ name: "loam.site_series" })
     .get(
       "/v1/stations",
@@ -76,7 +78,7 @@ export function siteSeries(deps: StationRouteDeps) {
           tag: "stations",
           summary: "Sensor stations in a box, or nearest a point",
           description:
-            "An RFC 7946 FeatureCollection of sensor stations (e.g. USDA SCAN): with bbox (any size inside WGS84), the stations in the box in station-id order, at most `limit` per page, `next` (and the Link header) for the next page; with near=lat,lon, the `limit` nearest, each with distance_km. Each station: triplet, name, state, county, elevation (m, and the source's ft), its data clock, begin and end dates, HUC, its lab pedon key and the series the offline snapshot holds. Example: /v1/stations?bbox=-100,35,-94,40",
+            `An RFC 7946 FeatureCollection of sensor stations${network ? ` (by default ${network})` : ""}: with bbox (any size inside WGS84), the stations in the box in station-id order, at most \`limit\` per page, \`next\` (and the Link header) for the next page; with near=lat,lon, the \`limit\` nearest, each with distance_km. Each station: triplet, name, state, county, elevation (m, and the source's ft), its data clock, begin and end dates, HUC, its lab pedon key and the series the offline snapshot holds. Example: /v1/stations?bbox=-100,35,-94,40`,
           ok: [StationCollection, "Stations (possibly none), whether more follow, cache metadata and warnings."],
           errors: {
             404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
