@@ -6,7 +6,7 @@ const FAMILY_NAMES: Record<string, { name: string; members: string }> = {
   meta: { name: "Service", members: "health, metadata, metrics" },
   soil: { name: "Mapped soil survey", members: "points, map units, summaries, areas" },
   pedons: { name: "Laboratory pedons", members: "points in a box, layers" },
-  series: { name: "Official Soil Series Descriptions", members: "" },
+  series: { name: "Soil series descriptions", members: "the described concept of a series" },
   geochem: { name: "Geochemistry of surface soil", members: "sample sites and their elements" },
   stations: { name: "Sensor stations", members: "soil moisture and temperature time series" },
   properties: { name: "Catalog", members: "the property vocabulary" },

@@ -142,7 +142,7 @@ function documentedResponses(specs: Record<number, ResponseSpec>, options: { eta
 /**
  * The sources the document's own texts name (docs/decisions.md#provider-words), from the app's registry
  * (this room knows no provider): every operational provider's short name, and by endpoint family (soil,
- * pedons, geochem) the short name of the provider its routes answer from by default.
+ * pedons, series, geochem) the short name of the provider its routes answer from by default.
  */
 export interface DocumentSources {
   names: readonly string[];
@@ -188,7 +188,7 @@ function swaggerPlugin(models: Record<string, TSchema>, sources: DocumentSources
         { name: "meta", description: "Service health, metadata and catalogs." },
         { name: "soil", description: "Mapped-survey values for one point." },
         { name: "pedons", description: "Laboratory pedons (points) and their layers." },
-        { name: "series", description: "Official Soil Series Descriptions: the described concept of a soil series." },
+        { name: "series", description: sourced("Soil series descriptions", sources.families.series, ": the described concept of a soil series.") },
         { name: "geochem", description: sourced("Soil geochemistry sample sites", sources.families.geochem, ": element contents of 0-5 cm samples.") },
         { name: "stations", description: "Sensor stations and their soil moisture and soil temperature time series." },
         { name: "raw", description: "Untouched upstream payloads inside a labelled wrapper." },

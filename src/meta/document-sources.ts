@@ -8,7 +8,7 @@ import type { ProviderRole } from "../providers/provider";
 import type { Registry } from "../providers/registry";
 
 /** Endpoint family (src/http/endpoint-families.ts) → the role its routes answer from. */
-const FAMILY_ROLES: Readonly<Record<string, ProviderRole>> = { soil: "mapped_location", pedons: "lab_pedons", geochem: "sample_sites" };
+const FAMILY_ROLES: Readonly<Record<string, ProviderRole>> = { soil: "mapped_location", pedons: "lab_pedons", series: "series", geochem: "sample_sites" };
 
 export function documentSources(registry: Registry): DocumentSources {
   const families: Record<string, string> = {};

@@ -100,7 +100,7 @@ export async function mapUnitSummary(deps: DataDeps, provider: MapUnitProvider, 
   const { cached, mapUnit, source } = await loadMapUnit(deps, provider, key);
   if (mapUnit === null) {
     // The provider's own places among the snapshot's datasets, by the kind it declares (docs/decisions.md#provider-words).
-    const places = (source.datasets ?? []).filter((d) => d.kind === provider.placeDatasets).map((d) => d.label);
+    const places = (source.datasets ?? []).filter((d) => d.kind === provider.placeDatasets).sort((a, b) => a.id.localeCompare(b.id)).map((d) => d.label);
     const coverage = source.kind === "snapshot" ? ` The offline snapshot holds only ${places.join("; ") || "a few survey areas"}.` : "";
     throw new NotFoundError(`No map unit with key ${key} in ${provider.id} (STATSGO2 map units are not served).${coverage}`, provider.id);
   }
