@@ -37,11 +37,10 @@ const ALLOWED: readonly { file: string; name: string; why: string }[] = [
   // OSD_URL is still declared by the one config file rather than by its provider: its default URL's path names the files.
   { file: "src/config.ts", name: "OSD", why: "DEFAULT_OSD_URL's path" },
   { file: "src/config.ts", name: "SoilKnowledgeBase", why: "DEFAULT_OSD_URL's path" },
-  // A station triplet's third part is its network code: the example keys (2092:KS:SCAN) are data values.
-  { file: "src/shapes/site_series/index.ts", name: "SCAN", why: "example station triplets in route examples" },
+  // A station triplet's third part is its network code: the models' example keys (2092:KS:SCAN) are data
+  // values (TypeBox models are built before any registry; the routes' examples take the provider's key.example).
   { file: "src/shapes/site_series/model.ts", name: "SCAN", why: "example station triplets" },
   { file: "src/domain/station.ts", name: "SCAN", why: "example station triplet and network code" },
-  { file: "src/collections/index.ts", name: "SCAN", why: "an example station triplet in the item route's examples" },
 ];
 
 /** The names of a provider served text must not carry outside its folder, from what it declares. */
@@ -155,6 +154,9 @@ describe("served text takes a provider's words from what it declares", () => {
     expect(doc.info.description).toContain(`from ${[fixtureStations, fixturePoints, ...OPERATIONAL].map((p) => p.shortName).join(", ")} (GET /v1/providers describes each)`);
     expect(doc.info.description).toContain(`- **Mapped soil survey (${fixturePoints.shortName}): points, map units, summaries, areas**`);
     expect(doc.paths["/v1/soil/location"].get.description).toStartWith(`${fixturePoints.shortName} map units containing the point`);
+    // Route examples take the default provider's example key.
+    expect(doc.paths["/v1/stations/{station_triplet}"].get.description).toContain(`Example: /v1/stations/${fixtureStations.stations.key.example}`);
+    expect(doc.paths["/ogc/collections/{collection_id}/items/{feature_id}"].get.description).toContain(`/ogc/collections/stations/items/${fixtureStations.stations.key.example},`);
     const usual = await (await defaults.loam.get("/openapi.json")).json();
     const mapped = DEFAULT_PROVIDERS.find((p) => p.role === "mapped_location")!;
     const lab = DEFAULT_PROVIDERS.find((p) => p.role === "lab_pedons")!;
