@@ -143,10 +143,10 @@ describe("served text takes a provider's words from what it declares", () => {
 
   test("the stations collection describes the registry's default site-series provider by its record name", async () => {
     const body = await (await loam.get("/ogc/collections/stations")).json();
-    expect(body.description).toStartWith(`Sensor stations of the ${fixtureStations.record.name} (points, WGS84)`);
+    expect(body.description).toStartWith(`Sensor stations of the ${fixtureStations.record.name}, as points (WGS84)`);
     const usual = await (await defaults.loam.get("/ogc/collections/stations")).json();
     const scan = DEFAULT_PROVIDERS.find((p) => p.role === "site_series")!;
-    expect(usual.description).toStartWith(`Sensor stations of the ${scan.record.name} (points, WGS84)`);
+    expect(usual.description).toStartWith(`Sensor stations of the ${scan.record.name}, as points (WGS84)`);
   });
 
   test("the OpenAPI document names the registry's providers by their short names, and the soil family by its default provider", async () => {
