@@ -14,6 +14,7 @@ import { createFrontDoor, type FetchHandler } from "./http/front-door";
 import { RepeatAnswers } from "./http/repeat-answers";
 import { routePath } from "./http/request-path";
 import { openApiDocument } from "./http/openapi";
+import { documentSources } from "./meta/document-sources";
 import { createResponsePipeline } from "./http/response";
 import { createMetrics, instrumentTransport, metricsRoute } from "./http/metrics";
 import { bufferedStdout, createAccessLog, loggableQuery } from "./http/access-log";
@@ -133,7 +134,7 @@ export function createApp(deps: AppDeps) {
     .use(boundary.plugin)
     .use(responses.plugin)
     .use(metricsRoute(metrics, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }, { token: deps.config.metricsToken, now }))
-    .use(openApiDocument(MODELS))
+    .use(openApiDocument(MODELS, documentSources(registry)))
     .use(meta(registry, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }))
     .use(catalog(registry))
     .use(location({ ...data, rawDelegates: [pointValuesRaw(data)] }))

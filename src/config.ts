@@ -221,7 +221,7 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; help: s
   { name: "LOAM_DB", default: "data/loam.sqlite", help: "SQLite file for the cache and the rate counters" },
   { name: "SDA_URL", default: DEFAULT_SDA_URL, help: "Soil Data Access (live mode)" },
   { name: "OSD_URL", default: DEFAULT_OSD_URL, help: "series descriptions, a pattern with {letter} and {name} (live mode)" },
-  { name: "GEOCHEM_URL", default: DEFAULT_GEOCHEM_URL, help: "the USGS DS 801 file (live mode)" },
+  { name: "GEOCHEM_URL", default: DEFAULT_GEOCHEM_URL, help: "the geochemistry file (live mode)" },
   { name: "UPSTREAM_TIMEOUT_MS", default: "15000", help: `each upstream call answers within this (100 to ${MAX_UPSTREAM_TIMEOUT_MS})` },
   { name: "CACHE_TTL_SECONDS", default: "604800", help: "how long upstream answers stay fresh (0: keep nothing)" },
   { name: "CACHE_MAX_BYTES", default: "268435456", help: "bytes of upstream answers LOAM_DB keeps at most" },

@@ -87,11 +87,11 @@ function miscellaneousWarnings(outcome: MethodOutcome, property: SummaryProperty
   const warnings: string[] = [];
   if (placeholders.length > 0) {
     warnings.push(
-      `Miscellaneous area(s) ${placeholders.map((s) => named(s.reading)).join(", ")} contribute placeholder ${property.id} values (zero): SSURGO fills the particle-size fractions of miscellaneous areas with placeholders, not fine-earth estimates; miscellaneous_areas=exclude leaves them out.`,
+      `Miscellaneous area(s) ${placeholders.map((s) => named(s.reading)).join(", ")} contribute placeholder ${property.id} values (zero): the survey fills the particle-size fractions of miscellaneous areas with placeholders, not fine-earth estimates; miscellaneous_areas=exclude leaves them out.`,
     );
   }
   if (estimates.length > 0) {
-    const what = property.level === "horizon" ? `their ${property.id} values are SSURGO estimates for the area's material` : `their ${property.id} is an assigned rating`;
+    const what = property.level === "horizon" ? `their ${property.id} values are the survey's estimates for the area's material` : `their ${property.id} is an assigned rating`;
     warnings.push(`Miscellaneous area(s) ${estimates.map((s) => named(s.reading)).join(", ")} contribute and may not be soil: ${what}, not for a soil.`);
   }
   return warnings;

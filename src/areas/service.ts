@@ -31,7 +31,7 @@ type Summary = Static<typeof PropertySummary>;
 
 /** A mapped-survey provider with map units and polygons cut to an area. */
 export type AreaProvider = MapUnitProvider & {
-  mapUnitPolygons: { inArea: { query: QueryKind<AreaParams, unknown>; polygons(answer: unknown, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean } } };
+  mapUnitPolygons: { inArea: { query: QueryKind<AreaParams, unknown>; polygons(answer: unknown, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean }; citation: string } };
 };
 
 /** Most map-unit polygons one area may meet (a 10,000 ha area of a 1:12,000 survey holds a few hundred). */
@@ -161,7 +161,7 @@ function coverageWarnings(deps: DataDeps, provider: AreaProvider, cut: CutArea, 
   const mapped = (cut.mappedM2 / aoi.areaM2) * 100;
   if (cut.polygons.length === 0) {
     // The coverage sentence every route says for the same place (docs/decisions.md#coverage-messages).
-    return [areaWithoutMapUnit(provider.id, deps.connected.sourceOf(provider), boxOf(aoi))];
+    return [areaWithoutMapUnit(provider.id, provider.point.scope, deps.connected.sourceOf(provider), boxOf(aoi))];
   }
   if (mapped < 99.9) return [`Only ${areaFigure(mapped)} % of the area is mapped by ${provider.id}; the rest lies outside the surveys, and the area's summaries describe the mapped part.`];
   return [];
@@ -176,7 +176,7 @@ function areaSource(deps: DataDeps, provider: AreaProvider, cached: CachedAnswer
     kind: source.kind,
     organization: provider.record.organization,
     retrieved_at: retrievedAt,
-    citation: `Soil Survey Staff, Natural Resources Conservation Service, United States Department of Agriculture. Soil Survey Geographic (SSURGO) Database. ${provider.record.source_url}`,
+    citation: provider.mapUnitPolygons.inArea.citation,
     source_url: provider.record.source_url,
   };
 }
@@ -391,7 +391,7 @@ export async function pointsReport(
     const one = first === undefined ? undefined : loaded.get(first);
     const mapUnit = one?.mapUnit ?? null;
     const warnings: string[] = [];
-    if (first === undefined) warnings.push(pointWithoutMapUnit(provider.id, source, latitude!, longitude!));
+    if (first === undefined) warnings.push(pointWithoutMapUnit(provider.id, provider.point.scope, source, latitude!, longitude!));
     else if (one === undefined) warnings.push(`The points fall in more than ${MAX_SUMMARIZED_MAP_UNITS} map units; map unit ${first} of this point was not loaded.`);
     if (keys.length > 1) warnings.push(`The point lies in ${keys.length} map units (${keys.join(", ")}), e.g. on a shared boundary; the first, ${first}, is summarized.`);
     if (mapUnit) warnings.push(...NO_HORIZONS(mapUnit));

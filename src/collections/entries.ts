@@ -53,10 +53,19 @@ export interface ItemsQuery {
   page(after: string | null, limit: number): Promise<ItemsPage>;
 }
 
-export interface CollectionEntry {
-  id: string;
+/** A collection's title and description (its fields are appended to the description where it is served). */
+export interface CollectionText {
   title: string;
   description: string;
+}
+
+export interface CollectionEntry {
+  id: string;
+  /**
+   * Its title and description, in the words of the registry's provider it serves (its shortName and
+   * record): generic code never names a source itself (docs/decisions.md#provider-words).
+   */
+  text(deps: DataDeps): CollectionText;
   /** The collection's own query parameters besides bbox, limit and cursor (documented in OpenAPI). */
   parameters: readonly string[];
   /** The flat fields of its items (flat-fields.ts: derived from the /v1 model of the same features), for the collection's description and its queryables. */

@@ -71,9 +71,10 @@ function sitesOf(deps: DataDeps): SitesSource<SiteReading, SampleSiteProvider> {
 
 export const geochemSitesCollection = sitesCollection<SiteReading, SampleSiteProvider>({
   id: "geochem_sites",
-  title: "USGS DS 801 soil geochemistry sample sites",
-  description:
-    "USGS Data Series 801 sample sites (0-5 cm soil, conterminous US, sampled 2007-2011; points, WGS84), ordered by site id. With properties=arsenic,lead (at most 8 elements: ids or aliases, GET /v1/properties) each site carries per element <id> (the value; null when censored or not sampled, never the reporting limit), <id>_reported_value (the file's cell: '<1' censored, 'N.S.' no sample) and <id>_unit. Every element of a site: GET /v1/geochem/sites/{site_id}.",
+  text: ({ shortName, record }) => ({
+    title: `${shortName} soil geochemistry sample sites`,
+    description: `Sample sites of the ${record.name}, as points (WGS84), ordered by site id. Coverage: ${record.coverage} With properties=arsenic,lead (at most 8 elements: ids or aliases, GET /v1/properties) each site carries per element <id> (the value; null when censored or not sampled, never the reporting limit), <id>_reported_value (the file's cell: '<1' censored, 'N.S.' no sample) and <id>_unit. Every element of a site: GET /v1/geochem/sites/{site_id}.`,
+  }),
   parameters: ["properties"],
   // The /v1 site's model; its depth becomes depth_top_cm and depth_bottom_cm, as the items carry it.
   fields: flatFields(GeochemSiteFeatureProperties, ["representative_of_bbox"]),

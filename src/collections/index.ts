@@ -61,6 +61,10 @@ const UNDECLARED = { 400: ["ErrorResponse", "A query parameter the OGC API does 
 const CHECKED_QUERIES = 256;
 
 export function ogcCollections(deps: CollectionRouteDeps) {
+  // Keys of the registry's default providers, for the item route's examples (docs/decisions.md#provider-words).
+  const stationExample = deps.registry.defaultFor("site_series")?.stations.key.example ?? "{station_triplet}";
+  const pedonExample = deps.registry.defaultFor("lab_pedons")?.pedons.key.example ?? "{pedon_key}";
+  const siteExample = deps.registry.defaultFor("sample_sites")?.sites.key.example ?? "{site_id}";
   // Per app: the entries resolve this app's providers.
   const checked = new Memo<string, ReturnType<typeof check>>(CHECKED_QUERIES);
   function check(collectionId: string, read: QueryOf<typeof ItemsQueryParams>, given: ReadonlyMap<string, string>) {
@@ -134,7 +138,7 @@ export function ogcCollections(deps: CollectionRouteDeps) {
     .get(
       "/ogc/collections/:collection_id/queryables",
       ({ params, request, set }) => {
-        const document = queryables(collectionOf(params.collection_id), originOf(request));
+        const document = queryables(deps, collectionOf(params.collection_id), originOf(request));
         set.headers["content-type"] = `${SCHEMA_JSON}; charset=utf-8`;
         return document;
       },
@@ -209,7 +213,7 @@ export function ogcCollections(deps: CollectionRouteDeps) {
           tag: "ogc",
           summary: "One feature of an OGC API - Features collection",
           description:
-            "The feature with its flat properties and links (self, collection); a mapunits feature takes the summary parameters, a geochem_sites feature the elements (properties), as the items do. Examples: /ogc/collections/pedons/items/02N0245, /ogc/collections/stations/items/2092:KS:SCAN, /ogc/collections/geochem_sites/items/3560?properties=arsenic,lead",
+            `The feature with its flat properties and links (self, collection); a mapunits feature takes the summary parameters, a geochem_sites feature the elements (properties), as the items do. Examples: /ogc/collections/pedons/items/${pedonExample}, /ogc/collections/stations/items/${stationExample}, /ogc/collections/geochem_sites/items/${siteExample}?properties=arsenic,lead`,
           ok: [OgcFeature, "The feature."],
           errors: {
             400: ["ErrorResponse", ITEM_BAD_REQUEST],

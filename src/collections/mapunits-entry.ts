@@ -44,9 +44,10 @@ function checkBox(bbox: Bbox, sourceKind: string): void {
 
 export const mapUnitsCollection: CollectionEntry = {
   id: "mapunits",
-  title: "SSURGO map-unit polygons",
-  description:
-    "SSURGO map-unit polygons (delineations; WGS84), ordered by polygon key, each naming its map unit. With properties=clay,ph (and optionally method, depth_top_cm, depth_bottom_cm) each polygon carries its map unit's summaries as flat fields: <id> (the value, or the class of a class property) and <id>_percent_of_map_unit (the share of the map unit the value rests on). Units and methods: GET /v1/properties and GET /v1/soil/mapunits/{map_unit_key}.",
+  text(deps) {
+    const { shortName } = polygonProvider(deps, DEFAULT_MAP_UNIT_PROVIDER);
+    return { title: `${shortName} map-unit polygons`, description: `${shortName} map-unit polygons (delineations; WGS84), ordered by polygon key, each naming its map unit. With properties=clay,ph (and optionally method, depth_top_cm, depth_bottom_cm) each polygon carries its map unit's summaries as flat fields: <id> (the value, or the class of a class property) and <id>_percent_of_map_unit (the share of the map unit the value rests on). Units and methods: GET /v1/properties and GET /v1/soil/mapunits/{map_unit_key}.` };
+  },
   parameters: SUMMARY_PARAMETER_NAMES,
   // The /v1 polygon's model (its summary members come with the summary parameters, so are not fields).
   fields: flatFields(MapUnitFeatureProperties),

@@ -88,7 +88,7 @@ export const OgcGeometry = t.Object(
 export const OgcFeature = t.Object(
   {
     type: t.Literal("Feature"),
-    id: t.Union([t.String(), Type.Integer()], { description: "The feature's key: a string (a polygon or pedon key, a station triplet), or an integer (a DS 801 SiteID, as on /v1/geochem/sites)." }),
+    id: t.Union([t.String(), Type.Integer()], { description: "The feature's key: a string (a polygon or pedon key, a station triplet), or an integer (a sample site id, as on /v1/geochem/sites)." }),
     geometry: OgcGeometry,
     properties: t.Record(t.String(), FlatValue, { description: "Flat properties: strings, numbers or null (typed fields in GDAL, QGIS, Shapefile)." }),
     links: t.Optional(t.Array(OgcLink)),
@@ -115,7 +115,7 @@ export const OgcFeatureCollection = t.Object(
 export const CollectionParams = t.Object({ collection_id: t.String({ maxLength: 40, description: "mapunits, pedons, geochem_sites or stations.", examples: ["mapunits"] }) });
 export const ItemParams = t.Object({
   collection_id: t.String({ maxLength: 40, description: "mapunits, pedons, geochem_sites or stations.", examples: ["pedons"] }),
-  feature_id: t.String({ maxLength: 40, description: "The feature's id (a polygon key, a pedon key, a DS 801 site id, a station triplet such as 2092:KS:SCAN).", examples: ["02N0245"] }),
+  feature_id: t.String({ maxLength: 40, description: "The feature's id (a polygon key, a pedon key, a sample site id, a station triplet).", examples: ["02N0245"] }),
 });
 
 export const ItemsQueryParams = t.Object({

@@ -56,9 +56,10 @@ async function matchedIn(deps: DataDeps, provider: PedonProvider, bbox: Bbox): P
 
 export const pedonsCollection = sitesCollection<Static<typeof PedonFeature>, PedonProvider>({
   id: "pedons",
-  title: "KSSL laboratory pedons",
-  description:
-    "NCSS Kellogg Soil Survey Laboratory pedons with site coordinates (points, WGS84), ordered by pedon key. Each links its layers and lab observations (detail, GET /v1/pedons/{pedon_key}); /v1/pedons/layers gives them as one table per box.",
+  text: ({ shortName, record }) => ({
+    title: `${shortName} laboratory pedons`,
+    description: `Laboratory pedons of the ${record.name}, with site coordinates (points, WGS84), ordered by pedon key. Each links its layers and lab observations (detail, GET /v1/pedons/{pedon_key}); /v1/pedons/layers gives them as one table per box.`,
+  }),
   // The /v1 pedon's model, less its series link (an object), plus the detail link.
   fields: flatFields(PedonFeatureProperties, ["representative_of_bbox", "series"], {
     detail: { type: "string", nullable: false, format: "uri", description: "The pedon's layers and lab observations: GET /v1/pedons/{pedon_key}, an absolute URL." },

@@ -40,7 +40,8 @@ export function collectionOf(id: string): CollectionEntry {
 export function landingPage(origin: string) {
   return {
     title: "Loam soil-data API: OGC API - Features",
-    description: "SSURGO map-unit polygons (with map-unit summaries as fields), KSSL laboratory pedons, USGS DS 801 geochemistry sample sites (with element results as fields) and soil-climate sensor stations as OGC API - Features collections, for QGIS, GDAL/OGR and OWSLib.",
+    // The collections' sources are named by their own titles (GET /ogc/collections), not here (docs/decisions.md#provider-words).
+    description: "Mapped soil-survey map-unit polygons (with map-unit summaries as fields), laboratory pedons, soil geochemistry sample sites (with element results as fields) and soil-climate sensor stations as OGC API - Features collections, for QGIS, GDAL/OGR and OWSLib; GET /ogc/collections names the source of each.",
     links: [
       { href: `${origin}/ogc`, rel: "self", type: JSON_TYPE, title: "This document" },
       { href: `${origin}/openapi.json`, rel: "service-desc", type: "application/vnd.oai.openapi+json;version=3.1", title: "The API definition (OpenAPI 3.1)" },
@@ -68,19 +69,20 @@ async function describe(deps: DataDeps, entry: CollectionEntry, origin: string, 
     if (!listed || !UPSTREAM_FAILURES.some((kind) => error instanceof kind)) throw error;
     unknown = true;
   }
+  const { title, description } = entry.text(deps);
   const base = `${origin}/ogc/collections/${entry.id}`;
   const fields = Object.entries(entry.fields).map(([name, field]) => `${name} (${field.type})`).join(", ");
   return {
     id: entry.id,
-    title: entry.title,
-    description: `${entry.description} Fields: ${fields}.${unknown ? " Extent unknown: its source did not answer just now." : ""}`,
+    title,
+    description: `${description} Fields: ${fields}.${unknown ? " Extent unknown: its source did not answer just now." : ""}`,
     itemType: "feature" as const,
     crs: [CRS84],
     extent: extent === null ? null : { spatial: { bbox: [[...extent]], crs: CRS84 }, ...(interval ? { temporal: { interval: [[...interval]], trs: GREGORIAN } } : {}) },
     links: [
-      { href: base, rel: "self", type: JSON_TYPE, title: entry.title },
-      { href: `${base}/items`, rel: "items", type: GEOJSON, title: `${entry.title} (items)` },
-      { href: `${base}/queryables`, rel: QUERYABLES_REL, type: SCHEMA_JSON, title: `${entry.title} (queryables)` },
+      { href: base, rel: "self", type: JSON_TYPE, title },
+      { href: `${base}/items`, rel: "items", type: GEOJSON, title: `${title} (items)` },
+      { href: `${base}/queryables`, rel: QUERYABLES_REL, type: SCHEMA_JSON, title: `${title} (queryables)` },
     ],
   };
 }
@@ -89,7 +91,7 @@ async function describe(deps: DataDeps, entry: CollectionEntry, origin: string, 
  * The collection's queryables (OGC API - Features Part 3, OGC 19-079r2): a JSON Schema of its items'
  * properties, from the fields the entry derives from its model, and its geometry.
  */
-export function queryables(entry: CollectionEntry, origin: string) {
+export function queryables(deps: DataDeps, entry: CollectionEntry, origin: string) {
   const geometry = entry.geometry.map((kind) => ({ format: `geometry-${kind}` }));
   const properties: Record<string, Record<string, unknown>> = { geometry: geometry.length === 1 ? geometry[0]! : { oneOf: geometry } };
   for (const [name, field] of Object.entries(entry.fields)) {
@@ -104,7 +106,7 @@ export function queryables(entry: CollectionEntry, origin: string) {
     $schema: "https://json-schema.org/draft/2020-12/schema" as const,
     $id: `${origin}/ogc/collections/${entry.id}/queryables`,
     type: "object" as const,
-    title: entry.title,
+    title: entry.text(deps).title,
     properties,
   };
 }
@@ -170,7 +172,7 @@ export function itemsAnswer(deps: DataDeps, entry: CollectionEntry, page: ItemsP
         numberReturned: features.length,
         links: [
           { href: self, rel: "self", type: GEOJSON, title: "This page" },
-          { href: `${origin}/ogc/collections/${entry.id}`, rel: "collection", type: JSON_TYPE, title: entry.title },
+          { href: `${origin}/ogc/collections/${entry.id}`, rel: "collection", type: JSON_TYPE, title: entry.text(deps).title },
           ...(next === null ? [] : [{ href: next, rel: "next", type: GEOJSON, title: "The next page" }]),
         ],
         cache: cacheMetadata(page.cache, deps.now()),
@@ -189,7 +191,7 @@ export function itemAnswer(deps: DataDeps, entry: CollectionEntry, found: NonNul
       ...found.feature(origin),
       links: [
         { href: self, rel: "self", type: GEOJSON, title: "This feature" },
-        { href: `${origin}/ogc/collections/${entry.id}`, rel: "collection", type: JSON_TYPE, title: entry.title },
+        { href: `${origin}/ogc/collections/${entry.id}`, rel: "collection", type: JSON_TYPE, title: entry.text(deps).title },
       ],
       cache: cacheMetadata(found.cache, deps.now()),
       warnings: found.warnings(),

@@ -14,7 +14,7 @@ import { boxPage, oneSite, sitesBbox, walkExtent, WORLD, type SiteDays, type Sit
 import type { CachedAnswer } from "../upstream/cache";
 import type { OperationalProvider, SitesBoxParams, SitesPart } from "../providers/provider";
 import type { Bbox } from "../domain/bbox";
-import type { CollectionEntry, Item } from "./entries";
+import type { CollectionEntry, CollectionText, Item } from "./entries";
 import type { FlatField } from "./flat-fields";
 
 /** The providers' largest page: a walk over every site (the extent, a box) reads pages this size. */
@@ -27,7 +27,9 @@ export interface SitesSource<S, P extends OperationalProvider = OperationalProvi
   part: SitesPart<S, any, any, any, any, any>;
 }
 
-export interface SitesCollectionSpec<S, P extends OperationalProvider = OperationalProvider> extends Pick<CollectionEntry, "id" | "title" | "description"> {
+export interface SitesCollectionSpec<S, P extends OperationalProvider = OperationalProvider> extends Pick<CollectionEntry, "id"> {
+  /** The title and description in the words of the collection's provider (docs/decisions.md#provider-words). */
+  text(provider: P): CollectionText;
   parameters?: readonly string[];
   fields: Readonly<Record<string, FlatField>>;
   /** The registry's provider the collection serves (a refusal when there is none). */
@@ -69,8 +71,7 @@ export function sitesCollection<S, P extends OperationalProvider = OperationalPr
   };
   const entry: CollectionEntry = {
     id: spec.id,
-    title: spec.title,
-    description: spec.description,
+    text: (deps) => spec.text(spec.sites(deps).provider),
     parameters: spec.parameters ?? [],
     fields: spec.fields,
     geometry: ["point"],

@@ -55,9 +55,10 @@ function item(station: FlatStationFeature): Item {
 
 export const stationsCollection = sitesCollection<StationReading, StationProvider>({
   id: "stations",
-  title: "Soil-climate sensor stations",
-  description:
-    "Sensor stations of the site-series provider (USDA SCAN in this instance's registry by default; points, WGS84), in station-id order, keyed by station triplet. datetime selects the stations whose operating period (begin_date to end_date, open while reporting; UTC days) meets it, not series values. A station's series: GET /v1/stations/{station_triplet}/series.",
+  text: ({ record }) => ({
+    title: "Soil-climate sensor stations",
+    description: `Sensor stations of the ${record.name}, as points (WGS84), in station-id order, keyed by station triplet. datetime selects the stations whose operating period (begin_date to end_date, open while reporting; UTC days) meets it, not series values. A station's series: GET /v1/stations/{station_triplet}/series.`,
+  }),
   parameters: [],
   // The /v1 station's model; the series the snapshot holds (an array there) is one text field here.
   fields: flatFields(StationFeatureProperties, ["representative_of_bbox", "series_offline"], {

@@ -1,7 +1,8 @@
 /**
  * Why a point has no map unit, in words a user can act on (docs/decisions.md#coverage-messages):
  * - inside a survey area the snapshot holds, but in no polygon: "no map unit here" (water, a gap);
- * - inside a country SSURGO does not cover (Paris): SSURGO covers the United States and territories only;
+ * - inside a country the provider does not map (Paris): its scope sentence (e.g. that it covers the United
+ *   States and territories only), as the provider declares it (docs/decisions.md#provider-words);
  * - anywhere else with the offline snapshot (Nebraska): outside this offline snapshot, which areas it holds,
  *   and that live mode covers every US survey;
  * - anywhere else in live mode: no completed survey covers it, or it lies in water.
@@ -27,13 +28,13 @@ export interface CoverageSource {
   areas?: { symbol: string; bbox: [number, number, number, number] }[];
 }
 
-/**
- * ISO 3166-1 numeric codes of the places SSURGO serves: the United States, its territories, and the
- * Pacific freely associated states whose surveys NRCS publishes (MH936 is in the Marshall Islands).
- */
-const SSURGO_COUNTRIES = new Set(["840", "630", "850", "316", "016", "580", "581", "583", "584", "585"]);
+/** Where a mapped provider maps, as it declares it: the countries (ISO 3166-1 numeric codes) and the sentence saying so. */
+export interface MappedScope {
+  countries: readonly string[];
+  /** Without a final stop, e.g. "<name> covers the United States and territories only". */
+  sentence: string;
+}
 
-export const SSURGO_SCOPE = "SSURGO covers the United States and territories only";
 export const LIVE_COVERS_ALL = "live mode (LOAM_UPSTREAM=sda) covers every US survey";
 
 type Ring = [number, number][];
@@ -102,12 +103,12 @@ export function countryAt(lon: number, lat: number): { name: string; id: string 
  * given as its box [w, s, e, n]: one wording on every route (docs/decisions.md#coverage-messages).
  * `source.areas` (snapshot only) are the survey areas the snapshot holds, each with the box of its polygons.
  */
-export function noMapUnitReasonIn(source: CoverageSource, [west, south, east, north]: readonly [number, number, number, number]): string {
+export function noMapUnitReasonIn(scope: MappedScope, source: CoverageSource, [west, south, east, north]: readonly [number, number, number, number]): string {
   const areas = source.areas ?? [];
   const within = areas.find(({ bbox: [w, s, e, n] }) => east >= w && west <= e && north >= s && south <= n);
   if (within) return `no map unit here, inside survey area ${within.symbol} of this snapshot (water, or a gap between its polygons).`;
   const country = countryAt((west + east) / 2, (south + north) / 2);
-  if (country && !SSURGO_COUNTRIES.has(country.id)) return `it lies in ${country.name}, and ${SSURGO_SCOPE}.`;
+  if (country && !scope.countries.includes(country.id)) return `it lies in ${country.name}, and ${scope.sentence}.`;
   if (source.kind === "snapshot") {
     return `it lies outside this offline snapshot (areas: ${areas.map((a) => a.symbol).join(", ") || "none"}); ${LIVE_COVERS_ALL}.`;
   }
@@ -115,16 +116,16 @@ export function noMapUnitReasonIn(source: CoverageSource, [west, south, east, no
 }
 
 /** The reason for a point. */
-export function noMapUnitReason(source: CoverageSource, latitude: number, longitude: number): string {
-  return noMapUnitReasonIn(source, [longitude, latitude, longitude, latitude]);
+export function noMapUnitReason(scope: MappedScope, source: CoverageSource, latitude: number, longitude: number): string {
+  return noMapUnitReasonIn(scope, source, [longitude, latitude, longitude, latitude]);
 }
 
 /** The sentence for a point with no map unit, as every point route says it. */
-export function pointWithoutMapUnit(provider: string, source: CoverageSource, latitude: number, longitude: number): string {
-  return `The point (${latitude}, ${longitude}) falls in no ${provider} map unit: ${noMapUnitReason(source, latitude, longitude)}`;
+export function pointWithoutMapUnit(provider: string, scope: MappedScope, source: CoverageSource, latitude: number, longitude: number): string {
+  return `The point (${latitude}, ${longitude}) falls in no ${provider} map unit: ${noMapUnitReason(scope, source, latitude, longitude)}`;
 }
 
 /** The sentence for an area no map-unit polygon meets, as the area report says it. */
-export function areaWithoutMapUnit(provider: string, source: CoverageSource, box: readonly [number, number, number, number]): string {
-  return `The area falls in no ${provider} map unit (mapped_percent 0): ${noMapUnitReasonIn(source, box)}`;
+export function areaWithoutMapUnit(provider: string, scope: MappedScope, source: CoverageSource, box: readonly [number, number, number, number]): string {
+  return `The area falls in no ${provider} map unit (mapped_percent 0): ${noMapUnitReasonIn(scope, source, box)}`;
 }

@@ -23,7 +23,7 @@ export const PedonFeatureProperties = t.Object(
   {
     pedon_key: t.String({ description: "The provider's pedon key (SDA: integer pedon_key; offline snapshot: the pedlabsampnum).", examples: ["02N0245"] }),
     representative_of_bbox: t.Literal(false, { description: "Always false: a pedon is a point, not representative of the search box." }),
-    pedlabsampnum: nullable(t.String({ description: "KSSL pedon lab sample number.", examples: ["02N0245"] })),
+    pedlabsampnum: nullable(t.String({ description: "The laboratory's pedon lab sample number.", examples: ["02N0245"] })),
     upedonid: nullable(t.String({ description: "User pedon id.", examples: ["S01KS-177-001"] })),
     name: nullable(t.String({ description: "The name the pedon was sampled as (samp_name), else its correlated name (corr_name)." })),
     site_observation_date: nullable(t.String({ format: "date", description: "Site observation date (YYYY-MM-DD); null when the provider records none." })),
@@ -42,7 +42,7 @@ export const PedonLocation = t.Object(
   {
     latitude: nullable(t.Number({ description: "Site latitude as recorded by the provider; null when the pedon has no coordinates." })),
     longitude: nullable(t.Number({ description: "Site longitude as recorded by the provider; null when the pedon has no coordinates." })),
-    horizontal_accuracy_m: nullable(t.Number({ description: "Unknown for KSSL pedons: always null." })),
+    horizontal_accuracy_m: nullable(t.Number({ description: "Horizontal accuracy of the site coordinates, metres; null where the laboratory does not record it." })),
   },
   { ...closed, title: "PedonLocation" },
 );
@@ -58,7 +58,7 @@ export const LabObservation = t.Object(
     reporting_limit: nullable(t.Number({ description: "The stated limit of a censored result, in the served unit." })),
     unit: t.String(),
     original_column: t.String({ examples: ["lab_chemical_properties.ph_h2o"] }),
-    method_code: nullable(t.String({ description: "KSSL method code from the Lab Data Mart *_method column; null where none is reported." })),
+    method_code: nullable(t.String({ description: "The laboratory's method code (from its Lab Data Mart *_method column); null where none is reported." })),
     measurement_method: nullable(t.String()),
     data_kind: t.Union([t.Literal("observed"), t.Literal("derived")]),
     transformations: t.Array(Transformation),
@@ -70,11 +70,11 @@ export const LabObservation = t.Object(
 export const LabLayer = t.Object(
   {
     layer_key: t.String({ description: "The provider's layer key (SDA: integer layer_key; offline snapshot: the labsampnum)." }),
-    lab_sample_key: nullable(t.String({ description: "KSSL lab sample number of the layer (labsampnum).", examples: ["02N01100"] })),
+    lab_sample_key: nullable(t.String({ description: "The laboratory's sample number of the layer (labsampnum).", examples: ["02N01100"] })),
     depth: DepthInterval,
     horizon_designation: nullable(t.String({ examples: ["Ap1"] })),
     layer_type: nullable(
-      t.String({ description: "KSSL layer type as recorded: horizon, layer, reporting layer; null where the record has none (e.g. fixed-depth increments).", examples: ["horizon"] }),
+      t.String({ description: "The laboratory's layer type as recorded: horizon, layer, reporting layer; null where the record has none (e.g. fixed-depth increments).", examples: ["horizon"] }),
     ),
     observations: t.Array(LabObservation),
   },

@@ -29,7 +29,7 @@ export const SourceProvenance = t.Object(
   {
     provider: t.String(),
     organization: t.String(),
-    record_id: nullable(t.String({ description: "Provider horizon key (SSURGO chkey)." })),
+    record_id: nullable(t.String({ description: "Provider horizon key (a mapped survey's chkey)." })),
     retrieved_at: t.String({ format: "date-time" }),
     original_property_name: t.String({ examples: ["chorizon.om_r"] }),
     original_value: t.Number(),
@@ -107,8 +107,8 @@ export const GridContext = t.Object(
     cell_center: nullable(
       t.Object({ longitude: t.Number(), latitude: t.Number() }, { ...closed, description: "Centre of the cell that answered; null where the source does not say (a live point query)." }),
     ),
-    resolution_m: t.Number({ description: "Nominal cell size in metres (SoilGrids: 250)." }),
-    model: t.String({ description: "The model or product (SoilGrids)." }),
+    resolution_m: t.Number({ description: "Nominal cell size in metres (e.g. 250)." }),
+    model: t.String({ description: "The model or product, as the provider names it." }),
     release: t.String({ description: "Its release (2.0)." }),
     depth_label: t.String({ description: "The model's own depth label (0-5cm)." }),
     statistics: GridStatistics,

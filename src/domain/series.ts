@@ -86,7 +86,7 @@ export const SeriesSource = t.Object(
     provider: t.String({ description: "The series provider id." }),
     organization: t.String(),
     citation: t.String({ description: "Names the series and the description's revision date." }),
-    source_url: t.String({ description: "Where the description was read (the SoilKnowledgeBase JSON file)." }),
+    source_url: t.String({ description: "Where the description was read (the provider's file)." }),
     retrieved_at: t.String({ format: "date-time", description: "When the description was fetched, or the snapshot build time in offline mode." }),
   },
   { ...closed, title: "SeriesSource" },

@@ -68,6 +68,8 @@ const SITE_ERRORS = {
 } as const;
 
 export function geochem(deps: GeochemRouteDeps) {
+  // The routes' text names the registry's default provider by its own short name (docs/decisions.md#provider-words).
+  const source = deps.registry.defaultFor("sample_sites")?.shortName ?? "the sample-site provider's";
   return new Elysia({ name: "loam.geochem" })
     .get(
       "/v1/geochem/sites",
@@ -87,7 +89,7 @@ export function geochem(deps: GeochemRouteDeps) {
           tag: "geochem",
           summary: "Geochemistry sample sites in a box, or nearest a point",
           description:
-            "An RFC 7946 FeatureCollection of USGS DS 801 sample sites (0-5 cm soil, conterminous US). With bbox (any size inside WGS84): the sites in the box in site-id order, at most `limit` per page; when `truncated`, `next` (and the Link header) give the next page, whose cursor is bound to the box and property; format=csv answers every page of the box in one file (at most 50,000 rows). With near=lat,lon: the `limit` nearest sites, nearest first, each with distance_km. With property (one element): each site carries its result flat (value, reported_value, value_qualifier, reporting_limit, unit) for mapping; censored results have value null. Examples: /v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=arsenic, /v1/geochem/sites?near=42.0864,-93.7571&limit=5",
+            `An RFC 7946 FeatureCollection of ${source} sample sites (0-5 cm soil, conterminous US). With bbox (any size inside WGS84): the sites in the box in site-id order, at most \`limit\` per page; when \`truncated\`, \`next\` (and the Link header) give the next page, whose cursor is bound to the box and property; format=csv answers every page of the box in one file (at most 50,000 rows). With near=lat,lon: the \`limit\` nearest sites, nearest first, each with distance_km. With property (one element): each site carries its result flat (value, reported_value, value_qualifier, reporting_limit, unit) for mapping; censored results have value null. Examples: /v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=arsenic, /v1/geochem/sites?near=42.0864,-93.7571&limit=5`,
           ok: [GeochemSiteCollection, "Sites (possibly none), whether more follow and the next page, cache metadata and warnings."],
           errors: {
             409: PLANNED_PROVIDER_ERROR,
@@ -147,7 +149,7 @@ export function geochem(deps: GeochemRouteDeps) {
           tag: "raw",
           summary: "Untouched upstream row for one sample site",
           description:
-            `The DS 801 file's row for the site as {column: cell} beside the unit row as {column: unit}, every cell a string as written, inside a labelled wrapper. Not normalized; not promised to stay stable. Example: /v1/providers/${GEOCHEM_PROVIDER}/raw/sites/3560`,
+            `The source file's row for the site as {column: cell} beside the unit row as {column: unit}, every cell a string as written, inside a labelled wrapper. Not normalized; not promised to stay stable. Example: /v1/providers/${GEOCHEM_PROVIDER}/raw/sites/3560`,
           ok: [RawGeochemSiteResponse, "The raw row in its wrapper."],
           errors: {
             404: ["ErrorResponse", "Unknown provider (code unknown_provider), or no site with this SiteID (code not_found)."],

@@ -117,7 +117,7 @@ export type GeochemSiteFeature = Static<typeof GeochemSiteFeature>;
 
 /** A DS 801 SiteID as the provider's key syntax reads it (the document promises what the route enforces). */
 export const SITE_ID_PATTERN = "^[1-9][0-9]{0,8}$";
-export const SiteIdParam = t.String({ description: "DS 801 SiteID: a positive integer (8 to 31081 in the file).", examples: ["3560"], pattern: SITE_ID_PATTERN });
+export const SiteIdParam = t.String({ description: "The sample site's id: a positive integer (8 to 31081 in the default provider's file).", examples: ["3560"], pattern: SITE_ID_PATTERN });
 /** Checked by the route's own parser, with a message naming the rule (Elysia does not check it first). */
 export const GeochemSiteParams = t.Object({ site_id: SiteIdParam }, { noValidate: true });
 

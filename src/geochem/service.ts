@@ -32,8 +32,6 @@ export interface EffectiveSitesQuery {
 
 const NO_SAMPLE_NOTE = "'N.S.' (no sample: not collected or lost in shipping) has no value.";
 const CENSORED_NOTE = "A censored result ('<1': below the reporting limit) has value null and its limit in reporting_limit; the limit is not the value.";
-const METHOD_NOTE =
-  "measurement_method states what USGS Data Series 801 says of all elements (total or near-total contents); the method and reporting limit of each element are in Appendix 5 of the report (https://pubs.usgs.gov/ds/801/), which Loam does not serve.";
 
 /** One element of the provider: an id or alias it serves, else a 422 naming it. */
 export function element(provider: SampleSiteProvider, name: string, parameter: string): string {
@@ -148,7 +146,7 @@ export async function geochemSites(
         const warnings = [...provider.sites.warnings(cached.answer, source)];
         if (truncated) warnings.push(`More sites lie in the box: this page holds ${query.limit} sites in site-id order; follow 'next' (or the Link header) for the next page.`);
         if (query.bbox && page.length === 0) {
-          warnings.push(`No DS 801 site lies in the box${after === null ? "" : " after the cursor's position"}; the survey covers the conterminous United States only.`);
+          warnings.push(`No ${provider.shortName} site lies in the box${after === null ? "" : " after the cursor's position"}; the survey covers the conterminous United States only.`);
         }
         if (query.property !== null) {
           if (page.some((r) => r.noSample.length > 0)) warnings.push(`Sites with no sample for '${query.property}' have reported_value 'N.S.': ${NO_SAMPLE_NOTE}`);
@@ -173,7 +171,7 @@ export async function geochemSites(
 /** The provider's answer for one site; 404 when it has none. */
 async function siteAnswer(deps: DataDeps, provider: SampleSiteProvider, siteId: number) {
   const cached = await oneSite(deps, provider, provider.sites, siteId);
-  if (cached === null) throw new NotFoundError(`No geochemistry sample site ${siteId}: USGS DS 801 has no such SiteID (GET /v1/geochem/sites lists them).`, provider.id);
+  if (cached === null) throw new NotFoundError(`No geochemistry sample site ${siteId}: ${provider.shortName} has no such SiteID (GET /v1/geochem/sites lists them).`, provider.id);
   return { cached, source: deps.connected.sourceOf(provider), cache: describeCache(cached, deps.cacheTtlSeconds) };
 }
 
@@ -190,7 +188,7 @@ export async function geochemSite(deps: DataDeps, provider: SampleSiteProvider, 
       if (site.lab_id === null) warnings.push(`Site ${site.site_id} has no sample (N.S.: not collected or lost in shipping); it has no element results.`);
       for (const id of noSample) warnings.push(`No result for '${id}' at site ${site.site_id}: the file reports N.S. (no sample), so there is no observation of it.`);
       if (observations.some((o) => o.value_qualifier !== null)) warnings.push(CENSORED_NOTE);
-      warnings.push(METHOD_NOTE, ...sharedWarnings(source, cache));
+      warnings.push(provider.sites.methodNote, ...sharedWarnings(source, cache));
       return {
         api_version: VERSION,
         status: "experimental" as const,

@@ -2,17 +2,25 @@
  * The API's endpoint families, listed at the top of the OpenAPI description (what /docs shows first),
  * built from the document's own paths so that a new endpoint is listed the day it is served.
  */
-const FAMILY_NAMES: Record<string, string> = {
-  meta: "Service: health, metadata, metrics",
-  soil: "Mapped soil survey (SSURGO): points, map units, summaries, areas",
-  pedons: "Laboratory pedons (KSSL): points in a box, layers",
-  series: "Official Soil Series Descriptions",
-  geochem: "Geochemistry of surface soil (USGS): sample sites and their elements",
-  stations: "Sensor stations: soil moisture and temperature time series",
-  properties: "Catalog: the property vocabulary",
-  providers: "Catalog and raw upstream payloads, per provider",
-  ogc: "OGC API - Features for GIS clients (QGIS, GDAL)",
+const FAMILY_NAMES: Record<string, { name: string; members: string }> = {
+  meta: { name: "Service", members: "health, metadata, metrics" },
+  soil: { name: "Mapped soil survey", members: "points, map units, summaries, areas" },
+  pedons: { name: "Laboratory pedons", members: "points in a box, layers" },
+  series: { name: "Soil series descriptions", members: "the described concept of a series" },
+  geochem: { name: "Geochemistry of surface soil", members: "sample sites and their elements" },
+  stations: { name: "Sensor stations", members: "soil moisture and temperature time series" },
+  properties: { name: "Catalog", members: "the property vocabulary" },
+  providers: { name: "Catalog and raw upstream payloads, per provider", members: "" },
+  ogc: { name: "OGC API - Features for GIS clients (QGIS, GDAL)", members: "" },
 };
+
+/** A family's line head: its name, the short name of the provider its routes answer from by default (docs/decisions.md#provider-words), and what it holds. */
+function familyName(family: string, sources: Readonly<Record<string, string>>): string {
+  const known = FAMILY_NAMES[family];
+  if (!known) return family;
+  const source = sources[family];
+  return `${known.name}${source ? ` (${source})` : ""}${known.members ? `: ${known.members}` : ""}`;
+}
 
 /** "/v1/soil/location" → "soil"; "/ogc/collections" → "ogc"; /health, /metrics and /v1 → "meta". */
 function familyOf(path: string): string {
@@ -21,7 +29,8 @@ function familyOf(path: string): string {
   return parts[0] === "health" || parts[0] === "metrics" || !parts[0] ? "meta" : parts[0];
 }
 
-export function endpointFamilies(paths: readonly string[]): string {
+/** `sources`: by family, the short name of the registry's default provider of its routes (none: not named). */
+export function endpointFamilies(paths: readonly string[], sources: Readonly<Record<string, string>> = {}): string {
   const families = new Map<string, string[]>();
   for (const path of [...paths].sort()) {
     const family = familyOf(path);
@@ -31,6 +40,6 @@ export function endpointFamilies(paths: readonly string[]): string {
   const rank = (family: string) => (order.includes(family) ? order.indexOf(family) : order.length);
   const lines = [...families.entries()]
     .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
-    .map(([family, members]) => `- **${FAMILY_NAMES[family] ?? family}**: ${members.map((p) => "`" + p + "`").join(", ")}`);
+    .map(([family, members]) => `- **${familyName(family, sources)}**: ${members.map((p) => "`" + p + "`").join(", ")}`);
   return "\n\nEndpoint families (every path of this document):\n\n" + lines.join("\n") + "\n\nThe map page (`/`) draws these answers, from this instance alone.";
 }

@@ -93,7 +93,8 @@ function polishParameter(parameter: Record<string, any>): Record<string, any> {
   return out;
 }
 
-export function polishDocument<T extends Record<string, any>>(doc: T): T {
+/** `families`: by endpoint family, the short name of the provider its routes answer from by default (endpoint-families.ts). */
+export function polishDocument<T extends Record<string, any>>(doc: T, families: Readonly<Record<string, string>> = {}): T {
   const schemas = (doc.components?.schemas ?? {}) as Record<string, Json>;
   const componentSchemas = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, refCopies(schema, schemas, true)]));
   const paths: Record<string, Record<string, any>> = {};
@@ -114,6 +115,6 @@ export function polishDocument<T extends Record<string, any>>(doc: T): T {
     }
     paths[path] = operations;
   }
-  const info = doc.info ? { ...doc.info, description: String(doc.info.description ?? "") + endpointFamilies(Object.keys(paths)) } : doc.info;
+  const info = doc.info ? { ...doc.info, description: String(doc.info.description ?? "") + endpointFamilies(Object.keys(paths), families) } : doc.info;
   return { ...doc, info, paths, components: { ...doc.components, schemas: componentSchemas } };
 }

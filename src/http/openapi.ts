@@ -139,15 +139,28 @@ function documentedResponses(specs: Record<number, ResponseSpec>, options: { eta
  * openapi-polish.ts). The hook is local and declared before the plugin, so it wraps only the
  * plugin's own routes.
  */
-export function openApiDocument(models: Record<string, TSchema>) {
-  return new Elysia({ name: "loam.openapi" })
-    .onAfterHandle(({ path, response }) => {
-      if (path === SPEC_PATH && response && typeof response === "object" && !(response instanceof Response)) return polishDocument(response as Record<string, unknown>);
-    })
-    .use(swaggerPlugin(models));
+/**
+ * The sources the document's own texts name (docs/decisions.md#provider-words), from the app's registry
+ * (this room knows no provider): every operational provider's short name, and by endpoint family (soil,
+ * pedons, series, geochem) the short name of the provider its routes answer from by default.
+ */
+export interface DocumentSources {
+  names: readonly string[];
+  families: Readonly<Record<string, string>>;
 }
 
-function swaggerPlugin(models: Record<string, TSchema>) {
+export function openApiDocument(models: Record<string, TSchema>, sources: DocumentSources = { names: [], families: {} }) {
+  return new Elysia({ name: "loam.openapi" })
+    .onAfterHandle(({ path, response }) => {
+      if (path === SPEC_PATH && response && typeof response === "object" && !(response instanceof Response)) return polishDocument(response as Record<string, unknown>, sources.families);
+    })
+    .use(swaggerPlugin(models, sources));
+}
+
+/** A tag's description, with the short name of its family's default provider where the registry has one. */
+const sourced = (text: string, source: string | undefined, rest: string) => `${text}${source ? ` (${source})` : ""}${rest}`;
+
+function swaggerPlugin(models: Record<string, TSchema>, sources: DocumentSources) {
   return swagger({
     // The plugin's own page would load Swagger UI from a CDN; Loam serves /docs itself (src/pages).
     path: "/docs",
@@ -159,9 +172,10 @@ function swaggerPlugin(models: Record<string, TSchema>) {
         title: "Loam soil-data API",
         version: VERSION,
         description:
-          "Read-only, experimental HTTP/JSON access to USDA-NRCS soil data: SSURGO mapped-survey values for one WGS84 point and NCSS/KSSL laboratory pedons, every value with its provenance, method, transformations and warnings. Mapped survey data are not a laboratory observation at the queried point; a pedon is a point, not representative of an area. A successful response does not establish fitness for an agronomic, environmental, engineering or regulatory decision.",
+          `Read-only, experimental HTTP/JSON access to soil data${sources.names.length ? ` from ${sources.names.join(", ")} (GET /v1/providers describes each)` : ""}: mapped-survey values for one WGS84 point, laboratory pedons and the other sources' records, every value with its provenance, method, transformations and warnings. Mapped survey data are not a laboratory observation at the queried point; a pedon is a point, not representative of an area. A successful response does not establish fitness for an agronomic, environmental, engineering or regulatory decision.`,
         license: {
-          name: "Source data: USDA-NRCS public information; acknowledge the Soil Survey Staff (GET /v1/providers gives each provider's terms).",
+          // Each source has its own terms; the providers' records state them (docs/decisions.md#provider-words).
+          name: "Source data: each provider's own terms; GET /v1/providers gives each provider's licence and the acknowledgement it asks for.",
           url: "https://ncsslabdatamart.sc.egov.usda.gov/datause.aspx",
         },
         contact: { name: "Loam maintainers" },
@@ -174,8 +188,8 @@ function swaggerPlugin(models: Record<string, TSchema>) {
         { name: "meta", description: "Service health, metadata and catalogs." },
         { name: "soil", description: "Mapped-survey values for one point." },
         { name: "pedons", description: "Laboratory pedons (points) and their layers." },
-        { name: "series", description: "Official Soil Series Descriptions: the described concept of a soil series." },
-        { name: "geochem", description: "Soil geochemistry sample sites (USGS DS 801): element contents of 0-5 cm samples." },
+        { name: "series", description: sourced("Soil series descriptions", sources.families.series, ": the described concept of a soil series.") },
+        { name: "geochem", description: sourced("Soil geochemistry sample sites", sources.families.geochem, ": element contents of 0-5 cm samples.") },
         { name: "stations", description: "Sensor stations and their soil moisture and soil temperature time series." },
         { name: "raw", description: "Untouched upstream payloads inside a labelled wrapper." },
         { name: "ogc", description: "OGC API - Features Part 1 (core, GeoJSON) for GIS clients: QGIS, GDAL/OGR, OWSLib." },

@@ -44,6 +44,8 @@ const DATA_ERRORS = {
 } as const;
 
 export function location(deps: LocationRouteDeps) {
+  // The route's text names the registry's default provider by its own short name (docs/decisions.md#provider-words).
+  const mapped = deps.registry.defaultFor("mapped_location")?.shortName ?? "Mapped-survey";
   return new Elysia({ name: "loam.location" })
     .get(
       "/v1/soil/location",
@@ -60,8 +62,7 @@ export function location(deps: LocationRouteDeps) {
           operationId: "getSoilLocation",
           tag: "soil",
           summary: "Mapped-survey soil values for one WGS84 point",
-          description:
-            "SSURGO map units containing the point, their components and the horizons overlapping the depth interval, one observation per horizon and requested property with full provenance. A valid point with no data is 200 with empty observations and a warning. Example: /v1/soil/location?latitude=41.944131&longitude=-94.359608&properties=ph,organic_matter,clay",
+          description: `${mapped} map units containing the point, their components and the horizons overlapping the depth interval, one observation per horizon and requested property with full provenance. A valid point with no data is 200 with empty observations and a warning. Example: /v1/soil/location?latitude=41.944131&longitude=-94.359608&properties=ph,organic_matter,clay`,
           ok: [LocationResponse, "Observations (possibly none), map units, cache metadata and warnings."],
           errors: { ...DATA_ERRORS, 409: PLANNED_PROVIDER_ERROR },
           etag: true,

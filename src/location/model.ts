@@ -46,7 +46,7 @@ export const LocationResponse = envelope(
   "LocationResponse",
   {
     query: LocationQuery,
-    data_kind: t.Union(DataKind.anyOf, { description: "What the provider's values are, as it declares: mapped_survey for a mapped soil survey (SSURGO), observed for samples." }),
+    data_kind: t.Union(DataKind.anyOf, { description: "What the provider's values are, as it declares: mapped_survey for a mapped soil survey, observed for samples." }),
     observations: t.Array(Observation),
     map_units: t.Array(MapUnitSummary),
   },

@@ -133,7 +133,7 @@ function caveatsOf(mapUnit: MapUnitData, plan: SummaryPlan, summaries: ReturnTyp
     out.push(`${name}: ${thin.join("; ")} of the map unit (the components with data); the value does not describe the rest of the map unit (percent_of_map_unit on each feature).`);
   }
   if (placeholders.length > 0) {
-    out.push(`${name}: ${placeholders.join("; ")}: miscellaneous areas whose fraction values are SSURGO placeholders (0), not fine-earth estimates, averaged in.`);
+    out.push(`${name}: ${placeholders.join("; ")}: miscellaneous areas whose fraction values are the survey's placeholders (0), not fine-earth estimates, averaged in.`);
   }
   return out;
 }

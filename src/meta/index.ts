@@ -5,7 +5,7 @@ import { requestOrigin } from "../http/request-path";
 import { constantDocument } from "../http/trace";
 import type { Registry } from "../providers/registry";
 import { SERVICE_NAME, VERSION } from "../version";
-import { LIVE_COVERS_ALL, SSURGO_SCOPE, type CoverageSource } from "../domain/coverage";
+import { LIVE_COVERS_ALL, type CoverageSource, type MappedScope } from "../domain/coverage";
 import { ApiMetadata, HealthResponse, LayersResponse } from "./model";
 import { layerEntries } from "./layers";
 
@@ -16,15 +16,17 @@ const EXPERIMENTAL_WARNING =
  * What this instance covers, appended to the experimental warning (ApiMetadata is a closed object of the
  * spec, so the coverage is named in its warning text: docs/decisions.md#coverage-messages).
  */
-export function coverageSentence(source: CoverageSource): string {
+export function coverageSentence(source: CoverageSource, scope: MappedScope | undefined): string {
   if (source.kind === "snapshot") {
     return ` Coverage: this instance serves an offline snapshot holding ${(source.coverage ?? []).join("; ") || "no dataset"}; ${LIVE_COVERS_ALL}.`;
   }
-  return ` Coverage: live Soil Data Access (${source.kind}), every published US soil survey area; ${SSURGO_SCOPE}.`;
+  // Where the mapped provider maps is its own sentence (docs/decisions.md#provider-words).
+  return ` Coverage: live Soil Data Access (${source.kind}), every published US soil survey area${scope ? `; ${scope.sentence}` : ""}.`;
 }
 
 export function meta(registry: Registry, source: () => CoverageSource) {
   const supported = registry.operational.map((p) => p.id);
+  const scope = registry.defaultFor("mapped_location")?.point.scope;
   return new Elysia({ name: "loam.meta" })
   .get(
     "/health",
@@ -58,7 +60,7 @@ export function meta(registry: Registry, source: () => CoverageSource) {
         documentation_url: `${origin}/docs`,
         openapi_url: `${origin}/openapi.json`,
         supported_providers: [...supported],
-        warning: EXPERIMENTAL_WARNING + coverageSentence(source()),
+        warning: EXPERIMENTAL_WARNING + coverageSentence(source(), scope),
       };
     },
     {

@@ -53,7 +53,7 @@ export const LayerTableRow = t.Object(
     depth_top_cm: nullable(t.Number()),
     depth_bottom_cm: nullable(t.Number()),
     horizon_designation: nullable(t.String()),
-    layer_type: nullable(t.String({ description: "KSSL layer type as recorded (horizon, layer, reporting layer); filter on it before summing over depth." })),
+    layer_type: nullable(t.String({ description: "The laboratory's layer type as recorded (horizon, layer, reporting layer); filter on it before summing over depth." })),
     property: t.String({ description: "Canonical property id." }),
     value: nullable(t.Number({ description: "The canonical value; null when censored or not a number (never the reporting limit)." })),
     reported_value: t.String({ description: "The result exactly as reported, in original_column (for a derived row, the source value it was derived from)." }),

@@ -68,7 +68,7 @@ export const PedonCollection = featureCollection(PedonCollectionQuery, PedonFeat
 // ---- GET /v1/pedons/{pedon_key} -----------------------------------------------------------------
 
 export const PedonKeyParam = t.String({
-  description: "KSSL pedon lab sample number (pedlabsampnum, e.g. 02N0245; lower case accepted) or SDA's integer pedon_key.",
+  description: "A laboratory pedon sample number (pedlabsampnum, e.g. 02N0245; lower case accepted) or SDA's integer pedon_key.",
   examples: ["02N0245"],
   pattern: PEDON_KEY_PATTERN,
 });

@@ -30,6 +30,7 @@ import type { PedonKey } from "../domain/pedon-key";
 import type { CallBudget } from "../upstream/call-budget";
 import type { SeriesPoint, StationReading, StationSource } from "../domain/station";
 import type { Transformation } from "../catalog/model";
+import type { MappedScope } from "../domain/coverage";
 
 /** Which endpoint family a provider serves. */
 export type ProviderRole = Provider["role"];
@@ -74,6 +75,11 @@ interface ProviderBase {
   /** Other names accepted wherever the id is; answers always name the id. */
   readonly aliases: readonly string[];
   readonly record: ProviderRecord;
+  /**
+   * The short name served text written by generic code calls it by (a collection's title, an OpenAPI tag,
+   * a warning): "SSURGO", "KSSL". Generic code never writes a provider's name itself (docs/decisions.md#provider-words).
+   */
+  readonly shortName: string;
   /** Its own configuration variables (e.g. a <PROVIDER>_URL): checked at start by the one config reader, listed by --help. */
   readonly settings?: readonly SettingDeclaration[];
 }
@@ -199,6 +205,8 @@ export interface PointProvider<A = any> extends OperationalBase {
    * survey_context) and the map units holding the point.
    */
   readonly point: PointValuesPart<PointParams, A> & {
+    /** Where it maps, for the no-map-unit reasons and the live coverage sentence (docs/decisions.md#coverage-messages). */
+    scope: MappedScope;
     normalize(answer: A, context: PointContext): NormalizedPoint;
   };
   /** Whole map units and their components, for map-unit summaries; absent when the provider has none. */
@@ -224,7 +232,12 @@ export interface MapUnitPolygonRole<B> {
    * to it, in polygon-key order; parts without area left out.
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  inArea?: { query: QueryKind<AreaParams, any>; polygons(answer: any, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean } };
+  inArea?: {
+    query: QueryKind<AreaParams, any>;
+    polygons(answer: any, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean };
+    /** The citation an area report gives its polygons (the source's own wording, with its URL). */
+    citation: string;
+  };
 }
 
 /** An area of interest: one polygon, [outer ring, ...holes], each ring closed, of [lon, lat] (WGS84). */
@@ -261,7 +274,8 @@ export interface SitesNearParams {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface SitesPart<S, A = any, K = string, B extends SitesBoxParams = SitesBoxParams, N extends SitesNearParams = SitesNearParams, O = any> {
   /** Its key syntax: a path segment read as a key (null when malformed), and the syntax in words for the 422. */
-  key: { parse(raw: string): K | null; syntax: string };
+  /** `example`: a key the source holds, for the routes' examples (docs/decisions.md#provider-words). */
+  key: { parse(raw: string): K | null; syntax: string; example: string };
   inBox: QueryKind<B, A>;
   /** Absent when the provider does not find sites by distance. */
   nearest?: QueryKind<N, A>;
@@ -441,6 +455,8 @@ export interface SampleSiteProvider<A = any> extends OperationalBase {
     /** The first site's row and the unit row, as {column: cell}, for the raw endpoint. */
     raw(answer: A): { row: Record<string, string>; units: Record<string, string> };
     rawNotes: readonly string[];
+    /** What the source says of its methods, said once on a site's answer (measurement_method's caveat). */
+    methodNote: string;
   };
 }
 

@@ -57,7 +57,7 @@ export const MapUnitQueryParams = t.Object({
 export const MapUnitPathParams = t.Object(
   {
     // A SSURGO mukey, as the mapped-survey provider's checkMapUnitKey reads it (which also bounds it at 2147483647).
-    map_unit_key: t.String({ maxLength: 40, description: "SSURGO map unit key (mukey): digits, e.g. 2765528.", examples: ["2765528"], pattern: "^[1-9][0-9]{0,9}$" }),
+    map_unit_key: t.String({ maxLength: 40, description: "The map unit key (mukey): digits, e.g. 2765528.", examples: ["2765528"], pattern: "^[1-9][0-9]{0,9}$" }),
   },
   { noValidate: true },
 );

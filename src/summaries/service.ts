@@ -99,7 +99,9 @@ export async function mapUnitSummary(deps: DataDeps, provider: MapUnitProvider, 
   const plan = planSummaries(provider.mapUnits.properties, query.properties, query.method, depthOf(query), optionsOf(query));
   const { cached, mapUnit, source } = await loadMapUnit(deps, provider, key);
   if (mapUnit === null) {
-    const coverage = source.kind === "snapshot" ? ` The offline snapshot holds only ${(source.coverage ?? []).filter((c) => c.startsWith("SSURGO")).join("; ") || "a few survey areas"}.` : "";
+    // The provider's own places among the snapshot's datasets, by the kind it declares (docs/decisions.md#provider-words).
+    const places = (source.datasets ?? []).filter((d) => d.kind === provider.placeDatasets).sort((a, b) => a.id.localeCompare(b.id)).map((d) => d.label);
+    const coverage = source.kind === "snapshot" ? ` The offline snapshot holds only ${places.join("; ") || "a few survey areas"}.` : "";
     throw new NotFoundError(`No map unit with key ${key} in ${provider.id} (STATSGO2 map units are not served).${coverage}`, provider.id);
   }
   const cache = describeCache(cached, deps.cacheTtlSeconds);
@@ -136,7 +138,7 @@ export async function summaryAtPoint(deps: DataDeps, provider: MapUnitProvider, 
   if (first === undefined) {
     const source = deps.connected.sourceOf(provider);
     const cache = describeCache(point, deps.cacheTtlSeconds);
-    const none = pointWithoutMapUnit(provider.id, source, query.latitude!, query.longitude!);
+    const none = pointWithoutMapUnit(provider.id, provider.point.scope, source, query.latitude!, query.longitude!);
     return { key: `summary|${JSON.stringify(query)}`, cache, body: () => summaryBody(deps, provider, query, plan, null, cache, source, [none]) };
   }
   const { cached, mapUnit, source } = await loadMapUnit(deps, provider, first);

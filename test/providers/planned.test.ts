@@ -12,6 +12,7 @@ const PLANNED: PlannedProvider = {
   id: "fixture_planned",
   aliases: [],
   role: "planned",
+  shortName: "Planned fixture",
   record: {
     id: "fixture_planned",
     name: "A planned fixture source",

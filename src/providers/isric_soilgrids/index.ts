@@ -61,6 +61,7 @@ export const isricSoilgrids: PointValuesProvider<SoilGridsAnswer, { clips: GridC
   aliases: ["soilgrids"],
   role: "point_values",
   record: SOILGRIDS_RECORD,
+  shortName: "SoilGrids",
   settings: [URL_SETTING, BUDGET_SETTING],
   snapshot: SOILGRIDS_SNAPSHOT,
   // The clips its snapshot step imported are its place, with their extent.

@@ -15,6 +15,7 @@ export const usdaKssl: PedonProvider<RowAnswer, RowAnswer> = {
   aliases: KSSL_ALIASES,
   role: "lab_pedons",
   record: KSSL_RECORD,
+  shortName: "KSSL",
   columns: KSSL_PROPERTY_COLUMNS,
   queries: { [bboxQuery.kind]: bboxQuery, [pedonQuery.kind]: pedonQuery, [extentQuery.kind]: extentQuery, [countQuery.kind]: countQuery },
   connect: usdaTransport,
@@ -24,6 +25,7 @@ export const usdaKssl: PedonProvider<RowAnswer, RowAnswer> = {
     key: {
       parse: parsePedonKey,
       syntax: "a KSSL pedon lab sample number such as 02N0245 (two digits, a letter, four digits or letters) or an SDA integer pedon_key from 1 to 2147483647",
+      example: "02N0245",
     },
     inBox: bboxQuery,
     page: (answer, limit) => {

@@ -22,6 +22,7 @@ export const usdaOsd: SeriesProvider = {
   aliases: [],
   role: "series",
   record: OSD_CATALOG_RECORD,
+  shortName: "OSD",
   // Horizon classes are served as the description words them, not as vocabulary properties.
   columns: [],
   queries: { series: SERIES_QUERY, munsell: MUNSELL_QUERY, known: KNOWN_SERIES_QUERY },

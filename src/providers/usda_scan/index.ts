@@ -95,6 +95,7 @@ export const usdaScan: StationProvider<StationsAnswer, SeriesAnswer> = {
   aliases: ["scan"],
   role: "site_series",
   record: SCAN_CATALOG_RECORD,
+  shortName: "SCAN",
   settings: [SCAN_SETTING],
   snapshot: SCAN_SNAPSHOT,
   columns: [
@@ -108,7 +109,7 @@ export const usdaScan: StationProvider<StationsAnswer, SeriesAnswer> = {
     return awdbTransport({ url: settingOf(config, SCAN_SETTING), timeoutMs: config.upstreamTimeoutMs, now });
   },
   stations: {
-    key: { parse: parseTriplet, syntax: "a station triplet stationId:stateCode:networkCode, e.g. 2092:KS:SCAN" },
+    key: { parse: parseTriplet, syntax: "a station triplet stationId:stateCode:networkCode, e.g. 2092:KS:SCAN", example: "2092:KS:SCAN" },
     elements: ELEMENTS,
     depthsCm: DEPTHS_CM,
     inBox: STATIONS_IN_BOX,

@@ -1,5 +1,6 @@
 /** SSURGO's catalog record (GET /v1/providers) and the provenance every SSURGO observation carries. */
 import type { ProviderRecord } from "../../catalog/model";
+import type { MappedScope } from "../../domain/coverage";
 import { SDA_LIMITS, USDA_NRCS_LICENSE } from "../usda";
 import { SSURGO_PROPERTIES } from "./columns";
 
@@ -10,6 +11,21 @@ export const SSURGO_LICENSE = {
   name: "Public domain (US Government work, USDA-NRCS); acknowledge: Soil Survey Staff, Natural Resources Conservation Service, United States Department of Agriculture. Soil Survey Geographic (SSURGO) Database.",
   url: "https://www.nrcs.usda.gov/resources/data-and-reports/soil-survey-geographic-database-ssurgo",
 };
+/** The name generic served text calls SSURGO by (docs/decisions.md#provider-words). */
+export const SSURGO_SHORT_NAME = "SSURGO";
+
+/**
+ * Where SSURGO maps: the United States, its territories, and the Pacific freely associated states whose
+ * surveys NRCS publishes (MH936 is in the Marshall Islands), as ISO 3166-1 numeric codes.
+ */
+export const SSURGO_SCOPE: MappedScope = {
+  countries: ["840", "630", "850", "316", "016", "580", "581", "583", "584", "585"],
+  sentence: "SSURGO covers the United States and territories only",
+};
+
+/** The citation of SSURGO's polygons in an area report. */
+export const SSURGO_AREA_CITATION = `Soil Survey Staff, Natural Resources Conservation Service, United States Department of Agriculture. Soil Survey Geographic (SSURGO) Database. ${SSURGO_SOURCE_URL}`;
+
 export const SSURGO_SPATIAL_RESOLUTION =
   "Soil survey map-unit polygons, typically compiled at 1:12,000 to 1:24,000 (minimum delineations of roughly 0.4 to 2 ha); values belong to the map unit's components, not to the point.";
 

@@ -3,7 +3,7 @@ import type { RowAnswer } from "../../upstream/sda/rows";
 import { SURVEY_AREA_DATASETS } from "../../upstream/snapshot-schema";
 import type { PointProvider } from "../provider";
 import { extentOfRow, usdaTransport } from "../usda";
-import { SSURGO_ID, SSURGO_RECORD } from "./catalog";
+import { SSURGO_AREA_CITATION, SSURGO_ID, SSURGO_RECORD, SSURGO_SCOPE, SSURGO_SHORT_NAME } from "./catalog";
 import { SSURGO_PROPERTIES } from "./columns";
 import { normalizePoint } from "./normalize";
 import { pointQuery } from "./queries";
@@ -17,12 +17,13 @@ export const usdaSsurgo: PointProvider<RowAnswer> = {
   aliases: [],
   role: "mapped_location",
   record: SSURGO_RECORD,
+  shortName: SSURGO_SHORT_NAME,
   columns: SSURGO_PROPERTIES,
   queries: { [pointQuery.kind]: pointQuery, [mapUnitQuery.kind]: mapUnitQuery, [polygonQuery.kind]: polygonQuery, [extentQuery.kind]: extentQuery, [polygonByKeyQuery.kind]: polygonByKeyQuery, [areaPolygonQuery.kind]: areaPolygonQuery },
   connect: usdaTransport,
   // Each survey area the snapshot holds is a place, with its polygons' box.
   placeDatasets: SURVEY_AREA_DATASETS,
-  point: { dataKind: "mapped_survey", note: "Mapped survey data are not a laboratory observation at the queried point.", query: pointQuery, normalize: normalizePoint },
+  point: { dataKind: "mapped_survey", note: "Mapped survey data are not a laboratory observation at the queried point.", scope: SSURGO_SCOPE, query: pointQuery, normalize: normalizePoint },
   mapUnits: { query: mapUnitQuery, checkKey: checkMapUnitKey, read: readMapUnit, keysAtPoint: mapUnitKeysAtPoint, properties: SSURGO_SUMMARY_PROPERTIES },
-  mapUnitPolygons: { query: polygonQuery, polygons: polygonsOf, byKey: polygonByKeyQuery, extent: { query: extentQuery, read: extentOfRow }, inArea: { query: areaPolygonQuery, polygons: areaPolygonsOf } },
+  mapUnitPolygons: { query: polygonQuery, polygons: polygonsOf, byKey: polygonByKeyQuery, extent: { query: extentQuery, read: extentOfRow }, inArea: { query: areaPolygonQuery, polygons: areaPolygonsOf, citation: SSURGO_AREA_CITATION } },
 };

@@ -12,7 +12,7 @@ import { dateIn, numberIn, rowRecords, rowsOf, textIn, type RowAnswer, type RowT
 import type { SoilObservation } from "../../domain/observation";
 import type { NormalizedPoint, PointContext, PointMapUnit } from "../provider";
 import { SSURGO_PROPERTY_BY_ID, type SsurgoProperty } from "./columns";
-import { SSURGO_ID, SSURGO_LICENSE, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL, SSURGO_SPATIAL_RESOLUTION } from "./catalog";
+import { SSURGO_ID, SSURGO_LICENSE, SSURGO_ORGANIZATION, SSURGO_SCOPE, SSURGO_SOURCE_URL, SSURGO_SPATIAL_RESOLUTION } from "./catalog";
 import { pointWithoutMapUnit } from "../../domain/coverage";
 
 export const MAPPED_SURVEY_WARNING =
@@ -184,7 +184,7 @@ export function normalizePoint(answer: RowAnswer | { table: RowTable }, context:
   warnings.push(...areas.values());
   if (mapUnits.size === 0) {
     // One sentence on every route (docs/decisions.md#coverage-messages).
-    warnings.push(pointWithoutMapUnit(SSURGO_ID, context.source, context.latitude, context.longitude));
+    warnings.push(pointWithoutMapUnit(SSURGO_ID, SSURGO_SCOPE, context.source, context.latitude, context.longitude));
   }
   if (hasMiscellaneousValues) {
     const placeholders = hasPlaceholders ? "; their zero sand, silt or clay values are placeholders" : "";

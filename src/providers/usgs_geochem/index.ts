@@ -23,6 +23,10 @@ const SITE_WARNINGS = [
   "Element contents are total or near-total (strong-acid digestion), not plant-available, exchangeable or bioaccessible contents, and are not comparable to soil-test extractions.",
 ];
 
+/** What DS 801 says of its methods: said once on a site's answer. */
+const METHOD_NOTE =
+  "measurement_method states what USGS Data Series 801 says of all elements (total or near-total contents); the method and reporting limit of each element are in Appendix 5 of the report (https://pubs.usgs.gov/ds/801/), which Loam does not serve.";
+
 const SNAPSHOT_NOTE = "Served from Loam's offline snapshot of the USGS DS 801 file (a static 2013 release, Appendix 2b), not from a live download.";
 
 export const usgsGeochem: SampleSiteProvider<GeochemRows> = {
@@ -30,6 +34,7 @@ export const usgsGeochem: SampleSiteProvider<GeochemRows> = {
   aliases: [],
   role: "sample_sites",
   record: GEOCHEM_CATALOG_RECORD,
+  shortName: "USGS DS 801",
   // The elements are columns of one file (read by ./decode.ts); each answers its vocabulary id.
   columns: ELEMENTS.map((el) => ({
     property: el.property,
@@ -49,7 +54,8 @@ export const usgsGeochem: SampleSiteProvider<GeochemRows> = {
   },
   sites: {
     properties: ELEMENT_PROPERTIES,
-    key: { parse: (raw) => (/^[1-9][0-9]{0,8}$/.test(raw) ? Number(raw) : null), syntax: "a DS 801 SiteID, a positive whole number (8 to 31081 in the file)" },
+    methodNote: METHOD_NOTE,
+    key: { parse: (raw) => (/^[1-9][0-9]{0,8}$/.test(raw) ? Number(raw) : null), syntax: "a DS 801 SiteID, a positive whole number (8 to 31081 in the file)", example: "3560" },
     inBox: SITES_IN_BOX_QUERY,
     nearest: NEAREST_SITES_QUERY,
     one: { query: SITE_QUERY, params: (siteId) => ({ siteId }), found: (answer) => answer.rows.length > 0 },

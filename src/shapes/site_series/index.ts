@@ -58,6 +58,9 @@ function providerName(read: string, request: Request): string {
 const STATION_404 = ["ErrorResponse", "No station with this triplet in the provider's source (code not_found), or an unknown provider (code unknown_provider)."] as const;
 
 export function siteSeries(deps: StationRouteDeps) {
+  // The routes' text names the registry's default provider by its own short name (docs/decisions.md#provider-words).
+  const network = deps.registry.defaultFor("site_series")?.shortName;
+  const example = deps.registry.defaultFor("site_series")?.stations.key.example ?? "{station_triplet}";
   return new Elysia({ name: "loam.site_series" })
     .get(
       "/v1/stations",
@@ -76,7 +79,7 @@ export function siteSeries(deps: StationRouteDeps) {
           tag: "stations",
           summary: "Sensor stations in a box, or nearest a point",
           description:
-            "An RFC 7946 FeatureCollection of sensor stations (e.g. USDA SCAN): with bbox (any size inside WGS84), the stations in the box in station-id order, at most `limit` per page, `next` (and the Link header) for the next page; with near=lat,lon, the `limit` nearest, each with distance_km. Each station: triplet, name, state, county, elevation (m, and the source's ft), its data clock, begin and end dates, HUC, its lab pedon key and the series the offline snapshot holds. Example: /v1/stations?bbox=-100,35,-94,40",
+            `An RFC 7946 FeatureCollection of sensor stations${network ? ` (by default ${network})` : ""}: with bbox (any size inside WGS84), the stations in the box in station-id order, at most \`limit\` per page, \`next\` (and the Link header) for the next page; with near=lat,lon, the \`limit\` nearest, each with distance_km. Each station: triplet, name, state, county, elevation (m, and the source's ft), its data clock, begin and end dates, HUC, its lab pedon key and the series the offline snapshot holds. Example: /v1/stations?bbox=-100,35,-94,40`,
           ok: [StationCollection, "Stations (possibly none), whether more follow, cache metadata and warnings."],
           errors: {
             404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
@@ -108,7 +111,7 @@ export function siteSeries(deps: StationRouteDeps) {
           tag: "stations",
           summary: "One sensor station: its sensors, its lab pedon, the survey at its point",
           description:
-            "The station, its sensors (element, depth in cm, ordinal, unit, period) where the source names them, the facts its sources give differently (which value is served, and the others), and links: the laboratory pedon characterised at the station (only when the lab provider holds it), the mapped survey at its point, and its series route. Example: /v1/stations/2092:KS:SCAN",
+            `The station, its sensors (element, depth in cm, ordinal, unit, period) where the source names them, the facts its sources give differently (which value is served, and the others), and links: the laboratory pedon characterised at the station (only when the lab provider holds it), the mapped survey at its point, and its series route. Example: /v1/stations/${example}`,
           ok: [StationResponse, "The station, sensors, disagreements, links, provenance, cache metadata and warnings."],
           errors: {
             404: STATION_404,
@@ -137,7 +140,7 @@ export function siteSeries(deps: StationRouteDeps) {
           tag: "stations",
           summary: "A station's time series: hourly values or daily means",
           description:
-            "The values of one element at one depth over a range: hourly as reported (time with the clock's offset, value, unit, flags as reported), or daily (the mean of each day's reported hours with their count, min and max: derived). Gaps stay gaps. At most one year of hourly or 20 years of daily values per request. A series the source does not hold is an empty list with a warning naming what it holds. Example: /v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&start=2010-07-01&end=2010-07-07",
+            `The values of one element at one depth over a range: hourly as reported (time with the clock's offset, value, unit, flags as reported), or daily (the mean of each day's reported hours with their count, min and max: derived). Gaps stay gaps. At most one year of hourly or 20 years of daily values per request. A series the source does not hold is an empty list with a warning naming what it holds. Example: /v1/stations/${example}/series?element=soil_moisture&depth_cm=5.08&start=2010-07-01&end=2010-07-07`,
           ok: [StationSeriesResponse, "The values (possibly none), the clock, unit, conversions, provenance with every citation, cache metadata and warnings."],
           errors: {
             404: STATION_404,
@@ -167,7 +170,7 @@ export function siteSeries(deps: StationRouteDeps) {
           tag: "raw",
           summary: "Untouched upstream record for one station",
           description:
-            "The station as its source wrote it (the snapshot's metadata row, or the live API's station object), inside a labelled wrapper. Not normalized; not promised to stay stable. Example: /v1/providers/{provider_id}/raw/stations/2092:KS:SCAN",
+            `The station as its source wrote it (the snapshot's metadata row, or the live API's station object), inside a labelled wrapper. Not normalized; not promised to stay stable. Example: /v1/providers/{provider_id}/raw/stations/${example}`,
           ok: [RawStationResponse, "The raw record in its wrapper."],
           errors: {
             404: STATION_404,

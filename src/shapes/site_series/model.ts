@@ -127,7 +127,7 @@ export type StationResponse = Static<typeof StationResponse>;
 
 export const StationSeriesQueryParams = t.Object({
   element: t.String({ maxLength: 60, description: "The property measured (a property id or alias), e.g. soil_moisture, soil_temperature.", examples: ["soil_moisture"] }),
-  depth_cm: queryNumber({ minimum: 0, maximum: 1000, description: "The sensor depth, cm (SCAN: 5.08, 10.16, 20.32, 50.8, 101.6 = 2, 4, 8, 20, 40 in).", examples: [5.08] }),
+  depth_cm: queryNumber({ minimum: 0, maximum: 1000, description: "The sensor depth, cm (e.g. 5.08, 10.16, 20.32, 50.8, 101.6 = 2, 4, 8, 20, 40 in; GET /v1/stations/{station_triplet} lists a station's).", examples: [5.08] }),
   interval: t.Optional(t.UnionEnum(["hourly", "daily"], { default: "hourly", description: "hourly: the values as reported; daily: per day the mean of the hours reported, with their count, min and max." })),
   start: t.Optional(t.String({ maxLength: 40, default: "", description: "First instant: YYYY-MM-DD (midnight on the series' clock) or an ISO 8601 date-time with Z or an offset; default: end minus 7 days (hourly) or 365 days (daily).", examples: ["2010-07-01"] })),
   end: t.Optional(t.String({ maxLength: 40, default: "", description: "Last instant, inclusive: YYYY-MM-DD (the whole day) or a date-time; default now (to the hour).", examples: ["2010-07-07"] })),

@@ -78,7 +78,7 @@ export function componentProfiles(components) {
   const linked = components.filter((c) => c && c.series && c.series.url);
   if (!linked.length) return null;
   const row = el("div", { class: "profile-row" });
-  const block = el("section", { class: "panel-section profiles" }, [el("h3", { text: "Profile sketches (Official Series Descriptions, moist colours)" }), row]);
+  const block = el("section", { class: "panel-section profiles" }, [el("h3", { text: "Profile sketches (series descriptions, moist colours)" }), row]);
   row.appendChild(el("p", { class: "panel-message panel-busy", text: "Loading series descriptions…" }));
   Promise.allSettled(linked.map((c) => getJson(c.series.url))).then((answers) => {
     row.textContent = "";

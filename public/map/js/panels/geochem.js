@@ -78,7 +78,7 @@ function leadOf(o, depth) {
  * latlng)). `element` is the layer's element, whose result each row shows.
  */
 export async function appendNearestSites(body, lat, lon, element, signal, onOpen) {
-  const box = section("Nearest geochemistry sites (USGS, 0–5 cm)", [el("p", { class: "panel-message panel-busy", text: "Looking for the nearest sites…" })], "geo-nearest");
+  const box = section("Nearest geochemistry sites (0–5 cm)", [el("p", { class: "panel-message panel-busy", text: "Looking for the nearest sites…" })], "geo-nearest");
   body.appendChild(box);
   const url = urls.geochemNear(lat, lon, 5, element);
   try {
