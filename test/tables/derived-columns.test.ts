@@ -1,0 +1,84 @@
+/**
+ * Every table's columns are derived from the models of what its rows flatten (docs/decisions.md#csv-columns):
+ * each leaf member of a model is a column or declared omitted with a why; each column with no member
+ * declares its why; the header a route sends is the derived list; and a member added to a model is a
+ * column without anyone restating the list.
+ */
+import { describe, expect, test } from "bun:test";
+import { Type, type TSchema } from "@sinclair/typebox";
+import { useLoam } from "../support/server";
+import { parseRfc4180 } from "../support/csv";
+import { columnNames, deriveColumns, type TableSpec } from "../../src/tables/derive";
+import { LAB_OBSERVATION_SPEC, LOCATION_SPEC, PEDON_FEATURE_SPEC } from "../../src/tables/flatten";
+import { SERIES_SPEC } from "../../src/tables/series";
+
+/** The leaves of a TypeBox object, walked here (not by the helper): nested and nullable objects entered, arrays and scalars kept. */
+function leaves(schema: TSchema, path: string[] = []): string[] {
+  const object = schema.type === "object" ? schema : (schema.anyOf as TSchema[] | undefined)?.find((s) => s.type === "object");
+  if (!object?.properties) return [path.join(".")];
+  return Object.entries(object.properties as Record<string, TSchema>).flatMap(([key, child]) => leaves(child, [...path, key]));
+}
+
+/** Each table: its spec and a route whose CSV it renders (every table route of docs/architecture.md#tables). */
+const TABLES: { name: string; spec: TableSpec<any>; route: string }[] = [
+  { name: "location", spec: LOCATION_SPEC, route: "/v1/soil/location?latitude=41.944131&longitude=-94.359608&format=csv" },
+  { name: "pedon list", spec: PEDON_FEATURE_SPEC, route: "/v1/pedons?bbox=-96,38.5,-95,39.5&format=csv" },
+  { name: "pedon", spec: LAB_OBSERVATION_SPEC, route: "/v1/pedons/02N0245?format=csv" },
+  { name: "series", spec: SERIES_SPEC, route: "/v1/series/Clarion?format=csv" },
+];
+
+describe("each table's columns are its models' members", () => {
+  for (const { name, spec } of TABLES) {
+    test(`${name}: every leaf of its models is a column or declared omitted with a why; every omission names a member`, () => {
+      let expected = 0;
+      for (const part of spec.parts) {
+        const all = leaves(part.model);
+        const omitted = (leaf: string) => Object.keys(part.omit ?? {}).some((key) => leaf === key || leaf.startsWith(`${key}.`));
+        for (const [key, why] of Object.entries(part.omit ?? {})) {
+          expect(all.some((leaf) => leaf === key || leaf.startsWith(`${key}.`))).toBe(true);
+          expect(why.trim().length).toBeGreaterThan(0);
+        }
+        for (const leaf of all.filter((l) => !omitted(l))) expected += part.split?.[leaf]?.length ?? 1;
+      }
+      for (const [, , why] of spec.extra ?? []) expect(why.trim().length).toBeGreaterThan(0);
+      expected += spec.extra?.length ?? 0;
+      expect(columnNames(spec).length).toBe(expected);
+      expect(new Set(columnNames(spec)).size).toBe(expected);
+    });
+  }
+});
+
+describe("the header a route sends is the model-derived list", () => {
+  const { loam } = useLoam();
+  for (const { name, spec, route } of TABLES) {
+    test(`${name}: GET ${route.split("?")[0]} as CSV has the derived header, and rows`, async () => {
+      const response = await loam.get(route);
+      expect(response.status).toBe(200);
+      const [header, ...rows] = parseRfc4180(await response.text());
+      expect(header).toEqual(columnNames(spec));
+      expect(rows.length).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe("a member added to a model is a column", () => {
+  const Model = Type.Object({ id: Type.String(), depth: Type.Object({ top_cm: Type.Number(), bottom_cm: Type.Number() }), note: Type.Union([Type.Object({ text: Type.String() }), Type.Null()]) });
+  const spec = (model: TSchema): TableSpec<{ v: any }> => ({ parts: [{ model, of: (row) => row.v, prefix: { note: "" } }], order: ["depth_top_cm", "id"] });
+
+  test("the leaves in the model's order, nested names joined with _, the declared order first", () => {
+    expect(columnNames(spec(Model))).toEqual(["depth_top_cm", "id", "depth_bottom_cm", "text"]);
+  });
+
+  test("a new member is a column after the ordered ones, read from the row", () => {
+    const Grown = Type.Object({ ...Model.properties, added: Type.Number() });
+    const columns = deriveColumns(spec(Grown));
+    expect(columns.map(([name]) => name)).toEqual(["depth_top_cm", "id", "depth_bottom_cm", "text", "added"]);
+    const row = { v: { id: "a", depth: { top_cm: 0, bottom_cm: 5 }, note: null, added: 7 } };
+    expect(columns.map(([, read]) => read(row))).toEqual([0, "a", 5, undefined, 7]);
+  });
+
+  test("an ordered name no member gives, or a name derived twice, is refused when the table is made", () => {
+    expect(() => deriveColumns({ parts: [{ model: Model, of: (row: any) => row }], order: ["nowhere"] })).toThrow("nowhere");
+    expect(() => deriveColumns({ parts: [{ model: Model, of: (row: any) => row, rename: { id: "depth_top_cm" } }] })).toThrow("depth_top_cm");
+  });
+});
