@@ -38,6 +38,18 @@ export interface TableSpec<Row> {
   order?: readonly string[];
 }
 
+/** Why an answer envelope's own members are not columns (docs/architecture.md#answers). */
+export const ENVELOPE_OMITTED = {
+  api_version: "the same on every answer: in the JSON",
+  status: "the same on every answer: in the JSON",
+} as const;
+
+/** Why the cache's members are not columns: they change under one ETag, which a table must not read (docs/architecture.md#tables). */
+export const CACHE_OMITTED = {
+  "cache.hit": "changes under one ETag: a table must not read it (docs/architecture.md#tables)",
+  "cache.age_seconds": "changes under one ETag: a table must not read it (docs/architecture.md#tables)",
+} as const;
+
 /** One leaf of a model: its path, and whether it holds an array. */
 export interface Leaf {
   path: readonly string[];

@@ -8,7 +8,7 @@ import { SeriesHorizon, SeriesResponse } from "../domain/series";
 import type { Static } from "@sinclair/typebox";
 import { toCsv, type Column } from "./csv";
 import { WARNING_SEPARATOR } from "./flatten";
-import { deriveColumns, type TableSpec } from "./derive";
+import { CACHE_OMITTED, deriveColumns, ENVELOPE_OMITTED, type TableSpec } from "./derive";
 
 type Row = { horizon: Static<typeof SeriesHorizon>; answer: SeriesResponse };
 
@@ -29,8 +29,7 @@ export const SERIES_SPEC: TableSpec<Row> = {
       rename: { "series.name": "series" },
       cells: { warnings: ({ answer }) => answer.warnings.join(WARNING_SEPARATOR) },
       omit: {
-        api_version: "the same on every answer: in the JSON",
-        status: "the same on every answer: in the JSON",
+        ...ENVELOPE_OMITTED,
         provider: "the same as source.provider, which is the column",
         data_kind: "always mapped_survey for a description: in the JSON",
         "series.status": "a fact of the series, not of a horizon: in the JSON",
@@ -40,7 +39,8 @@ export const SERIES_SPEC: TableSpec<Row> = {
         sections: "the description's text sections: in the JSON",
         horizons: "the rows",
         "source.organization": "named by the citation",
-        cache: "changes under one ETag: a table must not read it (docs/architecture.md#tables)",
+        ...CACHE_OMITTED,
+        "cache.stored_at": "when Loam stored the answer; retrieved_at says when the description was read",
       },
     },
     {

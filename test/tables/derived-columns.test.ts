@@ -11,6 +11,7 @@ import { parseRfc4180 } from "../support/csv";
 import { columnNames, deriveColumns, type TableSpec } from "../../src/tables/derive";
 import { LAB_OBSERVATION_SPEC, LOCATION_SPEC, PEDON_FEATURE_SPEC } from "../../src/tables/flatten";
 import { SERIES_SPEC } from "../../src/tables/series";
+import { GEOCHEM_OBSERVATION_SPEC, GEOCHEM_SITE_SPEC } from "../../src/geochem/table";
 
 /** The leaves of a TypeBox object, walked here (not by the helper): nested and nullable objects entered, arrays and scalars kept. */
 function leaves(schema: TSchema, path: string[] = []): string[] {
@@ -25,6 +26,8 @@ const TABLES: { name: string; spec: TableSpec<any>; route: string }[] = [
   { name: "pedon list", spec: PEDON_FEATURE_SPEC, route: "/v1/pedons?bbox=-96,38.5,-95,39.5&format=csv" },
   { name: "pedon", spec: LAB_OBSERVATION_SPEC, route: "/v1/pedons/02N0245?format=csv" },
   { name: "series", spec: SERIES_SPEC, route: "/v1/series/Clarion?format=csv" },
+  { name: "geochemistry sites", spec: GEOCHEM_SITE_SPEC, route: "/v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=lead&format=csv" },
+  { name: "geochemistry site", spec: GEOCHEM_OBSERVATION_SPEC, route: "/v1/geochem/sites/3560?format=csv" },
 ];
 
 describe("each table's columns are its models' members", () => {
