@@ -24,6 +24,8 @@ export interface Part<Row> {
   cells?: Readonly<Record<string, (row: Row) => Cell>>;
   /** A leaf read as several columns (a point's coordinates as longitude and latitude), by dotted path, in its place. */
   split?: Readonly<Record<string, readonly (readonly [header: string, read: (row: Row) => Cell])[]>>;
+  /** How an array member becomes one cell where no `cells` entry says (default: its items space-separated). */
+  arrays?: (value: readonly unknown[]) => Cell;
   /** Leaves that are not columns, by the dotted path of the leaf or of an object above it, each with why. */
   omit?: Readonly<Record<string, string>>;
 }
@@ -70,8 +72,13 @@ export function leavesOf(schema: TSchema, path: readonly string[] = []): Leaf[] 
 
 const at = (value: unknown, path: readonly string[]): unknown => path.reduce<unknown>((v, key) => (v && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined), value);
 
-/** An array member as one cell: scalars space-separated (a `transformations`-like array declares its own cell). */
-const plain = (value: unknown): Cell => (Array.isArray(value) ? value.map((v) => (typeof v === "object" ? JSON.stringify(v) : String(v))).join(" ") : (value as Cell));
+/** An array's items as text: scalars as written, objects as JSON. */
+export const itemsOf = (value: readonly unknown[]): string[] => value.map((v) => (typeof v === "object" ? JSON.stringify(v) : String(v)));
+
+/** An array member as one cell: its items space-separated (a `transformations`-like array declares its own cell). */
+const spaced = (value: readonly unknown[]): Cell => itemsOf(value).join(" ");
+
+const cellOf = (value: unknown, array: (value: readonly unknown[]) => Cell): Cell => (Array.isArray(value) ? array(value) : (value as Cell));
 
 /** A leaf's header: each parent's prefix (declared, or its key), then the leaf's key. */
 function headerOf<Row>(part: Part<Row>, path: readonly string[]): string {
@@ -104,7 +111,8 @@ function partColumns<Row>(part: Part<Row>): Column<Row>[] {
       const split = part.split?.[dotted];
       if (split) return split.map(([header, read]): Column<Row> => [header, read]);
       const computed = part.cells?.[dotted];
-      return [[headerOf(part, path), computed ?? ((row) => plain(at(part.of(row), path)))]];
+      const array = part.arrays ?? spaced;
+      return [[headerOf(part, path), computed ?? ((row) => cellOf(at(part.of(row), path), array))]];
     });
 }
 

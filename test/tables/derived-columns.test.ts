@@ -11,6 +11,8 @@ import { parseRfc4180 } from "../support/csv";
 import { columnNames, deriveColumns, type TableSpec } from "../../src/tables/derive";
 import { LAB_OBSERVATION_SPEC, LOCATION_SPEC, PEDON_FEATURE_SPEC } from "../../src/tables/flatten";
 import { SERIES_SPEC } from "../../src/tables/series";
+import { MODELED_SPEC } from "../../src/shapes/point_values/table";
+import { STATION_SERIES_SPEC, STATION_SPEC } from "../../src/shapes/site_series/table";
 import { GEOCHEM_OBSERVATION_SPEC, GEOCHEM_SITE_SPEC } from "../../src/geochem/table";
 
 /** The leaves of a TypeBox object, walked here (not by the helper): nested and nullable objects entered, arrays and scalars kept. */
@@ -28,6 +30,9 @@ const TABLES: { name: string; spec: TableSpec<any>; route: string }[] = [
   { name: "series", spec: SERIES_SPEC, route: "/v1/series/Clarion?format=csv" },
   { name: "geochemistry sites", spec: GEOCHEM_SITE_SPEC, route: "/v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=lead&format=csv" },
   { name: "geochemistry site", spec: GEOCHEM_OBSERVATION_SPEC, route: "/v1/geochem/sites/3560?format=csv" },
+  { name: "modeled", spec: MODELED_SPEC, route: "/v1/soil/modeled?latitude=18.65&longitude=-71.6&properties=clay,silt&depth_bottom_cm=15&format=csv" },
+  { name: "stations", spec: STATION_SPEC, route: "/v1/stations?bbox=-100,35,-94,40&format=csv" },
+  { name: "station series", spec: STATION_SERIES_SPEC, route: "/v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&start=2010-07-01&end=2010-07-01&format=csv" },
 ];
 
 describe("each table's columns are its models' members", () => {
