@@ -17,6 +17,7 @@ export const GEOCHEM_SITE_SPEC: TableSpec<SiteRow> = {
   parts: [
     {
       model: GeochemSiteFeature,
+      at: "features[]",
       of: (row) => row.feature,
       prefix: { properties: "" },
       split: {
@@ -34,6 +35,7 @@ export const GEOCHEM_SITE_SPEC: TableSpec<SiteRow> = {
     },
     {
       model: GeochemSiteCollection,
+      at: "",
       of: (row) => row.answer,
       prefix: { cache: "" },
       // The list's warnings speak of the list, not of a site: once (docs/decisions.md#csv-warning-codes).
@@ -67,6 +69,7 @@ export const GEOCHEM_OBSERVATION_SPEC: TableSpec<ObservationRow> = {
   parts: [
     {
       model: GeochemSiteResponse,
+      at: "",
       of: (row) => row.answer,
       prefix: { site: "", source: "" },
       rename: { warnings: "answer_warnings" },
@@ -89,6 +92,7 @@ export const GEOCHEM_OBSERVATION_SPEC: TableSpec<ObservationRow> = {
     },
     {
       model: GeochemObservation,
+      at: "observations[]",
       of: (row) => row.observation,
       prefix: { source: "" },
       rename: { "source.column": "original_column" },

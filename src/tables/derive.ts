@@ -14,6 +14,8 @@ import type { Cell, Column } from "./csv";
 /** One model a row flattens, and how to reach its object from a row. */
 export interface Part<Row> {
   model: TSchema;
+  /** Where the model sits in the route's body model (dotted, `[]` for an array's items; `""`: the body itself). */
+  at: string;
   /** The object the model describes (null or undefined: every cell of the part is empty). */
   of: (row: Row) => unknown;
   /** The prefix of a nested object's members where it is not its path (`""`: the members' own names), by dotted path. */
@@ -30,12 +32,18 @@ export interface Part<Row> {
   omit?: Readonly<Record<string, string>>;
 }
 
-/** A column with no member in the parts' models: its name, its reader, and why it exists. */
-export type Extra<Row> = readonly [header: string, read: (row: Row) => Cell, why: string];
+/**
+ * A column with no member in the parts' models: its name, its reader, why it exists, and the body's
+ * member it reads where it reads one (the answer's own members of a body whose model is a feature's,
+ * which this room does not import: docs/architecture.md#rooms).
+ */
+export type Extra<Row> = readonly [header: string, read: (row: Row) => Cell, why: string, member?: string];
 
 export interface TableSpec<Row> {
   parts: readonly Part<Row>[];
   extra?: readonly Extra<Row>[];
+  /** The body's members no part and no extra reads, by dotted path (`[]` for items), each with why. */
+  bodyOmit?: Readonly<Record<string, string>>;
   /** The header's order where it is not the parts' (then the extras'); a column not listed follows, in derived order. */
   order?: readonly string[];
 }
@@ -45,6 +53,9 @@ export const ENVELOPE_OMITTED = {
   api_version: "the same on every answer: in the JSON",
   status: "the same on every answer: in the JSON",
 } as const;
+
+/** Why the cache is not a column: its members change under one ETag, or say when Loam stored the answer, not when its source read it. */
+export const CACHE_WHY = "changes under one ETag, or says when Loam stored the answer: a table must not read it (docs/architecture.md#tables)";
 
 /** Why the cache's members are not columns: they change under one ETag, which a table must not read (docs/architecture.md#tables). */
 export const CACHE_OMITTED = {

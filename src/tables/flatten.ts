@@ -11,7 +11,7 @@ import { SoilObservation, type Observation as AnyObservation } from "../domain/o
 import { LabLayer, LabObservation, PedonFeature, PedonLocation } from "../domain/lab";
 import type { Transformation } from "../catalog/model";
 import { toCsv, type Column } from "./csv";
-import { deriveColumns, type TableSpec } from "./derive";
+import { CACHE_WHY, deriveColumns, ENVELOPE_OMITTED, type TableSpec } from "./derive";
 import { warningCode } from "./warning-codes";
 
 export const WARNING_SEPARATOR = " | ";
@@ -81,6 +81,7 @@ export const LOCATION_SPEC: TableSpec<LocationRow> = {
   parts: [
     {
       model: SoilObservation,
+      at: "observations[]",
       of: (row) => row.observation,
       prefix: { source: "", location: "", survey_context: "" },
       cells: {
@@ -93,7 +94,15 @@ export const LOCATION_SPEC: TableSpec<LocationRow> = {
       },
     },
   ],
-  extra: [["answer_warnings", ({ answer, index }) => onFirstRow(index, answer.warnings), "the answer's warnings, once, on the first row (docs/decisions.md#csv-warning-codes)"]],
+  extra: [["answer_warnings", ({ answer, index }) => onFirstRow(index, answer.warnings), "the answer's warnings, once, on the first row (docs/decisions.md#csv-warning-codes)", "warnings"]],
+  // LocationResponse (src/location/model.ts) beyond its observations.
+  bodyOmit: {
+    ...ENVELOPE_OMITTED,
+    query: "what was asked: the request says it",
+    data_kind: "each observation's data_kind is the column",
+    map_units: "each observation's survey_context names its map unit",
+    cache: CACHE_WHY,
+  },
   order: LOCATION_ORDER,
 };
 
@@ -117,6 +126,7 @@ export const PEDON_FEATURE_SPEC: TableSpec<FeatureRow> = {
   parts: [
     {
       model: PedonFeature,
+      at: "features[]",
       of: (row) => row.feature,
       prefix: { properties: "" },
       split: {
@@ -135,11 +145,12 @@ export const PEDON_FEATURE_SPEC: TableSpec<FeatureRow> = {
   ],
   // The list's own members (PedonCollection, src/pedons/model.ts: a feature's model, which this room does not import).
   extra: [
-    ["provider", ({ answer }) => answer.provider, "the list's provider, on every row"],
-    ["truncated", ({ answer }) => answer.truncated, "a column, not only a warning: a script filtering rows must still see that the list is cut short"],
+    ["provider", ({ answer }) => answer.provider, "the list's provider, on every row", "provider"],
+    ["truncated", ({ answer }) => answer.truncated, "a column, not only a warning: a script filtering rows must still see that the list is cut short", "truncated"],
     ["retrieved_at", ({ retrievedAt }) => retrievedAt, "when the source read the list (docs/decisions.md#retrieved-at), not the cache's storage time"],
-    ["warnings", ({ answer, index }) => onFirstRow(index, answer.warnings), "the list's warnings speak of the list, not of a pedon: once (docs/decisions.md#csv-warning-codes)"],
+    ["warnings", ({ answer, index }) => onFirstRow(index, answer.warnings), "the list's warnings speak of the list, not of a pedon: once (docs/decisions.md#csv-warning-codes)", "warnings"],
   ],
+  bodyOmit: { type: "always FeatureCollection", query: "what was asked: the request says it", cache: CACHE_WHY },
   // Today's order (docs/api.md): the point after the pedon's names, before representative_of_bbox.
   order: ["pedon_key", "pedlabsampnum", "upedonid", "name", "site_observation_date", "layer_count", "longitude", "latitude", "representative_of_bbox"],
 };
@@ -164,17 +175,20 @@ export const LAB_OBSERVATION_SPEC: TableSpec<LabRow> = {
   parts: [
     {
       model: PedonLocation,
+      at: "location",
       of: (row) => row.answer.location,
       omit: { horizontal_accuracy_m: "unknown for lab pedons: always null (in the JSON)" },
     },
     {
       model: LabLayer,
+      at: "layers[]",
       of: (row) => row.layer,
       // layer_type: horizon, layer, reporting layer or empty: the answer's overlap warning tells users to filter on it.
       omit: { observations: "the rows" },
     },
     {
       model: LabObservation,
+      at: "layers[].observations[]",
       of: (row) => row.observation,
       // Censoring: value is empty for "<0.05" or "ND"; reported_value, value_qualifier and reporting_limit say what was reported and why.
       cells: {
@@ -185,13 +199,21 @@ export const LAB_OBSERVATION_SPEC: TableSpec<LabRow> = {
   ],
   // The answer's own members (PedonDetail, src/pedons/model.ts: a feature's model, which this room does not import).
   extra: [
-    ["pedon_key", ({ answer }) => answer.pedon_key, "the pedon, on every row: a row stands alone"],
-    ["provider", ({ answer }) => answer.provider, "the answer's provider, on every row"],
-    ["retrieved_at", ({ answer }) => answer.retrieved_at, "when the answer was read, on every row"],
-    ["citation", ({ answer, index }) => (index === 0 ? answer.citation : ""), "one pedon, one citation: stated once, on the first row (docs/decisions.md#csv-warning-codes)"],
-    ["source_url", ({ answer }) => answer.source_url, "where the pedon was read, on every row"],
-    ["answer_warnings", ({ answer, index }) => onFirstRow(index, answer.warnings), "the answer's warnings, once, on the first row (docs/decisions.md#csv-warning-codes)"],
+    ["pedon_key", ({ answer }) => answer.pedon_key, "the pedon, on every row: a row stands alone", "pedon_key"],
+    ["provider", ({ answer }) => answer.provider, "the answer's provider, on every row", "provider"],
+    ["retrieved_at", ({ answer }) => answer.retrieved_at, "when the answer was read, on every row", "retrieved_at"],
+    ["citation", ({ answer, index }) => (index === 0 ? answer.citation : ""), "one pedon, one citation: stated once, on the first row (docs/decisions.md#csv-warning-codes)", "citation"],
+    ["source_url", ({ answer }) => answer.source_url, "where the pedon was read, on every row", "source_url"],
+    ["answer_warnings", ({ answer, index }) => onFirstRow(index, answer.warnings), "the answer's warnings, once, on the first row (docs/decisions.md#csv-warning-codes)", "warnings"],
   ],
+  bodyOmit: {
+    ...ENVELOPE_OMITTED,
+    data_kind: "each observation's data_kind is the column",
+    name: "a fact of the pedon: in the pedon list's table and the JSON",
+    series: "a link to another route (GET /v1/series/{name}): in the JSON",
+    query: "what was asked: the request says it",
+    cache: CACHE_WHY,
+  },
   // Today's order (docs/api.md): the pedon and layer first, the observation, then the provenance and warnings.
   order: [
     "pedon_key", "latitude", "longitude", "layer_key", "lab_sample_key", "horizon_designation", "layer_type", "depth_top_cm", "depth_bottom_cm",

@@ -24,6 +24,7 @@ export const SERIES_SPEC: TableSpec<Row> = {
   parts: [
     {
       model: SeriesResponse,
+      at: "",
       of: (row) => row.answer,
       prefix: { series: "", source: "" },
       rename: { "series.name": "series" },
@@ -45,6 +46,7 @@ export const SERIES_SPEC: TableSpec<Row> = {
     },
     {
       model: SeriesHorizon,
+      at: "horizons[]",
       of: (row) => row.horizon,
       prefix: { depth: "", original_depth: "original" },
       rename: { name: "horizon", ...moist.rename, ...dry.rename },

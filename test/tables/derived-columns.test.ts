@@ -13,6 +13,12 @@ import { LAB_OBSERVATION_SPEC, LOCATION_SPEC, PEDON_FEATURE_SPEC } from "../../s
 import { SERIES_SPEC } from "../../src/tables/series";
 import { MODELED_SPEC } from "../../src/shapes/point_values/table";
 import { STATION_SERIES_SPEC, STATION_SPEC } from "../../src/shapes/site_series/table";
+import { LocationResponse } from "../../src/location/model";
+import { PedonCollection, PedonResponse } from "../../src/pedons/model";
+import { SeriesResponse } from "../../src/domain/series";
+import { GeochemSiteCollection, GeochemSiteResponse } from "../../src/geochem/model";
+import { ModeledResponse } from "../../src/shapes/point_values/model";
+import { StationCollection, StationSeriesResponse } from "../../src/shapes/site_series/model";
 import { GEOCHEM_OBSERVATION_SPEC, GEOCHEM_SITE_SPEC } from "../../src/geochem/table";
 
 /** The leaves of a TypeBox object, walked here (not by the helper): nested and nullable objects entered, arrays and scalars kept. */
@@ -22,21 +28,51 @@ function leaves(schema: TSchema, path: string[] = []): string[] {
   return Object.entries(object.properties as Record<string, TSchema>).flatMap(([key, child]) => leaves(child, [...path, key]));
 }
 
-/** Each table: its spec and a route whose CSV it renders (every table route of docs/architecture.md#tables). */
-const TABLES: { name: string; spec: TableSpec<any>; route: string }[] = [
-  { name: "location", spec: LOCATION_SPEC, route: "/v1/soil/location?latitude=41.944131&longitude=-94.359608&format=csv" },
-  { name: "pedon list", spec: PEDON_FEATURE_SPEC, route: "/v1/pedons?bbox=-96,38.5,-95,39.5&format=csv" },
-  { name: "pedon", spec: LAB_OBSERVATION_SPEC, route: "/v1/pedons/02N0245?format=csv" },
-  { name: "series", spec: SERIES_SPEC, route: "/v1/series/Clarion?format=csv" },
-  { name: "geochemistry sites", spec: GEOCHEM_SITE_SPEC, route: "/v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=lead&format=csv" },
-  { name: "geochemistry site", spec: GEOCHEM_OBSERVATION_SPEC, route: "/v1/geochem/sites/3560?format=csv" },
-  { name: "modeled", spec: MODELED_SPEC, route: "/v1/soil/modeled?latitude=18.65&longitude=-71.6&properties=clay,silt&depth_bottom_cm=15&format=csv" },
-  { name: "stations", spec: STATION_SPEC, route: "/v1/stations?bbox=-100,35,-94,40&format=csv" },
-  { name: "station series", spec: STATION_SERIES_SPEC, route: "/v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&start=2010-07-01&end=2010-07-01&format=csv" },
+/**
+ * The body's leaves, walked into array items (`name[]`); an array of scalars, or a union of arrays, is a leaf.
+ * A union of objects is walked as the variant a part reads (`read`: the parts' models), else its first.
+ */
+function bodyLeaves(schema: TSchema, read: readonly TSchema[] = [], path: string[] = []): string[] {
+  const items = schema.type === "array" ? (schema.items as TSchema) : undefined;
+  if (items && (items.type === "object" || (items.anyOf as TSchema[] | undefined)?.some((s) => s.type === "object"))) return bodyLeaves(items, read, [...path.slice(0, -1), `${path[path.length - 1]}[]`]);
+  const variants = (schema.anyOf as TSchema[] | undefined) ?? [];
+  const object = schema.type === "object" ? schema : (variants.find((s) => read.includes(s)) ?? variants.find((s) => s.type === "object"));
+  if (!object?.properties) return [path.join(".")];
+  return Object.entries(object.properties as Record<string, TSchema>).flatMap(([key, child]) => bodyLeaves(child, read, [...path, key]));
+}
+
+const under = (leaf: string, member: string) => leaf === member || leaf.startsWith(`${member}.`) || leaf.startsWith(`${member}[]`);
+
+/** The body's members no part, extra or declared omission accounts for. */
+function unaccounted(spec: TableSpec<any>, body: TSchema): string[] {
+  return bodyLeaves(body, spec.parts.map((part) => part.model)).filter((leaf) => {
+    const inPart = spec.parts.some((part) => {
+      const prefix = part.at === "" ? "" : `${part.at}.`;
+      if (!leaf.startsWith(prefix)) return false;
+      const rest = leaf.slice(prefix.length);
+      return leaves(part.model).some((own) => under(rest, own));
+    });
+    const inExtra = (spec.extra ?? []).some(([, , , member]) => member !== undefined && under(leaf, member));
+    const omitted = Object.keys(spec.bodyOmit ?? {}).some((member) => under(leaf, member));
+    return !inPart && !inExtra && !omitted;
+  });
+}
+
+/** Each table: its spec, the model of the body its route sends, and a route whose CSV it renders (every table route of docs/architecture.md#tables). */
+const TABLES: { name: string; spec: TableSpec<any>; body: TSchema; route: string }[] = [
+  { name: "location", spec: LOCATION_SPEC, body: LocationResponse, route: "/v1/soil/location?latitude=41.944131&longitude=-94.359608&format=csv" },
+  { name: "pedon list", spec: PEDON_FEATURE_SPEC, body: PedonCollection, route: "/v1/pedons?bbox=-96,38.5,-95,39.5&format=csv" },
+  { name: "pedon", spec: LAB_OBSERVATION_SPEC, body: PedonResponse, route: "/v1/pedons/02N0245?format=csv" },
+  { name: "series", spec: SERIES_SPEC, body: SeriesResponse, route: "/v1/series/Clarion?format=csv" },
+  { name: "geochemistry sites", spec: GEOCHEM_SITE_SPEC, body: GeochemSiteCollection, route: "/v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=lead&format=csv" },
+  { name: "geochemistry site", spec: GEOCHEM_OBSERVATION_SPEC, body: GeochemSiteResponse, route: "/v1/geochem/sites/3560?format=csv" },
+  { name: "modeled", spec: MODELED_SPEC, body: ModeledResponse, route: "/v1/soil/modeled?latitude=18.65&longitude=-71.6&properties=clay,silt&depth_bottom_cm=15&format=csv" },
+  { name: "stations", spec: STATION_SPEC, body: StationCollection, route: "/v1/stations?bbox=-100,35,-94,40&format=csv" },
+  { name: "station series", spec: STATION_SERIES_SPEC, body: StationSeriesResponse, route: "/v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&start=2010-07-01&end=2010-07-01&format=csv" },
 ];
 
 describe("each table's columns are its models' members", () => {
-  for (const { name, spec } of TABLES) {
+  for (const { name, spec, body } of TABLES) {
     test(`${name}: every leaf of its models is a column or declared omitted with a why; every omission names a member`, () => {
       let expected = 0;
       for (const part of spec.parts) {
@@ -53,7 +89,21 @@ describe("each table's columns are its models' members", () => {
       expect(columnNames(spec).length).toBe(expected);
       expect(new Set(columnNames(spec)).size).toBe(expected);
     });
+
+    test(`${name}: every member of the body its route sends is read by a part or a column, or declared omitted with a why`, () => {
+      expect(unaccounted(spec, body)).toEqual([]);
+      for (const [member, why] of Object.entries(spec.bodyOmit ?? {})) {
+        expect(bodyLeaves(body).some((leaf) => under(leaf, member))).toBe(true);
+        expect(why.trim().length).toBeGreaterThan(0);
+      }
+    });
   }
+
+  test("a member added to a body's model and read by no part fails the check until it is declared", () => {
+    const grown = Type.Object({ ...(PedonResponse.properties as Record<string, TSchema>), added: Type.String() });
+    expect(unaccounted(LAB_OBSERVATION_SPEC, grown)).toEqual(["added"]);
+    expect(unaccounted({ ...LAB_OBSERVATION_SPEC, bodyOmit: { ...LAB_OBSERVATION_SPEC.bodyOmit, added: "why" } }, grown)).toEqual([]);
+  });
 });
 
 describe("the header a route sends is the model-derived list", () => {
@@ -71,7 +121,7 @@ describe("the header a route sends is the model-derived list", () => {
 
 describe("a member added to a model is a column", () => {
   const Model = Type.Object({ id: Type.String(), depth: Type.Object({ top_cm: Type.Number(), bottom_cm: Type.Number() }), note: Type.Union([Type.Object({ text: Type.String() }), Type.Null()]) });
-  const spec = (model: TSchema): TableSpec<{ v: any }> => ({ parts: [{ model, of: (row) => row.v, prefix: { note: "" } }], order: ["depth_top_cm", "id"] });
+  const spec = (model: TSchema): TableSpec<{ v: any }> => ({ parts: [{ model, at: "", of: (row) => row.v, prefix: { note: "" } }], order: ["depth_top_cm", "id"] });
 
   test("the leaves in the model's order, nested names joined with _, the declared order first", () => {
     expect(columnNames(spec(Model))).toEqual(["depth_top_cm", "id", "depth_bottom_cm", "text"]);
@@ -86,7 +136,7 @@ describe("a member added to a model is a column", () => {
   });
 
   test("an ordered name no member gives, or a name derived twice, is refused when the table is made", () => {
-    expect(() => deriveColumns({ parts: [{ model: Model, of: (row: any) => row }], order: ["nowhere"] })).toThrow("nowhere");
-    expect(() => deriveColumns({ parts: [{ model: Model, of: (row: any) => row, rename: { id: "depth_top_cm" } }] })).toThrow("depth_top_cm");
+    expect(() => deriveColumns({ parts: [{ model: Model, at: "", of: (row: any) => row }], order: ["nowhere"] })).toThrow("nowhere");
+    expect(() => deriveColumns({ parts: [{ model: Model, at: "", of: (row: any) => row, rename: { id: "depth_top_cm" } }] })).toThrow("depth_top_cm");
   });
 });

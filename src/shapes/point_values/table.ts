@@ -7,7 +7,7 @@
 import type { Static } from "@sinclair/typebox";
 import { GridObservation, type Observation } from "../../domain/observation";
 import { toCsv, type Column } from "../../tables/csv";
-import { deriveColumns, type TableSpec } from "../../tables/derive";
+import { CACHE_WHY, deriveColumns, ENVELOPE_OMITTED, type TableSpec } from "../../tables/derive";
 import { joinTransformations, onFirstRow, rowWarnings } from "../../tables/flatten";
 import type { CsvTable } from "../../http/response";
 
@@ -18,6 +18,7 @@ export const MODELED_SPEC: TableSpec<Row> = {
   parts: [
     {
       model: GridObservation,
+      at: "observations[]",
       of: (row) => row.observation,
       cells: {
         transformations: ({ observation }) => joinTransformations(observation.transformations),
@@ -25,7 +26,9 @@ export const MODELED_SPEC: TableSpec<Row> = {
       },
     },
   ],
-  extra: [["answer_warnings", ({ warnings, index }) => onFirstRow(index, warnings), "the answer's warnings, once, on the first row (docs/decisions.md#csv-warning-codes)"]],
+  extra: [["answer_warnings", ({ warnings, index }) => onFirstRow(index, warnings), "the answer's warnings, once, on the first row (docs/decisions.md#csv-warning-codes)", "warnings"]],
+  // ModeledResponse (./model.ts) beyond its observations.
+  bodyOmit: { ...ENVELOPE_OMITTED, query: "what was asked: the request says it", data_kind: "each observation's data_kind is the column", cache: CACHE_WHY },
 };
 
 export const MODELED_COLUMNS: readonly Column<Row>[] = deriveColumns(MODELED_SPEC);

@@ -20,6 +20,7 @@ export const STATION_SPEC: TableSpec<StationRow> = {
   parts: [
     {
       model: StationFeature,
+      at: "features[]",
       of: (row) => row.feature,
       prefix: { properties: "" },
       arrays: listed,
@@ -33,6 +34,7 @@ export const STATION_SPEC: TableSpec<StationRow> = {
     },
     {
       model: StationCollection,
+      at: "",
       of: (row) => row.answer,
       prefix: { cache: "" },
       cells: { warnings: ({ answer }) => joinWarnings([], answer.warnings) },
@@ -72,6 +74,7 @@ export const STATION_SERIES_SPEC: TableSpec<ValueRow> = {
   parts: [
     {
       model: StationSeriesResponse,
+      at: "",
       of: (row) => row.answer,
       prefix: { query: "", source: "" },
       rename: { "clock.name": "clock" },
@@ -100,6 +103,7 @@ export const STATION_SERIES_SPEC: TableSpec<ValueRow> = {
     },
     {
       model: StationValue,
+      at: "values[]",
       of: (row) => row.value,
       arrays: listed,
       cells: { flags: ({ value }) => (Array.isArray(value.flags) ? (value.flags as string[]).join(" ") : null) },
