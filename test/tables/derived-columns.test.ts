@@ -11,6 +11,8 @@ import { parseRfc4180 } from "../support/csv";
 import { columnNames, deriveColumns, type TableSpec } from "../../src/tables/derive";
 import { LAB_OBSERVATION_SPEC, LOCATION_SPEC, PEDON_FEATURE_SPEC } from "../../src/tables/flatten";
 import { SERIES_SPEC } from "../../src/tables/series";
+import { SUMMARY_SPEC } from "../../src/tables/summary";
+import { SummaryResponse } from "../../src/summaries/model";
 import { MODELED_SPEC } from "../../src/shapes/point_values/table";
 import { STATION_SERIES_SPEC, STATION_SPEC } from "../../src/shapes/site_series/table";
 import { LocationResponse } from "../../src/location/model";
@@ -63,6 +65,8 @@ const TABLES: { name: string; spec: TableSpec<any>; body: TSchema; route: string
   { name: "location", spec: LOCATION_SPEC, body: LocationResponse, route: "/v1/soil/location?latitude=41.944131&longitude=-94.359608&format=csv" },
   { name: "pedon list", spec: PEDON_FEATURE_SPEC, body: PedonCollection, route: "/v1/pedons?bbox=-96,38.5,-95,39.5&format=csv" },
   { name: "pedon", spec: LAB_OBSERVATION_SPEC, body: PedonResponse, route: "/v1/pedons/02N0245?format=csv" },
+  { name: "summary", spec: SUMMARY_SPEC, body: SummaryResponse, route: "/v1/soil/summary?latitude=41.944131&longitude=-94.359608&format=csv" },
+  { name: "map unit", spec: SUMMARY_SPEC, body: SummaryResponse, route: "/v1/soil/mapunits/2765528?properties=drainage_class,clay,ph&format=csv" },
   { name: "series", spec: SERIES_SPEC, body: SeriesResponse, route: "/v1/series/Clarion?format=csv" },
   { name: "geochemistry sites", spec: GEOCHEM_SITE_SPEC, body: GeochemSiteCollection, route: "/v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=lead&format=csv" },
   { name: "geochemistry site", spec: GEOCHEM_OBSERVATION_SPEC, body: GeochemSiteResponse, route: "/v1/geochem/sites/3560?format=csv" },
