@@ -16,6 +16,8 @@ export interface Part<Row> {
   model: TSchema;
   /** Where the model sits in the route's body model (dotted, `[]` for an array's items; `""`: the body itself). */
   at: string;
+  /** Other places of the body whose members of the same names these columns also read (the area's own summaries beside its map units'). */
+  alsoAt?: readonly string[];
   /** The object the model describes (null or undefined: every cell of the part is empty). */
   of: (row: Row) => unknown;
   /** The prefix of a nested object's members where it is not its path (`""`: the members' own names), by dotted path. */

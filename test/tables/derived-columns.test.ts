@@ -13,6 +13,8 @@ import { LAB_OBSERVATION_SPEC, LOCATION_SPEC, PEDON_FEATURE_SPEC } from "../../s
 import { SERIES_SPEC } from "../../src/tables/series";
 import { SUMMARY_SPEC } from "../../src/tables/summary";
 import { SummaryResponse } from "../../src/summaries/model";
+import { AOI_SPEC, POINTS_SPEC } from "../../src/tables/areas";
+import { AoiReport, PointsResponse } from "../../src/areas/model";
 import { MODELED_SPEC } from "../../src/shapes/point_values/table";
 import { STATION_SERIES_SPEC, STATION_SPEC } from "../../src/shapes/site_series/table";
 import { LocationResponse } from "../../src/location/model";
@@ -48,12 +50,14 @@ const under = (leaf: string, member: string) => leaf === member || leaf.startsWi
 /** The body's members no part, extra or declared omission accounts for. */
 function unaccounted(spec: TableSpec<any>, body: TSchema): string[] {
   return bodyLeaves(body, spec.parts.map((part) => part.model)).filter((leaf) => {
-    const inPart = spec.parts.some((part) => {
-      const prefix = part.at === "" ? "" : `${part.at}.`;
-      if (!leaf.startsWith(prefix)) return false;
-      const rest = leaf.slice(prefix.length);
-      return leaves(part.model).some((own) => under(rest, own));
-    });
+    const inPart = spec.parts.some((part) =>
+      [part.at, ...(part.alsoAt ?? [])].some((at) => {
+        const prefix = at === "" ? "" : `${at}.`;
+        if (!leaf.startsWith(prefix)) return false;
+        const rest = leaf.slice(prefix.length);
+        return leaves(part.model).some((own) => under(rest, own));
+      }),
+    );
     const inExtra = (spec.extra ?? []).some(([, , , member]) => member !== undefined && under(leaf, member));
     const omitted = Object.keys(spec.bodyOmit ?? {}).some((member) => under(leaf, member));
     return !inPart && !inExtra && !omitted;
@@ -67,6 +71,8 @@ const TABLES: { name: string; spec: TableSpec<any>; body: TSchema; route: string
   { name: "pedon", spec: LAB_OBSERVATION_SPEC, body: PedonResponse, route: "/v1/pedons/02N0245?format=csv" },
   { name: "summary", spec: SUMMARY_SPEC, body: SummaryResponse, route: "/v1/soil/summary?latitude=41.944131&longitude=-94.359608&format=csv" },
   { name: "map unit", spec: SUMMARY_SPEC, body: SummaryResponse, route: "/v1/soil/mapunits/2765528?properties=drainage_class,clay,ph&format=csv" },
+  { name: "area", spec: AOI_SPEC, body: AoiReport, route: "/v1/soil/aoi?bbox=-94.37,41.934,-94.35,41.954&properties=clay,ph,drainage_class&depth_bottom_cm=30&format=csv" },
+  { name: "points", spec: POINTS_SPEC, body: PointsResponse, route: "/v1/soil/points?points=41.944131,-94.359608;0,0&properties=clay,ph&format=csv" },
   { name: "series", spec: SERIES_SPEC, body: SeriesResponse, route: "/v1/series/Clarion?format=csv" },
   { name: "geochemistry sites", spec: GEOCHEM_SITE_SPEC, body: GeochemSiteCollection, route: "/v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=lead&format=csv" },
   { name: "geochemistry site", spec: GEOCHEM_OBSERVATION_SPEC, body: GeochemSiteResponse, route: "/v1/geochem/sites/3560?format=csv" },
