@@ -15,6 +15,8 @@ import { SUMMARY_SPEC } from "../../src/tables/summary";
 import { SummaryResponse } from "../../src/summaries/model";
 import { AOI_SPEC, POINTS_SPEC } from "../../src/tables/areas";
 import { AoiReport, PointsResponse } from "../../src/areas/model";
+import { MAP_UNIT_FEATURE_SPEC } from "../../src/tables/mapunits";
+import { MapUnitCollection } from "../../src/mapunits/model";
 import { MODELED_SPEC } from "../../src/shapes/point_values/table";
 import { STATION_SERIES_SPEC, STATION_SPEC } from "../../src/shapes/site_series/table";
 import { LocationResponse } from "../../src/location/model";
@@ -71,6 +73,8 @@ const TABLES: { name: string; spec: TableSpec<any>; body: TSchema; route: string
   { name: "pedon", spec: LAB_OBSERVATION_SPEC, body: PedonResponse, route: "/v1/pedons/02N0245?format=csv" },
   { name: "summary", spec: SUMMARY_SPEC, body: SummaryResponse, route: "/v1/soil/summary?latitude=41.944131&longitude=-94.359608&format=csv" },
   { name: "map unit", spec: SUMMARY_SPEC, body: SummaryResponse, route: "/v1/soil/mapunits/2765528?properties=drainage_class,clay,ph&format=csv" },
+  // Without a summarized property: with one, its flat columns follow summary_unit (test/tables/mapunits.test.ts).
+  { name: "map-unit polygons", spec: MAP_UNIT_FEATURE_SPEC, body: MapUnitCollection, route: "/v1/soil/mapunits?bbox=-94.37,41.934,-94.35,41.954&format=csv" },
   { name: "area", spec: AOI_SPEC, body: AoiReport, route: "/v1/soil/aoi?bbox=-94.37,41.934,-94.35,41.954&properties=clay,ph,drainage_class&depth_bottom_cm=30&format=csv" },
   { name: "points", spec: POINTS_SPEC, body: PointsResponse, route: "/v1/soil/points?points=41.944131,-94.359608;0,0&properties=clay,ph&format=csv" },
   { name: "series", spec: SERIES_SPEC, body: SeriesResponse, route: "/v1/series/Clarion?format=csv" },
