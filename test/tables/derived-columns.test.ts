@@ -17,6 +17,8 @@ import { AOI_SPEC, POINTS_SPEC } from "../../src/tables/areas";
 import { AoiReport, PointsResponse } from "../../src/areas/model";
 import { MAP_UNIT_FEATURE_SPEC } from "../../src/tables/mapunits";
 import { MapUnitCollection } from "../../src/mapunits/model";
+import { LAYER_TABLE_SPEC } from "../../src/tables/layers";
+import { LayerTable } from "../../src/pedons/layers-model";
 import { MODELED_SPEC } from "../../src/shapes/point_values/table";
 import { STATION_SERIES_SPEC, STATION_SPEC } from "../../src/shapes/site_series/table";
 import { LocationResponse } from "../../src/location/model";
@@ -70,6 +72,7 @@ function unaccounted(spec: TableSpec<any>, body: TSchema): string[] {
 const TABLES: { name: string; spec: TableSpec<any>; body: TSchema; route: string }[] = [
   { name: "location", spec: LOCATION_SPEC, body: LocationResponse, route: "/v1/soil/location?latitude=41.944131&longitude=-94.359608&format=csv" },
   { name: "pedon list", spec: PEDON_FEATURE_SPEC, body: PedonCollection, route: "/v1/pedons?bbox=-96,38.5,-95,39.5&format=csv" },
+  { name: "pedon layers", spec: LAYER_TABLE_SPEC, body: LayerTable, route: "/v1/pedons/layers?bbox=-96,38.5,-95,39.5&properties=clay,organic_matter&format=csv" },
   { name: "pedon", spec: LAB_OBSERVATION_SPEC, body: PedonResponse, route: "/v1/pedons/02N0245?format=csv" },
   { name: "summary", spec: SUMMARY_SPEC, body: SummaryResponse, route: "/v1/soil/summary?latitude=41.944131&longitude=-94.359608&format=csv" },
   { name: "map unit", spec: SUMMARY_SPEC, body: SummaryResponse, route: "/v1/soil/mapunits/2765528?properties=drainage_class,clay,ph&format=csv" },
