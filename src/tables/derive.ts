@@ -3,10 +3,11 @@
  * a column per leaf member of each model, in the model's order, named by its path joined with `_`.
  * What the CSV does otherwise is declared next to the derivation, each with its why: a nested member
  * named without its parent's prefix, a renamed leaf, a leaf computed (an array joined as text), a leaf
- * left out, a column with no member in the model (`answer_warnings`), and the header's order where
- * today's CSV (docs/api.md) is not the model's. So a member added to a model is a column (appended
- * after the ordered ones) unless a table declares why not; test/tables/derived-columns.test.ts holds
- * every table to its models.
+ * read as two columns, a leaf or body member left out, a column with no member in the model
+ * (`answer_warnings`), and the header's order where today's CSV (docs/api.md) is not the model's. So a
+ * member added to a model is a column (appended after the ordered ones) unless a table declares why
+ * not; a declaration naming no member is refused when the table is made; and
+ * test/tables/derived-columns.test.ts holds every table to its models and its route's body model.
  */
 import type { TSchema } from "@sinclair/typebox";
 import type { Cell, Column } from "./csv";
@@ -65,22 +66,23 @@ export const CACHE_OMITTED = {
   "cache.age_seconds": "changes under one ETag: a table must not read it (docs/architecture.md#tables)",
 } as const;
 
-/** One leaf of a model: its path, and whether it holds an array. */
-export interface Leaf {
-  path: readonly string[];
-  array: boolean;
-}
-
 const objectOf = (schema: TSchema): TSchema | undefined => {
   if (schema.type === "object" && (schema as { properties?: unknown }).properties) return schema;
   return (schema as { anyOf?: TSchema[] }).anyOf?.find((variant) => variant.type === "object" && (variant as { properties?: unknown }).properties);
 };
 
-/** Every leaf of an object schema in the model's order (a nullable object is walked; an array is a leaf). */
-export function leavesOf(schema: TSchema, path: readonly string[] = []): Leaf[] {
+/** Every leaf of an object schema in the model's order, as its path (a nullable object is walked; an array is a leaf). */
+export function leavesOf(schema: TSchema, path: readonly string[] = []): (readonly string[])[] {
   const object = objectOf(schema);
-  if (!object) return [{ path, array: schema.type === "array" }];
+  if (!object) return [path];
   return Object.entries((object as unknown as { properties: Record<string, TSchema> }).properties).flatMap(([key, child]) => leavesOf(child, [...path, key]));
+}
+
+/** A part's declarations that name no leaf or object of its model (a member renamed or gone: the declaration is stale). */
+function staleDeclarations<Row>(part: Part<Row>): string[] {
+  const known = new Set(leavesOf(part.model).flatMap((path) => path.map((_, i) => path.slice(0, i + 1).join("."))));
+  const declared = [part.prefix, part.rename, part.cells, part.split, part.omit].flatMap((entries) => Object.keys(entries ?? {}));
+  return declared.filter((dotted) => !known.has(dotted));
 }
 
 const at = (value: unknown, path: readonly string[]): unknown => path.reduce<unknown>((v, key) => (v && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined), value);
@@ -117,9 +119,11 @@ export function omittedWhy<Row>(part: Part<Row>, path: readonly string[]): strin
 }
 
 function partColumns<Row>(part: Part<Row>): Column<Row>[] {
+  const stale = staleDeclarations(part);
+  if (stale.length > 0) throw new Error(`declarations naming no member of ${String(part.model.title ?? "the model")}: ${stale.join(", ")}`);
   return leavesOf(part.model)
-    .filter(({ path }) => omittedWhy(part, path) === undefined)
-    .flatMap(({ path }): Column<Row>[] => {
+    .filter((path) => omittedWhy(part, path) === undefined)
+    .flatMap((path): Column<Row>[] => {
       const dotted = path.join(".");
       const split = part.split?.[dotted];
       if (split) return split.map(([header, read]): Column<Row> => [header, read]);

@@ -152,8 +152,9 @@ describe("a member added to a model is a column", () => {
     expect(columns.map(([, read]) => read(row))).toEqual([0, "a", 5, undefined, 7]);
   });
 
-  test("an ordered name no member gives, or a name derived twice, is refused when the table is made", () => {
+  test("an ordered name no member gives, a name derived twice, or a declaration naming no member is refused when the table is made", () => {
     expect(() => deriveColumns({ parts: [{ model: Model, at: "", of: (row: any) => row }], order: ["nowhere"] })).toThrow("nowhere");
     expect(() => deriveColumns({ parts: [{ model: Model, at: "", of: (row: any) => row, rename: { id: "depth_top_cm" } }] })).toThrow("depth_top_cm");
+    expect(() => deriveColumns({ parts: [{ model: Model, at: "", of: (row: any) => row, omit: { "depth.middle_cm": "gone" } }] })).toThrow("depth.middle_cm");
   });
 });
