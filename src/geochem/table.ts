@@ -1,40 +1,63 @@
 /**
- * The geochemistry answers as tables (see ./flatten.ts): GET /v1/geochem/sites as one row per site (with
- * the flat result of the element asked for), GET /v1/geochem/sites/{site_id} as one row per element
- * observation with the site on every row. Provenance as columns, warnings last.
+ * The geochemistry answers as tables (see src/tables/flatten.ts): GET /v1/geochem/sites as one row per site
+ * (with the flat result of the element asked for), GET /v1/geochem/sites/{site_id} as one row per element
+ * observation with the site on every row. Provenance as columns, warnings last. The columns are derived
+ * from the models (src/tables/derive.ts); what a table leaves out is declared with why.
  */
-import type { GeochemObservation } from "../domain/sample-site";
-import type { GeochemSiteCollection, GeochemSiteFeature, GeochemSiteResponse } from "./model";
+import { GeochemObservation } from "../domain/sample-site";
+import { GeochemSiteCollection, GeochemSiteFeature, GeochemSiteResponse } from "./model";
 import type { CsvTable } from "../http/response";
 import { toCsv, type Column } from "../tables/csv";
+import { CACHE_OMITTED, deriveColumns, ENVELOPE_OMITTED, type TableSpec } from "../tables/derive";
 import { joinTransformations, onFirstRow, rowWarnings } from "../tables/flatten";
 
 type SiteRow = { feature: GeochemSiteFeature; answer: GeochemSiteCollection; index: number };
 
-export const GEOCHEM_SITE_COLUMNS: readonly Column<SiteRow>[] = [
-  ["site_id", ({ feature: f }) => f.properties.site_id],
-  ["lab_id", ({ feature: f }) => f.properties.lab_id],
-  ["state", ({ feature: f }) => f.properties.state],
-  ["latitude", ({ feature: f }) => f.geometry.coordinates[1]],
-  ["longitude", ({ feature: f }) => f.geometry.coordinates[0]],
-  ["collection_date", ({ feature: f }) => f.properties.collection_date],
-  ["land_cover_primary", ({ feature: f }) => f.properties.land_cover_primary],
-  ["land_cover_secondary", ({ feature: f }) => f.properties.land_cover_secondary],
-  ["depth_top_cm", ({ feature: f }) => f.properties.depth.top_cm],
-  ["depth_bottom_cm", ({ feature: f }) => f.properties.depth.bottom_cm],
-  ["distance_km", ({ feature: f }) => f.properties.distance_km],
-  ["property", ({ feature: f }) => f.properties.property],
-  ["value", ({ feature: f }) => f.properties.value],
-  ["reported_value", ({ feature: f }) => f.properties.reported_value],
-  ["value_qualifier", ({ feature: f }) => f.properties.value_qualifier],
-  ["reporting_limit", ({ feature: f }) => f.properties.reporting_limit],
-  ["unit", ({ feature: f }) => f.properties.unit],
-  ["provider", ({ answer }) => answer.provider],
-  ["truncated", ({ answer }) => answer.truncated],
-  ["stored_at", ({ answer }) => answer.cache.stored_at],
-  // The list's warnings speak of the list, not of a site: once (docs/decisions.md#csv-warning-codes).
-  ["warnings", ({ answer, index }) => onFirstRow(index, answer.warnings)],
-];
+export const GEOCHEM_SITE_SPEC: TableSpec<SiteRow> = {
+  parts: [
+    {
+      model: GeochemSiteFeature,
+      at: "features[]",
+      of: (row) => row.feature,
+      prefix: { properties: "" },
+      split: {
+        "geometry.coordinates": [
+          ["longitude", ({ feature: f }) => f.geometry.coordinates[0]],
+          ["latitude", ({ feature: f }) => f.geometry.coordinates[1]],
+        ],
+      },
+      omit: {
+        type: "always Feature",
+        id: "equals site_id, which is the column",
+        "geometry.type": "always Point",
+        "properties.representative_of_bbox": "always false: the JSON says why",
+      },
+    },
+    {
+      model: GeochemSiteCollection,
+      at: "",
+      of: (row) => row.answer,
+      prefix: { cache: "" },
+      // The list's warnings speak of the list, not of a site: once (docs/decisions.md#csv-warning-codes).
+      cells: { warnings: ({ answer, index }) => onFirstRow(index, answer.warnings) },
+      omit: {
+        type: "always FeatureCollection",
+        query: "what was asked: the request says it",
+        next: "a CSV holds every page (docs/decisions.md#csv-whole)",
+        features: "the rows",
+        ...CACHE_OMITTED,
+      },
+    },
+  ],
+  // Today's order (docs/api.md): the site's point after its ids.
+  order: [
+    "site_id", "lab_id", "state", "latitude", "longitude", "collection_date", "land_cover_primary", "land_cover_secondary",
+    "depth_top_cm", "depth_bottom_cm", "distance_km", "property", "value", "reported_value", "value_qualifier", "reporting_limit", "unit",
+    "provider", "truncated", "stored_at", "warnings",
+  ],
+};
+
+export const GEOCHEM_SITE_COLUMNS: readonly Column<SiteRow>[] = deriveColumns(GEOCHEM_SITE_SPEC);
 
 export function geochemSiteCollectionCsv(answer: GeochemSiteCollection): string {
   return toCsv(GEOCHEM_SITE_COLUMNS, answer.features.map((feature, index) => ({ feature, answer, index })));
@@ -42,35 +65,57 @@ export function geochemSiteCollectionCsv(answer: GeochemSiteCollection): string 
 
 type ObservationRow = { observation: GeochemObservation; answer: GeochemSiteResponse; index: number };
 
-export const GEOCHEM_OBSERVATION_COLUMNS: readonly Column<ObservationRow>[] = [
-  ["site_id", ({ answer }) => answer.site.site_id],
-  ["lab_id", ({ answer }) => answer.site.lab_id],
-  ["state", ({ answer }) => answer.site.state],
-  ["latitude", ({ answer }) => answer.site.latitude],
-  ["longitude", ({ answer }) => answer.site.longitude],
-  ["collection_date", ({ answer }) => answer.site.collection_date],
-  ["depth_top_cm", ({ answer }) => answer.site.depth.top_cm],
-  ["depth_bottom_cm", ({ answer }) => answer.site.depth.bottom_cm],
-  ["property_id", ({ observation: o }) => o.property.id],
-  ["property_name", ({ observation: o }) => o.property.name],
-  ["value", ({ observation: o }) => o.value],
-  ["reported_value", ({ observation: o }) => o.reported_value],
-  ["value_qualifier", ({ observation: o }) => o.value_qualifier],
-  ["reporting_limit", ({ observation: o }) => o.reporting_limit],
-  ["unit", ({ observation: o }) => o.unit],
-  ["data_kind", ({ observation: o }) => o.data_kind],
-  ["measurement_method", ({ observation: o }) => o.measurement_method],
-  ["original_column", ({ observation: o }) => o.source.column],
-  ["original_value", ({ observation: o }) => o.source.original_value],
-  ["original_unit", ({ observation: o }) => o.source.original_unit],
-  ["transformations", ({ observation: o }) => joinTransformations(o.transformations)],
-  ["provider", ({ answer }) => answer.provider],
-  ["citation", ({ answer }) => answer.source.citation],
-  ["retrieved_at", ({ observation: o }) => o.source.retrieved_at],
-  // A row's own warnings as codes, the answer's once (docs/decisions.md#csv-warning-codes).
-  ["warnings", ({ observation: o, answer }) => rowWarnings(o.warnings, answer.warnings)],
-  ["answer_warnings", ({ answer, index }) => onFirstRow(index, answer.warnings)],
-];
+export const GEOCHEM_OBSERVATION_SPEC: TableSpec<ObservationRow> = {
+  parts: [
+    {
+      model: GeochemSiteResponse,
+      at: "",
+      of: (row) => row.answer,
+      prefix: { site: "", source: "" },
+      rename: { warnings: "answer_warnings" },
+      // The answer's warnings once, on the first row (docs/decisions.md#csv-warning-codes).
+      cells: { warnings: ({ answer, index }) => onFirstRow(index, answer.warnings) },
+      omit: {
+        ...ENVELOPE_OMITTED,
+        data_kind: "always observed; each observation's data_kind is the column",
+        query: "what was asked: the request says it",
+        "site.context": "always sample",
+        "site.land_cover_primary": "a fact of the site: in the site list's table and the JSON",
+        "site.land_cover_secondary": "a fact of the site: in the site list's table and the JSON",
+        observations: "the rows",
+        "source.provider": "the answer's provider is the column",
+        "source.organization": "named by the citation",
+        "source.source_url": "the same file for every site: in the JSON",
+        "source.retrieved_at": "each observation's retrieved_at is the column",
+        cache: "changes under one ETag, or says when Loam stored it: the observations' retrieved_at is the column (docs/architecture.md#tables)",
+      },
+    },
+    {
+      model: GeochemObservation,
+      at: "observations[]",
+      of: (row) => row.observation,
+      prefix: { source: "" },
+      rename: { "source.column": "original_column" },
+      cells: {
+        transformations: ({ observation: o }) => joinTransformations(o.transformations),
+        // A row's own warnings as codes, the answer's once (docs/decisions.md#csv-warning-codes).
+        warnings: ({ observation: o, answer }) => rowWarnings(o.warnings, answer.warnings),
+      },
+      omit: {
+        "source.provider": "the answer's provider is the column",
+        "source.citation": "the answer's citation is the column (one file)",
+      },
+    },
+  ],
+  // Today's order (docs/api.md): the site first, the observation, then the provenance and warnings.
+  order: [
+    "site_id", "lab_id", "state", "latitude", "longitude", "collection_date", "depth_top_cm", "depth_bottom_cm",
+    "property_id", "property_name", "value", "reported_value", "value_qualifier", "reporting_limit", "unit", "data_kind", "measurement_method",
+    "original_column", "original_value", "original_unit", "transformations", "provider", "citation", "retrieved_at", "warnings", "answer_warnings",
+  ],
+};
+
+export const GEOCHEM_OBSERVATION_COLUMNS: readonly Column<ObservationRow>[] = deriveColumns(GEOCHEM_OBSERVATION_SPEC);
 
 export function geochemSiteCsv(answer: GeochemSiteResponse): string {
   return toCsv(GEOCHEM_OBSERVATION_COLUMNS, answer.observations.map((observation, index) => ({ observation, answer, index })));

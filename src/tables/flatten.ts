@@ -7,10 +7,11 @@
  * functions over the bodies the JSON routes send; nothing here knows HTTP.
  */
 import type { Static } from "@sinclair/typebox";
-import type { Observation as AnyObservation } from "../domain/observation";
-import type { LabLayer, LabObservation, PedonFeature } from "../domain/lab";
+import { SoilObservation, type Observation as AnyObservation } from "../domain/observation";
+import { LabLayer, LabObservation, PedonFeature, PedonLocation } from "../domain/lab";
 import type { Transformation } from "../catalog/model";
 import { toCsv, type Column } from "./csv";
+import { CACHE_WHY, deriveColumns, ENVELOPE_OMITTED, type TableSpec } from "./derive";
 import { warningCode } from "./warning-codes";
 
 export const WARNING_SEPARATOR = " | ";
@@ -19,8 +20,6 @@ export const WARNING_SEPARATOR = " | ";
 // on no feature): the point query's, the pedon collection's and the pedon detail's.
 type Observation = Static<typeof AnyObservation>;
 
-/** A mapped-survey observation's map unit, component and horizon; null columns for other contexts. */
-const survey = (o: Observation) => ("survey_context" in o ? o.survey_context : null);
 type Feature = Static<typeof PedonFeature>;
 export type LocationBody = { observations: readonly Observation[]; warnings: readonly string[] };
 export type PedonCollectionBody = { features: readonly Feature[]; provider: string; truncated: boolean; cache: { stored_at: string }; warnings: readonly string[] };
@@ -67,47 +66,47 @@ type Pedon = PedonBody;
 
 type LocationRow = { observation: Observation; answer: Location; index: number };
 
-export const LOCATION_COLUMNS: readonly Column<LocationRow>[] = [
-  ["property_id", ({ observation: o }) => o.property.id],
-  ["property_name", ({ observation: o }) => o.property.name],
-  ["value", ({ observation: o }) => o.value],
-  ["unit", ({ observation: o }) => o.unit],
-  ["depth_top_cm", ({ observation: o }) => o.depth.top_cm],
-  ["depth_bottom_cm", ({ observation: o }) => o.depth.bottom_cm],
-  ["data_kind", ({ observation: o }) => o.data_kind],
-  ["measurement_method", ({ observation: o }) => o.measurement_method],
-  ["latitude", ({ observation: o }) => o.location.latitude],
-  ["longitude", ({ observation: o }) => o.location.longitude],
-  ["area_symbol", ({ observation: o }) => survey(o)?.area_symbol ?? null],
-  ["map_unit_key", ({ observation: o }) => survey(o)?.map_unit_key ?? null],
-  ["map_unit_symbol", ({ observation: o }) => survey(o)?.map_unit_symbol ?? null],
-  ["map_unit_name", ({ observation: o }) => survey(o)?.map_unit_name ?? null],
-  ["component_key", ({ observation: o }) => survey(o)?.component_key ?? null],
-  ["component_name", ({ observation: o }) => survey(o)?.component_name ?? null],
-  ["component_percent", ({ observation: o }) => survey(o)?.component_percent ?? null],
-  ["horizon_key", ({ observation: o }) => survey(o)?.horizon_key ?? null],
-  ["horizon_name", ({ observation: o }) => survey(o)?.horizon_name ?? null],
-  ["provider", ({ observation: o }) => o.source.provider],
-  ["organization", ({ observation: o }) => o.source.organization],
-  ["record_id", ({ observation: o }) => o.source.record_id],
-  ["retrieved_at", ({ observation: o }) => o.source.retrieved_at],
-  ["original_property_name", ({ observation: o }) => o.source.original_property_name],
-  ["original_value", ({ observation: o }) => o.source.original_value],
-  ["original_unit", ({ observation: o }) => o.source.original_unit],
-  ["original_depth_top_cm", ({ observation: o }) => o.source.original_depth.top_cm],
-  ["original_depth_bottom_cm", ({ observation: o }) => o.source.original_depth.bottom_cm],
-  ["original_measurement_method", ({ observation: o }) => o.source.original_measurement_method],
-  ["citation", ({ observation: o }) => o.source.citation],
-  ["source_url", ({ observation: o }) => o.source.source_url],
-  ["uncertainty_lower", ({ observation: o }) => o.uncertainty.lower],
-  ["uncertainty_upper", ({ observation: o }) => o.uncertainty.upper],
-  ["uncertainty_method", ({ observation: o }) => o.uncertainty.method],
-  ["license_name", ({ observation: o }) => o.license.name],
-  ["license_url", ({ observation: o }) => o.license.url],
-  ["transformations", ({ observation: o }) => joinTransformations(o.transformations)],
-  ["warnings", ({ observation: o, answer }) => rowWarnings(o.warnings, answer.warnings)],
-  ["answer_warnings", ({ answer, index }) => onFirstRow(index, answer.warnings)],
+/** Today's header order (docs/api.md; the R and Python examples read it): the point and its map unit before the provenance. */
+const LOCATION_ORDER = [
+  "property_id", "property_name", "value", "unit", "depth_top_cm", "depth_bottom_cm", "data_kind", "measurement_method",
+  "latitude", "longitude",
+  "area_symbol", "map_unit_key", "map_unit_symbol", "map_unit_name", "component_key", "component_name", "component_percent", "horizon_key", "horizon_name",
+  "provider", "organization", "record_id", "retrieved_at", "original_property_name", "original_value", "original_unit",
+  "original_depth_top_cm", "original_depth_bottom_cm", "original_measurement_method", "citation", "source_url",
+  "uncertainty_lower", "uncertainty_upper", "uncertainty_method", "license_name", "license_url", "transformations", "warnings", "answer_warnings",
 ];
+
+/** A mapped-survey observation's members (SoilObservation), its provenance, point and survey context by their own names. */
+export const LOCATION_SPEC: TableSpec<LocationRow> = {
+  parts: [
+    {
+      model: SoilObservation,
+      at: "observations[]",
+      of: (row) => row.observation,
+      prefix: { source: "", location: "", survey_context: "" },
+      cells: {
+        transformations: ({ observation: o }) => joinTransformations(o.transformations),
+        warnings: ({ observation: o, answer }) => rowWarnings(o.warnings, answer.warnings),
+      },
+      omit: {
+        "source.spatial_resolution": "the survey's mapping scale, one sentence the same on every row: in the JSON, not repeated down the table",
+        "location.horizontal_accuracy_m": "always null for the point asked about (no accuracy is recorded): in the JSON only",
+      },
+    },
+  ],
+  extra: [["answer_warnings", ({ answer, index }) => onFirstRow(index, answer.warnings), "the answer's warnings, once, on the first row (docs/decisions.md#csv-warning-codes)", "warnings"]],
+  // LocationResponse (src/location/model.ts) beyond its observations.
+  bodyOmit: {
+    ...ENVELOPE_OMITTED,
+    query: "what was asked: the request says it",
+    data_kind: "each observation's data_kind is the column",
+    map_units: "each observation's survey_context names its map unit",
+    cache: CACHE_WHY,
+  },
+  order: LOCATION_ORDER,
+};
+
+export const LOCATION_COLUMNS: readonly Column<LocationRow>[] = deriveColumns(LOCATION_SPEC);
 
 export function locationRows(answer: Location): LocationRow[] {
   return answer.observations.map((observation, index) => ({ observation, answer, index }));
@@ -122,23 +121,41 @@ export function locationCsv(answer: Location): string {
 /** `retrievedAt`: when Loam's source read the list (docs/decisions.md#retrieved-at), not when it was asked. */
 type FeatureRow = { feature: Feature; answer: Collection; retrievedAt: string; index: number };
 
-export const PEDON_FEATURE_COLUMNS: readonly Column<FeatureRow>[] = [
-  ["pedon_key", ({ feature: f }) => f.properties.pedon_key],
-  ["pedlabsampnum", ({ feature: f }) => f.properties.pedlabsampnum],
-  ["upedonid", ({ feature: f }) => f.properties.upedonid],
-  ["name", ({ feature: f }) => f.properties.name],
-  ["site_observation_date", ({ feature: f }) => f.properties.site_observation_date],
-  ["layer_count", ({ feature: f }) => f.properties.layer_count],
-  ["longitude", ({ feature: f }) => f.geometry.coordinates[0]],
-  ["latitude", ({ feature: f }) => f.geometry.coordinates[1]],
-  ["representative_of_bbox", ({ feature: f }) => f.properties.representative_of_bbox],
-  ["provider", ({ answer }) => answer.provider],
-  // A column, not only a warning: a script filtering rows must still see that the list is cut short.
-  ["truncated", ({ answer }) => answer.truncated],
-  ["retrieved_at", ({ retrievedAt }) => retrievedAt],
-  // The list's warnings speak of the list, not of a pedon: once (docs/decisions.md#csv-warning-codes).
-  ["warnings", ({ answer, index }) => onFirstRow(index, answer.warnings)],
-];
+/** A pedon feature's members (PedonFeature): its properties by their own names, its point as longitude and latitude. */
+export const PEDON_FEATURE_SPEC: TableSpec<FeatureRow> = {
+  parts: [
+    {
+      model: PedonFeature,
+      at: "features[]",
+      of: (row) => row.feature,
+      prefix: { properties: "" },
+      split: {
+        "geometry.coordinates": [
+          ["longitude", ({ feature: f }) => f.geometry.coordinates[0]],
+          ["latitude", ({ feature: f }) => f.geometry.coordinates[1]],
+        ],
+      },
+      omit: {
+        type: "always Feature",
+        id: "equals pedon_key, which is the column",
+        "geometry.type": "always Point",
+        "properties.series": "a link to another route (GET /v1/series/{name}): in the JSON",
+      },
+    },
+  ],
+  // The list's own members (PedonCollection, src/pedons/model.ts: a feature's model, which this room does not import).
+  extra: [
+    ["provider", ({ answer }) => answer.provider, "the list's provider, on every row", "provider"],
+    ["truncated", ({ answer }) => answer.truncated, "a column, not only a warning: a script filtering rows must still see that the list is cut short", "truncated"],
+    ["retrieved_at", ({ retrievedAt }) => retrievedAt, "when the source read the list (docs/decisions.md#retrieved-at), not the cache's storage time"],
+    ["warnings", ({ answer, index }) => onFirstRow(index, answer.warnings), "the list's warnings speak of the list, not of a pedon: once (docs/decisions.md#csv-warning-codes)", "warnings"],
+  ],
+  bodyOmit: { type: "always FeatureCollection", query: "what was asked: the request says it", cache: CACHE_WHY },
+  // Today's order (docs/api.md): the point after the pedon's names, before representative_of_bbox.
+  order: ["pedon_key", "pedlabsampnum", "upedonid", "name", "site_observation_date", "layer_count", "longitude", "latitude", "representative_of_bbox"],
+};
+
+export const PEDON_FEATURE_COLUMNS: readonly Column<FeatureRow>[] = deriveColumns(PEDON_FEATURE_SPEC);
 
 export function pedonFeatureRows(answer: Collection, retrievedAt: string = answer.cache.stored_at): FeatureRow[] {
   return answer.features.map((feature, index) => ({ feature, answer, retrievedAt, index }));
@@ -153,38 +170,60 @@ export function pedonCollectionCsv(answer: Collection, retrievedAt?: string): st
 
 type LabRow = { observation: Static<typeof LabObservation>; layer: Static<typeof LabLayer>; answer: Pedon; index: number };
 
-export const LAB_OBSERVATION_COLUMNS: readonly Column<LabRow>[] = [
-  ["pedon_key", ({ answer }) => answer.pedon_key],
-  ["latitude", ({ answer }) => answer.location.latitude],
-  ["longitude", ({ answer }) => answer.location.longitude],
-  ["layer_key", ({ layer }) => layer.layer_key],
-  ["lab_sample_key", ({ layer }) => layer.lab_sample_key],
-  ["horizon_designation", ({ layer }) => layer.horizon_designation],
-  // horizon, layer, reporting layer or empty: the answer's overlap warning tells users to filter on it.
-  ["layer_type", ({ layer }) => layer.layer_type],
-  ["depth_top_cm", ({ layer }) => layer.depth.top_cm],
-  ["depth_bottom_cm", ({ layer }) => layer.depth.bottom_cm],
-  ["property_id", ({ observation: o }) => o.property.id],
-  ["property_name", ({ observation: o }) => o.property.name],
-  ["value", ({ observation: o }) => o.value],
-  ["unit", ({ observation: o }) => o.unit],
-  // Censoring: value is empty for "<0.05" or "ND"; these three say what was reported and why.
-  ["reported_value", ({ observation: o }) => o.reported_value],
-  ["value_qualifier", ({ observation: o }) => o.value_qualifier],
-  ["reporting_limit", ({ observation: o }) => o.reporting_limit],
-  ["data_kind", ({ observation: o }) => o.data_kind],
-  ["original_column", ({ observation: o }) => o.original_column],
-  ["method_code", ({ observation: o }) => o.method_code],
-  ["measurement_method", ({ observation: o }) => o.measurement_method],
-  ["provider", ({ answer }) => answer.provider],
-  ["retrieved_at", ({ answer }) => answer.retrieved_at],
-  // One pedon, one citation: stated once, on the first row (source_url stays on every row).
-  ["citation", ({ answer, index }) => (index === 0 ? answer.citation : "")],
-  ["source_url", ({ answer }) => answer.source_url],
-  ["transformations", ({ observation: o }) => joinTransformations(o.transformations)],
-  ["warnings", ({ observation: o, answer }) => rowWarnings(o.warnings, answer.warnings)],
-  ["answer_warnings", ({ answer, index }) => onFirstRow(index, answer.warnings)],
-];
+/** A pedon's point (PedonLocation), each layer (LabLayer) and each of its observations (LabObservation). */
+export const LAB_OBSERVATION_SPEC: TableSpec<LabRow> = {
+  parts: [
+    {
+      model: PedonLocation,
+      at: "location",
+      of: (row) => row.answer.location,
+      omit: { horizontal_accuracy_m: "unknown for lab pedons: always null (in the JSON)" },
+    },
+    {
+      model: LabLayer,
+      at: "layers[]",
+      of: (row) => row.layer,
+      // layer_type: horizon, layer, reporting layer or empty: the answer's overlap warning tells users to filter on it.
+      omit: { observations: "the rows" },
+    },
+    {
+      model: LabObservation,
+      at: "layers[].observations[]",
+      of: (row) => row.observation,
+      // Censoring: value is empty for "<0.05" or "ND"; reported_value, value_qualifier and reporting_limit say what was reported and why.
+      cells: {
+        transformations: ({ observation: o }) => joinTransformations(o.transformations),
+        warnings: ({ observation: o, answer }) => rowWarnings(o.warnings, answer.warnings),
+      },
+    },
+  ],
+  // The answer's own members (PedonDetail, src/pedons/model.ts: a feature's model, which this room does not import).
+  extra: [
+    ["pedon_key", ({ answer }) => answer.pedon_key, "the pedon, on every row: a row stands alone", "pedon_key"],
+    ["provider", ({ answer }) => answer.provider, "the answer's provider, on every row", "provider"],
+    ["retrieved_at", ({ answer }) => answer.retrieved_at, "when the answer was read, on every row", "retrieved_at"],
+    ["citation", ({ answer, index }) => (index === 0 ? answer.citation : ""), "one pedon, one citation: stated once, on the first row (docs/decisions.md#csv-warning-codes)", "citation"],
+    ["source_url", ({ answer }) => answer.source_url, "where the pedon was read, on every row", "source_url"],
+    ["answer_warnings", ({ answer, index }) => onFirstRow(index, answer.warnings), "the answer's warnings, once, on the first row (docs/decisions.md#csv-warning-codes)", "warnings"],
+  ],
+  bodyOmit: {
+    ...ENVELOPE_OMITTED,
+    data_kind: "each observation's data_kind is the column",
+    name: "a fact of the pedon: in the pedon list's table and the JSON",
+    series: "a link to another route (GET /v1/series/{name}): in the JSON",
+    query: "what was asked: the request says it",
+    cache: CACHE_WHY,
+  },
+  // Today's order (docs/api.md): the pedon and layer first, the observation, then the provenance and warnings.
+  order: [
+    "pedon_key", "latitude", "longitude", "layer_key", "lab_sample_key", "horizon_designation", "layer_type", "depth_top_cm", "depth_bottom_cm",
+    "property_id", "property_name", "value", "unit", "reported_value", "value_qualifier", "reporting_limit", "data_kind",
+    "original_column", "method_code", "measurement_method", "provider", "retrieved_at", "citation", "source_url",
+    "transformations", "warnings", "answer_warnings",
+  ],
+};
+
+export const LAB_OBSERVATION_COLUMNS: readonly Column<LabRow>[] = deriveColumns(LAB_OBSERVATION_SPEC);
 
 export function labObservationRows(answer: Pedon): LabRow[] {
   let index = 0;

@@ -10,7 +10,10 @@
  * src/summaries/model.ts); the type checker holds the model to them where the routes pass the table
  * to `send`, and the table stays readable without the feature's models.
  */
+import { MapUnitSummary } from "../domain/observation";
+import { PropertySummary } from "../aggregation/model";
 import { toCsv, type Column } from "./csv";
+import { CACHE_WHY, deriveColumns, ENVELOPE_OMITTED, type TableSpec } from "./derive";
 import { joinTransformations, onFirstRow, rowWarnings } from "./flatten";
 
 export interface SummaryContributionCells {
@@ -75,38 +78,46 @@ export function joinContributions(contributions: readonly SummaryContributionCel
     .join(" | ");
 }
 
-export const SUMMARY_COLUMNS: readonly Column<SummaryRow>[] = [
-  ["map_unit_key", ({ mapUnit }) => mapUnit.map_unit_key],
-  ["map_unit_symbol", ({ mapUnit }) => mapUnit.map_unit_symbol],
-  ["map_unit_name", ({ mapUnit }) => mapUnit.map_unit_name],
-  ["area_symbol", ({ mapUnit }) => mapUnit.area_symbol],
-  ["component_count", ({ mapUnit }) => mapUnit.components.length],
-  ["property_id", ({ summary: s }) => s.property.id],
-  ["property_name", ({ summary: s }) => s.property.name],
-  ["method", ({ summary: s }) => s.method],
-  // A number for numeric properties, a class for class properties; the other is empty.
-  ["value", ({ summary: s }) => s.value],
-  ["category", ({ summary: s }) => s.category],
-  ["unit", ({ summary: s }) => s.unit],
-  ["depth_top_cm", ({ summary: s }) => s.depth.top_cm],
-  ["depth_bottom_cm", ({ summary: s }) => s.depth.bottom_cm],
-  ["percent_of_map_unit", ({ summary: s }) => s.percent_of_map_unit],
-  ["include_minors", ({ summary: s }) => String(s.options.include_minors)],
-  ["miscellaneous_areas", ({ summary: s }) => s.options.miscellaneous_areas],
-  ["contribution_count", ({ summary: s }) => s.contributions.length],
-  ["contributions", ({ summary: s }) => joinContributions(s.contributions)],
-  ["data_kind", ({ answer }) => answer.data_kind],
-  ["provider", ({ summary: s }) => s.source.provider],
-  ["organization", ({ summary: s }) => s.source.organization],
-  ["retrieved_at", ({ summary: s }) => s.source.retrieved_at],
-  ["original_property_name", ({ summary: s }) => s.source.original_property_name],
-  ["citation", ({ summary: s }) => s.source.citation],
-  ["source_url", ({ summary: s }) => s.source.source_url],
-  ["transformations", ({ summary: s }) => joinTransformations(s.transformations)],
-  // The summary's own warnings as codes (docs/decisions.md#csv-warning-codes); the answer's once, on the first row.
-  ["warnings", ({ summary: s, answer }) => rowWarnings(s.warnings, answer.warnings)],
-  ["answer_warnings", ({ answer, index }) => onFirstRow(index, answer.warnings)],
-];
+/** The map unit's (the spec's MapUnitSummary) and each summary's members (PropertySummary), the summary's options and source by their own names. */
+export const SUMMARY_SPEC: TableSpec<SummaryRow> = {
+  parts: [
+    { model: MapUnitSummary, at: "map_unit", of: (row) => row.mapUnit },
+    {
+      model: PropertySummary,
+      at: "summaries[]",
+      of: (row) => row.summary,
+      prefix: { options: "", source: "" },
+      cells: {
+        contributions: ({ summary: s }) => joinContributions(s.contributions),
+        transformations: ({ summary: s }) => joinTransformations(s.transformations),
+        // The summary's own warnings as codes (docs/decisions.md#csv-warning-codes); the answer's once, on the first row.
+        warnings: ({ summary: s, answer }) => rowWarnings(s.warnings, answer.warnings),
+      },
+    },
+  ],
+  // SummaryResponse's own members (src/summaries/model.ts: a feature's model, which this room does not import).
+  extra: [
+    ["component_count", ({ mapUnit }) => mapUnit.components.length, "the map unit's components as a count: the list is in the JSON", "map_unit.components"],
+    ["contribution_count", ({ summary: s }) => s.contributions.length, "how many components made the value, beside contributions (which names them)"],
+    ["data_kind", ({ answer }) => answer.data_kind, "the answer's data_kind, on every row", "data_kind"],
+    ["answer_warnings", ({ answer, index }) => onFirstRow(index, answer.warnings), "the answer's warnings, once, on the first row (docs/decisions.md#csv-warning-codes)", "warnings"],
+  ],
+  bodyOmit: {
+    ...ENVELOPE_OMITTED,
+    query: "what was asked: the request says it",
+    "map_unit.provider": "each summary's provider is the column",
+    cache: CACHE_WHY,
+  },
+  // Today's order (docs/api.md): the map unit first, the summary, then its provenance and warnings.
+  order: [
+    "map_unit_key", "map_unit_symbol", "map_unit_name", "area_symbol", "component_count",
+    "property_id", "property_name", "method", "value", "category", "unit", "depth_top_cm", "depth_bottom_cm", "percent_of_map_unit",
+    "include_minors", "miscellaneous_areas", "contribution_count", "contributions", "data_kind",
+    "provider", "organization", "retrieved_at", "original_property_name", "citation", "source_url", "transformations", "warnings", "answer_warnings",
+  ],
+};
+
+export const SUMMARY_COLUMNS: readonly Column<SummaryRow>[] = deriveColumns(SUMMARY_SPEC);
 
 export function summaryRows(answer: SummaryBodyCells): SummaryRow[] {
   const mapUnit = answer.map_unit;

@@ -80,7 +80,8 @@ const ROOMS: Record<string, { kind: string; may: readonly string[] | "anything" 
   // What features share.
   http: { kind: "shared", may: [...LEAVES, "config", "answer", "domain", "redis/client", "upstream/transport"] },
   answer: { kind: "shared", may: [...LEAVES, "domain", "catalog", "providers/provider", "providers/registry", "providers/connect", "upstream/transport", "upstream/cache"] },
-  tables: { kind: "shared", may: [...LEAVES, "domain", "catalog", "http/response", "http/rendered-bodies"] },
+  // aggregation/model: the summary's model, from which the summary tables derive their columns (docs/decisions.md#csv-columns).
+  tables: { kind: "shared", may: [...LEAVES, "domain", "catalog", "aggregation/model", "http/response", "http/rendered-bodies"] },
   aggregation: { kind: "shared", may: [...LEAVES, "answer", "domain", "catalog", "providers/provider", "upstream/transport", "upstream/cache"] },
   // The shapes features and providers share, and the vocabulary as data.
   domain: { kind: "domain", may: [...LEAVES, "catalog"] },

@@ -1,27 +1,57 @@
 /**
  * The station answers as tables (docs/architecture.md#tables): GET /v1/stations as one row per station,
- * GET /v1/stations/{station_triplet}/series as one row per time. The value columns are the models' own
- * members, in the models' order; the answer's provenance follows as columns, warnings last.
+ * GET /v1/stations/{station_triplet}/series as one row per time. The columns are derived from the models
+ * (src/tables/derive.ts): the value columns are the models' own members, in the models' order; the
+ * answer's provenance follows as columns, warnings last; what a table leaves out is declared with why.
  */
+import { Type } from "@sinclair/typebox";
 import type { CsvTable } from "../../http/response";
-import { toCsv, type Cell, type Column } from "../../tables/csv";
+import { toCsv, type Column } from "../../tables/csv";
+import { CACHE_OMITTED, deriveColumns, ENVELOPE_OMITTED, itemsOf, type TableSpec } from "../../tables/derive";
 import { joinTransformations, joinWarnings } from "../../tables/flatten";
-import { StationDailyValue, StationHourlyValue, StationFeatureProperties, type StationSeriesResponse, type StationCollection, type StationFeature } from "./model";
+import { StationCollection, StationDailyValue, StationFeature, StationFeatureProperties, StationHourlyValue, StationSeriesResponse } from "./model";
 
 type StationRow = { feature: StationFeature; answer: StationCollection };
 
-const cell = (value: unknown): Cell => (Array.isArray(value) ? value.map((v) => (typeof v === "object" ? JSON.stringify(v) : String(v))).join("; ") : (value as Cell));
+/** A station's list members (series_offline) as one cell, items separated by "; ". */
+const listed = (value: readonly unknown[]) => itemsOf(value).join("; ");
 
-/** Every member of the feature's properties, as the model lists them. */
-const STATION_COLUMNS: readonly Column<StationRow>[] = [
-  ...Object.keys(StationFeatureProperties.properties).map((name): Column<StationRow> => [name, ({ feature }) => cell((feature.properties as Record<string, unknown>)[name])]),
-  ["latitude", ({ feature }) => feature.geometry.coordinates[1]],
-  ["longitude", ({ feature }) => feature.geometry.coordinates[0]],
-  ["provider", ({ answer }) => answer.provider],
-  ["truncated", ({ answer }) => answer.truncated],
-  ["stored_at", ({ answer }) => answer.cache.stored_at],
-  ["warnings", ({ answer }) => joinWarnings([], answer.warnings)],
-];
+export const STATION_SPEC: TableSpec<StationRow> = {
+  parts: [
+    {
+      model: StationFeature,
+      at: "features[]",
+      of: (row) => row.feature,
+      prefix: { properties: "" },
+      arrays: listed,
+      split: {
+        "geometry.coordinates": [
+          ["latitude", ({ feature }) => feature.geometry.coordinates[1]],
+          ["longitude", ({ feature }) => feature.geometry.coordinates[0]],
+        ],
+      },
+      omit: { type: "always Feature", id: "equals station_triplet, which is the column", "geometry.type": "always Point" },
+    },
+    {
+      model: StationCollection,
+      at: "",
+      of: (row) => row.answer,
+      prefix: { cache: "" },
+      cells: { warnings: ({ answer }) => joinWarnings([], answer.warnings) },
+      omit: {
+        type: "always FeatureCollection",
+        query: "what was asked: the request says it",
+        next: "a CSV holds every page (docs/decisions.md#csv-whole)",
+        features: "the rows",
+        ...CACHE_OMITTED,
+      },
+    },
+  ],
+  // Every member of the feature's properties first, as the model lists them, then the point, then the list's members in today's order (docs/api.md).
+  order: [...Object.keys(StationFeatureProperties.properties), "latitude", "longitude", "provider", "truncated", "stored_at", "warnings"],
+};
+
+const STATION_COLUMNS: readonly Column<StationRow>[] = deriveColumns(STATION_SPEC);
 
 export const STATION_COLLECTION_TABLE: CsvTable<StationCollection> = {
   render: (body) => toCsv(STATION_COLUMNS, body.features.map((feature) => ({ feature, answer: body }))),
@@ -37,23 +67,53 @@ interface Common {
 }
 type ValueRow = { value: Record<string, unknown>; answer: StationSeriesResponse; common: Common };
 
-/** The members of both value models, hourly's first, each once. */
-const VALUE_NAMES = [...new Set([...Object.keys(StationHourlyValue.properties), ...Object.keys(StationDailyValue.properties)])];
+/** The members of both value models, hourly's first, each once: a row is an hourly or a daily value. */
+const StationValue = Type.Object({ ...StationHourlyValue.properties, ...StationDailyValue.properties });
 
-const SERIES_COLUMNS: readonly Column<ValueRow>[] = [
-  ["station_triplet", ({ answer }) => answer.query.station_triplet],
-  ["element", ({ answer }) => answer.query.element],
-  ["depth_cm", ({ answer }) => answer.query.depth_cm],
-  ["sensor", ({ answer }) => answer.query.sensor],
-  ["interval", ({ answer }) => answer.interval],
-  ...VALUE_NAMES.map((name): Column<ValueRow> => [name, ({ value }) => (name === "flags" && Array.isArray(value[name]) ? (value[name] as string[]).join(" ") : cell(value[name]))]),
-  ["clock", ({ common }) => common.clock],
-  ["transformations", ({ common }) => common.transformations],
-  ["provider", ({ answer }) => answer.provider],
-  ["citations", ({ common }) => common.citations],
-  ["retrieved_at", ({ answer }) => answer.source.retrieved_at],
-  ["warnings", ({ common }) => common.warnings],
-];
+export const STATION_SERIES_SPEC: TableSpec<ValueRow> = {
+  parts: [
+    {
+      model: StationSeriesResponse,
+      at: "",
+      of: (row) => row.answer,
+      prefix: { query: "", source: "" },
+      rename: { "clock.name": "clock" },
+      cells: {
+        "clock.name": ({ common }) => common.clock,
+        transformations: ({ common }) => common.transformations,
+        "source.citations": ({ common }) => common.citations,
+        warnings: ({ common }) => common.warnings,
+      },
+      omit: {
+        ...ENVELOPE_OMITTED,
+        provider: "the same as source.provider, which is the column",
+        data_kind: "always observed",
+        "query.interval": "the answer's interval is the column",
+        "query.start": "the rows' times say the range",
+        "query.end": "the rows' times say the range",
+        station: "named by station_triplet; the rest is GET /v1/stations/{station_triplet}",
+        "clock.utc_offset_hours": "in each time's offset",
+        unit: "each value's unit is the column",
+        flag_fields: "what the flags' positions are: in the JSON",
+        values: "the rows",
+        "source.organization": "named by the citations",
+        "source.source_url": "the same for every row: in the JSON",
+        cache: "changes under one ETag, or says when Loam stored it: retrieved_at is the column (docs/architecture.md#tables)",
+      },
+    },
+    {
+      model: StationValue,
+      at: "values[]",
+      of: (row) => row.value,
+      arrays: listed,
+      cells: { flags: ({ value }) => (Array.isArray(value.flags) ? (value.flags as string[]).join(" ") : null) },
+    },
+  ],
+  // Today's order (docs/api.md): what the series is, each value's members, then the provenance and warnings.
+  order: ["station_triplet", "element", "depth_cm", "sensor", "interval", ...Object.keys(StationValue.properties), "clock", "transformations", "provider", "citations", "retrieved_at", "warnings"],
+};
+
+const SERIES_COLUMNS: readonly Column<ValueRow>[] = deriveColumns(STATION_SERIES_SPEC);
 
 export const SERIES_TABLE: CsvTable<StationSeriesResponse> = {
   render: (body) => {
