@@ -374,6 +374,9 @@ export type Ask = <P, A>(query: QueryKind<P, A>, params: P) => Promise<CachedAns
 
 export type SeriesLinker = (name: string) => SeriesLink | null;
 
+/** A provider's side of a link: the key of the description it holds for a name, else null (the answer room writes the link). */
+export type SeriesKeyer = (name: string) => string | null;
+
 export interface DescribedSeries {
   /** The cached description (its freshness is the answer's). */
   cached: CachedAnswer<unknown>;
@@ -384,15 +387,20 @@ export interface DescribedSeries {
 export interface SeriesProvider extends OperationalBase {
   readonly role: "series";
   readonly series: {
+    /** What its descriptions are called in served text: the route's summary, the link checks' warnings ("Official Series Description"). */
+    describedAs: string;
+    /** The names it keys, in words (the route's document of `name` and of its 422), and a name it describes (the document's example). */
+    names: { syntax: string; example: string };
     /** The key of a series name, or a ValidationError (422) saying what a series name looks like. */
     keyOf(name: string): string;
     /** The description of a series key; NotFoundError (404) when the source has none. */
     describe(ask: Ask, key: string, source: SourceDescription, apiVersion: string): Promise<DescribedSeries>;
     /**
-     * What links a series name to its description: null for a name with no description (or that is
-     * not a series name). Never fails an answer: when the source cannot be asked, it links nothing.
+     * The key of a series name's description: null for a name with no description (or that is not a
+     * series name). Never fails an answer: when the source cannot be asked, it keys nothing. The link's
+     * path is the series route's, written by the answer room (src/answer/series-links.ts), not the provider.
      */
-    linker(ask: Ask): Promise<SeriesLinker>;
+    linker(ask: Ask): Promise<SeriesKeyer>;
   };
 }
 
