@@ -175,6 +175,8 @@ export interface MapUnitRole<A = any, PA = any> {
   checkKey(raw: string): string;
   /** The map unit of an answer; null when the key is unknown (the caller's 404). */
   read(answer: A, context: AnswerContext): MapUnitData | null;
+  /** The words of that 404: what the source does not hold, and what it holds where that helps. */
+  notFoundMessage(key: string, source: SourceDescription): string;
   /** Map unit keys in an answer of the point query, in its order. */
   keysAtPoint(pointAnswer: PA): string[];
   /** What its summaries can be asked for, built from its column table (docs/decisions.md#column-tables). */
@@ -221,6 +223,8 @@ export interface MapUnitPolygonRole<B> {
   polygons(answer: B, limit: number): { polygons: MapUnitPolygon[] } & PageEnd;
   /** One polygon by its key (an OGC single item); its answer reads with `polygons` (none: unknown key). */
   byKey: QueryKind<{ key: string }, B>;
+  /** A polygon key in its own syntax, as `byKey` takes it; null when malformed (the caller's 404: no such item). */
+  polygonKey(raw: string): string | null;
   /** The extent of every polygon the provider holds (GET /ogc/collections/mapunits). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   extent: { query: QueryKind<Record<string, never>, any>; read(answer: any): DataExtent };
