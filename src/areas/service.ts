@@ -31,7 +31,7 @@ type Summary = Static<typeof PropertySummary>;
 
 /** A mapped-survey provider with map units and polygons cut to an area. */
 export type AreaProvider = MapUnitProvider & {
-  mapUnitPolygons: { inArea: { query: QueryKind<AreaParams, unknown>; polygons(answer: unknown, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean } } };
+  mapUnitPolygons: { inArea: { query: QueryKind<AreaParams, unknown>; polygons(answer: unknown, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean }; citation: string } };
 };
 
 /** Most map-unit polygons one area may meet (a 10,000 ha area of a 1:12,000 survey holds a few hundred). */
@@ -176,7 +176,7 @@ function areaSource(deps: DataDeps, provider: AreaProvider, cached: CachedAnswer
     kind: source.kind,
     organization: provider.record.organization,
     retrieved_at: retrievedAt,
-    citation: `Soil Survey Staff, Natural Resources Conservation Service, United States Department of Agriculture. Soil Survey Geographic (SSURGO) Database. ${provider.record.source_url}`,
+    citation: provider.mapUnitPolygons.inArea.citation,
     source_url: provider.record.source_url,
   };
 }

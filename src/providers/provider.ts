@@ -233,7 +233,12 @@ export interface MapUnitPolygonRole<B> {
    * to it, in polygon-key order; parts without area left out.
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  inArea?: { query: QueryKind<AreaParams, any>; polygons(answer: any, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean } };
+  inArea?: {
+    query: QueryKind<AreaParams, any>;
+    polygons(answer: any, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean };
+    /** The citation an area report of these polygons carries (its `source.citation`), in the provider's words. */
+    citation: string;
+  };
 }
 
 /** An area of interest: one polygon, [outer ring, ...holes], each ring closed, of [lon, lat] (WGS84). */

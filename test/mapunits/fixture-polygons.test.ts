@@ -3,8 +3,8 @@
  * provider with `mapUnits` and `mapUnitPolygons` parts (test/fixtures/fixture_polygons: the four real
  * polygons of the WSS export IA015-aoi in memory, its own key syntaxes and transport), registered with
  * one line as the registry's first mapped_location provider, is served through GET /v1/soil/mapunits
- * (JSON, its cursor, CSV), GET /v1/soil/mapunits/{map_unit_key} (its 404 and 422 in its words), the OGC
- * `mapunits` collection (extent, items, one item) and the catalog. Expected geometry and attributes come
+ * (JSON, its cursor, CSV), GET /v1/soil/mapunits/{map_unit_key} (its 404 and 422 in its words), the AOI
+ * report (test/areas/reference.py's cut of the shapefiles), the OGC `mapunits` collection (extent, items, one item) and the catalog. Expected geometry and attributes come
  * from pyshp's reading of the shapefile, the map units and components from the tests' own reader of the
  * tabular files (test/summaries/source-files.ts), never from the fixture.
  */
@@ -17,6 +17,7 @@ import { parseRfc4180, records } from "../support/csv";
 import { useLoam } from "../support/server";
 import { python } from "../support/tools";
 import { DATA_DIR, readTable } from "../summaries/source-files";
+import { referenceCut, within } from "../areas/reference";
 
 const { loam, contract } = useLoam({ providers: [fixturePolygons, ...DEFAULT_PROVIDERS] });
 const py = python("shapefile");
@@ -105,6 +106,29 @@ describe.skipIf(!py)("a fixture map-unit polygons provider registered with one l
     expect(unknown.body.error.message).toBe("The fixture holds no map unit mu-1; it holds mu-2550234, mu-2550271, mu-2765522, mu-2834849.");
     const malformed = await loam.json("/v1/soil/mapunits/2765522?provider=fixture_polygons");
     expect([malformed.status, malformed.body.error.provider]).toEqual([422, "fixture_polygons"]);
+  });
+
+  test("GET /v1/soil/aoi cuts its polygons to an area: each map unit's geodesic area as the reference measures the shapefile (0.1 %), its slope, its citation", async () => {
+    const [w, s, e, n] = [-93.7907, 42.0067, -93.7902, 42.0071];
+    const wkt = `POLYGON ((${w} ${s}, ${e} ${s}, ${e} ${n}, ${w} ${n}, ${w} ${s}))`;
+    const reference = referenceCut(wkt);
+    const { status, body } = await loam.json(`/v1/soil/aoi?provider=fixture_polygons&bbox=${[w, s, e, n].join(",")}&properties=slope`);
+    expect(status).toBe(200);
+    contract.assert("AoiReport", body);
+    expect(body.map_units.map((m: any) => m.map_unit_key).sort()).toEqual(Object.keys(reference.by_mukey).map((k) => `mu-${k}`).sort());
+    for (const unit of body.map_units) expect(within(unit.area_ha, reference.by_mukey[unit.map_unit_key.slice(3)]! / 10_000, 0.001)).toBe(true);
+    // The area's slope: each map unit's slope (comp.txt, weighted by component percent) weighted by its reference area.
+    let sum = 0;
+    let weight = 0;
+    for (const [mukey, m2] of Object.entries(reference.by_mukey)) {
+      const withSlope = componentsOf(mukey).filter((c) => c.slope_r !== null && c.comppct_r !== null);
+      const percent = withSlope.reduce((total, c) => total + Number(c.comppct_r), 0);
+      sum += (withSlope.reduce((total, c) => total + Number(c.slope_r) * Number(c.comppct_r), 0) / percent) * m2;
+      weight += m2;
+    }
+    expect(within(body.summaries.find((x: any) => x.property.id === "slope").value, sum / weight, 5e-4)).toBe(true);
+    expect(body.source).toMatchObject({ provider: "fixture_polygons", citation: expect.stringContaining("Loam test fixture") });
+    expect(JSON.stringify(body.source)).not.toContain("SSURGO");
   });
 
   test("the OGC mapunits collection is the registry's first provider's: pyshp's extent, every item in key order, one item by its key", async () => {

@@ -21,6 +21,7 @@ import { sqlInteger, sqlNumber } from "../../upstream/sda/sql";
 import type { Payload, QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
 import type { AreaParams, MapUnitPolygon } from "../provider";
+import { SSURGO_SOURCE_URL } from "./catalog";
 import { MAX_POLYGON_ROWS, SSURGO_POLYGON_COLUMNS, nativeAnswer, polygonRow, polygonRowsOf, polygonSelect, sdaGeometry, type PolygonRow } from "./polygons";
 
 const AXES = ["longitude", "latitude"] as const;
@@ -104,6 +105,9 @@ function cutPolygonsOf(rows: readonly PolygonRow[]): MapUnitPolygon[] {
   }
   return polygons;
 }
+
+/** The citation of an area report cut from SSURGO's polygons (docs/decisions.md#areas). */
+export const AREA_CITATION = `Soil Survey Staff, Natural Resources Conservation Service, United States Department of Agriculture. Soil Survey Geographic (SSURGO) Database. ${SSURGO_SOURCE_URL}`;
 
 /** At most `limit` rows' polygons; `truncated` when the upstream sent more rows than that. */
 export function areaPolygonsOf(answer: AreaAnswer, limit: number): { polygons: MapUnitPolygon[]; truncated: boolean } {

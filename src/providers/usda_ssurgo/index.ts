@@ -9,7 +9,7 @@ import { normalizePoint } from "./normalize";
 import { pointQuery } from "./queries";
 import { checkMapUnitKey, mapUnitKeysAtPoint, mapUnitNotFound, mapUnitQuery, readMapUnit } from "./mapunit";
 import { extentQuery, polygonByKeyQuery, polygonQuery, polygonsOf, ssurgoPolygonKey } from "./polygons";
-import { areaPolygonQuery, areaPolygonsOf } from "./area-polygons";
+import { AREA_CITATION, areaPolygonQuery, areaPolygonsOf } from "./area-polygons";
 import { SSURGO_SUMMARY_PROPERTIES } from "./summary-properties";
 
 export const usdaSsurgo: PointProvider<RowAnswer> = {
@@ -24,5 +24,5 @@ export const usdaSsurgo: PointProvider<RowAnswer> = {
   placeDatasets: SURVEY_AREA_DATASETS,
   point: { dataKind: "mapped_survey", note: "Mapped survey data are not a laboratory observation at the queried point.", query: pointQuery, normalize: normalizePoint },
   mapUnits: { query: mapUnitQuery, checkKey: checkMapUnitKey, read: readMapUnit, notFoundMessage: mapUnitNotFound, keysAtPoint: mapUnitKeysAtPoint, properties: SSURGO_SUMMARY_PROPERTIES },
-  mapUnitPolygons: { query: polygonQuery, polygons: polygonsOf, byKey: polygonByKeyQuery, polygonKey: ssurgoPolygonKey, extent: { query: extentQuery, read: extentOfRow }, inArea: { query: areaPolygonQuery, polygons: areaPolygonsOf } },
+  mapUnitPolygons: { query: polygonQuery, polygons: polygonsOf, byKey: polygonByKeyQuery, polygonKey: ssurgoPolygonKey, extent: { query: extentQuery, read: extentOfRow }, inArea: { query: areaPolygonQuery, polygons: areaPolygonsOf, citation: AREA_CITATION } },
 };
