@@ -17,7 +17,7 @@ import { parseRfc4180, records } from "../support/csv";
 import { useLoam } from "../support/server";
 import { python } from "../support/tools";
 import { DATA_DIR, readTable } from "../summaries/source-files";
-import { referenceCut, within } from "../areas/reference";
+import { referenceCut, referencePoints, within } from "../areas/reference";
 
 const { loam, contract } = useLoam({ providers: [fixturePolygons, ...DEFAULT_PROVIDERS] });
 const py = python("shapefile");
@@ -129,6 +129,22 @@ describe.skipIf(!py)("a fixture map-unit polygons provider registered with one l
     expect(within(body.summaries.find((x: any) => x.property.id === "slope").value, sum / weight, 5e-4)).toBe(true);
     expect(body.source).toMatchObject({ provider: "fixture_polygons", citation: expect.stringContaining("Loam test fixture") });
     expect(JSON.stringify(body.source)).not.toContain("SSURGO");
+  });
+
+  test("GET /v1/soil/summary and /v1/soil/points find the map unit holding a point (the reference's point in each IA015 map unit), in its key syntax", async () => {
+    const points = referencePoints().filter((p) => p.area_symbol === "IA015");
+    expect(points.length).toBe(4);
+    for (const p of points) {
+      const { status, body } = await loam.json(`/v1/soil/summary?latitude=${p.latitude}&longitude=${p.longitude}&provider=fixture_polygons&properties=slope`);
+      expect(status).toBe(200);
+      contract.assert("SummaryResponse", body);
+      expect([body.map_unit.provider, body.map_unit.map_unit_key]).toEqual(["fixture_polygons", `mu-${p.mukey}`]);
+    }
+    const list = points.map((p) => `${p.latitude},${p.longitude}`).join(";");
+    const many = await loam.json(`/v1/soil/points?points=${list}&provider=fixture_polygons&properties=slope`);
+    expect(many.status).toBe(200);
+    contract.assert("PointsResponse", many.body);
+    expect(many.body.points.map((x: any) => x.map_unit.map_unit_key)).toEqual(points.map((p) => `mu-${p.mukey}`));
   });
 
   test("the OGC mapunits collection is the registry's first provider's: pyshp's extent, every item in key order, one item by its key", async () => {
