@@ -4,10 +4,16 @@
  * answer room rather than in the series feature: features never import each other.
  */
 import type { DataDeps } from "./index";
-import type { Ask, SeriesLinker, SeriesProvider } from "../providers/provider";
+import type { Ask, SeriesKeyer, SeriesLinker, SeriesProvider } from "../providers/provider";
 import { Memo } from "../lru";
 import { VERSION } from "../version";
 import type { SeriesLink } from "../domain/series";
+
+/** What the answers keep of a series provider: its keyer (name → key of a description) and the links made from it. */
+interface Kept {
+  key: SeriesKeyer;
+  link: SeriesLinker;
+}
 
 const NO_LINKS: SeriesLinker = () => null;
 
@@ -19,10 +25,15 @@ export function seriesLinker(deps: DataDeps): SeriesLinker | Promise<SeriesLinke
   const provider = deps.registry.defaultFor("series");
   if (!provider) return NO_LINKS;
   // The kept linker is handed over at once (every location and pedon answer asks for it).
+  return linkers.get(deps.connected)?.get(provider.id)?.link ?? readLinker(deps, provider).then((kept) => kept.link);
+}
+
+/** The provider's keyer and links, kept once read. */
+function keptOf(deps: DataDeps, provider: SeriesProvider): Kept | Promise<Kept> {
   return linkers.get(deps.connected)?.get(provider.id) ?? readLinker(deps, provider);
 }
 
-async function readLinker(deps: DataDeps, provider: SeriesProvider): Promise<SeriesLinker> {
+async function readLinker(deps: DataDeps, provider: SeriesProvider): Promise<Kept> {
   // A linker whose list was read is kept per connected provider: the list a transport answers never
   // changes (a snapshot's series, or none for live), and asking the cache for it again on every
   // location and pedon answer cost a second cache lookup per request. A failed read is not kept.
@@ -32,17 +43,30 @@ async function readLinker(deps: DataDeps, provider: SeriesProvider): Promise<Ser
       failed = true;
       throw error;
     });
-  const link = await provider.series.linker(ask);
+  const key = await provider.series.linker(ask);
+  const kept: Kept = {
+    key,
+    link: (name) => {
+      const found = key(name);
+      return found === null ? null : { name, url: seriesPath(found) };
+    },
+  };
   if (!failed) {
     let byProvider = linkers.get(deps.connected);
     if (!byProvider) linkers.set(deps.connected, (byProvider = new Map()));
-    byProvider.set(provider.id, link);
+    byProvider.set(provider.id, kept);
   }
-  return link;
+  return kept;
 }
 
+/** The path of a series description (GET /v1/series/{name}); the key is the provider's, written as one path segment. */
+export const seriesPath = (key: string): string => `/v1/series/${encodeURIComponent(key)}`;
+
+/** What the registry's series provider calls its descriptions, for the warnings below. */
+const describedAs = (deps: DataDeps): string => deps.registry.defaultFor("series")?.series.describedAs ?? "series description";
+
 /** Kept linkers, per app (its connected providers) and series provider. */
-const linkers = new WeakMap<object, Map<string, SeriesLinker>>();
+const linkers = new WeakMap<object, Map<string, Kept>>();
 
 /**
  * The taxonomic class the current series description gives (e.g. "Fine-silty, mixed, superactive,
@@ -53,7 +77,9 @@ export async function seriesTaxonomicClass(deps: DataDeps, name: string): Promis
   const provider = deps.registry.defaultFor("series");
   if (!provider) return null;
   try {
-    const key = provider.series.keyOf(name);
+    // The name as the provider's linker keys it (a component's or pedon's name, not a path segment of the route).
+    const key = (await keptOf(deps, provider)).key(name);
+    if (key === null) return null;
     const source = deps.connected.sourceOf(provider);
     // A snapshot never changes while Loam serves it: its classes are kept by key, with no lookup at all.
     const kept = source.kind === "snapshot" ? snapshotClasses.get(`${provider.id}|${key}`) : undefined;
@@ -93,7 +119,7 @@ export async function seriesClassificationWarning(deps: DataDeps, link: SeriesLi
   if (!current) return null;
   const described = greatGroupOf(current);
   if (described === null || described === greatGroup.trim().toLowerCase()) return null;
-  return `The pedon was sampled as ${link.name} and classified as ${greatGroup} (samp_taxgrtgroup), while the current Official Series Description of ${link.name} (${link.url}) gives ${current}: the pedon may not fit the series as now defined (or the series was reclassified); the link names what it was sampled as.`;
+  return `The pedon was sampled as ${link.name} and classified as ${greatGroup} (samp_taxgrtgroup), while the current ${describedAs(deps)} of ${link.name} (${link.url}) gives ${current}: the pedon may not fit the series as now defined (or the series was reclassified); the link names what it was sampled as.`;
 }
 
 /**
@@ -109,7 +135,7 @@ export async function listClassificationWarning(deps: DataDeps, pedons: readonly
     if (described !== null && described !== greatGroup.trim().toLowerCase()) differing.push(`${key} (sampled as ${link.name}, classified as ${greatGroup}; the current description gives ${current})`);
   }
   if (differing.length === 0) return null;
-  return `Pedon(s) ${differing.join("; ")} link the series they were sampled as, whose current Official Series Description classes them differently: such a pedon may not fit the series as now defined (or the series was reclassified); the link names what it was sampled as (GET /v1/pedons/{pedon_key} says the same).`;
+  return `Pedon(s) ${differing.join("; ")} link the series they were sampled as, whose current ${describedAs(deps)} classes them differently: such a pedon may not fit the series as now defined (or the series was reclassified); the link names what it was sampled as (GET /v1/pedons/{pedon_key} says the same).`;
 }
 
 /**
@@ -135,7 +161,7 @@ export async function componentClassificationWarnings(
   }
   return [...groups.values()].map(
     ({ link, recorded, current, keys }) =>
-      `Component(s) ${link.name} (${keys.join(", ")}) are classed as ${recorded} in the survey, while the current Official Series Description of ${link.name} (${link.url}) gives ${current}: the survey's class may be an older name (Soil Taxonomy has since renamed or reclassified it); the series link names the series, not that the component's recorded class is current.`,
+      `Component(s) ${link.name} (${keys.join(", ")}) are classed as ${recorded} in the survey, while the current ${describedAs(deps)} of ${link.name} (${link.url}) gives ${current}: the survey's class may be an older name (Soil Taxonomy has since renamed or reclassified it); the series link names the series, not that the component's recorded class is current.`,
   );
 }
 

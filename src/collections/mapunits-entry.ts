@@ -6,9 +6,9 @@
  */
 import type { DataDeps } from "../answer";
 import { BadRequestError } from "../errors";
-import { MAP_UNIT_BBOX_LIMITS, DEFAULT_MAP_UNIT_PROVIDER, MapUnitFeatureProperties, POLYGON_SUMMARY_PARAMETERS } from "../mapunits/model";
+import { MAP_UNIT_BBOX_LIMITS, MapUnitFeatureProperties, POLYGON_SUMMARY_PARAMETERS } from "../mapunits/model";
 import { flatFields } from "./flat-fields";
-import { polygonProvider } from "../mapunits";
+import { defaultPolygonProvider } from "../mapunits";
 import { readPolygonSummaries, type PolygonSummaryParams } from "../mapunits/plan";
 import { mapUnitPage, polygonProperties, mapUnitPolygonByKey, pageWarnings, planKey, polygonGeometry, type MapUnitPage } from "../mapunits/service";
 import type { Bbox } from "../domain/bbox";
@@ -27,7 +27,7 @@ function items(page: MapUnitPage): Item[] {
 }
 
 function summariesOf(deps: DataDeps, params: ItemParams) {
-  const provider = polygonProvider(deps, DEFAULT_MAP_UNIT_PROVIDER);
+  const provider = defaultPolygonProvider(deps);
   return { provider, summaries: readPolygonSummaries(params as unknown as PolygonSummaryParams, provider) };
 }
 
@@ -45,7 +45,7 @@ function checkBox(bbox: Bbox, sourceKind: string): void {
 export const mapUnitsCollection: CollectionEntry = {
   id: "mapunits",
   text(deps) {
-    const { shortName } = polygonProvider(deps, DEFAULT_MAP_UNIT_PROVIDER);
+    const { shortName } = defaultPolygonProvider(deps);
     return { title: `${shortName} map-unit polygons`, description: `${shortName} map-unit polygons (delineations; WGS84), ordered by polygon key, each naming its map unit. With properties=clay,ph (and optionally method, depth_top_cm, depth_bottom_cm) each polygon carries its map unit's summaries as flat fields: <id> (the value, or the class of a class property) and <id>_percent_of_map_unit (the share of the map unit the value rests on). Units and methods: GET /v1/properties and GET /v1/soil/mapunits/{map_unit_key}.` };
   },
   parameters: SUMMARY_PARAMETER_NAMES,
@@ -53,7 +53,7 @@ export const mapUnitsCollection: CollectionEntry = {
   fields: flatFields(MapUnitFeatureProperties),
   geometry: ["polygon", "multipolygon"],
   async extent(deps) {
-    const provider = polygonProvider(deps, DEFAULT_MAP_UNIT_PROVIDER);
+    const provider = defaultPolygonProvider(deps);
     const extent = provider.mapUnitPolygons!.extent;
     const cached = await deps.connected.ask(provider, extent.query, {});
     return extent.read(cached.answer);
@@ -71,7 +71,6 @@ export const mapUnitsCollection: CollectionEntry = {
     };
   },
   async item(deps, id, params) {
-    if (!/^\d{1,10}$/.test(id)) return null;
     const { provider, summaries } = summariesOf(deps, params);
     const page = await mapUnitPolygonByKey(deps, provider, id, summaries.plan);
     if (page === null) return null;

@@ -27,7 +27,7 @@ export const PedonFeatureProperties = t.Object(
     upedonid: nullable(t.String({ description: "User pedon id.", examples: ["S01KS-177-001"] })),
     name: nullable(t.String({ description: "The name the pedon was sampled as (samp_name), else its correlated name (corr_name)." })),
     site_observation_date: nullable(t.String({ format: "date", description: "Site observation date (YYYY-MM-DD); null when the provider records none." })),
-    series: t.Union([SeriesLink, t.Null()], { description: "The Official Series Description of the name the pedon was sampled as, when one exists; null otherwise. The name says what the pedon was sampled as, not that it fits the series." }),
+    series: t.Union([SeriesLink, t.Null()], { description: "The series description of the name the pedon was sampled as, when one exists; null otherwise. The name says what the pedon was sampled as, not that it fits the series." }),
     layer_count: nullable(integer({ minimum: 0, description: "Number of laboratory layers; null when unknown." })),
   },
   { ...closed, title: "PedonFeatureProperties" },

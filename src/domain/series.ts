@@ -1,5 +1,5 @@
 /**
- * A soil series as described (an Official Series Description): what the series feature serves and
+ * A soil series as described (e.g. an Official Series Description): what the series feature serves and
  * what components and pedons link to (docs/decisions.md#series).
  */
 import { t, type Static } from "elysia";
@@ -86,7 +86,7 @@ export const SeriesSource = t.Object(
     provider: t.String({ description: "The series provider id." }),
     organization: t.String(),
     citation: t.String({ description: "Names the series and the description's revision date." }),
-    source_url: t.String({ description: "Where the description was read (the provider's file)." }),
+    source_url: t.String({ description: "Where the description was read (the document the provider fetched, or its home when served from a snapshot)." }),
     retrieved_at: t.String({ format: "date-time", description: "When the description was fetched, or the snapshot build time in offline mode." }),
   },
   { ...closed, title: "SeriesSource" },
@@ -105,7 +105,7 @@ export const SeriesResponse = t.Object(
     cache: CacheMetadata,
     warnings: t.Array(t.String()),
   },
-  { ...closed, title: "SeriesResponse", description: "An Official Soil Series Description." },
+  { ...closed, title: "SeriesResponse", description: "A soil series description, from the registry's series provider." },
 );
 
 export type SeriesResponse = Static<typeof SeriesResponse>;
@@ -118,7 +118,7 @@ export const SeriesLink = t.Object(
     name: t.String({ description: "The series name as the component or pedon gives it.", examples: ["Clarion"] }),
     url: t.String({ description: "Path of its description, GET /v1/series/{name}.", examples: ["/v1/series/CLARION"] }),
   },
-  { ...closed, title: "SeriesLink", description: "The Official Series Description of a named series (GET /v1/series/{name})." },
+  { ...closed, title: "SeriesLink", description: "The description of a named series (GET /v1/series/{name})." },
 );
 export type SeriesLink = Static<typeof SeriesLink>;
 

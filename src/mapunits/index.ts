@@ -12,7 +12,7 @@ import { cursorBinding, decodeCursor, encodeCursor } from "../domain/cursor";
 import { nextPageHref, setNextLink } from "../http/paging";
 import { requestQuery } from "../http/request-path";
 import { Memo } from "../lru";
-import { MAP_UNIT_BBOX_LIMITS, MapUnitCollection, MapUnitCollectionQueryParams } from "./model";
+import { DEFAULT_MAP_UNIT_PROVIDER, MAP_UNIT_BBOX_LIMITS, MapUnitCollection, MapUnitCollectionQueryParams } from "./model";
 import type { SummaryPlan } from "../aggregation/plan";
 import { readPolygonSummaries } from "./plan";
 import { summaryOptions } from "../aggregation/options";
@@ -31,6 +31,16 @@ const POLYGONS: ProviderFit<PointProvider> = fitFor("mapped_location", "map-unit
 export function polygonProvider(deps: DataDeps, given: string): PointProvider {
   if (given.trim() === "") throw new ValidationError("Query parameter 'provider' must name a mapped-survey provider; it is empty (omit it for the default).");
   return resolveProvider(deps.registry, given.trim(), POLYGONS);
+}
+
+/**
+ * The polygons a request naming no provider reads when it has no `provider` parameter (the OGC
+ * collection): the app's registry's first mapped_location provider, refused as the route refuses
+ * when it has no polygons (docs/architecture.md#providers).
+ */
+export function defaultPolygonProvider(deps: DataDeps): PointProvider {
+  const provider = deps.registry.defaultFor("mapped_location");
+  return polygonProvider(deps, provider?.id ?? DEFAULT_MAP_UNIT_PROVIDER);
 }
 
 const collectionQuery = strictQuery(MapUnitCollectionQueryParams);

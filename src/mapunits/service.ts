@@ -347,9 +347,11 @@ export async function mapUnitsInBbox(
 
 /** One polygon by key, with its map unit's summaries (an OGC single item); null when the key is unknown. */
 export async function mapUnitPolygonByKey(deps: DataDeps, provider: PointProvider, key: string, plan: SummaryPlan | null): Promise<MapUnitPage | null> {
-  if (!/^\d{1,10}$/.test(key) || Number(key) > 2_147_483_647) return null;
   const member = provider.mapUnitPolygons!;
-  const cached = await deps.connected.ask(provider, member.byKey, { key });
+  // The key in the provider's own syntax: a malformed one is no item, asked of no source.
+  const polygonKey = member.polygonKey(key);
+  if (polygonKey === null) return null;
+  const cached = await deps.connected.ask(provider, member.byKey, { key: polygonKey });
   const { polygons } = polygonsOnce(provider, cached.answer as object, 1);
   if (polygons.length === 0) return null;
   const summaries =

@@ -117,7 +117,7 @@ export const PedonResponse = t.Object(
     pedon_key: t.String(),
     data_kind: t.Literal("observed"),
     name: t.Union([t.String(), t.Null()], { description: "The name the pedon was sampled as (samp_name), else its correlated name (corr_name)." }),
-    series: t.Union([SeriesLink, t.Null()], { description: "The Official Series Description of that name, when one exists; null otherwise. The name says what the pedon was sampled as, not that it fits the series." }),
+    series: t.Union([SeriesLink, t.Null()], { description: "The series description of that name, when one exists; null otherwise. The name says what the pedon was sampled as, not that it fits the series." }),
     query: PedonQuery,
     location: PedonLocation,
     citation: t.String(),

@@ -176,6 +176,8 @@ export interface MapUnitRole<A = any, PA = any> {
   checkKey(raw: string): string;
   /** The map unit of an answer; null when the key is unknown (the caller's 404). */
   read(answer: A, context: AnswerContext): MapUnitData | null;
+  /** The words of that 404: what the source does not hold, and what it holds where that helps. */
+  notFoundMessage(key: string, source: SourceDescription): string;
   /** Map unit keys in an answer of the point query, in its order. */
   keysAtPoint(pointAnswer: PA): string[];
   /** What its summaries can be asked for, built from its column table (docs/decisions.md#column-tables). */
@@ -224,6 +226,8 @@ export interface MapUnitPolygonRole<B> {
   polygons(answer: B, limit: number): { polygons: MapUnitPolygon[] } & PageEnd;
   /** One polygon by its key (an OGC single item); its answer reads with `polygons` (none: unknown key). */
   byKey: QueryKind<{ key: string }, B>;
+  /** A polygon key in its own syntax, as `byKey` takes it; null when malformed (the caller's 404: no such item). */
+  polygonKey(raw: string): string | null;
   /** The extent of every polygon the provider holds (GET /ogc/collections/mapunits). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   extent: { query: QueryKind<Record<string, never>, any>; read(answer: any): DataExtent };
@@ -383,6 +387,9 @@ export type Ask = <P, A>(query: QueryKind<P, A>, params: P) => Promise<CachedAns
 
 export type SeriesLinker = (name: string) => SeriesLink | null;
 
+/** A provider's side of a link: the key of the description it holds for a name, else null (the answer room writes the link). */
+export type SeriesKeyer = (name: string) => string | null;
+
 export interface DescribedSeries {
   /** The cached description (its freshness is the answer's). */
   cached: CachedAnswer<unknown>;
@@ -393,15 +400,20 @@ export interface DescribedSeries {
 export interface SeriesProvider extends OperationalBase {
   readonly role: "series";
   readonly series: {
+    /** What its descriptions are called in served text: the route's summary, the link checks' warnings ("Official Series Description"). */
+    describedAs: string;
+    /** The names it keys, in words (the route's document of `name` and of its 422), and a name it describes (the document's example). */
+    names: { syntax: string; example: string };
     /** The key of a series name, or a ValidationError (422) saying what a series name looks like. */
     keyOf(name: string): string;
     /** The description of a series key; NotFoundError (404) when the source has none. */
     describe(ask: Ask, key: string, source: SourceDescription, apiVersion: string): Promise<DescribedSeries>;
     /**
-     * What links a series name to its description: null for a name with no description (or that is
-     * not a series name). Never fails an answer: when the source cannot be asked, it links nothing.
+     * The key of a series name's description: null for a name with no description (or that is not a
+     * series name). Never fails an answer: when the source cannot be asked, it keys nothing. The link's
+     * path is the series route's, written by the answer room (src/answer/series-links.ts), not the provider.
      */
-    linker(ask: Ask): Promise<SeriesLinker>;
+    linker(ask: Ask): Promise<SeriesKeyer>;
   };
 }
 

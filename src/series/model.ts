@@ -3,13 +3,12 @@ import { t } from "elysia";
 import { FORMAT_PARAMETER } from "../domain/model";
 import { MunsellColor, SeriesDepth, SeriesHorizon, SeriesOriginalDepth, SeriesInfo, SeriesLink, SeriesResponse, SeriesSection, SeriesSource } from "../domain/series";
 
-export const SeriesNameParam = t.String({
-  description:
-    "Soil series name, case-insensitive; words separated by spaces or underscores (Clarion, new cambria, NEW_CAMBRIA). Letters only, at most four words and 40 characters.",
-  examples: ["Clarion"],
-});
-
-export const SeriesParams = t.Object({ name: SeriesNameParam });
+/**
+ * The `name` path parameter in the words of the series provider the route answers from (its key
+ * syntax and an example it describes): the document promises what the provider enforces.
+ */
+export const seriesParams = (names: { syntax: string; example: string }) =>
+  t.Object({ name: t.String({ description: `Soil series name: ${names.syntax}.`, examples: [names.example] }) });
 
 export const SeriesQueryParams = t.Object({ ...FORMAT_PARAMETER });
 

@@ -90,7 +90,7 @@ export const MapUnitComponent = t.Object(
     drainage_class: nullable(t.String()),
     hydrologic_group: nullable(t.String()),
     has_horizon_data: t.Boolean({ description: "False for components without horizons (Urban land, Water, ...)." }),
-    series: t.Union([SeriesLink, t.Null()], { description: "The Official Series Description of a Series or Taxadjunct component, when one exists; null for other kinds and for series without a description." }),
+    series: t.Union([SeriesLink, t.Null()], { description: "The series description of a Series or Taxadjunct component, when one exists; null for other kinds and for series without a description." }),
   },
   { ...closed, title: "MapUnitComponent" },
 );

@@ -99,10 +99,7 @@ export async function mapUnitSummary(deps: DataDeps, provider: MapUnitProvider, 
   const plan = planSummaries(provider.mapUnits.properties, query.properties, query.method, depthOf(query), optionsOf(query));
   const { cached, mapUnit, source } = await loadMapUnit(deps, provider, key);
   if (mapUnit === null) {
-    // The provider's own places among the snapshot's datasets, by the kind it declares (docs/decisions.md#provider-words).
-    const places = (source.datasets ?? []).filter((d) => d.kind === provider.placeDatasets).sort((a, b) => a.id.localeCompare(b.id)).map((d) => d.label);
-    const coverage = source.kind === "snapshot" ? ` The offline snapshot holds only ${places.join("; ") || "a few survey areas"}.` : "";
-    throw new NotFoundError(`No map unit with key ${key} in ${provider.id} (STATSGO2 map units are not served).${coverage}`, provider.id);
+    throw new NotFoundError(provider.mapUnits.notFoundMessage(key, source), provider.id);
   }
   const cache = describeCache(cached, deps.cacheTtlSeconds);
   const link = await seriesLinker(deps);

@@ -4,7 +4,7 @@
  * live mode (LOAM_UPSTREAM=sda) fetches the same files from OSD_URL through its own transport.
  */
 import type { ConnectContext, SeriesProvider } from "../provider";
-import { seriesKeyOrThrow } from "./key";
+import { SERIES_NAME_SYNTAX, seriesKeyOrThrow } from "./key";
 import { OSD_CATALOG_RECORD } from "./catalog";
 import { DEFAULT_OSD_URL, osdUrl } from "../../config";
 import { parseOsd, seriesKey } from "./parse";
@@ -13,9 +13,6 @@ import { buildSeriesBody, OSD_PROVIDER_ID } from "./series";
 import { osdLiveTransport } from "./transport";
 import { importOsd, OSD_LAYOUT } from "./import";
 import { retrievedAt } from "../../domain/retrieved-at";
-
-/** The API path of a series description. */
-const seriesPath = (key: string) => `/v1/series/${key}`;
 
 export const usdaOsd: SeriesProvider = {
   id: OSD_PROVIDER_ID,
@@ -34,6 +31,8 @@ export const usdaOsd: SeriesProvider = {
     return osdLiveTransport({ urlPattern: config.osdUrl, timeoutMs: config.upstreamTimeoutMs, dataDir: config.dataDir });
   },
   series: {
+    describedAs: "Official Series Description",
+    names: { syntax: SERIES_NAME_SYNTAX, example: "Clarion" },
     keyOf: seriesKeyOrThrow,
     async describe(ask, key, source, apiVersion) {
       const cached = await ask(SERIES_QUERY, { key });
@@ -57,7 +56,7 @@ export const usdaOsd: SeriesProvider = {
       return (name) => {
         const key = seriesKey(name);
         // Live mode cannot list the repository: every series-like name is linked (docs/decisions.md#series).
-        return key !== null && (known === null || known.has(key)) ? { name, url: seriesPath(key) } : null;
+        return key !== null && (known === null || known.has(key)) ? key : null;
       };
     },
   },

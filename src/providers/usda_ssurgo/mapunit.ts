@@ -13,8 +13,9 @@ import { UpstreamError, ValidationError } from "../../errors";
 import { isoDay } from "../../upstream/sda/dates";
 import { dateIn, decodeRows, numberIn, rowsOf, type ColumnKind, type RowAnswer, type RowTable, type Value } from "../../upstream/sda/rows";
 import { commentFree, selectList } from "../../upstream/sda/sql";
-import type { Payload, QueryKind } from "../../upstream/transport";
+import type { Payload, QueryKind, SourceDescription } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
+import { SURVEY_AREA_DATASETS } from "../../upstream/snapshot-schema";
 import type { SummaryComponent, SummaryHorizon } from "../../domain/component";
 import type { AnswerContext, MapUnitData, MapUnitParams } from "../provider";
 import { SSURGO_ID, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL } from "./catalog";
@@ -95,6 +96,14 @@ export function checkMapUnitKey(mukey: string): string {
     throw new ValidationError("map_unit_key must be a SSURGO map unit key: digits only, without a leading zero, at most 2147483647 (e.g. 2765528).");
   }
   return mukey;
+}
+
+/** The 404 of a map unit key SSURGO does not hold: STATSGO2 is not served; a snapshot says which survey areas it holds. */
+export function mapUnitNotFound(key: string, source: SourceDescription): string {
+  // Its own places among the snapshot's datasets, in area-symbol order (docs/decisions.md#provider-words).
+  const places = (source.datasets ?? []).filter((d) => d.kind === SURVEY_AREA_DATASETS).sort((a, b) => a.id.localeCompare(b.id)).map((d) => d.label);
+  const coverage = source.kind === "snapshot" ? ` The offline snapshot holds only ${places.join("; ") || "a few survey areas"}.` : "";
+  return `No map unit with key ${key} in ${SSURGO_ID} (STATSGO2 map units are not served).${coverage}`;
 }
 
 /** A key is valid as checkMapUnitKey asks. */
