@@ -8,31 +8,14 @@ import { GeochemObservation } from "../domain/sample-site";
 import { GeochemSiteCollection, GeochemSiteFeature, GeochemSiteResponse } from "./model";
 import type { CsvTable } from "../http/response";
 import { toCsv, type Column } from "../tables/csv";
-import { CACHE_OMITTED, deriveColumns, ENVELOPE_OMITTED, type TableSpec } from "../tables/derive";
+import { CACHE_OMITTED, deriveColumns, ENVELOPE_OMITTED, pointFeaturePart, type TableSpec } from "../tables/derive";
 import { joinTransformations, onFirstRow, rowWarnings } from "../tables/flatten";
 
 type SiteRow = { feature: GeochemSiteFeature; answer: GeochemSiteCollection; index: number };
 
 export const GEOCHEM_SITE_SPEC: TableSpec<SiteRow> = {
   parts: [
-    {
-      model: GeochemSiteFeature,
-      at: "features[]",
-      of: (row) => row.feature,
-      prefix: { properties: "" },
-      split: {
-        "geometry.coordinates": [
-          ["longitude", ({ feature: f }) => f.geometry.coordinates[0]],
-          ["latitude", ({ feature: f }) => f.geometry.coordinates[1]],
-        ],
-      },
-      omit: {
-        type: "always Feature",
-        id: "equals site_id, which is the column",
-        "geometry.type": "always Point",
-        "properties.representative_of_bbox": "always false: the JSON says why",
-      },
-    },
+    pointFeaturePart(GeochemSiteFeature, "site_id", { omit: { "properties.representative_of_bbox": "always false: the JSON says why" } }),
     {
       model: GeochemSiteCollection,
       at: "",

@@ -51,6 +51,32 @@ export interface TableSpec<Row> {
   order?: readonly string[];
 }
 
+/** A row of a point collection: the GeoJSON feature it flattens. */
+type PointFeatureRow = { feature: { geometry: { coordinates: readonly number[] } } };
+
+/**
+ * The part of a point collection's row that flattens its feature (`features[]`): the properties by their
+ * own names, the point as longitude and latitude (latitude first where the route's CSV has it so), and
+ * the feature's `type`, `id` (held by the key column) and `geometry.type` left out.
+ */
+export function pointFeaturePart<Row extends PointFeatureRow>(
+  model: TSchema,
+  keyColumn: string,
+  options: { latitudeFirst?: boolean; arrays?: Part<Row>["arrays"]; omit?: Readonly<Record<string, string>> } = {},
+): Part<Row> {
+  const longitude = ["longitude", (row: Row) => row.feature.geometry.coordinates[0]] as const;
+  const latitude = ["latitude", (row: Row) => row.feature.geometry.coordinates[1]] as const;
+  return {
+    model,
+    at: "features[]",
+    of: (row) => row.feature,
+    prefix: { properties: "" },
+    ...(options.arrays ? { arrays: options.arrays } : {}),
+    split: { "geometry.coordinates": options.latitudeFirst ? [latitude, longitude] : [longitude, latitude] },
+    omit: { type: "always Feature", id: `equals ${keyColumn}, which is the column`, "geometry.type": "always Point", ...options.omit },
+  };
+}
+
 /** Why an answer envelope's own members are not columns (docs/architecture.md#answers). */
 export const ENVELOPE_OMITTED = {
   api_version: "the same on every answer: in the JSON",

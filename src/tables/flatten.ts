@@ -11,7 +11,7 @@ import { SoilObservation, type Observation as AnyObservation } from "../domain/o
 import { LabLayer, LabObservation, PedonFeature, PedonLocation } from "../domain/lab";
 import type { Transformation } from "../catalog/model";
 import { toCsv, type Column } from "./csv";
-import { CACHE_WHY, deriveColumns, ENVELOPE_OMITTED, type TableSpec } from "./derive";
+import { CACHE_WHY, deriveColumns, ENVELOPE_OMITTED, pointFeaturePart, type TableSpec } from "./derive";
 import { warningCode } from "./warning-codes";
 
 export const WARNING_SEPARATOR = " | ";
@@ -124,24 +124,7 @@ type FeatureRow = { feature: Feature; answer: Collection; retrievedAt: string; i
 /** A pedon feature's members (PedonFeature): its properties by their own names, its point as longitude and latitude. */
 export const PEDON_FEATURE_SPEC: TableSpec<FeatureRow> = {
   parts: [
-    {
-      model: PedonFeature,
-      at: "features[]",
-      of: (row) => row.feature,
-      prefix: { properties: "" },
-      split: {
-        "geometry.coordinates": [
-          ["longitude", ({ feature: f }) => f.geometry.coordinates[0]],
-          ["latitude", ({ feature: f }) => f.geometry.coordinates[1]],
-        ],
-      },
-      omit: {
-        type: "always Feature",
-        id: "equals pedon_key, which is the column",
-        "geometry.type": "always Point",
-        "properties.series": "a link to another route (GET /v1/series/{name}): in the JSON",
-      },
-    },
+    pointFeaturePart(PedonFeature, "pedon_key", { omit: { "properties.series": "a link to another route (GET /v1/series/{name}): in the JSON" } }),
   ],
   // The list's own members (PedonCollection, src/pedons/model.ts: a feature's model, which this room does not import).
   extra: [

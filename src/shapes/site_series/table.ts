@@ -7,7 +7,7 @@
 import { Type } from "@sinclair/typebox";
 import type { CsvTable } from "../../http/response";
 import { toCsv, type Column } from "../../tables/csv";
-import { CACHE_OMITTED, deriveColumns, ENVELOPE_OMITTED, itemsOf, type TableSpec } from "../../tables/derive";
+import { CACHE_OMITTED, deriveColumns, ENVELOPE_OMITTED, pointFeaturePart, itemsOf, type TableSpec } from "../../tables/derive";
 import { joinTransformations, joinWarnings } from "../../tables/flatten";
 import { StationCollection, StationDailyValue, StationFeature, StationFeatureProperties, StationHourlyValue, StationSeriesResponse } from "./model";
 
@@ -18,20 +18,7 @@ const listed = (value: readonly unknown[]) => itemsOf(value).join("; ");
 
 export const STATION_SPEC: TableSpec<StationRow> = {
   parts: [
-    {
-      model: StationFeature,
-      at: "features[]",
-      of: (row) => row.feature,
-      prefix: { properties: "" },
-      arrays: listed,
-      split: {
-        "geometry.coordinates": [
-          ["latitude", ({ feature }) => feature.geometry.coordinates[1]],
-          ["longitude", ({ feature }) => feature.geometry.coordinates[0]],
-        ],
-      },
-      omit: { type: "always Feature", id: "equals station_triplet, which is the column", "geometry.type": "always Point" },
-    },
+    pointFeaturePart(StationFeature, "station_triplet", { latitudeFirst: true, arrays: listed }),
     {
       model: StationCollection,
       at: "",
