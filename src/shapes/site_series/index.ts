@@ -57,6 +57,14 @@ function providerName(read: string, request: Request): string {
 
 const STATION_404 = ["ErrorResponse", "No station with this triplet in the provider's source (code not_found), or an unknown provider (code unknown_provider)."] as const;
 
+/** The refusals of a route about one station (its record, its raw record). */
+const ONE_STATION_ERRORS = {
+  404: STATION_404,
+  409: PLANNED_PROVIDER_ERROR,
+  422: ["ErrorResponse", "A malformed station triplet, or a provider that does not serve stations (code validation_error)."],
+  ...UPSTREAM_ERRORS,
+} as const;
+
 export function siteSeries(deps: StationRouteDeps) {
   // The routes' text names the registry's default provider by its own short name (docs/decisions.md#provider-words).
   const network = deps.registry.defaultFor("site_series")?.shortName;
@@ -113,12 +121,7 @@ export function siteSeries(deps: StationRouteDeps) {
           description:
             `The station, its sensors (element, depth in cm, ordinal, unit, period) where the source names them, the facts its sources give differently (which value is served, and the others), and links: the laboratory pedon characterised at the station (only when the lab provider holds it), the mapped survey at its point, and its series route. Example: /v1/stations/${example}`,
           ok: [StationResponse, "The station, sensors, disagreements, links, provenance, cache metadata and warnings."],
-          errors: {
-            404: STATION_404,
-            409: PLANNED_PROVIDER_ERROR,
-            422: ["ErrorResponse", "A malformed station triplet, or a provider that does not serve stations (code validation_error)."],
-            ...UPSTREAM_ERRORS,
-          },
+          errors: ONE_STATION_ERRORS,
           etag: true,
         }),
       },
@@ -172,12 +175,7 @@ export function siteSeries(deps: StationRouteDeps) {
           description:
             `The station as its source wrote it (the snapshot's metadata row, or the live API's station object), inside a labelled wrapper. Not normalized; not promised to stay stable. Example: /v1/providers/{provider_id}/raw/stations/${example}`,
           ok: [RawStationResponse, "The raw record in its wrapper."],
-          errors: {
-            404: STATION_404,
-            409: PLANNED_PROVIDER_ERROR,
-            422: ["ErrorResponse", "A malformed station triplet, or a provider that does not serve stations (code validation_error)."],
-            ...UPSTREAM_ERRORS,
-          },
+          errors: ONE_STATION_ERRORS,
           etag: true,
         }),
       },
