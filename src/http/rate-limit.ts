@@ -83,6 +83,7 @@ export function createRateLimiter(db: LoamDatabase, limit: number, onStorageErro
   const reserveRow = db.$client.prepare<{ count: number }, [string, number, number]>(
     "INSERT INTO rate_counters (client, window_start, count) VALUES (?1, ?2, ?3) ON CONFLICT (client, window_start) DO UPDATE SET count = rate_counters.count + excluded.count RETURNING count",
   );
+  const insertFirst = db.$client.prepare<unknown, [string, number]>("INSERT OR IGNORE INTO rate_counters (client, window_start, count) VALUES (?1, ?2, 1)");
   /** Add `n` to a client's stored count of a window; the count after. */
   const reserve = (client: string, windowStart: number, n: number): number | undefined => reserveRow.get(client, windowStart, n)?.count;
   const sweep = db
@@ -107,7 +108,9 @@ export function createRateLimiter(db: LoamDatabase, limit: number, onStorageErro
 
   const writePending = db.$client.transaction((batch: typeof pending) => {
     for (const { client, windowStart, held } of batch) {
-      const count = reserve(client, windowStart, 1);
+      // Usually nobody has counted the client since its read: a plain insert (its count is 1) costs less
+      // than the UPSERT returning the count, which is left for a row another process wrote meanwhile.
+      const count = insertFirst.run(client, windowStart).changes === 1 ? 1 : reserve(client, windowStart, 1);
       // Other processes drew numbers too: the next ones handed out here come after theirs.
       if (count !== undefined && count > held.last) {
         held.next += count - held.last;
