@@ -124,6 +124,9 @@ export function createApp(deps: AppDeps) {
   });
   const app = new Elysia({
     name: "loam",
+    // Elysia finds the path after `http://`, not after the 11 characters of a host of four or more:
+    // `Host: a` is routed too (src/http/request-path.ts, docs/decisions.md#host-header).
+    handler: { standardHostname: false },
     // Bun closes a connection idle this long (seconds), so no client holds one open forever; it
     // outlasts UPSTREAM_TIMEOUT_MS so a slow upstream ends in a 504, not a dropped connection.
     serve: { idleTimeout: idleTimeoutFor(deps.config.upstreamTimeoutMs) },

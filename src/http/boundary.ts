@@ -138,6 +138,14 @@ export function createBoundary(options: BoundaryOptions) {
     return { startedAt, requestId, client, decision: options.rateLimiter.hit(client, now()) };
   }
 
+  /**
+   * A bare target routed as a copy (request-path.ts routableRequest): the copy carries the original's
+   * id and client, since only the original knows its socket's address.
+   */
+  function adopt(request: Request, routed: Request, socketAddress: () => string | undefined): void {
+    startTrace(routed, requestIdFor(request), clientOf(request, socketAddress, options.trustProxy));
+  }
+
   /** An admitted request left to routing (the rate limit refused it): the plugin reads its admission instead of making another. */
   function leave(request: Request, admitted: RequestTrace): void {
     keepTrace(request, admitted);
@@ -163,7 +171,7 @@ export function createBoundary(options: BoundaryOptions) {
     options.accessLog.record(entry, kept === undefined ? undefined : (kept.line ??= lineShape(entry)));
   }
 
-  return { plugin: boundaryPlugin(options, now, record), admit, leave, record };
+  return { plugin: boundaryPlugin(options, now, record), admit, adopt, leave, record };
 }
 export type Boundary = ReturnType<typeof createBoundary>;
 

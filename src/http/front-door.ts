@@ -13,6 +13,7 @@ import { dataCacheControl, maxAgeSeconds } from "./headers";
 import type { KeptShape } from "./access-log";
 import { writeRateLimit, type RateDecision } from "./rate-limit";
 import type { RepeatAnswer, RepeatAnswers } from "./repeat-answers";
+import { routableRequest } from "./request-path";
 
 export type FetchHandler = (request: Request, server: Server<undefined>) => Response | Promise<Response>;
 
@@ -62,6 +63,12 @@ export function createFrontDoor(options: FrontDoorOptions): FetchHandler {
   }
 
   return (request, server) => {
+    // A bare target (an odd Host, or none) is routed as a copy with an absolute URL (request-path.ts); it is never a kept answer's.
+    const routable = routableRequest(request);
+    if (routable !== request) {
+      boundary.adopt(request, routable, () => server.requestIP(request)?.address);
+      return route(routable, server);
+    }
     if (request.method !== "GET") return route(request, server);
     const at = now();
     const answer = repeats.find(request, at);

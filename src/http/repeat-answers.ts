@@ -12,6 +12,7 @@
  * down to the entry's end) and Server-Timing are made per request by the front door.
  */
 import { Lru } from "../lru";
+import { isBareTarget } from "./request-path";
 
 /** Headers the front door makes per request; never kept. */
 const PER_REQUEST_HEADERS = new Set(["x-request-id", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "server-timing"]);
@@ -83,7 +84,8 @@ export class RepeatAnswers {
 
   /** Remember a 200 the pipeline just finished for a GET: its body, its headers as sent, and how long they stand. */
   remember(request: Request, body: Blob | Uint8Array | string, sent: Record<string, string>, terms: RepeatTerms): void {
-    if (request.method !== "GET") return;
+    // A bare target's copy (request-path.ts) is keyed by a placeholder URL no client sends as such.
+    if (request.method !== "GET" || isBareTarget(request)) return;
     const headers = new Headers();
     const notModifiedHeaders = new Headers();
     for (const name in sent) {

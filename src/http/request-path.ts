@@ -47,8 +47,34 @@ export function requestQuery(url: string): string {
   return url.slice(start + 1, end === -1 ? undefined : end);
 }
 
+/**
+ * Elysia finds a request's path at the first `/` after a fixed offset of its URL (ElysiaConfig
+ * `handler.standardHostname`): after `http://` in this app (createApp), so a one-letter Host such as
+ * `Host: a` (`http://a/health`) is routed; Elysia's default offset, 11, assumed a host of four
+ * characters or more and every route answered 404. A bare request target (`/v1/...`: an odd Host, or
+ * HTTP/1.0 without one) has no such prefix: the front door routes it as a copy with an absolute URL
+ * on a placeholder host, marked here so that its links stay relative as its own URL's would, and no
+ * answer is remembered under the placeholder (docs/decisions.md#host-header).
+ */
+const BARE_TARGET_ORIGIN = "http://bare-target.invalid";
+const rebuilt = new WeakSet<Request>();
+
+/** The request Elysia can route: itself, or for a bare target a copy with an absolute URL. */
+export function routableRequest(request: Request): Request {
+  if (request.url.charCodeAt(0) !== 47 /* "/" */) return request;
+  const routable = new Request(BARE_TARGET_ORIGIN + request.url, request);
+  rebuilt.add(routable);
+  return routable;
+}
+
+/** A copy made by routableRequest: its URL's origin is a placeholder, not the client's. */
+export function isBareTarget(request: Request): boolean {
+  return rebuilt.has(request);
+}
+
 /** The origin for links in a body: the request's own when its URL is absolute, else "" (links stay relative). */
 export function requestOrigin(request: Request): string {
+  if (rebuilt.has(request)) return "";
   try {
     return new URL(request.url).origin;
   } catch {

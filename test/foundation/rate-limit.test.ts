@@ -85,6 +85,27 @@ describe("a new client's first ticket", () => {
   });
 });
 
+describe("two processes meeting a new client in the same turn", () => {
+  test("each hands out its number 1; the second's write finds the first's row and goes on after it", async () => {
+    const db = openDatabase(tempDbPath());
+    // Two limiters on one LOAM_DB stand for two processes sharing it.
+    const first = createRateLimiter(db, 3);
+    const second = createRateLimiter(db, 3);
+    const minute = Math.floor(Date.now() / 60_000) * 60_000 + 20_000;
+    const count = () => db.select().from(rateCounters).all().find((row) => row.client === "198.51.100.9")?.count ?? 0;
+    expect(first.hit("198.51.100.9", minute).remaining).toBe(2);
+    expect(second.hit("198.51.100.9", minute).remaining).toBe(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(count()).toBe(2);
+    // The second process's next number comes after both first tickets: 3 of 3, then refused.
+    expect([second.hit("198.51.100.9", minute), second.hit("198.51.100.9", minute)].map((d) => [d.allowed, d.remaining])).toEqual([
+      [true, 0],
+      [false, 0],
+    ]);
+    expect(count()).toBeGreaterThanOrEqual(3);
+  });
+});
+
 describe("rate counters are swept", () => {
   test("every thousandth decision deletes the windows older than the last one, and keeps the last one and this one", async () => {
     const db = openDatabase(tempDbPath());

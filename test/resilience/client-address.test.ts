@@ -14,6 +14,13 @@ describe("clientKey", () => {
     }
   });
 
+  test("a dotted quad in canonical form is its own key, every part from 0 to 255", () => {
+    for (const address of ["0.0.0.0", "9.9.9.9", "10.0.0.1", "99.100.199.200", "249.250.255.255"]) expect(clientKey(address)).toBe(address);
+    expect(clientKey("010.0.0.1")).toBe("10.0.0.1");
+    expect(clientKey("10.0.0.00")).toBe("10.0.0.0");
+    for (const junk of ["256.0.0.1", "10.0.0.260", "10.0.0.1.", ".10.0.0.1"]) expect(clientKey(junk)).toBeNull();
+  });
+
   test("IPv6 addresses are keyed by their /64", () => {
     const key = "2001:db8:1:2::/64";
     for (const form of ["2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:0DB8:0001:0002:0:0:0:9", "[2001:db8:1:2::5]:8080", "2001:db8:1:2::7%eth0", "2001:db8:1:2:0:0:1.2.3.4"]) {
