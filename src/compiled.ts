@@ -1,6 +1,6 @@
 /**
  * What the single executable runs. scripts/build.ts generates the compile entry (dist/entry.ts),
- * which imports the snapshot and every page asset (src/pages/assets.ts `assetSources`) `with { type:
+ * which imports the snapshot and every page asset (src/pages/assets.ts `assets()`) `with { type:
  * "file" }`, so that `bun build --compile` embeds them, and hands them here; from then on the
  * executable is the ordinary command line (src/cli.ts).
  */

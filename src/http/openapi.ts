@@ -135,11 +135,6 @@ function documentedResponses(specs: Record<number, ResponseSpec>, options: { eta
 }
 
 /**
- * The swagger plugin, with `polishDocument` applied to the document it returns (see
- * openapi-polish.ts). The hook is local and declared before the plugin, so it wraps only the
- * plugin's own routes.
- */
-/**
  * The sources the document's own texts name (docs/decisions.md#provider-words), from the app's registry
  * (this room knows no provider): every operational provider's short name, and by endpoint family (soil,
  * pedons, series, geochem) the short name of the provider its routes answer from by default.
@@ -160,6 +155,11 @@ export function openApiDocument(models: Record<string, TSchema>, sources: Docume
 /** A tag's description, with the short name of its family's default provider where the registry has one. */
 const sourced = (text: string, source: string | undefined, rest: string) => `${text}${source ? ` (${source})` : ""}${rest}`;
 
+/**
+ * The swagger plugin, with `polishDocument` applied to the document it returns (see
+ * openapi-polish.ts). The hook is local and declared before the plugin, so it wraps only the
+ * plugin's own routes.
+ */
 function swaggerPlugin(models: Record<string, TSchema>, sources: DocumentSources) {
   return swagger({
     // The plugin's own page would load Swagger UI from a CDN; Loam serves /docs itself (src/pages).

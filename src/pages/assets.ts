@@ -56,8 +56,10 @@ const PACKAGE_FILES: Readonly<Record<string, string>> = {
  */
 const ALIASES: Readonly<Record<string, string>> = { "/": "/map", "/favicon.ico": "/map/favicon.svg" };
 
+/** The files under a folder, hidden ones left out (an editor's swap file, a .DS_Store: never served). */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => !entry.name.startsWith("."))
     .flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]))
     .sort();
 }
@@ -69,7 +71,7 @@ function urlOf(root: string, file: string): string {
 }
 
 /** URL → the file on disk, from the checkout at `root` and Loam's installed packages: what the build embeds. */
-export function assetSources(root = ROOT): Record<string, string> {
+function assetSources(root: string): Record<string, string> {
   const sources: Record<string, string> = {};
   for (const file of filesUnder(join(root, PUBLIC))) sources[urlOf(root, file)] = file;
   for (const [url, specifier] of Object.entries(PACKAGE_FILES)) sources[url] = Bun.resolveSync(specifier, ROOT);

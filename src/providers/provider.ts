@@ -174,6 +174,8 @@ export interface MapUnitRole<A = any, PA = any> {
   query: QueryKind<MapUnitParams, A>;
   /** The key as it may enter a query, or a ValidationError (422) naming the rule. */
   checkKey(raw: string): string;
+  /** Its keys in words for the route's document: what a key is, its pattern where one states it, and a key it holds. */
+  keys: { syntax: string; pattern?: string; example: string };
   /** The map unit of an answer; null when the key is unknown (the caller's 404). */
   read(answer: A, context: AnswerContext): MapUnitData | null;
   /** The words of that 404: what the source does not hold, and what it holds where that helps. */

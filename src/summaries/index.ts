@@ -7,7 +7,7 @@ import { ValidationError } from "../errors";
 import { checkDepthInterval, type DataDeps } from "../answer";
 import { fitFor, oneProviderName, resolveProvider, unknownInProviders, type ProviderFit } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
-import { DEFAULT_SUMMARY_PROVIDER, MapUnitPathParams, MapUnitQueryParams, SummaryQueryParams, SummaryResponse } from "./model";
+import { DEFAULT_SUMMARY_PROVIDER, mapUnitParams, MapUnitQueryParams, SummaryQueryParams, SummaryResponse } from "./model";
 import { mapUnitSummary, summaryAtPoint, type EffectiveSummaryQuery } from "./service";
 import { parseMethod, planSummaries, type MapUnitProvider } from "../aggregation/plan";
 import { MAP_UNIT_TABLE, SUMMARY_TABLE } from "../tables";
@@ -67,7 +67,12 @@ const DATA_ERRORS = {
 const BODY =
   "The body: the map unit with every component (with or without horizon data), and one summary per requested property: value or category, unit, depth, percent_of_map_unit, each component's contribution, the formulas (transformations), source and warnings.";
 
+/** The route's words for a key when no provider of map units is registered (it then refuses every request). */
+const NO_KEYS = { syntax: "a map unit key of the mapped-survey provider", example: "2765528" };
+
 export function summaries(deps: SummaryRouteDeps) {
+  // The document speaks the default mapped-survey provider's words for its keys.
+  const keys = deps.registry.defaultFor("mapped_location")?.mapUnits?.keys ?? NO_KEYS;
   return new Elysia({ name: "loam.summaries" })
     .get(
       "/v1/soil/mapunits/:map_unit_key",
@@ -80,13 +85,13 @@ export function summaries(deps: SummaryRouteDeps) {
       },
       {
         transform: mapUnitQuery.transform,
-        params: MapUnitPathParams,
+        params: mapUnitParams(keys),
         query: MapUnitQueryParams,
         ...documentedRoute({
           operationId: "getMapUnit",
           tag: "soil",
           summary: "One map unit, its components and its summaries",
-          description: `${BODY} Example: /v1/soil/mapunits/2765528?properties=clay,available_water_storage,drainage_class&depth_bottom_cm=100`,
+          description: `${BODY} Example: /v1/soil/mapunits/${keys.example}?properties=clay,available_water_storage,drainage_class&depth_bottom_cm=100`,
           ok: [SummaryResponse, "The map unit, its components and the summaries."],
           errors: {
             404: ["ErrorResponse", "No map unit has this key (code not_found)."],

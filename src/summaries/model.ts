@@ -53,14 +53,16 @@ export const MapUnitQueryParams = t.Object({
   ),
 });
 
-/** The route checks the key itself (the provider's checkKey, with a message naming the rule): Elysia does not check it first (noValidate). */
-export const MapUnitPathParams = t.Object(
-  {
-    // A SSURGO mukey, as the mapped-survey provider's checkMapUnitKey reads it (which also bounds it at 2147483647).
-    map_unit_key: t.String({ maxLength: 40, description: "The map unit key (mukey): digits, e.g. 2765528.", examples: ["2765528"], pattern: "^[1-9][0-9]{0,9}$" }),
-  },
-  { noValidate: true },
-);
+/**
+ * The key in the words of the provider the route answers from by default (its syntax, pattern and a key
+ * it holds): the document promises what the provider enforces. The route checks the key itself (the
+ * provider's checkKey, with a message naming the rule): Elysia does not check it first (noValidate).
+ */
+export const mapUnitParams = (keys: { syntax: string; pattern?: string; example: string }) =>
+  t.Object(
+    { map_unit_key: t.String({ maxLength: 40, description: `The map unit key: ${keys.syntax}, e.g. ${keys.example}.`, examples: [keys.example], ...(keys.pattern ? { pattern: keys.pattern } : {}) }) },
+    { noValidate: true },
+  );
 
 export const SummaryQuery = t.Object(
   {

@@ -98,7 +98,7 @@ const objectOf = (schema: TSchema): TSchema | undefined => {
 };
 
 /** Every leaf of an object schema in the model's order, as its path (a nullable object is walked; an array is a leaf). */
-export function leavesOf(schema: TSchema, path: readonly string[] = []): (readonly string[])[] {
+function leavesOf(schema: TSchema, path: readonly string[] = []): (readonly string[])[] {
   const object = objectOf(schema);
   if (!object) return [path];
   return Object.entries((object as unknown as { properties: Record<string, TSchema> }).properties).flatMap(([key, child]) => leavesOf(child, [...path, key]));
@@ -136,7 +136,7 @@ function headerOf<Row>(part: Part<Row>, path: readonly string[]): string {
 }
 
 /** Why a leaf is not a column (it or an object above it is declared omitted), or undefined. */
-export function omittedWhy<Row>(part: Part<Row>, path: readonly string[]): string | undefined {
+function omittedWhy<Row>(part: Part<Row>, path: readonly string[]): string | undefined {
   for (let i = path.length; i > 0; i -= 1) {
     const why = part.omit?.[path.slice(0, i).join(".")];
     if (why !== undefined) return why;

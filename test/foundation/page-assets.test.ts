@@ -57,6 +57,10 @@ describe("page assets", () => {
     const listed = assetsOf(root);
     expect(listed["/map/js/layers/new-kind.js"]).toEqual({ path: join(root, "public/map/js/layers/new-kind.js"), type: "text/javascript; charset=utf-8" });
     expect(listed["/map"]!.type).toBe("text/html; charset=utf-8");
+    // A hidden file (an editor's swap file, a .DS_Store) is never listed, nor refused.
+    writeFileSync(join(root, "public/map/js/.main.js.swp"), "swap");
+    writeFileSync(join(root, "public/.DS_Store"), "");
+    expect(Object.values(assetsOf(root)).filter((a) => a.path.includes("/.")).length).toBe(0);
     writeFileSync(join(root, "public/map/notes.md"), "# notes");
     expect(() => assetsOf(root)).toThrow(/\/map\/notes\.md \(\.md\)/);
   });

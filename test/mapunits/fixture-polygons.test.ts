@@ -108,6 +108,20 @@ describe.skipIf(!py)("a fixture map-unit polygons provider registered with one l
     expect([malformed.status, malformed.body.error.provider]).toEqual([422, "fixture_polygons"]);
   });
 
+  test("the OpenAPI document of /v1/soil/mapunits/{map_unit_key} states its key syntax, pattern and example, not the default survey's", async () => {
+    const doc = (await loam.json("/openapi.json")).body;
+    const operation = doc.paths["/v1/soil/mapunits/{map_unit_key}"].get;
+    const key = operation.parameters.find((p: any) => p.name === "map_unit_key");
+    expect([key.description, key.schema.pattern, key.example ?? key.schema.examples?.[0]]).toEqual([
+      "The map unit key: a fixture map unit key: mu- and a mukey, e.g. mu-2765522.",
+      "^mu-[1-9][0-9]{0,9}$",
+      "mu-2765522",
+    ]);
+    expect(operation.description).toContain("/v1/soil/mapunits/mu-2765522?");
+    // The document's pattern is what the provider enforces: its example passes it, the default survey's key does not.
+    expect(new RegExp(key.schema.pattern).test("mu-2765522") && !new RegExp(key.schema.pattern).test("2765522")).toBe(true);
+  });
+
   test("GET /v1/soil/aoi cuts its polygons to an area: each map unit's geodesic area as the reference measures the shapefile (0.1 %), its slope, its citation", async () => {
     const [w, s, e, n] = [-93.7907, 42.0067, -93.7902, 42.0071];
     const wkt = `POLYGON ((${w} ${s}, ${e} ${s}, ${e} ${n}, ${w} ${n}, ${w} ${s}))`;

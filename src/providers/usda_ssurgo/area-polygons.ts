@@ -21,7 +21,6 @@ import { sqlInteger, sqlNumber } from "../../upstream/sda/sql";
 import type { Payload, QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
 import type { AreaParams, MapUnitPolygon } from "../provider";
-import { SSURGO_SOURCE_URL } from "./catalog";
 import { MAX_POLYGON_ROWS, SSURGO_POLYGON_COLUMNS, nativeAnswer, polygonRow, polygonRowsOf, polygonSelect, sdaGeometry, type PolygonRow } from "./polygons";
 
 const AXES = ["longitude", "latitude"] as const;

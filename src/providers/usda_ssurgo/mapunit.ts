@@ -91,6 +91,9 @@ const HORIZON_VALUE_COLUMNS: readonly string[] = HORIZON_PROPERTY_STEMS.map(([st
 export const MAP_UNIT_KEY_PATTERN = /^[1-9][0-9]{0,9}$/;
 
 /** The mukey as it may enter SQL: digits only, at most an SQL Server int, or a ValidationError (422). */
+/** A map unit key in words, for the route's document (checkMapUnitKey also bounds it at 2147483647). */
+export const MAP_UNIT_KEYS = { syntax: "a SSURGO map unit key (mukey): digits, without a leading zero", pattern: MAP_UNIT_KEY_PATTERN.source, example: "2765528" };
+
 export function checkMapUnitKey(mukey: string): string {
   if (typeof mukey !== "string" || !MAP_UNIT_KEY_PATTERN.test(mukey) || Number(mukey) > 2_147_483_647) {
     throw new ValidationError("map_unit_key must be a SSURGO map unit key: digits only, without a leading zero, at most 2147483647 (e.g. 2765528).");

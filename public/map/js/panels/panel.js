@@ -103,6 +103,5 @@ export function createPanel(map, onClose) {
     fit,
     detail,
     current,
-    message,
   };
 }
