@@ -69,7 +69,9 @@ const SITE_ERRORS = {
 
 export function geochem(deps: GeochemRouteDeps) {
   // The routes' text names the registry's default provider by its own short name (docs/decisions.md#provider-words).
-  const source = deps.registry.defaultFor("sample_sites")?.shortName ?? "the sample-site provider's";
+  const provider = deps.registry.defaultFor("sample_sites");
+  const source = provider?.shortName ?? "the sample-site provider's";
+  const scope = provider ? ` (${provider.sites.scope.samples}, ${provider.sites.scope.area})` : "";
   return new Elysia({ name: "loam.geochem" })
     .get(
       "/v1/geochem/sites",
@@ -89,7 +91,7 @@ export function geochem(deps: GeochemRouteDeps) {
           tag: "geochem",
           summary: "Geochemistry sample sites in a box, or nearest a point",
           description:
-            `An RFC 7946 FeatureCollection of ${source} sample sites (0-5 cm soil, conterminous US). With bbox (any size inside WGS84): the sites in the box in site-id order, at most \`limit\` per page; when \`truncated\`, \`next\` (and the Link header) give the next page, whose cursor is bound to the box and property; format=csv answers every page of the box in one file (at most 50,000 rows). With near=lat,lon: the \`limit\` nearest sites, nearest first, each with distance_km. With property (one element): each site carries its result flat (value, reported_value, value_qualifier, reporting_limit, unit) for mapping; censored results have value null. Examples: /v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=arsenic, /v1/geochem/sites?near=42.0864,-93.7571&limit=5`,
+            `An RFC 7946 FeatureCollection of ${source} sample sites${scope}. With bbox (any size inside WGS84): the sites in the box in site-id order, at most \`limit\` per page; when \`truncated\`, \`next\` (and the Link header) give the next page, whose cursor is bound to the box and property; format=csv answers every page of the box in one file (at most 50,000 rows). With near=lat,lon: the \`limit\` nearest sites, nearest first, each with distance_km. With property (one element): each site carries its result flat (value, reported_value, value_qualifier, reporting_limit, unit) for mapping; censored results have value null. Examples: /v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=arsenic, /v1/geochem/sites?near=42.0864,-93.7571&limit=5`,
           ok: [GeochemSiteCollection, "Sites (possibly none), whether more follow and the next page, cache metadata and warnings."],
           errors: {
             409: PLANNED_PROVIDER_ERROR,
@@ -123,7 +125,7 @@ export function geochem(deps: GeochemRouteDeps) {
           tag: "geochem",
           summary: "One geochemistry sample site and its element results",
           description:
-            "The site (SiteID, lab id, state, coordinates, collection date, NLCD 1992 land cover, 0-5 cm depth) and one observation per element asked for (default all 44): value (null when censored), reported_value as the file has it, value_qualifier, reporting_limit, unit (from the file's unit row; wt. % served as %), the file's column and cell, citation and retrieval time. An element with no sample (N.S.) has no observation and a warning naming it. Example: /v1/geochem/sites/3560?properties=arsenic,selenium,lead",
+            `The site (its id, lab id, state, coordinates, collection date, land cover as recorded, sampled depth) and one observation per element asked for (default all ${provider?.sites.properties.length ?? "it serves"}): value (null when censored), reported_value as the file has it, value_qualifier, reporting_limit, unit (from the file's unit row; wt. % served as %), the file's column and cell, citation and retrieval time. An element with no sample (N.S.) has no observation and a warning naming it. Example: /v1/geochem/sites/${provider?.sites.key.example ?? "3560"}?properties=arsenic,selenium,lead`,
           ok: [GeochemSiteResponse, "The site, its observations, provenance, cache metadata and warnings."],
           errors: {
             409: PLANNED_PROVIDER_ERROR,

@@ -146,7 +146,7 @@ export async function geochemSites(
         const warnings = [...provider.sites.warnings(cached.answer, source)];
         if (truncated) warnings.push(`More sites lie in the box: this page holds ${query.limit} sites in site-id order; follow 'next' (or the Link header) for the next page.`);
         if (query.bbox && page.length === 0) {
-          warnings.push(`No ${provider.shortName} site lies in the box${after === null ? "" : " after the cursor's position"}; the survey covers the conterminous United States only.`);
+          warnings.push(`No ${provider.shortName} site lies in the box${after === null ? "" : " after the cursor's position"}; it sampled ${provider.sites.scope.area} only.`);
         }
         if (query.property !== null) {
           if (page.some((r) => r.noSample.length > 0)) warnings.push(`Sites with no sample for '${query.property}' have reported_value 'N.S.': ${NO_SAMPLE_NOTE}`);

@@ -471,6 +471,8 @@ export interface SampleSiteProvider<A = any> extends OperationalBase {
     rawNotes: readonly string[];
     /** What the source says of its methods, said once on a site's answer (measurement_method's caveat). */
     methodNote: string;
+    /** What its samples are and where it sampled, in the routes' words: "0-5 cm soil", "the conterminous United States". */
+    scope: { samples: string; area: string };
   };
 }
 

@@ -416,3 +416,13 @@ describe("any input", () => {
     );
   });
 });
+
+describe("an empty box", () => {
+  test("a box over the Atlantic holds no site: 200 with no features and a warning naming where the provider sampled", async () => {
+    const { status, body } = await loam.json("/v1/geochem/sites?bbox=-40,30,-39,31");
+    expect(status).toBe(200);
+    contract.assert("GeochemSiteCollection", body);
+    expect(body.features).toEqual([]);
+    expect(body.warnings).toContain("No USGS DS 801 site lies in the box; it sampled the conterminous United States only.");
+  });
+});

@@ -55,6 +55,7 @@ export const usgsGeochem: SampleSiteProvider<GeochemRows> = {
   sites: {
     properties: ELEMENT_PROPERTIES,
     methodNote: METHOD_NOTE,
+    scope: { samples: "0-5 cm soil", area: "the conterminous United States" },
     key: { parse: (raw) => (/^[1-9][0-9]{0,8}$/.test(raw) ? Number(raw) : null), syntax: "a DS 801 SiteID, a positive whole number (8 to 31081 in the file)", example: "3560" },
     inBox: SITES_IN_BOX_QUERY,
     nearest: NEAREST_SITES_QUERY,
