@@ -46,8 +46,6 @@ export interface SitesCollectionSpec<S, P extends OperationalProvider = Operatio
   matched?(deps: DataDeps, source: SitesSource<S, P>, bbox: Bbox): Promise<number | null>;
   /** The UTC days a site is dated by: a dated collection has a temporal extent and takes `datetime` (its own `query` reads it). */
   days?(site: S): SiteDays;
-  /** The walk for the extents, when the feature's service gives it (else the generic walk). */
-  walk?(deps: DataDeps): Promise<SitesExtent>;
   query?: CollectionEntry["query"];
   one?: CollectionEntry["item"];
 }
@@ -55,7 +53,6 @@ export interface SitesCollectionSpec<S, P extends OperationalProvider = Operatio
 export function sitesCollection<S, P extends OperationalProvider = OperationalProvider>(spec: SitesCollectionSpec<S, P>): CollectionEntry {
   const params = (base: SitesBoxParams) => (spec.box ? spec.box(base) : base);
   const walkOf = (deps: DataDeps) => {
-    if (spec.walk) return spec.walk(deps);
     const source = spec.sites(deps);
     return walkExtent(deps, source.provider, source.part, (after) => params({ bbox: WORLD, after, limit: WALK_PAGE }), spec.days);
   };
@@ -76,7 +73,7 @@ export function sitesCollection<S, P extends OperationalProvider = OperationalPr
     fields: spec.fields,
     geometry: ["point"],
     async extent(deps) {
-      if (spec.days || spec.walk) return (await extentWalk(deps)).bbox;
+      if (spec.days) return (await extentWalk(deps)).bbox;
       const source = spec.sites(deps);
       return sitesBbox(deps, source.provider, source.part, (after) => params({ bbox: WORLD, after, limit: WALK_PAGE }));
     },
