@@ -277,8 +277,10 @@ export interface SitesNearParams {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface SitesPart<S, A = any, K = string, B extends SitesBoxParams = SitesBoxParams, N extends SitesNearParams = SitesNearParams, O = any> {
-  /** Its key syntax: a path segment read as a key (null when malformed), and the syntax in words for the 422. */
-  /** `example`: a key the source holds, for the routes' examples (docs/decisions.md#provider-words). */
+  /**
+   * Its key syntax: a path segment read as a key (null when malformed), the syntax in words for the 422,
+   * and `example`, a key the source holds, for the routes' examples (docs/decisions.md#provider-words).
+   */
   key: { parse(raw: string): K | null; syntax: string; example: string };
   inBox: QueryKind<B, A>;
   /** Absent when the provider does not find sites by distance. */

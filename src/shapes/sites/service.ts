@@ -66,7 +66,7 @@ export async function boxPage<S, B extends SitesBoxParams>(deps: DataDeps, provi
 
 /**
  * The pages of a box from `after` on: one page of `limit`, or (`whole`: a CSV) every page, each of
- * `wholeLimit`, up to the CSV cap (docs/decisions.md#csv-whole), refused naming `rows`. With their cache.
+ * `limit`, up to the CSV cap (docs/decisions.md#csv-whole), refused naming `rows`. With their cache.
  */
 export async function boxPages<S, B extends SitesBoxParams>(
   deps: DataDeps,
@@ -116,8 +116,8 @@ export interface SitesExtent {
 }
 
 /**
- * Every site's extent: a walk over the world in pages of `pageSize` (each a cached answer of the
- * provider), folding where each site is and, with `daysOf`, when.
+ * Every site's extent: a walk over the world in the pages `params` asks for (each a cached answer of
+ * the provider), folding where each site is and, with `daysOf`, when.
  */
 export async function walkExtent<S, B extends SitesBoxParams>(
   deps: DataDeps,
