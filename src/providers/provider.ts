@@ -128,9 +128,6 @@ export interface PointParams {
   longitude: number;
 }
 
-/** What a mapped-location provider's normalizer reads beside its answer: the shape's context (the point, properties, depths, where and when). */
-export type PointContext = PointValuesContext;
-
 /** A component of a map unit at the point, as the point answer lists it (for the location warnings). */
 export interface PointComponent {
   component_key: string;
@@ -209,7 +206,7 @@ export interface PointProvider<A = any> extends OperationalBase {
   readonly point: PointValuesPart<PointParams, A> & {
     /** Where it maps, for the no-map-unit reasons and the live coverage sentence (docs/decisions.md#coverage-messages). */
     scope: MappedScope;
-    normalize(answer: A, context: PointContext): NormalizedPoint;
+    normalize(answer: A, context: PointValuesContext): NormalizedPoint;
   };
   /** Whole map units and their components, for map-unit summaries; absent when the provider has none. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -567,12 +564,6 @@ export interface PointValuesProvider<A = any, G = any> extends OperationalBase {
 // ---- site series: stations and their sensor time series (GET /v1/stations...) ---------------------
 // (docs/decisions.md#site-series; kept in its own block)
 
-/** A page of the stations in a box, in the provider's station order after the keyset position `after` (a station key). */
-export type StationBoxParams = SitesBoxParams;
-
-/** The stations nearest a point, nearest first. */
-export type StationNearParams = SitesNearParams;
-
 export interface StationKeyParams {
   /** A key that passed the provider's `key.parse`. */
   station: string;
@@ -613,7 +604,7 @@ export interface StationSeriesReading {
 export interface StationProvider<A = any, S = any> extends OperationalBase {
   readonly role: "site_series";
   /** Stations are sites (SitesPart, keyed by the provider's station key): `key`, `inBox`, `nearest`, `one`, `page`, `keyOf`, `where`. */
-  readonly stations: SitesPart<StationReading, A, string, StationBoxParams, StationNearParams, StationKeyParams> & {
+  readonly stations: SitesPart<StationReading, A, string, SitesBoxParams, SitesNearParams, StationKeyParams> & {
     /** The property ids its series measure, and the depths (cm) its sensors stand at. */
     elements: readonly string[];
     depthsCm: readonly number[];
