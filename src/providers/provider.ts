@@ -286,8 +286,6 @@ export interface SitesPart<S, A = any, K = string, B extends SitesBoxParams = Si
   one: { query: QueryKind<O, A>; params(key: K): O; found(answer: A): boolean };
   /** The sites of a box or nearest answer asked with `params`, at most `limit` in its order, and where the page ends (its last key). */
   page(answer: A, limit: number, params: B | N): { sites: S[] } & PageEnd;
-  /** A site's key, as its cursor position and its feature id. */
-  keyOf(site: S): string;
   /** Where a site is: [longitude, latitude]. */
   where(site: S): [number, number];
   /** The extent of every located site, where the provider has a query for it; absent: the service walks every site. */
@@ -351,7 +349,7 @@ export interface PedonProvider<B = any, D = any> extends OperationalBase {
   readonly role: "lab_pedons";
   /**
    * Pedons are sites (SitesPart): its `key` syntax, `inBox` (features in pedon-key order; `page` says
-   * whether more than `limit` exist), `one` (the pedon's layers: an answer of its own, `D`), `keyOf`, `where`, `extent`.
+   * whether more than `limit` exist), `one` (the pedon's layers: an answer of its own, `D`), `where`, `extent`.
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly pedons: SitesPart<Static<typeof PedonFeature>, any, PedonKey, SitesBoxParams, SitesNearParams, PedonParams> & {
@@ -603,7 +601,7 @@ export interface StationSeriesReading {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface StationProvider<A = any, S = any> extends OperationalBase {
   readonly role: "site_series";
-  /** Stations are sites (SitesPart, keyed by the provider's station key): `key`, `inBox`, `nearest`, `one`, `page`, `keyOf`, `where`. */
+  /** Stations are sites (SitesPart, keyed by the provider's station key): `key`, `inBox`, `nearest`, `one`, `page`, `where`. */
   readonly stations: SitesPart<StationReading, A, string, SitesBoxParams, SitesNearParams, StationKeyParams> & {
     /** The property ids its series measure, and the depths (cm) its sensors stand at. */
     elements: readonly string[];
