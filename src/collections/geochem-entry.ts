@@ -7,7 +7,7 @@
  * is never replaced by its limit (docs/decisions.md#geochem).
  */
 import type { DataDeps } from "../answer";
-import { elements, flatSite, flatWarnings, geochemSiteFlat, geochemSitesPage, type FlatElementResult, type FlatSiteFeature } from "../geochem/service";
+import { elements, geochemSiteFlat, geochemSitesPage, type FlatElementResult, type FlatSiteFeature } from "../geochem/service";
 import { GEOCHEM_PROVIDER, GeochemSiteFeatureProperties, SITE_ID_PATTERN } from "../geochem/model";
 import { ProviderNotOperationalError, ValidationError } from "../errors";
 import { sitesCollection, type SitesSource } from "./sites-entry";
@@ -83,8 +83,6 @@ export const geochemSitesCollection = sitesCollection<SiteReading, SampleSitePro
   // A site is dated by its collection day.
   days: ({ site }) => (site.collection_date === null ? null : { first: site.collection_date, last: site.collection_date }),
   // Its pages and items carry the asked elements' results, read by the geochem service (below).
-  item: (reading) => item(flatSite(reading), {}),
-  warnings: (deps, { provider }, cached, cache) => flatWarnings(deps, provider, cached.answer, cache),
   query(deps, bbox, params, time) {
     const properties = elementsOf(deps, params);
     // The sites are dated by day: the interval's UTC days select them (docs/decisions.md#ogc-api-features).

@@ -70,12 +70,6 @@ function sharedWarnings(source: SourceDescription, cache: ReturnType<typeof desc
   return sourceWarnings(source.kind === "snapshot" ? { kind: "geochem", location: source.location } : source, cache);
 }
 
-/** The warnings of a flat page or site (the OGC collection): the provider's, then whether the answer is stale. */
-export function flatWarnings(deps: DataDeps, provider: SampleSiteProvider, answer: unknown, cache: CacheDescriptor): string[] {
-  const source = deps.connected.sourceOf(provider);
-  return [...provider.sites.warnings(answer, source), ...sharedWarnings(source, cache)];
-}
-
 function feature(reading: SiteReading, property: string | null): GeochemSiteFeature {
   const { site } = reading;
   const properties: GeochemSiteFeature["properties"] = {
@@ -300,9 +294,6 @@ export async function geochemSitesPage(
     warnings: [...provider.sites.warnings(cached.answer, source), ...sharedWarnings(source, cache)],
   };
 }
-
-/** A site as GIS clients keep it (no element result). */
-export const flatSite = (reading: SiteReading): FlatSiteFeature => flatFeature(reading, null);
 
 function flatFeature(reading: SiteReading, property: string | null): FlatSiteFeature {
   const { depth, ...rest } = feature(reading, property).properties;
