@@ -8,7 +8,7 @@
  */
 import type { DataDeps } from "../answer";
 import { elements, geochemSiteFlat, geochemSitesPage, type FlatElementResult, type FlatSiteFeature } from "../geochem/service";
-import { GEOCHEM_PROVIDER, GeochemSiteFeatureProperties, SITE_ID_PATTERN } from "../geochem/model";
+import { GEOCHEM_PROVIDER, GeochemSiteFeatureProperties } from "../geochem/model";
 import { ProviderNotOperationalError, ValidationError } from "../errors";
 import { sitesCollection, type SitesSource } from "./sites-entry";
 import { flatFields } from "./flat-fields";
@@ -90,8 +90,9 @@ export const geochemSitesCollection = sitesCollection<SiteReading, SampleSitePro
     return {
       binding: { provider: sampleSites(deps)?.id ?? null, properties },
       async page(after, limit) {
-        if (after !== null && !/^[1-9][0-9]{0,8}$/.test(after)) throw new ValidationError("Query parameter 'cursor' is not a cursor Loam made; start again without it.");
-        const position = after === null ? null : Number(after);
+        const { part } = sitesOf(deps);
+        const position = after === null ? null : part.key.parse(after);
+        if (position === null && after !== null) throw new ValidationError("Query parameter 'cursor' is not a cursor Loam made; start again without it.");
         const sites = await geochemSitesPage(deps, { bbox, after: position, limit, days });
         // One page query per element, over the same box, position and limit: the same sites in the same order.
         const perElement = await Promise.all(properties.map((property) => geochemSitesPage(deps, { bbox, after: position, limit, property, days })));
@@ -110,9 +111,10 @@ export const geochemSitesCollection = sitesCollection<SiteReading, SampleSitePro
     };
   },
   async one(deps, id, params) {
-    if (!new RegExp(SITE_ID_PATTERN).test(id)) return null;
+    const siteId = sitesOf(deps).part.key.parse(id);
+    if (siteId === null) return null;
     const properties = elementsOf(deps, params);
-    const found = await geochemSiteFlat(deps, Number(id), properties);
+    const found = await geochemSiteFlat(deps, siteId, properties);
     if (found === null) return null;
     return { feature: () => item(found.feature, found.results), cache: found.cache, warnings: () => found.warnings, stamp: "" };
   },
