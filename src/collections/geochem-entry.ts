@@ -7,8 +7,8 @@
  * is never replaced by its limit (docs/decisions.md#geochem).
  */
 import type { DataDeps } from "../answer";
-import { elements, flatSite, flatWarnings, geochemSiteFlat, geochemSitesPage, type FlatElementResult, type FlatSiteFeature } from "../geochem/service";
-import { GEOCHEM_PROVIDER, GeochemSiteFeatureProperties, SITE_ID_PATTERN } from "../geochem/model";
+import { elements, geochemSiteFlat, geochemSitesPage, type FlatElementResult, type FlatSiteFeature } from "../geochem/service";
+import { GEOCHEM_PROVIDER, GeochemSiteFeatureProperties } from "../geochem/model";
 import { ProviderNotOperationalError, ValidationError } from "../errors";
 import { sitesCollection, type SitesSource } from "./sites-entry";
 import { flatFields } from "./flat-fields";
@@ -83,8 +83,6 @@ export const geochemSitesCollection = sitesCollection<SiteReading, SampleSitePro
   // A site is dated by its collection day.
   days: ({ site }) => (site.collection_date === null ? null : { first: site.collection_date, last: site.collection_date }),
   // Its pages and items carry the asked elements' results, read by the geochem service (below).
-  item: (reading) => item(flatSite(reading), {}),
-  warnings: (deps, { provider }, cached, cache) => flatWarnings(deps, provider, cached.answer, cache),
   query(deps, bbox, params, time) {
     const properties = elementsOf(deps, params);
     // The sites are dated by day: the interval's UTC days select them (docs/decisions.md#ogc-api-features).
@@ -92,8 +90,9 @@ export const geochemSitesCollection = sitesCollection<SiteReading, SampleSitePro
     return {
       binding: { provider: sampleSites(deps)?.id ?? null, properties },
       async page(after, limit) {
-        if (after !== null && !/^[1-9][0-9]{0,8}$/.test(after)) throw new ValidationError("Query parameter 'cursor' is not a cursor Loam made; start again without it.");
-        const position = after === null ? null : Number(after);
+        const { part } = sitesOf(deps);
+        const position = after === null ? null : part.key.parse(after);
+        if (position === null && after !== null) throw new ValidationError("Query parameter 'cursor' is not a cursor Loam made; start again without it.");
         const sites = await geochemSitesPage(deps, { bbox, after: position, limit, days });
         // One page query per element, over the same box, position and limit: the same sites in the same order.
         const perElement = await Promise.all(properties.map((property) => geochemSitesPage(deps, { bbox, after: position, limit, property, days })));
@@ -112,9 +111,10 @@ export const geochemSitesCollection = sitesCollection<SiteReading, SampleSitePro
     };
   },
   async one(deps, id, params) {
-    if (!new RegExp(SITE_ID_PATTERN).test(id)) return null;
+    const siteId = sitesOf(deps).part.key.parse(id);
+    if (siteId === null) return null;
     const properties = elementsOf(deps, params);
-    const found = await geochemSiteFlat(deps, Number(id), properties);
+    const found = await geochemSiteFlat(deps, siteId, properties);
     if (found === null) return null;
     return { feature: () => item(found.feature, found.results), cache: found.cache, warnings: () => found.warnings, stamp: "" };
   },

@@ -32,11 +32,6 @@ export function intersects(a: TimeRange, b: TimeRange): boolean {
   return (a.start === null || b.end === null || a.start <= b.end) && (b.start === null || a.end === null || b.start <= a.end);
 }
 
-/** Is the instant inside the range? */
-export function contains(range: TimeRange, ms: number): boolean {
-  return (range.start === null || range.start <= ms) && (range.end === null || ms <= range.end);
-}
-
 /** The length of a closed range in days (both ends inclusive: a whole day is 1). */
 export function spanDays(range: ClosedTimeRange): number {
   return (range.end + 1 - range.start) / DAY_MS;

@@ -115,8 +115,12 @@ export type GeochemSiteFeature = Static<typeof GeochemSiteFeature>;
 
 // ---- GET /v1/geochem/sites/{site_id} --------------------------------------------------------------
 
-/** A DS 801 SiteID as the provider's key syntax reads it (the document promises what the route enforces). */
-export const SITE_ID_PATTERN = "^[1-9][0-9]{0,8}$";
+/**
+ * A DS 801 SiteID as the default provider's `key.parse` reads it, written again only for the OpenAPI
+ * document: a path parameter's schema needs a pattern, which a provider's parser cannot give (the
+ * route and the OGC collection check ids with `key.parse`; the document promises what they enforce).
+ */
+const SITE_ID_PATTERN = "^[1-9][0-9]{0,8}$";
 export const SiteIdParam = t.String({ description: "The sample site's id: a positive integer (8 to 31081 in the default provider's file).", examples: ["3560"], pattern: SITE_ID_PATTERN });
 /** Checked by the route's own parser, with a message naming the rule (Elysia does not check it first). */
 export const GeochemSiteParams = t.Object({ site_id: SiteIdParam }, { noValidate: true });

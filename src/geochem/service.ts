@@ -3,12 +3,12 @@
  * answer (cache → transport) → features or one site with its element results, with warnings. Works
  * with any provider of role `sample_sites`; knows nothing of HTTP (it returns DataAnswers).
  *
- * `geochemSitesPage` is the same walk for other features (the OGC API collection `geochem_sites`):
- * sites in a box after a keyset position, with flat typed properties.
+ * `geochemSitesPage` is the same walk for the OGC API collection `geochem_sites`: sites in a box
+ * after a keyset position, with flat typed properties.
  */
 import { NotFoundError, ProviderNotOperationalError, ValidationError } from "../errors";
 import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../answer";
-import { boxCursors, siteKey, boxPage, boxPages, nearestSites, oneSite, walkExtent, WORLD } from "../shapes/sites/service";
+import { boxCursors, siteKey, boxPage, boxPages, nearestSites, oneSite } from "../shapes/sites/service";
 import type { CachedAnswer } from "../upstream/cache";
 import type { SampleSiteProvider, SiteBoxParams, SiteReading } from "../providers/provider";
 import type { SourceDescription } from "../upstream/transport";
@@ -68,12 +68,6 @@ const cursorsOf = (provider: SampleSiteProvider, bbox: Bbox, property: string | 
  */
 function sharedWarnings(source: SourceDescription, cache: ReturnType<typeof describeCache>): string[] {
   return sourceWarnings(source.kind === "snapshot" ? { kind: "geochem", location: source.location } : source, cache);
-}
-
-/** The warnings of a flat page or site (the OGC collection): the provider's, then whether the answer is stale. */
-export function flatWarnings(deps: DataDeps, provider: SampleSiteProvider, answer: unknown, cache: CacheDescriptor): string[] {
-  const source = deps.connected.sourceOf(provider);
-  return [...provider.sites.warnings(answer, source), ...sharedWarnings(source, cache)];
 }
 
 function feature(reading: SiteReading, property: string | null): GeochemSiteFeature {
@@ -301,9 +295,6 @@ export async function geochemSitesPage(
   };
 }
 
-/** A site as GIS clients keep it (no element result). */
-export const flatSite = (reading: SiteReading): FlatSiteFeature => flatFeature(reading, null);
-
 function flatFeature(reading: SiteReading, property: string | null): FlatSiteFeature {
   const { depth, ...rest } = feature(reading, property).properties;
   const { representative_of_bbox: _, ...flat } = rest;
@@ -341,19 +332,4 @@ export async function geochemSiteFlat(
   const source = deps.connected.sourceOf(provider);
   const cache = describeCache(cached, deps.cacheTtlSeconds);
   return { feature: flatFeature(reading!, null), results, cache, warnings: [...provider.sites.warnings(cached.answer, source), ...sharedWarnings(source, cache)] };
-}
-
-/**
- * The extent of every site: the box of their coordinates, the first and last collection dates, and
- * how many there are (the sites shape's walk over the whole range in pages of 1,000, as the OGC
- * collection's extents read it).
- */
-export async function geochemSitesExtent(deps: DataDeps): Promise<{ bbox: Bbox; dates: [string, string] | null; count: number }> {
-  const provider = deps.registry.defaultFor("sample_sites");
-  if (!provider) throw new ProviderNotOperationalError(GEOCHEM_PROVIDER);
-  const { bbox, count, days } = await walkExtent(deps, provider, provider.sites, (after) => ({ bbox: WORLD, after, limit: MAX_SITE_LIMIT, property: null }), ({ site }) =>
-    site.collection_date === null ? null : { first: site.collection_date, last: site.collection_date },
-  );
-  const none: Bbox = [Infinity, Infinity, -Infinity, -Infinity];
-  return { bbox: bbox ?? none, dates: days.first !== null && days.last !== null ? [days.first, days.last] : null, count };
 }

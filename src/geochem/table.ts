@@ -8,7 +8,7 @@ import { GeochemObservation } from "../domain/sample-site";
 import { GeochemSiteCollection, GeochemSiteFeature, GeochemSiteResponse } from "./model";
 import type { CsvTable } from "../http/response";
 import { toCsv, type Column } from "../tables/csv";
-import { CACHE_OMITTED, deriveColumns, ENVELOPE_OMITTED, pointFeaturePart, type TableSpec } from "../tables/derive";
+import { CACHE_OMITTED, CACHE_WHY, deriveColumns, ENVELOPE_OMITTED, pointFeaturePart, type TableSpec } from "../tables/derive";
 import { joinTransformations, onFirstRow, rowWarnings } from "../tables/flatten";
 
 type SiteRow = { feature: GeochemSiteFeature; answer: GeochemSiteCollection; index: number };
@@ -70,7 +70,7 @@ export const GEOCHEM_OBSERVATION_SPEC: TableSpec<ObservationRow> = {
         "source.organization": "named by the citation",
         "source.source_url": "the same file for every site: in the JSON",
         "source.retrieved_at": "each observation's retrieved_at is the column",
-        cache: "changes under one ETag, or says when Loam stored it: the observations' retrieved_at is the column (docs/architecture.md#tables)",
+        cache: CACHE_WHY,
       },
     },
     {

@@ -7,15 +7,16 @@
  */
 import type { Static } from "elysia";
 import { cacheMetadata, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../answer";
-import { combinedCache, csvCap, csvTooLarge, everyPage } from "../answer/whole-table";
-import { ValidationError } from "../errors";
+import { combinedCache, csvCap, csvTooLarge } from "../answer/whole-table";
+import { clip, UpstreamError, ValidationError } from "../errors";
 import type { SourceDescription } from "../upstream/transport";
 import { MAX_PEDON_LIMIT } from "./model";
 import type { CachedAnswer } from "../upstream/cache";
 import type { PedonProvider } from "../providers/provider";
 import { VERSION } from "../version";
 import type { Bbox } from "../domain/bbox";
-import { pedonPage } from "./service";
+import { boxPages } from "../shapes/sites/service";
+import type { PedonKey } from "../domain/pedon-key";
 import type { LayerTable, LayerTableRow } from "./layers-model";
 
 export interface EffectiveLayerTableQuery {
@@ -93,6 +94,13 @@ function rowsOf(
   return { rows, warnings };
 }
 
+/** A listed pedon's key as its detail query takes it; a key the provider's own list gives that its syntax refuses is the upstream's fault. */
+function pedonKeyOf(provider: PedonProvider, key: string): PedonKey {
+  const parsed = provider.pedons.key.parse(key);
+  if (parsed === null) throw new UpstreamError(`${provider.id} listed a pedon whose key '${clip(key)}' is not ${provider.pedons.key.syntax}.`, provider.id);
+  return parsed;
+}
+
 export async function layerTable(
   deps: DataDeps,
   provider: PedonProvider,
@@ -100,33 +108,36 @@ export async function layerTable(
   paging: { after: string | null; nextHref: (after: string) => string },
   whole = false,
 ): Promise<{ answer: DataAnswer<Static<typeof LayerTable>>; next: string | null }> {
-  // A CSV answer (whole): every page of pedons from the cursor on (docs/decisions.md#csv-whole).
-  const pages = whole
-    ? await everyPage(
-        MAX_CSV_PEDONS,
-        paging.after,
-        (after) => pedonPage(deps, provider, { bbox: query.bbox, limit: MAX_PEDON_LIMIT, after }),
-        (p) => p.nextAfter,
-        (p) => p.listed.features.length,
-        () =>
-          new ValidationError(
-            `format=csv answers every pedon of the box in one file, at most ${MAX_CSV_PEDONS.toLocaleString("en-US")} pedons (each is one upstream query); this box holds more. Narrow the bbox, or page the JSON answer with its cursor.`,
-            provider.id,
-          ),
-      )
-    : [await pedonPage(deps, provider, { bbox: query.bbox, limit: query.limit, after: paging.after })];
-  const listed = { features: pages.flatMap((p) => p.listed.features), truncated: pages[pages.length - 1]!.listed.truncated };
-  const nextAfter = pages[pages.length - 1]!.nextAfter;
+  // A CSV answer (whole): every page of pedons from the cursor on, at most MAX_CSV_PEDONS (docs/decisions.md#csv-whole).
+  const read = await boxPages(
+    deps,
+    provider,
+    provider.pedons,
+    (after, limit) => ({ bbox: query.bbox, limit, after }),
+    whole
+      ? {
+          after: paging.after,
+          limit: MAX_PEDON_LIMIT,
+          whole,
+          cap: MAX_CSV_PEDONS,
+          refuse: () =>
+            new ValidationError(
+              `format=csv answers every pedon of the box in one file, at most ${MAX_CSV_PEDONS.toLocaleString("en-US")} pedons (each is one upstream query); this box holds more. Narrow the bbox, or page the JSON answer with its cursor.`,
+              provider.id,
+            ),
+        }
+      : { after: paging.after, limit: query.limit, whole },
+  );
+  const listed = { features: read.sites, truncated: read.truncated };
+  const nextAfter = read.nextAfter;
   const keys = listed.features.map((f) => f.properties.pedon_key);
   const details: CachedAnswer<unknown>[] = [];
   for (let i = 0; i < keys.length; i += CONCURRENCY) {
-    // The key as the bbox answer names it: SDA's integer pedon_key, or the snapshot's pedlabsampnum.
-    const batch = keys.slice(i, i + CONCURRENCY).map((key) =>
-      deps.connected.ask(provider, provider.pedons.one.query, { pedonKey: /^\d+$/.test(key) ? { form: "pedon_key", value: Number(key) } : { form: "pedlabsampnum", value: key } }),
-    );
+    // The key as the bbox answer names it (SDA's integer pedon_key, or the snapshot's pedlabsampnum), read by the provider's key syntax.
+    const batch = keys.slice(i, i + CONCURRENCY).map((key) => deps.connected.ask(provider, provider.pedons.one.query, provider.pedons.one.params(pedonKeyOf(provider, key))));
     details.push(...(await Promise.all(batch)));
   }
-  const cache = combinedCache([...pages.map((p) => p.cached), ...details], deps.cacheTtlSeconds);
+  const cache = combinedCache([...read.pages.map((p) => p.cached), ...details], deps.cacheTtlSeconds);
   const source = deps.connected.sourceOf(provider);
   const next = nextAfter === null ? null : paging.nextHref(nextAfter);
   let kept: { rows: Static<typeof LayerTableRow>[]; warnings: string[] } | null = null;

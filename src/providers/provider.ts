@@ -128,9 +128,6 @@ export interface PointParams {
   longitude: number;
 }
 
-/** What a mapped-location provider's normalizer reads beside its answer: the shape's context (the point, properties, depths, where and when). */
-export type PointContext = PointValuesContext;
-
 /** A component of a map unit at the point, as the point answer lists it (for the location warnings). */
 export interface PointComponent {
   component_key: string;
@@ -211,7 +208,7 @@ export interface PointProvider<A = any> extends OperationalBase {
   readonly point: PointValuesPart<PointParams, A> & {
     /** Where it maps, for the no-map-unit reasons and the live coverage sentence (docs/decisions.md#coverage-messages). */
     scope: MappedScope;
-    normalize(answer: A, context: PointContext): NormalizedPoint;
+    normalize(answer: A, context: PointValuesContext): NormalizedPoint;
   };
   /** Whole map units and their components, for map-unit summaries; absent when the provider has none. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -279,8 +276,10 @@ export interface SitesNearParams {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface SitesPart<S, A = any, K = string, B extends SitesBoxParams = SitesBoxParams, N extends SitesNearParams = SitesNearParams, O = any> {
-  /** Its key syntax: a path segment read as a key (null when malformed), and the syntax in words for the 422. */
-  /** `example`: a key the source holds, for the routes' examples (docs/decisions.md#provider-words). */
+  /**
+   * Its key syntax: a path segment read as a key (null when malformed), the syntax in words for the 422,
+   * and `example`, a key the source holds, for the routes' examples (docs/decisions.md#provider-words).
+   */
   key: { parse(raw: string): K | null; syntax: string; example: string };
   inBox: QueryKind<B, A>;
   /** Absent when the provider does not find sites by distance. */
@@ -289,8 +288,6 @@ export interface SitesPart<S, A = any, K = string, B extends SitesBoxParams = Si
   one: { query: QueryKind<O, A>; params(key: K): O; found(answer: A): boolean };
   /** The sites of a box or nearest answer asked with `params`, at most `limit` in its order, and where the page ends (its last key). */
   page(answer: A, limit: number, params: B | N): { sites: S[] } & PageEnd;
-  /** A site's key, as its cursor position and its feature id. */
-  keyOf(site: S): string;
   /** Where a site is: [longitude, latitude]. */
   where(site: S): [number, number];
   /** The extent of every located site, where the provider has a query for it; absent: the service walks every site. */
@@ -354,7 +351,7 @@ export interface PedonProvider<B = any, D = any> extends OperationalBase {
   readonly role: "lab_pedons";
   /**
    * Pedons are sites (SitesPart): its `key` syntax, `inBox` (features in pedon-key order; `page` says
-   * whether more than `limit` exist), `one` (the pedon's layers: an answer of its own, `D`), `keyOf`, `where`, `extent`.
+   * whether more than `limit` exist), `one` (the pedon's layers: an answer of its own, `D`), `where`, `extent`.
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly pedons: SitesPart<Static<typeof PedonFeature>, any, PedonKey, SitesBoxParams, SitesNearParams, PedonParams> & {
@@ -569,12 +566,6 @@ export interface PointValuesProvider<A = any, G = any> extends OperationalBase {
 // ---- site series: stations and their sensor time series (GET /v1/stations...) ---------------------
 // (docs/decisions.md#site-series; kept in its own block)
 
-/** A page of the stations in a box, in the provider's station order after the keyset position `after` (a station key). */
-export type StationBoxParams = SitesBoxParams;
-
-/** The stations nearest a point, nearest first. */
-export type StationNearParams = SitesNearParams;
-
 export interface StationKeyParams {
   /** A key that passed the provider's `key.parse`. */
   station: string;
@@ -614,8 +605,8 @@ export interface StationSeriesReading {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface StationProvider<A = any, S = any> extends OperationalBase {
   readonly role: "site_series";
-  /** Stations are sites (SitesPart, keyed by the provider's station key): `key`, `inBox`, `nearest`, `one`, `page`, `keyOf`, `where`. */
-  readonly stations: SitesPart<StationReading, A, string, StationBoxParams, StationNearParams, StationKeyParams> & {
+  /** Stations are sites (SitesPart, keyed by the provider's station key): `key`, `inBox`, `nearest`, `one`, `page`, `where`. */
+  readonly stations: SitesPart<StationReading, A, string, SitesBoxParams, SitesNearParams, StationKeyParams> & {
     /** The property ids its series measure, and the depths (cm) its sensors stand at. */
     elements: readonly string[];
     depthsCm: readonly number[];

@@ -121,6 +121,7 @@ describe("the stations collection", () => {
     expect(plain.body.id).toBe("2092:KS:SCAN");
     expect(plain.body.geometry).toEqual({ type: "Point", coordinates: [row.lon, row.lat] });
     expect(plain.body.properties).toMatchObject({ name: "Abrams", state: "KS", begin_date: row.begin, end_date: null, pedon_key: "04N0873" });
+    expect(plain.body.properties.series_offline).toBe("soil_moisture@5.08cm 2007-01-01T00:00:00Z/2013-12-31T23:00:00Z");
     const encoded = await loam.json("/ogc/collections/stations/items/2092%3AKS%3ASCAN");
     expect(encoded.status).toBe(200);
     expect(encoded.body.properties).toEqual(plain.body.properties);

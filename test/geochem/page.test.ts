@@ -5,7 +5,7 @@
  * test's own reading of the file.
  */
 import { describe, expect, test } from "bun:test";
-import { geochemSitesExtent, geochemSitesPage, type Bbox } from "../../src/geochem/service";
+import { geochemSitesPage, type Bbox } from "../../src/geochem/service";
 import { useServiceDeps } from "../support/server";
 import { reference } from "./reference";
 
@@ -58,17 +58,5 @@ describe("geochemSitesPage", () => {
     }
     expect(page.warnings.join(" ")).toContain("1,600 km2");
     expect(Date.parse(page.retrievedAt)).not.toBeNaN();
-  });
-
-  test("geochemSitesExtent: the box and dates of every site of the file", async () => {
-    const rows = [...reference().sites.values()];
-    const lons = rows.map((r) => Number(r.Longitude));
-    const lats = rows.map((r) => Number(r.Latitude));
-    const dates = rows.map((r) => r.CollDate!).filter((d) => /^\d\d\/\d\d\/\d\d$/.test(d)).map((d) => `20${d.slice(6)}-${d.slice(0, 2)}-${d.slice(3, 5)}`).sort();
-    expect(await geochemSitesExtent(deps)).toEqual({
-      bbox: [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)],
-      dates: [dates[0]!, dates[dates.length - 1]!],
-      count: 4857,
-    });
   });
 });

@@ -32,7 +32,6 @@ export const usdaKssl: PedonProvider<RowAnswer, RowAnswer> = {
       const { features, ...end } = normalizeCollection(answer.typed, limit);
       return { sites: features, ...end };
     },
-    keyOf: (f) => f.properties.pedon_key,
     where: (f) => [f.geometry.coordinates[0]!, f.geometry.coordinates[1]!],
     one: { query: pedonQuery, params: (pedonKey) => ({ pedonKey }), found: (answer) => answer.typed.rows.length > 0 },
     greatGroups: (answer) => greatGroupsOf(answer.typed),

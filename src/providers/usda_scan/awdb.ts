@@ -12,7 +12,7 @@ import { deadlineError, fetchWithinOrigin, hostOf, requestUrlOf, networkCause, r
 import { Payload, type QueryKind, type SourceDescription, type Transport } from "../../upstream/transport";
 import { remoteSource } from "../../upstream/public-url";
 import type { StationSensor } from "../../domain/station";
-import type { StationBoxParams, StationKeyParams, StationNearParams, StationSeriesParams } from "../provider";
+import type { SitesBoxParams, StationKeyParams, SitesNearParams, StationSeriesParams } from "../provider";
 import { SCAN_PROVIDER_ID, SOURCE_AWDB_LIVE } from "./catalog";
 import { endDateOf, type SeriesAnswer, type StationRecord } from "./records";
 
@@ -166,7 +166,7 @@ const ALL_SCAN = { stationTriplets: "*:*:SCAN", activeOnly: "true", returnForeca
 const order = (a: StationRecord, b: StationRecord) => Number(a.station_id) - Number(b.station_id) || (a.triplet < b.triplet ? -1 : a.triplet > b.triplet ? 1 : 0);
 const answerOf = (stations: StationRecord[]) => Payload.ofJson({ stations, retrieved_at: new Date().toISOString() });
 
-export const awdbBox: AwdbForm<StationBoxParams> = async (get, { bbox: [w, s, e, n], after, limit }) => {
+export const awdbBox: AwdbForm<SitesBoxParams> = async (get, { bbox: [w, s, e, n], after, limit }) => {
   const afterId = after === null ? -1 : Number(after.split(":")[0]);
   const stations = stationList(await get("/stations", ALL_SCAN))
     .map(record)
@@ -176,7 +176,7 @@ export const awdbBox: AwdbForm<StationBoxParams> = async (get, { bbox: [w, s, e,
   return answerOf(stations.slice(0, limit + 1));
 };
 
-export const awdbNear: AwdbForm<StationNearParams> = async (get, { latitude, longitude, limit }) => {
+export const awdbNear: AwdbForm<SitesNearParams> = async (get, { latitude, longitude, limit }) => {
   const stations = stationList(await get("/stations", ALL_SCAN)).map(record);
   const nearest = nearestByGeodesic(stations, latitude, longitude, limit, (r) => [r.latitude, r.longitude]);
   return answerOf(nearest.map(({ item, km }) => ({ ...item, distance_km: Math.round(km * 1000) / 1000 })));

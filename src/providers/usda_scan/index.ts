@@ -116,7 +116,6 @@ export const usdaScan: StationProvider<StationsAnswer, SeriesAnswer> = {
     nearest: NEAREST_STATIONS,
     one: { query: ONE_STATION, params: (station) => ({ station }), found: (answer) => answer.stations.length > 0 },
     page: (answer, limit) => pageOf(answer.stations.map(reading), limit, (s) => s.properties.station_triplet),
-    keyOf: (s) => s.properties.station_triplet,
     where: (s) => [s.longitude, s.latitude],
     read: (answer) => answer.stations.map(reading),
     series: STATION_SERIES,

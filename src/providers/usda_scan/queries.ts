@@ -3,7 +3,7 @@
  * `awdb` (./awdb.ts, the live API). Both send the JSON of ./records.ts, read by one decoder.
  */
 import type { QueryKind } from "../../upstream/transport";
-import type { StationBoxParams, StationKeyParams, StationNearParams, StationSeriesParams } from "../provider";
+import type { SitesBoxParams, StationKeyParams, SitesNearParams, StationSeriesParams } from "../provider";
 import { awdbBox, awdbNear, awdbSeries, awdbStation, OLD_VALUES_SECONDS, PROVISIONAL_DAYS, PROVISIONAL_SECONDS } from "./awdb";
 import { decodeSeries, decodeStations, type SeriesAnswer, type StationsAnswer } from "./records";
 import { snapshotScan } from "./snapshot";
@@ -12,7 +12,7 @@ const rawStations = (answer: StationsAnswer) => ({ stations: answer.stations.map
 /** Station metadata change seldom: a day. */
 const STATIONS_SECONDS = 24 * 3600;
 
-export const STATIONS_IN_BOX: QueryKind<StationBoxParams, StationsAnswer> = {
+export const STATIONS_IN_BOX: QueryKind<SitesBoxParams, StationsAnswer> = {
   kind: "stations-in-box",
   columns: [],
   key: (p) => `${p.bbox.join(",")}|${p.after ?? ""}|${p.limit}`,
@@ -22,7 +22,7 @@ export const STATIONS_IN_BOX: QueryKind<StationBoxParams, StationsAnswer> = {
   ttlSeconds: () => STATIONS_SECONDS,
 };
 
-export const NEAREST_STATIONS: QueryKind<StationNearParams, StationsAnswer> = {
+export const NEAREST_STATIONS: QueryKind<SitesNearParams, StationsAnswer> = {
   kind: "nearest-stations",
   columns: [],
   key: (p) => `${p.latitude},${p.longitude}|${p.limit}`,

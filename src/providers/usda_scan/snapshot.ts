@@ -11,7 +11,7 @@ import { UpstreamError } from "../../errors";
 import { nearestByGeodesic } from "../../geometry/geodesic";
 import { tableExists, type DatasetInfo } from "../../upstream/snapshot-schema";
 import { Payload } from "../../upstream/transport";
-import type { SnapshotStep, StationBoxParams, StationKeyParams, StationNearParams, StationSeriesParams } from "../provider";
+import type { SnapshotStep, SitesBoxParams, StationKeyParams, SitesNearParams, StationSeriesParams } from "../provider";
 import { SCAN_PROVIDER_ID, SOURCE_AWDB, SOURCE_INVENTORY, SOURCE_ISMN } from "./catalog";
 import { csvRecords, inventoryRecords, ismnName, nameKey, readIsmn } from "./files";
 import { endDateOf, type OtherAccount, type SeriesAnswer, type StationRecord, type StationsAnswer } from "./records";
@@ -160,8 +160,8 @@ export const SCAN_SNAPSHOT: SnapshotStep = { layout: SCAN_LAYOUT, import: import
 
 interface Readers {
   retrievedAt: string;
-  box: (p: StationBoxParams) => Payload;
-  near: (p: StationNearParams) => Payload;
+  box: (p: SitesBoxParams) => Payload;
+  near: (p: SitesNearParams) => Payload;
   one: (p: StationKeyParams) => Payload;
   series: (p: StationSeriesParams) => Payload;
 }

@@ -10,7 +10,7 @@ import { PRECISION_RULE, roundDerived } from "../../domain/precision";
 import { isoDay } from "../../upstream/sda/dates";
 import { dateIn, numberIn, rowRecords, rowsOf, textIn, type RowAnswer, type RowTable, type Value } from "../../upstream/sda/rows";
 import type { SoilObservation } from "../../domain/observation";
-import type { NormalizedPoint, PointContext, PointMapUnit } from "../provider";
+import type { NormalizedPoint, PointValuesContext, PointMapUnit } from "../provider";
 import { SSURGO_PROPERTY_BY_ID, type SsurgoProperty } from "./columns";
 import { SSURGO_ID, SSURGO_LICENSE, SSURGO_ORGANIZATION, SSURGO_SCOPE, SSURGO_SOURCE_URL, SSURGO_SPATIAL_RESOLUTION } from "./catalog";
 import { pointWithoutMapUnit } from "../../domain/coverage";
@@ -49,7 +49,7 @@ function citation(row: Row, retrievedAt: string): string {
   return `Soil Survey Staff, Natural Resources Conservation Service, United States Department of Agriculture. Soil Survey Geographic (SSURGO) Database for ${str(row.areaname) ?? str(row.areasymbol)} (${str(row.areasymbol)}), ${version}${date}. Available online at ${SSURGO_SOURCE_URL}. Retrieved ${retrievedAt.slice(0, 10)}.`;
 }
 
-function observe(row: Row, propertyId: string, mapping: SsurgoProperty, context: PointContext, top: number, bottom: number) {
+function observe(row: Row, propertyId: string, mapping: SsurgoProperty, context: PointValuesContext, top: number, bottom: number) {
   const original = num(row[`${mapping.column}_r`]);
   if (original === null) return null;
   const low = num(row[`${mapping.column}_l`]);
@@ -106,7 +106,7 @@ function observe(row: Row, propertyId: string, mapping: SsurgoProperty, context:
 }
 
 /** When Loam's source read the values: the snapshot build, or the upstream call (docs/decisions.md#retrieved-at). */
-function retrievedAtOf(context: PointContext): string {
+function retrievedAtOf(context: PointValuesContext): string {
   return retrievedAt(context.source, context.storedAt);
 }
 
@@ -139,7 +139,7 @@ function listComponent(mapUnit: PointMapUnit, row: Row): void {
   });
 }
 
-export function normalizePoint(answer: RowAnswer | { table: RowTable }, context: PointContext): NormalizedPoint {
+export function normalizePoint(answer: RowAnswer | { table: RowTable }, context: PointValuesContext): NormalizedPoint {
   const records = rowRecords(rowsOf(answer));
   const mapUnits = new Map<string, PointMapUnit>();
   const observations: Static<typeof SoilObservation>[] = [];

@@ -61,7 +61,6 @@ export const usgsGeochem: SampleSiteProvider<GeochemRows> = {
     nearest: NEAREST_SITES_QUERY,
     one: { query: SITE_QUERY, params: (siteId) => ({ siteId }), found: (answer) => answer.rows.length > 0 },
     page: (answer, limit, params) => pageOf(readSites(answer, params.property === null ? [] : [params.property]), limit, (r) => String(r.site.site_id)),
-    keyOf: (r) => String(r.site.site_id),
     where: (r) => [r.site.longitude, r.site.latitude],
     matched: (answer) => answer.matched ?? null,
     read: readSites,

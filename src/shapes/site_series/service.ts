@@ -6,14 +6,14 @@
  * asked of the registry's lab_pedons and mapped_location providers, never named.
  *
  * Paging, the nearest stations, one station and the extent are the sites shape's (src/shapes/sites/service.ts).
- * `stationsPage`, `flatStation`, `stationWarnings`, `stationFlat` and `stationsExtent` serve other
- * features (an OGC API collection of stations): a page after a keyset position, a station's flat
- * properties and warnings, one station, the spatial and temporal extent.
+ * `stationsPage`, `flatStation` and `stationWarnings` serve the OGC API collection `stations` (its
+ * `datetime` pages): a page after a keyset position, a station's flat properties and warnings; its
+ * extents and one item are the sites collection's (src/collections/sites-entry.ts).
  */
 import { clip, NotFoundError, ProviderNotOperationalError, ValidationError } from "../../errors";
 import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../../answer";
 import { fitFor, resolveProvider } from "../../answer/providers";
-import { boxCursors, boxPage, nearestSites, oneSite, siteKey, walkExtent, WORLD } from "../sites/service";
+import { boxCursors, boxPage, nearestSites, oneSite, siteKey } from "../sites/service";
 import type { CachedAnswer } from "../../upstream/cache";
 import type { StationReading } from "../../domain/station";
 import type { StationProvider, StationSeriesParams } from "../../providers/provider";
@@ -340,30 +340,4 @@ export async function stationsPage(deps: DataDeps, page: { bbox: Bbox; after: st
     cache,
     warnings: [...provider.stations.warnings(source), ...sharedWarnings(source, cache)],
   };
-}
-
-/** One station with flat properties, or null when the provider has no such station (or the key is malformed). */
-export async function stationFlat(deps: DataDeps, key: string): Promise<{ feature: FlatStationFeature; cache: CacheDescriptor; warnings: string[] } | null> {
-  const provider = siteSeriesProvider(deps);
-  const station = provider.stations.key.parse(key);
-  if (station === null) return null;
-  const cached = await oneSite(deps, provider, provider.stations, station);
-  const [reading] = cached === null ? [] : provider.stations.read(cached.answer);
-  if (cached === null || !reading) return null;
-  const source = deps.connected.sourceOf(provider);
-  const cache = describeCache(cached, deps.cacheTtlSeconds);
-  return { feature: flatStation(reading), cache, warnings: [...provider.stations.warnings(source), ...sharedWarnings(source, cache)] };
-}
-
-/**
- * The extent of every station: the box of their coordinates, the temporal extent (the first begin
- * date; the last end date, null while any station is active) and how many. Walks pages of 1,000.
- */
-export async function stationsExtent(deps: DataDeps): Promise<{ bbox: Bbox | null; interval: [string | null, string | null]; count: number }> {
-  const provider = siteSeriesProvider(deps);
-  const { bbox, count, days } = await walkExtent(deps, provider, provider.stations, (after) => ({ bbox: WORLD, after, limit: MAX_STATION_LIMIT }), ({ properties: p }) => ({
-    first: p.begin_date,
-    last: p.end_date,
-  }));
-  return { bbox, interval: [days.first, days.open ? null : days.last], count };
 }

@@ -7,7 +7,7 @@
 import { Type } from "@sinclair/typebox";
 import type { CsvTable } from "../../http/response";
 import { toCsv, type Column } from "../../tables/csv";
-import { CACHE_OMITTED, deriveColumns, ENVELOPE_OMITTED, pointFeaturePart, itemsOf, type TableSpec } from "../../tables/derive";
+import { CACHE_OMITTED, CACHE_WHY, deriveColumns, ENVELOPE_OMITTED, pointFeaturePart, itemsOf, type TableSpec } from "../../tables/derive";
 import { joinTransformations, joinWarnings } from "../../tables/flatten";
 import { StationCollection, StationDailyValue, StationFeature, StationFeatureProperties, StationHourlyValue, StationSeriesResponse } from "./model";
 
@@ -85,7 +85,7 @@ export const STATION_SERIES_SPEC: TableSpec<ValueRow> = {
         values: "the rows",
         "source.organization": "named by the citations",
         "source.source_url": "the same for every row: in the JSON",
-        cache: "changes under one ETag, or says when Loam stored it: retrieved_at is the column (docs/architecture.md#tables)",
+        cache: CACHE_WHY,
       },
     },
     {

@@ -16,5 +16,5 @@ export function siteFeature<I extends TSchema, P extends TObject>(id: I, propert
 /** Always false: a site is a point, `why` it does not stand for the box it was found in. */
 export const notRepresentative = (why: string) => t.Literal(false, { description: `Always false: ${why}` });
 
-/** With near: how far the site lies from the point asked, km (`how`: the distance's model, when it says more). */
+/** With near: how far the site lies from the point asked, km (geodesic, the same for every role). */
 export const distanceKm = () => t.Optional(t.Number({ description: "With near: geodesic distance from the point on the WGS84 ellipsoid (Karney), km to the metre." }));

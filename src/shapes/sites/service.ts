@@ -65,24 +65,28 @@ export async function boxPage<S, B extends SitesBoxParams>(deps: DataDeps, provi
 }
 
 /**
- * The pages of a box from `after` on: one page of `limit`, or (`whole`: a CSV) every page, each of
- * `wholeLimit`, up to the CSV cap (docs/decisions.md#csv-whole), refused naming `rows`. With their cache.
+ * How a whole box is read (a CSV, docs/decisions.md#csv-whole): every page, each of `limit`, up to the
+ * CSV cap of rows, refused naming `rows`; or up to the caller's own `cap` of sites, refused by `refuse`
+ * (e.g. when each site costs a query of its own).
  */
+export type WholePaging = { after: string | null; limit: number; whole: true } & ({ rows: string } | { cap: number; refuse: () => Error });
+
+/** The pages of a box from `after` on: one page of `limit`, or (`whole`) every page (WholePaging). With their cache. */
 export async function boxPages<S, B extends SitesBoxParams>(
   deps: DataDeps,
   provider: OperationalProvider,
   part: AnyPart<S, unknown, B>,
   params: (after: string | null, limit: number) => B,
-  paging: { after: string | null; limit: number; whole: false } | { after: string | null; limit: number; whole: true; rows: string },
+  paging: { after: string | null; limit: number; whole: false } | WholePaging,
 ): Promise<{ pages: SitesPage<S>[]; sites: S[]; truncated: boolean; nextAfter: string | null; cache: CacheDescriptor }> {
   const pages = paging.whole
     ? await everyPage(
-        csvCap(deps),
+        "cap" in paging ? paging.cap : csvCap(deps),
         paging.after,
         (position) => boxPage(deps, provider, part, params(position, paging.limit)),
         (page) => page.nextAfter,
         (page) => page.sites.length,
-        () => csvTooLarge(csvCap(deps), paging.rows, "a smaller bbox", provider.id),
+        "cap" in paging ? paging.refuse : () => csvTooLarge(csvCap(deps), paging.rows, "a smaller bbox", provider.id),
       )
     : [await boxPage(deps, provider, part, params(paging.after, paging.limit))];
   const last = pages[pages.length - 1]!;
@@ -116,8 +120,8 @@ export interface SitesExtent {
 }
 
 /**
- * Every site's extent: a walk over the world in pages of `pageSize` (each a cached answer of the
- * provider), folding where each site is and, with `daysOf`, when.
+ * Every site's extent: a walk over the world in the pages `params` asks for (each a cached answer of
+ * the provider), folding where each site is and, with `daysOf`, when.
  */
 export async function walkExtent<S, B extends SitesBoxParams>(
   deps: DataDeps,
