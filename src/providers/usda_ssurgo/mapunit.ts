@@ -11,7 +11,7 @@
 import type { Database } from "bun:sqlite";
 import { UpstreamError, ValidationError } from "../../errors";
 import { isoDay } from "../../upstream/sda/dates";
-import { dateIn, decodeRows, numberIn, rowsOf, type ColumnKind, type RowAnswer, type RowTable, type Value } from "../../upstream/sda/rows";
+import { dateIn, decodeRows, numberIn, type ColumnKind, type RowAnswer, type Value } from "../../upstream/sda/rows";
 import { commentFree, selectList } from "../../upstream/sda/sql";
 import type { Payload, QueryKind, SourceDescription } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
@@ -184,8 +184,8 @@ function citation(areaName: string | null, areaSymbol: string | null, version: s
  * The map unit in an answer of `mapUnitQuery`, typed for the summaries; null when the answer has no
  * rows (an unknown mukey). Components come highest percent first (tie: lowest key), as queried.
  */
-export function readMapUnit(answer: RowAnswer | { table: RowTable }, context: AnswerContext): MapUnitData | null {
-  const { columns, rows } = rowsOf(answer);
+export function readMapUnit(answer: RowAnswer, context: AnswerContext): MapUnitData | null {
+  const { columns, rows } = answer.typed;
   const at = new Map(columns.map((name, i) => [name, i]));
   const get = (row: readonly Value[], name: string): Value => row[at.get(name)!] ?? null;
   const first = rows[0];
@@ -244,8 +244,8 @@ export function readMapUnit(answer: RowAnswer | { table: RowTable }, context: An
 }
 
 /** Map unit keys of a point answer (the point query's rows), in its order, each once. */
-export function mapUnitKeysAtPoint(answer: RowAnswer | { table: RowTable }): string[] {
-  const { columns, rows } = rowsOf(answer);
+export function mapUnitKeysAtPoint(answer: RowAnswer): string[] {
+  const { columns, rows } = answer.typed;
   const i = columns.indexOf("mukey");
   if (i < 0) return [];
   return [...new Set(rows.map((row) => row[i]).filter((k): k is string => typeof k === "string" && k !== ""))].map(upstreamMapUnitKey);

@@ -8,7 +8,7 @@ import { findProperty } from "../../catalog/properties";
 import { retrievedAt } from "../../domain/retrieved-at";
 import { PRECISION_RULE, roundDerived } from "../../domain/precision";
 import { isoDay } from "../../upstream/sda/dates";
-import { dateIn, numberIn, rowRecords, rowsOf, textIn, type RowAnswer, type RowTable, type Value } from "../../upstream/sda/rows";
+import { dateIn, numberIn, rowRecords, textIn, type RowAnswer, type Value } from "../../upstream/sda/rows";
 import type { SoilObservation } from "../../domain/observation";
 import type { NormalizedPoint, PointContext, PointMapUnit } from "../provider";
 import { SSURGO_PROPERTY_BY_ID, type SsurgoProperty } from "./columns";
@@ -139,8 +139,8 @@ function listComponent(mapUnit: PointMapUnit, row: Row): void {
   });
 }
 
-export function normalizePoint(answer: RowAnswer | { table: RowTable }, context: PointContext): NormalizedPoint {
-  const records = rowRecords(rowsOf(answer));
+export function normalizePoint(answer: RowAnswer, context: PointContext): NormalizedPoint {
+  const records = rowRecords(answer.typed);
   const mapUnits = new Map<string, PointMapUnit>();
   const observations: Static<typeof SoilObservation>[] = [];
   let hasMinorComponents = false;

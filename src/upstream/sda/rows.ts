@@ -8,14 +8,15 @@
  *   read as epoch milliseconds by the snapshot SELECT) and keeps them; the SDA JSON of the raw
  *   endpoint is rendered from those cells only when a raw body is asked for (`RowAnswer.payload`).
  *
- * No snapshot row becomes SDA text to be parsed back. `rowConversions` (sda/payload.ts) counts
- * what each path converts, so tests can hold that property.
+ * No snapshot row becomes SDA text to be parsed back. Every conversion goes through one of
+ * `parseSdaValue`, `parseSnapshotNumber` (here), `sdaNumber` or `sdaDateTime` (sda/payload.ts), so a
+ * test can count what each path converts (test/upstream/decode-once.test.ts).
  */
 import { decimal } from "../../decimal";
 import { UpstreamError } from "../../errors";
 import { Payload } from "../transport";
 import { parseSdaDateTime } from "./dates";
-import { decodeSdaTable, MAX_ANSWER_ROWS, parseSdaPayload, rowConversions, sdaCell, sdaColumnMetadata, sdaDateTime, type SdaPayload, type SdaTable, type SqlType } from "./payload";
+import { decodeSdaTable, MAX_ANSWER_ROWS, parseSdaPayload, sdaCell, sdaColumnMetadata, sdaDateTime, type SdaPayload, type SdaTable, type SqlType } from "./payload";
 
 /**
  * What a column holds once decoded: `text` (keys too: SSURGO's and KSSL's keys stay strings),
@@ -38,8 +39,6 @@ export interface RowColumn {
   column: string;
   kind: ColumnKind;
 }
-
-export { rowConversions };
 
 /**
  * A decoded answer: typed rows for the decoders (`typed`); SDA's JSON (`payload`) and its table of
@@ -76,11 +75,6 @@ export class RowAnswer {
   }
 }
 
-/** The rows a decoder reads: the typed rows of an answer, or a table of SDA strings handed over as it is. */
-export function rowsOf(answer: RowAnswer | { table: RowTable }): RowTable {
-  return answer instanceof RowAnswer ? answer.typed : answer.table;
-}
-
 /** Rows as objects keyed by column name. */
 export function rowRecords(table: RowTable): Record<string, Value>[] {
   return table.rows.map((row) => {
@@ -92,32 +86,30 @@ export function rowRecords(table: RowTable): Record<string, Value>[] {
   });
 }
 
-// Cell readers for decoders. Typed rows hold the value itself; a table of SDA strings (built by hand,
-// e.g. in a unit test) is still read, each such parse counted as late (docs/decisions.md#decode-once).
+// Cell readers for decoders: typed rows hold the value itself, so none of them parses text
+// (docs/decisions.md#decode-once).
 
 /** A text cell; null for SQL NULL. */
 export const textIn = (cell: Value | undefined): string | null => (typeof cell === "string" ? cell : null);
 
 /** A number cell; null for SQL NULL or a value that is not a finite number. */
 export function numberIn(cell: Value | undefined): number | null {
-  if (typeof cell === "number") return Number.isFinite(cell) ? cell : null;
-  if (typeof cell !== "string") return null;
-  rowConversions.lateParsed++;
-  return decimal(cell);
+  return typeof cell === "number" && Number.isFinite(cell) ? cell : null;
 }
 
 /** A date cell; null for SQL NULL or an unreadable date. */
 export function dateIn(cell: Value | undefined): Date | null {
-  if (cell instanceof Date) return Number.isFinite(cell.getTime()) ? cell : null;
-  if (typeof cell !== "string") return null;
-  rowConversions.lateParsed++;
-  return parseSdaDateTime(cell);
+  return cell instanceof Date && Number.isFinite(cell.getTime()) ? cell : null;
 }
 
 /** The typed value of one SDA string (null for SQL NULL), as its column declares. */
 function fromSda(cell: string | null, kind: ColumnKind): Value {
   if (cell === null || kind === "text" || kind === "reported") return cell;
-  rowConversions.sdaParsed++;
+  return parseSdaValue(cell, kind);
+}
+
+/** One SDA string read as the number or date its column declares: the live path's only parse. */
+export function parseSdaValue(cell: string, kind: "number" | "date"): number | Date | null {
   return kind === "number" ? decimal(cell) : parseSdaDateTime(cell);
 }
 
@@ -159,7 +151,11 @@ function fromSnapshot(cell: NativeCell, kind: ColumnKind): Value {
   if (kind === "reported") return typeof cell === "string" ? cell : renderedNumber(cell);
   if (kind === "date") return typeof cell === "number" ? new Date(cell) : null;
   if (typeof cell === "number") return cell;
-  rowConversions.snapshotParsed++;
+  return parseSnapshotNumber(cell);
+}
+
+/** A declared number the snapshot keeps as TEXT (the KSSL export writes every value so), read once. */
+export function parseSnapshotNumber(cell: string): number | null {
   return decimal(cell);
 }
 
