@@ -31,17 +31,6 @@ export interface SdaAnswer {
   payload: SdaPayload;
 }
 
-/** Rows as objects keyed by column name; convenient for normalizers. */
-export function tableRecords(table: SdaTable): Record<string, Cell>[] {
-  return table.rows.map((row) => {
-    const record: Record<string, Cell> = {};
-    table.columns.forEach((name, i) => {
-      record[name] = row[i] ?? null;
-    });
-    return record;
-  });
-}
-
 /** A column's SQL Server type: its DataTypeName, optionally with the declared size (varchar(30) -> 30). */
 export type SqlType = string | { name: string; size?: number };
 
