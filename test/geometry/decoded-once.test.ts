@@ -113,11 +113,11 @@ test("a stored answer of native rows that are not polygons is refused (then disc
   const { polygonQuery } = await import("../../src/providers/usda_ssurgo/polygons");
   const { areaPolygonQuery } = await import("../../src/providers/usda_ssurgo/area-polygons");
   const { Payload } = await import("../../src/upstream/transport");
-  const good = '{"native":[["1","IA073","L138B","2765528","Clarion loam",[[[[-94.36,41.94],[-94.35,41.94],[-94.35,41.95],[-94.36,41.94]]]]]]}';
+  const good = 'loam-polygons [["1","IA073","L138B","2765528","Clarion loam",[[[[-94.36,41.94],[-94.35,41.94],[-94.35,41.95],[-94.36,41.94]]]]]]';
   expect((await polygonQuery.decode(Payload.fromStore(good))).polygons[0]!.mapUnitKey).toBe("2765528");
   // The same text from an upstream is not Loam's rows: SDA must send its table.
-  await expect(polygonQuery.decode(Payload.ofText(good))).rejects.toThrow(/Soil Data Access answered with an unexpected payload/);
-  for (const bad of ['{"native":{}}', '{"native":[["1",null,null,"2",null,[[[[0,0],[1,"x"]]]]]]}', '{"native":[["1",null,null,"2",null]]}', '{"native":[[1,null,null,"2",null,[]]]}']) {
+  await expect(polygonQuery.decode(Payload.ofText(good))).rejects.toThrow(/Soil Data Access sent a body that is not valid JSON/);
+  for (const bad of ["loam-polygons {}", 'loam-polygons [["1",null,null,"2",null,[[[[0,0],[1,"x"]]]]]]', 'loam-polygons [["1",null,null,"2",null]]', 'loam-polygons [[1,null,null,"2",null,[]]]']) {
     await expect(polygonQuery.decode(Payload.fromStore(bad))).rejects.toThrow("not rows of polygons");
     await expect(areaPolygonQuery.decode(Payload.fromStore(bad))).rejects.toThrow("not rows of polygons");
   }

@@ -152,18 +152,18 @@ export function polygonWire(rows: readonly PolygonRow[]): SdaPayload {
 
 /** A snapshot answer: its rows in native types, its wire JSON written only when asked. */
 export function nativeAnswer(rows: PolygonRow[]): Payload {
-  return Payload.ofValue(rows, { text: () => JSON.stringify(polygonWire(rows)), stored: () => `${STORED_ROWS}${JSON.stringify(rows)}}` });
+  return Payload.ofValue(rows, { tag: STORED_ROWS, text: () => JSON.stringify(polygonWire(rows)), stored: () => JSON.stringify(rows) });
 }
 
-/** How the cache's text of native polygon rows begins (`{"native": rows}`); only a stored payload is read so. */
-const STORED_ROWS = '{"native":';
+/** The tag of the cache's text of native polygon rows (Payload.ofValue); SDA's text is JSON and never starts so. */
+const STORED_ROWS = "loam-polygons ";
 
 /** The native rows of a payload: made by the snapshot, or stored by the cache; undefined for an upstream's text. */
 function nativeRows(payload: Payload): unknown {
   const made = payload.value();
   if (made !== undefined) return made;
-  if (payload.isStored() && payload.text().startsWith(STORED_ROWS)) return (payload.json() as { native: unknown }).native;
-  return undefined;
+  const stored = payload.storedValue(STORED_ROWS);
+  return stored === undefined ? undefined : JSON.parse(stored);
 }
 
 function prepareSnapshot(file: SnapshotFile): (params: BboxParams) => Payload {

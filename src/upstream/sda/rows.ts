@@ -140,7 +140,7 @@ interface StoredRows {
   rows: NativeCell[][];
 }
 
-/** Starts a stored snapshot answer; SDA's text is JSON and never starts so. */
+/** The tag of a stored snapshot answer (Payload.ofValue); SDA's text is JSON and never starts so. */
 const STORED = "loam-rows ";
 
 /** One snapshot value as its column declares it. Empty text in a column that is not text is NULL, as on SDA. */
@@ -204,8 +204,9 @@ export function snapshotRows(columns: readonly RowColumn[], types: readonly SqlT
   const kinds = columns.map((c) => c.kind);
   const answer = answerOfStored(stored, kinds);
   return Payload.ofValue(answer, {
+    tag: STORED,
     text: () => JSON.stringify(answer.payload),
-    stored: () => STORED + JSON.stringify(stored),
+    stored: () => JSON.stringify(stored),
   });
 }
 
@@ -218,7 +219,7 @@ function nativeCell(value: unknown): NativeCell {
 
 /** A stored snapshot answer read back from the cache; anything else there is a corrupt entry. */
 function fromStored(text: string, columns: readonly RowColumn[]): RowAnswer {
-  const stored = JSON.parse(text.slice(STORED.length)) as StoredRows;
+  const stored = JSON.parse(text) as StoredRows;
   const names = columns.map((c) => c.column);
   const valid =
     stored !== null &&
@@ -240,7 +241,7 @@ function fromStored(text: string, columns: readonly RowColumn[]): RowAnswer {
 export function decodeRows(payload: Payload, columns: readonly RowColumn[]): RowAnswer {
   const value = payload.value();
   if (value instanceof RowAnswer) return value;
-  const text = payload.text();
-  if (payload.isStored() && text.startsWith(STORED)) return fromStored(text, columns);
+  const stored = payload.storedValue(STORED);
+  if (stored !== undefined) return fromStored(stored, columns);
   return fromSdaPayload(payload, columns);
 }
