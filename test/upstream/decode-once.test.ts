@@ -11,6 +11,7 @@ import { Database } from "bun:sqlite";
 import { UpstreamError } from "../../src/errors";
 import { pedonQuery } from "../../src/providers/usda_kssl/queries";
 import { pointQuery } from "../../src/providers/usda_ssurgo/queries";
+import { extentQuery } from "../../src/providers/usda_ssurgo/polygons";
 import { SdaTransport } from "../../src/upstream/sda/client";
 import * as payloadModule from "../../src/upstream/sda/payload";
 import * as rowsModule from "../../src/upstream/sda/rows";
@@ -116,6 +117,29 @@ describe("offline (snapshot) path", () => {
     expect(first.sdaRendered).toBe(typedCells(answer));
     const again = await converted(async () => expect((await offline.get(path)).status).toBe(200));
     expect(again).toEqual({ sdaParsed: 0, snapshotParsed: 0, sdaRendered: 0 });
+  });
+});
+
+describe("the SSURGO polygons' extent", () => {
+  test("from the snapshot is the R*Tree's own numbers: none written as text, none parsed back", async () => {
+    const box = db.query<{ w: number; s: number; e: number; n: number }, []>("SELECT min(min_x) AS w, min(min_y) AS s, max(max_x) AS e, max(max_y) AS n FROM mupolygon_rtree").get()!;
+    let answer: RowAnswer | undefined;
+    const counts = await converted(async () => {
+      answer = await extentQuery.decode(await snapshot.fetch(extentQuery, {}));
+    });
+    expect(answer!.typed.rows).toEqual([[box.w, box.s, box.e, box.n]]);
+    expect(counts).toEqual({ sdaParsed: 0, snapshotParsed: 0, sdaRendered: 0 });
+  });
+
+  test("from SDA: its four strings read once each, into the same numbers", async () => {
+    const direct = await extentQuery.decode(await snapshot.fetch(extentQuery, {}));
+    const payload = await sda.fetch(extentQuery, {});
+    let decoded: RowAnswer | undefined;
+    const counts = await converted(async () => {
+      decoded = await extentQuery.decode(payload);
+    });
+    expect(decoded!.typed).toEqual(direct.typed);
+    expect(counts).toEqual({ sdaParsed: 4, snapshotParsed: 0, sdaRendered: 0 });
   });
 });
 

@@ -13,7 +13,8 @@ import { UpstreamError, ValidationError } from "../../errors";
 import { polygonsOfRings, rfc7946Winding, type Polygons } from "../../geometry/rings";
 import { readWkt, WktError, writeWkt } from "../../geometry/wkt";
 import { decodeRings, encodedRingsMeetBox } from "../../upstream/snapshot-geometry";
-import { answerAsSda, decodeSdaTable, type Cell, type SdaAnswer, type SdaPayload, type SqlType } from "../../upstream/sda/payload";
+import { answerAsSda, decodeSdaTable, type Cell, type SdaPayload, type SqlType } from "../../upstream/sda/payload";
+import { decodeRows, snapshotRows, type RowAnswer, type RowColumn } from "../../upstream/sda/rows";
 import { sqlBbox, sqlInteger } from "../../upstream/sda/sql";
 import { Payload, type QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
@@ -86,16 +87,18 @@ export function ssurgoExtentSql(): string {
 FROM sapolygon`;
 }
 
+const EXTENT_ROWS: RowColumn[] = SSURGO_EXTENT_COLUMNS.map((column) => ({ column, kind: "number" }));
+
+/** The R*Tree's own numbers as the answer's typed rows (docs/decisions.md#decode-once): nothing written as text. */
 function prepareExtent(file: SnapshotFile): () => Payload {
   const types: SqlType[] = ["float", "float", "float", "float"];
-  if (!file.has("mupolygon")) return () => Payload.ofJson(answerAsSda(SSURGO_EXTENT_COLUMNS, types, []).payload);
+  if (!file.has("mupolygon")) return () => snapshotRows(EXTENT_ROWS, types, []);
   const statement = file.db.prepare<Record<string, number | null>, []>(
     `SELECT min(min_x) AS min_lon, min(min_y) AS min_lat, max(max_x) AS max_lon, max(max_y) AS max_lat FROM mupolygon_rtree`,
   );
   return () => {
     const row = statement.get();
-    const cells = row && row.min_lon !== null ? [SSURGO_EXTENT_COLUMNS.map((c) => String(row[c]))] : [];
-    return Payload.ofJson(answerAsSda(SSURGO_EXTENT_COLUMNS, types, cells).payload);
+    return snapshotRows(EXTENT_ROWS, types, row && row.min_lon !== null ? [row] : []);
   };
 }
 
@@ -125,12 +128,12 @@ export const polygonByKeyQuery: QueryKind<{ key: string }, PolygonAnswer> = {
   raw: (answer) => answer.raw(),
 };
 
-export const extentQuery: QueryKind<Record<string, never>, SdaAnswer> = {
+export const extentQuery: QueryKind<Record<string, never>, RowAnswer> = {
   kind: "ssurgo_polygon_extent",
   columns: SSURGO_EXTENT_COLUMNS,
   key: () => "all",
   forms: { sda: ssurgoExtentSql, snapshot: { prepare: prepareExtent } },
-  decode: (payload) => decodeSdaTable(payload, SSURGO_EXTENT_COLUMNS),
+  decode: (payload) => decodeRows(payload, EXTENT_ROWS),
   raw: (answer) => answer.payload,
 };
 
