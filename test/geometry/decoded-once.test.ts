@@ -122,3 +122,13 @@ test("a stored answer of native rows that are not polygons is refused (then disc
     await expect(areaPolygonQuery.decode(Payload.fromStore(bad))).rejects.toThrow("not rows of polygons");
   }
 });
+
+test("a polygon answer over the points budget names where it came from: the snapshot, the cache's stored copy, never SDA", async () => {
+  const { polygonQuery, nativeAnswer, POLYGON_ANSWER_MAX_POINTS } = await import("../../src/providers/usda_ssurgo/polygons");
+  const { Payload } = await import("../../src/upstream/transport");
+  const ring = Array.from({ length: POLYGON_ANSWER_MAX_POINTS + 1 }, (_, i) => [i % 2, 0] as [number, number]);
+  const made = nativeAnswer([["1", "IA073", "L138B", "2765528", "Clarion loam", [[ring]]]]);
+  const overBudget = new RegExp(`^The offline snapshot answered with a map-unit polygon answer of more than ${POLYGON_ANSWER_MAX_POINTS} points`);
+  await expect(polygonQuery.decode(made)).rejects.toThrow(overBudget);
+  await expect(polygonQuery.decode(Payload.fromStore(made.stored()))).rejects.toThrow(/^A snapshot answer stored in the cache is a map-unit polygon answer of more than/);
+});

@@ -161,12 +161,17 @@ export function nativeAnswer(rows: PolygonRow[]): Payload {
 /** The tag of the cache's text of native polygon rows (Payload.ofValue); SDA's text is JSON and never starts so. */
 const STORED_ROWS = "loam-polygons ";
 
-/** The native rows of a payload: made by the snapshot, or stored by the cache; undefined for an upstream's text. */
-function nativeRows(payload: Payload): unknown {
+/** Where an answer's rows came from, as a budget refusal names it. */
+const SDA_SOURCE = "Soil Data Access answered with";
+const SNAPSHOT_SOURCE = "The offline snapshot answered with";
+const STORED_SOURCE = "A snapshot answer stored in the cache is";
+
+/** The native rows of a payload (made by the snapshot, or stored by the cache) and their source; undefined for an upstream's text. */
+function nativeRows(payload: Payload): { rows: unknown; source: string } | undefined {
   const made = payload.value();
-  if (made !== undefined) return made;
+  if (made !== undefined) return { rows: made, source: SNAPSHOT_SOURCE };
   const stored = payload.storedValue(STORED_ROWS);
-  return stored === undefined ? undefined : JSON.parse(stored);
+  return stored === undefined ? undefined : { rows: JSON.parse(stored), source: STORED_SOURCE };
 }
 
 function prepareSnapshot(file: SnapshotFile): (params: BboxParams) => Payload {
@@ -229,12 +234,13 @@ function slicer(): () => Promise<void> {
   };
 }
 
-function budgetError(what: string): UpstreamError {
-  return new UpstreamError(`Soil Data Access answered with a map-unit polygon answer of ${what}; narrow the bbox or lower limit.`);
+/** A refusal over the budget, naming where the answer came from (SDA, the snapshot, or the cache's stored copy). */
+function budgetError(source: string, what: string): UpstreamError {
+  return new UpstreamError(`${source} a map-unit polygon answer of ${what}; narrow the bbox or lower limit.`);
 }
 
-function countPoints(points: number): number {
-  if (points > POLYGON_ANSWER_MAX_POINTS) throw budgetError(`more than ${POLYGON_ANSWER_MAX_POINTS} points, over Loam's budget of ${POLYGON_ANSWER_MAX_POINTS} points per polygon answer`);
+function countPoints(points: number, source: string): number {
+  if (points > POLYGON_ANSWER_MAX_POINTS) throw budgetError(source, `more than ${POLYGON_ANSWER_MAX_POINTS} points, over Loam's budget of ${POLYGON_ANSWER_MAX_POINTS} points per polygon answer`);
   return points;
 }
 
@@ -284,12 +290,12 @@ export async function polygonRowsOf(
 ): Promise<{ rows: PolygonRow[]; points: number; raw: () => SdaPayload }> {
   const native = nativeRows(payload);
   if (native !== undefined) {
-    const { rows, points } = checkedRows(native);
-    return { rows, points: countPoints(points), raw: () => polygonWire(rows) };
+    const { rows, points } = checkedRows(native.rows);
+    return { rows, points: countPoints(points, native.source), raw: () => polygonWire(rows) };
   }
   const chars = payload.text().length;
   // A JS string's length counts UTF-16 units; WKT and keys are ASCII, so it is the byte count.
-  if (chars > POLYGON_ANSWER_MAX_BYTES) throw budgetError(`${chars} bytes, over Loam's budget of ${POLYGON_ANSWER_MAX_BYTES} bytes per polygon answer`);
+  if (chars > POLYGON_ANSWER_MAX_BYTES) throw budgetError(SDA_SOURCE, `${chars} bytes, over Loam's budget of ${POLYGON_ANSWER_MAX_BYTES} bytes per polygon answer`);
   const { table, payload: json } = decodeSdaTable(payload, SSURGO_POLYGON_COLUMNS);
   const at = (name: (typeof SSURGO_POLYGON_COLUMNS)[number]) => table.columns.indexOf(name);
   const [key, area, symbol, mukey, name, geom] = [at("mupolygonkey"), at("areasymbol"), at("musym"), at("mukey"), at("muname"), at("geom")];
@@ -298,7 +304,7 @@ export async function polygonRowsOf(
   const breathe = slicer();
   for (const row of table.rows) {
     const polygons = readGeometry(row[geom] ?? "POLYGON EMPTY");
-    points = countPoints(points + pointsOf(polygons));
+    points = countPoints(points + pointsOf(polygons), SDA_SOURCE);
     rows.push([row[key] ?? null, row[area] ?? null, row[symbol] ?? null, row[mukey] ?? null, row[name] ?? null, polygons]);
     await breathe();
   }
