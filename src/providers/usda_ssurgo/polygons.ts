@@ -64,7 +64,6 @@ WHERE mupolygongeo.STIntersects(geometry::STGeomFromText('POLYGON((${w} ${s}, ${
 ORDER BY P.mupolygonkey`;
 }
 
-/** A cursor's polygon key: polygon keys are integers in both sources (SDA mupolygonkey, the snapshot's row id). */
 /** A polygon key as SSURGO writes it (mupolygonkey, the snapshot's row id): digits, at most 2147483647; null otherwise. */
 export function ssurgoPolygonKey(raw: string): string | null {
   return /^\d{1,10}$/.test(raw) && Number(raw) <= 2_147_483_647 ? raw : null;
