@@ -170,9 +170,7 @@ export const mapUnitQuery: QueryKind<MapUnitParams, RowAnswer> = {
   raw: (answer) => answer.payload,
 };
 
-const number = numberIn;
 const text = (v: Value | undefined): string | null => (typeof v !== "string" || v.trim() === "" ? null : v.trim());
-const dateOf = dateIn;
 
 function citation(areaName: string | null, areaSymbol: string | null, version: string | null, versionDate: Date | null, retrievedAt: string): string {
   const v = version ? `survey area version ${version}` : "survey area version unknown";
@@ -200,10 +198,10 @@ export function readMapUnit(answer: RowAnswer, context: AnswerContext): MapUnitD
         key: cokey,
         name: text(get(row, "compname")) ?? "",
         kind: text(get(row, "compkind")),
-        percent: number(get(row, "comppct_r")),
+        percent: numberIn(get(row, "comppct_r")),
         major: text(get(row, "majcompflag")) === "Yes",
         taxonomic_class: text(get(row, "taxclname")),
-        slope: number(get(row, "slope_r")),
+        slope: numberIn(get(row, "slope_r")),
         drainage_class: text(get(row, "drainagecl")),
         hydrologic_group: text(get(row, "hydgrp")),
         horizons: [],
@@ -216,14 +214,14 @@ export function readMapUnit(answer: RowAnswer, context: AnswerContext): MapUnitD
     component.horizons.push({
       key: chkey,
       name: text(get(row, "hzname")),
-      top: number(get(row, "hzdept_r")),
-      bottom: number(get(row, "hzdepb_r")),
-      values: Object.fromEntries(HORIZON_VALUE_COLUMNS.map((c) => [c, number(get(row, c))])),
+      top: numberIn(get(row, "hzdept_r")),
+      bottom: numberIn(get(row, "hzdepb_r")),
+      values: Object.fromEntries(HORIZON_VALUE_COLUMNS.map((c) => [c, numberIn(get(row, c))])),
       texture: text(get(row, "texture")),
     });
   }
   const areaSymbol = text(get(first, "areasymbol"));
-  const versionDate = dateOf(get(first, "saverest"));
+  const versionDate = dateIn(get(first, "saverest"));
   // When Loam's source read the data; the survey's version date is its own warning (docs/decisions.md#retrieved-at).
   const retrieved = retrievedAt(context.source, context.storedAt);
   return {
