@@ -128,7 +128,7 @@ export interface SnapshotForm<P> {
 }
 
 /** A dataset of the snapshot as the source describes it: who imported it, its id and label, its box when stated. */
-export interface SourceDataset {
+interface SourceDataset {
   kind: string;
   id: string;
   label: string;

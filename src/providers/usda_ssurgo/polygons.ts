@@ -148,7 +148,7 @@ export type PolygonRow = [key: Cell, areaSymbol: Cell, symbol: Cell, mapUnitKey:
 export const polygonRow = (row: Row, polygons: Polygons): PolygonRow => [String(row.id), row.areasymbol, row.musym, row.mukey, row.muname, polygons];
 
 /** The rows in SDA's wire shape, each geometry written as WKT (what SDA would send: the store and the raw route). */
-export function polygonWire(rows: readonly PolygonRow[]): SdaPayload {
+function polygonWire(rows: readonly PolygonRow[]): SdaPayload {
   return answerAsSda(SSURGO_POLYGON_COLUMNS, SSURGO_POLYGON_TYPES, rows.map((row) => [row[0], row[1], row[2], row[3], row[4], writeWkt(row[5])])).payload;
 }
 

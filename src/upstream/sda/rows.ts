@@ -114,7 +114,7 @@ export function parseSdaValue(cell: string, kind: "number" | "date"): number | D
 }
 
 /** SDA's strings as typed rows: the one conversion of the live path, driven by the declared kinds. */
-export function sdaRows(rows: readonly (string | null)[][], kinds: readonly ColumnKind[]): Value[][] {
+function sdaRows(rows: readonly (string | null)[][], kinds: readonly ColumnKind[]): Value[][] {
   return rows.map((row) => row.map((cell, i) => fromSda(cell, kinds[i]!)));
 }
 
@@ -131,7 +131,7 @@ function fromSdaPayload(payload: Payload, columns: readonly RowColumn[]): RowAns
 // ---- the snapshot's rows -----------------------------------------------------------------------
 
 /** A value as SQLite returns it; a `date` column is selected as epoch milliseconds. */
-export type NativeCell = string | number | null;
+type NativeCell = string | number | null;
 
 /** What the snapshot's answer is kept as in the cache (its cells as SQLite gave them); never SDA text. */
 interface StoredRows {
