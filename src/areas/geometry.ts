@@ -10,8 +10,6 @@ import { polygonsAreaM2 } from "../geometry/geodesic";
 import { pointInRings, signedArea2 } from "../geometry/rings";
 import { readPlainPolygon, WktError, writeWkt } from "../geometry/wkt";
 
-export { polygonsAreaM2 };
-
 export const MAX_AOI_VERTICES = 1000;
 export const MAX_AOI_HECTARES = 10_000;
 /** An area's box, degrees a side: the flat cut and the ellipsoid agree within it (docs/decisions.md#areas). */

@@ -24,7 +24,8 @@ import type { PropertySummary } from "../aggregation/model";
 import { AREA_CUTS } from "./cut-gate";
 import { summaryCaveats } from "../aggregation/caveats";
 import { areaWithoutMapUnit, pointWithoutMapUnit } from "../domain/coverage";
-import { polygonsAreaM2, SQUARE_METRES_PER_ACRE, SQUARE_METRES_PER_HECTARE, type Aoi } from "./geometry";
+import { polygonsAreaM2 } from "../geometry/geodesic";
+import { SQUARE_METRES_PER_ACRE, SQUARE_METRES_PER_HECTARE, type Aoi } from "./geometry";
 import type { AoiArea, AoiFeatureCollection, AoiMapUnit, AoiSource, AoiQuery, AoiReport, AoiSummary, PointItem, PointsQuery, PointsResponse } from "./model";
 
 type Summary = Static<typeof PropertySummary>;

@@ -6,7 +6,7 @@
  */
 import type { CacheDescriptor, DataDeps } from "../answer";
 import type { Bbox } from "../domain/bbox";
-import type { TimeInterval } from "../domain/time-interval";
+import type { TimeRange } from "../domain/time-range";
 import type { FlatField } from "./flat-fields";
 import type { DataExtent } from "../providers/provider";
 
@@ -85,7 +85,7 @@ export interface CollectionEntry {
    * one is a BadRequestError or ValidationError naming it (400 on /ogc). `time` is the `datetime`
    * interval (null: none), given only to a collection with `interval`.
    */
-  query(deps: DataDeps, bbox: Bbox, params: ItemParams, time: TimeInterval | null): ItemsQuery;
+  query(deps: DataDeps, bbox: Bbox, params: ItemParams, time: TimeRange | null): ItemsQuery;
   /** One item by id (with the collection's own parameters); null when there is none. */
   item(deps: DataDeps, id: string, params: ItemParams): Promise<{ feature: (origin: string) => Item; cache: CacheDescriptor; warnings: () => string[]; stamp: string } | null>;
 }

@@ -14,7 +14,7 @@ import { sitesCollection, type SitesSource } from "./sites-entry";
 import { flatFields } from "./flat-fields";
 import type { SampleSiteProvider, SiteReading } from "../providers/provider";
 import type { FlatProperties, Item, ItemParams } from "./entries";
-import { daysOf } from "../domain/time-interval";
+import { daysOf } from "../domain/time-range";
 
 /** At most this many elements per request: each is one page query of the provider. */
 const MAX_ELEMENTS = 8;

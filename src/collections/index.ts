@@ -16,7 +16,7 @@ import type { Send } from "../http/response";
 import { SUMMARY_PARAMETER_NAMES } from "./mapunits-entry";
 import { CollectionParams, ItemParams, ItemsQueryParams, OUTPUT_FORMATS, OgcQueryables, OgcCollection, OgcCollections, OgcConformance, OgcLandingPage, OgcFeature, OgcFeatureCollection } from "./model";
 import { collection, collectionOf, collections, CONFORMANCE, queryables, SCHEMA_JSON, itemAnswer, itemsAnswer, landingPage, parseItemsBbox, parseItemsDatetime, parseItemsLimit } from "./service";
-import { intervalText } from "../domain/time-interval";
+import { rangeText } from "../domain/time-range";
 
 export interface CollectionRouteDeps extends DataDeps {
   send: Send;
@@ -75,7 +75,7 @@ export function ogcCollections(deps: CollectionRouteDeps) {
     const limit = parseItemsLimit(read.limit);
     const time = parseItemsDatetime(entry, read.datetime);
     const items = entry.query(deps, bbox, read, time);
-    const binding = cursorBinding({ collection: `ogc:${entry.id}`, bbox, ...(time ? { datetime: intervalText(time) } : {}), ...items.binding });
+    const binding = cursorBinding({ collection: `ogc:${entry.id}`, bbox, ...(time ? { datetime: rangeText(time) } : {}), ...items.binding });
     const after = read.cursor === "" ? null : decodeCursor(read.cursor, binding);
     return { entry, limit, items, binding, after };
   }

@@ -10,7 +10,8 @@ import { BadRequestError, NotFoundError, UpstreamBudgetError, UpstreamError, Ups
 import { decimal } from "../decimal";
 import { clip } from "../errors";
 import type { Bbox } from "../domain/bbox";
-import { parseDatetime, type TimeInterval } from "../domain/time-interval";
+import { parseDatetime } from "../domain/time-interval";
+import type { TimeRange } from "../domain/time-range";
 import type { CollectionEntry, ItemsPage } from "./entries";
 import { COLLECTIONS } from "./table";
 import { CRS84, DEFAULT_ITEMS_LIMIT, MAX_ITEMS_LIMIT } from "./model";
@@ -148,7 +149,7 @@ export function parseItemsLimit(limit: number): number {
 export { DEFAULT_ITEMS_LIMIT };
 
 /** The OGC `datetime` (src/domain/time-interval.ts); only a collection with a temporal extent takes one (400 otherwise, naming those that do). */
-export function parseItemsDatetime(entry: CollectionEntry, raw: string): TimeInterval | null {
+export function parseItemsDatetime(entry: CollectionEntry, raw: string): TimeRange | null {
   const time = parseDatetime(raw);
   if (time !== null && !entry.interval) {
     const dated = COLLECTIONS.filter((c) => c.interval).map((c) => c.id);

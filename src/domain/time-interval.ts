@@ -6,10 +6,8 @@
  * intersects the interval. Each failure names the rule it broke.
  */
 import { clip, ValidationError } from "../errors";
-import { DAY_MS, daysOf, rangeText, utcDayStart, type TimeRange } from "./time-range";
+import { DAY_MS, utcDayStart, type TimeRange } from "./time-range";
 
-/** The OGC `datetime` is a time range of the domain (./time-range.ts). */
-export type TimeInterval = TimeRange;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
@@ -39,7 +37,7 @@ function instant(text: string): [number, number] | null {
 }
 
 /** The parsed `datetime`; "" (absent) is null: no filter. */
-export function parseDatetime(raw: string): TimeInterval | null {
+export function parseDatetime(raw: string): TimeRange | null {
   if (raw === "") return null;
   const parts = raw.split("/");
   if (parts.length > 2) throw refuse(raw, "has more than one '/'");
@@ -58,9 +56,3 @@ export function parseDatetime(raw: string): TimeInterval | null {
   if (start !== null && end !== null && start[0] > end[1]) throw refuse(raw, "ends before it starts");
   return { start: start?.[0] ?? null, end: end?.[1] ?? null };
 }
-
-/** The interval in one spelling (for cursor bindings and cache keys): ISO instants or `..`. */
-export const intervalText = rangeText;
-
-/** The UTC days an interval meets (./time-range.ts), for data dated by day. */
-export { daysOf };

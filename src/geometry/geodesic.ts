@@ -20,7 +20,7 @@ const MEASURE_STEP_DEGREES = 0.01;
  * each edge a straight line in longitude/latitude (followed in MEASURE_STEP_DEGREES steps), between
  * the points geodesics.
  */
-export function ringAreaM2(ring: Ring): number {
+function ringAreaM2(ring: Ring): number {
   const polygon = Geodesic.WGS84.Polygon(false);
   const last = ring.length - 1;
   const closed = last > 0 && ring[0]![0] === ring[last]![0] && ring[0]![1] === ring[last]![1];

@@ -1,6 +1,6 @@
 /** What the two USDA-NRCS providers share: licence text, Soil Data Access limits, and their transport. */
 import type { Transport } from "../upstream/transport";
-import type { Value } from "../upstream/sda/rows";
+import { numberIn, type RowAnswer } from "../upstream/sda/rows";
 import type { ConnectContext, DataExtent } from "./provider";
 
 /** Acknowledgement USDA-NRCS asks for in products derived from SSURGO and KSSL data. */
@@ -27,16 +27,12 @@ export function usdaTransport({ upstreams }: ConnectContext): Transport {
   return transport;
 }
 
-/** The one row of an extent query (min_lon, min_lat, max_lon, max_lat) as a box; null when the data hold nothing located. */
-export function extentOfRow(answer: { table: { columns: readonly string[]; rows: readonly (readonly Value[])[] } }): DataExtent {
-  const row = answer.table.rows[0];
+/** The one row of an extent query (min_lon, min_lat, max_lon, max_lat), typed (docs/decisions.md#decode-once), as a box; null when the data hold nothing located. */
+export function extentOfRow(answer: RowAnswer): DataExtent {
+  const { columns, rows } = answer.typed;
+  const row = rows[0];
   if (!row) return null;
-  // Typed rows carry numbers (docs/decisions.md#decode-once); an SDA table of strings (the map-unit polygons' extent) is read here.
-  const at = (name: string) => {
-    const cell = row[answer.table.columns.indexOf(name)];
-    if (typeof cell === "number") return cell;
-    return typeof cell !== "string" || cell === "" ? Number.NaN : Number(cell);
-  };
+  const at = (name: string) => numberIn(row[columns.indexOf(name)]) ?? Number.NaN;
   const box = [at("min_lon"), at("min_lat"), at("max_lon"), at("max_lat")] as [number, number, number, number];
   return box.every(Number.isFinite) ? box : null;
 }

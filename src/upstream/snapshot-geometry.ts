@@ -8,8 +8,6 @@
  */
 import { flatRings, flatRingsMeetBox, pointInFlatRings, ringsOfFlat, type Ring } from "../geometry/rings";
 
-export type { Ring };
-
 /** Encode rings as the stored blob. */
 export function encodeRings(rings: readonly Ring[]): Uint8Array {
   const flat = flatRings(rings);

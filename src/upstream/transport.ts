@@ -18,7 +18,7 @@ export class Payload {
   private constructor(
     private textForm: string | undefined,
     private jsonForm: unknown,
-    private readonly made?: { value: object; text: () => string; stored: () => string },
+    private readonly made?: { value: object; tag: string; text: () => string; stored: () => string },
     /** Text a cache store kept (`stored()` of the payload it was given); an upstream's text never is. */
     private readonly kept = false,
   ) {}
@@ -39,9 +39,11 @@ export class Payload {
 
   /**
    * A value that is its query's answer already (the decoder takes it as it is); `stored` is the text
-   * the cache keeps for it, `text` the upstream's own text, made only if someone asks for it.
+   * the cache keeps for it, after its `tag` (which no upstream's text begins with: SDA's is JSON), and
+   * `text` the upstream's own text, made only if someone asks for it. The decoder reads the stored
+   * text back with `storedValue(tag)`.
    */
-  static ofValue(value: object, forms: { text: () => string; stored: () => string }): Payload {
+  static ofValue(value: object, forms: { tag: string; text: () => string; stored: () => string }): Payload {
     return new Payload(undefined, undefined, { value, ...forms });
   }
 
@@ -50,9 +52,14 @@ export class Payload {
     return new Payload(text, undefined, undefined, true);
   }
 
-  /** Whether this is text the cache stored (so it may be a made value's stored form). */
-  isStored(): boolean {
-    return this.kept;
+  /**
+   * The stored form of a made value, after its `tag`: only from text a cache store kept, never from
+   * an upstream's text (which is read as the upstream's, whatever it begins with); else undefined.
+   */
+  storedValue(tag: string): string | undefined {
+    if (!this.kept) return undefined;
+    const text = this.text();
+    return text.startsWith(tag) ? text.slice(tag.length) : undefined;
   }
 
   text(): string {
@@ -72,7 +79,7 @@ export class Payload {
 
   /** The text the cache stores and digests: the upstream's text, or the stored form of a made value. */
   stored(): string {
-    return this.made ? this.made.stored() : this.text();
+    return this.made ? this.made.tag + this.made.stored() : this.text();
   }
 }
 
@@ -121,7 +128,7 @@ export interface SnapshotForm<P> {
 }
 
 /** A dataset of the snapshot as the source describes it: who imported it, its id and label, its box when stated. */
-export interface SourceDataset {
+interface SourceDataset {
   kind: string;
   id: string;
   label: string;

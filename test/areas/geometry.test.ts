@@ -7,7 +7,8 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { ValidationError } from "../../src/errors";
-import { aoiOfBbox, parseAoiPolygon, polygonsAreaM2 } from "../../src/areas/geometry";
+import { aoiOfBbox, parseAoiPolygon } from "../../src/areas/geometry";
+import { polygonsAreaM2 } from "../../src/geometry/geodesic";
 import { parsePoints } from "../../src/areas";
 
 const wkt = (rings: number[][][]) => `POLYGON (${rings.map((r) => `(${r.map(([x, y]) => `${x} ${y}`).join(", ")})`).join(", ")})`;

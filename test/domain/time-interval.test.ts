@@ -4,7 +4,8 @@
  * bad form is refused naming the parameter. Expected instants come from Date.UTC, not the parser.
  */
 import { describe, expect, test } from "bun:test";
-import { daysOf, intervalText, parseDatetime } from "../../src/domain/time-interval";
+import { parseDatetime } from "../../src/domain/time-interval";
+import { daysOf, rangeText } from "../../src/domain/time-range";
 
 const DAY = 86_400_000;
 
@@ -24,7 +25,7 @@ describe("parseDatetime", () => {
     expect(open).toEqual({ start: null, end: Date.UTC(2008, 0, 1) - 1 });
     expect(parseDatetime("2010-01-01/")).toEqual({ start: Date.UTC(2010, 0, 1), end: null });
     expect(daysOf(parseDatetime("2008-06-16T12:00:00Z/2008-06-18T00:00:00Z")!)).toEqual({ first: "2008-06-16", last: "2008-06-18" });
-    expect(intervalText(open)).toBe("../2007-12-31T23:59:59.999Z");
+    expect(rangeText(open)).toBe("../2007-12-31T23:59:59.999Z");
   });
 
   test("not an instant or interval: a 422 naming datetime (400 on /ogc)", () => {

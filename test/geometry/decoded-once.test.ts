@@ -113,12 +113,22 @@ test("a stored answer of native rows that are not polygons is refused (then disc
   const { polygonQuery } = await import("../../src/providers/usda_ssurgo/polygons");
   const { areaPolygonQuery } = await import("../../src/providers/usda_ssurgo/area-polygons");
   const { Payload } = await import("../../src/upstream/transport");
-  const good = '{"native":[["1","IA073","L138B","2765528","Clarion loam",[[[[-94.36,41.94],[-94.35,41.94],[-94.35,41.95],[-94.36,41.94]]]]]]}';
+  const good = 'loam-polygons [["1","IA073","L138B","2765528","Clarion loam",[[[[-94.36,41.94],[-94.35,41.94],[-94.35,41.95],[-94.36,41.94]]]]]]';
   expect((await polygonQuery.decode(Payload.fromStore(good))).polygons[0]!.mapUnitKey).toBe("2765528");
   // The same text from an upstream is not Loam's rows: SDA must send its table.
-  await expect(polygonQuery.decode(Payload.ofText(good))).rejects.toThrow(/Soil Data Access answered with an unexpected payload/);
-  for (const bad of ['{"native":{}}', '{"native":[["1",null,null,"2",null,[[[[0,0],[1,"x"]]]]]]}', '{"native":[["1",null,null,"2",null]]}', '{"native":[[1,null,null,"2",null,[]]]}']) {
+  await expect(polygonQuery.decode(Payload.ofText(good))).rejects.toThrow(/Soil Data Access sent a body that is not valid JSON/);
+  for (const bad of ["loam-polygons {}", 'loam-polygons [["1",null,null,"2",null,[[[[0,0],[1,"x"]]]]]]', 'loam-polygons [["1",null,null,"2",null]]', 'loam-polygons [[1,null,null,"2",null,[]]]']) {
     await expect(polygonQuery.decode(Payload.fromStore(bad))).rejects.toThrow("not rows of polygons");
     await expect(areaPolygonQuery.decode(Payload.fromStore(bad))).rejects.toThrow("not rows of polygons");
   }
+});
+
+test("a polygon answer over the points budget names where it came from: the snapshot, the cache's stored copy, never SDA", async () => {
+  const { polygonQuery, nativeAnswer, POLYGON_ANSWER_MAX_POINTS } = await import("../../src/providers/usda_ssurgo/polygons");
+  const { Payload } = await import("../../src/upstream/transport");
+  const ring = Array.from({ length: POLYGON_ANSWER_MAX_POINTS + 1 }, (_, i) => [i % 2, 0] as [number, number]);
+  const made = nativeAnswer([["1", "IA073", "L138B", "2765528", "Clarion loam", [[ring]]]]);
+  const overBudget = new RegExp(`^The offline snapshot answered with a map-unit polygon answer of more than ${POLYGON_ANSWER_MAX_POINTS} points`);
+  await expect(polygonQuery.decode(made)).rejects.toThrow(overBudget);
+  await expect(polygonQuery.decode(Payload.fromStore(made.stored()))).rejects.toThrow(/^A snapshot answer stored in the cache is a map-unit polygon answer of more than/);
 });

@@ -7,7 +7,7 @@ import { join, relative, resolve } from "node:path";
 import { zipSync } from "fflate";
 import { buildSnapshot, importSsurgo, type SnapshotReport } from "../../src/snapshot/build";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
-import { tableRecords } from "../../src/upstream/sda/payload";
+import { rowRecords } from "../../src/upstream/sda/rows";
 
 const DATA = resolve(process.env.LOAM_DATA_DIR ?? "../shared/data");
 
@@ -164,7 +164,7 @@ describe("importSsurgo: a user's Web Soil Survey download", () => {
     const source = new SnapshotTransport(base);
     try {
       const answer = await runQuery(source, { kind: "ssurgo_point", longitude: -91.814651, latitude: 41.30306 });
-      expect(tableRecords(answer.table)[0]).toMatchObject({ mukey: "412032", musym: "279", compname: "Taintor" });
+      expect(rowRecords(answer.table)[0]).toMatchObject({ mukey: "412032", musym: "279", compname: "Taintor" });
       expect(source.describe().coverage).toEqual([
         "SSURGO IA183 Washington County, Iowa (survey version 27, 2020-06-10; area-of-interest extract only)",
         "SSURGO MH936 Islands of Airik, Arno, Majuro, Mili and Taroa, Republic of the Marshall Islands (2025-09-09)",

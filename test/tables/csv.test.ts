@@ -9,7 +9,10 @@ import { joinContributions, SUMMARY_COLUMNS } from "../../src/tables/summary";
 import { MAP_UNIT_FEATURE_COLUMNS } from "../../src/tables/mapunits";
 import { normalizePedon } from "../../src/providers/usda_kssl/normalize";
 import { LAB_PEDON_COLUMNS } from "../../src/providers/usda_kssl/columns";
-import type { Cell as UpstreamCell, SdaTable as UpstreamTable } from "../../src/upstream/sda/payload";
+import { answerAsSda, type Cell as UpstreamCell } from "../../src/upstream/sda/payload";
+import { pedonQuery } from "../../src/providers/usda_kssl/queries";
+import type { RowAnswer } from "../../src/upstream/sda/rows";
+import { Payload } from "../../src/upstream/transport";
 import { useLoam } from "../support/server";
 import { parseRfc4180, parseWithPython, PYTHON, records } from "../support/csv";
 import { knownPoints } from "../location/known-answers";
@@ -179,14 +182,15 @@ describe("GET /v1/pedons/{pedon_key} as CSV", () => {
 
   test("censored results keep reported_value, value_qualifier and reporting_limit; value stays empty", async () => {
     const real = await (await loam.get("/v1/pedons/02N0245")).json();
-    // The normalizer's own output for censored cells in SDA's shape (every value a string).
+    // The normalizer's own output for censored cells in SDA's shape (every value a string), read by the pedon query's decoder.
     const columns = [...LAB_PEDON_COLUMNS];
     const row: Record<string, string> = {
       pedon_key: "02N0245", pedlabsampnum: "02N0245", layer_key: "02N01100", labsampnum: "02N01100", hzn_top: "0", hzn_bot: "13", hzn_desgn: "Ap1",
       estimated_organic_carbon: "<0.05", clay_total: ">80", electrical_conductivity_satx: "ND",
     };
-    const table: UpstreamTable = { columns, types: columns.map(() => "varchar"), rows: [columns.map((c): UpstreamCell => row[c] ?? null)] };
-    const normalized = normalizePedon(table, { properties: ["organic_carbon", "clay", "ec"], depthTop: 0, depthBottom: 200 })!;
+    const sda = answerAsSda(columns, columns.map(() => "varchar"), [columns.map((c): UpstreamCell => row[c] ?? null)]).payload;
+    const answer = (await pedonQuery.decode(Payload.ofJson(sda))) as RowAnswer;
+    const normalized = normalizePedon(answer.typed, { properties: ["organic_carbon", "clay", "ec"], depthTop: 0, depthBottom: 200 })!;
     const rows = records(parseRfc4180(pedonCsv({ ...real, layers: normalized.layers })));
     expect(Object.keys(rows[0]!)).toEqual(LAB_OBSERVATION_COLUMNS.map(([name]) => name));
     const byId = Object.fromEntries(rows.map((r) => [r.property_id, r]));

@@ -1,17 +1,21 @@
 /**
  * Decode once, in native types (docs/decisions.md#decode-once): the snapshot hands the SSURGO and
  * KSSL decoders typed rows, so no number or date becomes SDA text on the served path and none is
- * parsed back; SDA's strings are converted once each, at the edge. Counted with `rowConversions`
- * (sdaNumber and sdaDateTime count what they render; the edge, the snapshot reader and the decoders'
- * cell readers count what they parse). Expected values come from the snapshot file itself.
+ * parsed back; SDA's strings are converted once each, at the edge. Counted by spying on the
+ * conversions themselves: sdaNumber and sdaDateTime (sda/payload.ts) render, parseSdaValue (SDA's
+ * strings) and parseSnapshotNumber (the KSSL export's TEXT) parse (sda/rows.ts). Expected values
+ * come from the snapshot file itself.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { UpstreamError } from "../../src/errors";
 import { pedonQuery } from "../../src/providers/usda_kssl/queries";
 import { pointQuery } from "../../src/providers/usda_ssurgo/queries";
+import { extentQuery } from "../../src/providers/usda_ssurgo/polygons";
 import { SdaTransport } from "../../src/upstream/sda/client";
-import { rowConversions, type RowAnswer } from "../../src/upstream/sda/rows";
+import * as payloadModule from "../../src/upstream/sda/payload";
+import * as rowsModule from "../../src/upstream/sda/rows";
+import type { RowAnswer } from "../../src/upstream/sda/rows";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { Payload } from "../../src/upstream/transport";
 import { startFakeSda, type FakeSda } from "../support/fake-sda";
@@ -46,15 +50,23 @@ afterAll(async () => {
   db?.close();
 });
 
+const spies = {
+  sdaParsed: spyOn(rowsModule, "parseSdaValue"),
+  snapshotParsed: spyOn(rowsModule, "parseSnapshotNumber"),
+  sdaNumber: spyOn(payloadModule, "sdaNumber"),
+  sdaDateTime: spyOn(payloadModule, "sdaDateTime"),
+};
+
+type Counts = { sdaParsed: number; snapshotParsed: number; sdaRendered: number };
+
 /** What `run` converted, by kind. */
-async function converted(run: () => Promise<unknown>): Promise<typeof rowConversions> {
-  const before = { ...rowConversions };
+async function converted(run: () => Promise<unknown>): Promise<Counts> {
+  for (const spy of Object.values(spies)) spy.mockClear();
   await run();
   return {
-    sdaParsed: rowConversions.sdaParsed - before.sdaParsed,
-    snapshotParsed: rowConversions.snapshotParsed - before.snapshotParsed,
-    sdaRendered: rowConversions.sdaRendered - before.sdaRendered,
-    lateParsed: rowConversions.lateParsed - before.lateParsed,
+    sdaParsed: spies.sdaParsed.mock.calls.length,
+    snapshotParsed: spies.snapshotParsed.mock.calls.length,
+    sdaRendered: spies.sdaNumber.mock.calls.length + spies.sdaDateTime.mock.calls.length,
   };
 }
 
@@ -69,7 +81,7 @@ describe("offline (snapshot) path", () => {
       expect(response.status).toBe(200);
       body = response.body;
     });
-    expect(counts).toEqual({ sdaParsed: 0, snapshotParsed: 0, sdaRendered: 0, lateParsed: 0 });
+    expect(counts).toEqual({ sdaParsed: 0, snapshotParsed: 0, sdaRendered: 0 });
     // The values still come through, as the snapshot holds them (the Clarion Ap horizon, README §1.3).
     const stored = db.query<{ claytotal_r: number; ph1to1h2o_r: number }, []>("SELECT claytotal_r, ph1to1h2o_r FROM chorizon WHERE chkey = '59949744'").get()!;
     const ap = body.observations.filter((o: any) => o.survey_context.horizon_key === "59949744");
@@ -91,7 +103,7 @@ describe("offline (snapshot) path", () => {
       "SELECT ly.hzn_top, ly.hzn_bot, ph.clay_total FROM lab_layer ly LEFT JOIN lab_physical_properties ph ON ph.labsampnum = ly.labsampnum WHERE ly.pedlabsampnum = ?",
     ).all(PEDON);
     const depths = layers.flatMap((l) => [l.hzn_top, l.hzn_bot]).filter((v) => v !== null && v !== "").length;
-    expect(counts).toEqual({ sdaParsed: 0, snapshotParsed: 2 * layers.length + depths, sdaRendered: 0, lateParsed: 0 });
+    expect(counts).toEqual({ sdaParsed: 0, snapshotParsed: 2 * layers.length + depths, sdaRendered: 0 });
     // reported_value is the export's string, unchanged.
     const reported = body.layers.flatMap((l: any) => l.observations.filter((o: any) => o.property.id === "clay").map((o: any) => o.reported_value)).sort();
     expect(reported).toEqual(layers.map((l) => l.clay_total).filter((v) => v !== null).sort());
@@ -101,10 +113,33 @@ describe("offline (snapshot) path", () => {
     const path = `/v1/providers/usda_ssurgo/raw/location?latitude=${IA073.latitude}&longitude=${IA073.longitude}`;
     const answer = (await pointQuery.decode(await snapshot.fetch(pointQuery, IA073))) as RowAnswer;
     const first = await converted(async () => expect((await offline.get(path)).status).toBe(200));
-    expect(first.sdaParsed + first.snapshotParsed + first.lateParsed).toBe(0);
+    expect(first.sdaParsed + first.snapshotParsed).toBe(0);
     expect(first.sdaRendered).toBe(typedCells(answer));
     const again = await converted(async () => expect((await offline.get(path)).status).toBe(200));
-    expect(again).toEqual({ sdaParsed: 0, snapshotParsed: 0, sdaRendered: 0, lateParsed: 0 });
+    expect(again).toEqual({ sdaParsed: 0, snapshotParsed: 0, sdaRendered: 0 });
+  });
+});
+
+describe("the SSURGO polygons' extent", () => {
+  test("from the snapshot is the R*Tree's own numbers: none written as text, none parsed back", async () => {
+    const box = db.query<{ w: number; s: number; e: number; n: number }, []>("SELECT min(min_x) AS w, min(min_y) AS s, max(max_x) AS e, max(max_y) AS n FROM mupolygon_rtree").get()!;
+    let answer: RowAnswer | undefined;
+    const counts = await converted(async () => {
+      answer = await extentQuery.decode(await snapshot.fetch(extentQuery, {}));
+    });
+    expect(answer!.typed.rows).toEqual([[box.w, box.s, box.e, box.n]]);
+    expect(counts).toEqual({ sdaParsed: 0, snapshotParsed: 0, sdaRendered: 0 });
+  });
+
+  test("from SDA: its four strings read once each, into the same numbers", async () => {
+    const direct = await extentQuery.decode(await snapshot.fetch(extentQuery, {}));
+    const payload = await sda.fetch(extentQuery, {});
+    let decoded: RowAnswer | undefined;
+    const counts = await converted(async () => {
+      decoded = await extentQuery.decode(payload);
+    });
+    expect(decoded!.typed).toEqual(direct.typed);
+    expect(counts).toEqual({ sdaParsed: 4, snapshotParsed: 0, sdaRendered: 0 });
   });
 });
 
@@ -120,7 +155,7 @@ describe("a snapshot answer in the cache store", () => {
       const back = (await pedonQuery.decode(Payload.fromStore(stored))) as RowAnswer;
       expect(back.typed).toEqual(answer.typed);
     });
-    expect(counts.sdaParsed + counts.sdaRendered + counts.lateParsed).toBe(0);
+    expect(counts.sdaParsed + counts.sdaRendered).toBe(0);
     const back = (await pedonQuery.decode(Payload.fromStore(stored))) as RowAnswer;
     expect(JSON.stringify(back.payload)).toBe(JSON.stringify(answer.payload));
     expect(JSON.stringify(answer.payload)).toBe(made.text());
@@ -141,7 +176,8 @@ describe("Soil Data Access path (the fake SDA, sending SDA's strings)", () => {
     const counts = await converted(async () => {
       expect(((await pointQuery.decode(payload)) as RowAnswer).typed).toEqual(direct.typed);
     });
-    expect(counts).toEqual({ sdaParsed: typedCells(direct), snapshotParsed: 0, sdaRendered: 0, lateParsed: 0 });
+    // (The fake SDA renders its answer from the snapshot in this process, so only the parses are Loam's.)
+    expect(counts.sdaParsed).toBe(typedCells(direct));
     expect(counts.sdaParsed).toBeGreaterThan(100);
   });
 
@@ -154,7 +190,8 @@ describe("Soil Data Access path (the fake SDA, sending SDA's strings)", () => {
       decoded = (await pedonQuery.decode(payload)) as RowAnswer;
     });
     expect(decoded!.typed).toEqual(direct.typed);
-    expect(counts).toEqual({ sdaParsed: typedCells(direct), snapshotParsed: 0, sdaRendered: 0, lateParsed: 0 });
+    // (The fake SDA renders its answer from the snapshot in this process, so only the parses are Loam's.)
+    expect(counts.sdaParsed).toBe(typedCells(direct));
     const clay = decoded!.typed.columns.indexOf("clay_total");
     expect(decoded!.typed.rows.every((row) => row[clay] === null || typeof row[clay] === "string")).toBe(true);
   });
@@ -167,7 +204,7 @@ describe("Soil Data Access path (the fake SDA, sending SDA's strings)", () => {
       expect(response.body.observations.length).toBeGreaterThan(0);
     });
     // The location route asks the point query alone: its cells, each read once, and nothing after.
+    // (The fake SDA renders its answer from the snapshot in this process, so only the parses are Loam's.)
     expect(counts.sdaParsed).toBe(typedCells(direct));
-    expect(counts.lateParsed).toBe(0);
   });
 });

@@ -13,7 +13,8 @@ import { SSURGO_POINT_COLUMNS } from "../../src/providers/usda_ssurgo/columns";
 import type { LogicalQuery } from "../support/queries";
 import { SdaTransport } from "../../src/upstream/sda/client";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
-import { parseSdaPayload, tableRecords } from "../../src/upstream/sda/payload";
+import { parseSdaPayload } from "../../src/upstream/sda/payload";
+import { rowRecords } from "../../src/upstream/sda/rows";
 import { startFakeSda, type FakeSda } from "../support/fake-sda";
 
 /** The known answers of the data README (LOAM_DATA_DIR/README.md, section 1.3): [area, lon, lat, mukey]. */
@@ -65,7 +66,7 @@ describe("SDA path equals snapshot path", () => {
     test(`point ${area} (${longitude}, ${latitude}) → map unit ${mukey}, same table both ways`, async () => {
       const table = await bothPaths({ kind: "ssurgo_point", latitude, longitude });
       expect(table.columns).toEqual([...SSURGO_POINT_COLUMNS]);
-      expect(new Set(tableRecords(table).map((r) => r.mukey))).toEqual(new Set([mukey]));
+      expect(new Set(rowRecords(table).map((r) => r.mukey))).toEqual(new Set([mukey]));
     });
   }
 
@@ -77,7 +78,7 @@ describe("SDA path equals snapshot path", () => {
   test("a lab bbox around Kansas pedon 02N0245 gives the same pedons both ways", async () => {
     const table = await bothPaths({ kind: "lab_bbox", bbox: [-96, 38.5, -95, 39.5], limit: 50 });
     expect(table.columns).toEqual([...LAB_BBOX_COLUMNS]);
-    expect(tableRecords(table).map((r) => r.pedlabsampnum)).toContain("02N0245");
+    expect(rowRecords(table).map((r) => r.pedlabsampnum)).toContain("02N0245");
   });
 
   test("a lab bbox page smaller than its pedons is cut the same way both ways", async () => {
@@ -88,15 +89,15 @@ describe("SDA path equals snapshot path", () => {
   test("lab pedon 02N0245 has its 8 layers both ways", async () => {
     const table = await bothPaths({ kind: "lab_pedon", pedonKey: { form: "pedlabsampnum", value: "02N0245" } });
     expect(table.columns).toEqual([...LAB_PEDON_COLUMNS]);
-    const layers = tableRecords(table);
+    const layers = rowRecords(table);
     expect(layers).toHaveLength(8);
     expect(layers[0]!.labsampnum).toBe("02N01100");
   });
 
   test("map-unit polygons around the IA073 known point (WKT geometry) both ways", async () => {
     const table = await bothPaths({ kind: "ssurgo_polygons", bbox: [-94.369608, 41.934131, -94.349608, 41.954131], limit: 2000 });
-    const rows = tableRecords(table);
-    expect(rows.some((r) => r.mukey === "2765528" && r.musym === "L138B" && /^POLYGON \(\(-94\.\d+ 41\.\d+, /.test(r.geom ?? ""))).toBe(true);
+    const rows = rowRecords(table);
+    expect(rows.some((r) => r.mukey === "2765528" && r.musym === "L138B" && /^POLYGON \(\(-94\.\d+ 41\.\d+, /.test(String(r.geom ?? "")))).toBe(true);
   });
 
   test("the fake answered each SDA-path query with one upstream call", () => {

@@ -8,7 +8,8 @@ import { LAB_BBOX_COLUMNS, LAB_PEDON_COLUMNS } from "../../src/providers/usda_ks
 import { SSURGO_POINT_COLUMNS } from "../../src/providers/usda_ssurgo/columns";
 import { parseSdaPayload } from "../../src/upstream/sda/payload";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
-import { tableRecords, type Cell } from "../../src/upstream/sda/payload";
+import type { Cell } from "../../src/upstream/sda/payload";
+import { rowRecords } from "../../src/upstream/sda/rows";
 
 const DATA = resolve(process.env.LOAM_DATA_DIR ?? "../shared/data");
 
@@ -42,7 +43,7 @@ afterAll(() => {
 async function point(lon: number, lat: number) {
   const answer = await runQuery(source, { kind: "ssurgo_point", longitude: lon, latitude: lat });
   expect(parseSdaPayload(answer.payload)).toEqual(answer.table);
-  return { answer, records: tableRecords(parseSdaPayload(answer.payload)) };
+  return { answer, records: rowRecords(parseSdaPayload(answer.payload)) };
 }
 
 describe("SnapshotTransport: SSURGO point", () => {
@@ -106,21 +107,21 @@ describe("SnapshotTransport: SSURGO point", () => {
 
 describe("SnapshotTransport: lab pedons", () => {
   test("bbox: pedons ordered by pedon_key (= pedlabsampnum), at most limit+1 rows, bounds inclusive", async () => {
-    const all = tableRecords((await runQuery(source, { kind: "lab_bbox", bbox: [-180, -90, 180, 90], limit: 10_000 })).table);
+    const all = rowRecords((await runQuery(source, { kind: "lab_bbox", bbox: [-180, -90, 180, 90], limit: 10_000 })).table);
     expect(all).toHaveLength(429);
     const keys = all.map((r) => r.pedon_key!);
     expect(keys).toEqual([...keys].sort());
     const page = await runQuery(source, { kind: "lab_bbox", bbox: [-180, -90, 180, 90], limit: 5 });
     expect(page.table.columns).toEqual([...LAB_BBOX_COLUMNS]);
-    expect(tableRecords(page.table).map((r) => r.pedon_key)).toEqual(keys.slice(0, 6));
+    expect(rowRecords(page.table).map((r) => r.pedon_key)).toEqual(keys.slice(0, 6));
     const exact = await runQuery(source, { kind: "lab_bbox", bbox: [-95.7708282, 39.0783539, -95.7708282, 39.0783539], limit: 10 });
-    expect(tableRecords(exact.table)).toEqual([
+    expect(rowRecords(exact.table)).toEqual([
       { pedon_key: "02N0245", pedlabsampnum: "02N0245", upedonid: "S01KS-177-001", samp_name: "Kimo", corr_name: null, samp_taxgrtgroup: "hapludolls", site_obsdate: null, latitude_decimal_degrees: "39.0783539", longitude_decimal_degrees: "-95.7708282", layer_count: "8" },
     ]);
   });
 
   test("pedons without coordinates never appear (02N0845 has none)", async () => {
-    const all = tableRecords((await runQuery(source, { kind: "lab_bbox", bbox: [-180, -90, 180, 90], limit: 10_000 })).table);
+    const all = rowRecords((await runQuery(source, { kind: "lab_bbox", bbox: [-180, -90, 180, 90], limit: 10_000 })).table);
     expect(all.some((r) => r.pedlabsampnum === "02N0845")).toBe(false);
     expect(all.every((r) => r.latitude_decimal_degrees !== null && r.longitude_decimal_degrees !== null)).toBe(true);
     const nearZero = await runQuery(source, { kind: "lab_bbox", bbox: [-1, -1, 1, 1], limit: 10 });
@@ -130,7 +131,7 @@ describe("SnapshotTransport: lab pedons", () => {
   test("pedon 02N0245: 8 layers, top layer 02N01100 Ap1 0-13 cm with its lab values as reported", async () => {
     const answer = await runQuery(source, { kind: "lab_pedon", pedonKey: { form: "pedlabsampnum", value: "02N0245" } });
     expect(answer.table.columns).toEqual([...LAB_PEDON_COLUMNS]);
-    const layers = tableRecords(answer.table);
+    const layers = rowRecords(answer.table);
     expect(layers).toHaveLength(8);
     expect(layers[0]).toMatchObject({
       pedon_key: "02N0245", layer_key: "02N01100", labsampnum: "02N01100", hzn_desgn: "Ap1", hzn_top: "0", hzn_bot: "13",

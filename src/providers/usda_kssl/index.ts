@@ -35,7 +35,7 @@ export const usdaKssl: PedonProvider<RowAnswer, RowAnswer> = {
     where: (f) => [f.geometry.coordinates[0]!, f.geometry.coordinates[1]!],
     one: { query: pedonQuery, params: (pedonKey) => ({ pedonKey }), found: (answer) => answer.typed.rows.length > 0 },
     greatGroups: (answer) => greatGroupsOf(answer.typed),
-    extent: { query: extentQuery, read: (answer: RowAnswer) => extentOfRow({ table: answer.typed }) },
+    extent: { query: extentQuery, read: extentOfRow },
     count: { query: countQuery, read: (answer: RowAnswer) => Number(answer.typed.rows[0]?.[0] ?? 0) },
     coverageNote,
     notFoundMessage,

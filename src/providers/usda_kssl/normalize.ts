@@ -83,18 +83,10 @@ function text(cell: Value | undefined): string | null {
   return trimmed === "" ? null : trimmed;
 }
 
-/** A number cell, read once where the answer was made (docs/decisions.md#decode-once). */
-const num = numberIn;
-
-/** A lab result as reported: a string, kept as it is (docs/decisions.md#censored). */
-const reportedOf = textIn;
-
-const dateOf = dateIn;
-
 /** Site coordinates only when both are real WGS84 numbers; anything else is "no coordinates". */
 function coordinates(row: Row): { latitude: number | null; longitude: number | null } {
-  const latitude = num(row.latitude_decimal_degrees);
-  const longitude = num(row.longitude_decimal_degrees);
+  const latitude = numberIn(row.latitude_decimal_degrees);
+  const longitude = numberIn(row.longitude_decimal_degrees);
   if (latitude === null || longitude === null || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return { latitude: null, longitude: null };
   return { latitude, longitude };
 }
@@ -123,8 +115,8 @@ export function normalizeCollection(table: RowTable, limit: number): { features:
     const pedon = summary(row);
     // A pedon without coordinates cannot be placed in a box (the query excludes them; this is a guard).
     if (pedon.latitude === null || pedon.longitude === null || pedon.pedonKey === "") continue;
-    const observed = dateOf(row.site_obsdate);
-    const layerCount = num(row.layer_count);
+    const observed = dateIn(row.site_obsdate);
+    const layerCount = numberIn(row.layer_count);
     features.push({
       type: "Feature",
       id: pedon.pedonKey,
@@ -154,7 +146,7 @@ const tidy = roundDerived;
 
 function observe(row: Row, propertyId: string, mapping: KsslProperty): { observation: Static<typeof LabObservation>; source: LabColumn } | null {
   for (const source of mapping.columns) {
-    const reported = parseReported(reportedOf(row[source.column]));
+    const reported = parseReported(textIn(row[source.column]));
     // Nothing reported in this column: try the next one; an absent result is not a zero.
     if (reported.kind === "missing" || reported.reported_value === null) continue;
     const conversion = mapping.conversion;
@@ -236,8 +228,8 @@ export function normalizePedon(table: RowTable, context: PedonContext): Normaliz
     if (layerKey === null) continue;
     result.layerCount++;
     const sample = text(row.labsampnum);
-    const top = num(row.hzn_top);
-    const bottom = num(row.hzn_bot);
+    const top = numberIn(row.hzn_top);
+    const bottom = numberIn(row.hzn_bot);
     if (top === null || bottom === null) {
       result.layersWithoutDepth.push(sample ?? layerKey);
       continue;

@@ -11,7 +11,7 @@
 import type { Database } from "bun:sqlite";
 import { UpstreamError, ValidationError } from "../../errors";
 import { isoDay } from "../../upstream/sda/dates";
-import { dateIn, decodeRows, numberIn, rowsOf, type ColumnKind, type RowAnswer, type RowTable, type Value } from "../../upstream/sda/rows";
+import { dateIn, decodeRows, numberIn, type ColumnKind, type RowAnswer, type Value } from "../../upstream/sda/rows";
 import { commentFree, selectList } from "../../upstream/sda/sql";
 import type { Payload, QueryKind, SourceDescription } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
@@ -173,9 +173,7 @@ export const mapUnitQuery: QueryKind<MapUnitParams, RowAnswer> = {
   raw: (answer) => answer.payload,
 };
 
-const number = numberIn;
 const text = (v: Value | undefined): string | null => (typeof v !== "string" || v.trim() === "" ? null : v.trim());
-const dateOf = dateIn;
 
 function citation(areaName: string | null, areaSymbol: string | null, version: string | null, versionDate: Date | null, retrievedAt: string): string {
   const v = version ? `survey area version ${version}` : "survey area version unknown";
@@ -187,8 +185,8 @@ function citation(areaName: string | null, areaSymbol: string | null, version: s
  * The map unit in an answer of `mapUnitQuery`, typed for the summaries; null when the answer has no
  * rows (an unknown mukey). Components come highest percent first (tie: lowest key), as queried.
  */
-export function readMapUnit(answer: RowAnswer | { table: RowTable }, context: AnswerContext): MapUnitData | null {
-  const { columns, rows } = rowsOf(answer);
+export function readMapUnit(answer: RowAnswer, context: AnswerContext): MapUnitData | null {
+  const { columns, rows } = answer.typed;
   const at = new Map(columns.map((name, i) => [name, i]));
   const get = (row: readonly Value[], name: string): Value => row[at.get(name)!] ?? null;
   const first = rows[0];
@@ -203,10 +201,10 @@ export function readMapUnit(answer: RowAnswer | { table: RowTable }, context: An
         key: cokey,
         name: text(get(row, "compname")) ?? "",
         kind: text(get(row, "compkind")),
-        percent: number(get(row, "comppct_r")),
+        percent: numberIn(get(row, "comppct_r")),
         major: text(get(row, "majcompflag")) === "Yes",
         taxonomic_class: text(get(row, "taxclname")),
-        slope: number(get(row, "slope_r")),
+        slope: numberIn(get(row, "slope_r")),
         drainage_class: text(get(row, "drainagecl")),
         hydrologic_group: text(get(row, "hydgrp")),
         horizons: [],
@@ -219,14 +217,14 @@ export function readMapUnit(answer: RowAnswer | { table: RowTable }, context: An
     component.horizons.push({
       key: chkey,
       name: text(get(row, "hzname")),
-      top: number(get(row, "hzdept_r")),
-      bottom: number(get(row, "hzdepb_r")),
-      values: Object.fromEntries(HORIZON_VALUE_COLUMNS.map((c) => [c, number(get(row, c))])),
+      top: numberIn(get(row, "hzdept_r")),
+      bottom: numberIn(get(row, "hzdepb_r")),
+      values: Object.fromEntries(HORIZON_VALUE_COLUMNS.map((c) => [c, numberIn(get(row, c))])),
       texture: text(get(row, "texture")),
     });
   }
   const areaSymbol = text(get(first, "areasymbol"));
-  const versionDate = dateOf(get(first, "saverest"));
+  const versionDate = dateIn(get(first, "saverest"));
   // When Loam's source read the data; the survey's version date is its own warning (docs/decisions.md#retrieved-at).
   const retrieved = retrievedAt(context.source, context.storedAt);
   return {
@@ -247,8 +245,8 @@ export function readMapUnit(answer: RowAnswer | { table: RowTable }, context: An
 }
 
 /** Map unit keys of a point answer (the point query's rows), in its order, each once. */
-export function mapUnitKeysAtPoint(answer: RowAnswer | { table: RowTable }): string[] {
-  const { columns, rows } = rowsOf(answer);
+export function mapUnitKeysAtPoint(answer: RowAnswer): string[] {
+  const { columns, rows } = answer.typed;
   const i = columns.indexOf("mukey");
   if (i < 0) return [];
   return [...new Set(rows.map((row) => row[i]).filter((k): k is string => typeof k === "string" && k !== ""))].map(upstreamMapUnitKey);

@@ -8,7 +8,7 @@ import { findProperty } from "../../catalog/properties";
 import { retrievedAt } from "../../domain/retrieved-at";
 import { PRECISION_RULE, roundDerived } from "../../domain/precision";
 import { isoDay } from "../../upstream/sda/dates";
-import { dateIn, numberIn, rowRecords, rowsOf, textIn, type RowAnswer, type RowTable, type Value } from "../../upstream/sda/rows";
+import { dateIn, numberIn, rowRecords, textIn, type RowAnswer, type Value } from "../../upstream/sda/rows";
 import type { SoilObservation } from "../../domain/observation";
 import type { NormalizedPoint, PointValuesContext, PointMapUnit } from "../provider";
 import { SSURGO_PROPERTY_BY_ID, type SsurgoProperty } from "./columns";
@@ -27,36 +27,32 @@ const PLACEHOLDER_WARNING =
 const RANGE_METHOD =
   "SSURGO low (_l) and high (_h) typical values of the component horizon: the range a soil scientist expects for most of the component, not a statistical confidence interval.";
 
-const isMiscellaneousArea = (row: Row) => str(row.compkind)?.trim().toLowerCase() === "miscellaneous area";
+const isMiscellaneousArea = (row: Row) => textIn(row.compkind)?.trim().toLowerCase() === "miscellaneous area";
 
 /** A miscellaneous area's zero sand, silt or clay: SSURGO's placeholder. */
 const isPlaceholder = (mapping: SsurgoProperty, original: number) => mapping.fraction === true && original === 0;
 
 type Row = Record<string, Value>;
 
-const str = textIn;
-const num = numberIn;
-const dateOf = dateIn;
-
 /** A division (e.g. 3.5 / 1.724) at the documented precision (docs/decisions.md#precision). */
 const tidy = roundDerived;
 
 function citation(row: Row, retrievedAt: string): string {
-  const saversion = str(row.saversion);
+  const saversion = textIn(row.saversion);
   const version = saversion ? `survey area version ${saversion}` : "survey area version unknown";
-  const versionDate = dateOf(row.saverest);
+  const versionDate = dateIn(row.saverest);
   const date = versionDate ? ` of ${isoDay(versionDate)}` : "";
-  return `Soil Survey Staff, Natural Resources Conservation Service, United States Department of Agriculture. Soil Survey Geographic (SSURGO) Database for ${str(row.areaname) ?? str(row.areasymbol)} (${str(row.areasymbol)}), ${version}${date}. Available online at ${SSURGO_SOURCE_URL}. Retrieved ${retrievedAt.slice(0, 10)}.`;
+  return `Soil Survey Staff, Natural Resources Conservation Service, United States Department of Agriculture. Soil Survey Geographic (SSURGO) Database for ${textIn(row.areaname) ?? textIn(row.areasymbol)} (${textIn(row.areasymbol)}), ${version}${date}. Available online at ${SSURGO_SOURCE_URL}. Retrieved ${retrievedAt.slice(0, 10)}.`;
 }
 
 function observe(row: Row, propertyId: string, mapping: SsurgoProperty, context: PointValuesContext, top: number, bottom: number) {
-  const original = num(row[`${mapping.column}_r`]);
+  const original = numberIn(row[`${mapping.column}_r`]);
   if (original === null) return null;
-  const low = num(row[`${mapping.column}_l`]);
-  const high = num(row[`${mapping.column}_h`]);
+  const low = numberIn(row[`${mapping.column}_l`]);
+  const high = numberIn(row[`${mapping.column}_h`]);
   const derive = mapping.derivedFrom;
   const convert = (value: number | null) => (value === null ? null : derive ? tidy(value / derive.factor) : value);
-  const minor = str(row.majcompflag)?.trim() !== "Yes";
+  const minor = textIn(row.majcompflag)?.trim() !== "Yes";
   const retrieved = retrievedAtOf(context);
   const warnings = [MAPPED_SURVEY_WARNING];
   if (derive) warnings.push(derive.warning);
@@ -72,7 +68,7 @@ function observe(row: Row, propertyId: string, mapping: SsurgoProperty, context:
     source: {
       provider: SSURGO_ID,
       organization: SSURGO_ORGANIZATION,
-      record_id: str(row.chkey),
+      record_id: textIn(row.chkey),
       retrieved_at: retrieved,
       original_property_name: `chorizon.${mapping.column}_r`,
       original_value: original,
@@ -92,15 +88,15 @@ function observe(row: Row, propertyId: string, mapping: SsurgoProperty, context:
       : [],
     warnings,
     survey_context: {
-      area_symbol: str(row.areasymbol) ?? "",
-      map_unit_key: str(row.mukey) ?? "",
-      map_unit_symbol: str(row.musym) ?? "",
-      map_unit_name: str(row.muname) ?? "",
-      component_key: str(row.cokey) ?? "",
-      component_name: str(row.compname) ?? "",
-      component_percent: num(row.comppct_r),
-      horizon_key: str(row.chkey) ?? "",
-      horizon_name: str(row.hzname),
+      area_symbol: textIn(row.areasymbol) ?? "",
+      map_unit_key: textIn(row.mukey) ?? "",
+      map_unit_symbol: textIn(row.musym) ?? "",
+      map_unit_name: textIn(row.muname) ?? "",
+      component_key: textIn(row.cokey) ?? "",
+      component_name: textIn(row.compname) ?? "",
+      component_percent: numberIn(row.comppct_r),
+      horizon_key: textIn(row.chkey) ?? "",
+      horizon_name: textIn(row.hzname),
     },
   };
 }
@@ -122,9 +118,9 @@ export function surveyVersionWarning(areaSymbol: string, areaName: string | null
 
 /** Every component of the map unit, each once, whether or not it has horizons (Urban land, Water). */
 function listComponent(mapUnit: PointMapUnit, row: Row): void {
-  const cokey = str(row.cokey);
+  const cokey = textIn(row.cokey);
   if (!cokey) return;
-  const hasHorizon = !!str(row.chkey);
+  const hasHorizon = !!textIn(row.chkey);
   const listed = mapUnit.components.find((c) => c.component_key === cokey);
   if (listed) {
     listed.has_horizon_data ||= hasHorizon;
@@ -132,32 +128,32 @@ function listComponent(mapUnit: PointMapUnit, row: Row): void {
   }
   mapUnit.components.push({
     component_key: cokey,
-    component_name: str(row.compname) ?? "",
-    component_kind: str(row.compkind)?.trim() || null,
-    component_percent: num(row.comppct_r),
+    component_name: textIn(row.compname) ?? "",
+    component_kind: textIn(row.compkind)?.trim() || null,
+    component_percent: numberIn(row.comppct_r),
     has_horizon_data: hasHorizon,
   });
 }
 
-export function normalizePoint(answer: RowAnswer | { table: RowTable }, context: PointValuesContext): NormalizedPoint {
-  const records = rowRecords(rowsOf(answer));
+export function normalizePoint(answer: RowAnswer, context: PointValuesContext): NormalizedPoint {
+  const records = rowRecords(answer.typed);
   const mapUnits = new Map<string, PointMapUnit>();
   const observations: Static<typeof SoilObservation>[] = [];
   let hasMinorComponents = false;
   let hasMiscellaneousValues = false;
   let hasPlaceholders = false;
   for (const row of records) {
-    const mukey = str(row.mukey);
+    const mukey = textIn(row.mukey);
     if (!mukey) continue;
     let mapUnit = mapUnits.get(mukey);
     if (!mapUnit) {
-      mapUnit = { area_symbol: str(row.areasymbol) ?? "", map_unit_key: mukey, map_unit_symbol: str(row.musym) ?? "", map_unit_name: str(row.muname) ?? "", components: [] };
+      mapUnit = { area_symbol: textIn(row.areasymbol) ?? "", map_unit_key: mukey, map_unit_symbol: textIn(row.musym) ?? "", map_unit_name: textIn(row.muname) ?? "", components: [] };
       mapUnits.set(mukey, mapUnit);
     }
     listComponent(mapUnit, row);
-    if (!str(row.chkey)) continue;
-    const top = num(row.hzdept_r);
-    const bottom = num(row.hzdepb_r);
+    if (!textIn(row.chkey)) continue;
+    const top = numberIn(row.hzdept_r);
+    const bottom = numberIn(row.hzdepb_r);
     // A horizon without depths cannot be placed in the interval; one that only touches it does not overlap.
     if (top === null || bottom === null || top >= context.depthBottom || bottom <= context.depthTop) continue;
     for (const id of context.properties) {
@@ -165,7 +161,7 @@ export function normalizePoint(answer: RowAnswer | { table: RowTable }, context:
       if (!mapping) continue;
       const observation = observe(row, id, mapping, context, top, bottom);
       if (!observation) continue;
-      if (str(row.majcompflag)?.trim() !== "Yes") hasMinorComponents = true;
+      if (textIn(row.majcompflag)?.trim() !== "Yes") hasMinorComponents = true;
       if (isMiscellaneousArea(row)) {
         hasMiscellaneousValues = true;
         hasPlaceholders ||= observation.warnings.includes(PLACEHOLDER_WARNING);
@@ -176,9 +172,9 @@ export function normalizePoint(answer: RowAnswer | { table: RowTable }, context:
   const warnings: string[] = [];
   const areas = new Map<string, string>();
   for (const row of records) {
-    const symbol = str(row.areasymbol);
+    const symbol = textIn(row.areasymbol);
     if (symbol && !areas.has(symbol)) {
-      areas.set(symbol, surveyVersionWarning(symbol, str(row.areaname), str(row.saversion), dateOf(row.saverest)));
+      areas.set(symbol, surveyVersionWarning(symbol, textIn(row.areaname), textIn(row.saversion), dateIn(row.saverest)));
     }
   }
   warnings.push(...areas.values());

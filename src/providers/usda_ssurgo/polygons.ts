@@ -13,7 +13,8 @@ import { UpstreamError, ValidationError } from "../../errors";
 import { polygonsOfRings, rfc7946Winding, type Polygons } from "../../geometry/rings";
 import { readWkt, WktError, writeWkt } from "../../geometry/wkt";
 import { decodeRings, encodedRingsMeetBox } from "../../upstream/snapshot-geometry";
-import { answerAsSda, decodeSdaTable, type Cell, type SdaAnswer, type SdaPayload, type SqlType } from "../../upstream/sda/payload";
+import { answerAsSda, decodeSdaTable, type Cell, type SdaPayload, type SqlType } from "../../upstream/sda/payload";
+import { decodeRows, snapshotRows, type RowAnswer, type RowColumn } from "../../upstream/sda/rows";
 import { sqlBbox, sqlInteger } from "../../upstream/sda/sql";
 import { Payload, type QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
@@ -63,7 +64,6 @@ WHERE mupolygongeo.STIntersects(geometry::STGeomFromText('POLYGON((${w} ${s}, ${
 ORDER BY P.mupolygonkey`;
 }
 
-/** A cursor's polygon key: polygon keys are integers in both sources (SDA mupolygonkey, the snapshot's row id). */
 /** A polygon key as SSURGO writes it (mupolygonkey, the snapshot's row id): digits, at most 2147483647; null otherwise. */
 export function ssurgoPolygonKey(raw: string): string | null {
   return /^\d{1,10}$/.test(raw) && Number(raw) <= 2_147_483_647 ? raw : null;
@@ -86,16 +86,18 @@ export function ssurgoExtentSql(): string {
 FROM sapolygon`;
 }
 
+const EXTENT_ROWS: RowColumn[] = SSURGO_EXTENT_COLUMNS.map((column) => ({ column, kind: "number" }));
+
+/** The R*Tree's own numbers as the answer's typed rows (docs/decisions.md#decode-once): nothing written as text. */
 function prepareExtent(file: SnapshotFile): () => Payload {
   const types: SqlType[] = ["float", "float", "float", "float"];
-  if (!file.has("mupolygon")) return () => Payload.ofJson(answerAsSda(SSURGO_EXTENT_COLUMNS, types, []).payload);
+  if (!file.has("mupolygon")) return () => snapshotRows(EXTENT_ROWS, types, []);
   const statement = file.db.prepare<Record<string, number | null>, []>(
     `SELECT min(min_x) AS min_lon, min(min_y) AS min_lat, max(max_x) AS max_lon, max(max_y) AS max_lat FROM mupolygon_rtree`,
   );
   return () => {
     const row = statement.get();
-    const cells = row && row.min_lon !== null ? [SSURGO_EXTENT_COLUMNS.map((c) => String(row[c]))] : [];
-    return Payload.ofJson(answerAsSda(SSURGO_EXTENT_COLUMNS, types, cells).payload);
+    return snapshotRows(EXTENT_ROWS, types, row && row.min_lon !== null ? [row] : []);
   };
 }
 
@@ -125,12 +127,12 @@ export const polygonByKeyQuery: QueryKind<{ key: string }, PolygonAnswer> = {
   raw: (answer) => answer.raw(),
 };
 
-export const extentQuery: QueryKind<Record<string, never>, SdaAnswer> = {
+export const extentQuery: QueryKind<Record<string, never>, RowAnswer> = {
   kind: "ssurgo_polygon_extent",
   columns: SSURGO_EXTENT_COLUMNS,
   key: () => "all",
   forms: { sda: ssurgoExtentSql, snapshot: { prepare: prepareExtent } },
-  decode: (payload) => decodeSdaTable(payload, SSURGO_EXTENT_COLUMNS),
+  decode: (payload) => decodeRows(payload, EXTENT_ROWS),
   raw: (answer) => answer.payload,
 };
 
@@ -146,24 +148,29 @@ export type PolygonRow = [key: Cell, areaSymbol: Cell, symbol: Cell, mapUnitKey:
 export const polygonRow = (row: Row, polygons: Polygons): PolygonRow => [String(row.id), row.areasymbol, row.musym, row.mukey, row.muname, polygons];
 
 /** The rows in SDA's wire shape, each geometry written as WKT (what SDA would send: the store and the raw route). */
-export function polygonWire(rows: readonly PolygonRow[]): SdaPayload {
+function polygonWire(rows: readonly PolygonRow[]): SdaPayload {
   return answerAsSda(SSURGO_POLYGON_COLUMNS, SSURGO_POLYGON_TYPES, rows.map((row) => [row[0], row[1], row[2], row[3], row[4], writeWkt(row[5])])).payload;
 }
 
 /** A snapshot answer: its rows in native types, its wire JSON written only when asked. */
 export function nativeAnswer(rows: PolygonRow[]): Payload {
-  return Payload.ofValue(rows, { text: () => JSON.stringify(polygonWire(rows)), stored: () => `${STORED_ROWS}${JSON.stringify(rows)}}` });
+  return Payload.ofValue(rows, { tag: STORED_ROWS, text: () => JSON.stringify(polygonWire(rows)), stored: () => JSON.stringify(rows) });
 }
 
-/** How the cache's text of native polygon rows begins (`{"native": rows}`); only a stored payload is read so. */
-const STORED_ROWS = '{"native":';
+/** The tag of the cache's text of native polygon rows (Payload.ofValue); SDA's text is JSON and never starts so. */
+const STORED_ROWS = "loam-polygons ";
 
-/** The native rows of a payload: made by the snapshot, or stored by the cache; undefined for an upstream's text. */
-function nativeRows(payload: Payload): unknown {
+/** Where an answer's rows came from, as a budget refusal names it. */
+const SDA_SOURCE = "Soil Data Access answered with";
+const SNAPSHOT_SOURCE = "The offline snapshot answered with";
+const STORED_SOURCE = "A snapshot answer stored in the cache is";
+
+/** The native rows of a payload (made by the snapshot, or stored by the cache) and their source; undefined for an upstream's text. */
+function nativeRows(payload: Payload): { rows: unknown; source: string } | undefined {
   const made = payload.value();
-  if (made !== undefined) return made;
-  if (payload.isStored() && payload.text().startsWith(STORED_ROWS)) return (payload.json() as { native: unknown }).native;
-  return undefined;
+  if (made !== undefined) return { rows: made, source: SNAPSHOT_SOURCE };
+  const stored = payload.storedValue(STORED_ROWS);
+  return stored === undefined ? undefined : { rows: JSON.parse(stored), source: STORED_SOURCE };
 }
 
 function prepareSnapshot(file: SnapshotFile): (params: BboxParams) => Payload {
@@ -226,12 +233,13 @@ function slicer(): () => Promise<void> {
   };
 }
 
-function budgetError(what: string): UpstreamError {
-  return new UpstreamError(`Soil Data Access answered with a map-unit polygon answer of ${what}; narrow the bbox or lower limit.`);
+/** A refusal over the budget, naming where the answer came from (SDA, the snapshot, or the cache's stored copy). */
+function budgetError(source: string, what: string): UpstreamError {
+  return new UpstreamError(`${source} a map-unit polygon answer of ${what}; narrow the bbox or lower limit.`);
 }
 
-function countPoints(points: number): number {
-  if (points > POLYGON_ANSWER_MAX_POINTS) throw budgetError(`more than ${POLYGON_ANSWER_MAX_POINTS} points, over Loam's budget of ${POLYGON_ANSWER_MAX_POINTS} points per polygon answer`);
+function countPoints(points: number, source: string): number {
+  if (points > POLYGON_ANSWER_MAX_POINTS) throw budgetError(source, `more than ${POLYGON_ANSWER_MAX_POINTS} points, over Loam's budget of ${POLYGON_ANSWER_MAX_POINTS} points per polygon answer`);
   return points;
 }
 
@@ -281,12 +289,12 @@ export async function polygonRowsOf(
 ): Promise<{ rows: PolygonRow[]; points: number; raw: () => SdaPayload }> {
   const native = nativeRows(payload);
   if (native !== undefined) {
-    const { rows, points } = checkedRows(native);
-    return { rows, points: countPoints(points), raw: () => polygonWire(rows) };
+    const { rows, points } = checkedRows(native.rows);
+    return { rows, points: countPoints(points, native.source), raw: () => polygonWire(rows) };
   }
   const chars = payload.text().length;
   // A JS string's length counts UTF-16 units; WKT and keys are ASCII, so it is the byte count.
-  if (chars > POLYGON_ANSWER_MAX_BYTES) throw budgetError(`${chars} bytes, over Loam's budget of ${POLYGON_ANSWER_MAX_BYTES} bytes per polygon answer`);
+  if (chars > POLYGON_ANSWER_MAX_BYTES) throw budgetError(SDA_SOURCE, `${chars} bytes, over Loam's budget of ${POLYGON_ANSWER_MAX_BYTES} bytes per polygon answer`);
   const { table, payload: json } = decodeSdaTable(payload, SSURGO_POLYGON_COLUMNS);
   const at = (name: (typeof SSURGO_POLYGON_COLUMNS)[number]) => table.columns.indexOf(name);
   const [key, area, symbol, mukey, name, geom] = [at("mupolygonkey"), at("areasymbol"), at("musym"), at("mukey"), at("muname"), at("geom")];
@@ -295,7 +303,7 @@ export async function polygonRowsOf(
   const breathe = slicer();
   for (const row of table.rows) {
     const polygons = readGeometry(row[geom] ?? "POLYGON EMPTY");
-    points = countPoints(points + pointsOf(polygons));
+    points = countPoints(points + pointsOf(polygons), SDA_SOURCE);
     rows.push([row[key] ?? null, row[area] ?? null, row[symbol] ?? null, row[mukey] ?? null, row[name] ?? null, polygons]);
     await breathe();
   }

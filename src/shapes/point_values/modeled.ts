@@ -14,7 +14,7 @@ import { AVERAGE_WARNING, weightedAverages } from "./average";
 import { rawValuesAtPoint, valuesAtPoint, type PointQuery, type PointValuesRoute } from "./service";
 
 /** The raw route's word on a snapshot answer of a provider that says nothing more of its own. */
-export const OFFLINE_RAW_NOTE = "In snapshot mode this payload is what the offline snapshot holds for the point, not a live answer.";
+const OFFLINE_RAW_NOTE = "In snapshot mode this payload is what the offline snapshot holds for the point, not a live answer.";
 
 export type EffectiveModeledQuery = Static<typeof ModeledQuery>;
 

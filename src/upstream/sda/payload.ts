@@ -31,17 +31,6 @@ export interface SdaAnswer {
   payload: SdaPayload;
 }
 
-/** Rows as objects keyed by column name; convenient for normalizers. */
-export function tableRecords(table: SdaTable): Record<string, Cell>[] {
-  return table.rows.map((row) => {
-    const record: Record<string, Cell> = {};
-    table.columns.forEach((name, i) => {
-      record[name] = row[i] ?? null;
-    });
-    return record;
-  });
-}
-
 /** A column's SQL Server type: its DataTypeName, optionally with the declared size (varchar(30) -> 30). */
 export type SqlType = string | { name: string; size?: number };
 
@@ -81,18 +70,8 @@ export function sdaColumnMetadata(ordinal: number, type: SqlType): string {
   );
 }
 
-/**
- * Conversions between SDA's text and native values on the tabular paths (docs/decisions.md#decode-once):
- * numbers and dates rendered as SDA text (`sdaRendered`: sdaNumber, sdaDateTime), SDA strings parsed
- * at the edge (`sdaParsed`), snapshot text parsed into a declared number (`snapshotParsed`: the KSSL
- * export keeps every value as TEXT, as written), and text a decoder parsed because it was handed a
- * table of SDA strings instead of typed rows (`lateParsed`); see sda/rows.ts. Read by the tests.
- */
-export const rowConversions = { sdaParsed: 0, snapshotParsed: 0, sdaRendered: 0, lateParsed: 0 };
-
 /** Shortest decimal without exponent, as SQL Server renders numbers in SDA JSON: 6.2, 21, 0.05. */
 export function sdaNumber(value: number): string {
-  rowConversions.sdaRendered++;
   if (!Number.isFinite(value)) throw new Error(`SDA has no representation for ${value}`);
   const text = String(value);
   const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
@@ -107,7 +86,6 @@ export function sdaNumber(value: number): string {
 
 /** `2020-06-10T02:56:26` as SQL Server datetime text in SDA JSON (en-US): `6/10/2020 2:56:26 AM`. */
 export function sdaDateTime(iso: string): string {
-  rowConversions.sdaRendered++;
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(iso);
   if (!m) return iso;
   const hour = Number(m[4] ?? 0);

@@ -8,14 +8,15 @@
  *   read as epoch milliseconds by the snapshot SELECT) and keeps them; the SDA JSON of the raw
  *   endpoint is rendered from those cells only when a raw body is asked for (`RowAnswer.payload`).
  *
- * No snapshot row becomes SDA text to be parsed back. `rowConversions` (sda/payload.ts) counts
- * what each path converts, so tests can hold that property.
+ * No snapshot row becomes SDA text to be parsed back. Every conversion goes through one of
+ * `parseSdaValue`, `parseSnapshotNumber` (here), `sdaNumber` or `sdaDateTime` (sda/payload.ts), so a
+ * test can count what each path converts (test/upstream/decode-once.test.ts).
  */
 import { decimal } from "../../decimal";
 import { UpstreamError } from "../../errors";
 import { Payload } from "../transport";
 import { parseSdaDateTime } from "./dates";
-import { decodeSdaTable, MAX_ANSWER_ROWS, parseSdaPayload, rowConversions, sdaCell, sdaColumnMetadata, sdaDateTime, type SdaPayload, type SdaTable, type SqlType } from "./payload";
+import { decodeSdaTable, MAX_ANSWER_ROWS, parseSdaPayload, sdaCell, sdaColumnMetadata, sdaDateTime, type SdaPayload, type SdaTable, type SqlType } from "./payload";
 
 /**
  * What a column holds once decoded: `text` (keys too: SSURGO's and KSSL's keys stay strings),
@@ -38,8 +39,6 @@ export interface RowColumn {
   column: string;
   kind: ColumnKind;
 }
-
-export { rowConversions };
 
 /**
  * A decoded answer: typed rows for the decoders (`typed`); SDA's JSON (`payload`) and its table of
@@ -76,11 +75,6 @@ export class RowAnswer {
   }
 }
 
-/** The rows a decoder reads: the typed rows of an answer, or a table of SDA strings handed over as it is. */
-export function rowsOf(answer: RowAnswer | { table: RowTable }): RowTable {
-  return answer instanceof RowAnswer ? answer.typed : answer.table;
-}
-
 /** Rows as objects keyed by column name. */
 export function rowRecords(table: RowTable): Record<string, Value>[] {
   return table.rows.map((row) => {
@@ -92,37 +86,35 @@ export function rowRecords(table: RowTable): Record<string, Value>[] {
   });
 }
 
-// Cell readers for decoders. Typed rows hold the value itself; a table of SDA strings (built by hand,
-// e.g. in a unit test) is still read, each such parse counted as late (docs/decisions.md#decode-once).
+// Cell readers for decoders: typed rows hold the value itself, so none of them parses text
+// (docs/decisions.md#decode-once).
 
 /** A text cell; null for SQL NULL. */
 export const textIn = (cell: Value | undefined): string | null => (typeof cell === "string" ? cell : null);
 
 /** A number cell; null for SQL NULL or a value that is not a finite number. */
 export function numberIn(cell: Value | undefined): number | null {
-  if (typeof cell === "number") return Number.isFinite(cell) ? cell : null;
-  if (typeof cell !== "string") return null;
-  rowConversions.lateParsed++;
-  return decimal(cell);
+  return typeof cell === "number" && Number.isFinite(cell) ? cell : null;
 }
 
 /** A date cell; null for SQL NULL or an unreadable date. */
 export function dateIn(cell: Value | undefined): Date | null {
-  if (cell instanceof Date) return Number.isFinite(cell.getTime()) ? cell : null;
-  if (typeof cell !== "string") return null;
-  rowConversions.lateParsed++;
-  return parseSdaDateTime(cell);
+  return cell instanceof Date && Number.isFinite(cell.getTime()) ? cell : null;
 }
 
 /** The typed value of one SDA string (null for SQL NULL), as its column declares. */
 function fromSda(cell: string | null, kind: ColumnKind): Value {
   if (cell === null || kind === "text" || kind === "reported") return cell;
-  rowConversions.sdaParsed++;
+  return parseSdaValue(cell, kind);
+}
+
+/** One SDA string read as the number or date its column declares: the live path's only parse. */
+export function parseSdaValue(cell: string, kind: "number" | "date"): number | Date | null {
   return kind === "number" ? decimal(cell) : parseSdaDateTime(cell);
 }
 
 /** SDA's strings as typed rows: the one conversion of the live path, driven by the declared kinds. */
-export function sdaRows(rows: readonly (string | null)[][], kinds: readonly ColumnKind[]): Value[][] {
+function sdaRows(rows: readonly (string | null)[][], kinds: readonly ColumnKind[]): Value[][] {
   return rows.map((row) => row.map((cell, i) => fromSda(cell, kinds[i]!)));
 }
 
@@ -139,7 +131,7 @@ function fromSdaPayload(payload: Payload, columns: readonly RowColumn[]): RowAns
 // ---- the snapshot's rows -----------------------------------------------------------------------
 
 /** A value as SQLite returns it; a `date` column is selected as epoch milliseconds. */
-export type NativeCell = string | number | null;
+type NativeCell = string | number | null;
 
 /** What the snapshot's answer is kept as in the cache (its cells as SQLite gave them); never SDA text. */
 interface StoredRows {
@@ -148,7 +140,7 @@ interface StoredRows {
   rows: NativeCell[][];
 }
 
-/** Starts a stored snapshot answer; SDA's text is JSON and never starts so. */
+/** The tag of a stored snapshot answer (Payload.ofValue); SDA's text is JSON and never starts so. */
 const STORED = "loam-rows ";
 
 /** One snapshot value as its column declares it. Empty text in a column that is not text is NULL, as on SDA. */
@@ -159,7 +151,11 @@ function fromSnapshot(cell: NativeCell, kind: ColumnKind): Value {
   if (kind === "reported") return typeof cell === "string" ? cell : renderedNumber(cell);
   if (kind === "date") return typeof cell === "number" ? new Date(cell) : null;
   if (typeof cell === "number") return cell;
-  rowConversions.snapshotParsed++;
+  return parseSnapshotNumber(cell);
+}
+
+/** A declared number the snapshot keeps as TEXT (the KSSL export writes every value so), read once. */
+export function parseSnapshotNumber(cell: string): number | null {
   return decimal(cell);
 }
 
@@ -208,8 +204,9 @@ export function snapshotRows(columns: readonly RowColumn[], types: readonly SqlT
   const kinds = columns.map((c) => c.kind);
   const answer = answerOfStored(stored, kinds);
   return Payload.ofValue(answer, {
+    tag: STORED,
     text: () => JSON.stringify(answer.payload),
-    stored: () => STORED + JSON.stringify(stored),
+    stored: () => JSON.stringify(stored),
   });
 }
 
@@ -222,7 +219,7 @@ function nativeCell(value: unknown): NativeCell {
 
 /** A stored snapshot answer read back from the cache; anything else there is a corrupt entry. */
 function fromStored(text: string, columns: readonly RowColumn[]): RowAnswer {
-  const stored = JSON.parse(text.slice(STORED.length)) as StoredRows;
+  const stored = JSON.parse(text) as StoredRows;
   const names = columns.map((c) => c.column);
   const valid =
     stored !== null &&
@@ -244,7 +241,7 @@ function fromStored(text: string, columns: readonly RowColumn[]): RowAnswer {
 export function decodeRows(payload: Payload, columns: readonly RowColumn[]): RowAnswer {
   const value = payload.value();
   if (value instanceof RowAnswer) return value;
-  const text = payload.text();
-  if (payload.isStored() && text.startsWith(STORED)) return fromStored(text, columns);
+  const stored = payload.storedValue(STORED);
+  if (stored !== undefined) return fromStored(stored, columns);
   return fromSdaPayload(payload, columns);
 }

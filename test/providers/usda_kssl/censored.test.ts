@@ -3,7 +3,10 @@ import { parseReported } from "../../../src/domain/censored";
 import { normalizePedon } from "../../../src/providers/usda_kssl/normalize";
 import { parseBbox } from "../../../src/domain/bbox";
 import { LAB_PEDON_COLUMNS } from "../../../src/providers/usda_kssl/columns";
-import type { Cell, SdaTable } from "../../../src/upstream/sda/payload";
+import { answerAsSda, type Cell } from "../../../src/upstream/sda/payload";
+import { pedonQuery } from "../../../src/providers/usda_kssl/queries";
+import type { RowAnswer, RowTable } from "../../../src/upstream/sda/rows";
+import { Payload } from "../../../src/upstream/transport";
 
 describe("reading a reported lab result (SDA sends every value as a string)", () => {
   test("a plain decimal is the value", () => {
@@ -57,13 +60,11 @@ describe("reading a reported lab result (SDA sends every value as a string)", ()
 });
 
 /** One SDA-shaped layer row of the lab_pedon answer, every value a string or null. */
-function pedonTable(rows: Record<string, string | null>[]): SdaTable {
+/** The rows as SDA would send them (every value a string), through the pedon query's own decoder. */
+function pedonTable(rows: Record<string, string | null>[]): RowTable {
   const columns = [...LAB_PEDON_COLUMNS];
-  return {
-    columns,
-    types: columns.map(() => "varchar"),
-    rows: rows.map((row) => columns.map((c): Cell => row[c] ?? null)),
-  };
+  const { payload } = answerAsSda(columns, columns.map(() => "varchar"), rows.map((row) => columns.map((c): Cell => row[c] ?? null)));
+  return (pedonQuery.decode(Payload.ofJson(payload)) as RowAnswer).typed;
 }
 
 const BASE = { pedon_key: "99X0001", pedlabsampnum: "99X0001", upedonid: "TEST-1", samp_name: "Testseries", latitude_decimal_degrees: "38.5", longitude_decimal_degrees: "-97.25" };

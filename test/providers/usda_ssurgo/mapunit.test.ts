@@ -12,7 +12,7 @@ import { summaryProperty } from "../../../src/providers/usda_ssurgo/summary-prop
 import type { MapUnitData } from "../../../src/providers/provider";
 import { MAP_UNIT_COLUMN_NAMES, mapUnitQuery, mapUnitSql, readMapUnit } from "../../../src/providers/usda_ssurgo/mapunit";
 import { SnapshotTransport } from "../../../src/upstream/snapshot";
-import type { SdaAnswer } from "../../../src/upstream/sda/payload";
+import type { RowAnswer } from "../../../src/upstream/sda/rows";
 import { testSnapshot } from "../../support/server";
 import { MUAGGATT_AWS, MUAGGATT_CLASSES, sourceMapUnits, twoDecimals } from "../../summaries/source-files";
 
@@ -30,7 +30,7 @@ afterAll(() => {
   db?.close();
 });
 
-async function snapshotAnswer(mukey: string): Promise<SdaAnswer> {
+async function snapshotAnswer(mukey: string): Promise<RowAnswer> {
   return mapUnitQuery.decode(await transport.fetch(mapUnitQuery, { mapUnitKey: mukey }));
 }
 
