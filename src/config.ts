@@ -15,33 +15,6 @@ export const MAX_IDLE_TIMEOUT_SECONDS = 255;
 export const IDLE_MARGIN_SECONDS = 10;
 export const MAX_UPSTREAM_TIMEOUT_MS = (MAX_IDLE_TIMEOUT_SECONDS - IDLE_MARGIN_SECONDS) * 1000;
 
-/**
- * Official Series Descriptions in live mode (docs/decisions.md#series): SoilKnowledgeBase keeps the
- * parsed OSDs at `inst/extdata/OSD/<first letter>/<NAME>.json`, name upper-cased with spaces as `_`
- * (CLARION, CABO_ROJO).
- */
-export const DEFAULT_OSD_URL = "https://raw.githubusercontent.com/ncss-tech/SoilKnowledgeBase/main/inst/extdata/OSD/{letter}/{name}.json";
-
-/** USGS Data Series 801 Appendix 2b, the 0-5 cm geochemistry table (docs/decisions.md#geochem-live). */
-export const DEFAULT_GEOCHEM_URL = "https://pubs.usgs.gov/ds/801/downloads/Appendix_2b_Top5_18Sept2013.txt";
-
-/** The file URL of a series key (already reduced to letters and `_`) in an OSD_URL pattern. */
-export function osdUrl(pattern: string, key: string): string {
-  return pattern.replaceAll("{letter}", encodeURIComponent(key.charAt(0))).replaceAll("{name}", encodeURIComponent(key));
-}
-
-/** Why an OSD_URL pattern cannot be used, or null. */
-export function osdUrlProblem(pattern: string): string | null {
-  if (!pattern.includes("{name}")) return "must contain {name} (and usually {letter}), e.g. " + DEFAULT_OSD_URL;
-  let parsed: URL;
-  try {
-    parsed = new URL(osdUrl(pattern, "CLARION"));
-  } catch {
-    return `expected an http(s) URL pattern, got '${pattern}'`;
-  }
-  return parsed.protocol === "http:" || parsed.protocol === "https:" ? null : `expected an http(s) URL pattern, got '${pattern}'`;
-}
-
 export interface Config {
   port: number;
   host: string;
@@ -53,10 +26,6 @@ export interface Config {
   /** Source exports the snapshot is built from. */
   dataDir: string;
   sdaUrl: string;
-  /** Live series descriptions: a URL pattern with `{letter}` and `{name}` (LOAM_UPSTREAM=sda). */
-  osdUrl: string;
-  /** Live geochemistry: the USGS DS 801 Appendix 2b file (LOAM_UPSTREAM=sda). */
-  geochemUrl: string;
   upstreamTimeoutMs: number;
   cacheTtlSeconds: number;
   /** Most rows of one CSV answer: past it a 422 (docs/decisions.md#csv-whole). */
@@ -87,19 +56,29 @@ export interface Config {
  */
 export type SettingDeclaration =
   | { readonly name: string; readonly kind: "url"; readonly default: string; readonly help: string }
+  /** A URL with placeholders (`{name}`): `check` says why a value cannot serve, or null; its words are the error's. */
+  | { readonly name: string; readonly kind: "url-pattern"; readonly default: string; readonly check: (pattern: string) => string | null; readonly help: string }
   | { readonly name: string; readonly kind: "integer"; readonly default: number; readonly min: number; readonly max: number; readonly help: string };
 
+/** What a declared setting holds: any string or any number, not just its (literal) default. */
+type SettingValue<D extends SettingDeclaration> = D["default"] extends string ? string : D["default"] extends number ? number : string | number;
+
 /** The value of a declared setting: as configured, else its default. */
-export function settingOf<D extends SettingDeclaration>(config: Config, declaration: D): D["default"] {
+export function settingOf<D extends SettingDeclaration>(config: Config, declaration: D): SettingValue<D> {
   const value = config.settings?.[declaration.name];
-  return (value ?? declaration.default) as D["default"];
+  return (value ?? declaration.default) as SettingValue<D>;
 }
 
 /** Read and check one declared setting from the environment. */
 function declared(env: Env, declaration: SettingDeclaration): string | number {
-  return declaration.kind === "url"
-    ? url(env, declaration.name, declaration.default)
-    : integer(env, declaration.name, declaration.default, declaration.min, declaration.max);
+  switch (declaration.kind) {
+    case "url":
+      return url(env, declaration.name, declaration.default);
+    case "url-pattern":
+      return urlPattern(env, declaration.name, declaration.default, declaration.check);
+    case "integer":
+      return integer(env, declaration.name, declaration.default, declaration.min, declaration.max);
+  }
 }
 
 /** The most LOAM_WORKERS accepts: beyond a few per core they only compete for the same CPU. */
@@ -220,8 +199,6 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; help: s
   { name: "LOAM_DATA_DIR", default: "../shared/data", help: "source exports the snapshot is built from" },
   { name: "LOAM_DB", default: "data/loam.sqlite", help: "SQLite file for the cache and the rate counters" },
   { name: "SDA_URL", default: DEFAULT_SDA_URL, help: "Soil Data Access (live mode)" },
-  { name: "OSD_URL", default: DEFAULT_OSD_URL, help: "series descriptions, a pattern with {letter} and {name} (live mode)" },
-  { name: "GEOCHEM_URL", default: DEFAULT_GEOCHEM_URL, help: "the geochemistry file (live mode)" },
   { name: "UPSTREAM_TIMEOUT_MS", default: "15000", help: `each upstream call answers within this (100 to ${MAX_UPSTREAM_TIMEOUT_MS})` },
   { name: "CACHE_TTL_SECONDS", default: "604800", help: "how long upstream answers stay fresh (0: keep nothing)" },
   { name: "CACHE_MAX_BYTES", default: "268435456", help: "bytes of upstream answers LOAM_DB keeps at most" },
@@ -249,8 +226,6 @@ export function loadConfig(env: Env = process.env, cores: number = navigator.har
     snapshotPath: snapshot === undefined || snapshot === "" ? null : snapshot,
     dataDir: text(env, "LOAM_DATA_DIR", "../shared/data"),
     sdaUrl: url(env, "SDA_URL", DEFAULT_SDA_URL),
-    osdUrl: urlPattern(env, "OSD_URL", DEFAULT_OSD_URL, osdUrlProblem),
-    geochemUrl: url(env, "GEOCHEM_URL", DEFAULT_GEOCHEM_URL),
     upstreamTimeoutMs: upstreamTimeout(env),
     cacheTtlSeconds: integer(env, "CACHE_TTL_SECONDS", 604800, 0, 31_536_000),
     csvMaxRows: integer(env, "LOAM_CSV_MAX_ROWS", 50_000, 1, 1_000_000),

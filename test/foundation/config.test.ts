@@ -2,6 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { CONFIG_VARIABLES, ConfigError, loadConfig, settingOf, type SettingDeclaration } from "../../src/config";
 import { providerSettings } from "../../src/providers/registry";
+import { OSD_URL_SETTING } from "../../src/providers/usda_osd/url";
+import { GEOCHEM_URL_SETTING } from "../../src/providers/usgs_geochem/catalog";
 
 describe("configuration", () => {
   test("defaults are those of docs/decisions.md#config", () => {
@@ -19,12 +21,26 @@ describe("configuration", () => {
       trustProxy: false,
     });
     expect(config.sdaUrl).toMatch(/^https:\/\/sdmdataaccess\..*post\.rest$/i);
-    expect(config.osdUrl).toBe("https://raw.githubusercontent.com/ncss-tech/SoilKnowledgeBase/main/inst/extdata/OSD/{letter}/{name}.json");
+  });
+
+  test("the providers' own variables default to their sources' addresses (OSD_URL, GEOCHEM_URL)", () => {
+    const config = loadConfig({}, 2, providerSettings());
+    expect(config.settings.OSD_URL).toBe("https://raw.githubusercontent.com/ncss-tech/SoilKnowledgeBase/main/inst/extdata/OSD/{letter}/{name}.json");
+    expect(config.settings.GEOCHEM_URL).toBe("https://pubs.usgs.gov/ds/801/downloads/Appendix_2b_Top5_18Sept2013.txt");
   });
 
   test("OSD_URL: a URL pattern with {name} (and usually {letter})", () => {
-    expect(loadConfig({ OSD_URL: "http://127.0.0.1:8080/osd/{letter}/{name}.json" }).osdUrl).toBe("http://127.0.0.1:8080/osd/{letter}/{name}.json");
-    expect(loadConfig({ OSD_URL: "https://mirror.example.org/{name}.json" }).osdUrl).toBe("https://mirror.example.org/{name}.json");
+    const osd = (value: string) => settingOf(loadConfig({ OSD_URL: value }, 2, providerSettings()), OSD_URL_SETTING);
+    expect(osd("http://127.0.0.1:8080/osd/{letter}/{name}.json")).toBe("http://127.0.0.1:8080/osd/{letter}/{name}.json");
+    expect(osd("https://mirror.example.org/{name}.json")).toBe("https://mirror.example.org/{name}.json");
+    expect(() => osd("https://example.org/osd/CLARION.json")).toThrow("OSD_URL: must contain {name} (and usually {letter}), e.g. https://raw.githubusercontent.com/");
+    expect(() => osd("ftp://example.org/{letter}/{name}.json")).toThrow("OSD_URL: expected an http(s) URL pattern, got 'ftp://example.org/{letter}/{name}.json'");
+  });
+
+  test("GEOCHEM_URL: an http(s) URL", () => {
+    const geochem = (value: string) => settingOf(loadConfig({ GEOCHEM_URL: value }, 2, providerSettings()), GEOCHEM_URL_SETTING);
+    expect(geochem("http://127.0.0.1:8080/ds801.txt")).toBe("http://127.0.0.1:8080/ds801.txt");
+    expect(() => geochem("ftp://example.org/ds801.txt")).toThrow("GEOCHEM_URL: expected an http(s) URL, got 'ftp://example.org/ds801.txt'");
   });
 
   const bad: [string, string][] = [
@@ -49,12 +65,15 @@ describe("configuration", () => {
     ["OSD_URL", "https://example.org/osd/CLARION.json"],
     ["OSD_URL", "ftp://example.org/{letter}/{name}.json"],
     ["OSD_URL", "not a url {name}"],
+    ["GEOCHEM_URL", "ftp://example.org/ds801.txt"],
+    ["GEOCHEM_URL", "not a url"],
   ];
   for (const [name, value] of bad) {
     test(`${name}=${JSON.stringify(value)} is refused naming the variable`, () => {
-      expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+      // The providers' declarations are read as the command line reads them (src/cli.ts).
+      expect(() => loadConfig({ [name]: value }, 2, providerSettings())).toThrow(ConfigError);
       try {
-        loadConfig({ [name]: value });
+        loadConfig({ [name]: value }, 2, providerSettings());
       } catch (error) {
         expect((error as ConfigError).variable).toBe(name);
         expect((error as Error).message.startsWith(`${name}:`)).toBe(true);
@@ -82,7 +101,7 @@ describe("configuration", () => {
   });
 
   test("a bad value stops the process with one line naming the variable", async () => {
-    for (const [name, value] of [["PORT", "abc"], ["RATE_LIMIT_PER_MINUTE", "-1"]] as const) {
+    for (const [name, value] of [["PORT", "abc"], ["RATE_LIMIT_PER_MINUTE", "-1"], ["GEOCHEM_URL", "ftp://example.org/ds801.txt"]] as const) {
       const child = Bun.spawn([process.execPath, "src/cli.ts", "serve"], { env: { ...process.env, [name]: value }, stdout: "pipe", stderr: "pipe" });
       const code = await child.exited;
       const stderr = (await new Response(child.stderr).text()).trim();
@@ -102,12 +121,14 @@ describe("configuration", () => {
     const applied = loadConfig({}, 2);
     const field: Record<string, unknown> = {
       PORT: applied.port, HOST: applied.host, LOAM_UPSTREAM: applied.upstream, LOAM_DATA_DIR: applied.dataDir, LOAM_DB: applied.dbPath,
-      SDA_URL: applied.sdaUrl, OSD_URL: applied.osdUrl, GEOCHEM_URL: applied.geochemUrl, UPSTREAM_TIMEOUT_MS: applied.upstreamTimeoutMs,
+      SDA_URL: applied.sdaUrl, UPSTREAM_TIMEOUT_MS: applied.upstreamTimeoutMs,
       CACHE_TTL_SECONDS: applied.cacheTtlSeconds, CACHE_MAX_BYTES: applied.cacheMaxBytes, LOAM_CSV_MAX_ROWS: applied.csvMaxRows,
       RATE_LIMIT_PER_MINUTE: applied.rateLimitPerMinute, TRUST_PROXY: applied.trustProxy ? "1" : "0", LOG_LEVEL: applied.logLevel,
       LOAM_WORKERS: applied.workers, REDIS_TIMEOUT_MS: applied.redisTimeoutMs,
     };
     for (const variable of CONFIG_VARIABLES) if (variable.name in field) expect([variable.name, variable.default]).toEqual([variable.name, String(field[variable.name])]);
+    const providers = loadConfig({}, 2, providerSettings());
+    for (const declared of providerSettings()) expect([declared.name, declared.default]).toEqual([declared.name, providers.settings[declared.name]!]);
     const help = Bun.spawnSync([process.execPath, "src/cli.ts", "--help"], { env: { ...process.env } }).stdout.toString();
     for (const variable of [...CONFIG_VARIABLES, ...providerSettings().map((s) => ({ name: s.name, default: String(s.default) }))]) {
       const line = help.split("\n").find((l) => l.trimStart().startsWith(`${variable.name} `));
@@ -129,5 +150,21 @@ describe("configuration", () => {
     expect(settingOf(set, declarations[1]!)).toBe(7);
     expect(() => loadConfig({ FIXTURE_PER_MINUTE: "61" }, 2, declarations)).toThrow(/FIXTURE_PER_MINUTE: expected a whole number from 1 to 60/);
     expect(() => loadConfig({ FIXTURE_URL: "ftp://x" }, 2, declarations)).toThrow(ConfigError);
+  });
+
+  test("a declared URL pattern is checked by its own check, and a refusal never echoes the value's credentials", () => {
+    const pattern: SettingDeclaration = {
+      name: "FIXTURE_PATTERN",
+      kind: "url-pattern",
+      default: "https://example.org/{id}.json",
+      check: (value) => (value.includes("{id}") ? null : `must contain {id}, got '${value}'`),
+      help: "a fixture pattern",
+    };
+    expect(settingOf(loadConfig({}, 2, [pattern]), pattern)).toBe("https://example.org/{id}.json");
+    expect(settingOf(loadConfig({ FIXTURE_PATTERN: "http://127.0.0.1:9/{id}" }, 2, [pattern]), pattern)).toBe("http://127.0.0.1:9/{id}");
+    expect(() => loadConfig({ FIXTURE_PATTERN: "https://user:hunter2@example.org/x?token=t0k3n" }, 2, [pattern])).toThrow(
+      "FIXTURE_PATTERN: must contain {id}, got 'https://example.org/x'",
+    );
+    expect(() => loadConfig({ FIXTURE_PATTERN: " " }, 2, [pattern])).toThrow("FIXTURE_PATTERN: must not be empty");
   });
 });

@@ -34,9 +34,6 @@ const ALLOWED: readonly { file: string; name: string; why: string }[] = [
   // Shared by the two USDA providers: the acknowledgement USDA-NRCS asks for (a file of providers/, not a feature).
   { file: "src/providers/usda.ts", name: "SSURGO", why: "USDA acknowledgement text both USDA providers declare" },
   { file: "src/providers/usda.ts", name: "NCSS", why: "USDA acknowledgement text both USDA providers declare" },
-  // OSD_URL is still declared by the one config file rather than by its provider: its default URL's path names the files.
-  { file: "src/config.ts", name: "OSD", why: "DEFAULT_OSD_URL's path" },
-  { file: "src/config.ts", name: "SoilKnowledgeBase", why: "DEFAULT_OSD_URL's path" },
   // A station triplet's third part is its network code: the models' example keys (2092:KS:SCAN) are data
   // values (TypeBox models are built before any registry; the routes' examples take the provider's key.example).
   { file: "src/shapes/site_series/model.ts", name: "SCAN", why: "example station triplets" },

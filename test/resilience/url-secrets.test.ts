@@ -100,8 +100,11 @@ test("a malformed SDA_URL is refused at start without echoing its credentials", 
   } catch (error) {
     expectNoSecret(String(error), "the configuration error");
   }
+  const { providerSettings } = await import("../../src/providers/registry");
+  const osdUrl = "ftp://osd-user:osd-pass@host/{name}?token=osd-token-5678";
+  expect(() => loadConfig({ OSD_URL: osdUrl }, 2, providerSettings())).toThrow(/OSD_URL/);
   try {
-    loadConfig({ OSD_URL: "ftp://osd-user:osd-pass@host/{name}?token=osd-token-5678" });
+    loadConfig({ OSD_URL: osdUrl }, 2, providerSettings());
   } catch (error) {
     expectNoSecret(String(error), "the configuration error");
   }

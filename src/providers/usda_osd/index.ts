@@ -6,7 +6,8 @@
 import type { ConnectContext, SeriesProvider } from "../provider";
 import { SERIES_NAME_SYNTAX, seriesKeyOrThrow } from "./key";
 import { OSD_CATALOG_RECORD } from "./catalog";
-import { DEFAULT_OSD_URL, osdUrl } from "../../config";
+import { settingOf } from "../../config";
+import { DEFAULT_OSD_URL, OSD_URL_SETTING, osdUrl } from "./url";
 import { parseOsd, seriesKey } from "./parse";
 import { KNOWN_SERIES_QUERY, MUNSELL_QUERY, SERIES_QUERY } from "./queries";
 import { buildSeriesBody, OSD_PROVIDER_ID } from "./series";
@@ -20,6 +21,7 @@ export const usdaOsd: SeriesProvider = {
   role: "series",
   record: OSD_CATALOG_RECORD,
   shortName: "OSD",
+  settings: [OSD_URL_SETTING],
   // Horizon classes are served as the description words them, not as vocabulary properties.
   columns: [],
   queries: { series: SERIES_QUERY, munsell: MUNSELL_QUERY, known: KNOWN_SERIES_QUERY },
@@ -28,7 +30,7 @@ export const usdaOsd: SeriesProvider = {
   // As the USDA providers: the offline snapshot when that is what Loam opened, else live (SDA mode).
   connect({ config, upstreams }: ConnectContext) {
     if (!upstreams.sda && upstreams.snapshot?.kind === "snapshot") return upstreams.snapshot;
-    return osdLiveTransport({ urlPattern: config.osdUrl, timeoutMs: config.upstreamTimeoutMs, dataDir: config.dataDir });
+    return osdLiveTransport({ urlPattern: settingOf(config, OSD_URL_SETTING), timeoutMs: config.upstreamTimeoutMs, dataDir: config.dataDir });
   },
   series: {
     describedAs: "Official Series Description",

@@ -6,7 +6,7 @@
  */
 import { LoamError, NotFoundError, UpstreamError, UpstreamUnreachableError } from "../../errors";
 import { deadlineError, fetchWithinOrigin, hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
-import { osdUrl } from "../../config";
+import { osdUrl } from "./url";
 
 // raw.githubusercontent.com serves the OSD files as text/plain, so the content type is not checked.
 
@@ -30,7 +30,6 @@ export interface FetchedOsd {
   text: string;
 }
 
-/** Null when `pattern` can serve as OSD_URL, else why not (for the configuration check at start). */
 /** Fetch one OSD file and check it is a JSON object, or throw a typed error naming usda_osd. */
 export async function fetchOsd(key: string, options: OsdFetchOptions): Promise<FetchedOsd> {
   const url = osdUrl(options.urlPattern, key);

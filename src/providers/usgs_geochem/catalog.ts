@@ -2,6 +2,7 @@
  * The catalog record of usgs_geochem (GET /v1/providers) and the citation its answers carry.
  */
 import type { ProviderRecord } from "../../catalog/model";
+import type { SettingDeclaration } from "../../config";
 import { ELEMENT_PROPERTIES } from "./elements";
 
 export const DS801_CITATION =
@@ -14,6 +15,17 @@ export const DS801_SHORT_CITATION = "Smith and others (2013), USGS Data Series 8
 
 export const GEOCHEM_ORGANIZATION = "U.S. Geological Survey (USGS)";
 export const DS801_URL = "https://pubs.usgs.gov/ds/801/";
+
+/** USGS Data Series 801 Appendix 2b, the 0-5 cm geochemistry table (docs/decisions.md#geochem-live). */
+export const DEFAULT_GEOCHEM_URL = "https://pubs.usgs.gov/ds/801/downloads/Appendix_2b_Top5_18Sept2013.txt";
+
+/** GEOCHEM_URL, the variable usgs_geochem declares of itself (docs/architecture.md#providers). */
+export const GEOCHEM_URL_SETTING = {
+  name: "GEOCHEM_URL",
+  kind: "url",
+  default: DEFAULT_GEOCHEM_URL,
+  help: "the geochemistry file (live mode)",
+} as const satisfies SettingDeclaration;
 
 export const GEOCHEM_CATALOG_RECORD: ProviderRecord = {
   id: "usgs_geochem",
@@ -29,7 +41,7 @@ export const GEOCHEM_CATALOG_RECORD: ProviderRecord = {
     "(every element). Offline: the table imported into the snapshot. Live (LOAM_UPSTREAM=sda): the same static file from " +
     "GEOCHEM_URL (default the USGS download address), downloaded once, checked (header, unit row, row count) and kept 30 days.",
   documentation_url: DS801_URL,
-  source_url: "https://pubs.usgs.gov/ds/801/downloads/Appendix_2b_Top5_18Sept2013.txt",
+  source_url: DEFAULT_GEOCHEM_URL,
   license: `Public domain: US Government work (USGS). Cite: ${DS801_CITATION}`,
   authentication: "none: public download, no key (snapshot mode reads a local copy).",
   operational: true,

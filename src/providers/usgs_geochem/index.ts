@@ -6,7 +6,8 @@
 import { pageOf } from "../../domain/site-page";
 import type { ConnectContext, SampleSiteProvider } from "../provider";
 import type { SourceDescription } from "../../upstream/transport";
-import { DS801_CITATION, DS801_URL, GEOCHEM_CATALOG_RECORD, GEOCHEM_ORGANIZATION } from "./catalog";
+import { settingOf } from "../../config";
+import { DS801_CITATION, DS801_URL, GEOCHEM_CATALOG_RECORD, GEOCHEM_ORGANIZATION, GEOCHEM_URL_SETTING } from "./catalog";
 import { readSites } from "./decode";
 import { ELEMENT_PROPERTIES, ELEMENTS, elementColumn } from "./elements";
 import { findProperty } from "../../catalog/properties";
@@ -35,6 +36,7 @@ export const usgsGeochem: SampleSiteProvider<GeochemRows> = {
   role: "sample_sites",
   record: GEOCHEM_CATALOG_RECORD,
   shortName: "USGS DS 801",
+  settings: [GEOCHEM_URL_SETTING],
   // The elements are columns of one file (read by ./decode.ts); each answers its vocabulary id.
   columns: ELEMENTS.map((el) => ({
     property: el.property,
@@ -50,7 +52,7 @@ export const usgsGeochem: SampleSiteProvider<GeochemRows> = {
   // As the series provider does: the offline snapshot when that is what Loam opened, else the live file.
   connect({ config, upstreams, now }: ConnectContext) {
     if (!upstreams.sda && upstreams.snapshot?.kind === "snapshot") return upstreams.snapshot;
-    return geochemLiveTransport({ url: config.geochemUrl, timeoutMs: config.upstreamTimeoutMs, now });
+    return geochemLiveTransport({ url: settingOf(config, GEOCHEM_URL_SETTING), timeoutMs: config.upstreamTimeoutMs, now });
   },
   sites: {
     properties: ELEMENT_PROPERTIES,

@@ -14,7 +14,6 @@ import { GeochemFileError, readGeochemText, type GeochemTable } from "./file";
 import { GEOCHEM_PROVIDER_ID } from "./rows";
 import { indexGeochem, type GeochemIndex } from "./table";
 
-export { DEFAULT_GEOCHEM_URL } from "../../config";
 export const GEOCHEM_KEEP_SECONDS = 30 * 24 * 3600;
 /** After a refused download, the good copy serves this long before another download is tried. */
 const RETRY_AFTER_MS = 3600 * 1000;

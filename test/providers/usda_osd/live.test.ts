@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { LoamError } from "../../../src/errors";
 import { fetchOsd } from "../../../src/providers/usda_osd/live";
-import { DEFAULT_OSD_URL, osdUrl, osdUrlProblem } from "../../../src/config";
+import { DEFAULT_OSD_URL, osdUrl, osdUrlProblem } from "../../../src/providers/usda_osd/url";
 import { munsellTable, parseRenotationText } from "../../../src/providers/usda_osd/munsell";
 import { parseOsd } from "../../../src/providers/usda_osd/parse";
 import { startFakeOsd, type FakeOsd } from "../../support/fake-osd";
