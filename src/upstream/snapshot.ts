@@ -8,7 +8,7 @@ import { Database } from "bun:sqlite";
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { LoamError, UpstreamError } from "../errors";
 import { readSnapshotInfo, tableColumns } from "./snapshot-schema";
-import type { Payload, QueryKind, SnapshotForm, SourceDescription, Transport } from "./transport";
+import { formOf, type Payload, type QueryKind, type SnapshotForm, type SourceDescription, type Transport } from "./transport";
 
 /** What a client reads when the snapshot cannot answer (the SQLite error goes to the log). */
 export const SNAPSHOT_QUERY_FAILED = "The offline snapshot failed to answer this query. The failure was logged; please retry later or report it with the request id.";
@@ -82,8 +82,7 @@ export class SnapshotTransport implements Transport {
   }
 
   async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
-    const form = query.forms.snapshot;
-    if (!form) throw new UpstreamError(`The offline snapshot cannot answer the ${query.kind} query.`);
+    const form = formOf<SnapshotForm<P>, P>(query, "snapshot", "offline snapshot");
     try {
       let reader = this.readers.get(form as SnapshotForm<never>) as ((params: P) => Payload) | undefined;
       if (!reader) {

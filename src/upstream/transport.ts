@@ -8,6 +8,7 @@
  * query decodes the payload.
  * Failures are the typed upstream errors of `src/errors.ts`; a transport never returns a partial answer.
  */
+import { UpstreamError } from "../errors";
 
 /**
  * What a transport hands back and what the cache stores: text, with its parsed JSON when the transport
@@ -111,6 +112,16 @@ export interface QueryKind<P, A> {
    * a remote transport only: a snapshot never changes while it is served.
    */
   ttlSeconds?(params: P, now: number): number | undefined;
+}
+
+/**
+ * The query's form for the transport that reads forms of `name`, or that transport's 502 naming the
+ * query it cannot answer (`transport`: how the message names it; `provider`: whose transport it is).
+ */
+export function formOf<F, P = unknown>(query: QueryKind<P, unknown>, name: string, transport: string, provider?: string): F {
+  const form = query.forms[name];
+  if (form === undefined) throw new UpstreamError(`The ${transport} cannot answer the ${query.kind} query.`, provider);
+  return form as F;
 }
 
 /** Per-transport forms of a query. A transport of a provider's own adds its own form (any name). */

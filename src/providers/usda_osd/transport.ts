@@ -8,11 +8,12 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { UpstreamError } from "../../errors";
-import type { Payload, QueryKind, SourceDescription, Transport } from "../../upstream/transport";
+import { formOf, type Payload, type QueryKind, type SourceDescription, type Transport } from "../../upstream/transport";
 import { remoteSource } from "../../upstream/public-url";
 import { fetchOsd, type FetchedOsd, type OsdFetchOptions } from "./live";
 import type { RenotationRow } from "./munsell";
 import { MUNSELL_FILE, readRenotationFile } from "./renotation-file";
+import { OSD_PROVIDER_ID } from "./series";
 
 export const OSD_CACHE_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -49,9 +50,7 @@ export function osdLiveTransport(options: OsdLiveOptions): Transport {
     kind: "osd",
     ttlSeconds: OSD_CACHE_TTL_SECONDS,
     async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
-      const form = query.forms.osd as OsdLiveForm<P> | undefined;
-      if (!form) throw new UpstreamError(`The OSD transport cannot answer the ${query.kind} query.`, "usda_osd");
-      return form(params, source);
+      return formOf<OsdLiveForm<P>, P>(query, "osd", "OSD transport", OSD_PROVIDER_ID)(params, source);
     },
     describe: () => description,
   };

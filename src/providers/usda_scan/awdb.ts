@@ -9,7 +9,7 @@
 import { LoamError, UpstreamError, UpstreamUnreachableError } from "../../errors";
 import { nearestByGeodesic } from "../../geometry/geodesic";
 import { deadlineError, fetchWithinOrigin, hostOf, requestUrlOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
-import { Payload, type QueryKind, type SourceDescription, type Transport } from "../../upstream/transport";
+import { formOf, Payload, type QueryKind, type SourceDescription, type Transport } from "../../upstream/transport";
 import { remoteSource } from "../../upstream/public-url";
 import type { StationSensor } from "../../domain/station";
 import type { SitesBoxParams, StationKeyParams, SitesNearParams, StationSeriesParams } from "../provider";
@@ -258,9 +258,7 @@ export function awdbTransport(options: AwdbOptions): Transport {
     kind: "awdb",
     ttlSeconds: OLD_VALUES_SECONDS,
     async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
-      const form = query.forms.awdb as AwdbForm<P> | undefined;
-      if (!form) throw new UpstreamError(`The AWDB transport cannot answer the ${query.kind} query.`, SCAN_PROVIDER_ID);
-      return form(get, params);
+      return formOf<AwdbForm<P>, P>(query, "awdb", "AWDB transport", SCAN_PROVIDER_ID)(get, params);
     },
     describe: () => description,
   };

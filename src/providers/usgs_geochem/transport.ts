@@ -8,7 +8,7 @@
  */
 import { LoamError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../../errors";
 import { fetchWithinOrigin, hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
-import type { Payload, QueryKind, SourceDescription, Transport } from "../../upstream/transport";
+import { formOf, type Payload, type QueryKind, type SourceDescription, type Transport } from "../../upstream/transport";
 import { remoteSource } from "../../upstream/public-url";
 import { GeochemFileError, readGeochemText, type GeochemTable } from "./file";
 import { GEOCHEM_PROVIDER_ID } from "./rows";
@@ -92,8 +92,7 @@ export function geochemLiveTransport(options: GeochemLiveOptions): Transport {
     kind: "geochem",
     ttlSeconds: GEOCHEM_KEEP_SECONDS,
     async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
-      const form = query.forms.geochem as GeochemLiveForm<P> | undefined;
-      if (!form) throw new UpstreamError(`The geochemistry transport cannot answer the ${query.kind} query.`, GEOCHEM_PROVIDER_ID);
+      const form = formOf<GeochemLiveForm<P>, P>(query, "geochem", "geochemistry transport", GEOCHEM_PROVIDER_ID);
       return form(await current(), params);
     },
     describe: () => description,
