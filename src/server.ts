@@ -11,7 +11,7 @@ import { bufferedStdout } from "./http/access-log";
 import { SdaTransport } from "./upstream/sda/client";
 import { SnapshotTransport } from "./upstream/snapshot";
 import type { SharedUpstreams } from "./providers/provider";
-import type { Transport } from "./upstream/transport";
+import type { SourceDescription, Transport } from "./upstream/transport";
 import { buildSnapshot } from "./snapshot/build";
 import { DEFAULT_SNAPSHOT_PATH } from "./snapshot/paths";
 import { resolveEmbeddedSnapshot } from "./snapshot/embedded";
@@ -43,6 +43,15 @@ export async function openUpstreams(config: Config): Promise<SharedUpstreams> {
   return { snapshot: new SnapshotTransport(await snapshotPath(config)) };
 }
 
+/**
+ * What the start line says of the source: which, where, built when, its identity and its coverage in
+ * words. Its datasets' and survey areas' boxes are served (GET /v1/layers), not logged: they made the
+ * first line a new user reads a screenful of numbers.
+ */
+function startLineSource({ datasets: _datasets, areas: _areas, ...said }: SourceDescription): Omit<SourceDescription, "datasets" | "areas"> {
+  return said;
+}
+
 export interface ServeOptions {
   /** Set when this process is one of LOAM_WORKERS (src/workers.ts): it shares the port with the others. */
   worker?: number;
@@ -58,7 +67,7 @@ export async function serve(config: Config, options: ServeOptions = {}) {
   const accessLogOut = bufferedStdout();
   const app = createApp({ config, db, upstreams, log: logLine, writeLine: accessLogOut, worker: worker === undefined ? undefined : String(worker) });
   const server = listen(app, { port: config.port, hostname: config.host, reusePort: worker !== undefined });
-  logLine({ level: "info", msg: `loam listening on http://${server.hostname}:${server.port}`, upstream: source?.describe() });
+  logLine({ level: "info", msg: `loam listening on http://${server.hostname}:${server.port}`, upstream: source && startLineSource(source.describe()) });
 
   // Stop accepting at once; give requests in flight up to SHUTDOWN_GRACE_MS (a second signal cuts
   // them short); then close the state database (a WAL checkpoint) and the snapshot, and exit 0.
