@@ -7,7 +7,7 @@
 import { Database } from "bun:sqlite";
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { LoamError, UpstreamError } from "../errors";
-import { readSnapshotInfo, tableColumns } from "./snapshot-schema";
+import { readSnapshotInfo, SURVEY_AREA_DATASETS, tableColumns } from "./snapshot-schema";
 import { formOf, type Payload, type QueryKind, type SnapshotForm, type SourceDescription, type Transport } from "./transport";
 
 /** What a client reads when the snapshot cannot answer (the SQLite error goes to the log). */
@@ -40,17 +40,6 @@ function contentHash(path: string): string {
   return hasher.digest("hex").slice(0, 16);
 }
 
-/** Each survey area's polygon box, for the "no map unit here" / "outside this snapshot" warnings. */
-function surveyAreaBoxes(file: SnapshotFile): { symbol: string; bbox: [number, number, number, number] }[] {
-  if (!file.has("mupolygon", "areasymbol")) return [];
-  return file.db
-    .query<{ symbol: string; w: number; s: number; e: number; n: number }, []>(
-      "SELECT areasymbol AS symbol, min(min_x) AS w, min(min_y) AS s, max(max_x) AS e, max(max_y) AS n FROM mupolygon GROUP BY areasymbol ORDER BY areasymbol",
-    )
-    .all()
-    .map((r) => ({ symbol: r.symbol, bbox: [r.w, r.s, r.e, r.n] }));
-}
-
 export class SnapshotTransport implements Transport {
   readonly kind = "snapshot" as const;
   private readonly file: SnapshotFile;
@@ -72,7 +61,8 @@ export class SnapshotTransport implements Transport {
         coverage: [...info.datasets].sort((a, b) => b.kind.localeCompare(a.kind) || a.id.localeCompare(b.id)).map((d) => d.label),
         datasets: info.datasets.map((d) => ({ kind: d.kind, id: d.id, label: d.label, bbox: d.bbox ?? null })),
         identity: `snapshot:${contentHash(path)}`,
-        areas: surveyAreaBoxes(this.file),
+        // Each survey area with its polygons' box, as its importer stated it (for the "no map unit here" / "outside this snapshot" warnings).
+        areas: info.datasets.flatMap((d) => (d.kind === SURVEY_AREA_DATASETS && d.bbox ? [{ symbol: d.id, bbox: d.bbox }] : [])).sort((a, b) => a.symbol.localeCompare(b.symbol)),
       };
     } catch (error) {
       db?.close();
