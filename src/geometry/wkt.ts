@@ -74,7 +74,6 @@ class Reader {
   /** Rings read so far (for messages: ring 1 is the first). */
   private rings = 0;
   /** Points read so far. */
-  points = 0;
   constructor(
     private readonly text: string,
     private readonly rules: ReadRules,
@@ -167,7 +166,6 @@ class Reader {
     }
     this.expect(")");
     if (points.length < this.rules.minRingPoints) this.fail("a ring needs at least four points");
-    this.points += points.length;
     return points;
   }
 
@@ -225,19 +223,19 @@ class Reader {
 
 const ANSWER_RULES: ReadRules = { dropZm: true, minRingPoints: 4 };
 
-/** POLYGON or MULTIPOLYGON (optionally Z or M; EMPTY gives none): the polygons and the points they hold. */
-export function readWkt(text: string): { polygons: Polygons; points: number } {
+/** POLYGON or MULTIPOLYGON (optionally Z or M; EMPTY gives none): its polygons. */
+export function readWkt(text: string): Polygons {
   const reader = new Reader(text, ANSWER_RULES);
   const type = reader.word();
   if (type !== "POLYGON" && type !== "MULTIPOLYGON") reader.fail("expected POLYGON or MULTIPOLYGON", "type", { type });
   reader.dimension();
   if (reader.emptyTag()) {
     reader.end();
-    return { polygons: [], points: 0 };
+    return [];
   }
   const polygons = type === "POLYGON" ? [reader.polygon()] : reader.polygons();
   reader.end();
-  return { polygons, points: reader.points };
+  return polygons;
 }
 
 const OTHER_TYPES = new Set(["POINT", "LINESTRING", "MULTIPOINT", "MULTILINESTRING"]);

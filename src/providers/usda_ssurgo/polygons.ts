@@ -310,7 +310,7 @@ export async function polygonRowsOf(
   return { rows, points, raw: () => json };
 }
 
-const sdaPolygons = (text: string) => sdaGeometry(readWkt, text, "a map-unit polygon").polygons;
+const sdaPolygons = (text: string) => sdaGeometry(readWkt, text, "a map-unit polygon");
 
 /** Decode a polygon answer: its rows read once (polygonRowsOf), then wound, in slices of at most DECODE_SLICE_MS. */
 export async function decodePolygonAnswer(payload: Payload): Promise<PolygonAnswer> {

@@ -5,7 +5,7 @@ import { readWkt, writeWkt } from "../../../src/geometry/wkt";
 import { sdaGeometry } from "../../../src/providers/usda_ssurgo/polygons";
 import { sqlFor } from "../../support/queries";
 
-const parseWkt = (text: string) => sdaGeometry(readWkt, text, "a map-unit polygon").polygons;
+const parseWkt = (text: string) => sdaGeometry(readWkt, text, "a map-unit polygon");
 
 describe("WKT of map-unit polygons", () => {
   test("POLYGON with a hole, in SQL Server's spacing", () => {
