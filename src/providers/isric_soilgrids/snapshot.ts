@@ -145,16 +145,6 @@ export function clipsOf(db: Database): Clip[] {
   return clips;
 }
 
-/** [w, s, e, n] of every clip together; null when none. */
-export function extentOf(clips: readonly Clip[]): [number, number, number, number] | null {
-  if (clips.length === 0) return null;
-  return [
-    Math.min(...clips.map((c) => c.originLon)),
-    Math.min(...clips.map((c) => c.originLat - c.height * c.cellH)),
-    Math.max(...clips.map((c) => c.originLon + c.width * c.cellW)),
-    Math.max(...clips.map((c) => c.originLat)),
-  ];
-}
 
 /** The clip's cell containing the point, or null outside it (a point on the east or south edge belongs to no cell). */
 export function cellOf(clip: Clip, longitude: number, latitude: number): ClipCell | null {
@@ -175,7 +165,7 @@ export function pointForm<P extends { latitude: number; longitude: number; layer
   return {
     prepare(snapshot) {
       const clips = clipsOf(snapshot.db);
-      const extent = extentOf(clips);
+      const extent = unionBox(clips.map(clipBox));
       const held = clips.map((c) => ({ layer: c.layer, depth: c.depth, statistic: c.statistic }));
       return (params) => {
         const names = new Set(params.layers.map((l) => l.name));
