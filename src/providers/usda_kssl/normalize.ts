@@ -6,7 +6,7 @@ import { PRECISION_RULE, roundDerived } from "../../domain/precision";
 import type { Static } from "elysia";
 import { findProperty } from "../../catalog/properties";
 import { isoDay } from "../../upstream/sda/dates";
-import { dateIn, numberIn, rowRecords, textIn, type RowTable, type Value } from "../../upstream/sda/rows";
+import { dateIn, numberIn, rowRecords, textIn, trimmedIn, type RowTable, type Value } from "../../upstream/sda/rows";
 import type { LabLayer, LabObservation, PedonFeature } from "../../domain/lab";
 import { KSSL_PROPERTIES, type KsslProperty, type LabColumn } from "./columns";
 import { parseReported } from "../../domain/censored";
@@ -77,11 +77,6 @@ export interface PedonContext {
   depthBottom: number;
 }
 
-function text(cell: Value | undefined): string | null {
-  if (typeof cell !== "string") return null;
-  const trimmed = cell.trim();
-  return trimmed === "" ? null : trimmed;
-}
 
 /** Site coordinates only when both are real WGS84 numbers; anything else is "no coordinates". */
 function coordinates(row: Row): { latitude: number | null; longitude: number | null } {
@@ -93,11 +88,11 @@ function coordinates(row: Row): { latitude: number | null; longitude: number | n
 
 function summary(row: Row): PedonSummary {
   return {
-    pedonKey: text(row.pedon_key) ?? text(row.pedlabsampnum) ?? "",
-    pedlabsampnum: text(row.pedlabsampnum),
-    upedonid: text(row.upedonid),
-    name: text(row.samp_name) ?? text(row.corr_name),
-    greatGroup: text(row.samp_taxgrtgroup),
+    pedonKey: trimmedIn(row.pedon_key) ?? trimmedIn(row.pedlabsampnum) ?? "",
+    pedlabsampnum: trimmedIn(row.pedlabsampnum),
+    upedonid: trimmedIn(row.upedonid),
+    name: trimmedIn(row.samp_name) ?? trimmedIn(row.corr_name),
+    greatGroup: trimmedIn(row.samp_taxgrtgroup),
     ...coordinates(row),
   };
 }
@@ -136,7 +131,7 @@ export function normalizeCollection(table: RowTable, limit: number): { features:
   }
   // The page ends at its last row, listed or not, so the next page never repeats one.
   const lastRow = rows.slice(0, limit).at(-1);
-  return { features, truncated: rows.length > limit, last: lastRow ? text(lastRow.pedon_key) : null };
+  return { features, truncated: rows.length > limit, last: lastRow ? trimmedIn(lastRow.pedon_key) : null };
 }
 
 // ---- one pedon's layers and observations -------------------------------------------------------
@@ -169,7 +164,7 @@ function observe(row: Row, propertyId: string, mapping: KsslProperty): { observa
         reporting_limit: convert(reported.reporting_limit),
         unit: mapping.unit,
         original_column: `${source.table}.${source.column}`,
-        method_code: methodColumn ? text(row[methodColumn]) : null,
+        method_code: methodColumn ? trimmedIn(row[methodColumn]) : null,
         measurement_method: conversion ? `Derived: ${source.method}, multiplied by ${conversion.factor}` : source.method,
         data_kind: conversion ? "derived" : source.dataKind,
         transformations: conversion ? [{ operation: conversion.operation, from_unit: source.unit, to_unit: mapping.unit, formula: `${conversion.formula}; ${PRECISION_RULE}` }] : [],
@@ -191,7 +186,7 @@ function overlaps(layerTop: number, layerBottom: number, top: number, bottom: nu
 
 /** The great group each pedon of a lab_bbox answer was sampled as (samp_taxgrtgroup), by pedon key. */
 export function greatGroupsOf(table: RowTable): Map<string, string | null> {
-  return new Map(rowRecords(table).map((row) => [text(row.pedon_key) ?? "", text(row.samp_taxgrtgroup)] as const));
+  return new Map(rowRecords(table).map((row) => [trimmedIn(row.pedon_key) ?? "", trimmedIn(row.samp_taxgrtgroup)] as const));
 }
 
 /** What a pedon answer says the pedon was sampled as (its first row), without normalizing its layers. */
@@ -223,11 +218,11 @@ export function normalizePedon(table: RowTable, context: PedonContext): Normaliz
   };
   const extents: LayerExtent[] = [];
   for (const row of rows) {
-    const layerKey = text(row.layer_key) ?? text(row.labsampnum);
+    const layerKey = trimmedIn(row.layer_key) ?? trimmedIn(row.labsampnum);
     // The snapshot answers a pedon without layers with one row whose layer columns are null.
     if (layerKey === null) continue;
     result.layerCount++;
-    const sample = text(row.labsampnum);
+    const sample = trimmedIn(row.labsampnum);
     const top = numberIn(row.hzn_top);
     const bottom = numberIn(row.hzn_bot);
     if (top === null || bottom === null) {
@@ -235,7 +230,7 @@ export function normalizePedon(table: RowTable, context: PedonContext): Normaliz
       continue;
     }
     if (top === bottom) result.zeroThicknessLayers.push(sample ?? layerKey);
-    const extent = { sample: sample ?? layerKey, top, bottom, designation: text(row.hzn_desgn) };
+    const extent = { sample: sample ?? layerKey, top, bottom, designation: trimmedIn(row.hzn_desgn) };
     extents.push(extent);
     result.deepestBottom = Math.max(result.deepestBottom ?? bottom, bottom);
     if (!overlaps(top, bottom, context.depthTop, context.depthBottom)) {
@@ -243,7 +238,7 @@ export function normalizePedon(table: RowTable, context: PedonContext): Normaliz
       continue;
     }
     // The snapshot carries no prep_code (null): nothing to say. 'S' is the standard <2 mm sample.
-    const prepCode = text(row.prep_code);
+    const prepCode = trimmedIn(row.prep_code);
     if (prepCode !== null && prepCode !== "S") result.otherPreparations.push({ layer: sample ?? layerKey, prepCode });
     const observations: Static<typeof LabObservation>[] = [];
     for (const id of context.properties) {
@@ -259,8 +254,8 @@ export function normalizePedon(table: RowTable, context: PedonContext): Normaliz
       layer_key: layerKey,
       lab_sample_key: sample,
       depth: { top_cm: top, bottom_cm: bottom },
-      horizon_designation: text(row.hzn_desgn),
-      layer_type: text(row.layer_type),
+      horizon_designation: trimmedIn(row.hzn_desgn),
+      layer_type: trimmedIn(row.layer_type),
       observations,
     });
   }

@@ -11,7 +11,7 @@
 import type { Database } from "bun:sqlite";
 import { UpstreamError, ValidationError } from "../../errors";
 import { isoDay } from "../../upstream/sda/dates";
-import { dateIn, decodeRows, numberIn, type ColumnKind, type RowAnswer, type Value } from "../../upstream/sda/rows";
+import { dateIn, decodeRows, numberIn, trimmedIn, type ColumnKind, type RowAnswer, type Value } from "../../upstream/sda/rows";
 import { commentFree, selectList } from "../../upstream/sda/sql";
 import type { Payload, QueryKind, SourceDescription } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
@@ -173,7 +173,6 @@ export const mapUnitQuery: QueryKind<MapUnitParams, RowAnswer> = {
   raw: (answer) => answer.payload,
 };
 
-const text = (v: Value | undefined): string | null => (typeof v !== "string" || v.trim() === "" ? null : v.trim());
 
 function citation(areaName: string | null, areaSymbol: string | null, version: string | null, versionDate: Date | null, retrievedAt: string): string {
   const v = version ? `survey area version ${version}` : "survey area version unknown";
@@ -193,53 +192,53 @@ export function readMapUnit(answer: RowAnswer, context: AnswerContext): MapUnitD
   if (!first) return null;
   const components = new Map<string, SummaryComponent & { horizons: SummaryHorizon[] }>();
   for (const row of rows) {
-    const cokey = text(get(row, "cokey"));
+    const cokey = trimmedIn(get(row, "cokey"));
     if (cokey === null) continue;
     let component = components.get(cokey);
     if (!component) {
       component = {
         key: cokey,
-        name: text(get(row, "compname")) ?? "",
-        kind: text(get(row, "compkind")),
+        name: trimmedIn(get(row, "compname")) ?? "",
+        kind: trimmedIn(get(row, "compkind")),
         percent: numberIn(get(row, "comppct_r")),
-        major: text(get(row, "majcompflag")) === "Yes",
-        taxonomic_class: text(get(row, "taxclname")),
+        major: trimmedIn(get(row, "majcompflag")) === "Yes",
+        taxonomic_class: trimmedIn(get(row, "taxclname")),
         slope: numberIn(get(row, "slope_r")),
-        drainage_class: text(get(row, "drainagecl")),
-        hydrologic_group: text(get(row, "hydgrp")),
+        drainage_class: trimmedIn(get(row, "drainagecl")),
+        hydrologic_group: trimmedIn(get(row, "hydgrp")),
         horizons: [],
       };
       components.set(cokey, component);
     }
-    const chkey = text(get(row, "chkey"));
+    const chkey = trimmedIn(get(row, "chkey"));
     // A second representative texture group of one horizon would repeat it: the first row wins.
     if (chkey === null || component.horizons.some((h) => h.key === chkey)) continue;
     component.horizons.push({
       key: chkey,
-      name: text(get(row, "hzname")),
+      name: trimmedIn(get(row, "hzname")),
       top: numberIn(get(row, "hzdept_r")),
       bottom: numberIn(get(row, "hzdepb_r")),
       values: Object.fromEntries(HORIZON_VALUE_COLUMNS.map((c) => [c, numberIn(get(row, c))])),
-      texture: text(get(row, "texture")),
+      texture: trimmedIn(get(row, "texture")),
     });
   }
-  const areaSymbol = text(get(first, "areasymbol"));
+  const areaSymbol = trimmedIn(get(first, "areasymbol"));
   const versionDate = dateIn(get(first, "saverest"));
   // When Loam's source read the data; the survey's version date is its own warning (docs/decisions.md#retrieved-at).
   const retrieved = retrievedAt(context.source, context.storedAt);
   return {
     provider: SSURGO_ID,
     area_symbol: areaSymbol ?? "",
-    map_unit_key: text(get(first, "mukey")) ?? "",
-    map_unit_symbol: text(get(first, "musym")) ?? "",
-    map_unit_name: text(get(first, "muname")) ?? "",
+    map_unit_key: trimmedIn(get(first, "mukey")) ?? "",
+    map_unit_symbol: trimmedIn(get(first, "musym")) ?? "",
+    map_unit_name: trimmedIn(get(first, "muname")) ?? "",
     components: [...components.values()],
     source: {
       organization: SSURGO_ORGANIZATION,
       retrieved_at: retrieved,
-      citation: citation(text(get(first, "areaname")), areaSymbol, text(get(first, "saversion")), versionDate, retrieved),
+      citation: citation(trimmedIn(get(first, "areaname")), areaSymbol, trimmedIn(get(first, "saversion")), versionDate, retrieved),
       source_url: SSURGO_SOURCE_URL,
-      survey_version: surveyVersionWarning(areaSymbol ?? "", text(get(first, "areaname")), text(get(first, "saversion")), versionDate),
+      survey_version: surveyVersionWarning(areaSymbol ?? "", trimmedIn(get(first, "areaname")), trimmedIn(get(first, "saversion")), versionDate),
     },
   };
 }

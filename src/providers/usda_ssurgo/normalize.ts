@@ -8,7 +8,7 @@ import { findProperty } from "../../catalog/properties";
 import { retrievedAt } from "../../domain/retrieved-at";
 import { PRECISION_RULE, roundDerived } from "../../domain/precision";
 import { isoDay } from "../../upstream/sda/dates";
-import { dateIn, numberIn, rowRecords, textIn, type RowAnswer, type Value } from "../../upstream/sda/rows";
+import { dateIn, numberIn, rowRecords, textIn, trimmedIn, type RowAnswer, type Value } from "../../upstream/sda/rows";
 import type { SoilObservation } from "../../domain/observation";
 import type { NormalizedPoint, PointValuesContext, PointMapUnit } from "../provider";
 import { SSURGO_PROPERTY_BY_ID, type SsurgoProperty } from "./columns";
@@ -27,7 +27,7 @@ const PLACEHOLDER_WARNING =
 const RANGE_METHOD =
   "SSURGO low (_l) and high (_h) typical values of the component horizon: the range a soil scientist expects for most of the component, not a statistical confidence interval.";
 
-const isMiscellaneousArea = (row: Row) => textIn(row.compkind)?.trim().toLowerCase() === "miscellaneous area";
+const isMiscellaneousArea = (row: Row) => trimmedIn(row.compkind)?.toLowerCase() === "miscellaneous area";
 
 /** A miscellaneous area's zero sand, silt or clay: SSURGO's placeholder. */
 const isPlaceholder = (mapping: SsurgoProperty, original: number) => mapping.fraction === true && original === 0;
@@ -52,7 +52,7 @@ function observe(row: Row, propertyId: string, mapping: SsurgoProperty, context:
   const high = numberIn(row[`${mapping.column}_h`]);
   const derive = mapping.derivedFrom;
   const convert = (value: number | null) => (value === null ? null : derive ? tidy(value / derive.factor) : value);
-  const minor = textIn(row.majcompflag)?.trim() !== "Yes";
+  const minor = trimmedIn(row.majcompflag) !== "Yes";
   const retrieved = retrievedAtOf(context);
   const warnings = [MAPPED_SURVEY_WARNING];
   if (derive) warnings.push(derive.warning);
@@ -129,7 +129,7 @@ function listComponent(mapUnit: PointMapUnit, row: Row): void {
   mapUnit.components.push({
     component_key: cokey,
     component_name: textIn(row.compname) ?? "",
-    component_kind: textIn(row.compkind)?.trim() || null,
+    component_kind: trimmedIn(row.compkind),
     component_percent: numberIn(row.comppct_r),
     has_horizon_data: hasHorizon,
   });
@@ -161,7 +161,7 @@ export function normalizePoint(answer: RowAnswer, context: PointValuesContext): 
       if (!mapping) continue;
       const observation = observe(row, id, mapping, context, top, bottom);
       if (!observation) continue;
-      if (textIn(row.majcompflag)?.trim() !== "Yes") hasMinorComponents = true;
+      if (trimmedIn(row.majcompflag) !== "Yes") hasMinorComponents = true;
       if (isMiscellaneousArea(row)) {
         hasMiscellaneousValues = true;
         hasPlaceholders ||= observation.warnings.includes(PLACEHOLDER_WARNING);

@@ -92,6 +92,12 @@ export function rowRecords(table: RowTable): Record<string, Value>[] {
 /** A text cell; null for SQL NULL. */
 export const textIn = (cell: Value | undefined): string | null => (typeof cell === "string" ? cell : null);
 
+/** A text cell without its surrounding blanks; null for SQL NULL or a blank cell. */
+export function trimmedIn(cell: Value | undefined): string | null {
+  const trimmed = typeof cell === "string" ? cell.trim() : "";
+  return trimmed === "" ? null : trimmed;
+}
+
 /** A number cell; null for SQL NULL or a value that is not a finite number. */
 export function numberIn(cell: Value | undefined): number | null {
   return typeof cell === "number" && Number.isFinite(cell) ? cell : null;
