@@ -32,7 +32,7 @@ export const LAYER_KINDS: Readonly<Record<string, KindDeclaration>> = {
   lab_pedons: { kind: "pedons", label: "Laboratory pedons", geometry: "point", endpoint: "/v1/pedons", detail: "/v1/pedons/{pedon_key}", collection: "/ogc/collections/pedons" },
   sample_sites: { kind: "sites", label: "Geochemistry sample sites", geometry: "point", endpoint: "/v1/geochem/sites", detail: "/v1/geochem/sites/{site_id}", collection: "/ogc/collections/geochem_sites" },
   point_values: { kind: "grid", label: "Modeled soil grid", geometry: "raster", endpoint: "/v1/soil/modeled/grid", detail: "/v1/soil/modeled", collection: null },
-  site_series: { kind: "stations", label: "Sensor stations", geometry: "point", endpoint: "/v1/stations", detail: "/v1/stations/{triplet}", collection: "/ogc/collections/stations" },
+  site_series: { kind: "stations", label: "Sensor stations", geometry: "point", endpoint: "/v1/stations", detail: "/v1/stations/{station_triplet}", collection: "/ogc/collections/stations" },
 };
 
 type Box = [number, number, number, number];

@@ -39,6 +39,13 @@ describe("GET /v1/layers", () => {
     }
   });
 
+  test("every layer's endpoint and detail are paths of the OpenAPI document, parameters named as it names them", async () => {
+    const layers = (await loam.json("/v1/layers")).body.layers as { endpoint: string; detail_endpoint: string | null }[];
+    const paths = Object.keys((await loam.json("/openapi.json")).body.paths);
+    const missing = layers.flatMap((l) => [l.endpoint, l.detail_endpoint]).filter((p) => p !== null && !paths.includes(p));
+    expect(missing).toEqual([]);
+  });
+
   test("names every survey area of the snapshot with a box holding its polygons, and the KSSL pedons with their count", async () => {
     const { body } = await loam.json("/v1/layers");
     const survey = body.layers.find((l: any) => l.kind === "survey_polygons");

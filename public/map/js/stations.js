@@ -4,6 +4,7 @@
 // (panels/station.js): its facts, its sources' disagreements, its series as a chart and its lab pedon's
 // layers beside the sensor depths.
 import { describeError, getJson, isAbort, urls } from "./api.js";
+import { el } from "./dom.js";
 import { STATION_SERIES } from "./config.js";
 import { createStationLayer, KIND } from "./layers/stations.js";
 import { renderStation, renderStationPedon, renderStationSeries } from "./panels/station.js";
@@ -116,9 +117,4 @@ export function setUpStations(ctx, entry) {
   };
 }
 
-function errorLine(message) {
-  const p = document.createElement("p");
-  p.className = "panel-message panel-error";
-  p.textContent = message;
-  return p;
-}
+const errorLine = (message) => el("p", { class: "panel-message panel-error", text: message });
