@@ -20,7 +20,7 @@ import type { Item } from "./entries";
  * Whether a station's operating period [begin_date, end_date] (UTC days; no end date: still reporting)
  * meets the interval. A station without a begin date has no known period, so no interval selects it.
  */
-export function operatingIn(station: FlatStationFeature, time: TimeRange): boolean {
+function operatingIn(station: FlatStationFeature, time: TimeRange): boolean {
   const { begin_date: begin, end_date: end } = station.properties;
   if (begin === null) return false;
   return intersects(daysRange(begin, end), time);

@@ -34,7 +34,7 @@ export interface EffectiveLayerTableQuery {
 const CONCURRENCY = 6;
 
 /** Pedons of one CSV answer at most: each is one upstream query (docs/decisions.md#csv-whole). */
-export const MAX_CSV_PEDONS = 2_000;
+const MAX_CSV_PEDONS = 2_000;
 
 /** What the rows are together: observed, derived, or both. */
 function kindOf(rows: readonly { data_kind: "observed" | "derived" }[]): "observed" | "derived" | "mixed" {

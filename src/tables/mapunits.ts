@@ -82,7 +82,7 @@ export const MAP_UNIT_FEATURE_SPEC: TableSpec<FeatureRow> = {
 
 export const MAP_UNIT_FEATURE_COLUMNS: readonly Column<FeatureRow>[] = deriveColumns(MAP_UNIT_FEATURE_SPEC);
 
-export function mapUnitFeatureRows(answer: MapUnitCollectionCells, retrievedAt: string = answer.cache.stored_at): FeatureRow[] {
+function mapUnitFeatureRows(answer: MapUnitCollectionCells, retrievedAt: string = answer.cache.stored_at): FeatureRow[] {
   return answer.features.map((feature, index) => ({ feature, answer, index, retrievedAt }));
 }
 
