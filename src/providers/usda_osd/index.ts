@@ -26,7 +26,7 @@ export const usdaOsd: SeriesProvider = {
   columns: [],
   queries: { series: SERIES_QUERY, munsell: MUNSELL_QUERY, known: KNOWN_SERIES_QUERY },
   // The OSD files byte-exact and the Munsell renotation table, in usda_osd_* (docs/decisions.md#series).
-  snapshot: { layout: OSD_LAYOUT, import: (db, dataDir, log) => ({ datasets: [], warnings: importOsd(db, dataDir, log).warnings }) },
+  snapshot: { layout: OSD_LAYOUT, import: importOsd },
   // As the USDA providers: the offline snapshot when that is what Loam opened, else live (SDA mode).
   connect({ config, upstreams }: ConnectContext) {
     if (!upstreams.sda && upstreams.snapshot?.kind === "snapshot") return upstreams.snapshot;

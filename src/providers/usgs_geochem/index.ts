@@ -48,7 +48,7 @@ export const usgsGeochem: SampleSiteProvider<GeochemRows> = {
   })),
   queries: { inBox: SITES_IN_BOX_QUERY, nearest: NEAREST_SITES_QUERY, site: SITE_QUERY },
   // The DS 801 file, stored cell for cell in usgs_geochem_* (docs/decisions.md#geochem-file).
-  snapshot: { layout: GEOCHEM_LAYOUT, import: (db, dataDir, log) => ({ datasets: [], warnings: importGeochem(db, dataDir, log).warnings }) },
+  snapshot: { layout: GEOCHEM_LAYOUT, import: importGeochem },
   // As the series provider does: the offline snapshot when that is what Loam opened, else the live file.
   connect({ config, upstreams, now }: ConnectContext) {
     if (!upstreams.sda && upstreams.snapshot?.kind === "snapshot") return upstreams.snapshot;
