@@ -7,13 +7,22 @@ import { currentRequest } from "../request-scope";
 import { withBreaker, type BreakerOptions } from "../upstream/breaker";
 import type { CachedAnswer, UpstreamCache } from "../upstream/cache";
 import { sourceIdentity, type QueryKind, type SourceDescription, type Transport } from "../upstream/transport";
-import type { ConnectContext, OperationalProvider } from "./provider";
+import type { ConnectContext, OperationalProvider, SharedUpstreams } from "./provider";
 
 export interface Connected {
   /** The answer to one of the provider's queries, through the cache. Errors name the provider. */
   ask<P, A>(provider: OperationalProvider, query: QueryKind<P, A>, params: P): Promise<CachedAnswer<A>>;
   /** Where a provider reads (for warnings and provenance). */
   sourceOf(provider: OperationalProvider): SourceDescription;
+}
+
+/**
+ * The offline snapshot when that is what Loam opened (no Soil Data Access, and the shared transport is a
+ * snapshot), else none: a provider whose live source is its own reads the snapshot offline and its own
+ * transport otherwise (docs/decisions.md#providers).
+ */
+export function offlineSnapshot(upstreams: SharedUpstreams): Transport | undefined {
+  return !upstreams.sda && upstreams.snapshot?.kind === "snapshot" ? upstreams.snapshot : undefined;
 }
 
 export interface ConnectOptions extends ConnectContext {

@@ -5,6 +5,7 @@
  */
 import { settingOf, type SettingDeclaration } from "../../config";
 import type { AnswerContext, ConnectContext, GridLayer, PointValuesProvider } from "../provider";
+import { offlineSnapshot } from "../connect";
 import { retrievedAt } from "../../domain/retrieved-at";
 import type { SoilGridsAnswer } from "./answer";
 import { DEFAULT_SOILGRIDS_URL, SOILGRIDS_CITATION, SOILGRIDS_FILES, SOILGRIDS_ID, SOILGRIDS_LICENSE, SOILGRIDS_RECORD } from "./catalog";
@@ -77,8 +78,7 @@ export const isricSoilgrids: PointValuesProvider<SoilGridsAnswer, { clips: GridC
   queries: { point: POINT_QUERY, grid: GRID_QUERY },
   // Offline when Loam opened the snapshot; else SoilGrids' REST API, within its shared call budget.
   connect({ config, upstreams, callBudget }: ConnectContext) {
-    if (!upstreams.sda && upstreams.snapshot?.kind === "snapshot") return upstreams.snapshot;
-    return soilGridsLiveTransport({
+    return offlineSnapshot(upstreams) ?? soilGridsLiveTransport({
       url: settingOf(config, URL_SETTING) as string,
       timeoutMs: config.upstreamTimeoutMs,
       perMinute: settingOf(config, BUDGET_SETTING) as number,

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { munsellTable, type MunsellTable } from "./munsell";
 import { parseOsd, seriesKey } from "./parse";
 import { MUNSELL_FILE, readRenotationFile } from "./renotation-file";
-import { writeInfo } from "../../upstream/snapshot-schema";
+import { writeInfo, type DatasetInfo } from "../../upstream/snapshot-schema";
 
 export const OSD_FOLDER = "osd";
 
@@ -29,13 +29,6 @@ export function createOsdTables(db: Database): void {
 }
 
 
-export interface OsdImportReport {
-  /** OSD files stored (each one parsed). */
-  series: number;
-  munsellRows: number;
-  warnings: string[];
-}
-
 /** The renotation rows into `usda_osd_munsell_renotation` (replacing any there); returns the indexed table. */
 export function importMunsell(db: Database, gzPath: string): MunsellTable {
   const rows = readRenotationFile(gzPath);
@@ -47,14 +40,17 @@ export function importMunsell(db: Database, gzPath: string): MunsellTable {
   return munsellTable(rows);
 }
 
-/** Every `osd/*.json` and the Munsell table under `dataDir`; absent folders are warnings, not errors. */
-export function importOsd(db: Database, dataDir: string, log: (line: string) => void = () => {}): OsdImportReport {
+/**
+ * Every `osd/*.json` and the Munsell table under `dataDir`; absent folders are warnings, not errors.
+ * The snapshot step's import: series descriptions name no place, so no dataset is listed in the coverage.
+ */
+export function importOsd(db: Database, dataDir: string, log: (line: string) => void = () => {}): { datasets: DatasetInfo[]; warnings: string[] } {
   createOsdTables(db);
   const warnings: string[] = [];
   const munsellPath = join(dataDir, MUNSELL_FILE);
   if (!existsSync(munsellPath)) {
     warnings.push(`no ${MUNSELL_FILE}: series descriptions are not imported (their colours need the renotation table)`);
-    return { series: 0, munsellRows: 0, warnings };
+    return { datasets: [], warnings };
   }
   log(`importing the Munsell renotation table from ${munsellPath}`);
   const table = importMunsell(db, munsellPath);
@@ -86,5 +82,5 @@ export function importOsd(db: Database, dataDir: string, log: (line: string) => 
     }
   })();
   writeInfo(db, "osd", JSON.stringify({ series, munsell_rows: table.rowCount, source: folder, imported_at: new Date().toISOString() }));
-  return { series, munsellRows: table.rowCount, warnings };
+  return { datasets: [], warnings };
 }

@@ -4,6 +4,7 @@
  * live mode (LOAM_UPSTREAM=sda) fetches the same files from OSD_URL through its own transport.
  */
 import type { ConnectContext, SeriesProvider } from "../provider";
+import { offlineSnapshot } from "../connect";
 import { SERIES_NAME_SYNTAX, seriesKeyOrThrow } from "./key";
 import { OSD_CATALOG_RECORD } from "./catalog";
 import { settingOf } from "../../config";
@@ -26,11 +27,10 @@ export const usdaOsd: SeriesProvider = {
   columns: [],
   queries: { series: SERIES_QUERY, munsell: MUNSELL_QUERY, known: KNOWN_SERIES_QUERY },
   // The OSD files byte-exact and the Munsell renotation table, in usda_osd_* (docs/decisions.md#series).
-  snapshot: { layout: OSD_LAYOUT, import: (db, dataDir, log) => ({ datasets: [], warnings: importOsd(db, dataDir, log).warnings }) },
+  snapshot: { layout: OSD_LAYOUT, import: importOsd },
   // As the USDA providers: the offline snapshot when that is what Loam opened, else live (SDA mode).
   connect({ config, upstreams }: ConnectContext) {
-    if (!upstreams.sda && upstreams.snapshot?.kind === "snapshot") return upstreams.snapshot;
-    return osdLiveTransport({ urlPattern: settingOf(config, OSD_URL_SETTING), timeoutMs: config.upstreamTimeoutMs, dataDir: config.dataDir });
+    return offlineSnapshot(upstreams) ?? osdLiveTransport({ urlPattern: settingOf(config, OSD_URL_SETTING), timeoutMs: config.upstreamTimeoutMs, dataDir: config.dataDir });
   },
   series: {
     describedAs: "Official Series Description",

@@ -10,6 +10,7 @@ import { pageOf } from "../../domain/site-page";
 import { publicUrl } from "../../upstream/public-url";
 import type { SourceDescription } from "../../upstream/transport";
 import type { ConnectContext, StationProvider, StationSeriesParams, StationSeriesReading } from "../provider";
+import { offlineSnapshot } from "../connect";
 import { AWDB_ELEMENTS, awdbTransport, PROVISIONAL_DAYS } from "./awdb";
 import { AWDB_CITATION, ISMN_CITATION, SCAN_CATALOG_RECORD, SCAN_CITATION, SCAN_DOCUMENTATION_URL, SCAN_ORGANIZATION, SCAN_PROVIDER_ID, SCAN_SETTING } from "./catalog";
 import { NEAREST_STATIONS, ONE_STATION, reachesProvisional, STATION_SERIES, STATIONS_IN_BOX } from "./queries";
@@ -105,8 +106,7 @@ export const usdaScan: StationProvider<StationsAnswer, SeriesAnswer> = {
   queries: { inBox: STATIONS_IN_BOX, nearest: NEAREST_STATIONS, station: ONE_STATION, series: STATION_SERIES },
   // As the other file providers: the offline snapshot when that is what Loam opened, else the live API.
   connect({ config, upstreams, now }: ConnectContext) {
-    if (!upstreams.sda && upstreams.snapshot?.kind === "snapshot") return upstreams.snapshot;
-    return awdbTransport({ url: settingOf(config, SCAN_SETTING), timeoutMs: config.upstreamTimeoutMs, now });
+    return offlineSnapshot(upstreams) ?? awdbTransport({ url: settingOf(config, SCAN_SETTING), timeoutMs: config.upstreamTimeoutMs, now });
   },
   stations: {
     key: { parse: parseTriplet, syntax: "a station triplet stationId:stateCode:networkCode, e.g. 2092:KS:SCAN", example: "2092:KS:SCAN" },

@@ -159,7 +159,6 @@ export const SCAN_SNAPSHOT: SnapshotStep = { layout: SCAN_LAYOUT, import: import
 // ---- the readers ---------------------------------------------------------------------------------
 
 interface Readers {
-  retrievedAt: string;
   box: (p: SitesBoxParams) => Payload;
   near: (p: SitesNearParams) => Payload;
   one: (p: StationKeyParams) => Payload;
@@ -179,7 +178,6 @@ export function snapshotScan(db: Database): Readers {
   const box = db.query<{ record: string }, [number, number, number, number, number, number, string, number]>(
     "SELECT record FROM usda_scan_station WHERE longitude BETWEEN ? AND ? AND latitude BETWEEN ? AND ? AND (station_id > ? OR (station_id = ? AND triplet > ?)) ORDER BY station_id, triplet LIMIT ?",
   );
-  const all = db.query<{ record: string }, []>("SELECT record FROM usda_scan_station ORDER BY station_id, triplet");
   const one = db.query<{ record: string }, [string]>("SELECT record FROM usda_scan_station WHERE triplet = ?");
   const findSeries = db.query<{ series_id: number; source_unit: string; ordinal: number }, [string, string, number]>(
     "SELECT series_id, source_unit, ordinal FROM usda_scan_series WHERE triplet = ? AND element = ? AND abs(depth_cm - ?) < 0.01 ORDER BY ordinal",
@@ -196,19 +194,22 @@ export function snapshotScan(db: Database): Readers {
     end: s.last_ms === null ? null : iso(s.last_ms),
     values: s.count,
   }));
-  const stations = (rows: { record: string }[], extra: Partial<StationsAnswer> = {}) =>
-    Payload.ofJson({ stations: rows.map((r) => JSON.parse(r.record) as StationRecord), retrieved_at: retrievedAt, ...extra });
+  // About 200 stations: read and parsed once per snapshot file, for the nearest-station ranking.
+  const everyStation = db
+    .query<{ record: string }, []>("SELECT record FROM usda_scan_station ORDER BY station_id, triplet")
+    .all()
+    .map((r) => JSON.parse(r.record) as StationRecord);
+  const answer = (records: StationRecord[]) => Payload.ofJson({ stations: records, retrieved_at: retrievedAt } satisfies StationsAnswer);
+  const stations = (rows: { record: string }[]) => answer(rows.map((r) => JSON.parse(r.record) as StationRecord));
   const made: Readers = {
-    retrievedAt,
     box: ({ bbox: [w, s, e, n], after, limit }) => {
       const [afterId, afterTriplet] = after === null ? [-1, ""] : [Number(after.split(":")[0]), after];
       return stations(box.all(w, e, s, n, afterId, afterId, afterTriplet, limit + 1));
     },
     near: ({ latitude, longitude, limit }) => {
-      // About 200 stations: every distance is computed, nearest first (ties by station order).
-      const records = all.all().map((r) => JSON.parse(r.record) as StationRecord);
-      const ranked = nearestByGeodesic(records, latitude, longitude, limit, (r) => [r.latitude, r.longitude]).map(({ item, km }) => ({ ...item, distance_km: Math.round(km * 1000) / 1000 }));
-      return Payload.ofJson({ stations: ranked, retrieved_at: retrievedAt });
+      // Every distance is computed, nearest first (ties by station order).
+      const ranked = nearestByGeodesic(everyStation, latitude, longitude, limit, (r) => [r.latitude, r.longitude]).map(({ item, km }) => ({ ...item, distance_km: Math.round(km * 1000) / 1000 }));
+      return answer(ranked);
     },
     one: ({ station }) => stations(one.all(station)),
     series: (p) => {

@@ -9,28 +9,26 @@ import type { Database } from "bun:sqlite";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readGeochemText } from "./file";
-import { writeInfo } from "../../upstream/snapshot-schema";
+import { writeInfo, type DatasetInfo } from "../../upstream/snapshot-schema";
 
 export const GEOCHEM_FILE = "geochem/Appendix_2b_Top5_18Sept2013.txt";
 
 /** This provider's tables in the snapshot (docs/architecture.md#providers); a change to them bumps GEOCHEM_LAYOUT. */
 export const GEOCHEM_LAYOUT = "1";
 
-export interface GeochemImportReport {
-  sites: number;
-  warnings: string[];
-}
-
 export function createGeochemTables(db: Database): void {
   db.run("CREATE TABLE IF NOT EXISTS usgs_geochem_column (position INTEGER PRIMARY KEY, name TEXT NOT NULL, unit TEXT NOT NULL)");
   db.run("CREATE TABLE IF NOT EXISTS usgs_geochem_site (site_id INTEGER PRIMARY KEY, latitude REAL NOT NULL, longitude REAL NOT NULL, cells TEXT NOT NULL)");
 }
 
-/** The DS 801 table under `dataDir`, replacing any there; an absent file is a warning, not an error. */
-export function importGeochem(db: Database, dataDir: string, log: (line: string) => void = () => {}): GeochemImportReport {
+/**
+ * The DS 801 table under `dataDir`, replacing any there; an absent file is a warning, not an error.
+ * The snapshot step's import: the sites spread over the country name no place, so no dataset is listed.
+ */
+export function importGeochem(db: Database, dataDir: string, log: (line: string) => void = () => {}): { datasets: DatasetInfo[]; warnings: string[] } {
   createGeochemTables(db);
   const path = join(dataDir, GEOCHEM_FILE);
-  if (!existsSync(path)) return { sites: 0, warnings: [`no ${GEOCHEM_FILE}: the snapshot holds no geochemistry sites`] };
+  if (!existsSync(path)) return { datasets: [], warnings: [`no ${GEOCHEM_FILE}: the snapshot holds no geochemistry sites`] };
   log(`importing USGS DS 801 geochemistry from ${path}`);
   const bytes = readFileSync(path);
   const table = readGeochemText(bytes.toString("latin1"));
@@ -44,5 +42,5 @@ export function importGeochem(db: Database, dataDir: string, log: (line: string)
   })();
   const sha256 = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
   writeInfo(db, "geochem", JSON.stringify({ sites: table.rows.length, source: GEOCHEM_FILE, sha256, imported_at: new Date().toISOString() }));
-  return { sites: table.rows.length, warnings: [] };
+  return { datasets: [], warnings: [] };
 }

@@ -5,6 +5,7 @@
  */
 import { pageOf } from "../../domain/site-page";
 import type { ConnectContext, SampleSiteProvider } from "../provider";
+import { offlineSnapshot } from "../connect";
 import type { SourceDescription } from "../../upstream/transport";
 import { settingOf } from "../../config";
 import { DS801_CITATION, DS801_URL, GEOCHEM_CATALOG_RECORD, GEOCHEM_ORGANIZATION, GEOCHEM_URL_SETTING } from "./catalog";
@@ -48,11 +49,10 @@ export const usgsGeochem: SampleSiteProvider<GeochemRows> = {
   })),
   queries: { inBox: SITES_IN_BOX_QUERY, nearest: NEAREST_SITES_QUERY, site: SITE_QUERY },
   // The DS 801 file, stored cell for cell in usgs_geochem_* (docs/decisions.md#geochem-file).
-  snapshot: { layout: GEOCHEM_LAYOUT, import: (db, dataDir, log) => ({ datasets: [], warnings: importGeochem(db, dataDir, log).warnings }) },
+  snapshot: { layout: GEOCHEM_LAYOUT, import: importGeochem },
   // As the series provider does: the offline snapshot when that is what Loam opened, else the live file.
   connect({ config, upstreams, now }: ConnectContext) {
-    if (!upstreams.sda && upstreams.snapshot?.kind === "snapshot") return upstreams.snapshot;
-    return geochemLiveTransport({ url: settingOf(config, GEOCHEM_URL_SETTING), timeoutMs: config.upstreamTimeoutMs, now });
+    return offlineSnapshot(upstreams) ?? geochemLiveTransport({ url: settingOf(config, GEOCHEM_URL_SETTING), timeoutMs: config.upstreamTimeoutMs, now });
   },
   sites: {
     properties: ELEMENT_PROPERTIES,
