@@ -15,20 +15,20 @@ import { CLIP_WARNING, MODELED_WARNING, readSoilGrids } from "./read";
 import { SOILGRIDS_SNAPSHOT } from "./snapshot";
 import { soilGridsLiveTransport } from "./transport";
 
-const URL_SETTING: SettingDeclaration = {
+const URL_SETTING = {
   name: "SOILGRIDS_URL",
   kind: "url",
   default: DEFAULT_SOILGRIDS_URL,
   help: "ISRIC SoilGrids' REST point query (properties/query), asked in live mode (LOAM_UPSTREAM=sda).",
-};
-const BUDGET_SETTING: SettingDeclaration = {
+} as const satisfies SettingDeclaration;
+const BUDGET_SETTING = {
   name: "SOILGRIDS_REQUESTS_PER_MINUTE",
   kind: "integer",
   default: 5,
   min: 1,
   max: 600,
   help: "Most SoilGrids REST calls a minute across every worker and instance (ISRIC's fair use: about 5).",
-};
+} as const satisfies SettingDeclaration;
 
 function gridLayer(clip: GridClip, context: AnswerContext): GridLayer | null {
   const layer = layerNamed(clip.layer);
@@ -79,9 +79,9 @@ export const isricSoilgrids: PointValuesProvider<SoilGridsAnswer, { clips: GridC
   // Offline when Loam opened the snapshot; else SoilGrids' REST API, within its shared call budget.
   connect({ config, upstreams, callBudget }: ConnectContext) {
     return offlineSnapshot(upstreams) ?? soilGridsLiveTransport({
-      url: settingOf(config, URL_SETTING) as string,
+      url: settingOf(config, URL_SETTING),
       timeoutMs: config.upstreamTimeoutMs,
-      perMinute: settingOf(config, BUDGET_SETTING) as number,
+      perMinute: settingOf(config, BUDGET_SETTING),
       budget: callBudget,
     });
   },
