@@ -6,9 +6,9 @@
  * documents is a 502 naming usda_scan; a timeout 504; nothing of a failure is cached (the cache stores
  * only what a form returns).
  */
-import { LoamError, UpstreamError, UpstreamUnreachableError } from "../../errors";
+import { UpstreamError } from "../../errors";
 import { nearestByGeodesic } from "../../geometry/geodesic";
-import { deadlineError, fetchWithinOrigin, hostOf, requestUrlOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
+import { fetchCapped, hostOf, requestUrlOf } from "../../upstream/http";
 import { formOf, Payload, type QueryKind, type SourceDescription, type Transport } from "../../upstream/transport";
 import { remoteSource } from "../../upstream/public-url";
 import type { StationSensor } from "../../domain/station";
@@ -47,22 +47,15 @@ const refuse = (what: string) => new UpstreamError(`${SERVICE} answered in a sha
 function awdbGetter(options: AwdbOptions): AwdbGet {
   return async (path, query) => {
     const url = requestUrlOf(options.url, Object.entries(query), path);
-    const deadline = startDeadline(options.timeoutMs);
-    let status: number;
-    let bytes: Uint8Array;
-    try {
-      // The shared reader: redirects only within the configured origin, decompression under the cap (docs/decisions.md#redirects).
-      const refused = (why: string) => new UpstreamError(`${SERVICE} (${hostOf(options.url)}) ${why}.`, SCAN_PROVIDER_ID);
-      const response = await fetchWithinOrigin(url, { headers: { accept: "application/json" } }, { fetch, deadline, refused });
-      status = response.status;
-      bytes = await readCapped(response, AWDB_MAX_BYTES, deadline.expired, () => new UpstreamError(`${SERVICE} sent more than ${AWDB_MAX_BYTES} bytes.`, SCAN_PROVIDER_ID), refused);
-    } catch (error) {
-      if (deadline.passed) throw deadlineError(deadline, SERVICE, options.timeoutMs, SCAN_PROVIDER_ID);
-      if (error instanceof LoamError) throw error;
-      throw new UpstreamUnreachableError(`${SERVICE} (${hostOf(options.url)}) could not be reached: ${networkCause(error)}.`, SCAN_PROVIDER_ID);
-    } finally {
-      deadline.end();
-    }
+    // The shared exchange: redirects only within the configured origin, decompression under the cap (docs/decisions.md#redirects).
+    const { status, bytes } = await fetchCapped(url, { headers: { accept: "application/json" } }, {
+      timeoutMs: options.timeoutMs,
+      maxBytes: AWDB_MAX_BYTES,
+      service: SERVICE,
+      configured: options.url,
+      provider: SCAN_PROVIDER_ID,
+      tooLarge: () => new UpstreamError(`${SERVICE} sent more than ${AWDB_MAX_BYTES} bytes.`, SCAN_PROVIDER_ID),
+    });
     if (status < 200 || status > 299) throw new UpstreamError(`${SERVICE} (${hostOf(options.url)}) answered HTTP ${status} to ${path}.`, SCAN_PROVIDER_ID);
     try {
       return JSON.parse(new TextDecoder().decode(bytes));
