@@ -6,7 +6,7 @@
 
 /** One exchange's time limit. Every await of the exchange is raced against `expired`. */
 import { Decompress } from "fflate";
-import { LoamBusyError, UpstreamTimeoutError, type LoamError } from "../errors";
+import { LoamBusyError, LoamError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../errors";
 
 export interface Deadline {
   /** Aborts the fetch when the time is up (and when the exchange ends). */
@@ -242,6 +242,51 @@ function inflate(inflater: Decompress, chunk: Uint8Array | null, full: () => boo
   } catch {
     // fflate's own words name its internals: the client hears what happened, not how.
     throw refused("sent a compressed answer that does not decompress (damaged or cut short)");
+  }
+}
+
+export interface CappedExchange {
+  fetch?: typeof fetch;
+  /** The deadline of the whole exchange: redirects, headers and body. */
+  timeoutMs: number;
+  maxBytes: number;
+  /** The party named in every message ("The NRCS AWDB REST API"); its configured host follows it. */
+  service: string;
+  /** The configured URL: its host is the only address a message names (docs/decisions.md#redirects). */
+  configured: string;
+  provider: string | null;
+  /** The provider's words for a body over `maxBytes`. */
+  tooLarge: () => LoamError;
+  /** A status answered without reading the body (OSD's 404 is `not_found`); null reads on. */
+  before?: (status: number) => LoamError | null;
+}
+
+/**
+ * One GET or POST to a provider's upstream, the way every HTTP transport makes it: one deadline over
+ * the exchange, redirects within the configured origin, the body read under its cap; the time running
+ * out is `deadlineError`, a network failure `upstream_unreachable` in plain words, both naming the
+ * provider. The status is handed back unchecked: what it means is the provider's to say.
+ */
+export async function fetchCapped(url: string, init: RequestInit, exchange: CappedExchange): Promise<{ status: number; bytes: Uint8Array }> {
+  const { service, provider } = exchange;
+  const host = hostOf(exchange.configured);
+  const deadline = startDeadline(exchange.timeoutMs);
+  try {
+    const refused = (why: string) => new UpstreamError(`${service} ${why}.`, provider);
+    const response = await fetchWithinOrigin(url, init, { fetch: exchange.fetch ?? fetch, deadline, refused });
+    const early = exchange.before?.(response.status) ?? null;
+    if (early) {
+      response.body?.cancel().catch(() => {});
+      throw early;
+    }
+    const bytes = await readCapped(response, exchange.maxBytes, deadline.expired, exchange.tooLarge, refused);
+    return { status: response.status, bytes };
+  } catch (error) {
+    if (deadline.passed) throw deadlineError(deadline, `${service} (${host})`, exchange.timeoutMs, provider);
+    if (error instanceof LoamError) throw error;
+    throw new UpstreamUnreachableError(`${service} (${host}) could not be reached: ${networkCause(error)}.`, provider);
+  } finally {
+    deadline.end();
   }
 }
 

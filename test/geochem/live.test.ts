@@ -6,6 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { SdaTransport } from "../../src/upstream/sda/client";
+import { downloadGeochem } from "../../src/providers/usgs_geochem/transport";
 import { DATA_DIR, startLoam, testSnapshot, type RunningLoam } from "../support/server";
 import { startFakeUsgs, type FakeUsgs, type UsgsFault } from "../support/fake-usgs";
 import { reference } from "./reference";
@@ -103,5 +104,23 @@ describe("live mode", () => {
     // The refused download is not tried again on every request.
     expect((await loam.json("/v1/geochem/sites/208?properties=lead")).status).toBe(200);
     expect(fake.calls - calls).toBe(2);
+  });
+});
+
+describe("the download's failures", () => {
+  test("a host that never answers is the shared deadline's 504 upstream_timeout, naming the file and its host", async () => {
+    // A server that accepts the request and never answers: only the deadline ends the exchange.
+    const silent = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Promise<Response>(() => {}) });
+    try {
+      const url = `http://127.0.0.1:${silent.port}/ds801/Appendix_2b.txt`;
+      const error = await downloadGeochem({ url, timeoutMs: 300 }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({ status: 504, code: "upstream_timeout", provider: "usgs_geochem" });
+      expect((error as Error).message).toBe(`The USGS DS 801 geochemistry file (127.0.0.1:${silent.port}) did not send a complete answer within 300 ms.`);
+    } finally {
+      silent.stop(true);
+    }
   });
 });

@@ -56,6 +56,46 @@ describe("live stations", () => {
     expect(body.warnings.join(" ")).not.toContain("offline snapshot");
   });
 
+  /** How many times AWDB was asked for its whole SCAN station list. */
+  const listCalls = () => fake.requests.filter((u) => u.pathname.endsWith("/stations") && u.searchParams.get("stationTriplets") === "*:*:SCAN").length;
+  const inBox = ([w, s, e, n]: number[]) =>
+    metadata()
+      .filter((r) => r.Network === "SCAN" && Number(r.Longitude) >= w! && Number(r.Longitude) <= e! && Number(r.Latitude) >= s! && Number(r.Latitude) <= n!)
+      .sort((a, b) => Number(a.Site) - Number(b.Site))
+      .map((r) => r.stationTriplet);
+
+  test("two different boxes and a near query download AWDB's station list once; after its day, once more", async () => {
+    const clock = { now: Date.UTC(2011, 0, 1) };
+    const loam = await liveLoam(clock);
+    const before = listCalls();
+    const [first, second, near] = await Promise.all([
+      loam.json("/v1/stations?bbox=-100,35,-94,40"),
+      loam.json("/v1/stations?bbox=-125,30,-100,49"),
+      loam.json("/v1/stations?near=37,-97&limit=3"),
+    ]);
+    expect(first.body.features.map((f: any) => f.id)).toEqual(inBox([-100, 35, -94, 40]));
+    expect(second.body.features.map((f: any) => f.id)).toEqual(inBox([-125, 30, -100, 49]));
+    expect(near.body.features).toHaveLength(3);
+    expect(near.body.features.every((f: any) => inBox([-180, -90, 180, 90]).includes(f.id))).toBe(true);
+    expect(listCalls() - before).toBe(1);
+    // A day later a new box reads a fresh list.
+    clock.now += 24 * HOUR + 1000;
+    expect((await loam.json("/v1/stations?bbox=-90,30,-80,40")).body.features.map((f: any) => f.id)).toEqual(inBox([-90, 30, -80, 40]));
+    expect(listCalls() - before).toBe(2);
+  });
+
+  test("a failed station-list download is not kept: the next box downloads it again and is answered", async () => {
+    const loam = await liveLoam();
+    const before = listCalls();
+    fake.setFault("http-500");
+    expect((await loam.json("/v1/stations?bbox=-100,35,-94,40")).body.error).toMatchObject({ code: "upstream_error", provider: "usda_scan" });
+    fake.setFault(null);
+    const { status, body } = await loam.json("/v1/stations?bbox=-125,30,-100,49");
+    expect(status).toBe(200);
+    expect(body.features.map((f: any) => f.id)).toEqual(inBox([-125, 30, -100, 49]));
+    expect(listCalls() - before).toBe(2);
+  });
+
   test("one station lists its sensors from stationElements: depths in cm from negative inches, several by ordinal", async () => {
     const loam = await liveLoam();
     const { status, body } = await loam.json("/v1/stations/2092:KS:SCAN");

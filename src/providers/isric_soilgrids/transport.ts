@@ -5,11 +5,10 @@
  * call budget), answers kept 30 days (the release is fixed). ISRIC's error pages and outages are
  * 502/504 naming the provider; an answer that is not JSON, or lacks a layer asked for, is a 502 naming it.
  */
-import { LoamError, NotFoundError, UpstreamBudgetExhaustedError, UpstreamError } from "../../errors";
-import { deadlineError, fetchWithinOrigin, hostOf, requestUrlOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
+import { NotFoundError, UpstreamBudgetExhaustedError, UpstreamError, UpstreamTimeoutError } from "../../errors";
+import { fetchCapped, hostOf, requestUrlOf } from "../../upstream/http";
 import { publicUrl } from "../../upstream/public-url";
 import type { CallBudget } from "../../upstream/call-budget";
-import { UpstreamUnreachableError, UpstreamTimeoutError } from "../../errors";
 import { Payload, type QueryKind, type SourceDescription, type Transport } from "../../upstream/transport";
 import { SOILGRIDS_ID } from "./catalog";
 
@@ -30,22 +29,17 @@ export interface SoilGridsLiveOptions {
 }
 
 async function exchange(options: SoilGridsLiveOptions, url: string): Promise<{ status: number; text: string }> {
-  const fetchImpl = options.fetch ?? fetch;
-  const deadline = startDeadline(options.timeoutMs);
-  try {
-    // The shared reader: redirects only within the configured origin, decompression under the cap (docs/decisions.md#redirects).
-    const refused = (why: string) => new UpstreamError(`${SERVICE} (${hostOf(options.url)}) ${why}.`, SOILGRIDS_ID);
-    const response = await fetchWithinOrigin(url, { headers: { accept: "application/json" } }, { fetch: fetchImpl, deadline, refused });
-    const tooLarge = () => new UpstreamError(`${SERVICE}'s answer was larger than ${MAX_BYTES} bytes; it is not a point answer.`, SOILGRIDS_ID);
-    const body = await readCapped(response, MAX_BYTES, deadline.expired, tooLarge, refused);
-    return { status: response.status, text: new TextDecoder().decode(body) };
-  } catch (error) {
-    if (deadline.passed) throw deadlineError(deadline, `${SERVICE} (${hostOf(options.url)})`, options.timeoutMs, SOILGRIDS_ID);
-    if (error instanceof LoamError) throw error;
-    throw new UpstreamUnreachableError(`${SERVICE} (${hostOf(options.url)}) could not be reached: ${networkCause(error)}.`, SOILGRIDS_ID);
-  } finally {
-    deadline.end();
-  }
+  // The shared exchange: redirects only within the configured origin, decompression under the cap (docs/decisions.md#redirects).
+  const { status, bytes } = await fetchCapped(url, { headers: { accept: "application/json" } }, {
+    fetch: options.fetch,
+    timeoutMs: options.timeoutMs,
+    maxBytes: MAX_BYTES,
+    service: SERVICE,
+    configured: options.url,
+    provider: SOILGRIDS_ID,
+    tooLarge: () => new UpstreamError(`${SERVICE}'s answer was larger than ${MAX_BYTES} bytes; it is not a point answer.`, SOILGRIDS_ID),
+  });
+  return { status, text: new TextDecoder().decode(bytes) };
 }
 
 /** The answer's JSON, checked to hold every layer asked for; else a 502 naming what is wrong. */

@@ -4,8 +4,8 @@
  * same HTTP helpers (src/upstream/http.ts); the deadline covers the whole exchange, headers and body.
  * A series the repository has no file for is a 404 from GitHub, and a `not_found` here.
  */
-import { LoamError, NotFoundError, UpstreamError, UpstreamUnreachableError } from "../../errors";
-import { deadlineError, fetchWithinOrigin, hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
+import { NotFoundError, UpstreamError } from "../../errors";
+import { fetchCapped } from "../../upstream/http";
 import { osdUrl } from "./url";
 
 // raw.githubusercontent.com serves the OSD files as text/plain, so the content type is not checked.
@@ -33,28 +33,18 @@ export interface FetchedOsd {
 /** Fetch one OSD file and check it is a JSON object, or throw a typed error naming usda_osd. */
 export async function fetchOsd(key: string, options: OsdFetchOptions): Promise<FetchedOsd> {
   const url = osdUrl(options.urlPattern, key);
-  const fetchImpl = options.fetch ?? fetch;
   const maxBytes = options.maxBodyBytes ?? OSD_MAX_BODY_BYTES;
-  const deadline = startDeadline(options.timeoutMs);
-  let status: number;
-  let body: Uint8Array;
-  try {
-    const refused = (why: string) => new UpstreamError(`${SERVICE} ${why}.`, PROVIDER);
-    const response = await fetchWithinOrigin(url, { headers: { accept: "application/json, text/plain" } }, { fetch: fetchImpl, deadline, refused });
-    status = response.status;
-    if (status === 404) {
-      response.body?.cancel().catch(() => {});
-      throw new NotFoundError(`No Official Series Description named '${key.replaceAll("_", " ")}' (the SoilKnowledgeBase repository has no file for it).`, PROVIDER);
-    }
-    const tooLarge = () => new UpstreamError(`${SERVICE} sent an answer larger than ${maxBytes} bytes, more than any series description.`, PROVIDER);
-    body = await readCapped(response, maxBytes, deadline.expired, tooLarge, refused);
-  } catch (error) {
-    if (deadline.passed) throw deadlineError(deadline, SERVICE, options.timeoutMs, PROVIDER);
-    if (error instanceof LoamError) throw error;
-    throw new UpstreamUnreachableError(`${SERVICE} (${hostOf(url)}) could not be reached: ${networkCause(error)}.`, PROVIDER);
-  } finally {
-    deadline.end();
-  }
+  const { status, bytes: body } = await fetchCapped(url, { headers: { accept: "application/json, text/plain" } }, {
+    fetch: options.fetch,
+    timeoutMs: options.timeoutMs,
+    maxBytes,
+    service: SERVICE,
+    configured: url,
+    provider: PROVIDER,
+    tooLarge: () => new UpstreamError(`${SERVICE} sent an answer larger than ${maxBytes} bytes, more than any series description.`, PROVIDER),
+    // GitHub's 404 is the repository having no file for the series: not_found, its page unread.
+    before: (code) => (code === 404 ? new NotFoundError(`No Official Series Description named '${key.replaceAll("_", " ")}' (the SoilKnowledgeBase repository has no file for it).`, PROVIDER) : null),
+  });
   if (status < 200 || status > 299) throw new UpstreamError(`${SERVICE} answered HTTP ${status}.`, PROVIDER);
   const text = new TextDecoder().decode(body);
   let json: unknown;

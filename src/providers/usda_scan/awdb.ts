@@ -6,9 +6,9 @@
  * documents is a 502 naming usda_scan; a timeout 504; nothing of a failure is cached (the cache stores
  * only what a form returns).
  */
-import { LoamError, UpstreamError, UpstreamUnreachableError } from "../../errors";
+import { UpstreamError } from "../../errors";
 import { nearestByGeodesic } from "../../geometry/geodesic";
-import { deadlineError, fetchWithinOrigin, hostOf, requestUrlOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
+import { fetchCapped, hostOf, requestUrlOf } from "../../upstream/http";
 import { formOf, Payload, type QueryKind, type SourceDescription, type Transport } from "../../upstream/transport";
 import { remoteSource } from "../../upstream/public-url";
 import type { StationSensor } from "../../domain/station";
@@ -23,6 +23,12 @@ export const AWDB_MAX_BYTES = 32 * 1024 * 1024;
 export const OLD_VALUES_SECONDS = 7 * 24 * 3600;
 export const PROVISIONAL_SECONDS = 3600;
 export const PROVISIONAL_DAYS = 30;
+/**
+ * How long one download of every SCAN station (about 2 MB) answers every box and near query
+ * (docs/decisions.md#usda-scan-live): the answers are cached per box or point, so without it each new
+ * box downloaded the whole list again. A day lets a new or retired station show by the next day.
+ */
+export const STATIONS_SECONDS = 24 * 3600;
 
 /** AWDB element codes of the served elements: the code, the served unit, and its stored unit. */
 export const AWDB_ELEMENTS: Record<string, { code: string; unit: string }> = {
@@ -33,8 +39,13 @@ const ELEMENT_OF_CODE = new Map(Object.entries(AWDB_ELEMENTS).map(([element, e])
 
 /** GET a path of the API with a query; the parsed JSON, or a typed error naming usda_scan. */
 export type AwdbGet = (path: string, query: Record<string, string>) => Promise<unknown>;
+/** What a form reads: any path of the API, and every active SCAN station (kept, see STATIONS_SECONDS). */
+export interface Awdb {
+  get: AwdbGet;
+  scanStations(): Promise<readonly StationRecord[]>;
+}
 /** A query's form for this transport. */
-export type AwdbForm<P> = (get: AwdbGet, params: P) => Promise<Payload>;
+export type AwdbForm<P> = (awdb: Awdb, params: P) => Promise<Payload>;
 
 export interface AwdbOptions {
   url: string;
@@ -47,22 +58,15 @@ const refuse = (what: string) => new UpstreamError(`${SERVICE} answered in a sha
 function awdbGetter(options: AwdbOptions): AwdbGet {
   return async (path, query) => {
     const url = requestUrlOf(options.url, Object.entries(query), path);
-    const deadline = startDeadline(options.timeoutMs);
-    let status: number;
-    let bytes: Uint8Array;
-    try {
-      // The shared reader: redirects only within the configured origin, decompression under the cap (docs/decisions.md#redirects).
-      const refused = (why: string) => new UpstreamError(`${SERVICE} (${hostOf(options.url)}) ${why}.`, SCAN_PROVIDER_ID);
-      const response = await fetchWithinOrigin(url, { headers: { accept: "application/json" } }, { fetch, deadline, refused });
-      status = response.status;
-      bytes = await readCapped(response, AWDB_MAX_BYTES, deadline.expired, () => new UpstreamError(`${SERVICE} sent more than ${AWDB_MAX_BYTES} bytes.`, SCAN_PROVIDER_ID), refused);
-    } catch (error) {
-      if (deadline.passed) throw deadlineError(deadline, SERVICE, options.timeoutMs, SCAN_PROVIDER_ID);
-      if (error instanceof LoamError) throw error;
-      throw new UpstreamUnreachableError(`${SERVICE} (${hostOf(options.url)}) could not be reached: ${networkCause(error)}.`, SCAN_PROVIDER_ID);
-    } finally {
-      deadline.end();
-    }
+    // The shared exchange: redirects only within the configured origin, decompression under the cap (docs/decisions.md#redirects).
+    const { status, bytes } = await fetchCapped(url, { headers: { accept: "application/json" } }, {
+      timeoutMs: options.timeoutMs,
+      maxBytes: AWDB_MAX_BYTES,
+      service: SERVICE,
+      configured: options.url,
+      provider: SCAN_PROVIDER_ID,
+      tooLarge: () => new UpstreamError(`${SERVICE} sent more than ${AWDB_MAX_BYTES} bytes.`, SCAN_PROVIDER_ID),
+    });
     if (status < 200 || status > 299) throw new UpstreamError(`${SERVICE} (${hostOf(options.url)}) answered HTTP ${status} to ${path}.`, SCAN_PROVIDER_ID);
     try {
       return JSON.parse(new TextDecoder().decode(bytes));
@@ -166,23 +170,22 @@ const ALL_SCAN = { stationTriplets: "*:*:SCAN", activeOnly: "true", returnForeca
 const order = (a: StationRecord, b: StationRecord) => Number(a.station_id) - Number(b.station_id) || (a.triplet < b.triplet ? -1 : a.triplet > b.triplet ? 1 : 0);
 const answerOf = (stations: StationRecord[]) => Payload.ofJson({ stations, retrieved_at: new Date().toISOString() });
 
-export const awdbBox: AwdbForm<SitesBoxParams> = async (get, { bbox: [w, s, e, n], after, limit }) => {
+export const awdbBox: AwdbForm<SitesBoxParams> = async (awdb, { bbox: [w, s, e, n], after, limit }) => {
   const afterId = after === null ? -1 : Number(after.split(":")[0]);
-  const stations = stationList(await get("/stations", ALL_SCAN))
-    .map(record)
+  const stations = (await awdb.scanStations())
     .filter((r) => r.longitude >= w && r.longitude <= e && r.latitude >= s && r.latitude <= n)
     .filter((r) => after === null || Number(r.station_id) > afterId || (Number(r.station_id) === afterId && r.triplet > after))
     .sort(order);
   return answerOf(stations.slice(0, limit + 1));
 };
 
-export const awdbNear: AwdbForm<SitesNearParams> = async (get, { latitude, longitude, limit }) => {
-  const stations = stationList(await get("/stations", ALL_SCAN)).map(record);
+export const awdbNear: AwdbForm<SitesNearParams> = async (awdb, { latitude, longitude, limit }) => {
+  const stations = await awdb.scanStations();
   const nearest = nearestByGeodesic(stations, latitude, longitude, limit, (r) => [r.latitude, r.longitude]);
   return answerOf(nearest.map(({ item, km }) => ({ ...item, distance_km: Math.round(km * 1000) / 1000 })));
 };
 
-export const awdbStation: AwdbForm<StationKeyParams> = async (get, { station }) => {
+export const awdbStation: AwdbForm<StationKeyParams> = async ({ get }, { station }) => {
   const stations = stationList(await get("/stations", { stationTriplets: station, activeOnly: "false", returnStationElements: "true" }));
   return answerOf(stations.filter((s) => s.stationTriplet === station).map(record));
 };
@@ -204,7 +207,7 @@ interface AwdbData {
   values?: { date?: string; value?: number | null; qcFlag?: string; qaFlag?: string }[];
 }
 
-export const awdbSeries: AwdbForm<StationSeriesParams> = async (get, p) => {
+export const awdbSeries: AwdbForm<StationSeriesParams> = async ({ get }, p) => {
   const element = AWDB_ELEMENTS[p.element];
   if (!element) throw new UpstreamError(`AWDB has no element for '${p.element}'.`, SCAN_PROVIDER_ID);
   const heightDepth = -Math.round(p.depthCm / 2.54);
@@ -250,15 +253,36 @@ export const awdbSeries: AwdbForm<StationSeriesParams> = async (get, p) => {
   return Payload.ofJson(answer);
 };
 
+/**
+ * Every active SCAN station, downloaded once per STATIONS_SECONDS and shared by concurrent callers; a
+ * failed download is not kept (the next query tries again), as the DS 801 file is kept
+ * (docs/decisions.md#geochem-live).
+ */
+function keptScanStations(get: AwdbGet, now: () => number): () => Promise<readonly StationRecord[]> {
+  let kept: { stations: readonly StationRecord[]; freshUntil: number } | null = null;
+  let downloading: Promise<readonly StationRecord[]> | null = null;
+  async function download(): Promise<readonly StationRecord[]> {
+    const stations = stationList(await get("/stations", ALL_SCAN)).map(record);
+    kept = { stations, freshUntil: now() + STATIONS_SECONDS * 1000 };
+    return stations;
+  }
+  return async () => {
+    if (kept && now() < kept.freshUntil) return kept.stations;
+    downloading ??= download().finally(() => (downloading = null));
+    return downloading;
+  };
+}
+
 export function awdbTransport(options: AwdbOptions): Transport {
   const get = awdbGetter(options);
+  const awdb: Awdb = { get, scanStations: keptScanStations(get, options.now ?? Date.now) };
   // Scheme, host and path only: never user info or a query (docs/decisions.md#url-secrets).
   const description: SourceDescription = remoteSource("awdb", options.url);
   return {
     kind: "awdb",
     ttlSeconds: OLD_VALUES_SECONDS,
     async fetch<P>(query: QueryKind<P, unknown>, params: P): Promise<Payload> {
-      return formOf<AwdbForm<P>, P>(query, "awdb", "AWDB transport", SCAN_PROVIDER_ID)(get, params);
+      return formOf<AwdbForm<P>, P>(query, "awdb", "AWDB transport", SCAN_PROVIDER_ID)(awdb, params);
     },
     describe: () => description,
   };

@@ -6,8 +6,8 @@
  * once one exists it keeps serving, and its answers say that a newer download was refused.
  * Concurrent first requests share one download.
  */
-import { LoamError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../../errors";
-import { fetchWithinOrigin, hostOf, networkCause, readCapped, startDeadline } from "../../upstream/http";
+import { LoamError, UpstreamError } from "../../errors";
+import { fetchCapped, hostOf } from "../../upstream/http";
 import { formOf, type Payload, type QueryKind, type SourceDescription, type Transport } from "../../upstream/transport";
 import { remoteSource } from "../../upstream/public-url";
 import { GeochemFileError, readGeochemText, type GeochemTable } from "./file";
@@ -34,23 +34,15 @@ export interface GeochemLiveOptions {
 
 /** Download and check the file, or throw a typed error naming usgs_geochem (and the failed check). */
 export async function downloadGeochem(options: GeochemLiveOptions): Promise<GeochemTable> {
-  const fetchImpl = options.fetch ?? fetch;
-  const deadline = startDeadline(options.timeoutMs);
-  let status: number;
-  let body: Uint8Array;
-  try {
-    const refused = (why: string) => new UpstreamError(`${SERVICE} ${why}.`, GEOCHEM_PROVIDER_ID);
-    const response = await fetchWithinOrigin(options.url, { headers: { accept: "text/plain, */*" } }, { fetch: fetchImpl, deadline, refused });
-    status = response.status;
-    const tooLarge = () => new UpstreamError(`${SERVICE} was larger than ${GEOCHEM_MAX_BYTES} bytes; it is not the DS 801 table.`, GEOCHEM_PROVIDER_ID);
-    body = await readCapped(response, GEOCHEM_MAX_BYTES, deadline.expired, tooLarge, refused);
-  } catch (error) {
-    if (deadline.passed) throw new UpstreamTimeoutError(`${SERVICE} did not arrive completely within ${options.timeoutMs} ms.`, GEOCHEM_PROVIDER_ID);
-    if (error instanceof LoamError) throw error;
-    throw new UpstreamUnreachableError(`${SERVICE} (${hostOf(options.url)}) could not be reached: ${networkCause(error)}.`, GEOCHEM_PROVIDER_ID);
-  } finally {
-    deadline.end();
-  }
+  const { status, bytes: body } = await fetchCapped(options.url, { headers: { accept: "text/plain, */*" } }, {
+    fetch: options.fetch,
+    timeoutMs: options.timeoutMs,
+    maxBytes: GEOCHEM_MAX_BYTES,
+    service: SERVICE,
+    configured: options.url,
+    provider: GEOCHEM_PROVIDER_ID,
+    tooLarge: () => new UpstreamError(`${SERVICE} was larger than ${GEOCHEM_MAX_BYTES} bytes; it is not the DS 801 table.`, GEOCHEM_PROVIDER_ID),
+  });
   if (status < 200 || status > 299) throw new UpstreamError(`${SERVICE} (${hostOf(options.url)}) answered HTTP ${status}.`, GEOCHEM_PROVIDER_ID);
   try {
     return readGeochemText(new TextDecoder("latin1").decode(body));
