@@ -6,9 +6,9 @@ import { Elysia } from "elysia";
 import { documentedRoute, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
 import { parsedQuery, strictQuery } from "../http/query";
 import type { Send } from "../http/response";
-import { ProviderNotOperationalError, ValidationError } from "../errors";
+import { ValidationError } from "../errors";
 import type { DataDeps } from "../answer";
-import { resolveProvider, type ProviderFit } from "../answer/providers";
+import { defaultProvider, fitFor, resolveProvider, type ProviderFit } from "../answer/providers";
 import { ANY_BOX, nearPoint, parseBbox } from "../domain/bbox";
 import { representationOf } from "../http/negotiate";
 import type { SampleSiteProvider } from "../providers/provider";
@@ -21,15 +21,10 @@ export interface GeochemRouteDeps extends DataDeps {
 }
 
 
-const SAMPLE_SITES: ProviderFit<SampleSiteProvider> = {
-  fits: (provider): provider is SampleSiteProvider => provider.role === "sample_sites",
-  refusal: (provider, fitting) => `Path parameter 'provider_id' names '${provider.id}', which does not serve sample sites${fitting.length > 0 ? `; ${fitting.join(" and ")} ${fitting.length === 1 ? "does" : "do"}` : ""}.`,
-};
+const SAMPLE_SITES: ProviderFit<SampleSiteProvider> = fitFor("sample_sites", "sample sites", "Path parameter 'provider_id'");
 
 function sampleSites(deps: DataDeps): SampleSiteProvider {
-  const provider = deps.registry.defaultFor("sample_sites");
-  if (!provider) throw new ProviderNotOperationalError(GEOCHEM_PROVIDER);
-  return provider;
+  return defaultProvider(deps.registry, "sample_sites");
 }
 
 
