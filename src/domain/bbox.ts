@@ -27,7 +27,10 @@ export interface BboxLimits {
   maxAreaSquareDegrees: number;
 }
 
-/** Any box inside WGS84 (the OGC collections' rule): for lists bounded by their pages or their CSV cap. */
+/**
+ * Any box inside WGS84 (the OGC collections' rule; sparse points: pedons, sites, stations): for lists
+ * bounded by their pages (`limit`) or their CSV cap instead of by the box.
+ */
 export const WORLD_BBOX_LIMITS: BboxLimits = { maxSideDegrees: 360, maxAreaSquareDegrees: 360 * 180 };
 
 export const PEDON_BBOX_LIMITS: BboxLimits = { maxSideDegrees: MAX_BBOX_SIDE_DEGREES, maxAreaSquareDegrees: MAX_BBOX_AREA_SQ_DEGREES };
@@ -74,9 +77,6 @@ export function parseBbox(raw: string, limits: BboxLimits = PEDON_BBOX_LIMITS): 
   }
   return values;
 }
-
-/** Any box inside WGS84 (sparse points: sites, stations), a page bounded by its `limit` instead. */
-export const ANY_BOX = { maxSideDegrees: 360, maxAreaSquareDegrees: 360 * 180 };
 
 /** A `near=latitude,longitude` parameter as [lat, lon], or a ValidationError (422) naming the rule. */
 export function nearPoint(raw: string): [number, number] {

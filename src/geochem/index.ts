@@ -9,12 +9,12 @@ import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
 import type { DataDeps } from "../answer";
 import { defaultProvider, fitFor, resolveProvider, type ProviderFit } from "../answer/providers";
-import { ANY_BOX, nearPoint, parseBbox } from "../domain/bbox";
+import { nearPoint, parseBbox, WORLD_BBOX_LIMITS } from "../domain/bbox";
 import { representationOf } from "../http/negotiate";
 import type { SampleSiteProvider } from "../providers/provider";
 import { GEOCHEM_SITE_COLLECTION_TABLE, GEOCHEM_SITE_TABLE } from "./table";
 import { GEOCHEM_PROVIDER, GeochemSiteCollection, GeochemSiteParams, GeochemSiteQueryParams, GeochemSiteResponse, GeochemSitesQueryParams, MAX_NEAR_LIMIT, RawGeochemSiteParams, RawGeochemSiteResponse } from "./model";
-import { element, elements, siteIdOf, geochemSite, geochemSites, rawGeochemSite, type Bbox, type EffectiveSitesQuery } from "./service";
+import { element, elements, siteIdOf, geochemSite, geochemSites, rawGeochemSite, type EffectiveSitesQuery } from "./service";
 
 export interface GeochemRouteDeps extends DataDeps {
   send: Send;
@@ -39,7 +39,7 @@ function effectiveSitesQuery(provider: SampleSiteProvider, read: ReturnType<type
   if (hasNear && read.cursor !== "") throw new ValidationError("Query parameter 'cursor' pages a bbox; a 'near' answer is one list, nearest first, with no further pages.");
   if (hasNear && read.limit > MAX_NEAR_LIMIT) throw new ValidationError(`Query parameter 'limit' must be at most ${MAX_NEAR_LIMIT} with 'near'; got ${read.limit}.`);
   return {
-    bbox: hasBox ? (parseBbox(read.bbox, ANY_BOX) as Bbox) : null,
+    bbox: hasBox ? parseBbox(read.bbox, WORLD_BBOX_LIMITS) : null,
     near: hasNear ? nearPoint(read.near) : null,
     limit: read.limit,
     property: read.property === "" ? null : element(provider, read.property, "property"),

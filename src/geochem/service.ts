@@ -19,8 +19,7 @@ import { clip } from "../errors";
 import { MAX_SITE_LIMIT, type GeochemSiteCollection, type GeochemSiteFeature, type GeochemSiteResponse } from "./model";
 import type { Static } from "elysia";
 import type { RawGeochemSiteResponse } from "./model";
-
-export type Bbox = [minLon: number, minLat: number, maxLon: number, maxLat: number];
+import type { Bbox } from "../domain/bbox";
 
 export interface EffectiveSitesQuery {
   bbox: Bbox | null;

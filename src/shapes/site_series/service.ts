@@ -22,8 +22,7 @@ import { resolvePropertyId } from "../../catalog/properties";
 import { VERSION } from "../../version";
 import { MAX_STATION_LIMIT, type RawStationResponse, type StationSeriesResponse, type StationCollection, type StationFeature, type StationResponse } from "./model";
 import { DAILY_MEAN_TRANSFORMATION, dailyMeans, rangeOf, timeOn } from "./range";
-
-export type Bbox = [minLon: number, minLat: number, maxLon: number, maxLat: number];
+import type { Bbox } from "../../domain/bbox";
 
 const SITE_SERIES = fitFor("site_series", "sensor stations", "Query parameter 'provider'");
 const RAW_SITE_SERIES = fitFor("site_series", "raw stations", "Path parameter 'provider_id'");
