@@ -89,3 +89,24 @@ export function nearPoint(raw: string): [number, number] {
   if (lon < -180 || lon > 180) throw new ValidationError(`Query parameter 'near' longitude must be from -180 to 180; got ${lon}.`);
   return [lat, lon];
 }
+
+/** The query parameters that choose between a box of sparse points and the points nearest one (the request's own spellings). */
+export interface BoxOrNearQuery {
+  bbox: string;
+  near: string;
+  limit: number;
+  cursor: string;
+}
+
+/**
+ * Either any box inside WGS84 (paged) or the points nearest `near` (one list, at most `maxNear`), for
+ * routes of sparse points (`what`: "sites", "stations"). `bbox` has a default (the whole range): only a
+ * box the request names (`bboxGiven`) conflicts with `near`. Each refusal is a 422 naming the rule.
+ */
+export function boxOrNear(read: BoxOrNearQuery, bboxGiven: boolean, what: string, maxNear: number): { bbox: Bbox | null; near: [number, number] | null } {
+  if (read.near === "") return { bbox: parseBbox(read.bbox, WORLD_BBOX_LIMITS), near: null };
+  if (bboxGiven) throw new ValidationError(`Give either 'bbox' (the ${what} in a box) or 'near' (the ${what} nearest a point), not both.`);
+  if (read.cursor !== "") throw new ValidationError("Query parameter 'cursor' pages a bbox; a 'near' answer is one list, nearest first, with no further pages.");
+  if (read.limit > maxNear) throw new ValidationError(`Query parameter 'limit' must be at most ${maxNear} with 'near'; got ${read.limit}.`);
+  return { bbox: null, near: nearPoint(read.near) };
+}

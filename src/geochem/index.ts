@@ -9,7 +9,7 @@ import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
 import type { DataDeps } from "../answer";
 import { defaultProvider, fitFor, resolveProvider, type ProviderFit } from "../answer/providers";
-import { nearPoint, parseBbox, WORLD_BBOX_LIMITS } from "../domain/bbox";
+import { boxOrNear } from "../domain/bbox";
 import { representationOf } from "../http/negotiate";
 import type { SampleSiteProvider } from "../providers/provider";
 import { GEOCHEM_SITE_COLLECTION_TABLE, GEOCHEM_SITE_TABLE } from "./table";
@@ -32,15 +32,8 @@ const sitesQuery = strictQuery(GeochemSitesQueryParams);
 const siteQuery = strictQuery(GeochemSiteQueryParams);
 
 function effectiveSitesQuery(provider: SampleSiteProvider, read: ReturnType<typeof sitesQuery.queryOf>, request: Request): EffectiveSitesQuery {
-  const hasNear = read.near !== "";
-  // bbox has a default (the whole range); only one the request names conflicts with near.
-  if (hasNear && parsedQuery(request.url).values.has("bbox")) throw new ValidationError("Give either 'bbox' (the sites in a box) or 'near' (the sites nearest a point), not both.");
-  const hasBox = !hasNear;
-  if (hasNear && read.cursor !== "") throw new ValidationError("Query parameter 'cursor' pages a bbox; a 'near' answer is one list, nearest first, with no further pages.");
-  if (hasNear && read.limit > MAX_NEAR_LIMIT) throw new ValidationError(`Query parameter 'limit' must be at most ${MAX_NEAR_LIMIT} with 'near'; got ${read.limit}.`);
   return {
-    bbox: hasBox ? parseBbox(read.bbox, WORLD_BBOX_LIMITS) : null,
-    near: hasNear ? nearPoint(read.near) : null,
+    ...boxOrNear(read, parsedQuery(request.url).values.has("bbox"), "sites", MAX_NEAR_LIMIT),
     limit: read.limit,
     property: read.property === "" ? null : element(provider, read.property, "property"),
     cursor: read.cursor === "" ? null : read.cursor,
