@@ -5,6 +5,7 @@
 import { Elysia } from "elysia";
 import { documentedRoute, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
 import { parsedQuery, strictQuery } from "../http/query";
+import { nextPageHref, setNextLink } from "../http/paging";
 import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
 import type { DataDeps } from "../answer";
@@ -40,13 +41,6 @@ function effectiveSitesQuery(provider: SampleSiteProvider, read: ReturnType<type
   };
 }
 
-/** The request's path and query with `cursor` set: the next page of the same query. */
-function withCursor(request: Request, cursor: string): string {
-  const url = new URL(request.url);
-  url.searchParams.set("cursor", cursor);
-  return `${url.pathname}${url.search}`;
-}
-
 /** The Link header of a page that is followed by another (RFC 8288). */
 const NEXT_PAGE_LINK = 'With truncated: <path of the next page>; rel="next" (RFC 8288).';
 
@@ -67,8 +61,8 @@ export function geochem(deps: GeochemRouteDeps) {
         const provider = sampleSites(deps);
         const effective = effectiveSitesQuery(provider, sitesQuery.queryOf(query), request);
         // A CSV holds every page (docs/decisions.md#csv-whole): read.csv and pandas cannot follow a Link header.
-        const { answer, next } = await geochemSites(deps, provider, effective, (cursor) => withCursor(request, cursor), representationOf(request) === "csv");
-        if (next !== null) set.headers["link"] = `<${next}>; rel="next"`;
+        const { answer, next } = await geochemSites(deps, provider, effective, (cursor) => nextPageHref(request, cursor), representationOf(request) === "csv");
+        setNextLink(set.headers, next);
         return deps.send(answer, request, set, GEOCHEM_SITE_COLLECTION_TABLE);
       },
       {
