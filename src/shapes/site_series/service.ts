@@ -333,6 +333,6 @@ export async function stationsPage(deps: DataDeps, page: { bbox: Bbox; after: st
     nextAfter,
     retrievedAt: provider.stations.retrievedAt(cached.answer, source, cached.storedAt),
     cache,
-    warnings: [...provider.stations.warnings(source), ...sharedWarnings(source, cache)],
+    warnings: stationWarnings(deps, provider, cache),
   };
 }
