@@ -5,8 +5,8 @@
  * are shared (docs/architecture.md#providers).
  */
 import { clip, LoamError, ProviderNotOperationalError, UnknownProviderError, ValidationError } from "../errors";
-import type { OperationalProvider, ProviderRole } from "../providers/provider";
-import type { Registry } from "../providers/registry";
+import type { OperationalProvider, Provider, ProviderRole } from "../providers/provider";
+import { defaultProviderId, type Registry } from "../providers/registry";
 
 
 export interface ProviderFit<P extends OperationalProvider> {
@@ -59,6 +59,16 @@ export function resolveProvider<P extends OperationalProvider>(registry: Registr
   if (provider === undefined) throw fit.unknown ? fit.unknown(name) : new UnknownProviderError(clip(name));
   if (provider.role === "planned") throw new ProviderNotOperationalError(provider.id);
   if (!fit.fits(provider)) throw new ValidationError(fit.refusal(provider, registry.operational.filter((p) => fit.fits(p)).map((p) => p.id)), provider.id);
+  return provider;
+}
+
+/**
+ * The registry's default provider of a role (a request that names none), or a 409 naming the provider
+ * a full registry would answer from: a registry without it serves the role no more than a planned one.
+ */
+export function defaultProvider<R extends ProviderRole>(registry: Registry, role: R): Extract<Provider, { role: R }> {
+  const provider = registry.defaultFor(role);
+  if (!provider) throw new ProviderNotOperationalError(defaultProviderId(role));
   return provider;
 }
 

@@ -6,7 +6,8 @@
  * selects the stations whose period meets the interval (the period, not the series' values).
  */
 import type { DataDeps } from "../answer";
-import { flatStation, siteSeriesProvider, stationsPage, stationWarnings, type Bbox, type FlatStationFeature, type FlatStationsPage } from "../shapes/site_series/service";
+import { flatStation, siteSeriesProvider, stationsPage, stationWarnings, type FlatStationFeature, type FlatStationsPage } from "../shapes/site_series/service";
+import type { Bbox } from "../domain/bbox";
 import type { StationReading } from "../domain/station";
 import type { StationProvider } from "../providers/provider";
 import { sitesCollection, WALK_PAGE } from "./sites-entry";

@@ -27,7 +27,10 @@ export interface BboxLimits {
   maxAreaSquareDegrees: number;
 }
 
-/** Any box inside WGS84 (the OGC collections' rule): for lists bounded by their pages or their CSV cap. */
+/**
+ * Any box inside WGS84 (the OGC collections' rule; sparse points: pedons, sites, stations): for lists
+ * bounded by their pages (`limit`) or their CSV cap instead of by the box.
+ */
 export const WORLD_BBOX_LIMITS: BboxLimits = { maxSideDegrees: 360, maxAreaSquareDegrees: 360 * 180 };
 
 export const PEDON_BBOX_LIMITS: BboxLimits = { maxSideDegrees: MAX_BBOX_SIDE_DEGREES, maxAreaSquareDegrees: MAX_BBOX_AREA_SQ_DEGREES };
@@ -75,9 +78,6 @@ export function parseBbox(raw: string, limits: BboxLimits = PEDON_BBOX_LIMITS): 
   return values;
 }
 
-/** Any box inside WGS84 (sparse points: sites, stations), a page bounded by its `limit` instead. */
-export const ANY_BOX = { maxSideDegrees: 360, maxAreaSquareDegrees: 360 * 180 };
-
 /** A `near=latitude,longitude` parameter as [lat, lon], or a ValidationError (422) naming the rule. */
 export function nearPoint(raw: string): [number, number] {
   const items = raw.split(",");
@@ -88,4 +88,25 @@ export function nearPoint(raw: string): [number, number] {
   if (lat < -90 || lat > 90) throw new ValidationError(`Query parameter 'near' latitude must be from -90 to 90; got ${lat}.`);
   if (lon < -180 || lon > 180) throw new ValidationError(`Query parameter 'near' longitude must be from -180 to 180; got ${lon}.`);
   return [lat, lon];
+}
+
+/** The query parameters that choose between a box of sparse points and the points nearest one (the request's own spellings). */
+export interface BoxOrNearQuery {
+  bbox: string;
+  near: string;
+  limit: number;
+  cursor: string;
+}
+
+/**
+ * Either any box inside WGS84 (paged) or the points nearest `near` (one list, at most `maxNear`), for
+ * routes of sparse points (`what`: "sites", "stations"). `bbox` has a default (the whole range): only a
+ * box the request names (`bboxGiven`) conflicts with `near`. Each refusal is a 422 naming the rule.
+ */
+export function boxOrNear(read: BoxOrNearQuery, bboxGiven: boolean, what: string, maxNear: number): { bbox: Bbox | null; near: [number, number] | null } {
+  if (read.near === "") return { bbox: parseBbox(read.bbox, WORLD_BBOX_LIMITS), near: null };
+  if (bboxGiven) throw new ValidationError(`Give either 'bbox' (the ${what} in a box) or 'near' (the ${what} nearest a point), not both.`);
+  if (read.cursor !== "") throw new ValidationError("Query parameter 'cursor' pages a bbox; a 'near' answer is one list, nearest first, with no further pages.");
+  if (read.limit > maxNear) throw new ValidationError(`Query parameter 'limit' must be at most ${maxNear} with 'near'; got ${read.limit}.`);
+  return { bbox: null, near: nearPoint(read.near) };
 }

@@ -5,31 +5,27 @@
 import { Elysia } from "elysia";
 import { documentedRoute, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../http/openapi";
 import { parsedQuery, strictQuery } from "../http/query";
+import { nextPageHref, setNextLink } from "../http/paging";
 import type { Send } from "../http/response";
-import { ProviderNotOperationalError, ValidationError } from "../errors";
+import { ValidationError } from "../errors";
 import type { DataDeps } from "../answer";
-import { resolveProvider, type ProviderFit } from "../answer/providers";
-import { ANY_BOX, nearPoint, parseBbox } from "../domain/bbox";
+import { defaultProvider, fitFor, resolveProvider, type ProviderFit } from "../answer/providers";
+import { boxOrNear } from "../domain/bbox";
 import { representationOf } from "../http/negotiate";
 import type { SampleSiteProvider } from "../providers/provider";
 import { GEOCHEM_SITE_COLLECTION_TABLE, GEOCHEM_SITE_TABLE } from "./table";
 import { GEOCHEM_PROVIDER, GeochemSiteCollection, GeochemSiteParams, GeochemSiteQueryParams, GeochemSiteResponse, GeochemSitesQueryParams, MAX_NEAR_LIMIT, RawGeochemSiteParams, RawGeochemSiteResponse } from "./model";
-import { element, elements, siteIdOf, geochemSite, geochemSites, rawGeochemSite, type Bbox, type EffectiveSitesQuery } from "./service";
+import { element, elements, siteIdOf, geochemSite, geochemSites, rawGeochemSite, type EffectiveSitesQuery } from "./service";
 
 export interface GeochemRouteDeps extends DataDeps {
   send: Send;
 }
 
 
-const SAMPLE_SITES: ProviderFit<SampleSiteProvider> = {
-  fits: (provider): provider is SampleSiteProvider => provider.role === "sample_sites",
-  refusal: (provider, fitting) => `Path parameter 'provider_id' names '${provider.id}', which does not serve sample sites${fitting.length > 0 ? `; ${fitting.join(" and ")} ${fitting.length === 1 ? "does" : "do"}` : ""}.`,
-};
+const SAMPLE_SITES: ProviderFit<SampleSiteProvider> = fitFor("sample_sites", "sample sites", "Path parameter 'provider_id'");
 
 function sampleSites(deps: DataDeps): SampleSiteProvider {
-  const provider = deps.registry.defaultFor("sample_sites");
-  if (!provider) throw new ProviderNotOperationalError(GEOCHEM_PROVIDER);
-  return provider;
+  return defaultProvider(deps.registry, "sample_sites");
 }
 
 
@@ -37,26 +33,12 @@ const sitesQuery = strictQuery(GeochemSitesQueryParams);
 const siteQuery = strictQuery(GeochemSiteQueryParams);
 
 function effectiveSitesQuery(provider: SampleSiteProvider, read: ReturnType<typeof sitesQuery.queryOf>, request: Request): EffectiveSitesQuery {
-  const hasNear = read.near !== "";
-  // bbox has a default (the whole range); only one the request names conflicts with near.
-  if (hasNear && parsedQuery(request.url).values.has("bbox")) throw new ValidationError("Give either 'bbox' (the sites in a box) or 'near' (the sites nearest a point), not both.");
-  const hasBox = !hasNear;
-  if (hasNear && read.cursor !== "") throw new ValidationError("Query parameter 'cursor' pages a bbox; a 'near' answer is one list, nearest first, with no further pages.");
-  if (hasNear && read.limit > MAX_NEAR_LIMIT) throw new ValidationError(`Query parameter 'limit' must be at most ${MAX_NEAR_LIMIT} with 'near'; got ${read.limit}.`);
   return {
-    bbox: hasBox ? (parseBbox(read.bbox, ANY_BOX) as Bbox) : null,
-    near: hasNear ? nearPoint(read.near) : null,
+    ...boxOrNear(read, parsedQuery(request.url).values.has("bbox"), "sites", MAX_NEAR_LIMIT),
     limit: read.limit,
     property: read.property === "" ? null : element(provider, read.property, "property"),
     cursor: read.cursor === "" ? null : read.cursor,
   };
-}
-
-/** The request's path and query with `cursor` set: the next page of the same query. */
-function withCursor(request: Request, cursor: string): string {
-  const url = new URL(request.url);
-  url.searchParams.set("cursor", cursor);
-  return `${url.pathname}${url.search}`;
 }
 
 /** The Link header of a page that is followed by another (RFC 8288). */
@@ -79,8 +61,8 @@ export function geochem(deps: GeochemRouteDeps) {
         const provider = sampleSites(deps);
         const effective = effectiveSitesQuery(provider, sitesQuery.queryOf(query), request);
         // A CSV holds every page (docs/decisions.md#csv-whole): read.csv and pandas cannot follow a Link header.
-        const { answer, next } = await geochemSites(deps, provider, effective, (cursor) => withCursor(request, cursor), representationOf(request) === "csv");
-        if (next !== null) set.headers["link"] = `<${next}>; rel="next"`;
+        const { answer, next } = await geochemSites(deps, provider, effective, (cursor) => nextPageHref(request, cursor), representationOf(request) === "csv");
+        setNextLink(set.headers, next);
         return deps.send(answer, request, set, GEOCHEM_SITE_COLLECTION_TABLE);
       },
       {

@@ -6,7 +6,8 @@
  * `geochemSitesPage` is the same walk for the OGC API collection `geochem_sites`: sites in a box
  * after a keyset position, with flat typed properties.
  */
-import { NotFoundError, ProviderNotOperationalError, ValidationError } from "../errors";
+import { NotFoundError, ValidationError } from "../errors";
+import { defaultProvider } from "../answer/providers";
 import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../answer";
 import { boxCursors, siteKey, boxPage, boxPages, nearestSites, oneSite } from "../shapes/sites/service";
 import type { CachedAnswer } from "../upstream/cache";
@@ -15,11 +16,10 @@ import type { SourceDescription } from "../upstream/transport";
 import { VERSION } from "../version";
 import { resolvePropertyId } from "../catalog/properties";
 import { clip } from "../errors";
-import { GEOCHEM_PROVIDER, MAX_SITE_LIMIT, type GeochemSiteCollection, type GeochemSiteFeature, type GeochemSiteResponse } from "./model";
+import { MAX_SITE_LIMIT, type GeochemSiteCollection, type GeochemSiteFeature, type GeochemSiteResponse } from "./model";
 import type { Static } from "elysia";
 import type { RawGeochemSiteResponse } from "./model";
-
-export type Bbox = [minLon: number, minLat: number, maxLon: number, maxLat: number];
+import type { Bbox } from "../domain/bbox";
 
 export interface EffectiveSitesQuery {
   bbox: Bbox | null;
@@ -269,8 +269,7 @@ export async function geochemSitesPage(
   deps: DataDeps,
   page: { bbox: Bbox; after: number | null; limit: number; property?: string | null; days?: SiteBoxParams["days"] },
 ): Promise<FlatSitesPage> {
-  const provider = deps.registry.defaultFor("sample_sites");
-  if (!provider) throw new ProviderNotOperationalError(GEOCHEM_PROVIDER);
+  const provider = defaultProvider(deps.registry, "sample_sites");
   // The caller validates its own parameters; these bounds keep any caller's work bounded.
   if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MAX_SITE_LIMIT) throw new ValidationError(`A page of sites holds 1 to ${MAX_SITE_LIMIT} sites; got ${page.limit}.`);
   const property = page.property ?? null;
@@ -318,8 +317,7 @@ export async function geochemSiteFlat(
   siteId: number,
   properties: readonly string[],
 ): Promise<{ feature: FlatSiteFeature; results: Record<string, FlatElementResult>; cache: CacheDescriptor; warnings: string[] } | null> {
-  const provider = deps.registry.defaultFor("sample_sites");
-  if (!provider) throw new ProviderNotOperationalError(GEOCHEM_PROVIDER);
+  const provider = defaultProvider(deps.registry, "sample_sites");
   const cached = await oneSite(deps, provider, provider.sites, siteId);
   if (cached === null) return null;
   const [reading] = provider.sites.read(cached.answer, properties);

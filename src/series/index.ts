@@ -1,11 +1,10 @@
 /** GET /v1/series/{name}: the description of a soil series, from the registry's series provider. */
-import { defaultProviderId } from "../providers/registry";
 import { Elysia } from "elysia";
 import { documentedRoute, UPSTREAM_ERRORS } from "../http/openapi";
 import type { Send } from "../http/response";
 import { strictQuery } from "../http/query";
 import { SERIES_TABLE } from "../tables";
-import { ProviderNotOperationalError } from "../errors";
+import { defaultProvider } from "../answer/providers";
 import type { DataDeps } from "../answer";
 import { seriesParams, SeriesQueryParams } from "./model";
 import { SeriesResponse } from "../domain/series";
@@ -28,8 +27,7 @@ export function series(deps: SeriesRouteDeps) {
     async ({ params, query, request, set }) => {
       // Read for its 422 (format not json or csv) before any upstream call; the pipeline negotiates.
       seriesQuery.queryOf(query);
-      const provider = deps.registry.defaultFor("series");
-      if (!provider) throw new ProviderNotOperationalError(defaultProviderId("series"));
+      const provider = defaultProvider(deps.registry, "series");
       const key = provider.series.keyOf(params.name);
       const answer = await seriesDescription(deps, provider, key);
       return deps.send(answer, request, set, SERIES_TABLE);

@@ -173,6 +173,20 @@ describe("the site list", () => {
     for (const id of iowa) expect(seen).toContain(id);
   });
 
+  test("a next link is the query in its canonical spelling: each parameter once, in the order given, commas literal, the cursor replaced", async () => {
+    for (const box of [IOWA_BOX, IOWA_BOX.replaceAll(",", "%2C")]) {
+      let path = `/v1/geochem/sites?bbox=${box}&property=arsenic&limit=17`;
+      for (let page = 0; page < 3; page++) {
+        const { status, headers, body } = await loam.json(path);
+        expect({ box, page, status }).toEqual({ box, page, status: 200 });
+        const cursor = new URL(body.next, loam.base).searchParams.get("cursor")!;
+        expect(body.next).toBe(`/v1/geochem/sites?bbox=${IOWA_BOX}&property=arsenic&limit=17&cursor=${encodeURIComponent(cursor)}`);
+        expect(headers.get("link")).toBe(`<${body.next}>; rel="next"`);
+        path = body.next;
+      }
+    }
+  });
+
   test("features carry the site members and are points at the file's coordinates", async () => {
     const { body } = await loam.json(`/v1/geochem/sites?bbox=-93.8,42,-93.7,42.1`);
     const f = body.features.find((x: any) => x.id === 3560);

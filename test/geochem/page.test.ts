@@ -5,7 +5,8 @@
  * test's own reading of the file.
  */
 import { describe, expect, test } from "bun:test";
-import { geochemSitesPage, type Bbox } from "../../src/geochem/service";
+import type { Bbox } from "../../src/domain/bbox";
+import { geochemSitesPage } from "../../src/geochem/service";
 import { useServiceDeps } from "../support/server";
 import { reference } from "./reference";
 

@@ -7,10 +7,10 @@ import { documentedRoute, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../../
 import { strictQuery } from "../../http/query";
 import type { Send } from "../../http/response";
 import { checkDepthInterval, type DataDeps } from "../../answer";
-import { fitFor, resolveProvider, type ProviderFit } from "../../answer/providers";
+import { defaultProvider, fitFor, resolveProvider, type ProviderFit } from "../../answer/providers";
 import type { RawLocationDelegate } from "../../answer/raw-location";
 import { resolvePropertyId } from "../../catalog/properties";
-import { clip, NotFoundError, ValidationError } from "../../errors";
+import { clip, ValidationError } from "../../errors";
 import type { PointValuesProvider } from "../../providers/provider";
 import { GridQueryParams, GridResponse, ModeledQueryParams, ModeledResponse } from "./model";
 import { effectivePoint, gridOf } from "./service";
@@ -35,9 +35,7 @@ const ERRORS = {
 
 function providerOf(deps: DataDeps, name: string): PointValuesProvider {
   if (name !== "") return resolveProvider(deps.registry, name, POINT_VALUES);
-  const provider = deps.registry.defaultFor("point_values");
-  if (!provider) throw new NotFoundError("No point_values provider is registered.");
-  return provider;
+  return defaultProvider(deps.registry, "point_values");
 }
 
 /** The raw route's delegate for point_values providers (mounted by the app on the spec's raw route). */

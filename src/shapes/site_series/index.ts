@@ -10,7 +10,7 @@ import { nextPageHref, setNextLink } from "../../http/paging";
 import type { Send } from "../../http/response";
 import { ValidationError } from "../../errors";
 import type { DataDeps } from "../../answer";
-import { ANY_BOX, nearPoint, parseBbox } from "../../domain/bbox";
+import { boxOrNear } from "../../domain/bbox";
 import { STATION_COLLECTION_TABLE, SERIES_TABLE } from "./table";
 import {
   MAX_NEAR_STATIONS,
@@ -24,7 +24,7 @@ import {
   StationResponse,
   StationsQueryParams,
 } from "./model";
-import { rawStation, station, stationKey, stationProvider, stations, stationSeries, type Bbox, type EffectiveStationsQuery } from "./service";
+import { rawStation, station, stationKey, stationProvider, stations, stationSeries, type EffectiveStationsQuery } from "./service";
 
 export interface StationRouteDeps extends DataDeps {
   send: Send;
@@ -37,13 +37,8 @@ const stationQuery = strictQuery(StationQueryParams);
 const seriesQuery = strictQuery(StationSeriesQueryParams);
 
 function effectiveStationsQuery(read: QueryOf<typeof StationsQueryParams>, request: Request): EffectiveStationsQuery {
-  const hasNear = read.near !== "";
-  if (hasNear && parsedQuery(request.url).values.has("bbox")) throw new ValidationError("Give either 'bbox' (the stations in a box) or 'near' (the stations nearest a point), not both.");
-  if (hasNear && read.cursor !== "") throw new ValidationError("Query parameter 'cursor' pages a bbox; a 'near' answer is one list, nearest first, with no further pages.");
-  if (hasNear && read.limit > MAX_NEAR_STATIONS) throw new ValidationError(`Query parameter 'limit' must be at most ${MAX_NEAR_STATIONS} with 'near'; got ${read.limit}.`);
   return {
-    bbox: hasNear ? null : (parseBbox(read.bbox, ANY_BOX) as Bbox),
-    near: hasNear ? nearPoint(read.near) : null,
+    ...boxOrNear(read, parsedQuery(request.url).values.has("bbox"), "stations", MAX_NEAR_STATIONS),
     limit: read.limit,
     cursor: read.cursor === "" ? null : read.cursor,
   };

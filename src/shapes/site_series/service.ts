@@ -10,9 +10,9 @@
  * `datetime` pages): a page after a keyset position, a station's flat properties and warnings; its
  * extents and one item are the sites collection's (src/collections/sites-entry.ts).
  */
-import { clip, NotFoundError, ProviderNotOperationalError, ValidationError } from "../../errors";
+import { clip, NotFoundError, ValidationError } from "../../errors";
 import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../../answer";
-import { fitFor, resolveProvider } from "../../answer/providers";
+import { defaultProvider, fitFor, resolveProvider } from "../../answer/providers";
 import { boxCursors, boxPage, nearestSites, oneSite, siteKey } from "../sites/service";
 import type { CachedAnswer } from "../../upstream/cache";
 import type { StationReading } from "../../domain/station";
@@ -22,8 +22,7 @@ import { resolvePropertyId } from "../../catalog/properties";
 import { VERSION } from "../../version";
 import { MAX_STATION_LIMIT, type RawStationResponse, type StationSeriesResponse, type StationCollection, type StationFeature, type StationResponse } from "./model";
 import { DAILY_MEAN_TRANSFORMATION, dailyMeans, rangeOf, timeOn } from "./range";
-
-export type Bbox = [minLon: number, minLat: number, maxLon: number, maxLat: number];
+import type { Bbox } from "../../domain/bbox";
 
 const SITE_SERIES = fitFor("site_series", "sensor stations", "Query parameter 'provider'");
 const RAW_SITE_SERIES = fitFor("site_series", "raw stations", "Path parameter 'provider_id'");
@@ -31,9 +30,7 @@ const RAW_SITE_SERIES = fitFor("site_series", "raw stations", "Path parameter 'p
 /** The provider a request names (`provider`), else the registry's default of the role. */
 export function stationProvider(deps: DataDeps, name: string, raw = false): StationProvider {
   if (name !== "") return resolveProvider(deps.registry, name, raw ? RAW_SITE_SERIES : SITE_SERIES);
-  const provider = deps.registry.defaultFor("site_series");
-  if (!provider) throw new ProviderNotOperationalError("site_series");
-  return provider;
+  return defaultProvider(deps.registry, "site_series");
 }
 
 /** The station key of a path segment, or a 422 saying what one looks like. */
@@ -317,9 +314,7 @@ export function flatStation(reading: StationReading): FlatStationFeature {
 
 /** The registry's site_series provider (the OGC collection's), or a refusal when there is none. */
 export function siteSeriesProvider(deps: DataDeps): StationProvider {
-  const provider = deps.registry.defaultFor("site_series");
-  if (!provider) throw new ProviderNotOperationalError("site_series");
-  return provider;
+  return defaultProvider(deps.registry, "site_series");
 }
 
 /**
@@ -338,6 +333,6 @@ export async function stationsPage(deps: DataDeps, page: { bbox: Bbox; after: st
     nextAfter,
     retrievedAt: provider.stations.retrievedAt(cached.answer, source, cached.storedAt),
     cache,
-    warnings: [...provider.stations.warnings(source), ...sharedWarnings(source, cache)],
+    warnings: stationWarnings(deps, provider, cache),
   };
 }

@@ -14,8 +14,7 @@ import { describeCache, type CacheDescriptor } from "../../answer";
 import { cursorBinding, decodeCursor, encodeCursor } from "../../domain/cursor";
 import type { CachedAnswer } from "../../upstream/cache";
 import type { DataExtent, OperationalProvider, SitesBoxParams, SitesNearParams, SitesPart } from "../../providers/provider";
-
-export type Bbox = [minLon: number, minLat: number, maxLon: number, maxLat: number];
+import type { Bbox } from "../../domain/bbox";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyPart<S = any, K = any, B extends SitesBoxParams = any, N extends SitesNearParams = any> = SitesPart<S, any, K, B, N, any>;
