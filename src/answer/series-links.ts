@@ -109,16 +109,40 @@ export function greatGroupOf(taxonomicClass: string): string | null {
 }
 
 /**
+ * The current class of a series' description when its great group differs from the recorded one
+ * (a lower-case great group, as `greatGroupOf` gives it); null when they agree or cannot be compared
+ * (docs/decisions.md#series-classification). Every class check below asks this one.
+ */
+async function differingClass(deps: DataDeps, name: string, recorded: string | null): Promise<string | null> {
+  return differs(await seriesTaxonomicClass(deps, name), recorded);
+}
+
+/** `differingClass` once the current class is known. */
+function differs(current: string | null, recorded: string | null): string | null {
+  const described = current ? greatGroupOf(current) : null;
+  return current && described !== null && described !== recorded ? current : null;
+}
+
+/**
+ * The current classes of the distinct names a list links, asked once each and at the same time: a
+ * list of 1,000 pedons names far fewer series, and asking them one after another made the list wait
+ * on each lookup in turn.
+ */
+async function classesOf(deps: DataDeps, names: Iterable<string>): Promise<Map<string, string | null>> {
+  const distinct = [...new Set(names)];
+  const classes = await Promise.all(distinct.map((name) => seriesTaxonomicClass(deps, name)));
+  return new Map(distinct.map((name, i) => [name, classes[i] ?? null]));
+}
+
+/**
  * A pedon's series link says what it was sampled as, not that it fits the series: when the pedon's
  * recorded great group differs from the one the current description gives, the answer says so
  * (docs/decisions.md#series-classification). Null when they agree or cannot be compared.
  */
 export async function seriesClassificationWarning(deps: DataDeps, link: SeriesLink | null, greatGroup: string | null): Promise<string | null> {
   if (!link || !greatGroup) return null;
-  const current = await seriesTaxonomicClass(deps, link.name);
-  if (!current) return null;
-  const described = greatGroupOf(current);
-  if (described === null || described === greatGroup.trim().toLowerCase()) return null;
+  const current = await differingClass(deps, link.name, greatGroup.trim().toLowerCase());
+  if (current === null) return null;
   return `The pedon was sampled as ${link.name} and classified as ${greatGroup} (samp_taxgrtgroup), while the current ${describedAs(deps)} of ${link.name} (${link.url}) gives ${current}: the pedon may not fit the series as now defined (or the series was reclassified); the link names what it was sampled as.`;
 }
 
@@ -127,12 +151,12 @@ export async function seriesClassificationWarning(deps: DataDeps, link: SeriesLi
  * differs from the one their linked series' current description gives, in one warning naming each.
  */
 export async function listClassificationWarning(deps: DataDeps, pedons: readonly { key: string; link: SeriesLink | null; greatGroup: string | null }[]): Promise<string | null> {
+  const checked = pedons.flatMap(({ key, link, greatGroup }) => (link && greatGroup ? [{ key, link, greatGroup }] : []));
+  const classes = await classesOf(deps, checked.map((p) => p.link.name));
   const differing: string[] = [];
-  for (const { key, link, greatGroup } of pedons) {
-    if (!link || !greatGroup) continue;
-    const current = await seriesTaxonomicClass(deps, link.name);
-    const described = current ? greatGroupOf(current) : null;
-    if (described !== null && described !== greatGroup.trim().toLowerCase()) differing.push(`${key} (sampled as ${link.name}, classified as ${greatGroup}; the current description gives ${current})`);
+  for (const { key, link, greatGroup } of checked) {
+    const current = differs(classes.get(link.name) ?? null, greatGroup.trim().toLowerCase());
+    if (current !== null) differing.push(`${key} (sampled as ${link.name}, classified as ${greatGroup}; the current description gives ${current})`);
   }
   if (differing.length === 0) return null;
   return `Pedon(s) ${differing.join("; ")} link the series they were sampled as, whose current ${describedAs(deps)} classes them differently: such a pedon may not fit the series as now defined (or the series was reclassified); the link names what it was sampled as (GET /v1/pedons/{pedon_key} says the same).`;
@@ -148,15 +172,15 @@ export async function componentClassificationWarnings(
   deps: DataDeps,
   components: readonly { component_key: string; component_name: string; taxonomic_class: string | null; series: SeriesLink | null }[],
 ): Promise<string[]> {
+  const checked = components.flatMap((c) => (c.series && c.taxonomic_class ? [{ key: c.component_key, link: c.series, recorded: c.taxonomic_class }] : []));
+  const classes = await classesOf(deps, checked.map((c) => c.link.name));
   const groups = new Map<string, { link: SeriesLink; recorded: string; current: string; keys: string[] }>();
-  for (const c of components) {
-    if (!c.series || !c.taxonomic_class) continue;
-    const current = await seriesTaxonomicClass(deps, c.series.name);
-    const described = current ? greatGroupOf(current) : null;
-    if (current === null || described === null || described === greatGroupOf(c.taxonomic_class)) continue;
-    const key = `${c.series.name}|${c.taxonomic_class}`;
-    const group = groups.get(key) ?? { link: c.series, recorded: c.taxonomic_class, current, keys: [] };
-    group.keys.push(c.component_key);
+  for (const { key: componentKey, link, recorded } of checked) {
+    const current = differs(classes.get(link.name) ?? null, greatGroupOf(recorded));
+    if (current === null) continue;
+    const key = `${link.name}|${recorded}`;
+    const group = groups.get(key) ?? { link, recorded, current, keys: [] };
+    group.keys.push(componentKey);
     groups.set(key, group);
   }
   return [...groups.values()].map(

@@ -9,6 +9,7 @@ import { Elysia } from "elysia";
 import { Type, type TSchema, type TUnion } from "@sinclair/typebox";
 import type { OpenAPIV3 } from "openapi-types";
 import { VERSION } from "../version";
+import { familyTags } from "./endpoint-families";
 import { polishDocument } from "./openapi-polish";
 import { CSV_MEDIA_TYPE } from "./response";
 
@@ -137,7 +138,7 @@ function documentedResponses(specs: Record<number, ResponseSpec>, options: { eta
 /**
  * The sources the document's own texts name (docs/decisions.md#provider-words), from the app's registry
  * (this room knows no provider): every operational provider's short name, and by endpoint family (soil,
- * pedons, series, geochem) the short name of the provider its routes answer from by default.
+ * pedons, series, geochem, stations) the short name of the provider its routes answer from by default.
  */
 export interface DocumentSources {
   names: readonly string[];
@@ -151,9 +152,6 @@ export function openApiDocument(models: Record<string, TSchema>, sources: Docume
     })
     .use(swaggerPlugin(models, sources));
 }
-
-/** A tag's description, with the short name of its family's default provider where the registry has one. */
-const sourced = (text: string, source: string | undefined, rest: string) => `${text}${source ? ` (${source})` : ""}${rest}`;
 
 /**
  * The swagger plugin, with `polishDocument` applied to the document it returns (see
@@ -184,16 +182,8 @@ function swaggerPlugin(models: Record<string, TSchema>, sources: DocumentSources
       servers: [{ url: "/", description: "The Loam instance serving this document." }],
       // A public read-only API: no authentication on any operation.
       security: [],
-      tags: [
-        { name: "meta", description: "Service health, metadata and catalogs." },
-        { name: "soil", description: "Mapped-survey values for one point." },
-        { name: "pedons", description: "Laboratory pedons (points) and their layers." },
-        { name: "series", description: sourced("Soil series descriptions", sources.families.series, ": the described concept of a soil series.") },
-        { name: "geochem", description: sourced("Soil geochemistry sample sites", sources.families.geochem, ": element contents of 0-5 cm samples.") },
-        { name: "stations", description: "Sensor stations and their soil moisture and soil temperature time series." },
-        { name: "raw", description: "Untouched upstream payloads inside a labelled wrapper." },
-        { name: "ogc", description: "OGC API - Features Part 1 (core, GeoJSON) for GIS clients: QGIS, GDAL/OGR, OWSLib." },
-      ],
+      // One tag per endpoint family, from the family table (src/http/endpoint-families.ts).
+      tags: familyTags(sources.families),
       components: { schemas: models as Record<string, never> },
     } as never,
   });

@@ -4,16 +4,17 @@
  * whose routes answer from one role.
  */
 import type { DocumentSources } from "../http/openapi";
+import { FAMILIES } from "../http/endpoint-families";
 import type { ProviderRole } from "../providers/provider";
 import type { Registry } from "../providers/registry";
 
-/** Endpoint family (src/http/endpoint-families.ts) → the role its routes answer from. */
-const FAMILY_ROLES: Readonly<Record<string, ProviderRole>> = { soil: "mapped_location", pedons: "lab_pedons", series: "series", geochem: "sample_sites" };
-
 export function documentSources(registry: Registry): DocumentSources {
   const families: Record<string, string> = {};
-  for (const [family, role] of Object.entries(FAMILY_ROLES)) {
-    const provider = registry.defaultFor(role);
+  // Each family's role is in the family table, beside its names (src/http/endpoint-families.ts).
+  for (const [family, entry] of Object.entries(FAMILIES)) {
+    // Typed here: a role the table misspells fails to compile (http/ cannot name the provider roles).
+    const role: ProviderRole | undefined = "role" in entry ? entry.role : undefined;
+    const provider = role && registry.defaultFor(role);
     if (provider) families[family] = provider.shortName;
   }
   return { names: registry.operational.map((p) => p.shortName), families };

@@ -58,17 +58,18 @@ export async function pedonsInBbox(
   const source = deps.connected.sourceOf(provider);
   const link = await seriesLinker(deps);
   const greatGroups = new Map(pages.flatMap((p) => [...(provider.pedons.greatGroups?.(p.cached.answer) ?? [])]));
+  // A pedon links the series it was sampled as, when that series has a description: linked once, for the check and the body.
+  const series = listed.features.map((f) => (f.properties.name ? link(f.properties.name) : null));
   const classification = await listClassificationWarning(
     deps,
-    listed.features.map((f) => ({ key: f.properties.pedon_key, link: f.properties.name ? link(f.properties.name) : null, greatGroup: greatGroups.get(f.properties.pedon_key) ?? null })),
+    listed.features.map((f, i) => ({ key: f.properties.pedon_key, link: series[i] ?? null, greatGroup: greatGroups.get(f.properties.pedon_key) ?? null })),
   );
   const answer: DataAnswer<Static<typeof PedonCollection>> = {
     key: `pedons|${JSON.stringify(query)}|${after ?? ""}${whole ? "|whole" : ""}`,
     cache,
     body: () => {
       const { truncated } = listed;
-      // A pedon links the series it was sampled as, when that series has a description.
-      const features = listed.features.map((f) => ({ ...f, properties: { ...f.properties, series: f.properties.name ? link(f.properties.name) : null } }));
+      const features = listed.features.map((f, i) => ({ ...f, properties: { ...f.properties, series: series[i] ?? null } }));
       const warnings = [POINT_WARNING, COORDINATE_WARNING, NO_COORDINATES_NOTE, ...(classification ? [classification] : [])];
       if (truncated) {
         const raise = query.limit < MAX_PEDON_LIMIT ? ` or raise limit (at most ${MAX_PEDON_LIMIT})` : "";

@@ -161,6 +161,17 @@ describe("served text takes a provider's words from what it declares", () => {
     expect(usual.info.description).toContain(`- **Laboratory pedons (${lab.shortName}): points in a box, layers**`);
   });
 
+  test("the stations tag and family line name the registry's default site-series provider by its short name", async () => {
+    const doc = await (await loam.get("/openapi.json")).json();
+    const tagOf = (d: { tags: { name: string; description: string }[] }) => d.tags.find((t) => t.name === "stations")?.description;
+    expect(tagOf(doc)).toBe(`Sensor stations (${fixtureStations.shortName}) and their soil moisture and soil temperature time series.`);
+    expect(doc.info.description).toContain(`- **Sensor stations (${fixtureStations.shortName}): soil moisture and temperature time series**`);
+    const usual = await (await defaults.loam.get("/openapi.json")).json();
+    const scan = DEFAULT_PROVIDERS.find((p) => p.role === "site_series")!;
+    expect(tagOf(usual)).toBe(`Sensor stations (${scan.shortName}) and their soil moisture and soil temperature time series.`);
+    expect(usual.info.description).toContain(`- **Sensor stations (${scan.shortName}): soil moisture and temperature time series**`);
+  });
+
   test("the live coverage sentence of GET /v1 is the default mapped provider's own scope", async () => {
     // The snapshot instance names its datasets; the scope sentence is the live one, checked on the function the route uses.
     const { coverageSentence } = await import("../../src/meta/index");

@@ -17,6 +17,11 @@ export interface FakeOsd {
   urlPattern: string;
   close(): void;
   setFault(fault: OsdFault | null): void;
+  /**
+   * Holds every answer until this many different files have been asked for, then gives them all (and
+   * every later one at once): a client asking one file after another never gets past the first.
+   */
+  holdUntil(files: number): void;
   /** GET requests received so far, whatever was answered. */
   readonly calls: number;
   /** Paths requested, oldest first. */
@@ -30,12 +35,27 @@ export function startFakeOsd({ dataDir }: { dataDir: string }): FakeOsd {
   let fault: OsdFault | null = null;
   let calls = 0;
   const paths: string[] = [];
+  let hold: { files: number; asked: Set<string>; waiting: (() => void)[] } | null = null;
   const notFound = () => new Response("404: Not Found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
 
   function handle(request: Request): Response | Promise<Response> {
     calls += 1;
     const path = new URL(request.url).pathname;
     paths.push(path);
+    if (hold) {
+      const held = hold;
+      held.asked.add(path);
+      const answered = new Promise<Response>((resolve) => held.waiting.push(() => resolve(answer(path))));
+      if (held.asked.size >= held.files) {
+        hold = null;
+        for (const release of held.waiting) release();
+      }
+      return answered;
+    }
+    return answer(path);
+  }
+
+  function answer(path: string): Response | Promise<Response> {
     switch (fault) {
       case "hang":
         return new Promise<Response>(() => {});
@@ -59,6 +79,9 @@ export function startFakeOsd({ dataDir }: { dataDir: string }): FakeOsd {
     close: () => void server.stop(true),
     setFault: (next) => {
       fault = next;
+    },
+    holdUntil: (files) => {
+      hold = { files, asked: new Set(), waiting: [] };
     },
     get calls() {
       return calls;
