@@ -25,7 +25,7 @@ const REF = process.argv[2] ?? "ac20dde";
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 11);
 const SECONDS = Number(process.env.BENCH_AB_SECONDS ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const DATA_DIR = resolve(ROOT, process.env.LOAM_DATA_DIR ?? "../shared/data");
+const DATA_DIR = resolve(ROOT, process.env.LOAM_DATA_DIR ?? "datasets");
 const MAX_REQUESTS = 1_000_000;
 
 const DEFAULT_SCENARIOS = [

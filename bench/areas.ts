@@ -9,7 +9,7 @@
  * also reports the process's CPU time per request (user + system, process.cpuUsage over the measured
  * requests, which run one at a time), and the least disturbed request (min).
  *
- * Usage: bun bench/areas.ts   (builds data/snapshot.sqlite from ../shared/data when missing)
+ * Usage: bun bench/areas.ts   (builds data/snapshot.sqlite from datasets when missing)
  */
 import { timedRequest, uncachedLoam } from "./in-process";
 

@@ -10,7 +10,7 @@
  * file, and the two take turns in rounds (a shared machine drifts within minutes, so figures taken
  * one after the other cannot be compared); medians over the rounds are reported for both.
  *
- * Usage: bun bench/cold-rows.ts   (builds data/snapshot.sqlite from ../shared/data when missing)
+ * Usage: bun bench/cold-rows.ts   (builds data/snapshot.sqlite from datasets when missing)
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

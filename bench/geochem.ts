@@ -8,7 +8,7 @@
  * Beside the wall-clock quantiles it prints the process CPU time per request: on a shared machine
  * the wall clock also counts the time other processes held the CPU, the CPU time does not.
  *
- * Usage: bun bench/geochem.ts   (builds data/snapshot.sqlite from ../shared/data when missing)
+ * Usage: bun bench/geochem.ts   (builds data/snapshot.sqlite from datasets when missing)
  */
 import { Database } from "bun:sqlite";
 import { SNAPSHOT, timedRequest, uncachedLoam } from "./in-process";

@@ -1,7 +1,7 @@
 /**
  * Loam inside the bench's own process, for the uncached benches (bench/summary.ts, geochem.ts,
  * areas.ts): the whole app answers `app.handle(request)` over data/snapshot.sqlite (built from
- * ../shared/data when missing) with CACHE_TTL_SECONDS=0, so every request reads the snapshot again.
+ * datasets when missing) with CACHE_TTL_SECONDS=0, so every request reads the snapshot again.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -7,7 +7,7 @@
  * warm-up requests at other points; method=none and method=weighted_average. Prints p50/p95/p99 and
  * the process CPU time per request (on a shared machine the wall clock also counts other processes).
  *
- * Usage: bun bench/modeled.ts   (builds data/snapshot.sqlite from ../shared/data when missing)
+ * Usage: bun bench/modeled.ts   (builds data/snapshot.sqlite from datasets when missing)
  */
 import { timedRequest, uncachedLoam } from "./in-process";
 

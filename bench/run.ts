@@ -169,7 +169,7 @@ async function main(): Promise<void> {
   const host = machine();
   log(`${host.cpu}, ${host.cores} cores, ${host.memoryGb} GB; bun ${host.bun}; wrk ${host.wrk}`);
 
-  // The snapshot every server reads (built from ../shared/data when missing, as `npm install` does).
+  // The snapshot every server reads (built from datasets when missing, as `npm install` does).
   const ensure = Bun.spawnSync([process.execPath, "src/cli.ts", "snapshot", "ensure"], { cwd: ROOT, stderr: "inherit", stdout: "inherit" });
   if (ensure.exitCode !== 0) throw new Error("could not build the snapshot");
   const snapshotPath = join(ROOT, "data", "snapshot.sqlite");

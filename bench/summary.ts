@@ -4,7 +4,7 @@
  * aggregation, response pipeline) answers `app.handle(request)` with CACHE_TTL_SECONDS=0, so every
  * request reads the snapshot again. Short and bounded: 50 warm-up and 500 measured requests per path.
  *
- * Usage: bun bench/summary.ts   (builds data/snapshot.sqlite from ../shared/data when missing)
+ * Usage: bun bench/summary.ts   (builds data/snapshot.sqlite from datasets when missing)
  */
 import { timedRequest, uncachedLoam } from "./in-process";
 

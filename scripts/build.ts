@@ -7,7 +7,7 @@
  *
  *   bun run build [-- --snapshot <file>] [-- --outfile <path>]
  *
- * The snapshot is built afresh from LOAM_DATA_DIR (default ../shared/data) into dist/snapshot.sqlite;
+ * The snapshot is built afresh from LOAM_DATA_DIR (default datasets) into dist/snapshot.sqlite;
  * without source exports, data/snapshot.sqlite is embedded instead; `--snapshot` names another.
  */
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";

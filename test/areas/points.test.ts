@@ -1,5 +1,5 @@
 /**
- * GET /v1/soil/points: 21 points, one inside each map unit of shared/data (chosen by the test's own
+ * GET /v1/soil/points: 21 points, one inside each map unit of datasets/ (chosen by the test's own
  * reader of the shapefiles, reference.py), answered in one request equal 21 single GET /v1/soil/summary
  * calls, value for value, in snapshot mode and through the fake SDA; the map units are loaded once.
  */
@@ -40,7 +40,7 @@ async function expectEqualsSingleCalls(loam: RunningLoam, points: readonly { lat
   return body;
 }
 
-describe.skipIf(!HAS_REFERENCE)("GET /v1/soil/points: 21 points, one in each map unit of shared/data", () => {
+describe.skipIf(!HAS_REFERENCE)("GET /v1/soil/points: 21 points, one in each map unit of datasets/", () => {
   test("the reference chose 21 points in 21 distinct map units", () => {
     expect(POINTS.length).toBe(21);
     expect(new Set(POINTS.map((p) => p.mukey)).size).toBe(21);

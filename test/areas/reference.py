@@ -1,5 +1,5 @@
 """The areas tests' own reference (not Loam's code): map-unit polygons read from the WSS shapefiles in
-shared/data with pyshp, cut to an area with shapely (GEOS), measured on the WGS84 ellipsoid with
+datasets/ with pyshp, cut to an area with shapely (GEOS), measured on the WGS84 ellipsoid with
 pyproj.Geod (PROJ's port of Karney's geodesic algorithms).
 
 stdin: JSON {"data_dir": ..., "ask": "aois" | "clip" | "points", "wkt": ...}; stdout: JSON.

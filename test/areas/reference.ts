@@ -1,6 +1,6 @@
 /**
  * The areas tests' own reference: reference.py (pyshp, shapely, pyproj.Geod under Debian's
- * /usr/bin/python3) reads the WSS shapefiles in shared/data, cuts the map-unit polygons to an area and
+ * /usr/bin/python3) reads the WSS shapefiles in datasets/, cuts the map-unit polygons to an area and
  * measures them on WGS84. Nothing of Loam's code is involved.
  */
 import { existsSync } from "node:fs";
@@ -48,7 +48,7 @@ export interface ReferencePoint {
 export const referenceAois = () => ask<ReferenceAoi[]>({ ask: "aois" });
 /** The map units' areas inside any area given as WKT. */
 export const referenceCut = (wkt: string) => ask<ReferenceCut>({ ask: "clip", wkt });
-/** One point inside each map unit of shared/data (its largest polygon's representative point). */
+/** One point inside each map unit of datasets/ (its largest polygon's representative point). */
 export const referencePoints = () => ask<ReferencePoint[]>({ ask: "points" });
 
 /** |a - b| within `relative` of b. */

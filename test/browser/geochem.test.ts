@@ -2,7 +2,7 @@
  * The geochemistry layer of the map page, in Chromium: reachable from the first view, sites
  * of the view coloured by an element with censored results marked, the site panel's element table, and
  * the nearest sites of a point. Expected values come from the USGS file itself, read here
- * (../shared/data/geochem, tab-separated: header on line 13, units on line 14), and from the API's
+ * (datasets/geochem, tab-separated: header on line 13, units on line 14), and from the API's
  * answers for the very requests the page made. No request leaves 127.0.0.1.
  */
 import { describe, expect, test } from "bun:test";

@@ -3,7 +3,7 @@
  * the modeled grid drawn as an image with the API's legend classes (a pixel checked against the clip's
  * value as GDAL reads it), the point panel with modeled values beside the mapped survey's, and the sensor
  * stations as triangles with a station's series chart and its lab pedon beside the sensor depth.
- * Expected values come from GDAL (gdallocationinfo on ../shared/data), and from the API's own answers.
+ * Expected values come from GDAL (gdallocationinfo on datasets), and from the API's own answers.
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";

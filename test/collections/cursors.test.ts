@@ -3,7 +3,7 @@
  * feature exactly once, in key order, on GET /v1/pedons (Link header, the spec's body unchanged), on
  * GET /v1/soil/mapunits (Link header and `next`) and on the OGC items; a tampered cursor, or one
  * replayed with another bbox, provider or properties, is a 422. Expected features come from the test's
- * own reading of ../shared/data (the KSSL CSV with Python's csv module; the IA073 shapefile with pyshp).
+ * own reading of datasets (the KSSL CSV with Python's csv module; the IA073 shapefile with pyshp).
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";

@@ -3,7 +3,7 @@
  * dates computed from the data, cursor paging of a box around Iowa (every DS 801 site in it exactly
  * once, in site-id order), flat typed properties with element results as numbers (censored: null with
  * the file's '<1'), single items, and bad input. Expected values come from the test's own reading of
- * ../shared/data/geochem/Appendix_2b_Top5_18Sept2013.txt (test/geochem/reference.ts), not Loam's reader.
+ * datasets/geochem/Appendix_2b_Top5_18Sept2013.txt (test/geochem/reference.ts), not Loam's reader.
  */
 import { describe, expect, test } from "bun:test";
 import { useLoam } from "../support/server";

@@ -3,7 +3,7 @@
  * extent and operating period computed from the data, cursor paging over every SCAN station (each
  * once, in station-id order), one station by its triplet (colons as written or percent-encoded),
  * `datetime` by operating period, queryables typed as the items are, and bad input. Expected values
- * come from the test's own reading of ../shared/data/scan/metadata/soilDB_station-metadata.csv (the
+ * come from the test's own reading of datasets/scan/metadata/soilDB_station-metadata.csv (the
  * rows whose Network is SCAN), not Loam's reader.
  */
 import { describe, expect, test } from "bun:test";

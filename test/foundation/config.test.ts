@@ -14,7 +14,7 @@ describe("configuration", () => {
       dbPath: "data/loam.sqlite",
       upstream: "snapshot",
       snapshotPath: null,
-      dataDir: "../shared/data",
+      dataDir: "datasets",
       upstreamTimeoutMs: 15000,
       cacheTtlSeconds: 604800,
       rateLimitPerMinute: 120,

@@ -1,6 +1,6 @@
 /**
  * GET /v1/layers: the map's layers, derived from the registry (one per operational provider whose role
- * has a layer) with the snapshot's places. Expected places come from ../shared/data itself (the survey
+ * has a layer) with the snapshot's places. Expected places come from datasets itself (the survey
  * area folders, the KSSL pedon table read here) and from the data routes' own answers for each box.
  */
 import { describe, expect, test } from "bun:test";

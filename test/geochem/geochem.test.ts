@@ -13,7 +13,7 @@ import { pyprojAvailable, pyprojDistancesKm } from "../support/geodesic";
 import { parseRfc4180, records } from "../support/csv";
 import { ELEMENT_IDS, expectedCell, reference } from "./reference";
 
-// The snapshot build (every source of ../shared/data) can outlast a hook's default time on a busy
+// The snapshot build (every source of datasets) can outlast a hook's default time on a busy
 // machine: it runs first, in a hook of its own with a longer limit.
 beforeAll(() => testSnapshot().then(() => {}), 120_000);
 const { loam, contract } = useLoam();

@@ -1,6 +1,6 @@
 /**
  * Honest coverage messages (issue 28, docs/decisions.md#coverage-messages), through HTTP: a point with
- * no map unit says why. The survey areas and their extents come from ../shared/data (folder names and
+ * no map unit says why. The survey areas and their extents come from datasets (folder names and
  * the shapefiles' own header boxes), not from Loam.
  */
 import { describe, expect, test } from "bun:test";

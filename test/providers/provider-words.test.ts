@@ -181,7 +181,7 @@ describe("served text takes a provider's words from what it declares", () => {
 
   test("an area report cites its polygons as the mapped provider declares, with its record's source URL", async () => {
     const mapped = DEFAULT_PROVIDERS.find((p) => p.role === "mapped_location")!;
-    // A box of IA073 (the Greene County survey of ../shared/data) that its polygons cover.
+    // A box of IA073 (the Greene County survey of datasets) that its polygons cover.
     const { status, body } = await defaults.loam.json("/v1/soil/aoi?bbox=-94.361846,41.943158,-94.358198,41.945788&properties=clay");
     expect(status).toBe(200);
     expect(body.source.provider).toBe(mapped.id);

@@ -1,6 +1,6 @@
 /**
  * A series' horizons say which parsed fields they leave out: every SoilKnowledgeBase horizon field with
- * a value (read from the OSD files in ../shared/data with this test's own reader) is either a member of
+ * a value (read from the OSD files in datasets with this test's own reader) is either a member of
  * the served horizon or named in the warning.
  */
 import { describe, expect, test } from "bun:test";

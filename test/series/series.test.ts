@@ -16,7 +16,7 @@ import { C_WHITE, expectedHex, renotationRow } from "../support/munsell-referenc
 import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { SdaTransport } from "../../src/upstream/sda/client";
 
-const DATA = resolve(process.env.LOAM_DATA_DIR ?? "../shared/data");
+const DATA = resolve(process.env.LOAM_DATA_DIR ?? "datasets");
 const RENOTATION = gunzipSync(readFileSync(join(DATA, "munsell", "munsell-all.dat.gz"))).toString("utf8");
 const THIRTY_DAYS = 30 * 24 * 3600;
 

@@ -1,6 +1,6 @@
 /**
  * A stand-in for the NRCS AWDB REST API on 127.0.0.1, answering `/stations` and `/data` in the shape
- * the format notes document (../shared/data/docs/awdb-and-soilgrids-formats.md Part A): the station
+ * the format notes document (datasets/docs/awdb-and-soilgrids-formats.md Part A): the station
  * objects carry AWDB's own field names for the real metadata rows (soilDB's renames undone); `/data`
  * answers the real ISMN values of 2092 as AWDB stores SMS (pct, on the station's standard-time clock,
  * UTC-6) and the metloom mock's STO values (degF). Faults make it answer badly.

@@ -1,5 +1,5 @@
 /**
- * The tests' own readers of ../shared/data/scan (not the production decoder): the ISMN files split on
+ * The tests' own readers of datasets/scan (not the production decoder): the ISMN files split on
  * CR into tokens, and the station metadata CSV split on commas outside quotes.
  */
 import { readdirSync, readFileSync } from "node:fs";

@@ -1,6 +1,6 @@
 /**
  * usda_scan in snapshot mode through the site_series routes (docs/decisions.md#site-series): expected
- * values from ../shared/data/scan read by the test's own readers (./reference.ts).
+ * values from datasets/scan read by the test's own readers (./reference.ts).
  */
 import { describe, expect, test } from "bun:test";
 import { useLoam } from "../support/server";

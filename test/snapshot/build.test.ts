@@ -9,7 +9,7 @@ import { buildSnapshot, importSsurgo, type SnapshotReport } from "../../src/snap
 import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { rowRecords } from "../../src/upstream/sda/rows";
 
-const DATA = resolve(process.env.LOAM_DATA_DIR ?? "../shared/data");
+const DATA = resolve(process.env.LOAM_DATA_DIR ?? "datasets");
 
 // data README §1.2 (per survey area) and §2.1 (KSSL Kansas).
 const AREAS: Record<string, { legend: number; mapunit: number; component: number; chorizon: number; muaggatt: number; chtexturegrp: number; mupolygon: number }> = {

@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { buildSnapshot } from "../../src/snapshot/build";
 import { readMunsellTable, readStoredOsd } from "../../src/providers/usda_osd/snapshot";
 
-const DATA = resolve(process.env.LOAM_DATA_DIR ?? "../shared/data");
+const DATA = resolve(process.env.LOAM_DATA_DIR ?? "datasets");
 const dir = mkdtempSync(join(tmpdir(), "loam-osd-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,5 +1,5 @@
 /**
- * The summary methods on the real map units of shared/data. Expected values are computed here,
+ * The summary methods on the real map units of datasets/. Expected values are computed here,
  * straight from the raw source rows with plain loops, not with Loam's code.
  */
 import { describe, expect, test } from "bun:test";

@@ -1,6 +1,6 @@
 /**
  * Loam's aggregation against NRCS's own map-unit aggregates (muaggatt) for every map unit in
- * shared/data: available water storage by weighted_average, drainage class and hydrologic group by
+ * datasets/: available water storage by weighted_average, drainage class and hydrologic group by
  * dominant_condition. Inputs and expected values both come from the source text files, read by the
  * tests' own reader.
  */
@@ -12,7 +12,7 @@ import { MUAGGATT_AWS, MUAGGATT_CLASSES, sourceMapUnits, twoDecimals } from "./s
 const UNITS = sourceMapUnits();
 
 describe("muaggatt: Loam reproduces NRCS's map-unit aggregates", () => {
-  test("shared/data holds 21 map units in 4 survey areas", () => {
+  test("datasets/ holds 21 map units in 4 survey areas", () => {
     expect(UNITS.length).toBe(21);
     expect(new Set(UNITS.map((u) => u.area)).size).toBe(4);
   });

@@ -1,5 +1,5 @@
 /**
- * The tests' own reader of the Web Soil Survey text files in shared/data (deliberately not Loam's
+ * The tests' own reader of the Web Soil Survey text files in datasets/ (deliberately not Loam's
  * importer): pipe-delimited records, no header, column n = colsequence n of mstabcol.txt, quoted
  * strings, NULL = empty unquoted field. It turns a map unit into the typed components the
  * summaries take, so the tests compare Loam's aggregation with NRCS's own muaggatt values.
@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { SummaryComponent } from "../../src/domain/component";
 
-export const DATA_DIR = resolve(process.env.LOAM_DATA_DIR ?? "../shared/data");
+export const DATA_DIR = resolve(process.env.LOAM_DATA_DIR ?? "datasets");
 export const AREAS = ["IA073-aoi", "IA015-aoi", "IA183-aoi", "MH936"] as const;
 
 /** muaggatt's available water storage columns by the bottom of their interval (top 0 cm). */

@@ -31,7 +31,7 @@ export type SdaFault =
   | "endless"; // a chunked JSON body that never ends (body-cap tests)
 
 /** The recorded SDA answers (docs/sda-captures under LOAM_DATA_DIR), with the status and content type they came with. */
-export const CAPTURES_DIR = join(process.env.LOAM_DATA_DIR ?? "../shared/data", "docs", "sda-captures");
+export const CAPTURES_DIR = join(process.env.LOAM_DATA_DIR ?? "datasets", "docs", "sda-captures");
 export const CAPTURES = {
   "ks053_awc_metadata.json": { status: 200, contentType: "application/json" },
   "wi_natmusym_metadata.json": { status: 200, contentType: "application/json" },

@@ -1,6 +1,6 @@
 /**
  * Start Loam in-process on 127.0.0.1 for tests: a snapshot built once per test run from the real
- * exports in ../shared/data, a fresh state database per server, configuration from an env map.
+ * exports in datasets, a fresh state database per server, configuration from an env map.
  */
 import { afterAll, beforeAll } from "bun:test";
 import { mkdtempSync } from "node:fs";
@@ -22,7 +22,7 @@ import { connectProviders } from "../../src/providers/connect";
 import { createUpstreamCache } from "../../src/upstream/cache";
 import type { DataDeps } from "../../src/answer";
 
-export const DATA_DIR = process.env.LOAM_DATA_DIR ?? "../shared/data";
+export const DATA_DIR = process.env.LOAM_DATA_DIR ?? "datasets";
 
 let snapshot: Promise<string> | undefined;
 

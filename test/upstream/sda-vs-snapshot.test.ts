@@ -37,7 +37,7 @@ let sda: SdaTransport;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "loam-sda-vs-snapshot-"));
   const outPath = join(dir, "snapshot.sqlite");
-  await buildSnapshot({ dataDir: process.env.LOAM_DATA_DIR ?? "../shared/data", outPath });
+  await buildSnapshot({ dataDir: process.env.LOAM_DATA_DIR ?? "datasets", outPath });
   snapshot = new SnapshotTransport(outPath);
   fake = startFakeSda({ answerer: snapshot });
   sda = new SdaTransport({ url: fake.url, timeoutMs: 10_000 });

@@ -11,7 +11,7 @@ import { SnapshotTransport } from "../../src/upstream/snapshot";
 import type { Cell } from "../../src/upstream/sda/payload";
 import { rowRecords } from "../../src/upstream/sda/rows";
 
-const DATA = resolve(process.env.LOAM_DATA_DIR ?? "../shared/data");
+const DATA = resolve(process.env.LOAM_DATA_DIR ?? "datasets");
 
 // data README §1.3: point -> map unit -> dominant component -> top horizon.
 const KNOWN = [

@@ -13,7 +13,7 @@ import { munsellTable, parseRenotationText } from "../../../src/providers/usda_o
 import { parseOsd } from "../../../src/providers/usda_osd/parse";
 import { startFakeOsd, type FakeOsd } from "../../support/fake-osd";
 
-const DATA = resolve(process.env.LOAM_DATA_DIR ?? "../shared/data");
+const DATA = resolve(process.env.LOAM_DATA_DIR ?? "datasets");
 const table = munsellTable(parseRenotationText(gunzipSync(readFileSync(join(DATA, "munsell", "munsell-all.dat.gz"))).toString("utf8")));
 
 let fake: FakeOsd;

@@ -11,7 +11,7 @@ import { gunzipSync } from "node:zlib";
 import { C_WHITE, expectedHex, renotationRow } from "../../support/munsell-reference";
 import { formatMunsell, munsellTable, munsellToSrgb, parseMunsell, parseRenotationText } from "../../../src/providers/usda_osd/munsell";
 
-const DATA = resolve(process.env.LOAM_DATA_DIR ?? "../shared/data");
+const DATA = resolve(process.env.LOAM_DATA_DIR ?? "datasets");
 const text = gunzipSync(readFileSync(join(DATA, "munsell", "munsell-all.dat.gz"))).toString("utf8");
 const table = munsellTable(parseRenotationText(text));
 const row = (hue: string, value: string, chroma: string) => renotationRow(text, hue, value, chroma);

@@ -17,7 +17,7 @@ import { readMunsellTable, readStoredOsd, storedSeriesKeys } from "../../../src/
 import { createOsdTables, importOsd } from "../../../src/providers/usda_osd/import";
 import { createBaseSchema } from "../../../src/upstream/snapshot-schema";
 
-const DATA = resolve(process.env.LOAM_DATA_DIR ?? "../shared/data");
+const DATA = resolve(process.env.LOAM_DATA_DIR ?? "datasets");
 const FILES = readdirSync(join(DATA, "osd")).filter((f) => f.endsWith(".json"));
 const BUILT_AT = "2026-05-01T12:00:00.000Z";
 

@@ -1,6 +1,6 @@
 /**
  * The SSURGO map-unit query (ssurgo_mapunit): its SDA T-SQL text, its snapshot form run against a
- * snapshot built from shared/data, and the reader, compared with the same map units read from the
+ * snapshot built from datasets/, and the reader, compared with the same map units read from the
  * source files by the tests' own reader.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
