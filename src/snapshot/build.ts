@@ -15,6 +15,7 @@ import {
   SNAPSHOT_FORMAT_VERSION,
   SURVEY_AREA_DATASETS,
   writeDatasetInfo,
+  writeIdentity,
   writeInfo,
   type DatasetInfo,
 } from "../upstream/snapshot-schema";
@@ -89,6 +90,7 @@ async function atomically<T>(outPath: string, prepare: (tmp: string) => void, fi
     prepare(tmp);
     db = openScratch(tmp);
     const result = await fill(db);
+    writeIdentity(db);
     db.run("PRAGMA optimize");
     // Only a replaced survey area leaves free pages; a fresh build has none worth a full rewrite.
     if ((db.query<{ freelist_count: number }, []>("PRAGMA freelist_count").get()?.freelist_count ?? 0) > 0) db.run("VACUUM");
