@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { planAreas, readSourceArea, tileShift, writeArea, type GeneratedArea } from "./ssurgo";
 import { writeLabTables, type KsslPlan } from "./kssl";
 import { writeStations, type ScanPlan } from "./scan";
-import { readSourceClips, writeLayers } from "./soilgrids";
+import { cellValue, readSourceClips, writeLayers } from "./soilgrids";
 
 /** Full scale (100 %): DESIGN's sizes. */
 export const FULL = { polygons: 1_000_000, areas: 100, pedons: 65_000, stations: 220, rasterSide: 960 } as const;
@@ -47,6 +47,8 @@ export interface Generated {
   kssl: KsslPlan;
   scan: ScanPlan;
   rasters: string[];
+  /** Cells [row, column] of the generated rasters that hold data (the source clips have NoData edges). */
+  dataCells: [number, number][];
   seconds: number;
 }
 
@@ -65,9 +67,12 @@ export async function generate(datasets: string, dataDir: string, percent: numbe
   log(`generated ${kssl.pedons} pedons, ${kssl.layers} layers`);
   const scan = writeStations(datasets, join(dataDir, "scan"), sizes.stations);
   log(`generated ${scan.stations} station(s) x ${scan.valuesPerStation} hourly values`);
-  const rasters = writeLayers(await readSourceClips(datasets), join(dataDir, "soilgrids", "raster"), sizes.rasterSide);
+  const clips = await readSourceClips(datasets);
+  const rasters = writeLayers(clips, join(dataDir, "soilgrids", "raster"), sizes.rasterSide);
+  const side = sizes.rasterSide;
+  const dataCells = Array.from({ length: 200 }, (_, i): [number, number] => [(i * 37) % side, (i * 91) % side]).filter(([r, c]) => cellValue(clips, "clay", 0, r, c) !== 65535);
   log(`generated ${rasters.length} GeoTIFFs of ${sizes.rasterSide} x ${sizes.rasterSide}`);
-  return { dataDir, sizes, areas, polygonsPerTile: source.polygons.length, kssl, scan, rasters, seconds: (performance.now() - started) / 1000 };
+  return { dataDir, sizes, areas, polygonsPerTile: source.polygons.length, kssl, scan, rasters, dataCells, seconds: (performance.now() - started) / 1000 };
 }
 
 export { tileShift };

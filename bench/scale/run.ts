@@ -77,7 +77,6 @@ function queries(g: Generated): Record<string, (i: number) => string> {
     return { lat: KNOWN.lat + dy, lon: KNOWN.lon + dx };
   };
   const copies = Math.ceil(g.sizes.pedons / g.kssl.sourcePedons.length);
-  const side = g.sizes.rasterSide;
   return {
     point: (i) => `/v1/soil/location?latitude=${at(i).lat}&longitude=${at(i).lon}&properties=clay,ph,om&depth_bottom_cm=30`,
     "AOI 10 ha": (i) => {
@@ -102,8 +101,7 @@ function queries(g: Generated): Record<string, (i: number) => string> {
     },
     "a decade of daily": (i) => `/v1/stations/${stationTriplet(1 + (i % g.scan.stations))}/series?element=soil_moisture&depth_cm=5.08&interval=daily&start=2010-01-01&end=2019-12-${31 - (i % 5)}`,
     "modeled point (24 layers)": (i) => {
-      const r = (i * 37) % side;
-      const c = (i * 91) % side;
+      const [r, c] = g.dataCells[i % g.dataCells.length]!;
       return `/v1/soil/modeled?latitude=${REGION_ORIGIN[1] - (r + 0.5) * CELL}&longitude=${REGION_ORIGIN[0] + (c + 0.5) * CELL}&properties=clay,silt,sand,ph&depth_bottom_cm=200`;
     },
     "100 points": (i) => `/v1/soil/points?points=${Array.from({ length: 100 }, (_, k) => at(i, k)).map((p) => `${p.lat},${p.lon}`).join(";")}&properties=clay&depth_bottom_cm=30`,
