@@ -7,8 +7,9 @@
  * starts), then cold p50/p95 latency and the server's CPU per request (/proc) of each query, rounds
  * interleaved, every request at another place so no answer repeats; RSS while serving. Writes
  * bench/tmp/scale-<p>/results.json and prints a markdown table. Run it niced on a shared machine.
+ * SCALE_REUSE=1 measures serving again on the last run's inputs and snapshots; SCALE_ROUNDS (40) sets the rounds.
  */
-import { mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { cpuTicks, memoryOf, startLoamServer, TMP } from "../lib";
 import { generate, type Generated } from "./generate";
@@ -72,8 +73,9 @@ const quantile = (xs: number[], q: number) => {
 function queries(g: Generated): Record<string, (i: number) => string> {
   const area = (i: number) => g.areas[i % g.areas.length]!;
   const tiles = Math.floor(g.sizes.polygonsPerArea / g.polygonsPerTile);
+  // k: the k-th of 100 points, in the same area (a request's points may not span a whole state).
   const at = (i: number, k = 0) => {
-    const [dx, dy] = tileShift(area(i + k), (i * 7919 + k * 104729) % tiles);
+    const [dx, dy] = tileShift(area(i), (i * 7919 + k * 104729) % tiles);
     return { lat: KNOWN.lat + dy, lon: KNOWN.lon + dx };
   };
   const copies = Math.ceil(g.sizes.pedons / g.kssl.sourcePedons.length);
@@ -144,16 +146,25 @@ async function run(percent: number) {
   const dir = join(TMP, `scale-${percent}`);
   mkdirSync(dir, { recursive: true });
   const log = (line: string) => process.stderr.write(`[${percent} %] ${line}\n`);
-  const g = await generate(DATASETS, join(dir, "data"), percent, log);
-  log(`generated in ${g.seconds.toFixed(1)} s`);
-  const imports: Import[] = [];
-  for (const [source, sub] of [["SSURGO", "ssurgo"], ["KSSL", "kssl"], ["SCAN", "scan"], ["SoilGrids", "soilgrids"]] as const) {
-    imports.push(await importInto(only(g, sub, join(dir, `only-${sub}`)), join(dir, `${sub}.sqlite`), source));
-    log(`imported ${source}: ${JSON.stringify(imports.at(-1))}`);
-  }
   const served = join(dir, "snapshot.sqlite");
-  imports.push(await importInto(g.dataDir, served, "all four"));
-  log(`imported all: ${JSON.stringify(imports.at(-1))}`);
+  const saved = join(dir, "imported.json");
+  let g: Generated;
+  let imports: Import[] = [];
+  if (process.env.SCALE_REUSE === "1" && existsSync(saved)) {
+    // Serving measured again on the inputs and snapshots of the last run at this size.
+    ({ g, imports } = JSON.parse(readFileSync(saved, "utf8")));
+    log("reusing the generated inputs and snapshots of the last run");
+  } else {
+    g = await generate(DATASETS, join(dir, "data"), percent, log);
+    log(`generated in ${g.seconds.toFixed(1)} s`);
+    for (const [source, sub] of [["SSURGO", "ssurgo"], ["KSSL", "kssl"], ["SCAN", "scan"], ["SoilGrids", "soilgrids"]] as const) {
+      imports.push(await importInto(only(g, sub, join(dir, `only-${sub}`)), join(dir, `${sub}.sqlite`), source));
+      log(`imported ${source}: ${JSON.stringify(imports.at(-1))}`);
+    }
+    imports.push(await importInto(g.dataDir, served, "all four"));
+    log(`imported all: ${JSON.stringify(imports.at(-1))}`);
+    writeFileSync(saved, JSON.stringify({ g, imports }));
+  }
   const start = await startups(served, dir);
   log(`start-up: ${start.map((s) => s.toFixed(2)).join(", ")} s`);
   const child = await startLoamServer(join(dir, "state-serve.sqlite"), { env: { LOAM_SNAPSHOT: served, CACHE_TTL_SECONDS: "0" } });
