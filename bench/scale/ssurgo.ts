@@ -1,7 +1,7 @@
 /**
  * Generated Web Soil Survey areas for the scale bench: each area is IA073's area-of-interest export
  * (datasets/ssurgo/IA073-aoi) tiled at a real state's density. Its tables are IA073's rows with every
- * key renumbered (+ area number x 10^8) and the area renamed `ZZnnn` "Synthetic ..."; its polygons
+ * key renumbered (+ area number x 2 x 10^7) and the area renamed `ZZnnn` "Synthetic ..."; its polygons
  * are IA073's 13 polygons repeated on a grid of tiles, coordinates shifted. Clearly synthetic.
  */
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -18,7 +18,8 @@ export const POLYGONS_PER_AREA = 10_000;
  * polygons over 21 square degrees, 47,600 a square degree) need 2.7e-4 square degrees each.
  */
 export const TILE_STEP = 0.0165;
-const KEY_STEP = 100_000_000;
+/** Keys stay under 2^31 (a map unit key is an int; IA073's largest, a chtgkey, is 1.2 x 10^8) for 100 areas. */
+const KEY_STEP = 20_000_000;
 
 export interface GeneratedArea {
   areasymbol: string;
