@@ -232,9 +232,15 @@ export const awdbSeries: AwdbForm<StationSeriesParams> = async ({ get }, p) => {
   const atDepth = data.filter((d) => d.stationElement?.elementCode === element.code && d.stationElement.heightDepth === heightDepth);
   const chosen = atDepth.find((d) => (d.stationElement?.ordinal ?? 1) === p.ordinal);
   const values: [number, number, string][] = [];
+  let notFinite = 0;
   for (const v of chosen?.values ?? []) {
     // A missing value stays a gap: no value, no row.
-    if (typeof v.value !== "number") continue;
+    if (v.value === null || v.value === undefined) continue;
+    // 1e309 parses as Infinity, which the stored JSON would turn into null (docs/decisions.md#series-checks).
+    if (typeof v.value !== "number" || !Number.isFinite(v.value)) {
+      notFinite++;
+      continue;
+    }
     const t = instantOf(v.date, p.utcOffsetHours);
     if (t === null) throw refuse(`a value's date '${String(v.date).slice(0, 20)}' is not YYYY-MM-DD HH:MM`);
     if (t < p.startMs || t >= p.endMs) continue;
@@ -250,6 +256,7 @@ export const awdbSeries: AwdbForm<StationSeriesParams> = async ({ get }, p) => {
     other_ordinals: atDepth.map((d) => d.stationElement?.ordinal ?? 1).filter((o) => o !== p.ordinal),
     retrieved_at: new Date().toISOString(),
   };
+  if (notFinite > 0) answer.not_finite = notFinite;
   return Payload.ofJson(answer);
 };
 

@@ -67,6 +67,8 @@ export interface SeriesAnswer {
   found: boolean;
   /** Other sensors of the element at this depth (by ordinal). */
   other_ordinals: number[];
+  /** Values the source sent that are not finite numbers (1e309), dropped at the edge: JSON cannot carry them. */
+  not_finite?: number;
   retrieved_at: string;
 }
 

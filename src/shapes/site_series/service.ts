@@ -15,13 +15,15 @@ import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, typ
 import { defaultProvider, fitFor, resolveProvider } from "../../answer/providers";
 import { boxCursors, boxPage, nearestSites, oneSite, siteKey } from "../sites/service";
 import type { CachedAnswer } from "../../upstream/cache";
-import type { StationReading } from "../../domain/station";
-import type { StationProvider, StationSeriesParams } from "../../providers/provider";
+import type { SeriesPoint, StationReading } from "../../domain/station";
+import type { SeriesInterval, StationProvider, StationSeriesParams, StationSeriesReading } from "../../providers/provider";
+import { DAY_MS, HOUR_MS } from "../../domain/time-range";
+import { checkedValues, checkWarnings, noProblems, type SeriesChecks } from "./checks";
 import type { SourceDescription } from "../../upstream/transport";
 import { resolvePropertyId } from "../../catalog/properties";
 import { VERSION } from "../../version";
 import { MAX_STATION_LIMIT, type RawStationResponse, type StationSeriesResponse, type StationCollection, type StationFeature, type StationResponse } from "./model";
-import { DAILY_MEAN_TRANSFORMATION, dailyMeans, rangeOf, timeOn } from "./range";
+import { DAILY_MEAN_TRANSFORMATION, dailyMeans, rangeOf, seriesWindows, timeOn, type DailyMean } from "./range";
 import type { Bbox } from "../../domain/bbox";
 
 const SITE_SERIES = fitFor("site_series", "sensor stations", "Query parameter 'provider'");
@@ -152,6 +154,8 @@ export async function station(deps: DataDeps, provider: StationProvider, triplet
   const { cached, reading, source, cache } = await stationAnswer(deps, provider, triplet);
   const [pedon, mapUnitName] = await Promise.all([pedonLink(deps, reading.properties.pedon_key), mapUnitAt(deps, reading.latitude, reading.longitude)]);
   const retrievedAt = provider.stations.retrievedAt(cached.answer, source, cached.storedAt);
+  // A link names the provider that answered unless it is the default (docs/decisions.md#site-series).
+  const providerParameter = deps.registry.defaultFor("site_series")?.id === provider.id ? "" : provider.id;
   return {
     key: `station|${provider.id}|${triplet}|${pedon.link?.href ?? pedon.warning ?? ""}|${mapUnitName ?? ""}`,
     cache,
@@ -173,7 +177,7 @@ export async function station(deps: DataDeps, provider: StationProvider, triplet
         links: {
           pedon: pedon.link,
           survey: { href: `/v1/soil/location?latitude=${latitude}&longitude=${longitude}`, map_unit_name: mapUnitName },
-          series: `/v1/stations/${triplet}/series`,
+          series: seriesLink(provider, reading, providerParameter),
         },
         source: provider.stations.source(source, retrievedAt, []),
         cache: cacheMetadata(cache, deps.now()),
@@ -209,7 +213,8 @@ export async function rawStation(deps: DataDeps, provider: StationProvider, trip
 export interface SeriesRead {
   element: string;
   depth_cm: number;
-  interval: "hourly" | "daily";
+  /** "native": the interval the provider's source reports at. */
+  interval: "native" | "hourly" | "daily";
   start: string;
   end: string;
   sensor: number;
@@ -224,60 +229,156 @@ export function seriesElement(provider: StationProvider, name: string): string {
   return id;
 }
 
-/** One of the provider's sensor depths (to 0.01 cm); else a 422 naming them. */
-export function seriesDepth(provider: StationProvider, depth: number): number {
-  const found = provider.stations.depthsCm.find((d) => Math.abs(d - depth) < 0.01);
-  if (found === undefined) {
+/** How far from a sensor depth an asked depth is read as that sensor's: half an inch (5 → 5.08, 50 → 50.8). */
+const DEPTH_TOLERANCE_CM = 1.27;
+
+/** The provider's sensor depth nearest the asked one (within half an inch, said in a warning when not exact); else a 422 naming them. */
+export function seriesDepth(provider: StationProvider, depth: number): { depthCm: number; warning: string | null } {
+  const nearest = [...provider.stations.depthsCm].sort((a, b) => Math.abs(a - depth) - Math.abs(b - depth))[0];
+  if (nearest === undefined || Math.abs(nearest - depth) > DEPTH_TOLERANCE_CM) {
     const inches = provider.stations.depthsCm.map((d) => `${d} (${Math.round(d / 2.54)} in)`).join(", ");
-    throw new ValidationError(`Query parameter 'depth_cm' must be one of ${provider.id}'s sensor depths ${inches} cm; got ${depth}.`, provider.id);
+    throw new ValidationError(`Query parameter 'depth_cm' must be one of ${provider.id}'s sensor depths ${inches} cm (or within ${DEPTH_TOLERANCE_CM} cm of one); got ${depth}.`, provider.id);
   }
-  return found;
+  const warning = Math.abs(nearest - depth) < 0.01 ? null : `depth_cm=${depth} is read as the nearest sensor depth, ${nearest} cm (${Math.round(nearest / 2.54)} in); the answer's query says so.`;
+  return { depthCm: nearest, warning };
+}
+
+/** The interval served: the one asked, else the source's own; a finer interval than the source reports is a 422. */
+function seriesInterval(provider: StationProvider, asked: string): SeriesInterval {
+  const native = provider.stations.nativeInterval;
+  const interval = asked === "native" ? native : (asked as SeriesInterval);
+  if (native === "daily" && interval === "hourly") throw new ValidationError(`Query parameter 'interval': ${provider.id} reports daily values; it has no hourly values to serve. Ask interval=daily.`, provider.id);
+  return interval;
+}
+
+/** The cache account of an answer read from several windows: a hit only when every window was, as old as its oldest. */
+function windowsCache(cached: readonly CachedAnswer<unknown>[], ttlSeconds: number): CacheDescriptor {
+  const described = cached.map((c) => describeCache(c, ttlSeconds));
+  const oldest = described.reduce((a, b) => (b.storedAt < a.storedAt ? b : a));
+  return {
+    ...oldest,
+    digest: described.length === 1 ? oldest.digest : Bun.hash(described.map((d) => d.digest).join("|")).toString(36),
+    hit: described.every((d) => d.hit),
+    stale: described.some((d) => d.stale),
+    staleBecause: described.find((d) => d.stale)?.staleBecause,
+    ttlSeconds: Math.min(...described.map((d) => d.ttlSeconds)),
+    upstreamMs: described.reduce((sum, d) => sum + d.upstreamMs, 0),
+  };
+}
+
+interface WindowsRead {
+  reading: StationSeriesReading;
+  values: SeriesPoint[];
+  days: DailyMean[];
+  warnings: string[];
+  cached: CachedAnswer<unknown>[];
+  checks: SeriesChecks;
+}
+
+/**
+ * The series read window by window (docs/decisions.md#series-windows), one at a time: each window is
+ * one cache entry; its values are checked and kept (or, for daily means of a finer source, reduced to
+ * the days) before the next is asked, so a 20-year request holds one window's values at a time.
+ */
+async function readWindows(deps: DataDeps, provider: StationProvider, params: StationSeriesParams, windows: readonly { startMs: number; endMs: number }[], derive: boolean, now: number): Promise<WindowsRead> {
+  const out: Omit<WindowsRead, "reading"> & { reading: StationSeriesReading | null } = { reading: null, values: [], days: [], warnings: [], cached: [], checks: noProblems() };
+  const warnings = new Set<string>();
+  for (const window of windows) {
+    const cached = await deps.connected.ask(provider, provider.stations.series, { ...params, ...window });
+    const reading = provider.stations.readSeries(cached.answer, params, now);
+    const values = checkedValues(reading.values, reading.unit, params.startMs, params.endMs, out.checks);
+    if (derive) out.days.push(...dailyMeans(values, reading.clock.utcOffsetHours));
+    else out.values.push(...values);
+    for (const w of reading.warnings) warnings.add(w);
+    out.cached.push(cached);
+    out.reading ??= { ...reading, values: [] };
+  }
+  return { ...out, reading: out.reading!, warnings: [...warnings] };
+}
+
+/** The series link of a station: an element, depth and range its offline series holds, else its first sensor's, else the provider's first. */
+export function seriesLink(provider: StationProvider, reading: StationReading, providerParameter: string): string {
+  const base = `/v1/stations/${reading.properties.station_triplet}/series`;
+  const held = reading.properties.series_offline[0];
+  const sensor = reading.sensors.find((s) => s.depth_cm !== null);
+  const [element, depth] = held ? [held.element, held.depth_cm] : sensor ? [sensor.element, sensor.depth_cm!] : [provider.stations.elements[0], provider.stations.depthsCm[0]];
+  const query = new URLSearchParams({ element: element ?? "", depth_cm: String(depth ?? "") });
+  // The last week the snapshot holds: the default window (the last 7 days) is empty offline.
+  if (held?.end) {
+    const last = Date.parse(held.end);
+    query.set("start", new Date(last - 6 * DAY_MS).toISOString().slice(0, 10));
+    query.set("end", held.end.slice(0, 10));
+  }
+  if (providerParameter !== "") query.set("provider", providerParameter);
+  return `${base}?${query.toString().replace(/%3A/gi, ":")}`;
 }
 
 export async function stationSeries(deps: DataDeps, provider: StationProvider, triplet: string, read: SeriesRead): Promise<DataAnswer<StationSeriesResponse>> {
   const element = seriesElement(provider, read.element);
-  const depthCm = seriesDepth(provider, read.depth_cm);
+  const { depthCm, warning: depthWarning } = seriesDepth(provider, read.depth_cm);
+  const interval = seriesInterval(provider, read.interval);
+  const derive = interval !== provider.stations.nativeInterval;
   const { reading: station, source } = await stationAnswer(deps, provider, triplet);
   const clock = provider.stations.seriesClock(source, station);
-  const range = rangeOf(read.start, read.end, read.interval, clock, deps.now());
+  const now = deps.now();
+  const range = rangeOf(read.start, read.end, interval, clock, now);
   // The provider's contract takes the end exclusive: one millisecond after the range's last.
   const params: StationSeriesParams = { station: triplet, element, depthCm, ordinal: read.sensor, startMs: range.start, endMs: range.end + 1, utcOffsetHours: clock };
-  const cached = await deps.connected.ask(provider, provider.stations.series, params);
-  const cache = describeCache(cached, deps.cacheTtlSeconds);
-  const now = deps.now();
+  const got = await readWindows(deps, provider, params, seriesWindows(range, interval, clock), derive, now);
+  const cache = windowsCache(got.cached, deps.cacheTtlSeconds);
+  const oldest = got.cached.reduce((a, b) => (b.storedAt < a.storedAt ? b : a));
+  const sensor = station.sensors.find((s) => s.element === element && s.depth_cm !== null && Math.abs(s.depth_cm - depthCm) < 0.01 && s.ordinal === read.sensor) ?? null;
   return {
-    key: `station-series|${provider.id}|${JSON.stringify(params)}|${read.interval}`,
+    key: `station-series|${provider.id}|${JSON.stringify(params)}|${interval}`,
     cache,
     body: () => {
-      const series = provider.stations.readSeries(cached.answer, params, now);
-      const offset = series.clock.utcOffsetHours;
-      const transformations = [...(series.transformation ? [series.transformation] : []), ...(read.interval === "daily" ? [DAILY_MEAN_TRANSFORMATION] : [])];
-      const values =
-        read.interval === "hourly"
-          ? series.values.map((v) => ({ time: timeOn(v.t, offset), value: v.value, unit: series.unit, flags: v.flags }))
-          : dailyMeans(series.values, offset).map((d) => ({ time: timeOn(d.t, offset), date: d.date, value: d.mean, unit: series.unit, count: d.count, min: d.min, max: d.max }));
-      const warnings = [...provider.stations.warnings(source), ...series.warnings];
-      if (read.interval === "daily") warnings.push(`Daily values are derived: the mean of each day's reported hourly values on ${series.clock.name}, with their count; a day with no reported hour has no value.`);
+      const { reading, values, days } = got;
+      const offset = reading.clock.utcOffsetHours;
+      const transformations = [...(reading.transformation ? [reading.transformation] : []), ...(derive ? [DAILY_MEAN_TRANSFORMATION] : [])];
+      const served =
+        interval === "hourly"
+          ? values.map((v) => ({ time: timeOn(v.t, offset), value: v.value, unit: reading.unit, flags: v.flags }))
+          : derive
+            ? days.map((d) => ({ time: timeOn(d.t, offset), date: d.date, value: d.mean, unit: reading.unit, count: d.count, min: d.min, max: d.max, flags: d.flags }))
+            : values.map((v) => ({ time: timeOn(v.t, offset), date: new Date(v.t + offset * HOUR_MS).toISOString().slice(0, 10), value: v.value, unit: reading.unit, count: null, min: null, max: null, flags: v.flags }));
+      const warnings = [...provider.stations.warnings(source), ...got.warnings, ...checkWarnings(got.checks, reading.unit, provider.id)];
+      if (depthWarning) warnings.push(depthWarning);
+      if (served.length === 0) warnings.push(emptyWarning(station, element, depthCm));
+      if (derive) {
+        warnings.push(
+          `Daily values are derived (data_kind derived): the mean of each day's reported ${provider.stations.nativeInterval} values on ${reading.clock.name}, with their count; a day with no reported value has no item; flagged values are included, and each day lists every flag its values carry.`,
+        );
+      }
       warnings.push(...sharedWarnings(source, cache));
       return {
         api_version: VERSION,
         status: "experimental" as const,
         provider: provider.id,
-        data_kind: "observed" as const,
-        query: { station_triplet: triplet, element, depth_cm: depthCm, sensor: read.sensor, interval: read.interval, start: timeOn(params.startMs, offset), end: timeOn(params.endMs, offset) },
+        data_kind: derive ? ("derived" as const) : ("observed" as const),
+        // `end` as sent back asks the same values: the range's last instant, inclusive.
+        query: { station_triplet: triplet, element, depth_cm: depthCm, sensor: read.sensor, interval, start: timeOn(range.start, offset), end: timeOn(range.end, offset) },
         station: { station_triplet: triplet, name: station.properties.name, data_time_zone: station.properties.data_time_zone },
-        clock: { utc_offset_hours: offset, name: series.clock.name },
-        unit: series.unit,
-        interval: read.interval,
-        flag_fields: series.flagFields,
+        sensor,
+        clock: { utc_offset_hours: offset, name: reading.clock.name },
+        unit: reading.unit,
+        interval,
+        native_interval: provider.stations.nativeInterval,
+        flag_fields: reading.flagFields,
         transformations,
-        values,
-        source: provider.stations.source(source, provider.stations.retrievedAt(cached.answer, source, cached.storedAt), series.citations),
+        values: served,
+        source: provider.stations.source(source, provider.stations.retrievedAt(oldest.answer, source, oldest.storedAt), reading.citations),
         cache: cacheMetadata(cache, now),
         warnings,
       } as StationSeriesResponse;
     },
   };
+}
+
+/** The warning of a series with no value in the range: what the offline source holds of it, when it holds it. */
+function emptyWarning(station: StationReading, element: string, depthCm: number): string {
+  const held = station.properties.series_offline.find((h) => h.element === element && Math.abs(h.depth_cm - depthCm) < 0.01);
+  const span = held ? `; the offline series runs from ${held.start ?? "?"} to ${held.end ?? "?"}, with gaps where values were not reported` : "";
+  return `No value of ${element} at ${depthCm} cm in the range asked${span}.`;
 }
 
 // ---- for other features (an OGC API collection of stations) --------------------------------------
