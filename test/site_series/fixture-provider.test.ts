@@ -45,7 +45,7 @@ describe("a fixture site_series provider registered with one line", () => {
     const [header, ...rows] = parseRfc4180(await (await loam.get(`${path}&format=csv`)).text());
     expect(rows.map((r) => Number(r[header!.indexOf("value")]))).toEqual(VALUES.map((v) => v[1]));
     expect(stationTransport.calls).toBe(calls);
-    const depth = await loam.json(`/v1/stations/abrams-1/series?element=soil_moisture&depth_cm=5.08&${P}`);
+    const depth = await loam.json(`/v1/stations/abrams-1/series?element=soil_moisture&depth_cm=7&${P}`);
     expect([depth.status, depth.body.error.message]).toEqual([422, expect.stringContaining("5 (2 in)")]);
   });
 

@@ -117,8 +117,9 @@ describe("live series", () => {
     const { status, body } = await loam.json("/v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&start=2010-07-01&end=2010-07-01");
     expect(status).toBe(200);
     (await checker(loam)).assert("StationSeriesResponse", body);
+    // Asked as the month's window on the station's clock (docs/decisions.md#series-windows).
     const asked = fake.requests.at(-1)!.searchParams;
-    expect([asked.get("elements"), asked.get("duration"), asked.get("beginDate"), asked.get("endDate")]).toEqual(["SMS:-2", "HOURLY", "2010-07-01 00:00", "2010-07-01 23:59"]);
+    expect([asked.get("elements"), asked.get("duration"), asked.get("beginDate"), asked.get("endDate")]).toEqual(["SMS:-2", "HOURLY", "2010-07-01 00:00", "2010-07-31 23:59"]);
     // The station's day 2010-07-01 (UTC-6) is 06:00Z to 06:00Z the next day in the ISMN file.
     const expected = ismn("Abrams").lines.filter((l) => l.time >= "2010-07-01T06:00" && l.time < "2010-07-02T06:00");
     expect(body.values.map((v: any) => [Date.parse(v.time), v.value])).toEqual(expected.map((l) => [Date.parse(l.time), Math.round(l.raw * 10000) / 100]));

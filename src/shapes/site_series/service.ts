@@ -329,7 +329,7 @@ export async function stationSeries(deps: DataDeps, provider: StationProvider, t
   const oldest = got.cached.reduce((a, b) => (b.storedAt < a.storedAt ? b : a));
   const sensor = station.sensors.find((s) => s.element === element && s.depth_cm !== null && Math.abs(s.depth_cm - depthCm) < 0.01 && s.ordinal === read.sensor) ?? null;
   return {
-    key: `station-series|${provider.id}|${JSON.stringify(params)}|${interval}`,
+    key: `station-series|${provider.id}|${JSON.stringify(params)}|${interval}|${read.depth_cm}`,
     cache,
     body: () => {
       const { reading, values, days } = got;
