@@ -212,3 +212,39 @@ describe("live failures", () => {
     expect(body.error).toMatchObject({ code: "upstream_unreachable", provider: "usda_scan" });
   });
 });
+
+describe("live values checked", () => {
+  test("duplicate, unordered, non-finite and absurd AWDB values are dropped with warnings, never served", async () => {
+    const loam = await liveLoam();
+    fake.setFault("bad-values");
+    const hourly = await loam.json("/v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&start=2010-07-01&end=2010-07-01");
+    expect(hourly.status).toBe(200);
+    (await checker(loam)).assert("StationSeriesResponse", hourly.body);
+    // Hours 0 and 1 (sent twice, same value) once each, in order; hour 2 (two values) none; 1e309 and 1e308 none.
+    expect(hourly.body.values.map((v: any) => v.time)).toEqual(["2010-07-01T00:00:00-06:00", "2010-07-01T01:00:00-06:00"]);
+    expect(hourly.body.values.every((v: any) => typeof v.value === "number" && v.value >= 0 && v.value <= 100)).toBe(true);
+    const words = hourly.body.warnings.join(" ");
+    for (const said of ["1 value(s) that are not finite numbers", "1 value(s) outside 0 to 100 % vol", "out of time order", "2 time(s) again with the same value", "2 values for times it reported more than once with different values"]) {
+      expect(words).toContain(said);
+    }
+    // Daily values are read in the year's window: the stand-in sends the bad hours on its first day.
+    const daily = await loam.json("/v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&interval=daily&start=2010-01-01&end=2010-01-01");
+    (await checker(loam)).assert("StationSeriesResponse", daily.body);
+    expect(daily.body.values.map((v: any) => [v.date, v.count])).toEqual([["2010-01-01", 2]]);
+  });
+});
+
+describe("a station list far larger than SCAN's", () => {
+  test("is refused as a 502 naming the limit, not read into memory; the next good list is answered", async () => {
+    const loam = await liveLoam();
+    fake.setFault("huge-list");
+    const { status, body } = await loam.json("/v1/stations?bbox=-100,35,-94,40");
+    expect(status).toBe(502);
+    expect(body.error).toMatchObject({ code: "upstream_error", provider: "usda_scan" });
+    expect(body.error.message).toMatch(/more than (5000 stations|\d+ bytes)/);
+    fake.setFault(null);
+    const ok = await loam.json("/v1/stations?bbox=-100,35,-94,40");
+    expect(ok.status).toBe(200);
+    expect(ok.body.features.length).toBeGreaterThan(0);
+  });
+});

@@ -17,8 +17,14 @@ import { SCAN_PROVIDER_ID, SOURCE_AWDB_LIVE } from "./catalog";
 import { endDateOf, type SeriesAnswer, type StationRecord } from "./records";
 
 const SERVICE = "The NRCS AWDB REST API";
-/** A station list of every SCAN station is about 2 MB (its associatedHucs); far more is not an AWDB answer. */
-export const AWDB_MAX_BYTES = 32 * 1024 * 1024;
+/**
+ * A station list of every SCAN station is about 2 MB (its associatedHucs), a year of one sensor's hourly
+ * values under 1 MB (Loam asks a month or a year at a time, docs/decisions.md#series-windows); far more is
+ * not an AWDB answer. The cap also bounds what a gzip bomb inflates to (docs/decisions.md#decompression).
+ */
+export const AWDB_MAX_BYTES = 8 * 1024 * 1024;
+/** SCAN has about 230 stations; a list of more than this is not SCAN's, and is refused before it is kept (issue 43). */
+export const AWDB_MAX_STATIONS = 5000;
 /** Station metadata change seldom; older values are kept 7 days, the last 30 days' an hour (provisional). */
 export const OLD_VALUES_SECONDS = 7 * 24 * 3600;
 export const PROVISIONAL_SECONDS = 3600;
@@ -108,6 +114,7 @@ const TRIPLET = /^[0-9A-Za-z]{1,12}:[A-Z]{2}:[A-Z]{2,6}$/;
 
 function stationList(json: unknown): AwdbStation[] {
   if (!Array.isArray(json)) throw refuse("/stations did not answer a JSON array");
+  if (json.length > AWDB_MAX_STATIONS) throw refuse(`/stations listed ${json.length} stations, more than ${AWDB_MAX_STATIONS} stations, which SCAN (about 230) never has`);
   return json.map((s: unknown, i) => {
     const st = s as Partial<AwdbStation> | null;
     if (!st || typeof st.stationTriplet !== "string" || !TRIPLET.test(st.stationTriplet) || typeof st.latitude !== "number" || typeof st.longitude !== "number") {
