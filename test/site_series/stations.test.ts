@@ -3,9 +3,11 @@
  * values from datasets/scan read by the test's own readers (./reference.ts).
  */
 import { describe, expect, test } from "bun:test";
-import { useLoam } from "../support/server";
+import { DATA_DIR, useLoam } from "../support/server";
 import { parseRfc4180 } from "../support/csv";
 import { pyprojAvailable, pyprojDistancesKm } from "../support/geodesic";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { inventory, ismn, metadata, percent } from "./reference";
 
 const { loam, contract } = useLoam();
@@ -108,6 +110,19 @@ describe("GET /v1/stations/{station_triplet}/series (daily)", () => {
       expect(body.sensor).toMatchObject({ element: "soil_moisture", depth_cm: 5.08, instrument: "Hydraprobe-Analog-(2.5-Volt)" });
       expect(body.warnings.join(" ")).toContain("calibrated for typical mineral soils");
     }
+  });
+
+  test("retrieved_at of an ISMN series is its file's date in the ISMN download (2019), not the snapshot's build", async () => {
+    // The test's own reader: the zip's local file header of the Abrams file (time at +10, date at +12, name at +30).
+    const zip = readFileSync(join(DATA_DIR, "scan/ismn/Data_header_values.zip"));
+    const name = Buffer.from(`SCAN/Abrams/${readdirSync(join(DATA_DIR, "scan/ismn")).find((f) => f.startsWith("SCAN_SCAN_Abrams_"))}`);
+    const header = zip.indexOf(name) - 30;
+    expect(zip.readUInt32LE(header)).toBe(0x04034b50);
+    const [time, date] = [zip.readUInt16LE(header + 10), zip.readUInt16LE(header + 12)];
+    const expected = new Date(Date.UTC((date >> 9) + 1980, ((date >> 5) & 15) - 1, date & 31, time >> 11, (time >> 5) & 63, (time & 31) * 2)).toISOString().replace(".000Z", "Z");
+    expect(expected.slice(0, 4)).toBe("2019");
+    const { body } = await series("2092:KS:SCAN", `${SM}&start=2010-07-01&end=2010-07-01`);
+    expect(body.source.retrieved_at).toBe(expected);
   });
 
   test("a date-only end is echoed as the day's last second: sent back, it returns the same hours", async () => {
@@ -312,6 +327,21 @@ describe("GET /v1/stations/{station_triplet}", () => {
     const followed = await loam.json(body.links.series);
     expect(followed.status).toBe(200);
     expect(followed.body.values.length).toBe(ismn("Abrams").lines.filter((l) => l.time >= weekBefore).length);
+  });
+
+  test("the NWCC inventory's coordinates, written to 2 decimals (30.30), disagree where they do not round from AWDB's: 2009 latitude, 2088 longitude", async () => {
+    for (const [triplet, id, field, cell] of [["2009:FL:SCAN", "2009", "latitude", "lat"], ["2088:VA:SCAN", "2088", "longitude", "lon"]] as const) {
+      const row = metadata().find((r) => r.stationTriplet === triplet)!;
+      const written = inventory(id)[cell]!;
+      const served = Number(row[field === "latitude" ? "Latitude" : "Longitude"]);
+      // The test's own rounding: AWDB's value to the inventory's written decimals differs from the inventory's.
+      const decimals = written.split(".")[1]!.length;
+      expect(served.toFixed(decimals)).not.toBe(written);
+      const { body } = await loam.json(`/v1/stations/${triplet}`);
+      contract.assert("StationResponse", body);
+      const found = body.disagreements.find((d: any) => d.field === field);
+      expect(found).toMatchObject({ served: { value: served, unit: "degrees" }, others: [{ source: "NWCC station inventory", value: Number(written), unit: "degrees" }] });
+    }
   });
 
   test("a triplet in any case is the station, answered in canonical upper case", async () => {

@@ -17,6 +17,8 @@ export interface OtherAccount {
   begin_date?: string;
   /** Hours from UTC (the inventory's positive-west gmt_offset turned around). */
   utc_offset?: number;
+  /** The decimals the source writes its coordinates with (the inventory's 30.30 is 2, though 30.30 reads back as 30.3). */
+  coordinate_decimals?: number;
 }
 
 /** One station as the answers carry it. */
@@ -108,8 +110,8 @@ export function disagreements(record: StationRecord): SourceDisagreement[] {
     const others = record.others.flatMap((o) => {
       const theirs = o[field];
       if (theirs === undefined) return [];
-      // A value given to d decimals agrees with any value that rounds to it.
-      const decimals = (String(theirs).split(".")[1] ?? "").length;
+      // A value given to d decimals agrees with any value that rounds to it (d as the source writes it: 30.30 is two).
+      const decimals = o.coordinate_decimals ?? (String(theirs).split(".")[1] ?? "").length;
       return Math.abs(theirs - mine) > 0.5 * 10 ** -decimals + 1e-9 ? [{ source: o.source, value: theirs, unit: "degrees" }] : [];
     });
     if (others.length > 0) out.push({ field, served: served(mine, "degrees"), others, note: `Served: ${mine} from the ${record.source}; the sources differ beyond their rounding.` });
