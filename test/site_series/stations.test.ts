@@ -366,6 +366,13 @@ describe("GET /v1/stations/{station_triplet}", () => {
     expect(status).toBe(200);
     contract.assert("RawStationResponse", body);
     expect(body.upstream_response).toEqual(row);
+    // The row's pedon_key (AWDB's pedonCode) is not the station's (the lab number): the warnings name both.
+    const station = await loam.json("/v1/stations/2092:KS:SCAN");
+    expect(station.body.station.properties.pedon_key).toBe(row.pedlabsampnum);
+    expect(row.pedon_key).not.toBe(row.pedlabsampnum);
+    const note = body.warnings.find((w: string) => w.includes("pedonCode"));
+    expect(note).toContain(`2092: ${row.pedon_key}`);
+    expect(note).toContain(`2092: ${row.pedlabsampnum}`);
   });
 });
 

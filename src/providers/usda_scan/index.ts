@@ -145,6 +145,7 @@ export const usdaScan: StationProvider<StationsAnswer, SeriesAnswer> = {
     raw: (answer) => answer.stations[0]?.raw ?? {},
     rawNotes: [
       "Snapshot: the station's row of AWDB's station metadata as soilDB wrote it ({column: cell}, NA as null; elevation in feet). Live: AWDB's /stations object for the station, unmodified.",
+      "The snapshot row's `pedon_key` is soilDB's name for AWDB's `pedonCode`, a NASIS pedon id (2092: 31337); the station's `pedon_key` is the KSSL laboratory sample number (the row's `pedlabsampnum`, 2092: 04N0873), the key of GET /v1/pedons. Same name, two ids.",
     ],
   },
 };
