@@ -275,16 +275,28 @@ interface WindowsRead {
   checks: SeriesChecks;
 }
 
+/** How many windows of one request are asked ahead of the one being read: upstream latency overlaps, memory stays a few windows. */
+const WINDOWS_AHEAD = 2;
+
 /**
- * The series read window by window (docs/decisions.md#series-windows), one at a time: each window is
- * one cache entry; its values are checked and kept (or, for daily means of a finer source, reduced to
- * the days) before the next is asked, so a 20-year request holds one window's values at a time.
+ * The series read window by window (docs/decisions.md#series-windows), in order: each window is one
+ * cache entry; its values are checked and kept (or, for daily means of a finer source, reduced to the
+ * days) before the next is read, and at most WINDOWS_AHEAD more are asked meanwhile, so a 20-year request
+ * holds a few windows' values at a time.
  */
 async function readWindows(deps: DataDeps, provider: StationProvider, params: StationSeriesParams, windows: readonly { startMs: number; endMs: number }[], derive: boolean, now: number): Promise<WindowsRead> {
   const out: Omit<WindowsRead, "reading"> & { reading: StationSeriesReading | null } = { reading: null, values: [], days: [], warnings: [], cached: [], checks: noProblems() };
   const warnings = new Set<string>();
-  for (const window of windows) {
-    const cached = await deps.connected.ask(provider, provider.stations.series, { ...params, ...window });
+  const asked: Promise<CachedAnswer<unknown>>[] = [];
+  const askNext = () => {
+    const answer = deps.connected.ask(provider, provider.stations.series, { ...params, ...windows[asked.length]! });
+    // Awaited in its turn; a failure of a window asked ahead is not left unhandled when an earlier one fails first.
+    answer.catch(() => {});
+    asked.push(answer);
+  };
+  for (let i = 0; i < windows.length; i++) {
+    while (asked.length < Math.min(windows.length, i + 1 + WINDOWS_AHEAD)) askNext();
+    const cached = await asked[i]!;
     const reading = provider.stations.readSeries(cached.answer, params, now);
     const values = checkedValues(reading.values, reading.unit, params.startMs, params.endMs, out.checks);
     if (derive) out.days.push(...dailyMeans(values, reading.clock.utcOffsetHours));
