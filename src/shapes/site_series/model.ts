@@ -143,7 +143,7 @@ export const StationSeriesQueryParams = t.Object({
   ),
   start: t.Optional(t.String({ maxLength: 40, default: "", description: "First instant: YYYY-MM-DD (midnight on the series' clock) or an ISO 8601 date-time with Z or an offset; default: end minus 7 days (hourly) or 365 days (daily).", examples: ["2010-07-01"] })),
   end: t.Optional(
-    t.String({ maxLength: 40, default: "", description: "Last instant, inclusive: YYYY-MM-DD (the whole day) or a date-time; default now (to the hour). One station, one element and one depth per request.", examples: ["2010-07-07"] }),
+    t.String({ maxLength: 40, default: "", description: "Last instant, inclusive: YYYY-MM-DD (the whole day) or a date-time; default now (to the hour).", examples: ["2010-07-07"] }),
   ),
   sensor: t.Optional(queryInteger({ minimum: 1, maximum: 9, default: 1, description: "Which sensor of the element at this depth (1 = primary)." })),
   ...PROVIDER_PARAMETER,
