@@ -294,13 +294,20 @@ async function readWindows(deps: DataDeps, provider: StationProvider, params: St
     answer.catch(() => {});
     asked.push(answer);
   };
+  let carried: SeriesPoint[] = [];
   for (let i = 0; i < windows.length; i++) {
     while (asked.length < Math.min(windows.length, i + 1 + WINDOWS_AHEAD)) askNext();
     const cached = await asked[i]!;
     const reading = provider.stations.readSeries(cached.answer, params, now);
     const values = checkedValues(reading.values, reading.unit, params.startMs, params.endMs, out.checks);
-    if (derive) out.days.push(...dailyMeans(values, reading.clock.utcOffsetHours));
-    else out.values.push(...values);
+    if (derive) {
+      // A day of a clock other than the windows' may go on in the next window: its values wait for it.
+      const all = carried.length > 0 ? [...carried, ...values] : values;
+      const days = dailyMeans(all, reading.clock.utcOffsetHours);
+      const last = days.at(-1);
+      carried = last && i < windows.length - 1 ? all.filter((v) => v.t >= last.t) : [];
+      out.days.push(...(carried.length > 0 ? days.slice(0, -1) : days));
+    } else out.values.push(...values);
     for (const w of reading.warnings) warnings.add(w);
     out.cached.push(cached);
     out.reading ??= { ...reading, values: [] };
