@@ -606,6 +606,8 @@ export interface StationSeriesReading {
   warnings: string[];
   /** Every reference these values ask users to cite (e.g. the network and the archive that redistributes it). */
   citations: string[];
+  /** Values the source sent that its transport dropped as not finite numbers (1e309: JSON cannot carry them); the shape counts them in its warning. */
+  notFinite?: number;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

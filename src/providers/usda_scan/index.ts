@@ -68,7 +68,6 @@ function seriesWarnings(answer: SeriesAnswer, p: StationSeriesParams, now: numbe
     warnings.push("Times are UTC: ISMN distributes its files in UTC (the files do not state it). A daily value of these is a UTC day; NRCS's own daily values use the station's standard-time day (AWDB dataTimeZone), so they differ.");
     warnings.push("Flags are served as ISMN reports them (flag_fields says what C and D mean); the meaning of ISMN's 'U' flag is not documented in any source Loam read.");
   } else {
-    if (answer.not_finite) warnings.push(`AWDB sent ${answer.not_finite} value(s) that are not finite numbers (e.g. 1e309); they are dropped, not served: those hours have no value.`);
     if (!answer.found) warnings.push(`AWDB reports no ${what} in the range asked (the station may have no such sensor, or none then).`);
     warnings.push(`Times are the station's standard time (AWDB dataTimeZone ${p.utcOffsetHours}, no daylight saving), written with that offset.`);
     if (reachesProvisional(p.endMs, now)) {
@@ -92,6 +91,7 @@ function readSeries(answer: SeriesAnswer, p: StationSeriesParams, now: number): 
     transformation,
     warnings: seriesWarnings(answer, p, now),
     citations: ismn ? [SCAN_CITATION, ISMN_CITATION] : [SCAN_CITATION, AWDB_CITATION],
+    notFinite: answer.not_finite ?? 0,
   };
 }
 

@@ -300,6 +300,7 @@ async function readWindows(deps: DataDeps, provider: StationProvider, params: St
     const cached = await asked[i]!;
     const reading = provider.stations.readSeries(cached.answer, params, now);
     const values = checkedValues(reading.values, reading.unit, params.startMs, params.endMs, out.checks);
+    out.checks.notFinite += reading.notFinite ?? 0;
     if (derive) {
       // A day of a clock other than the windows' may go on in the next window: its values wait for it.
       const all = carried.length > 0 ? [...carried, ...values] : values;
