@@ -5,6 +5,7 @@
  * the model names no provider: each entry is one of the role shapes below, told apart by `role`.
  */
 import { t, type Static } from "elysia";
+import { Type } from "@sinclair/typebox";
 import { COORDINATE_PARAMETERS, DEPTH_PARAMETERS, FORMAT_PARAMETER, closed, envelope, nullable } from "../domain/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
 import { MapUnitSummary, Observation } from "../domain/observation";
@@ -29,7 +30,7 @@ export const EvidenceQuery = t.Object(
     depth_top_cm: t.Number(),
     depth_bottom_cm: t.Number(),
     radius_km: t.Number({ description: "How far the nearest lab pedons, sample sites and stations are looked for (geodesic, WGS84)." }),
-    nearest: t.Integer({ description: "Most sites listed per located source." }),
+    nearest: Type.Integer({ description: "Most sites listed per located source." }),
   },
   { ...closed, title: "EvidenceQuery", description: "The effective query: defaults applied, aliases resolved to canonical ids, and the search radius and count Loam uses." },
 );
@@ -97,7 +98,7 @@ export const PedonEvidence = t.Object(
 
 export const EvidenceSite = t.Object(
   {
-    site_id: t.Integer(),
+    site_id: Type.Integer(),
     collection_date: nullable(t.String()),
     depth: t.Object({ top_cm: t.Number(), bottom_cm: t.Number() }, { ...closed, title: "EvidenceSiteDepth" }),
     location: Location,
@@ -135,7 +136,7 @@ export const EvidenceStation = t.Object(
     distance_km: distance(),
     period: t.Object({ begin_date: nullable(t.String()), end_date: nullable(t.String({ description: "Null: still reporting." })) }, { ...closed, title: "EvidenceStationPeriod" }),
     held: t.Array(EvidenceHeldSeries, { description: "The series the source holds for the station (offline: what the snapshot holds), each with a working request." }),
-    href: t.String({ description: "The station: its sensors, links and sources.", examples: ["/v1/stations/2092:KS:SCAN"] }),
+    href: t.String({ description: "The station: its sensors, links and sources." }),
   },
   { ...closed, title: "EvidenceStation" },
 );
