@@ -16,11 +16,12 @@ import type { LabLayer } from "../domain/lab";
 import type { MapUnitData, OperationalProvider } from "../providers/provider";
 import { geodesicKm } from "../geometry/geodesic";
 import { weightedAverages } from "../shapes/point_values/average";
-import type { ComparisonCell, EffectiveEvidenceQuery, PropertyComparison } from "./model";
+import type { ComparisonCell, EffectiveEvidenceQuery, EvidenceSite, PropertyComparison } from "./model";
 
 type Obs = Static<typeof Observation>;
 type Layer = Static<typeof LabLayer>;
 type Depth = { top_cm: number; bottom_cm: number };
+type Site = Static<typeof EvidenceSite>;
 
 /** GlobalSoilMap's standard depths, cm (Arrouays et al. 2014), the model's own. */
 export const GSM_DEPTHS: readonly Depth[] = [
@@ -42,6 +43,8 @@ export interface ComparisonInputs {
   survey?: { provider: MapUnitProvider; mapUnit: MapUnitData };
   model?: { provider: OperationalProvider; observations: Obs[] };
   pedon?: { provider: OperationalProvider; key: string; distanceKm: number; layers: Layer[] };
+  /** The listed sample sites, nearest first, with the asked elements' results. */
+  sites?: { provider: OperationalProvider; sites: Site[] };
 }
 
 const label = (d: Depth) => `${d.top_cm}-${d.bottom_cm} cm`;
@@ -129,6 +132,29 @@ function pedonCell(inputs: NonNullable<ComparisonInputs["pedon"]>, property: str
   };
 }
 
+/** The nearest site's result, on a depth its sample spans (a 0-5 cm sample describes 0-5 cm, no deeper). */
+function siteCell(inputs: NonNullable<ComparisonInputs["sites"]>, property: string, depth: Depth): ComparisonCell | null {
+  for (const site of inputs.sites) {
+    const o = site.elements.find((e) => e.property.id === property);
+    if (!o || o.value === null) continue;
+    if (depth.top_cm < site.depth.top_cm || depth.bottom_cm > site.depth.bottom_cm) return null;
+    return {
+      provider: inputs.provider.id,
+      role: inputs.provider.role,
+      data_kind: "observed",
+      value: o.value,
+      unit: o.unit,
+      lower: null,
+      upper: null,
+      distance_km: site.distance_km,
+      describes: `sample site ${site.site_id} (${site.depth.top_cm}-${site.depth.bottom_cm} cm)`,
+      transformations: o.transformations,
+      warnings: o.warnings,
+    };
+  }
+  return null;
+}
+
 /** Where a source's value lies outside the model's interval, said plainly. */
 function statements(property: string, depth: Depth, cells: readonly ComparisonCell[], model: ComparisonCell | null): string[] {
   if (!model || model.lower === null || model.upper === null) return [];
@@ -146,7 +172,7 @@ export function compare(query: EffectiveEvidenceQuery, inputs: ComparisonInputs)
     property: { id: property, name: findProperty(property)?.name ?? property },
     depths: depths.map((depth) => {
       const model = inputs.model ? modelCell(inputs.model, property, depth, query) : null;
-      const cells = [inputs.survey ? surveyCell(inputs.survey, property, depth) : null, model, inputs.pedon ? pedonCell(inputs.pedon, property, depth) : null].filter(
+      const cells = [inputs.survey ? surveyCell(inputs.survey, property, depth) : null, model, inputs.pedon ? pedonCell(inputs.pedon, property, depth) : null, inputs.sites ? siteCell(inputs.sites, property, depth) : null].filter(
         (c): c is ComparisonCell => c !== null,
       );
       return { ...depth, cells, statements: statements(property, depth, cells, model) };

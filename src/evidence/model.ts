@@ -183,7 +183,7 @@ export const ComparisonCell = t.Object(
     unit: nullable(t.String()),
     lower: nullable(t.Number({ description: "The source's interval, lower end (a model's Q0.05), where it gives one." })),
     upper: nullable(t.Number({ description: "The source's interval, upper end (a model's Q0.95)." })),
-    distance_km: nullable(t.Number({ description: "How far the value's support lies from the point: 0 for a map unit holding it, the cell centre for a grid, the site for a pedon." })),
+    distance_km: nullable(t.Number({ description: "How far the value's support lies from the point: 0 for a map unit holding it, the cell centre for a grid, the site for a pedon or a sample." })),
     describes: t.String({ description: "What the value describes (a map unit, a cell, a pedon), by its key." }),
     transformations: t.Array(Transformation, { description: "How the value was derived from the source's own." }),
     warnings: t.Array(t.String()),

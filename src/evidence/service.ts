@@ -90,6 +90,7 @@ export async function evidenceAtPoint(deps: DataDeps, query: EffectiveEvidenceQu
     if (gathered.mapUnit && "mapUnits" in provider && provider.mapUnits) inputs.survey = { provider: provider as MapUnitProvider, mapUnit: gathered.mapUnit };
     if (gathered.modeled) inputs.model = { provider, observations: gathered.modeled };
     if (gathered.pedon) inputs.pedon = { provider, ...gathered.pedon };
+    if (gathered.evidence.role === "sample_sites") inputs.sites = { provider, sites: gathered.evidence.sites };
   }
   const cache = combined(deps, caches, leftOut.length > 0);
   const comparison = compare(query, inputs);

@@ -154,6 +154,10 @@ describe("GET /v1/soil/evidence at station 2092 Abrams, Kansas", () => {
       const own = (await loam.json(`${site.href}?properties=arsenic,lead`)).body;
       expect(site.elements).toEqual(own.observations);
     }
+    // The comparison's geochemistry cell is the nearest site's own result, on the depth its sample spans only.
+    const nearestArsenic = (await loam.json(`${sites.sites[0].href}?properties=arsenic`)).body.observations[0];
+    expect(cellOf(body, "arsenic", 0, "sample_sites")).toMatchObject({ value: nearestArsenic.value, unit: nearestArsenic.unit, distance_km: sites.sites[0].distance_km, data_kind: "observed" });
+    expect(cellOf(body, "arsenic", 5, "sample_sites")).toBeUndefined();
     const scan = (await loam.json(`/v1/stations?${near}`)).body.features.filter((f: any) => f.properties.distance_km <= body.query.radius_km);
     expect(stations.stations.map((s: any) => s.station_triplet)).toEqual(scan.map((f: any) => f.id));
     expect(stations.stations[0]).toMatchObject({ station_triplet: "2092:KS:SCAN", name: "Abrams", period: { begin_date: "2004-06-21" } });
