@@ -232,3 +232,22 @@ describe("representations, caching and refusals", () => {
     }
   });
 });
+
+describe("docs/api.md's worked examples", () => {
+  test("every decimal figure the two example paragraphs quote is in the answer of the example request they describe", async () => {
+    const guide = await Bun.file(new URL("../../docs/api.md", import.meta.url)).text();
+    const section = guide.slice(guide.indexOf("### Everything known at a point"), guide.indexOf("### Sensor stations"));
+    const paragraphs = { abrams: section.slice(section.indexOf("At SCAN station 2092"), section.indexOf("In IA073")), iowa: section.slice(section.indexOf("In IA073"), section.indexOf("```sh")) };
+    const requests = [...section.matchAll(/curl '(http:\/\/localhost:3000[^']+)'/g)].map((m) => new URL(m[1]!));
+    const answerOf = async (latitude: string) => {
+      const request = requests.find((u) => u.searchParams.get("latitude") === latitude && !u.searchParams.has("format"))!;
+      return JSON.stringify((await loam.json(request.pathname + request.search)).body);
+    };
+    for (const [paragraph, latitude] of [[paragraphs.abrams, "37.1313"], [paragraphs.iowa, "41.944131"]] as const) {
+      const answer = await answerOf(latitude);
+      const figures = [...paragraph.matchAll(/\b\d+\.\d+\b/g)].map((m) => m[0]);
+      expect(figures.length).toBeGreaterThan(2);
+      for (const figure of figures) expect([figure, answer.includes(figure)]).toEqual([figure, true]);
+    }
+  });
+});
