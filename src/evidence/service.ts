@@ -69,7 +69,8 @@ export async function evidenceAtPoint(deps: DataDeps, query: EffectiveEvidenceQu
   const seriesProvider = deps.registry.defaultFor("series");
   if (seriesProvider) {
     const mapUnit = surveyed && "gathered" in surveyed ? (surveyed.gathered.mapUnit ?? null) : null;
-    outcomes.push(await settle(seriesProvider, () => seriesDescriptions(deps, seriesProvider, mapUnit)));
+    const surveyLeftOut = outcomes.some((o) => o.provider.role === "mapped_location" && "leftOut" in o);
+    outcomes.push(await settle(seriesProvider, () => seriesDescriptions(deps, seriesProvider, mapUnit, surveyLeftOut)));
   }
   // The registry's order, whichever finished first.
   const order = deps.registry.operational.map((p) => p.id);

@@ -240,10 +240,12 @@ export async function sensorStations(deps: DataDeps, provider: StationProvider, 
   const within = body.features.filter((f) => (f.properties.distance_km ?? Infinity) <= radius_km);
   const warnings = [...body.warnings];
   if (within.length === 0) warnings.push(...beyondRadius(provider, "station", radius_km, body.features[0]?.properties.distance_km));
+  // The citations every answer of the source carries (its station answer's `source`); when it was read is each station's to say (its href).
+  const { citations } = provider.stations.source(deps.connected.sourceOf(provider), "", []);
   return {
     caches: [cache],
     evidence: {
-      ...head(provider, [], null),
+      ...head(provider, citations, null),
       role: "site_series",
       stations: within.map((f) => ({
         station_triplet: f.properties.station_triplet,
@@ -266,7 +268,7 @@ export async function sensorStations(deps: DataDeps, provider: StationProvider, 
  * so live only the most extensive component's description is read (docs/decisions.md#evidence); the
  * snapshot's are local and all are read.
  */
-export async function seriesDescriptions(deps: DataDeps, provider: SeriesProvider, mapUnit: MapUnitData | null): Promise<Gathered> {
+export async function seriesDescriptions(deps: DataDeps, provider: SeriesProvider, mapUnit: MapUnitData | null, surveyLeftOut: boolean): Promise<Gathered> {
   const link = await seriesLinker(deps);
   const components = mapUnit ? [...mapUnit.components].sort((a, b) => (b.percent ?? 0) - (a.percent ?? 0)) : [];
   const linked = components.flatMap((c) => {
@@ -277,7 +279,8 @@ export async function seriesDescriptions(deps: DataDeps, provider: SeriesProvide
   const read = local ? linked : linked.slice(0, 1);
   const classes = await Promise.all(read.map(({ series }) => seriesTaxonomicClass(deps, series.name)));
   const warnings: string[] = [];
-  if (!mapUnit) warnings.push("No map unit at the point, so no component links a series description.");
+  if (surveyLeftOut) warnings.push("The mapped survey was left out of this answer (see the warnings), so no component links a series description.");
+  else if (!mapUnit) warnings.push("No map unit at the point, so no component links a series description.");
   else if (linked.length === 0) warnings.push(`No component of map unit ${mapUnit.map_unit_key} links a series description.`);
   if (read.length < linked.length) {
     warnings.push(`Only the most extensive component's description was read (one upstream call); follow each link for the others' classes.`);

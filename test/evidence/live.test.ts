@@ -202,4 +202,29 @@ describe("a source that cannot answer is left out, and the rest answers", () => 
       await fresh.stop();
     }
   });
+
+  test("SDA failing: the survey and the lab pedons are left out, each named; the series descriptions say why they have no components; the rest answers", async () => {
+    const path = "/v1/soil/evidence?latitude=41.95&longitude=-94.35&properties=clay";
+    const all = (await loam.json(path)).body.sources;
+    const surveyId = Object.entries<any>(all).find(([, s]) => s.role === "mapped_location")![0];
+    const labId = Object.entries<any>(all).find(([, s]) => s.role === "lab_pedons")![0];
+    const fresh = await live("sda-down", "600");
+    try {
+      sda.setFault("http-500");
+      const { status, body, headers } = await fresh.json(path);
+      expect(status).toBe(200);
+      contract.assert("EvidenceResponse", body);
+      expect([body.sources[surveyId], body.sources[labId]]).toEqual([undefined, undefined]);
+      const left = body.warnings.filter((w: string) => w.includes("left out"));
+      expect(left.some((w: string) => w.startsWith(surveyId))).toBe(true);
+      expect(left.some((w: string) => w.startsWith(labId))).toBe(true);
+      expect(Object.values<any>(body.sources).map((s) => s.role).sort()).toEqual(["point_values", "sample_sites", "series", "site_series"]);
+      expect(Object.values<any>(body.sources).find((s) => s.role === "series").warnings.join(" ")).toContain("left out");
+      expect(body.comparison[0].depths.flatMap((d: any) => d.cells).map((c: any) => c.role)).not.toContain("mapped_location");
+      expect(headers.get("cache-control")).toContain("max-age=0");
+    } finally {
+      sda.setFault(null);
+      await fresh.stop();
+    }
+  });
 });
