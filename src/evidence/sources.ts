@@ -140,7 +140,8 @@ export async function pedons(deps: DataDeps, provider: PedonProvider, query: Eff
     .filter((p) => p.km <= radius_km)
     .sort((a, b) => a.km - b.km)
     .slice(0, nearest);
-  const warnings = [...body.warnings.filter((w) => !w.startsWith("Truncated") && !w.startsWith("No laboratory pedon"))];
+  // The list's words about its box (truncated, empty) speak of a box the caller never gave: said here in terms of the radius instead.
+  const warnings = body.warnings.filter((w) => !w.startsWith("Truncated") && !w.startsWith("No laboratory pedon"));
   if (body.truncated) warnings.push(`More than ${MAX_PEDON_LIMIT} pedons lie in the box around ${radius_km} km; the nearest of the first ${MAX_PEDON_LIMIT} by key are listed.`);
   if (near.length === 0) warnings.push(`No ${provider.shortName} pedon with coordinates lies within ${radius_km} km of the point.`);
   const caches = [cache];
@@ -215,7 +216,8 @@ export async function sampleSites(deps: DataDeps, provider: SampleSiteProvider, 
         href: `/v1/geochem/sites/${f.properties.site_id}`,
         elements: results[i]?.body.observations ?? [],
       })),
-      warnings: [...warnings, ...results.flatMap((r) => r.body.warnings.filter((w) => !warnings.includes(w)))].filter((w, i, all) => all.indexOf(w) === i),
+      // The list's warnings, then what each site's answer adds (its results' notes), each once.
+      warnings: [...new Set([...warnings, ...results.flatMap((r) => r.body.warnings)])],
     },
   };
 }
