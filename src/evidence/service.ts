@@ -23,14 +23,14 @@ export const EVIDENCE_NEAREST = 3;
 const EVIDENCE_WARNING =
   "Each source answers for what it describes (a map unit's components, a model's grid cell, a pedon, a sample site or a station at its own distance); the values are set side by side, never averaged across sources, and each cell says how it was derived.";
 
-type Outcome = { provider: OperationalProvider; gathered: Gathered } | { provider: OperationalProvider; leftOut: string };
+type Outcome = { provider: OperationalProvider; gathered: Gathered } | { provider: OperationalProvider; leftOut: string; error: LoamError };
 
 /** A source that cannot answer now (its upstream failed or timed out, its budget is spent) is left out; anything else is the request's error. */
 async function settle(provider: OperationalProvider, gather: () => Promise<Gathered>): Promise<Outcome> {
   try {
     return { provider, gathered: await gather() };
   } catch (error) {
-    if (error instanceof LoamError && error.status >= 500) return { provider, leftOut: `${provider.id} (${provider.shortName}) is left out of this answer: ${error.message}` };
+    if (error instanceof LoamError && error.status >= 500) return { provider, leftOut: `${provider.id} (${provider.shortName}) is left out of this answer: ${error.message}`, error };
     throw error;
   }
 }
@@ -72,6 +72,10 @@ export async function evidenceAtPoint(deps: DataDeps, query: EffectiveEvidenceQu
     const surveyLeftOut = outcomes.some((o) => o.provider.role === "mapped_location" && "leftOut" in o);
     outcomes.push(await settle(seriesProvider, () => seriesDescriptions(deps, seriesProvider, mapUnit, surveyLeftOut)));
   }
+  // No source could answer (the series descriptions only describe the survey's components): there is no
+  // evidence to set side by side, so the request fails as its first source did (502/503/504 naming it).
+  const failed = outcomes.find((o) => "error" in o);
+  if (failed && "error" in failed && !outcomes.some((o) => "gathered" in o && o.provider.role !== "series")) throw failed.error;
   // The registry's order, whichever finished first.
   const order = deps.registry.operational.map((p) => p.id);
   outcomes.sort((a, b) => order.indexOf(a.provider.id) - order.indexOf(b.provider.id));

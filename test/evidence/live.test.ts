@@ -227,4 +227,28 @@ describe("a source that cannot answer is left out, and the rest answers", () => 
       await fresh.stop();
     }
   });
+
+  test("every source failing: a 502 naming the first, as the point query fails", async () => {
+    const down = await startLoam({
+      source: new SdaTransport({ url: sda.url, timeoutMs: 5000 }),
+      env: { LOAM_UPSTREAM: "sda", SOILGRIDS_URL: "http://127.0.0.1:9/query", SCAN_URL: awdb.url, GEOCHEM_URL: usgs.url, OSD_URL: osd.urlPattern },
+    });
+    try {
+      sda.setFault("http-500");
+      awdb.setFault("http-500");
+      usgs.setFault("http-500");
+      const path = "/v1/soil/evidence?latitude=41.97&longitude=-94.33&properties=clay";
+      const { status, body } = await down.json(path);
+      expect(status).toBe(502);
+      expect(body.error.retryable).toBe(true);
+      expect(typeof body.error.provider).toBe("string");
+      const point = await down.json("/v1/soil/location?latitude=41.97&longitude=-94.33&properties=clay");
+      expect([point.status, point.body.error.code]).toEqual([status, body.error.code]);
+    } finally {
+      sda.setFault(null);
+      awdb.setFault(null);
+      usgs.setFault(null);
+      await down.stop();
+    }
+  });
 });
