@@ -37,6 +37,9 @@ export function evidence(deps: EvidenceRouteDeps) {
         errors: {
           422: ["ErrorResponse", "A parameter violates its rules (code validation_error); the message names the parameter and the rule."],
           ...UPSTREAM_ERRORS,
+          502: ["ErrorResponse", "No source could answer, and the first failed (code upstream_error or upstream_unreachable, naming it); retryable. A source that fails while others answer is left out with a warning (200)."],
+          503: ["ErrorResponse", "No source could answer, and the first's upstream call budget is spent (code upstream_budget_exhausted; see Retry-After) or Loam was too busy to finish its exchange (code internal_error); retryable."],
+          504: ["ErrorResponse", "No source could answer, and the first gave no complete answer in time (code upstream_timeout, naming it); retryable."],
         },
         etag: true,
         csv: "one row per source, property and depth",
