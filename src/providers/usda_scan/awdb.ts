@@ -14,7 +14,7 @@ import { remoteSource } from "../../upstream/public-url";
 import type { StationSensor } from "../../domain/station";
 import type { SitesBoxParams, StationKeyParams, SitesNearParams, StationSeriesParams } from "../provider";
 import { SCAN_PROVIDER_ID, SOURCE_AWDB_LIVE } from "./catalog";
-import { endDateOf, type SeriesAnswer, type StationRecord } from "./records";
+import { endDateOf, seriesPayload, type SeriesAnswer, type StationRecord } from "./records";
 
 const SERVICE = "The NRCS AWDB REST API";
 /**
@@ -264,7 +264,7 @@ export const awdbSeries: AwdbForm<StationSeriesParams> = async ({ get }, p) => {
     retrieved_at: new Date().toISOString(),
   };
   if (notFinite > 0) answer.not_finite = notFinite;
-  return Payload.ofJson(answer);
+  return seriesPayload(answer);
 };
 
 /**

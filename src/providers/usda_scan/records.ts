@@ -4,6 +4,7 @@
  * StationReading (docs/decisions.md#usda-scan).
  */
 import { UpstreamError } from "../../errors";
+import { Payload } from "../../upstream/transport";
 import type { SourceDisagreement, StationReading, StationSensor, StationSeriesHeld } from "../../domain/station";
 import { SCAN_PROVIDER_ID } from "./catalog";
 
@@ -82,10 +83,63 @@ export function decodeStations(json: unknown): StationsAnswer {
   return answer as StationsAnswer;
 }
 
+/**
+ * A series answer as both transports send it and the cache stores it: times as steps in minutes from the
+ * value before, values as a column, flags as runs of the same flags, so a year of hours is about a third
+ * of its triples' bytes (docs/decisions.md#series-windows). Times off the minute keep the triples.
+ */
+interface StoredSeries extends Omit<SeriesAnswer, "values"> {
+  /** ms of the first value (0 when there is none). */
+  start: number;
+  steps: number[];
+  readings: number[];
+  flag_runs: [number, string][];
+}
+
+export function seriesPayload(answer: SeriesAnswer): Payload {
+  const { values, ...rest } = answer;
+  if (values.some(([t]) => t % 60_000 !== 0)) return Payload.ofJson(answer);
+  const flagRuns: [number, string][] = [];
+  for (const [, , flags] of values) {
+    const last = flagRuns[flagRuns.length - 1];
+    if (last && last[1] === flags) last[0]++;
+    else flagRuns.push([1, flags]);
+  }
+  const stored: StoredSeries = {
+    ...rest,
+    start: values[0]?.[0] ?? 0,
+    steps: values.map(([t], i) => (i === 0 ? 0 : (t - values[i - 1]![0]) / 60_000)),
+    readings: values.map(([, value]) => value),
+    flag_runs: flagRuns,
+  };
+  return Payload.ofJson(stored);
+}
+
+/** The values of a stored series, as triples; null when its columns do not agree. */
+function expanded(stored: StoredSeries): [number, number, string][] | null {
+  const { start, steps, readings, flag_runs } = stored;
+  if (steps.length !== readings.length || flag_runs.reduce((n, [count]) => n + count, 0) !== readings.length) return null;
+  const values: [number, number, string][] = [];
+  let t = start;
+  for (const [count, flags] of flag_runs) {
+    for (let k = 0; k < count; k++) {
+      const i = values.length;
+      t += steps[i]! * 60_000;
+      values.push([t, readings[i]!, flags]);
+    }
+  }
+  return values;
+}
+
 export function decodeSeries(json: unknown): SeriesAnswer {
-  const answer = json as Partial<SeriesAnswer> | null;
-  if (!answer || !Array.isArray(answer.values) || typeof answer.source_unit !== "string") throw fail("no values list");
-  return answer as SeriesAnswer;
+  const answer = json as Partial<SeriesAnswer & StoredSeries> | null;
+  if (!answer || typeof answer.source_unit !== "string") throw fail("no values list");
+  if (Array.isArray(answer.values)) return answer as SeriesAnswer;
+  if (typeof answer.start !== "number" || !Array.isArray(answer.steps) || !Array.isArray(answer.readings) || !Array.isArray(answer.flag_runs)) throw fail("no values list");
+  const values = expanded(answer as StoredSeries);
+  if (values === null) throw fail("its times, values and flags do not agree");
+  const { start: _start, steps: _steps, readings: _readings, flag_runs: _runs, ...rest } = answer as StoredSeries;
+  return { ...rest, values };
 }
 
 const FT_PER_M = 1 / 0.3048;

@@ -14,7 +14,7 @@ import { Payload } from "../../upstream/transport";
 import type { SnapshotStep, SitesBoxParams, StationKeyParams, SitesNearParams, StationSeriesParams } from "../provider";
 import { SCAN_PROVIDER_ID, SOURCE_AWDB, SOURCE_INVENTORY, SOURCE_ISMN } from "./catalog";
 import { csvRecords, inventoryRecords, ismnName, nameKey, readIsmn, zipMemberTimes } from "./files";
-import { endDateOf, type OtherAccount, type SeriesAnswer, type StationRecord, type StationsAnswer } from "./records";
+import { endDateOf, type OtherAccount, seriesPayload, type SeriesAnswer, type StationRecord, type StationsAnswer } from "./records";
 
 export const SCAN_LAYOUT = "2";
 const METADATA = "scan/metadata/soilDB_station-metadata.csv";
@@ -234,7 +234,7 @@ export function snapshotScan(db: Database): Readers {
         other_ordinals: found.filter((s) => s.ordinal !== p.ordinal).map((s) => s.ordinal),
         retrieved_at: chosen?.file_time ?? retrievedAt,
       };
-      return Payload.ofJson(answer);
+      return seriesPayload(answer);
     },
   };
   readers.set(db, made);
