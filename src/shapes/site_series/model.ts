@@ -206,7 +206,9 @@ export const StationSeriesResponse = envelope(
     unit: t.String(),
     interval: t.UnionEnum(["hourly", "daily"]),
     native_interval: t.UnionEnum(["hourly", "daily"], { description: "The interval the provider's source reports at; a coarser interval is derived from it." }),
-    flag_fields: t.Array(t.String(), { description: "What each position of an hourly value's flags is." }),
+    flag_fields: t.Array(t.String(), {
+      description: "What each position of a reported value's flags is, and what the codes mean where known; a daily mean's flags are every flag its hours carry, positions merged.",
+    }),
     transformations: t.Array(Transformation, { description: "Conversions from the source's unit, and the daily mean's derivation." }),
     values: t.Union([t.Array(StationHourlyValue), t.Array(StationDailyValue)], { description: "In time order. Gaps stay gaps: an hour (or day) the source did not report has no item." }),
     source: StationSource,
