@@ -104,6 +104,20 @@ describe("GET /v1/stations/{station_triplet}/series (daily)", () => {
     expect(body.warnings.join(" ")).toContain("NRCS's own daily values use the station's standard-time day");
   });
 
+  test("daily values carry the US water year and the day in it (October 1 is day 1), as fetchSCAN's", async () => {
+    const { body } = await series("2092:KS:SCAN", `${SM}&interval=daily&start=2010-09-29&end=2010-10-02`);
+    contract.assert("StationSeriesResponse", body);
+    // The test's own count: days since October 1 of the water year's first calendar year, plus one.
+    const expected = (date: string) => {
+      const [y, m] = [Number(date.slice(0, 4)), Number(date.slice(5, 7))];
+      const wy = m >= 10 ? y + 1 : y;
+      return [date, wy, (Date.parse(date) - Date.parse(`${wy - 1}-10-01`)) / 86_400_000 + 1];
+    };
+    expect(body.values.map((v: any) => [v.date, v.water_year, v.water_day])).toEqual(body.values.map((v: any) => expected(v.date)));
+    expect(body.values.find((v: any) => v.date === "2010-10-01")).toMatchObject({ water_year: 2011, water_day: 1 });
+    expect(body.values.find((v: any) => v.date === "2010-09-30")).toMatchObject({ water_year: 2010, water_day: 365 });
+  });
+
   test("every series answer names its sensor (Hydraprobe) and the dielectric calibration caveat", async () => {
     for (const interval of ["hourly", "daily"]) {
       const { body } = await series("2092:KS:SCAN", `${SM}&interval=${interval}&start=2010-07-01&end=2010-07-02`);

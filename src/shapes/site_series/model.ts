@@ -177,6 +177,8 @@ export const StationDailyValue = t.Object(
   {
     time: t.String({ format: "date-time", description: "The day's first instant on the series' clock, with its offset." }),
     date: t.String({ format: "date" }),
+    water_year: Type.Integer({ description: "The US water year of the day: water year N runs from October 1 of N-1 to September 30 of N.", examples: [2011] }),
+    water_day: Type.Integer({ minimum: 1, maximum: 366, description: "The day's place in its water year (October 1 is 1).", examples: [1] }),
     value: t.Number({
       description: "From an hourly source: the mean of the day's hourly values (derived), rounded to the decimals the readings are written with. From a daily source: the day's value as reported.",
     }),

@@ -113,6 +113,17 @@ export function dailyMeans(values: readonly SeriesPoint[], utcOffsetHours: numbe
   return out;
 }
 
+/**
+ * The US water year of a day (water year N runs from October 1 of N-1 to September 30 of N) and the day's
+ * place in it (October 1 is 1), as NRCS and soilDB's fetchSCAN count them.
+ */
+export function waterYearOf(date: string): { water_year: number; water_day: number } {
+  const [y, m] = [Number(date.slice(0, 4)), Number(date.slice(5, 7))];
+  const waterYear = m >= 10 ? y + 1 : y;
+  const water_day = Math.round((Date.parse(`${date}T00:00:00Z`) - Date.UTC(waterYear - 1, 9, 1)) / DAY) + 1;
+  return { water_year: waterYear, water_day };
+}
+
 /** The daily mean as a transformation (derived values say how they were made). */
 export const DAILY_MEAN_TRANSFORMATION = {
   operation: "daily_mean_of_hourly_values",

@@ -23,7 +23,7 @@ import type { SourceDescription } from "../../upstream/transport";
 import { resolvePropertyId } from "../../catalog/properties";
 import { VERSION } from "../../version";
 import { MAX_STATION_LIMIT, type RawStationResponse, type StationSeriesResponse, type StationCollection, type StationFeature, type StationResponse } from "./model";
-import { DAILY_MEAN_TRANSFORMATION, dailyMeans, rangeOf, seriesWindows, timeOn, type DailyMean } from "./range";
+import { DAILY_MEAN_TRANSFORMATION, dailyMeans, rangeOf, seriesWindows, timeOn, waterYearOf, type DailyMean } from "./range";
 import type { Bbox } from "../../domain/bbox";
 
 const SITE_SERIES = fitFor("site_series", "sensor stations", "Query parameter 'provider'");
@@ -359,8 +359,11 @@ export async function stationSeries(deps: DataDeps, provider: StationProvider, t
         interval === "hourly"
           ? values.map((v) => ({ time: timeOn(v.t, offset), value: v.value, unit: reading.unit, flags: v.flags }))
           : derive
-            ? days.map((d) => ({ time: timeOn(d.t, offset), date: d.date, value: d.mean, unit: reading.unit, count: d.count, min: d.min, max: d.max, flags: d.flags }))
-            : values.map((v) => ({ time: timeOn(v.t, offset), date: new Date(v.t + offset * HOUR_MS).toISOString().slice(0, 10), value: v.value, unit: reading.unit, count: null, min: null, max: null, flags: v.flags }));
+            ? days.map((d) => ({ time: timeOn(d.t, offset), date: d.date, ...waterYearOf(d.date), value: d.mean, unit: reading.unit, count: d.count, min: d.min, max: d.max, flags: d.flags }))
+            : values.map((v) => {
+                const date = new Date(v.t + offset * HOUR_MS).toISOString().slice(0, 10);
+                return { time: timeOn(v.t, offset), date, ...waterYearOf(date), value: v.value, unit: reading.unit, count: null, min: null, max: null, flags: v.flags };
+              });
       const warnings = [...provider.stations.warnings(source), ...got.warnings, ...checkWarnings(got.checks, reading.unit, provider.id)];
       if (depthWarning) warnings.push(depthWarning);
       if (served.length === 0) warnings.push(emptyWarning(station, element, depthCm));
