@@ -219,7 +219,7 @@ function boundaryPlugin(options: BoundaryOptions, now: () => number, record: (tr
         const spent = options.rateLimiter.hit(client, now());
         return spent instanceof Promise ? spent.then(charged) : charged(spent);
       };
-      enterRequestScope({ requestId, upstreamCalls: 0, charge });
+      enterRequestScope({ requestId, client, upstreamCalls: 0, charge });
       // Scrapes have a budget of their own (the same limit), so monitoring never spends a client's API budget (docs/decisions.md#metrics).
       const decision = admitted?.decision ?? options.rateLimiter.hit(path === "/metrics" ? `metrics|${client}` : client, now());
       // Only a limiter that has to wait makes the request wait (a resolved undefined lets it through).
