@@ -30,20 +30,20 @@ const REPORTED = [
   "/ogc/collections/stations/items/%ff",
 ];
 
-/** Every declared path with each path parameter (or an appended segment) made malformed, each escape once. */
-function generatedPaths(paths: string[]): string[] {
-  const out: string[] = [];
+/** Every declared path with each path parameter (or an appended segment) made malformed, each escape once; with the template when it is the operation's own. */
+function generatedPaths(paths: string[]): [string, string | null][] {
+  const out: [string, string | null][] = [];
   for (const template of paths) {
     const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
     for (const bad of MALFORMED) {
-      if (names.length === 0) out.push(`${template.replace(/\/$/, "")}/${bad}`);
-      for (const name of names) out.push(template.replace(/\{([^}]+)\}/g, (_, n: string) => (n === name ? bad : "x")));
+      if (names.length === 0) out.push([`${template.replace(/\/$/, "")}/${bad}`, null]);
+      for (const name of names) out.push([template.replace(/\{([^}]+)\}/g, (_, n: string) => (n === name ? bad : "x")), template]);
     }
   }
   return out;
 }
 
-async function expectRefused(path: string): Promise<void> {
+async function expectRefused(path: string, operation: string | null = null): Promise<void> {
   const response = await loam.get(`${path}${path.includes("?") ? "&" : "?"}latitude=38&longitude=-98&element=SMS`);
   const text = await response.text();
   const ogc = path === "/ogc" || path.startsWith("/ogc/");
@@ -55,6 +55,8 @@ async function expectRefused(path: string): Promise<void> {
   expect(body.error.message).toContain("percent-escape");
   expect(body.error.request_id).toBe(response.headers.get("x-request-id"));
   expect(text).not.toMatch(/\bat \S+ \(|\.ts:\d+|node_modules|TypeError/);
+  // A path parameter's operation documents the status (docs/decisions.md#contract-lists).
+  if (operation) expect([operation, Object.keys(contract.doc.paths[operation].get.responses)]).toEqual([operation, expect.arrayContaining([String(response.status)])]);
 }
 
 describe("a malformed percent-escape in the path", () => {
@@ -62,12 +64,12 @@ describe("a malformed percent-escape in the path", () => {
     for (const path of REPORTED) await expectRefused(path);
   });
 
-  test("every declared route, each path parameter given each malformed escape, is refused the same way, and nothing is logged as a failure", async () => {
+  test("every declared route, each path parameter given each malformed escape, is refused the same way, with a status the operation documents, and nothing is logged as a failure", async () => {
     const paths = generatedPaths(Object.keys(contract.doc.paths));
     expect(paths.length).toBeGreaterThan(MALFORMED.length * 20);
     const before = loam.logs.length;
     // A few at a time: the answers are small, the list is long.
-    for (let at = 0; at < paths.length; at += 8) await Promise.all(paths.slice(at, at + 8).map(expectRefused));
+    for (let at = 0; at < paths.length; at += 8) await Promise.all(paths.slice(at, at + 8).map(([path, operation]) => expectRefused(path, operation)));
     const failures = loam.logs.slice(before).filter((line) => line.level === "error");
     expect(failures).toEqual([]);
   }, 240_000);

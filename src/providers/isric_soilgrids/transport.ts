@@ -85,27 +85,21 @@ function checked(status: number, text: string, layers: string[], host: string): 
 }
 
 /** Spend one call: the client's share first (a refused client spends nothing of the others' budget), then the shared budget. */
-async function spendBudget(options: SoilGridsLiveOptions & { budget: CallBudget }, shown: string): Promise<void> {
-  const client = currentRequest()?.client;
-  const share = clientShare(options.perMinute);
-  if (client !== undefined) {
-    const own = await options.budget.spend(`${shown}|client:${client}`, share);
-    if (!own.allowed) {
-      throw new UpstreamBudgetExhaustedError(
-        `Loam sends ${SERVICE} at most ${options.perMinute} requests a minute (ISRIC's fair use), and one client may spend at most ${share} of them; yours for this minute are spent; retry after ${own.retryAfterSeconds} s. Points asked before are answered from the cache.`,
-        own.retryAfterSeconds,
-        SOILGRIDS_ID,
-      );
-    }
-  }
-  const verdict = await options.budget.spend(shown, options.perMinute);
-  if (!verdict.allowed) {
-    throw new UpstreamBudgetExhaustedError(
-      `Loam sends ${SERVICE} at most ${options.perMinute} requests a minute (ISRIC's fair use), and this minute's are spent; retry after ${verdict.retryAfterSeconds} s. Points asked before are answered from the cache.`,
-      verdict.retryAfterSeconds,
+async function spendBudget(budget: CallBudget, perMinute: number, shown: string): Promise<void> {
+  const refused = (retryAfter: number, why: string) =>
+    new UpstreamBudgetExhaustedError(
+      `Loam sends ${SERVICE} at most ${perMinute} requests a minute (ISRIC's fair use), ${why}; retry after ${retryAfter} s. Points asked before are answered from the cache.`,
+      retryAfter,
       SOILGRIDS_ID,
     );
+  const client = currentRequest()?.client;
+  const share = clientShare(perMinute);
+  if (client !== undefined) {
+    const own = await budget.spend(`${shown}|client:${client}`, share);
+    if (!own.allowed) throw refused(own.retryAfterSeconds, `and one client may spend at most ${share} of them: yours for this minute are spent`);
   }
+  const verdict = await budget.spend(shown, perMinute);
+  if (!verdict.allowed) throw refused(verdict.retryAfterSeconds, "and this minute's are spent");
 }
 
 export function soilGridsLiveTransport(options: SoilGridsLiveOptions): Transport {
@@ -131,7 +125,7 @@ export function soilGridsLiveTransport(options: SoilGridsLiveOptions): Transport
       if (!form) throw new NotFoundError(`${SERVICE}'s REST API has no ${query.kind}: it is served from the offline snapshot's clips only (LOAM_UPSTREAM=snapshot).`, SOILGRIDS_ID);
       const { search, layers } = form(params);
       if (now() < pausedUntil) throw paused(`${SERVICE} asked Loam (HTTP 429) to wait before calling again`);
-      if (options.budget) await spendBudget({ ...options, budget: options.budget }, shown);
+      if (options.budget) await spendBudget(options.budget, options.perMinute, shown);
       const { status, text } = await exchange(options, requestUrlOf(options.url, search), onTooMany);
       return checked(status, text, layers, hostOf(options.url));
     },
