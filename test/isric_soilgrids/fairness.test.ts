@@ -112,6 +112,8 @@ describe("ISRIC's own 429 is honoured", () => {
     expectBudgetRefusal(first, "120");
     expect(first.body.error.message).toContain("429");
     expect(asked.length).toBe(1);
+    // The operator reads ISRIC's refusal in the log, once.
+    expect(loam.logs.filter((line) => line.request_id === first.headers.get("x-request-id")).map((line) => line.detail)).toEqual(["HTTP 429, Retry-After: 120"]);
     reply = () => new Response(REAL, { headers: { "content-type": "application/json" } });
     // 50 s later, other clients: still no call, and Retry-After counts down.
     clock += 50_000;

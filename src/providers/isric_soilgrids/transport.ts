@@ -114,8 +114,10 @@ export function soilGridsLiveTransport(options: SoilGridsLiveOptions): Transport
     new UpstreamBudgetExhaustedError(`${why}; Loam sends it nothing until then: retry after ${waitSeconds()} s. Points asked before are answered from the cache.`, waitSeconds(), SOILGRIDS_ID);
   const onTooMany = (status: number, headers: Headers) => {
     if (status !== 429) return null;
-    pausedUntil = now() + pauseSeconds(headers.get("retry-after"), now()) * 1000;
-    return paused(`${SERVICE} (${hostOf(options.url)}) answered HTTP 429 Too Many Requests`);
+    const header = headers.get("retry-after");
+    pausedUntil = now() + pauseSeconds(header, now()) * 1000;
+    // Logged once, for the operator: ISRIC's own refusal is worth knowing about; the paused requests after it are not.
+    return paused(`${SERVICE} (${hostOf(options.url)}) answered HTTP 429 Too Many Requests`).withDetail(`HTTP 429, Retry-After: ${header === null ? "none" : maskedText(header, 60)}`);
   };
   return {
     kind: "soilgrids",
