@@ -223,7 +223,7 @@ export function metricsRoute(metrics: Metrics, upstream: () => SourceDescription
         tags: ["meta"],
         summary: "Prometheus metrics",
         description:
-          "In-process counters in the Prometheus text exposition format 0.0.4: requests by route and status, latency histograms, cache hits and misses, upstream calls by outcome, rate-limited requests, and the snapshot's build facts. Rate limited like the API; rendered at most once a second; never cached. When the operator sets METRICS_TOKEN, only requests with `Authorization: Bearer <token>` are answered (401 otherwise).",
+          "In-process counters in the Prometheus text exposition format 0.0.4: requests by route and status, latency histograms, cache hits and misses, upstream calls by outcome, refusals of upstream call budgets, rate-limited requests, and the snapshot's build facts. Rate limited like the API; rendered at most once a second; never cached. When the operator sets METRICS_TOKEN, only requests with `Authorization: Bearer <token>` are answered (401 otherwise).",
         responses: {
           200: {
             description: "The metrics as text/plain; version=0.0.4.",
