@@ -9,7 +9,7 @@ import { nextPageHref, setNextLink } from "../http/paging";
 import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
 import type { DataDeps } from "../answer";
-import { defaultProvider, fitFor, resolveProvider, type ProviderFit } from "../answer/providers";
+import { defaultProvider, fitFor, otherProviders, resolveProvider, type ProviderFit } from "../answer/providers";
 import { boxOrNear } from "../domain/bbox";
 import { representationOf } from "../http/negotiate";
 import type { SampleSiteProvider } from "../providers/provider";
@@ -53,6 +53,7 @@ export function geochem(deps: GeochemRouteDeps) {
   // The routes' text names the registry's default provider by its own short name (docs/decisions.md#provider-words).
   const provider = deps.registry.defaultFor("sample_sites");
   const source = provider?.shortName ?? "the sample-site provider's";
+  const others = otherProviders(deps.registry, "sample_sites");
   const scope = provider ? ` (${provider.sites.scope.samples}, ${provider.sites.scope.area})` : "";
   return new Elysia({ name: "loam.geochem" })
     .get(
@@ -73,7 +74,7 @@ export function geochem(deps: GeochemRouteDeps) {
           tag: "geochem",
           summary: "Geochemistry sample sites in a box, or nearest a point",
           description:
-            `An RFC 7946 FeatureCollection of ${source} sample sites${scope}. With bbox (any size inside WGS84): the sites in the box in site-id order, at most \`limit\` per page; when \`truncated\`, \`next\` (and the Link header) give the next page, whose cursor is bound to the box and property; format=csv answers every page of the box in one file (at most 50,000 rows). With near=lat,lon: the \`limit\` nearest sites, nearest first, each with distance_km. With property (one element): each site carries its result flat (value, reported_value, value_qualifier, reporting_limit, unit) for mapping; censored results have value null. Examples: /v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=arsenic, /v1/geochem/sites?near=42.0864,-93.7571&limit=5`,
+            `An RFC 7946 FeatureCollection of ${source} sample sites${scope}. With bbox (any size inside WGS84): the sites in the box in site-id order, at most \`limit\` per page; when \`truncated\`, \`next\` (and the Link header) give the next page, whose cursor is bound to the box and property; format=csv answers every page of the box in one file (at most 50,000 rows). With near=lat,lon: the \`limit\` nearest sites, nearest first, each with distance_km. With property (one element): each site carries its result flat (value, reported_value, value_qualifier, reporting_limit, unit) for mapping; censored results have value null. Examples: /v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=arsenic, /v1/geochem/sites?near=42.0864,-93.7571&limit=5${others}`,
           ok: [GeochemSiteCollection, "Sites (possibly none), whether more follow and the next page, cache metadata and warnings."],
           errors: {
             409: PLANNED_PROVIDER_ERROR,
