@@ -4,6 +4,7 @@ import type { QueryKind, SourceDescription } from "../upstream/transport";
 import type { SeriesPoint, StationReading, StationSource } from "../domain/station";
 import type { Transformation } from "../catalog/model";
 import type { OperationalBase } from "./base";
+import { pageOf } from "../domain/site-page";
 import type { SitesBoxParams, SitesNearParams, SitesPart } from "./sites";
 
 // ---- site series: stations and their sensor time series (GET /v1/stations...) ---------------------
@@ -68,5 +69,33 @@ export interface StationProvider<A = any, S = any> extends OperationalBase {
     /** The first station of an answer as the source wrote it, for the raw endpoint. */
     raw(answer: A): Record<string, unknown>;
     rawNotes: readonly string[];
+  };
+}
+
+/** A station provider's part. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type StationPart<A = any, S = any> = StationProvider<A, S>["stations"];
+
+/** The members of a station part that have a default (`stationPart`): a provider writes them only where it differs. */
+type Defaulted = "page" | "where" | "seriesClock" | "retrievedAt" | "warnings" | "rawNotes";
+
+/** A station part as a provider writes it: the defaulted members optional. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type StationPartInput<A = any, S = any> = Omit<StationPart<A, S>, Defaulted> & Partial<Pick<StationPart<A, S>, Defaulted>>;
+
+/**
+ * A station part with the defaults filled in: a page is the first `limit` stations `read` gives, keyed by
+ * triplet; a station is where its reading says; series on UTC; retrieved when the answer was stored; no
+ * warnings or raw notes of its own. (The one value of this file: provider folders import it from here.)
+ */
+export function stationPart<A, S>(part: StationPartInput<A, S>): StationPart<A, S> {
+  return {
+    page: (answer, limit) => pageOf(part.read(answer), limit, (s) => s.properties.station_triplet),
+    where: (s) => [s.longitude, s.latitude],
+    seriesClock: () => 0,
+    retrievedAt: (_answer, _source, storedAt) => new Date(storedAt).toISOString(),
+    warnings: () => [],
+    rawNotes: [],
+    ...part,
   };
 }
