@@ -33,8 +33,17 @@ const PEDON_BOX = "-96.5,38.5,-95,39.5";
 const SITE_BOX = "-96.7,40.3,-90.1,43.6";
 const POLYGON_BOX = "-93.80,42.00,-93.78,42.01";
 
-/** The body's provider ids replaced by a placeholder, to compare a copy's answer with the original's. */
-const anonymous = (body: unknown, ...ids: string[]) => JSON.parse(ids.reduce((text, id) => text.replaceAll(`"${id}"`, '"<provider>"'), JSON.stringify(body)));
+/**
+ * The body's provider ids replaced by a placeholder and its read times masked (each provider's answer is
+ * a cache entry of its own, stored at its own instant), to compare a copy's answer with the original's.
+ */
+const anonymous = (body: unknown, ...ids: string[]) =>
+  JSON.parse(ids.reduce((text, id) => text.replaceAll(`"${id}"`, '"<provider>"'), JSON.stringify(body, (key, value) => (key === "retrieved_at" ? "<time>" : value))));
+/** The same for a CSV table: cells naming a provider, and the retrieved_at column. */
+const anonymousTable = (rows: string[][], ...ids: string[]) => {
+  const at = rows[0]!.indexOf("retrieved_at");
+  return rows.map((row) => row.map((cell, i) => (i === at ? "<time>" : ids.includes(cell) ? "<provider>" : cell)));
+};
 /** The path and query of a link (the OGC API's links are absolute). */
 const pathOf = (href: string) => {
   const url = new URL(href, "http://x");
@@ -190,6 +199,8 @@ describe("a second provider of every shape, registered with one line", () => {
     expect(rows).toHaveLength(body.observations.length);
     const grid = await loam.json("/v1/soil/modeled/grid?provider=fixture_grid&property=silt&depth=5-15cm");
     expect([grid.status, grid.body.provider]).toEqual([200, "fixture_grid"]);
+    const raw = await loam.json(`/v1/providers/fixture_grid/raw/location?latitude=${lat}&longitude=${lon}&properties=silt`);
+    expect([raw.status, raw.body.provider]).toEqual([200, "fixture_grid"]);
   });
 
   test("descriptions: a series description by its own key (JSON, CSV); the default's route answers as before", async () => {
@@ -221,6 +232,10 @@ describe("a second provider of every shape, registered with one line", () => {
     expect(anonymous({ ...copy.body, cache: null }, "fixture_lab")).toEqual(anonymous({ ...theirs.body, cache: null }, lab.id));
     const raw = await loam.json(`/v1/providers/fixture_lab/raw/pedons/${key}`);
     expect([raw.status, raw.body.provider]).toEqual([200, "fixture_lab"]);
+    const [pedonCsv, layers] = await Promise.all([csvOf(`/v1/pedons/${key}?provider=fixture_lab&format=csv`), csvOf(`/v1/pedons/layers?bbox=${PEDON_BOX}&provider=fixture_lab&format=csv`)]);
+    expect(pedonCsv.length).toBeGreaterThan(1);
+    expect(layers.length).toBeGreaterThan(1);
+    expect(anonymousTable(layers, "fixture_lab")).toEqual(anonymousTable(await csvOf(`/v1/pedons/layers?bbox=${PEDON_BOX}&format=csv`), lab.id));
   });
 
   test("sample_sites: the copy answers the original's sites under its own name (box pages, CSV, one site)", async () => {
@@ -230,8 +245,15 @@ describe("a second provider of every shape, registered with one line", () => {
     const [, ...rows] = await csvOf(`/v1/geochem/sites?bbox=${SITE_BOX}&provider=fixture_sites&format=csv`);
     expect(rows).toHaveLength(usual.flatMap((p) => p.features).length);
     const id = usual[0].features[0].id;
-    const one = await loam.json(`/v1/geochem/sites/${id}?provider=fixture_sites`);
+    const [one, theirs] = await Promise.all([loam.json(`/v1/geochem/sites/${id}?provider=fixture_sites&properties=arsenic,lead`), loam.json(`/v1/geochem/sites/${id}?properties=arsenic,lead`)]);
     expect([one.status, one.body.provider]).toEqual([200, "fixture_sites"]);
+    // A copy made by spreading the object keeps its folder's own id where the folder writes it (an
+    // observation's source.provider): a folder copied by hand changes that constant with its id.
+    expect(anonymous({ ...one.body, cache: null }, "fixture_sites", original("sample_sites").id)).toEqual(anonymous({ ...theirs.body, cache: null }, original("sample_sites").id));
+    const [, ...elementRows] = await csvOf(`/v1/geochem/sites/${id}?provider=fixture_sites&properties=arsenic,lead&format=csv`);
+    expect(elementRows).toHaveLength(one.body.observations.length);
+    const raw = await loam.json(`/v1/providers/fixture_sites/raw/sites/${id}`);
+    expect([raw.status, raw.body.provider]).toEqual([200, "fixture_sites"]);
   });
 
   test("/v1/layers: each has its own layer, whose endpoint asks it by name and whose extent is its own collection (followed)", async () => {
