@@ -291,5 +291,8 @@ describe("a second provider of every shape, registered with one line", () => {
     ];
     for (const [path, provider] of routes) expect([path, doc.paths[path].get.description]).toEqual([path, expect.stringContaining(`${provider.shortName} (provider=${provider.id})`)]);
     expect(doc.paths["/ogc/collections"].get.description).toContain(expectedCollections(PROVIDERS).join(", "));
+    // Every route a second provider answers takes `provider` (documented), its raw routes the provider id.
+    const asked = ["/v1/stations", "/v1/stations/{station_triplet}", "/v1/stations/{station_triplet}/series", "/v1/soil/mapunits", "/v1/soil/modeled", "/v1/soil/modeled/grid", "/v1/series/{name}", "/v1/pedons", "/v1/pedons/{pedon_key}", "/v1/pedons/layers", "/v1/geochem/sites", "/v1/geochem/sites/{site_id}"];
+    for (const path of asked) expect([path, doc.paths[path].get.parameters.some((p: { name: string; in: string }) => p.name === "provider" && p.in === "query")]).toEqual([path, true]);
   });
 });
