@@ -134,6 +134,8 @@ const ROOMS: Record<string, { kind: string; may: readonly Allow[] | "anything" }
   "shapes/sites": { kind: "shared", may: [...LEAVES, "answer", "domain", types("providers/provider"), types("upstream/transport"), types("upstream/cache")] },
   // A composite serves several features' data through one protocol (OGC API - Features).
   collections: { kind: "composite", may: [...FEATURE_READS, "geochem", "mapunits", "pedons", "shapes/site_series"] },
+  // A composite that sets every source's answer at a point side by side, each through its own feature's service (docs/decisions.md#evidence).
+  evidence: { kind: "composite", may: [...FEATURE_READS, "location", "summaries", "pedons", "geochem", "shapes/point_values", "shapes/site_series"] },
   // What features share.
   http: { kind: "shared", may: [...LEAVES, "config", "answer", "domain", "redis/client", types("upstream/transport")] },
   answer: {
