@@ -261,6 +261,23 @@ const moduleOf = (path: string) => {
 const roomCycles = (source: readonly SourceFile[]) => circles(graphOf(source, roomOf));
 const fileCycles = (source: readonly SourceFile[]) => circles(graphOf(source, moduleOf));
 
+/** docs/architecture.md's rooms table: each row's rooms (its first cell's backticked names) and what it says they may import. */
+function documentedRooms(): { rooms: string[]; may: string }[] {
+  const doc = readFileSync(resolve(import.meta.dir, "../../docs/architecture.md"), "utf8");
+  const table = doc.slice(doc.indexOf("## Rooms")).split("\n\n")[1]!;
+  return table
+    .split("\n")
+    .slice(2)
+    .map((row) => row.split(" | "))
+    .map(([first, , may]) => ({ rooms: [...first!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!.replace(/\/$/, "").replace(/\.ts$/, "")), may: may ?? "" }));
+}
+
+/** The row of docs/architecture.md that documents a room (a shape's or a provider's folder by its pattern). */
+function rowOf(rows: { rooms: string[]; may: string }[], room: string) {
+  const name = room.startsWith("shapes/") && room !== "shapes/sites" ? "shapes/<shape>" : PROVIDER_FOLDERS.includes(room) ? "providers/<id>" : room;
+  return rows.find((row) => row.rooms.includes(name));
+}
+
 describe("import rules (one room table)", () => {
   test("the rule reader sees the imports (known edges exist, value and type)", () => {
     expect(SOURCE.find((f) => f.file === "location/service.ts")!.imports).toContainEqual({ target: "answer", typeOnly: false });
@@ -271,6 +288,29 @@ describe("import rules (one room table)", () => {
   test("every folder and top-level file of src/ belongs to a room of the table", () => {
     const unknown = [...new Set(SOURCE.map(({ file }) => roomOf(file)))].filter((room) => !(room in ROOMS));
     expect(unknown).toEqual([]);
+  });
+
+  test("every room of the table has its row in docs/architecture.md (a shape's and a provider's folder by their pattern)", () => {
+    const rows = documentedRooms();
+    const undocumented = Object.entries(ROOMS).filter(([room, { kind }]) => kind !== "top" && kind !== "leaf" && rowOf(rows, room) === undefined).map(([room]) => room);
+    expect(undocumented).toEqual([]);
+  });
+
+  test("every single module a room's row of the table allows (a module of another room, or its types) is named in its row of docs/architecture.md", () => {
+    const rows = documentedRooms();
+    const unnamed: string[] = [];
+    for (const [room, { may }] of Object.entries(ROOMS)) {
+      const row = rowOf(rows, room);
+      if (row === undefined || may === "anything") continue;
+      for (const entry of may) {
+        const module = typeof entry === "string" ? entry : entry.module;
+        // A whole room is named as a room (`answer/`); a composite says "what features may import", a provider folder "what the contract may".
+        if (!module.includes("/") || PROVIDER_FOLDERS.includes(module) || SHAPES.includes(module)) continue;
+        if (FEATURE_READS.includes(entry) && ROOMS[room]!.kind !== "feature") continue;
+        if (!row.may.includes(module)) unnamed.push(`${room}: ${module}`);
+      }
+    }
+    expect(unnamed).toEqual([]);
   });
 
   test("every import is one the table allows", () => {
