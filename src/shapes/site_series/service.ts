@@ -12,7 +12,7 @@
  */
 import { clip, NotFoundError, ValidationError } from "../../errors";
 import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../../answer";
-import { defaultProvider, fitFor, resolveProvider } from "../../answer/providers";
+import { defaultProvider, fitFor, providerQuery, resolveProvider } from "../../answer/providers";
 import { boxCursors, boxPage, nearestSites, oneSite, siteKey } from "../sites/service";
 import type { CachedAnswer } from "../../upstream/cache";
 import type { SeriesPoint, StationReading } from "../../domain/station";
@@ -130,7 +130,7 @@ async function pedonLink(deps: DataDeps, key: string | null): Promise<{ link: { 
   const parsed = lab.pedons.key.parse(key);
   if (parsed === null) return { link: null, warning: `The station's laboratory pedon ${key} is not a key ${lab.id} reads.` };
   try {
-    if ((await oneSite(deps, lab, lab.pedons, parsed)) !== null) return { link: { pedon_key: key, provider: lab.id, href: `/v1/pedons/${encodeURIComponent(key)}` }, warning: null };
+    if ((await oneSite(deps, lab, lab.pedons, parsed)) !== null) return { link: { pedon_key: key, provider: lab.id, href: `/v1/pedons/${encodeURIComponent(key)}${providerQuery(deps.registry, lab)}` }, warning: null };
     return { link: null, warning: `The station's laboratory pedon is ${key}; ${lab.id}'s source does not hold it, so it is not linked.` };
   } catch (error) {
     return { link: null, warning: `The station's laboratory pedon is ${key}; ${lab.id} could not be asked whether it holds it (${error instanceof Error ? error.message : "error"}), so it is not linked.` };
@@ -154,8 +154,6 @@ export async function station(deps: DataDeps, provider: StationProvider, triplet
   const { cached, reading, source, cache } = await stationAnswer(deps, provider, triplet);
   const [pedon, mapUnitName] = await Promise.all([pedonLink(deps, reading.properties.pedon_key), mapUnitAt(deps, reading.latitude, reading.longitude)]);
   const retrievedAt = provider.stations.retrievedAt(cached.answer, source, cached.storedAt);
-  // A link names the provider that answered unless it is the default (docs/decisions.md#site-series).
-  const providerParameter = deps.registry.defaultFor("site_series")?.id === provider.id ? "" : provider.id;
   return {
     key: `station|${provider.id}|${triplet}|${pedon.link?.href ?? pedon.warning ?? ""}|${mapUnitName ?? ""}`,
     cache,
@@ -177,7 +175,7 @@ export async function station(deps: DataDeps, provider: StationProvider, triplet
         links: {
           pedon: pedon.link,
           survey: { href: `/v1/soil/location?latitude=${latitude}&longitude=${longitude}`, map_unit_name: mapUnitName },
-          series: seriesLink(provider, reading, providerParameter),
+          series: seriesLink(provider, reading, providerQuery(deps.registry, provider, "&")),
         },
         source: provider.stations.source(source, retrievedAt, []),
         cache: cacheMetadata(cache, deps.now()),
@@ -316,7 +314,10 @@ async function readWindows(deps: DataDeps, provider: StationProvider, params: St
   return { ...out, reading: out.reading!, warnings: [...warnings] };
 }
 
-/** The series link of a station: an element, depth and range its offline series holds, else its first sensor's, else the provider's first. */
+/**
+ * The series link of a station: an element, depth and range its offline series holds, else its first
+ * sensor's, else the provider's first; `provider` ("&provider=..." or "") names a provider that is not the default.
+ */
 export function seriesLink(provider: StationProvider, reading: StationReading, providerParameter: string): string {
   const base = `/v1/stations/${reading.properties.station_triplet}/series`;
   const held = reading.properties.series_offline[0];
@@ -329,8 +330,7 @@ export function seriesLink(provider: StationProvider, reading: StationReading, p
     query.set("start", new Date(last - 6 * DAY_MS).toISOString().slice(0, 10));
     query.set("end", held.end.slice(0, 10));
   }
-  if (providerParameter !== "") query.set("provider", providerParameter);
-  return `${base}?${query.toString().replace(/%3A/gi, ":")}`;
+  return `${base}?${query.toString().replace(/%3A/gi, ":")}${providerParameter}`;
 }
 
 export async function stationSeries(deps: DataDeps, provider: StationProvider, triplet: string, read: SeriesRead): Promise<DataAnswer<StationSeriesResponse>> {
@@ -443,10 +443,9 @@ export function siteSeriesProvider(deps: DataDeps): StationProvider {
 
 /**
  * A page of the stations in a box, in station order after `after` (a station key, exclusive; null for the
- * first page), at most `limit` (1 to 1000), with flat properties, from the registry's site_series provider.
+ * first page), at most `limit` (1 to 1000), with flat properties, from the provider given (by default the registry's site_series provider).
  */
-export async function stationsPage(deps: DataDeps, page: { bbox: Bbox; after: string | null; limit: number }): Promise<FlatStationsPage> {
-  const provider = siteSeriesProvider(deps);
+export async function stationsPage(deps: DataDeps, page: { bbox: Bbox; after: string | null; limit: number }, provider: StationProvider = siteSeriesProvider(deps)): Promise<FlatStationsPage> {
   if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MAX_STATION_LIMIT) throw new ValidationError(`A page of stations holds 1 to ${MAX_STATION_LIMIT} stations; got ${page.limit}.`);
   if (page.after !== null && provider.stations.key.parse(page.after) === null) throw new ValidationError("The page's position is not a station key.");
   const { cached, sites, nextAfter } = await boxPage(deps, provider, provider.stations, page);
