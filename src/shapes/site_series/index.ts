@@ -25,7 +25,8 @@ import {
   StationResponse,
   StationsQueryParams,
 } from "./model";
-import { rawStation, station, stationKey, stationProvider, stations, stationSeries, type EffectiveStationsQuery } from "./service";
+import { rawStation, station, stationKey, stationProvider, stations, type EffectiveStationsQuery } from "./service";
+import { stationSeries } from "./series";
 
 export interface StationRouteDeps extends DataDeps {
   send: Send;
