@@ -213,6 +213,25 @@ describe("live failures", () => {
   });
 });
 
+describe("live long series", () => {
+  test("a 20-year daily range asks AWDB one calendar year at a time; a shifted range asks nothing new", async () => {
+    const loam = await liveLoam({ now: Date.UTC(2020, 5, 1) });
+    const dataCalls = () => fake.requests.filter((u) => u.pathname.endsWith("/data"));
+    const before = dataCalls().length;
+    const first = await loam.json("/v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&interval=daily&start=1994-01-01&end=2013-12-31");
+    expect(first.status).toBe(200);
+    (await checker(loam)).assert("StationSeriesResponse", first.body);
+    const asked = dataCalls().slice(before).map((u) => [u.searchParams.get("beginDate"), u.searchParams.get("endDate")]);
+    expect(asked.sort()).toEqual(Array.from({ length: 20 }, (_, i) => [`${1994 + i}-01-01 00:00`, `${1994 + i}-12-31 23:59`]));
+    // Every day the stand-in has (2092's ISMN hours on the UTC-6 clock) is a daily value.
+    const days = new Set(ismn("Abrams").lines.map((l) => new Date(Date.parse(l.time) - 6 * HOUR).toISOString().slice(0, 10)));
+    expect(first.body.values.map((v: any) => v.date)).toEqual([...days].filter((d) => d >= "1994-01-01" && d <= "2013-12-31"));
+    const shifted = await loam.json("/v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&interval=daily&start=1994-03-01&end=2013-11-30");
+    expect(shifted.body.cache.hit).toBe(true);
+    expect(dataCalls().length - before).toBe(20);
+  });
+});
+
 describe("live values checked", () => {
   test("duplicate, unordered, non-finite and absurd AWDB values are dropped with warnings, never served", async () => {
     const loam = await liveLoam();
