@@ -10,6 +10,7 @@ import { nextPageHref, setNextLink } from "../../http/paging";
 import type { Send } from "../../http/response";
 import { ValidationError } from "../../errors";
 import type { DataDeps } from "../../answer";
+import { otherProviders } from "../../answer/providers";
 import { boxOrNear } from "../../domain/bbox";
 import { STATION_COLLECTION_TABLE, SERIES_TABLE } from "./table";
 import {
@@ -24,7 +25,8 @@ import {
   StationResponse,
   StationsQueryParams,
 } from "./model";
-import { rawStation, station, stationKey, stationProvider, stations, stationSeries, type EffectiveStationsQuery } from "./service";
+import { rawStation, station, stationKey, stationProvider, stations, type EffectiveStationsQuery } from "./service";
+import { stationSeries } from "./series";
 
 export interface StationRouteDeps extends DataDeps {
   send: Send;
@@ -63,6 +65,7 @@ const ONE_STATION_ERRORS = {
 export function siteSeries(deps: StationRouteDeps) {
   // The routes' text names the registry's default provider by its own short name (docs/decisions.md#provider-words).
   const network = deps.registry.defaultFor("site_series")?.shortName;
+  const others = otherProviders(deps.registry, "site_series");
   const example = deps.registry.defaultFor("site_series")?.stations.key.example ?? "{station_triplet}";
   return new Elysia({ name: "loam.site_series" })
     .get(
@@ -82,7 +85,7 @@ export function siteSeries(deps: StationRouteDeps) {
           tag: "stations",
           summary: "Sensor stations in a box, or nearest a point",
           description:
-            `An RFC 7946 FeatureCollection of sensor stations${network ? ` (by default ${network})` : ""}: with bbox (any size inside WGS84), the stations in the box in station-id order, at most \`limit\` per page, \`next\` (and the Link header) for the next page; with near=lat,lon, the \`limit\` nearest, each with distance_km. Each station: triplet, name, state, county, elevation (m, and the source's ft), its data clock, begin and end dates, HUC, its lab pedon key and the series the offline snapshot holds. Example: /v1/stations?bbox=-100,35,-94,40`,
+            `An RFC 7946 FeatureCollection of sensor stations${network ? ` (by default ${network})` : ""}: with bbox (any size inside WGS84), the stations in the box in station-id order, at most \`limit\` per page, \`next\` (and the Link header) for the next page; with near=lat,lon, the \`limit\` nearest, each with distance_km. Each station: triplet, name, state, county, elevation (m, and the source's ft), its data clock, begin and end dates, HUC, its lab pedon key and the series the offline snapshot holds. Example: /v1/stations?bbox=-100,35,-94,40${others}`,
           ok: [StationCollection, "Stations (possibly none), whether more follow, cache metadata and warnings."],
           errors: {
             404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
@@ -136,16 +139,16 @@ export function siteSeries(deps: StationRouteDeps) {
         ...documentedRoute({
           operationId: "getStationSeries",
           tag: "stations",
-          summary: "A station's time series: hourly values or daily means",
+          summary: "A station's time series: values as reported, or daily means",
           description:
-            `The values of one element at one depth over a range: hourly as reported (time with the clock's offset, value, unit, flags as reported), or daily (the mean of each day's reported hours with their count, min and max: derived). Gaps stay gaps. At most one year of hourly or 20 years of daily values per request. A series the source does not hold is an empty list with a warning naming what it holds. Example: /v1/stations/${example}/series?element=soil_moisture&depth_cm=5.08&start=2010-07-01&end=2010-07-07`,
+            `The values of one element at one depth of one station over a range: at the interval the provider's source reports (native_interval), as reported (time with the clock's offset, value, unit, flags as reported; observed), or, from an hourly source, daily means of each day's reported hours with their count, min, max and every flag they carry (derived). Values the source sends that are not finite, outside the unit's physical bounds, repeated or out of order are dropped or ordered, with a warning. Gaps stay gaps. At most one year of hourly or 20 years of daily values, and one station, element and depth, per request (several stations are several requests). A series the source does not hold is an empty list with a warning naming what it holds. Example: /v1/stations/${example}/series?element=soil_moisture&depth_cm=5.08&start=2010-07-01&end=2010-07-07`,
           ok: [StationSeriesResponse, "The values (possibly none), the clock, unit, conversions, provenance with every citation, cache metadata and warnings."],
           errors: {
             404: STATION_404,
             409: PLANNED_PROVIDER_ERROR,
             422: [
               "ErrorResponse",
-              "A malformed station triplet; an element the provider does not measure or a depth it has no sensor at (the message names them); start or end not a date or date-time; start not before end; more than one year hourly or 20 years daily; format not json or csv (code validation_error).",
+              "A malformed station triplet; an element the provider does not measure or a depth more than 1.27 cm from every sensor depth (the message names them); hourly values from a source that reports daily ones; start or end not a date or date-time; start not before end; more than one year hourly or 20 years daily; format not json or csv (code validation_error).",
             ],
             ...UPSTREAM_ERRORS,
           },
