@@ -3,7 +3,7 @@
  * (DESIGN's sizes as a percentage). For each percentage: generate the inputs (./generate.ts) under
  * bench/tmp/scale-<p>/, import each source alone into its own snapshot (wall time and peak RSS of the
  * importing process from /proc; snapshot bytes), import all of them into the one that is served, start
- * Loam on it with the cache off (CACHE_TTL_SECONDS=0) and measure: start-up to the first /health (3
+ * Loam on it with the cache off (CACHE_TTL_SECONDS=0) and measure: start-up to the first /health (5
  * starts), then cold p50/p95 latency and the server's CPU per request (/proc) of each query, rounds
  * interleaved, every request at another place so no answer repeats; RSS while serving. Writes
  * bench/tmp/scale-<p>/results.json and prints a markdown table. Run it niced on a shared machine.
@@ -133,7 +133,7 @@ async function measure(base: string, pid: number, qs: Record<string, (i: number)
 
 async function startups(snapshot: string, dir: string): Promise<number[]> {
   const seconds: number[] = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     const started = performance.now();
     const child = await startLoamServer(join(dir, `state-${i}.sqlite`), { env: { LOAM_SNAPSHOT: snapshot, CACHE_TTL_SECONDS: "0" } });
     seconds.push((performance.now() - started) / 1000);

@@ -16,7 +16,7 @@ for (const [i, name] of ["SSURGO", "KSSL", "SCAN", "SoilGrids", "all four"].entr
 }
 lines.push(row("snapshot MB per million polygons", (r) => (r.bytesPerMillionPolygons / 1e6).toFixed(0)));
 lines.push(row("snapshot MB per million series values", (r) => (r.bytesPerMillionSeriesValues / 1e6).toFixed(1)));
-lines.push(row("start-up to first /health, s (3 starts)", (r) => r.startupSeconds.map((s: number) => s.toFixed(2)).join(", ")));
+lines.push(row("start-up to first /health, s (each start)", (r) => r.startupSeconds.map((s: number) => s.toFixed(2)).join(", ")));
 for (const name of Object.keys(runs[0]?.queries ?? {})) {
   lines.push(row(`${name}: cold p50 / p95 ms (CPU ms)`, (r) => `${r.queries[name].p50.toFixed(1)} / ${r.queries[name].p95.toFixed(1)} (${r.queries[name].cpuMs.toFixed(1)})`));
 }

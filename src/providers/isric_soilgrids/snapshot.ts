@@ -134,7 +134,8 @@ export function clipsOf(db: Database): Clip[] {
     : [];
   const clips = rows.map((r) => {
     const blob = r.cells as Uint8Array;
-    const values = new Uint16Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+    // A view of the row's own bytes when they are aligned: a copy would double the memory of a large region while loading (docs/benchmarks.md, "State and national scale").
+    const values = blob.byteOffset % 2 === 0 ? new Uint16Array(blob.buffer, blob.byteOffset, blob.byteLength / 2) : new Uint16Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
     return {
       file: String(r.file), band: String(r.band), layer: String(r.layer), depth: String(r.depth), statistic: String(r.statistic), crs: String(r.crs),
       originLon: Number(r.origin_lon), originLat: Number(r.origin_lat), cellW: Number(r.cell_w), cellH: Number(r.cell_h),
