@@ -14,7 +14,7 @@ import { Memo } from "../lru";
 import { parsedQuery, strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { SUMMARY_PARAMETER_NAMES } from "./mapunits-entry";
-import { CollectionParams, ItemParams, ItemsQueryParams, OUTPUT_FORMATS, OgcQueryables, OgcCollection, OgcCollections, OgcConformance, OgcLandingPage, OgcFeature, OgcFeatureCollection } from "./model";
+import { CollectionParams, ItemParams, ItemQueryParams, ItemsQueryParams, OUTPUT_FORMATS, OgcQueryables, OgcCollection, OgcCollections, OgcConformance, OgcLandingPage, OgcFeature, OgcFeatureCollection } from "./model";
 import { collection, collectionOf, collections, CONFORMANCE, queryables, SCHEMA_JSON, itemAnswer, itemsAnswer, landingPage, parseItemsBbox, parseItemsDatetime, parseItemsLimit } from "./service";
 import { rangeText } from "../domain/time-range";
 
@@ -24,6 +24,7 @@ export interface CollectionRouteDeps extends DataDeps {
 
 const GEOJSON = "application/geo+json";
 const itemsQuery = strictQuery(ItemsQueryParams);
+const itemQuery = strictQuery(ItemQueryParams);
 
 const originOf = requestOrigin;
 
@@ -196,7 +197,7 @@ export function ogcCollections(deps: CollectionRouteDeps) {
     .get(
       "/ogc/collections/:collection_id/items/:feature_id",
       async ({ params, query, request, set }) => {
-        const read = itemsQuery.queryOf(query);
+        const read = itemQuery.queryOf(query);
         const entry = collectionOf(params.collection_id);
         const found = await entry.item(deps, params.feature_id, read);
         if (found === null) throw new NotFoundError(`No feature '${params.feature_id.slice(0, 40)}' in the ${entry.id} collection.`);
@@ -205,8 +206,8 @@ export function ogcCollections(deps: CollectionRouteDeps) {
       },
       {
         params: ItemParams,
-        transform: itemsQuery.transform,
-        query: ItemsQueryParams,
+        transform: itemQuery.transform,
+        query: ItemQueryParams,
         // The pipeline builds the GeoJSON untyped: the model documents it, Elysia does not type the handler with it.
         detail: documentedOperation({
           operationId: "getOgcItem",

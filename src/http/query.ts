@@ -23,6 +23,8 @@ interface Bounds {
   minLength?: number;
   /** A closed list of strings (t.UnionEnum). */
   enum?: readonly (string | number)[];
+  /** A number above `maximum` and at most this reads as `maximum` (OGC API - Features' `limit`: docs/decisions.md#rate-budgets). */
+  "x-read-as-maximum-up-to"?: number;
 }
 
 /** "a number from -90 to 90", "an integer from 1 to 500", "a string of at most 200 characters". */
@@ -31,6 +33,8 @@ export function describeRule(schema: Bounds): string {
     const noun = schema.type === "integer" ? "an integer" : "a number";
     const low =
       schema.exclusiveMinimum !== undefined ? `greater than ${schema.exclusiveMinimum}` : schema.minimum !== undefined ? `from ${schema.minimum}` : "";
+    const upTo = schema["x-read-as-maximum-up-to"];
+    if (upTo !== undefined) return `${noun} from ${schema.minimum ?? 1} to ${upTo}`;
     const high =
       schema.exclusiveMaximum !== undefined ? `less than ${schema.exclusiveMaximum}` : schema.maximum !== undefined ? `${low.startsWith("from") ? "to" : "and at most"} ${schema.maximum}` : "";
     return [noun, low, high].filter(Boolean).join(" ");
@@ -53,7 +57,11 @@ function readOne(name: string, raw: string, schema: Bounds): string | number {
     if (!Number.isFinite(value)) throw fail();
     if (schema.type === "integer" && !Number.isInteger(value)) throw fail();
     if (schema.minimum !== undefined && value < schema.minimum) throw fail();
-    if (schema.maximum !== undefined && value > schema.maximum) throw fail();
+    if (schema.maximum !== undefined && value > schema.maximum) {
+      const upTo = schema["x-read-as-maximum-up-to"];
+      if (upTo !== undefined && value <= upTo) return schema.maximum;
+      throw fail();
+    }
     if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) throw fail();
     if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum) throw fail();
     return value;
