@@ -10,6 +10,7 @@ import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { ValidationError } from "../errors";
 import { requestQuery } from "./request-path";
 import { Memo } from "../lru";
+import { unknownParameterWarning } from "./unknown-parameters";
 
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
@@ -182,6 +183,19 @@ export function statedQuery(request: Request): Readonly<Record<string, string | 
   return statedQueries.get(request);
 }
 
+/** The warning naming the parameters a request gave that its route does not read (unknown-parameters.ts). */
+const unknownWarnings = new WeakMap<Request, string>();
+
+/** The warning of the request's unknown query parameters (docs/decisions.md#unknown-parameters), or undefined when it gave none. */
+export function unknownParametersOf(request: Request): string | undefined {
+  // A route without a query schema (a raw record) reads no parameter: every one given is unknown.
+  if (!statedQueries.has(request)) {
+    const given = [...queryOfRequest(request).values.keys()];
+    return unknownParameterWarning(given, []) ?? undefined;
+  }
+  return unknownWarnings.get(request);
+}
+
 /** Every query parameter some route declares (filled as the routes' readers are made, before any request). */
 const declared = new Set<string>();
 
@@ -207,6 +221,7 @@ function defaultsOf(schema: TObject): string[] {
  */
 export function strictQuery<S extends TObject>(schema: S) {
   const names = defaultsOf(schema);
+  const known = new Set(names);
   for (const name of names) declared.add(name);
   const read = readerOf(schema);
   // The reader is the schema's one validation pass: Elysia skips its own check of a schema marked
@@ -216,6 +231,8 @@ export function strictQuery<S extends TObject>(schema: S) {
     transform({ request, query }: { request: Request; query: Record<string, unknown> }) {
       const { read: parsed, stated } = read(request);
       statedQueries.set(request, stated);
+      const unknown = [...queryOfRequest(request).values.keys()].filter((name) => !known.has(name));
+      if (unknown.length > 0) unknownWarnings.set(request, unknownParameterWarning(unknown, names)!);
       for (const key of Object.keys(query)) if (!(key in parsed)) delete query[key];
       Object.assign(query, parsed);
     },
