@@ -5,7 +5,7 @@
 import { defaultProviderId } from "../providers/registry";
 import { t, type Static } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { CacheMetadata, FORMAT_PARAMETER, closed, nullable, queryInteger, envelope } from "../domain/model";
+import { CacheMetadata, CURSOR_PARAMETER, FORMAT_PARAMETER, closed, nullable, queryInteger, envelope } from "../domain/model";
 import { ValueQualifier } from "../domain/lab";
 import { distanceKm, notRepresentative, siteFeature } from "../shapes/sites/model";
 import { GeochemObservation, GeochemObservationSource, GeochemSource, SampleDepth, SampleSite } from "../domain/sample-site";
@@ -47,7 +47,7 @@ export const GeochemSitesQueryParams = t.Object({
       description: `Most sites per page, 1 to ${MAX_SITE_LIMIT} (with near: 1 to ${MAX_NEAR_LIMIT}).`,
     }),
   ),
-  cursor: t.Optional(t.String({ maxLength: 512, default: "", description: "The `next` cursor of the previous page of the same query (bbox and property); absent for the first page." })),
+  ...CURSOR_PARAMETER,
   property: t.Optional(
     t.String({
       maxLength: 60,

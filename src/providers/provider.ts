@@ -18,7 +18,7 @@ import type { Database } from "bun:sqlite";
 import type { DatasetInfo } from "../upstream/snapshot-schema";
 import type { ProviderRecord } from "../catalog/model";
 import type { QueryKind, SourceDescription, Transport } from "../upstream/transport";
-import type { DataKind, MapUnitSummary, Observation } from "../domain/observation";
+import type { DataKind, GridObservation, MapUnitSummary, Observation } from "../domain/observation";
 import type { LabLayer, PedonFeature } from "../domain/lab";
 import type { SeriesBody, SeriesLink } from "../domain/series";
 import type { GeochemObservation, GeochemSource } from "../domain/sample-site";
@@ -498,8 +498,9 @@ export interface PointValuesContext extends AnswerContext, PointValuesParams {}
  * A point answer read: one observation per property and depth with a value, each carrying its context (what
  * the value is: survey_context, grid_context, sample_context), and the provider's own warnings.
  */
-export interface PointValuesReading {
-  observations: Static<typeof Observation>[];
+export interface PointValuesReading<O extends Static<typeof Observation> = Static<typeof Observation>> {
+  /** Of the kind its role gives (a mapped survey's SoilObservation, a raster's GridObservation), so each route's model names one kind. */
+  observations: O[];
   warnings: string[];
 }
 
@@ -552,7 +553,7 @@ export interface PointValuesProvider<A = any, G = any> extends OperationalBase {
     offlineNote?: string;
     /** The properties asked when a request names none (at most eight). */
     defaultProperties: string;
-    read(answer: A, context: PointValuesContext): PointValuesReading;
+    read(answer: A, context: PointValuesContext): PointValuesReading<Static<typeof GridObservation>>;
     /** Its layers as grids a map can draw, when it holds any (GET /v1/soil/modeled/grid). */
     grid?: {
       query: QueryKind<Record<string, never>, G>;
