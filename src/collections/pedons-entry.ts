@@ -54,6 +54,20 @@ async function matchedIn(deps: DataDeps, provider: PedonProvider, bbox: Bbox): P
   return count.read(cached.answer);
 }
 
+/**
+ * How many of the provider's pedons have no site coordinates, so are no feature here (counted where the
+ * provider counts: the snapshot); null elsewhere or when every pedon is located.
+ */
+async function unlocatedNote(deps: DataDeps): Promise<string | null> {
+  const provider = labProvider(deps);
+  const count = provider.pedons.count;
+  if (!count?.unlocated || count.query.forms[deps.connected.sourceOf(provider).kind] === undefined) return null;
+  const cached = await deps.connected.ask(provider, count.query, { bbox: [-180, -90, 180, 90] });
+  const [located, unlocated] = [count.read(cached.answer), count.unlocated(cached.answer)];
+  if (unlocated === 0) return null;
+  return `${unlocated.toLocaleString("en-US")} of the source's ${(located + unlocated).toLocaleString("en-US")} pedons have no site coordinates in the provider's record, so they are not features of this collection (GET /v1/pedons/{pedon_key} answers for each).`;
+}
+
 export const pedonsCollection = sitesCollection<Static<typeof PedonFeature>, PedonProvider>({
   id: "pedons",
   text: ({ shortName, record }) => ({
@@ -71,6 +85,7 @@ export const pedonsCollection = sitesCollection<Static<typeof PedonFeature>, Ped
   item,
   warnings: (deps, { provider }, _cached, cache) => [POINT_WARNING, ...sourceWarnings(deps.connected.sourceOf(provider), cache)],
   matched: (deps, { provider }, bbox) => matchedIn(deps, provider, bbox),
+  note: unlocatedNote,
   // A pedon's one-site answer is its layers: the detail says where the pedon is, and the box query at that point gives its feature (one shape for both routes).
   async one(deps, id) {
     const provider = labProvider(deps);
