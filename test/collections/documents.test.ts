@@ -9,6 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { DATA_DIR, useLoam } from "../support/server";
 import { python } from "../support/tools";
+import { reference } from "../geochem/reference";
 
 const { loam } = useLoam();
 const PY = python("csv", "json");
@@ -48,5 +49,23 @@ describe("the documents a GIS client reads first", () => {
     expect(body.description).toContain(`${unlocated} of the source's ${total} pedons have no site coordinates`);
     // The located rest are the collection's features.
     expect((await loam.json("/ogc/collections/pedons/items?limit=1")).body.numberMatched).toBe(total - unlocated);
+  });
+
+  test("a geochemistry site's result says not_sampled (N.S.) apart from censored ('<x'), both with a null value", async () => {
+    const sites = [...reference().sites.values()];
+    const cases = [
+      { site: sites.find((c) => c.Top5_Ag === "N.S.")!, status: "not_sampled" },
+      { site: sites.find((c) => c.Top5_Ag!.startsWith("<"))!, status: "censored" },
+      { site: sites.find((c) => /^[0-9.]+$/.test(c.Top5_Ag!))!, status: "measured" },
+    ];
+    for (const { site, status } of cases) {
+      const [lon, lat] = [Number(site.Longitude), Number(site.Latitude)];
+      const box = [lon - 0.0001, lat - 0.0001, lon + 0.0001, lat + 0.0001].join(",");
+      const { body } = await loam.json(`/v1/geochem/sites?bbox=${box}&property=silver`);
+      const found = body.features.find((f: any) => f.id === Number(site.SiteID));
+      expect({ site: site.SiteID, status: found.properties.result_status, value: found.properties.value === null }).toEqual({ site: site.SiteID, status, value: status !== "measured" });
+      const item = (await loam.json(`/ogc/collections/geochem_sites/items/${site.SiteID}?properties=silver`)).body;
+      expect(item.properties.silver_status).toBe(status);
+    }
   });
 });
