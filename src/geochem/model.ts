@@ -59,6 +59,9 @@ export const GeochemSitesQueryParams = t.Object({
       examples: ["arsenic"],
     }),
   ),
+  provider: t.Optional(
+    t.String({ maxLength: 60, default: "", description: "A sample_sites provider (GET /v1/providers lists them); default the registry's first provider of sample sites." }),
+  ),
   ...FORMAT_PARAMETER,
 });
 
@@ -142,6 +145,9 @@ export const GeochemSiteQueryParams = t.Object({
       description: "Comma-separated elements (property ids or aliases: arsenic, lead, pb, calcium_total); default every element of the file (44).",
       examples: ["arsenic,selenium,lead"],
     }),
+  ),
+  provider: t.Optional(
+    t.String({ maxLength: 60, default: "", description: "A sample_sites provider (GET /v1/providers lists them); default the registry's first provider of sample sites." }),
   ),
   ...FORMAT_PARAMETER,
 });
