@@ -60,7 +60,8 @@ describe("ogr2ogr at GDAL's defaults under RATE_LIMIT_PER_MINUTE=120", () => {
       // Far more pages than the 120 a minute: under one budget the 121st had been a 429.
       expect(items.length).toBeGreaterThan(560);
       expect(loam.accessLog.filter((line) => line.status === 429)).toEqual([]);
-      expect(items.every((line) => line.query?.limit === "10")).toBe(true);
+      // GDAL 3.6 walks 10 a page (it may probe a collection with limit=1 first).
+      expect([...new Set(items.filter((line) => line.query?.cursor).map((line) => line.query?.limit))]).toEqual(["10"]);
 
       // The fresh queries GDAL made (one first page per collection) spent the data budget; its follow-up pages did not.
       const probe = await loam.get("/v1/providers");
