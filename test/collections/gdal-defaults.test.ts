@@ -50,7 +50,10 @@ describe("ogr2ogr at GDAL's defaults under RATE_LIMIT_PER_MINUTE=120", () => {
       expect(expected.geochem_sites).toBe(4857);
       const before = loam.accessLog.length;
       const dir = mkdtempSync(join(tmpdir(), "loam-gdal-defaults-"));
-      for (const collection of ["mapunits", "pedons", "geochem_sites", "stations"]) {
+      // Every collection the service lists (a new one needs its expected count above).
+      const listed: string[] = (await loam.json("/ogc/collections")).body.collections.map((c: { id: string }) => c.id);
+      expect(listed.sort()).toEqual(Object.keys(expected).sort());
+      for (const collection of listed) {
         const gpkg = join(dir, `${collection}.gpkg`);
         // No -oo PAGE_SIZE, no GDAL_HTTP_MAX_RETRY: what a user types first.
         await run([OGR2OGR!, "-f", "GPKG", gpkg, `OAPIF:${loam.base}/ogc`, collection]);
