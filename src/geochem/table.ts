@@ -44,7 +44,7 @@ export const GEOCHEM_SITE_SPEC: TableSpec<SiteRow> = {
   // Today's order (docs/api.md): the site's point after its ids.
   order: [
     "site_id", "lab_id", "state", "latitude", "longitude", "collection_date", "land_cover_primary", "land_cover_secondary",
-    "depth_top_cm", "depth_bottom_cm", "distance_km", "property_id", "value", "reported_value", "value_qualifier", "reporting_limit", "unit",
+    "depth_top_cm", "depth_bottom_cm", "distance_km", "property_id", "value", "reported_value", "value_qualifier", "result_status", "reporting_limit", "unit",
     "provider", "truncated", "retrieved_at", "answer_warnings",
   ],
 };
