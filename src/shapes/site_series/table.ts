@@ -56,7 +56,7 @@ export function stationCollectionTable(retrievedAtOf: (body: StationCollection) 
 
 /**
  * The answer's own cells: made once per rendering, not once per time (8,760 rows a year). The clock,
- * transformations, citations and warnings speak of the whole series (every time carries its own offset):
+ * instrument, transformations, citations and warnings speak of the whole series (every time carries its own offset):
  * on the first row only (docs/decisions.md#csv-warning-codes), so a year of hourly values is not the same
  * kilobyte 8,760 times, and the CSV stays within twice its JSON (test/tables/csv-convention.test.ts).
  */
@@ -78,9 +78,11 @@ export const STATION_SERIES_SPEC: TableSpec<ValueRow> = {
       at: "",
       of: (row) => row.answer,
       prefix: { query: "", source: "" },
-      rename: { "clock.name": "clock", warnings: "answer_warnings" },
+      rename: { "clock.name": "clock", "sensor.instrument": "instrument", warnings: "answer_warnings" },
       cells: {
         "clock.name": ({ common, first }) => (first ? common.clock : null),
+        // The sensor's instrument is the series', as the clock is: once.
+        "sensor.instrument": ({ answer, first }) => (first ? answer.sensor?.instrument : null),
         transformations: ({ common, first }) => (first ? common.transformations : null),
         "source.citations": ({ common, first }) => (first ? common.citations : null),
         warnings: ({ common, first }) => (first ? common.warnings : null),
@@ -88,7 +90,11 @@ export const STATION_SERIES_SPEC: TableSpec<ValueRow> = {
       omit: {
         ...ENVELOPE_OMITTED,
         provider: "the same as source.provider, which is the column",
-        data_kind: "always observed",
+        data_kind: "observed, or derived for daily means: the transformations column names the daily mean",
+        native_interval: "the provider's reporting interval: in the JSON (the transformations column names a derivation)",
+        ...Object.fromEntries(
+          ["element", "source_element", "depth_cm", "ordinal", "unit", "source_unit", "start", "end"].map((m) => [`sensor.${m}`, "the sensor's record: in the JSON and GET /v1/stations/{station_triplet}; its instrument is the column"]),
+        ),
         "query.interval": "the answer's interval is the column",
         "query.start": "the rows' times say the range",
         "query.end": "the rows' times say the range",
@@ -111,7 +117,7 @@ export const STATION_SERIES_SPEC: TableSpec<ValueRow> = {
     },
   ],
   // Today's order (docs/api.md): what the series is, each value's members, then the provenance and warnings.
-  order: ["station_triplet", "element", "depth_cm", "sensor", "interval", ...Object.keys(StationValue.properties), "clock", "transformations", "provider", "citations", "retrieved_at", "answer_warnings"],
+  order: ["station_triplet", "element", "depth_cm", "sensor", "interval", ...Object.keys(StationValue.properties), "instrument", "clock", "transformations", "provider", "citations", "retrieved_at", "answer_warnings"],
 };
 
 const SERIES_COLUMNS: readonly Column<ValueRow>[] = deriveColumns(STATION_SERIES_SPEC);
