@@ -15,7 +15,7 @@ function help(): string {
   return `loam ${VERSION} - read-only soil-data API: soil survey, laboratory, geochemistry, modeled and sensor data, with provenance on every value
 
 Usage:
-  loam [serve]                          serve the API (default)
+  loam [serve] [--port <n>]             serve the API (default; --port sets PORT)
   loam snapshot build [--data <dir>]    build the offline snapshot from source exports
   loam import-ssurgo <folder-or-zip>    add a Web Soil Survey download to the snapshot
   loam --version | --help
@@ -84,13 +84,36 @@ async function hintEmbedded(configured: string | null, written: string): Promise
   process.stderr.write(`loam: this executable serves its embedded snapshot; to serve this one: LOAM_SNAPSHOT=${resolve(written)} loam serve\n`);
 }
 
+/**
+ * The environment `serve` runs with: its `--port <n>` (or `--port=<n>`) as PORT, so the one config
+ * reader checks it and workers inherit it; `--worker <n>` is the supervisor's own. Anything else is
+ * refused with the usage line: a flag Loam does not read must not be silently ignored.
+ */
+function serveEnvironment(args: string[]): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--worker") i++;
+    else if (arg === "--port" || arg.startsWith("--port=")) {
+      const value = arg === "--port" ? args[++i] : arg.slice("--port=".length);
+      if (value === undefined || value === "") fail("--port needs a port number (0-65535)");
+      env.PORT = value;
+    } else fail(`serve takes --port <n> (or the PORT variable) and no other argument; got '${arg}'\n\n${help()}`);
+  }
+  // Workers started by the supervisor read the same port.
+  if (env.PORT !== undefined) process.env.PORT = env.PORT;
+  return env;
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command = "serve", ...rest] = argv;
   if (command === "--version" || command === "-v") return void console.log(VERSION);
   if (command === "--help" || command === "-h" || command === "help") return void console.log(help());
+  // `serve --port 3001` is PORT=3001, read and checked by the same reader; any other argument is refused, never ignored.
+  const env = command === "serve" ? serveEnvironment(rest) : process.env;
   let config;
   try {
-    config = loadConfig(process.env, navigator.hardwareConcurrency, providerSettings());
+    config = loadConfig(env, navigator.hardwareConcurrency, providerSettings());
   } catch (error) {
     if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`);
     throw error;

@@ -6,7 +6,7 @@
  * each said in a warning.
  */
 import type { Static } from "elysia";
-import type { Observation } from "../../domain/observation";
+import type { GridObservation } from "../../domain/observation";
 import { retrievedAt } from "../../domain/retrieved-at";
 import { findProperty } from "../../catalog/properties";
 import type { PointValuesContext, PointValuesReading } from "../provider";
@@ -64,7 +64,7 @@ interface Gaps {
   refused: string[];
 }
 
-function observation(layer: SoilGridsLayer, decoded: DecodedLayer, depth: DecodedDepth, mean: number, answer: SoilGridsAnswer, context: PointValuesContext): Static<typeof Observation> {
+function observation(layer: SoilGridsLayer, decoded: DecodedLayer, depth: DecodedDepth, mean: number, answer: SoilGridsAnswer, context: PointValuesContext): Static<typeof GridObservation> {
   const stats = statistics(layer, decoded, depth);
   const record = findProperty(layer.property);
   return {
@@ -105,10 +105,10 @@ function observation(layer: SoilGridsLayer, decoded: DecodedLayer, depth: Decode
   };
 }
 
-function readLayer(layer: SoilGridsLayer, answer: SoilGridsAnswer, context: PointValuesContext, gaps: Gaps): Static<typeof Observation>[] {
+function readLayer(layer: SoilGridsLayer, answer: SoilGridsAnswer, context: PointValuesContext, gaps: Gaps): Static<typeof GridObservation>[] {
   const decoded = answer.layers.find((l) => l.name === layer.name);
   const wanted = depthsOverlapping(layer, context.depthTop, context.depthBottom);
-  const out: Static<typeof Observation>[] = [];
+  const out: Static<typeof GridObservation>[] = [];
   for (const want of wanted) {
     const candidates = decoded?.depths.filter((d) => d.label === want.label) ?? [];
     const found = askedDepth(candidates, want, layer.name, gaps.refused);
@@ -153,7 +153,7 @@ function gapWarnings(gaps: Gaps, answer: SoilGridsAnswer): string[] {
   return warnings;
 }
 
-export function readSoilGrids(answer: SoilGridsAnswer, context: PointValuesContext): PointValuesReading {
+export function readSoilGrids(answer: SoilGridsAnswer, context: PointValuesContext): PointValuesReading<Static<typeof GridObservation>> {
   const gaps: Gaps = { masked: [], nodata: [], missing: new Map(), absent: [], refused: [] };
   const observations = context.properties.flatMap((property) => {
     const layer = layerOfProperty(property);

@@ -36,7 +36,7 @@ export const usdaKssl: PedonProvider<RowAnswer, RowAnswer> = {
     one: { query: pedonQuery, params: (pedonKey) => ({ pedonKey }), found: (answer) => answer.typed.rows.length > 0 },
     greatGroups: (answer) => greatGroupsOf(answer.typed),
     extent: { query: extentQuery, read: extentOfRow },
-    count: { query: countQuery, read: (answer: RowAnswer) => Number(answer.typed.rows[0]?.[0] ?? 0) },
+    count: { query: countQuery, read: (answer: RowAnswer) => Number(answer.typed.rows[0]?.[0] ?? 0), unlocated: (answer: RowAnswer) => Number(answer.typed.rows[0]?.[1] ?? 0) },
     coverageNote,
     notFoundMessage,
     detail: pedonDetail,
