@@ -24,13 +24,6 @@ const VOCABULARY = new Set(["src/catalog/properties.ts", "src/catalog/element-to
  * test fails on a stale one).
  */
 const ALLOWED: readonly { file: string; name: string; why: string }[] = [
-  // The USDA exports' importers (their log lines and the dataset labels "SSURGO IA073 …", "KSSL Kansas lab
-  // pedons (462)" that coverage lines quote) are still in src/snapshot/, not yet the providers' snapshot steps.
-  { file: "src/snapshot/build.ts", name: "SSURGO", why: "survey-area dataset label and a skip reason of the USDA import" },
-  { file: "src/snapshot/build.ts", name: "KSSL", why: "lab-collection dataset label of the USDA import" },
-  { file: "src/snapshot/ssurgo-import.ts", name: "SSURGO", why: "the WSS export importer's log line and error" },
-  { file: "src/snapshot/kssl-import.ts", name: "KSSL", why: "the Lab Data Mart importer's log line and error" },
-  { file: "src/snapshot/zip.ts", name: "SSURGO", why: "the WSS export importer's errors" },
   // Shared by the two USDA providers: the acknowledgement USDA-NRCS asks for (a file of providers/, not a feature).
   { file: "src/providers/usda.ts", name: "SSURGO", why: "USDA acknowledgement text both USDA providers declare" },
   { file: "src/providers/usda.ts", name: "NCSS", why: "USDA acknowledgement text both USDA providers declare" },

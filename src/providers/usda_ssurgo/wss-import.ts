@@ -7,12 +7,12 @@ import type { Database, SQLQueryBindings } from "bun:sqlite";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import * as shapefile from "shapefile";
-import { ringsBBox, type Ring } from "../geometry/rings";
-import { encodeRings } from "../upstream/snapshot-geometry";
-import { createBaseSchema, ensureIndexes, ensureTable, quoteIdent, tableExists } from "../upstream/snapshot-schema";
-import { normalizeDateTime, readSurveyAreaVersions } from "./ssurgo-metadata";
+import { ringsBBox, type Ring } from "../../geometry/rings";
+import { encodeRings } from "../../upstream/snapshot-geometry";
+import { createBaseSchema, ensureIndexes, ensureTable, quoteIdent, tableExists } from "../../upstream/snapshot-schema";
+import { decodeText } from "../decode";
+import { normalizeDateTime, readSurveyAreaVersions } from "./wss-metadata";
 import {
-  decodeWssBytes,
   iterateWssRecords,
   readColumnDictionary,
   readTableFileNames,
@@ -45,7 +45,7 @@ export interface SsurgoFolderReport {
 type Log = (line: string) => void;
 
 function readText(path: string): string {
-  return decodeWssBytes(readFileSync(path));
+  return decodeText(readFileSync(path));
 }
 
 /** Area symbols of a survey folder's legend (to replace them before a re-import). */

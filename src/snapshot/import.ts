@@ -1,0 +1,174 @@
+/**
+ * `loam import <provider> <path>...` (docs/decisions.md#import): add a user's downloads to a snapshot,
+ * through the provider's own importer (its SnapshotStep's `formats`, `formatOf`, `importFiles`).
+ *
+ * - Refused before anything is written: a provider without an importer, a missing path, a path in no
+ *   format the provider declares (the refusal names them), a snapshot of another layout.
+ * - Atomic: the import fills a copy of the snapshot (a new one when there is none) and renames it into
+ *   place; a failure or an interruption leaves the file as it was.
+ * - Idempotent: each imported path's content hash is recorded; a path already imported with the same
+ *   content is skipped, and when nothing is left to import the file is not rewritten at all.
+ * - A newer release of a dataset replaces the older: each importer deletes the rows of what it adds.
+ */
+import { Database } from "bun:sqlite";
+import { closeSync, copyFileSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import type { Provider, SnapshotStep } from "../providers/provider";
+import { DEFAULT_PROVIDERS } from "../providers/registry";
+import { integrityWarnings, readSnapshotInfo, writeDatasetInfo, writeInfo, type DatasetInfo } from "../upstream/snapshot-schema";
+import { atomically, createSnapshot, staleLayout } from "./build";
+
+/** A refusal: nothing was read into the snapshot, nothing changed (the command line exits 2). */
+export class ImportRefused extends Error {}
+
+export interface ImportOptions {
+  provider: Provider;
+  paths: readonly string[];
+  snapshotPath: string;
+  /** The data folder (reference tables an importer may need, e.g. a colour table). */
+  dataDir: string;
+  /** Whose tables a new snapshot holds (default: the registry's providers). */
+  providers?: readonly Provider[];
+  /** Progress: a line, and how many of the paths are done. */
+  onProgress?: (line: string, done: number, total: number) => void;
+}
+
+export interface ImportedPath {
+  path: string;
+  format: string;
+  /** Already imported with the same content: skipped. */
+  unchanged: boolean;
+  datasets: DatasetInfo[];
+  seconds: number;
+}
+
+export interface ImportReport {
+  snapshotPath: string;
+  /** The snapshot did not exist and was created. */
+  created: boolean;
+  paths: ImportedPath[];
+  warnings: string[];
+  seconds: number;
+  bytes: number;
+}
+
+type Importer = Required<Pick<SnapshotStep, "formats" | "formatOf" | "importFiles">>;
+
+function importerOf(provider: Provider): Importer | null {
+  const step = "snapshot" in provider ? provider.snapshot : undefined;
+  return step?.formats && step.formatOf && step.importFiles ? (step as Importer) : null;
+}
+
+/** The providers that import, each with its formats (for `loam import --help`). */
+export function importers(providers: readonly Provider[] = DEFAULT_PROVIDERS): { id: string; formats: Importer["formats"] }[] {
+  return providers.flatMap((p) => {
+    const importer = importerOf(p);
+    return importer ? [{ id: p.id, formats: importer.formats }] : [];
+  });
+}
+
+const formatList = (importer: Importer) => importer.formats.map((f) => `${f.name}: ${f.description}`).join("; ");
+
+/** Every file under a path, sorted (the path itself when it is a file). */
+function filesUnder(path: string): string[] {
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path).sort().flatMap((name) => filesUnder(join(path, name)));
+}
+
+/** sha256 of a file, or of a folder's files (relative names and contents), read in chunks: a national download does not fit in memory. */
+export function contentHash(path: string): string {
+  const hasher = new Bun.CryptoHasher("sha256");
+  const chunk = Buffer.alloc(1 << 22);
+  for (const file of filesUnder(path)) {
+    hasher.update(`${relative(path, file)}\0`);
+    const fd = openSync(file, "r");
+    try {
+      for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) hasher.update(chunk.subarray(0, n));
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return hasher.digest("hex");
+}
+
+const importKey = (providerId: string, hash: string) => `import:${providerId}:${hash}`;
+
+/** The snapshot_info values of an existing snapshot, refused when it is not one or of another layout. */
+function existingInfo(snapshotPath: string, providers: readonly Provider[]): Map<string, string> {
+  let values: Map<string, string>;
+  try {
+    const db = new Database(snapshotPath, { readonly: true });
+    try {
+      values = readSnapshotInfo(db).values;
+    } finally {
+      db.close();
+    }
+  } catch {
+    throw new ImportRefused(`${snapshotPath} is not a Loam snapshot; name another file with --snapshot`);
+  }
+  const stale = staleLayout(values, providers);
+  if (stale) throw new ImportRefused(`the snapshot at ${snapshotPath} has an older layout (${stale}); rebuild it with 'loam snapshot build' first`);
+  return values;
+}
+
+/** Check every path against the provider's formats; the format of each. */
+function checkPaths(provider: Provider, importer: Importer, paths: readonly string[]): string[] {
+  if (paths.length === 0) throw new ImportRefused(`name at least one download to import into ${provider.id}; it reads ${formatList(importer)}`);
+  return paths.map((path) => {
+    if (!existsSync(path)) throw new ImportRefused(`${path}: no such file or folder`);
+    const format = importer.formatOf(path);
+    if (format === null) throw new ImportRefused(`${path} is in no format ${provider.id} reads; it reads ${formatList(importer)}`);
+    return format;
+  });
+}
+
+export async function importDownloads(options: ImportOptions): Promise<ImportReport> {
+  const { provider, paths, snapshotPath, dataDir, providers = DEFAULT_PROVIDERS, onProgress = () => {} } = options;
+  const started = performance.now();
+  const importer = importerOf(provider);
+  if (!importer) throw new ImportRefused(`${provider.id} has no importer; these do: ${importers(providers).map((i) => i.id).join(", ")}`);
+  const formats = checkPaths(provider, importer, paths);
+  const created = !existsSync(snapshotPath);
+  const known = created ? new Map<string, string>() : existingInfo(snapshotPath, providers);
+  const hashes = paths.map((path) => contentHash(path));
+  const imported: ImportedPath[] = paths.map((path, i) => ({ path, format: formats[i]!, unchanged: known.has(importKey(provider.id, hashes[i]!)), datasets: [], seconds: 0 }));
+  const todo = imported.filter((p) => !p.unchanged);
+  const report: ImportReport = { snapshotPath, created, paths: imported, warnings: [], seconds: 0, bytes: 0 };
+  if (todo.length > 0) {
+    await atomically(snapshotPath, (tmp) => void (created || copyFileSync(snapshotPath, tmp)), async (db) => {
+      if (created) createSnapshot(db, providers);
+      const now = new Date().toISOString();
+      for (const [n, entry] of todo.entries()) {
+        const t0 = performance.now();
+        onProgress(`${provider.id}: ${entry.path} (${entry.format})`, n, todo.length);
+        const added = await importer.importFiles(db, [entry.path], { dataDir, log: (line) => onProgress(line, n, todo.length) });
+        for (const info of added.datasets) writeDatasetInfo(db, info);
+        entry.datasets = added.datasets;
+        report.warnings.push(...added.warnings);
+        const hash = hashes[imported.indexOf(entry)]!;
+        writeInfo(db, importKey(provider.id, hash), JSON.stringify({ path: resolve(entry.path), format: entry.format, datasets: added.datasets.map((d) => d.id), imported_at: now }));
+        entry.seconds = (performance.now() - t0) / 1000;
+        onProgress(`${provider.id}: ${entry.path} imported`, n + 1, todo.length);
+      }
+      report.warnings.push(...integrityWarnings(db));
+      if (created) writeInfo(db, "built_at", now);
+      writeInfo(db, "updated_at", now);
+      writeInfo(db, "warnings", JSON.stringify(report.warnings));
+    });
+  }
+  report.seconds = (performance.now() - started) / 1000;
+  report.bytes = statSync(snapshotPath).size;
+  return report;
+}
+
+/** One summary line per dataset (and per unchanged path), for the end of the command. */
+export function summaryLines(providerId: string, report: ImportReport): string[] {
+  return report.paths.flatMap((p) => {
+    if (p.unchanged) return [`${providerId}: ${p.path}: unchanged (already imported with the same content)`];
+    if (p.datasets.length === 0) return [`${providerId}: ${p.path}: imported in ${p.seconds.toFixed(2)} s`];
+    return p.datasets.map((d) => {
+      const rows = Object.entries(d.rows ?? {}).map(([table, n]) => `${table} ${n}`).join(", ");
+      return `${providerId}: ${d.label}${rows ? `: ${rows}` : ""} (from ${p.path}, ${p.seconds.toFixed(2)} s)`;
+    });
+  });
+}
