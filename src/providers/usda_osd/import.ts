@@ -13,6 +13,7 @@ import { basename, join } from "node:path";
 import { munsellTable, type MunsellTable, type RenotationRow } from "./munsell";
 import type { ImportContext, ImportFormat, ImportResult } from "../provider";
 import { parseOsd, seriesKey } from "./parse";
+import { OSD_PROVIDER_ID } from "./series";
 import { MUNSELL_FILE, readRenotationFile } from "./renotation-file";
 import { writeInfo, type DatasetInfo } from "../../upstream/snapshot-schema";
 
@@ -69,11 +70,18 @@ function importSeriesFiles(db: Database, files: readonly { path: string; name: s
   return series;
 }
 
+/** The one dataset of the series the snapshot holds now (none when it holds none). */
+function seriesDataset(db: Database, source: string): DatasetInfo[] {
+  const series = db.query<{ n: number }, []>("SELECT count(*) AS n FROM usda_osd_series").get()?.n ?? 0;
+  if (series === 0) return [];
+  return [{ kind: OSD_PROVIDER_ID, id: "series", label: `Official Series Descriptions (${series} series)`, vintage: null, source, rows: { usda_osd_series: series }, importedAt: new Date().toISOString() }];
+}
+
 const jsonFiles = (folder: string) => (existsSync(folder) ? readdirSync(folder).filter((f) => f.toLowerCase().endsWith(".json")).sort() : []);
 
 /**
  * Every `osd/*.json` and the Munsell table under `dataDir`; absent folders are warnings, not errors.
- * The snapshot step's import: series descriptions name no place, so no dataset is listed in the coverage.
+ * The snapshot step's import: series descriptions name no place, so their dataset is a coverage line only.
  */
 export function importOsd(db: Database, dataDir: string, log: (line: string) => void = () => {}): { datasets: DatasetInfo[]; warnings: string[] } {
   createOsdTables(db);
@@ -91,7 +99,7 @@ export function importOsd(db: Database, dataDir: string, log: (line: string) => 
   log(`importing ${files.length} series descriptions from ${folder}`);
   const series = importSeriesFiles(db, files.map((f) => ({ path: join(folder, f), name: `${OSD_FOLDER}/${f}` })), table, warnings);
   writeInfo(db, "osd", JSON.stringify({ series, munsell_rows: table.rowCount, source: folder, imported_at: new Date().toISOString() }));
-  return { datasets: [], warnings };
+  return { datasets: seriesDataset(db, OSD_FOLDER), warnings };
 }
 
 /** What `loam import` reads: SoilKnowledgeBase's parsed OSD files. */
@@ -126,5 +134,5 @@ export async function importOsdFiles(db: Database, paths: readonly string[], { d
   const series = importSeriesFiles(db, files.map((path) => ({ path, name: `${OSD_FOLDER}/${basename(path)}` })), table, warnings);
   const total = db.query<{ n: number }, []>("SELECT count(*) AS n FROM usda_osd_series").get()?.n ?? series;
   writeInfo(db, "osd", JSON.stringify({ series: total, munsell_rows: table.rowCount, source: paths.join(", "), imported_at: new Date().toISOString() }));
-  return { datasets: [], warnings };
+  return { datasets: seriesDataset(db, paths.join(", ")), warnings };
 }

@@ -10,6 +10,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { ImportContext, ImportFormat, ImportResult } from "../provider";
 import { readGeochemText } from "./file";
+import { GEOCHEM_PROVIDER_ID } from "./rows";
 import { writeInfo, type DatasetInfo } from "../../upstream/snapshot-schema";
 
 export const GEOCHEM_FILE = "geochem/Appendix_2b_Top5_18Sept2013.txt";
@@ -23,7 +24,7 @@ export function createGeochemTables(db: Database): void {
 }
 
 /** The DS 801 table of the file at `path`, replacing any there (a newer release replaces the older; the file is the whole dataset). */
-function importGeochemFile(db: Database, path: string, source: string, log: (line: string) => void): void {
+function importGeochemFile(db: Database, path: string, source: string, log: (line: string) => void): DatasetInfo {
   createGeochemTables(db);
   log(`importing USGS DS 801 geochemistry from ${path}`);
   const bytes = readFileSync(path);
@@ -37,19 +38,21 @@ function importGeochemFile(db: Database, path: string, source: string, log: (lin
     for (const row of table.rows) site.run(Number(row[1]), Number(row[3]), Number(row[4]), JSON.stringify(row));
   })();
   const sha256 = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
-  writeInfo(db, "geochem", JSON.stringify({ sites: table.rows.length, source, sha256, imported_at: new Date().toISOString() }));
+  const importedAt = new Date().toISOString();
+  writeInfo(db, "geochem", JSON.stringify({ sites: table.rows.length, source, sha256, imported_at: importedAt }));
+  // The sites spread over the country: a dataset of the coverage, not a place of the map.
+  return { kind: GEOCHEM_PROVIDER_ID, id: "ds801", label: `USGS DS 801 Appendix 2b, 0-5 cm soil geochemistry (${table.rows.length} sites)`, vintage: null, source, rows: { usgs_geochem_site: table.rows.length }, importedAt };
 }
 
 /**
  * The DS 801 table under `dataDir`, replacing any there; an absent file is a warning, not an error.
- * The snapshot step's import: the sites spread over the country name no place, so no dataset is listed.
+ * The snapshot step's import.
  */
 export function importGeochem(db: Database, dataDir: string, log: (line: string) => void = () => {}): { datasets: DatasetInfo[]; warnings: string[] } {
   createGeochemTables(db);
   const path = join(dataDir, GEOCHEM_FILE);
   if (!existsSync(path)) return { datasets: [], warnings: [`no ${GEOCHEM_FILE}: the snapshot holds no geochemistry sites`] };
-  importGeochemFile(db, path, GEOCHEM_FILE, log);
-  return { datasets: [], warnings: [] };
+  return { datasets: [importGeochemFile(db, path, GEOCHEM_FILE, log)], warnings: [] };
 }
 
 /** The format `loam import` reads: the DS 801 Appendix 2b text file, as USGS publishes it. */
@@ -65,6 +68,5 @@ export function geochemFormatOf(path: string): string | null {
 }
 
 export async function importGeochemFiles(db: Database, paths: readonly string[], { log }: ImportContext): Promise<ImportResult> {
-  for (const path of paths) importGeochemFile(db, path, basename(path), log);
-  return { datasets: [], warnings: [] };
+  return { datasets: paths.map((path) => importGeochemFile(db, path, basename(path), log)), warnings: [] };
 }
