@@ -74,7 +74,7 @@ function importSeriesFiles(db: Database, files: readonly { path: string; name: s
 function seriesDataset(db: Database, source: string): DatasetInfo[] {
   const series = db.query<{ n: number }, []>("SELECT count(*) AS n FROM usda_osd_series").get()?.n ?? 0;
   if (series === 0) return [];
-  return [{ kind: OSD_PROVIDER_ID, id: "series", label: `Official Series Descriptions (${series} series)`, vintage: null, source, rows: { usda_osd_series: series }, importedAt: new Date().toISOString() }];
+  return [{ kind: OSD_PROVIDER_ID, id: "series", label: `Soil series descriptions (${series}, SoilKnowledgeBase JSON)`, vintage: null, source, rows: { usda_osd_series: series }, importedAt: new Date().toISOString() }];
 }
 
 const jsonFiles = (folder: string) => (existsSync(folder) ? readdirSync(folder).filter((f) => f.toLowerCase().endsWith(".json")).sort() : []);

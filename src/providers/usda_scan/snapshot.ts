@@ -7,6 +7,7 @@
 import type { Database } from "bun:sqlite";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
+import { unzipSync } from "fflate";
 import { UpstreamError } from "../../errors";
 import { nearestByGeodesic } from "../../geometry/geodesic";
 import { tableExists, type DatasetInfo } from "../../upstream/snapshot-schema";
@@ -107,15 +108,14 @@ function heldStations(db: Database, dataDir: string): Map<string, StationRecord>
  * One ISMN file into the series tables and its station's record; a series of the same station, element
  * and depth held already is replaced (a newer ISMN download). A warning instead when it matches no station.
  */
-function addIsmnFile(db: Database, records: Map<string, StationRecord>, path: string, warnings: string[], log: (line: string) => void): boolean {
-  const file = basename(path);
+function addIsmnFile(db: Database, records: Map<string, StationRecord>, { file, text }: IsmnText, warnings: string[], log: (line: string) => void): boolean {
   const name = ismnName(file);
   const variable = name ? ISMN_VARIABLES[name.variable] : undefined;
   if (!name || !variable) {
     warnings.push(`usda_scan: ${file} is not an ISMN series Loam reads (soil moisture sm or soil temperature ts); skipped.`);
     return false;
   }
-  const series = readIsmn(readFileSync(path, "latin1"));
+  const series = readIsmn(text());
   // ISMN names stations its own way (AAMU-jtg, AdamsRanch#1): matched by name and position.
   const station = [...records.values()].find((r) => nameKey(r.name ?? "") === nameKey(name.station) && Math.abs(r.latitude - series.header.latitude) < 0.1 && Math.abs(r.longitude - series.header.longitude) < 0.1);
   if (!station) {
@@ -182,21 +182,48 @@ function importScan(db: Database, dataDir: string, log: (line: string) => void):
   const warnings: string[] = [];
   const ismnDir = join(dataDir, ISMN_DIR);
   const files = existsSync(ismnDir) ? readdirSync(ismnDir).filter((f) => f.endsWith(".stm")).sort() : [];
-  for (const file of files) addIsmnFile(db, records, join(ismnDir, file), warnings, log);
+  for (const file of files) addIsmnFile(db, records, { file, text: () => readFileSync(join(ismnDir, file), "latin1") }, warnings, log);
   return { datasets: saveStations(db, records, METADATA), warnings };
 }
 
-/** The .stm files of a path: the file, or every one under a folder (ISMN unpacks to <network>/<station>/). */
-function stmFiles(path: string): string[] {
-  if (!statSync(path).isDirectory()) return [path];
+/** An ISMN file: its name, and its text when read. */
+interface IsmnText {
+  file: string;
+  text: () => string;
+}
+
+const isZip = (path: string) => /\.zip$/i.test(path) && statSync(path).isFile();
+
+/**
+ * The .stm files of a path: the file, every one under a folder (ISMN unpacks to <network>/<station>/),
+ * or every one in ISMN's download zip (read from the zip, never unpacked to disk).
+ */
+function stmFiles(path: string): IsmnText[] {
+  if (isZip(path)) {
+    const entries = unzipSync(readFileSync(path), { filter: (entry) => entry.name.endsWith(".stm") });
+    return Object.entries(entries).sort(([a], [b]) => a.localeCompare(b)).map(([name, bytes]) => ({ file: basename(name), text: () => Buffer.from(bytes).toString("latin1") }));
+  }
+  if (!statSync(path).isDirectory()) return [{ file: basename(path), text: () => readFileSync(path, "latin1") }];
   return readdirSync(path).sort().flatMap((name) => {
     const child = join(path, name);
-    return statSync(child).isDirectory() ? stmFiles(child) : name.endsWith(".stm") ? [child] : [];
+    return statSync(child).isDirectory() || isZip(child) ? stmFiles(child) : name.endsWith(".stm") ? stmFiles(child) : [];
   });
 }
 
+/** The names of the .stm files a path holds, without reading them (a zip's central directory). */
+function stmNames(path: string): string[] {
+  if (!isZip(path)) return stmFiles(path).map((f) => f.file);
+  const names: string[] = [];
+  unzipSync(readFileSync(path), { filter: (entry) => (entry.name.endsWith(".stm") && names.push(basename(entry.name)), false) });
+  return names;
+}
+
 export const ISMN_FORMATS: readonly ImportFormat[] = [
-  { name: "ISMN .stm", description: "ISMN station files in the 'header + values' format (<network>_<network>_<station>_<sm|ts>_<depth>_<depth>_<sensor>_<start>_<end>.stm), or a folder of them; any SCAN station, soil moisture and soil temperature, any depth" },
+  {
+    name: "ISMN .stm",
+    description:
+      "ISMN station files in the 'header + values' format (<network>_<network>_<station>_<sm|ts>_<depth>_<depth>_<sensor>_<start>_<end>.stm): files, a folder of them, or ISMN's download zip; any SCAN station, soil moisture and soil temperature, any depth (other networks' files are skipped)",
+  },
 ];
 
 export const SCAN_SNAPSHOT: SnapshotStep = {
@@ -204,7 +231,7 @@ export const SCAN_SNAPSHOT: SnapshotStep = {
   create: createTables,
   import: importScan,
   formats: ISMN_FORMATS,
-  formatOf: (path) => (existsSync(path) && stmFiles(path).some((f) => ismnName(basename(f)) !== null) ? ISMN_FORMATS[0]!.name : null),
+  formatOf: (path) => (existsSync(path) && stmNames(path).some((f) => ismnName(f) !== null) ? ISMN_FORMATS[0]!.name : null),
   async importFiles(db, paths, { dataDir, log }) {
     createTables(db);
     const records = heldStations(db, dataDir);
