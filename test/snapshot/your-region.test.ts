@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fromArrayBuffer } from "geotiff";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
+import { parseRfc4180 } from "../support/csv";
 import { DATA_DIR, startLoam, type RunningLoam } from "../support/server";
 import { ismn, percent } from "../site_series/reference";
 
@@ -31,12 +32,9 @@ function wssRecords(area: string, file: string): string[][] {
     .map((line) => line.split("|").map((cell) => cell.replace(/^"|"$/g, "")));
 }
 
-/** A CSV file as {column: cell} rows, quotes removed. */
+/** A CSV file as {column: cell} rows. */
 function csv(path: string): Record<string, string>[] {
-  const [header, ...rows] = readFileSync(path, "utf8")
-    .split(/\r?\n/)
-    .filter((line) => line !== "")
-    .map((line) => line.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.filter((c) => c !== "").map((c) => c.replace(/,$/, "").replace(/^"|"$/g, "").replace(/""/g, '"')));
+  const [header, ...rows] = parseRfc4180(readFileSync(path, "utf8").replace(/\r?\n/g, "\r\n")); // LF-ended files; no cell holds a line break
   return rows.map((cells) => Object.fromEntries(header!.map((h, i) => [h, cells[i] ?? ""])));
 }
 

@@ -102,12 +102,14 @@ const stage = (table: string) => `temp.${quoteIdent(`stage_${table}`)}`;
 
 /** A table's rows from one source: its column names and its records (each as long as the header). */
 interface TableRows {
+  /** Where it was read, for errors: the CSV file, or the database file and table. */
+  where: string;
   columns: string[];
   records: Iterable<Array<string | null>>;
 }
 
 /** Copy one source table into its staging table (TEXT columns), checking its key columns and record lengths. */
-function stageTable(db: Database, table: string, where: string, { columns, records }: TableRows): number {
+function stageTable(db: Database, table: string, { where, columns, records }: TableRows): number {
   if (columns.length === 0 || columns.some((c) => !c)) throw new Error(`${where}: missing or empty header row`);
   const missing = (KEY_COLUMNS[table] ?? []).filter((k) => !columns.includes(k));
   if (missing.length > 0) throw new Error(`${where}: no column ${missing.join(", ")}; a Lab Data Mart ${table} table has it`);
@@ -129,14 +131,14 @@ function stageTable(db: Database, table: string, where: string, { columns, recor
 function csvRows(path: string): TableRows {
   const records = iterateCsvRecords(decodeText(readFileSync(path)));
   const header = records.next();
-  return { columns: header.done ? [] : header.value.map((h) => h ?? ""), records: { [Symbol.iterator]: () => records } };
+  return { where: path, columns: header.done ? [] : header.value.map((h) => h ?? ""), records: { [Symbol.iterator]: () => records } };
 }
 
 /** A table of the Lab Data Mart's SQLite / GeoPackage, every value as SQLite renders it as text (REAL 35.154017 -> "35.154017"). */
 function sqliteRows(source: Database, table: string): TableRows {
   const columns = source.query<{ name: string }, []>(`PRAGMA table_info(${quoteIdent(table)})`).all().map((c) => c.name);
   const select = `SELECT ${columns.map((c) => `CAST(${quoteIdent(c)} AS TEXT)`).join(", ")} FROM ${quoteIdent(table)}`;
-  return { columns, records: { [Symbol.iterator]: () => source.query(select).values()[Symbol.iterator]() as Iterator<Array<string | null>> } };
+  return { where: `${source.filename} table ${table}`, columns, records: { [Symbol.iterator]: () => source.query(select).values()[Symbol.iterator]() as Iterator<Array<string | null>> } };
 }
 
 /** Replace the snapshot's rows of the staged pedons (and of their layers, old and new) by the staged rows. */
@@ -173,7 +175,7 @@ function importSource(db: Database, where: string, collection: string, read: (ta
       if (table !== "extra_source_fields_pedon") warnings.push(`${collection}: no ${table} table; its properties will be null`);
       continue;
     }
-    rows[table] = stageTable(db, table, `${where} ${table}`, source);
+    rows[table] = stageTable(db, table, source);
     log(`  ${table}: ${rows[table]} row(s)`);
   }
   mergeStaged(db, Object.keys(rows));

@@ -1,0 +1,208 @@
+/**
+ * `loam import` (docs/decisions.md#import): a failed import (a truncated zip, a GeoTIFF in another CRS, a
+ * CSV missing a column) or a refused one (a file in no declared format) leaves the snapshot byte for byte
+ * as it was; the same file twice changes nothing; a newer release replaces the older; the Lab Data Mart's
+ * SQLite download answers as its CSV tables do. Expected values come from the files, read here.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { zipSync } from "fflate";
+import { importDownloads, ImportRefused } from "../../src/snapshot/import";
+import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
+import type { Provider } from "../../src/providers/provider";
+import { SnapshotTransport } from "../../src/upstream/snapshot";
+import { parseRfc4180 } from "../support/csv";
+import { DATA_DIR, startLoam } from "../support/server";
+
+const ROOT = join(import.meta.dir, "../..");
+const provider = (id: string) => DEFAULT_PROVIDERS.find((p) => p.id === id) as Provider;
+const KS = join(DATA_DIR, "kssl/KS");
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "loam-import-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A snapshot holding the KSSL CSV tables, to import into. */
+async function baseSnapshot(name: string): Promise<string> {
+  const path = join(dir, `${name}.sqlite`);
+  await importDownloads({ provider: provider("usda_kssl"), paths: [KS], snapshotPath: path, dataDir: DATA_DIR });
+  return path;
+}
+
+/** A folder's files in a zip, under one top folder as WSS writes them. */
+function zipOf(folder: string, top: string): Uint8Array {
+  const files: Record<string, Uint8Array> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else files[`${top}/${relative(folder, p)}`] = readFileSync(p);
+    }
+  };
+  walk(folder);
+  return zipSync(files);
+}
+
+/** The CSV rows of a file as header + cells. */
+function csvCells(path: string): { header: string[]; rows: string[][] } {
+  const [header, ...rows] = parseRfc4180(readFileSync(path, "utf8").replace(/\r?\n/g, "\r\n")); // LF-ended files; no cell holds a line break
+  return { header: header!, rows };
+}
+
+/** The import must fail (or be refused) and leave the snapshot's bytes and folder as they were. */
+async function expectUnchanged(snapshot: string, run: () => Promise<unknown>, message: RegExp): Promise<void> {
+  const before = readFileSync(snapshot);
+  const files = readdirSync(dir).sort();
+  await expect(run()).rejects.toThrow(message);
+  expect(readFileSync(snapshot).equals(before)).toBe(true);
+  expect(readdirSync(dir).sort()).toEqual(files);
+}
+
+describe("a failed or refused import changes nothing", () => {
+  test("a truncated WSS zip", async () => {
+    const snapshot = await baseSnapshot("truncated");
+    const zip = zipOf(join(DATA_DIR, "ssurgo/IA183-aoi"), "wss_aoi_2020-06-10");
+    const path = join(dir, "wss_truncated.zip");
+    writeFileSync(path, zip.subarray(0, Math.floor(zip.length / 2)));
+    await expectUnchanged(snapshot, () => importDownloads({ provider: provider("usda_ssurgo"), paths: [path], snapshotPath: snapshot, dataDir: DATA_DIR }), /wss_truncated\.zip: not a complete zip \(.*\); download it again/);
+  });
+
+  test("a GeoTIFF in another CRS, refused with the gdalwarp command that converts it", async () => {
+    const snapshot = await baseSnapshot("crs");
+    // The clip's GeoKeyDirectory says GeographicTypeGeoKey (2048) = 4326 in place; make it NAD83 (4269).
+    const bytes = new Uint8Array(readFileSync(join(DATA_DIR, "soilgrids/raster/clay_0-5cm_mean.tif")));
+    const key = Buffer.from(new Uint16Array([2048, 0, 1, 4326]).buffer);
+    const at = Buffer.from(bytes).indexOf(key);
+    expect(at).toBeGreaterThan(0);
+    new DataView(bytes.buffer).setUint16(at + 6, 4269, true);
+    mkdirSync(join(dir, "nad83"), { recursive: true });
+    const path = join(dir, "nad83", "clay_0-5cm_mean.tif");
+    writeFileSync(path, bytes);
+    await expectUnchanged(
+      snapshot,
+      () => importDownloads({ provider: provider("isric_soilgrids"), paths: [path], snapshotPath: snapshot, dataDir: DATA_DIR }),
+      /clay_0-5cm_mean\.tif is in geographic CRS 4269, not EPSG:4326; convert it first: gdalwarp -t_srs EPSG:4326 /,
+    );
+  });
+
+  test("a Lab Data Mart CSV missing a key column", async () => {
+    const snapshot = await baseSnapshot("column");
+    const folder = join(dir, "KS-broken");
+    cpSync(KS, folder, { recursive: true });
+    const { header, rows } = csvCells(join(KS, "lab_layer.csv"));
+    const drop = header.indexOf("labsampnum");
+    const without = (cells: string[]) => cells.filter((_, i) => i !== drop).join(",");
+    writeFileSync(join(folder, "lab_layer.csv"), [without(header), ...rows.map(without)].join("\n") + "\n");
+    await expectUnchanged(snapshot, () => importDownloads({ provider: provider("usda_kssl"), paths: [folder], snapshotPath: snapshot, dataDir: DATA_DIR }), /KS-broken\/lab_layer\.csv: no column labsampnum; a Lab Data Mart lab_layer table has it/);
+  });
+
+  test("a file in no declared format is refused naming the formats", async () => {
+    const snapshot = await baseSnapshot("format");
+    const error = await importDownloads({ provider: provider("usda_ssurgo"), paths: [join(KS, "lab_layer.csv")], snapshotPath: snapshot, dataDir: DATA_DIR }).catch((e) => e);
+    expect(error).toBeInstanceOf(ImportRefused);
+    expect(error.message).toContain("is in no format usda_ssurgo reads; it reads WSS zip: ");
+    expect(error.message).toContain("WSS folder: ");
+    await expectUnchanged(snapshot, () => importDownloads({ provider: provider("usda_kssl"), paths: [join(DATA_DIR, "ssurgo")], snapshotPath: snapshot, dataDir: DATA_DIR }), /LDM CSV: .*LDM SQLite: /);
+  });
+
+  test("the command line says so and exits 2 on a refusal, 1 on a failure; --help lists every importer's formats", () => {
+    const cli = (...args: string[]) => Bun.spawnSync(["bun", join(ROOT, "src/cli.ts"), ...args], { cwd: ROOT });
+    const snapshot = join(dir, "cli.sqlite");
+    const refused = cli("import", "usda_kssl", join(DATA_DIR, "ssurgo"), "--snapshot", snapshot);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr.toString()).toMatch(/is in no format usda_kssl reads; .*; nothing changed\n$/);
+    expect(existsSync(snapshot)).toBe(false);
+    const help = cli("import", "--help").stdout.toString();
+    for (const p of DEFAULT_PROVIDERS) {
+      const formats = "snapshot" in p ? p.snapshot?.formats ?? [] : [];
+      for (const f of formats) expect(help).toContain(`    ${f.name}: ${f.description}`);
+    }
+    expect([...help.matchAll(/^  [a-z_]+$/gm)].map((m) => m[0])).toEqual(DEFAULT_PROVIDERS.filter((p) => "snapshot" in p && p.snapshot?.formats).map((p) => `  ${p.id}`));
+  });
+});
+
+describe("idempotent, and a newer release replaces the older", () => {
+  test("the same folder twice: the second import is skipped and the file not rewritten", async () => {
+    const snapshot = await baseSnapshot("twice");
+    const before = readFileSync(snapshot);
+    const again = await importDownloads({ provider: provider("usda_kssl"), paths: [KS], snapshotPath: snapshot, dataDir: DATA_DIR });
+    expect(again.paths.map((p) => p.unchanged)).toEqual([true]);
+    expect(readFileSync(snapshot).equals(before)).toBe(true);
+  });
+
+  test("a WSS zip then the same area as a folder: one copy of each row, the dataset listed once", async () => {
+    const snapshot = join(dir, "wss.sqlite");
+    const zip = join(dir, "wss_SSA_IA183.zip");
+    writeFileSync(zip, zipOf(join(DATA_DIR, "ssurgo/IA183-aoi"), "IA183"));
+    await importDownloads({ provider: provider("usda_ssurgo"), paths: [zip], snapshotPath: snapshot, dataDir: DATA_DIR });
+    await importDownloads({ provider: provider("usda_ssurgo"), paths: [join(DATA_DIR, "ssurgo/IA183-aoi")], snapshotPath: snapshot, dataDir: DATA_DIR });
+    const db = new Database(snapshot, { readonly: true });
+    const lines = (file: string) => readFileSync(join(DATA_DIR, "ssurgo/IA183-aoi/tabular", file), "latin1").split(/\r?\n/).filter((l) => l !== "").length;
+    expect(db.query<{ n: number }, []>("SELECT count(*) AS n FROM mapunit").get()!.n).toBe(lines("mapunit.txt"));
+    expect(db.query<{ n: number }, []>("SELECT count(*) AS n FROM chorizon").get()!.n).toBe(lines("chorizon.txt"));
+    expect(db.query<{ n: number }, []>("SELECT count(*) AS n FROM snapshot_info WHERE key LIKE 'dataset:%'").get()!.n).toBe(1);
+    db.close();
+  });
+
+  test("a newer release of a pedon replaces its rows: same counts, the new value served", async () => {
+    const snapshot = await baseSnapshot("newer");
+    // The "newer release": the KS tables with one layer's clay changed.
+    const folder = join(dir, "newer", "KS");
+    cpSync(KS, folder, { recursive: true });
+    const { header, rows } = csvCells(join(KS, "lab_physical_properties.csv"));
+    const clay = header.indexOf("clay_total");
+    const target = rows.findIndex((r) => r[header.indexOf("labsampnum")] === "02N01100");
+    const changed = rows.map((r, i) => (i === target ? r.map((c, j) => (j === clay ? "40.5" : c)) : r));
+    // Only numbers and keys in this table: no cell needs quotes.
+    writeFileSync(join(folder, "lab_physical_properties.csv"), [header, ...changed].map((r) => r.join(",")).join("\n") + "\n");
+    const report = await importDownloads({ provider: provider("usda_kssl"), paths: [folder], snapshotPath: snapshot, dataDir: DATA_DIR });
+    expect(report.paths[0]!.unchanged).toBe(false);
+    const db = new Database(snapshot, { readonly: true });
+    const count = (table: string) => db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()!.n;
+    expect([count("lab_combine_nasis_ncss"), count("lab_physical_properties")]).toEqual([csvCells(join(KS, "lab_combine_nasis_ncss.csv")).rows.length, rows.length]);
+    expect(db.query<{ c: string }, []>("SELECT clay_total AS c FROM lab_physical_properties WHERE labsampnum = '02N01100'").all()).toEqual([{ c: "40.5" }]);
+    db.close();
+  });
+});
+
+describe("the Lab Data Mart's SQLite download", () => {
+  test("answers as its CSV tables do: numbers stored as REAL come back as the same text", async () => {
+    // A database with the LDM table names, numeric cells stored as REAL as the Lab Data Mart's file holds them.
+    const ldm = join(dir, "ldm.sqlite");
+    const db = new Database(ldm, { create: true });
+    for (const table of ["lab_combine_nasis_ncss", "lab_layer", "lab_chemical_properties", "lab_physical_properties"]) {
+      const { header, rows } = csvCells(join(KS, `${table}.csv`));
+      db.run(`CREATE TABLE ${table} (${header.map((h) => `"${h}"`).join(", ")})`);
+      const insert = db.prepare(`INSERT INTO ${table} VALUES (${header.map(() => "?").join(", ")})`);
+      db.transaction(() => {
+        for (const row of rows) insert.run(...row.map((c) => (c === "" ? null : /^-?\d+(\.\d+)?$/.test(c) && !/^0\d/.test(c) ? Number(c) : c)));
+      })();
+    }
+    db.close();
+    const snapshot = join(dir, "from-sqlite.sqlite");
+    const report = await importDownloads({ provider: provider("usda_kssl"), paths: [ldm], snapshotPath: snapshot, dataDir: DATA_DIR });
+    expect(report.paths[0]!.format).toBe("LDM SQLite");
+    const source = new SnapshotTransport(snapshot);
+    const loam = await startLoam({ source });
+    try {
+      const { header, rows } = csvCells(join(KS, "lab_physical_properties.csv"));
+      const layers = csvCells(join(KS, "lab_layer.csv"));
+      const layersOf = (pedon: string) => layers.rows.filter((r) => r[layers.header.indexOf("pedlabsampnum")] === pedon).map((r) => r[layers.header.indexOf("labsampnum")]!);
+      for (const pedon of ["02N0245", "12N7611", "21N0261"]) {
+        const { status, body } = await loam.json(`/v1/pedons/${pedon}?properties=clay`);
+        expect(status).toBe(200);
+        const expected = layersOf(pedon).map((key) => [key, rows.find((r) => r[header.indexOf("labsampnum")] === key)?.[header.indexOf("clay_total")] || null]).sort();
+        const seen = body.layers.map((l: any) => [l.lab_sample_key, l.observations.find((o: any) => o.property.id === "clay")?.reported_value ?? null]).sort();
+        expect(seen).toEqual(expected);
+      }
+    } finally {
+      await loam.stop();
+      source.close();
+    }
+  });
+});
