@@ -13,7 +13,7 @@ import { rowRecords } from "../../src/upstream/sda/rows";
 
 const DATA = resolve(process.env.LOAM_DATA_DIR ?? "datasets");
 
-// data README §1.2 (per survey area) and §2.1 (KSSL Kansas).
+// datasets/ssurgo/README.md §1.2 (per survey area) and datasets/kssl/README.md §2.1 (KSSL Kansas).
 const AREAS: Record<string, { legend: number; mapunit: number; component: number; chorizon: number; muaggatt: number; chtexturegrp: number; mupolygon: number }> = {
   IA073: { legend: 1, mapunit: 5, component: 17, chorizon: 67, muaggatt: 5, chtexturegrp: 162, mupolygon: 13 },
   IA015: { legend: 1, mapunit: 4, component: 10, chorizon: 39, muaggatt: 4, chtexturegrp: 87, mupolygon: 4 },
