@@ -185,7 +185,7 @@ describe("served text takes a provider's words from what it declares", () => {
   test("an unknown map unit's 404 names the survey areas the snapshot holds (the provider's own places), not the lab collections", async () => {
     const { status, body } = await defaults.loam.json("/v1/soil/mapunits/1");
     expect(status).toBe(404);
-    const symbols = readdirSync(join(DATA_DIR, "ssurgo")).map((d) => d.slice(0, 5).toUpperCase()).sort();
+    const symbols = readdirSync(join(DATA_DIR, "ssurgo"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).map((d) => d.slice(0, 5).toUpperCase()).sort();
     // Every survey area, in area-symbol order (as the coverage lines list them).
     const at = symbols.map((symbol) => body.error.message.indexOf(` ${symbol} `));
     expect(at.every((i) => i > 0)).toBe(true);

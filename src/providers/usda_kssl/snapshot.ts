@@ -75,7 +75,8 @@ export const KSSL_SNAPSHOT: SnapshotStep = {
   /** The build: every `<dataDir>/kssl/<collection>/` folder of CSV tables (or database file). */
   async import(db, dataDir, log) {
     const dir = join(dataDir, FOLDER);
-    const entries = existsSync(dir) ? readdirSync(dir).sort().map((name) => join(dir, name)) : [];
+    // Folders and downloads only: a README beside them is not a dataset.
+    const entries = existsSync(dir) ? readdirSync(dir).sort().map((name) => join(dir, name)).filter((path) => statSync(path).isDirectory() || /\.(sqlite3?|db|gpkg)$/i.test(path)) : [];
     const warnings: string[] = [];
     const sources = entries.filter((path) => formatOf(path) !== null || (warnings.push(`skipped ${FOLDER}/${basename(path)}: no lab_combine_nasis_ncss.csv`), false));
     const added = await addAll(db, sources, log);

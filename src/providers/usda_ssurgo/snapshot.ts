@@ -7,10 +7,10 @@
 import type { Database } from "bun:sqlite";
 import { existsSync, openSync, readSync, closeSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { createBaseSchema, SURVEY_AREA_DATASETS, type DatasetInfo } from "../../upstream/snapshot-schema";
+import { SURVEY_AREA_DATASETS, type DatasetInfo } from "../../upstream/snapshot-schema";
 import type { ImportFormat, ImportResult, SnapshotStep } from "../provider";
 import { SSURGO_SHORT_NAME } from "./catalog";
-import { deleteSsurgoArea, importSsurgoFolder, legendAreaSymbols, type SsurgoFolderReport, type SurveyArea } from "./wss-import";
+import { createSsurgoTables, deleteSsurgoArea, importSsurgoFolder, legendAreaSymbols, type SsurgoFolderReport, type SurveyArea } from "./wss-import";
 import { findSurveyFolders, withSurveyFolders } from "./wss-zip";
 
 /** The survey areas' folder of the data directory (LOAM_DATA_DIR). */
@@ -108,14 +108,15 @@ async function addAll(db: Database, sources: readonly string[], log: (line: stri
 
 export const SSURGO_SNAPSHOT: SnapshotStep = {
   layout: "1",
-  create: createBaseSchema,
+  create: createSsurgoTables,
   formats: WSS_FORMATS,
   formatOf,
   /** The build: every download under `<dataDir>/ssurgo/` (a folder per area, or zips). */
   async import(db, dataDir, log) {
-    createBaseSchema(db);
+    createSsurgoTables(db);
     const dir = join(dataDir, FOLDER);
-    const entries = existsSync(dir) ? readdirSync(dir).sort().map((name) => join(dir, name)) : [];
+    // Folders and downloads only: a README beside them is not a dataset.
+    const entries = existsSync(dir) ? readdirSync(dir).sort().map((name) => join(dir, name)).filter((path) => statSync(path).isDirectory() || /\.zip$/i.test(path)) : [];
     const warnings: string[] = [];
     const sources = entries.filter((path) => formatOf(path) !== null || (warnings.push(`skipped ${FOLDER}/${basename(path)}: not a Web Soil Survey download (no tabular/ folder)`), false));
     const added = await addAll(db, sources, log);
