@@ -77,6 +77,8 @@ const ROOMS: Record<string, { kind: string; may: readonly string[] | "anything" 
   "shapes/sites": { kind: "shared", may: [...LEAVES, "answer", "domain", "providers/provider", "upstream/transport", "upstream/cache"] },
   // A composite serves several features' data through one protocol (OGC API - Features).
   collections: { kind: "composite", may: [...FEATURE_READS, "geochem", "mapunits", "pedons", "shapes/site_series", "providers/connect"] },
+  // A composite that sets every source's answer at a point side by side, each through its own feature's service (docs/decisions.md#evidence).
+  evidence: { kind: "composite", may: [...FEATURE_READS, "location", "summaries", "pedons", "geochem", "shapes/point_values", "shapes/site_series"] },
   // What features share.
   http: { kind: "shared", may: [...LEAVES, "config", "answer", "domain", "redis/client", "upstream/transport"] },
   answer: { kind: "shared", may: [...LEAVES, "domain", "catalog", "providers/provider", "providers/registry", "providers/connect", "upstream/transport", "upstream/cache"] },
