@@ -16,6 +16,7 @@ import type { Provider } from "../../src/providers/provider";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { parseRfc4180 } from "../support/csv";
 import { DATA_DIR, startLoam } from "../support/server";
+import { tool } from "../support/tools";
 
 const ROOT = join(import.meta.dir, "../..");
 const provider = (id: string) => DEFAULT_PROVIDERS.find((p) => p.id === id) as Provider;
@@ -200,6 +201,36 @@ describe("the Lab Data Mart's SQLite download", () => {
         const seen = body.layers.map((l: any) => [l.lab_sample_key, l.observations.find((o: any) => o.property.id === "clay")?.reported_value ?? null]).sort();
         expect(seen).toEqual(expected);
       }
+    } finally {
+      await loam.stop();
+      source.close();
+    }
+  });
+});
+
+const gdalwarp = tool("gdalwarp", "gdal-bin");
+
+describe.skipIf(!gdalwarp)("SoilGrids' own data type", () => {
+  test("an Int16 GeoTIFF with NoData -32768 (as cut from SoilGrids' VRTs) answers its cells and its NoData", async () => {
+    const clip = join(DATA_DIR, "soilgrids/raster/clay_0-5cm_mean.tif");
+    mkdirSync(join(dir, "int16"), { recursive: true });
+    const path = join(dir, "int16", "clay_0-5cm_mean.tif");
+    const run = Bun.spawnSync([gdalwarp!, "-q", "-ot", "Int16", "-srcnodata", "65535", "-dstnodata", "-32768", "-co", "TILED=YES", "-co", "COMPRESS=DEFLATE", clip, path]);
+    expect(run.exitCode).toBe(0);
+    const snapshot = join(dir, "int16.sqlite");
+    await importDownloads({ provider: provider("isric_soilgrids"), paths: [path], snapshotPath: snapshot, dataDir: DATA_DIR });
+    const source = new SnapshotTransport(snapshot);
+    const loam = await startLoam({ source });
+    try {
+      // The same cells as the UInt16 original (GDAL's reading of it), NoData now -32768.
+      const value = (file: string, lon: number, lat: number) => Number(Bun.spawnSync(["gdallocationinfo", "-valonly", "-wgs84", file, String(lon), String(lat)]).stdout.toString().trim());
+      const cell = (await loam.json("/v1/providers/isric_soilgrids/raw/location?latitude=18.65&longitude=-71.6&properties=clay")).body.upstream_response.snapshot_clips[0];
+      expect([cell.value, cell.nodata]).toEqual([value(clip, -71.6, 18.65), -32768]);
+      expect(cell.value).toBe(value(path, -71.6, 18.65));
+      const empty = await loam.json("/v1/soil/modeled?latitude=18.697297&longitude=-71.829129&properties=clay&depth_bottom_cm=5");
+      expect(value(path, -71.829129, 18.697297)).toBe(-32768);
+      expect(empty.body.observations).toEqual([]);
+      expect(empty.body.warnings.some((w: string) => w.includes("NoData (-32768)"))).toBe(true);
     } finally {
       await loam.stop();
       source.close();

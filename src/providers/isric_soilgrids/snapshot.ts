@@ -49,7 +49,8 @@ export interface Clip {
   width: number;
   height: number;
   nodata: number;
-  values: Uint16Array;
+  /** UInt16 (the repository's clips) or Int16 (SoilGrids' own VRTs, NoData -32768), as the file stores them. */
+  values: Uint16Array | Int16Array;
 }
 
 /** The command that converts a raster to what Loam reads, keeping SoilGrids' file name (docs/your-region.md). */
@@ -72,8 +73,8 @@ async function readClip(path: string, file: string, match: RegExpExecArray): Pro
     const crs = keys.ProjectedCSTypeGeoKey !== undefined ? `projected CRS ${String(keys.ProjectedCSTypeGeoKey)}` : `geographic CRS ${String(epsg)}`;
     throw new Error(`${file} is in ${crs}, not EPSG:4326; convert it first: ${warpCommand(file)}`);
   }
-  const [band] = (await image.readRasters()) as unknown as Uint16Array[];
-  if (!(band instanceof Uint16Array)) throw new Error(`${file}: not a UInt16 band`);
+  const [band] = (await image.readRasters()) as unknown as (Uint16Array | Int16Array)[];
+  if (!(band instanceof Uint16Array || band instanceof Int16Array)) throw new Error(`${file}: not a UInt16 or Int16 band (SoilGrids' VRTs are Int16)`);
   const nodata = image.getGDALNoData();
   const description = (image.fileDirectory as { ImageDescription?: string }).ImageDescription;
   return {
@@ -91,7 +92,7 @@ async function readClip(path: string, file: string, match: RegExpExecArray): Pro
       cellH: Math.abs(cellH),
       width: image.getWidth(),
       height: image.getHeight(),
-      nodata: nodata ?? 65535,
+      nodata: nodata ?? (band instanceof Int16Array ? -32768 : 65535),
       values: band,
     },
   };
@@ -101,18 +102,18 @@ function createTable(db: Database): void {
   db.run(
     `CREATE TABLE IF NOT EXISTS ${TABLE} (layer TEXT NOT NULL, depth TEXT NOT NULL, statistic TEXT NOT NULL, file TEXT NOT NULL, band TEXT NOT NULL, sha256 TEXT NOT NULL, crs TEXT NOT NULL, ` +
       "origin_lon REAL NOT NULL, origin_lat REAL NOT NULL, cell_w REAL NOT NULL, cell_h REAL NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL, nodata INTEGER NOT NULL, cells BLOB NOT NULL, " +
-      "dataset TEXT NOT NULL, PRIMARY KEY (layer, depth, statistic))",
+      "dataset TEXT NOT NULL, sample TEXT NOT NULL, PRIMARY KEY (layer, depth, statistic))",
   );
 }
 
 /** Store the clips (each replaces the clip of its layer, depth and statistic held), as part of dataset `dataset`. */
 async function storeClips(db: Database, paths: readonly string[], dataset: string, log: (line: string) => void): Promise<Box[]> {
   const boxes: Box[] = [];
-  const insert = db.query(`INSERT OR REPLACE INTO ${TABLE} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insert = db.query(`INSERT OR REPLACE INTO ${TABLE} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   for (const path of paths) {
     const file = basename(path);
     const { clip: c, sha256 } = await readClip(path, file, FILE_NAME.exec(file)!);
-    insert.run(c.layer, c.depth, c.statistic, c.file, c.band, sha256, c.crs, c.originLon, c.originLat, c.cellW, c.cellH, c.width, c.height, c.nodata, new Uint8Array(c.values.buffer, c.values.byteOffset, c.values.byteLength), dataset);
+    insert.run(c.layer, c.depth, c.statistic, c.file, c.band, sha256, c.crs, c.originLon, c.originLat, c.cellW, c.cellH, c.width, c.height, c.nodata, new Uint8Array(c.values.buffer, c.values.byteOffset, c.values.byteLength), dataset, c.values instanceof Int16Array ? "int16" : "uint16");
     log(`${SOILGRIDS_ID}: ${file} (${c.width} x ${c.height})`);
     boxes.push(clipBox(c));
   }
@@ -183,7 +184,8 @@ export function clipsOf(db: Database, fresh = false): Clip[] {
     : [];
   const clips = rows.map((r) => {
     const blob = r.cells as Uint8Array;
-    const values = new Uint16Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+    const bytes = blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength);
+    const values = r.sample === "int16" ? new Int16Array(bytes) : new Uint16Array(bytes);
     return {
       file: String(r.file), band: String(r.band), layer: String(r.layer), depth: String(r.depth), statistic: String(r.statistic), crs: String(r.crs),
       originLon: Number(r.origin_lon), originLat: Number(r.origin_lat), cellW: Number(r.cell_w), cellH: Number(r.cell_h),
