@@ -8,7 +8,7 @@
  * staged in temporary tables first, then replaces the snapshot's rows of the same pedons: a newer
  * release of a pedon never sits beside the older one (docs/decisions.md#import).
  */
-import { Database, type SQLQueryBindings } from "bun:sqlite";
+import type { Database, SQLQueryBindings } from "bun:sqlite";
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { createBaseSchema, ensureIndexes, ensureTable, quoteIdent, tableColumns, tableExists } from "../../upstream/snapshot-schema";
@@ -100,45 +100,64 @@ export function* iterateCsvRecords(text: string): Generator<Array<string | null>
 
 const stage = (table: string) => `temp.${quoteIdent(`stage_${table}`)}`;
 
-/** A table's rows from one source: its column names and its records (each as long as the header). */
-interface TableRows {
-  /** Where it was read, for errors: the CSV file, or the database file and table. */
+/** One source table: where it is (for errors), its column names, and how to copy its rows into a staging table. */
+interface SourceTable {
+  /** The CSV file, or the database file and table. */
   where: string;
   columns: string[];
-  records: Iterable<Array<string | null>>;
+  /** Copy every row into `target` (TEXT columns in `columns` order); the number of rows. */
+  fill(db: Database, target: string): number;
 }
 
-/** Copy one source table into its staging table (TEXT columns), checking its key columns and record lengths. */
-function stageTable(db: Database, table: string, { where, columns, records }: TableRows): number {
+/** Copy one source table into its staging table, checking its header and key columns first. */
+function stageTable(db: Database, table: string, source: SourceTable): number {
+  const { where, columns } = source;
   if (columns.length === 0 || columns.some((c) => !c)) throw new Error(`${where}: missing or empty header row`);
   const missing = (KEY_COLUMNS[table] ?? []).filter((k) => !columns.includes(k));
   if (missing.length > 0) throw new Error(`${where}: no column ${missing.join(", ")}; a Lab Data Mart ${table} table has it`);
   db.run(`DROP TABLE IF EXISTS ${stage(table)}`);
   db.run(`CREATE TABLE ${stage(table)} (${columns.map((c) => `${quoteIdent(c)} TEXT`).join(", ")})`);
-  const insert = db.prepare(`INSERT INTO ${stage(table)} VALUES (${columns.map(() => "?").join(", ")})`);
-  let count = 0;
-  db.transaction(() => {
-    for (const record of records) {
-      if (record.length !== columns.length) throw new Error(`${where}: data row ${count + 1} has ${record.length} fields, the header has ${columns.length}`);
-      insert.run(...(record as SQLQueryBindings[]));
-      count++;
-    }
-  })();
-  insert.finalize();
-  return count;
+  return source.fill(db, stage(table));
 }
 
-function csvRows(path: string): TableRows {
+function csvTable(path: string): SourceTable {
   const records = iterateCsvRecords(decodeText(readFileSync(path)));
   const header = records.next();
-  return { where: path, columns: header.done ? [] : header.value.map((h) => h ?? ""), records: { [Symbol.iterator]: () => records } };
+  const columns = header.done ? [] : header.value.map((h) => h ?? "");
+  return {
+    where: path,
+    columns,
+    fill(db, target) {
+      const insert = db.prepare(`INSERT INTO ${target} VALUES (${columns.map(() => "?").join(", ")})`);
+      let count = 0;
+      db.transaction(() => {
+        for (const record of records) {
+          if (record.length !== columns.length) throw new Error(`${path}: data row ${count + 1} has ${record.length} fields, the header has ${columns.length}`);
+          insert.run(...(record as SQLQueryBindings[]));
+          count++;
+        }
+      })();
+      insert.finalize();
+      return count;
+    },
+  };
 }
 
-/** A table of the Lab Data Mart's SQLite / GeoPackage, every value as SQLite renders it as text (REAL 35.154017 -> "35.154017"). */
-function sqliteRows(source: Database, table: string): TableRows {
-  const columns = source.query<{ name: string }, []>(`PRAGMA table_info(${quoteIdent(table)})`).all().map((c) => c.name);
-  const select = `SELECT ${columns.map((c) => `CAST(${quoteIdent(c)} AS TEXT)`).join(", ")} FROM ${quoteIdent(table)}`;
-  return { where: `${source.filename} table ${table}`, columns, records: { [Symbol.iterator]: () => source.query(select).values()[Symbol.iterator]() as Iterator<Array<string | null>> } };
+/** The schema name the Lab Data Mart's database is attached under while it is read. */
+const LDM = "ldm";
+
+/**
+ * A table of the attached Lab Data Mart SQLite / GeoPackage, copied inside SQLite (a national file never
+ * passes through memory), every value as SQLite renders it as text (REAL 35.154017 -> "35.154017").
+ */
+function attachedTable(db: Database, path: string, table: string): SourceTable | null {
+  const columns = db.query<{ name: string }, []>(`PRAGMA ${LDM}.table_info(${quoteIdent(table)})`).all().map((c) => c.name);
+  if (columns.length === 0) return null;
+  return {
+    where: `${path} table ${table}`,
+    columns,
+    fill: (db, target) => db.run(`INSERT INTO ${target} SELECT ${columns.map((c) => `CAST(${quoteIdent(c)} AS TEXT)`).join(", ")} FROM ${LDM}.${quoteIdent(table)}`).changes,
+  };
 }
 
 /** Replace the snapshot's rows of the staged pedons (and of their layers, old and new) by the staged rows. */
@@ -163,7 +182,7 @@ function mergeStaged(db: Database, staged: readonly string[]): void {
 }
 
 /** Stage every table a source has (a folder of CSV files or a SQLite file), merge, and index. */
-function importSource(db: Database, where: string, collection: string, read: (table: string) => TableRows | null, log: (line: string) => void): KsslFolderReport {
+function importSource(db: Database, where: string, collection: string, read: (table: string) => SourceTable | null, log: (line: string) => void): KsslFolderReport {
   createBaseSchema(db);
   const rows: Record<string, number> = {};
   const warnings: string[] = [];
@@ -195,16 +214,16 @@ function importSource(db: Database, where: string, collection: string, read: (ta
 export function importKsslFolder(db: Database, folder: string, log: (line: string) => void = () => {}): KsslFolderReport {
   return importSource(db, folder, basename(folder), (table) => {
     const path = join(folder, `${table}.csv`);
-    return existsSync(path) ? csvRows(path) : null;
+    return existsSync(path) ? csvTable(path) : null;
   }, log);
 }
 
-/** Import the Lab Data Mart's SQLite or GeoPackage download (opened read-only). */
+/** Import the Lab Data Mart's SQLite or GeoPackage download (attached while read; never written). */
 export function importKsslDatabase(db: Database, path: string, log: (line: string) => void = () => {}): KsslFolderReport {
-  const source = new Database(path, { readonly: true });
+  db.query(`ATTACH DATABASE ? AS ${LDM}`).run(path);
   try {
-    return importSource(db, path, basename(path).replace(/\.[^.]*$/, ""), (table) => (tableExists(source, table) ? sqliteRows(source, table) : null), log);
+    return importSource(db, path, basename(path).replace(/\.[^.]*$/, ""), (table) => attachedTable(db, path, table), log);
   } finally {
-    source.close();
+    db.run(`DETACH DATABASE ${LDM}`);
   }
 }
