@@ -5,8 +5,8 @@
  * leaves the previous snapshot untouched; `loam import` (./import.ts) adds to a snapshot the same way.
  */
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { createBaseSchema, integrityWarnings, SNAPSHOT_FORMAT_VERSION, writeDatasetInfo, writeInfo, type DatasetInfo } from "../upstream/snapshot-schema";
 import type { Provider } from "../providers/provider";
 import { DEFAULT_PROVIDERS, snapshotSteps } from "../providers/registry";
@@ -60,8 +60,29 @@ function openScratch(path: string): Database {
   return db;
 }
 
+/** Is process `pid` running (EPERM: it is, as another user's)? */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Temporary copies left by builds or imports that died (killed, crashed): never renamed into place, so only removed. */
+function removeStaleTemps(outPath: string): void {
+  const dir = dirname(outPath) || ".";
+  const prefix = `${basename(outPath)}.tmp-`;
+  for (const name of readdirSync(dir)) {
+    const pid = name.startsWith(prefix) ? Number(name.slice(prefix.length)) : NaN;
+    if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid)) rmSync(join(dir, name), { force: true });
+  }
+}
+
 export async function atomically<T>(outPath: string, prepare: (tmp: string) => void, fill: (db: Database) => Promise<T>): Promise<T> {
   mkdirSync(dirname(outPath) || ".", { recursive: true });
+  removeStaleTemps(outPath);
   const tmp = tmpPathFor(outPath);
   rmSync(tmp, { force: true });
   let db: Database | null = null;

@@ -11,12 +11,12 @@
  * - A newer release of a dataset replaces the older: each importer deletes the rows of what it adds.
  */
 import { Database } from "bun:sqlite";
-import { closeSync, copyFileSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import type { Provider, SnapshotStep } from "../providers/provider";
 import { DEFAULT_PROVIDERS } from "../providers/registry";
 import { integrityWarnings, readSnapshotInfo, writeDatasetInfo, writeInfo, type DatasetInfo } from "../upstream/snapshot-schema";
-import { atomically, createSnapshot, staleLayout } from "./build";
+import { atomically, createSnapshot, processAlive, staleLayout } from "./build";
 
 /** A refusal: nothing was read into the snapshot, nothing changed (the command line exits 2). */
 export class ImportRefused extends Error {}
@@ -122,7 +122,37 @@ function checkPaths(provider: Provider, importer: Importer, paths: readonly stri
   });
 }
 
+/**
+ * One writer at a time per snapshot: two imports copying the same file would each rename their copy into
+ * place, and the later would drop the earlier's datasets. The lock file holds its owner's pid; a lock
+ * whose owner died is taken over.
+ */
+function lockSnapshot(snapshotPath: string): () => void {
+  const lock = `${snapshotPath}.lock`;
+  mkdirSync(dirname(lock) || ".", { recursive: true });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: "wx" });
+      return () => rmSync(lock, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw error;
+      const owner = Number(readFileSync(lock, "utf8"));
+      if (Number.isInteger(owner) && owner !== process.pid && processAlive(owner)) throw new ImportRefused(`another import (process ${owner}) is writing ${snapshotPath}; run this one when it ends`);
+      rmSync(lock, { force: true });
+    }
+  }
+}
+
 export async function importDownloads(options: ImportOptions): Promise<ImportReport> {
+  const release = lockSnapshot(options.snapshotPath);
+  try {
+    return await importLocked(options);
+  } finally {
+    release();
+  }
+}
+
+async function importLocked(options: ImportOptions): Promise<ImportReport> {
   const { provider, paths, snapshotPath, dataDir, providers = DEFAULT_PROVIDERS, onProgress = () => {} } = options;
   const started = performance.now();
   const importer = importerOf(provider);
@@ -135,7 +165,10 @@ export async function importDownloads(options: ImportOptions): Promise<ImportRep
   const todo = imported.filter((p) => !p.unchanged);
   const report: ImportReport = { snapshotPath, created, paths: imported, warnings: [], seconds: 0, bytes: 0 };
   if (todo.length > 0) {
-    await atomically(snapshotPath, (tmp) => void (created || copyFileSync(snapshotPath, tmp)), async (db) => {
+    const prepare = (tmp: string) => {
+      if (!created) copyFileSync(snapshotPath, tmp);
+    };
+    await atomically(snapshotPath, prepare, async (db) => {
       if (created) createSnapshot(db, providers);
       const now = new Date().toISOString();
       for (const [n, entry] of todo.entries()) {

@@ -127,6 +127,22 @@ describe("a failed or refused import changes nothing", () => {
   });
 });
 
+describe("one writer at a time", () => {
+  test("a live process's lock refuses the import, changing nothing; a dead one's lock and temporary copy are cleared", async () => {
+    const snapshot = await baseSnapshot("locked");
+    const lock = `${snapshot}.lock`;
+    writeFileSync(lock, String(process.ppid));
+    await expectUnchanged(snapshot, () => importDownloads({ provider: provider("usda_ssurgo"), paths: [join(DATA_DIR, "ssurgo/IA183-aoi")], snapshotPath: snapshot, dataDir: DATA_DIR }), new RegExp(`another import \\(process ${process.ppid}\\) is writing`));
+    // A process that has exited: its lock and its half-written copy are left over from a kill.
+    const dead = Bun.spawnSync(["true"]).pid;
+    writeFileSync(lock, String(dead));
+    writeFileSync(`${snapshot}.tmp-${dead}`, "half a copy");
+    const report = await importDownloads({ provider: provider("usda_ssurgo"), paths: [join(DATA_DIR, "ssurgo/IA183-aoi")], snapshotPath: snapshot, dataDir: DATA_DIR });
+    expect(report.paths.flatMap((p) => p.datasets.map((d) => d.id))).toEqual(["IA183"]);
+    expect(readdirSync(dir).filter((f) => f.startsWith("locked.sqlite"))).toEqual(["locked.sqlite"]);
+  });
+});
+
 describe("idempotent, and a newer release replaces the older", () => {
   test("the same folder twice: the second import is skipped and the file not rewritten", async () => {
     const snapshot = await baseSnapshot("twice");
