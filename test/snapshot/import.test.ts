@@ -10,6 +10,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { zipSync } from "fflate";
+import { fromArrayBuffer } from "geotiff";
 import { importDownloads, ImportRefused } from "../../src/snapshot/import";
 import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
 import type { Provider } from "../../src/providers/provider";
@@ -247,6 +248,46 @@ describe.skipIf(!gdalwarp)("SoilGrids' own data type", () => {
       expect(value(path, -71.829129, 18.697297)).toBe(-32768);
       expect(empty.body.observations).toEqual([]);
       expect(empty.body.warnings.some((w: string) => w.includes("NoData (-32768)"))).toBe(true);
+    } finally {
+      await loam.stop();
+      source.close();
+    }
+  });
+});
+
+describe.skipIf(!gdalwarp)("a large tiled raster, read window by window", () => {
+  test("is stored by reference (the snapshot does not hold its cells) and answers GDAL's cell at every point asked", async () => {
+    mkdirSync(join(dir, "large"), { recursive: true });
+    const path = join(dir, "large", "clay_0-5cm_mean.tif");
+    // 4560 x 1060 cells (above the in-place threshold), 256 x 256 DEFLATE tiles with the horizontal predictor, Int16 as SoilGrids' own.
+    const run = Bun.spawnSync([gdalwarp!, "-q", "-ts", "4560", "1060", "-r", "near", "-ot", "Int16", "-srcnodata", "65535", "-dstnodata", "-32768", "-co", "TILED=YES", "-co", "COMPRESS=DEFLATE", "-co", "PREDICTOR=2", join(DATA_DIR, "soilgrids/raster/clay_0-5cm_mean.tif"), path]);
+    expect(run.exitCode).toBe(0);
+    const snapshot = join(dir, "large.sqlite");
+    await importDownloads({ provider: provider("isric_soilgrids"), paths: [path], snapshotPath: snapshot, dataDir: DATA_DIR });
+    expect(statSync(snapshot).size).toBeLessThan(4560 * 1060 * 2);
+    const bytes = readFileSync(path);
+    const image = await (await fromArrayBuffer(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))).getImage();
+    const [west, north] = image.getOrigin() as [number, number];
+    const [dx, dy] = image.getResolution() as [number, number];
+    // Pixels spread over the raster (several tiles, tile edges included), asked at their centres.
+    const pixels = [[0, 0], [255, 255], [256, 256], [1000, 500], [2280, 530], [4559, 1059], [3071, 767], [3072, 768], [1800, 420], [2100, 300]] as const;
+    const gdal = Bun.spawnSync(["gdallocationinfo", "-valonly", path], { stdin: new TextEncoder().encode(pixels.map(([c, r]) => `${c} ${r}`).join("\n") + "\n") });
+    const expected = gdal.stdout.toString().trim().split("\n").map(Number);
+    expect(expected).toHaveLength(pixels.length);
+    expect(new Set(expected).size).toBeGreaterThan(2);
+    const source = new SnapshotTransport(snapshot);
+    const loam = await startLoam({ source });
+    try {
+      const seen: number[] = [];
+      for (const [column, row] of pixels) {
+        const lon = west + (column + 0.5) * dx;
+        const lat = north + (row + 0.5) * dy;
+        const { body } = await loam.json(`/v1/providers/isric_soilgrids/raw/location?latitude=${lat}&longitude=${lon}&properties=clay`);
+        const cell = body.upstream_response.snapshot_clips[0];
+        expect(cell.pixel).toEqual({ column, row });
+        seen.push(cell.value);
+      }
+      expect(seen).toEqual(expected);
     } finally {
       await loam.stop();
       source.close();

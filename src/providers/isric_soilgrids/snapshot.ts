@@ -7,8 +7,9 @@
  */
 import type { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { tileIndexOf, windowCell, type TileIndex } from "./window";
 import type { ImportFormat, SnapshotStep } from "../provider";
 import type { DatasetInfo } from "../../upstream/snapshot-schema";
 import { Payload, type SnapshotForm } from "../../upstream/transport";
@@ -49,8 +50,23 @@ export interface Clip {
   width: number;
   height: number;
   nodata: number;
-  /** UInt16 (the repository's clips) or Int16 (SoilGrids' own VRTs, NoData -32768), as the file stores them. */
+  /** UInt16 (the repository's clips) or Int16 (SoilGrids' own VRTs, NoData -32768), as the file stores them; empty when read in place. */
   values: Uint16Array | Int16Array;
+  /** A large tiled raster read window by window from its file at query time (./window.ts), instead of `values`. */
+  window?: TileIndex;
+}
+
+/** sha256 of a file read in chunks (a large raster does not fit in memory). */
+function fileHash(path: string): string {
+  const hasher = createHash("sha256");
+  const chunk = Buffer.alloc(1 << 22);
+  const fd = openSync(path, "r");
+  try {
+    for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) hasher.update(chunk.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return hasher.digest("hex");
 }
 
 /** The command that converts a raster to what Loam reads, keeping SoilGrids' file name (docs/your-region.md). */
@@ -59,10 +75,9 @@ export function warpCommand(file: string): string {
 }
 
 async function readClip(path: string, file: string, match: RegExpExecArray): Promise<{ clip: Clip; sha256: string }> {
-  const bytes = readFileSync(path);
   // Loaded by the snapshot build only: serving reads the stored cells, and the library costs ~20 ms at every start.
-  const { fromArrayBuffer } = await import("geotiff");
-  const tiff = await fromArrayBuffer(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  const { fromFile } = await import("geotiff");
+  const tiff = await fromFile(path);
   const image = await tiff.getImage();
   const [originLon, originLat] = image.getOrigin() as [number, number];
   const [cellW, cellH] = image.getResolution() as [number, number];
@@ -73,12 +88,13 @@ async function readClip(path: string, file: string, match: RegExpExecArray): Pro
     const crs = keys.ProjectedCSTypeGeoKey !== undefined ? `projected CRS ${String(keys.ProjectedCSTypeGeoKey)}` : `geographic CRS ${String(epsg)}`;
     throw new Error(`${file} is in ${crs}, not EPSG:4326; convert it first: ${warpCommand(file)}`);
   }
-  const [band] = (await image.readRasters()) as unknown as (Uint16Array | Int16Array)[];
+  const window = await tileIndexOf(image as unknown as Parameters<typeof tileIndexOf>[0], resolve(path));
+  const [band] = window ? [window.signed ? new Int16Array(0) : new Uint16Array(0)] : ((await image.readRasters()) as unknown as (Uint16Array | Int16Array)[]);
   if (!(band instanceof Uint16Array || band instanceof Int16Array)) throw new Error(`${file}: not a UInt16 or Int16 band (SoilGrids' VRTs are Int16)`);
   const nodata = image.getGDALNoData();
   const description = (image.fileDirectory as { ImageDescription?: string }).ImageDescription;
   return {
-    sha256: createHash("sha256").update(bytes).digest("hex"),
+    sha256: fileHash(path),
     clip: {
       file,
       band: typeof description === "string" && description ? description : file.replace(/\.tif$/, ""),
@@ -94,6 +110,7 @@ async function readClip(path: string, file: string, match: RegExpExecArray): Pro
       height: image.getHeight(),
       nodata: nodata ?? (band instanceof Int16Array ? -32768 : 65535),
       values: band,
+      ...(window ? { window } : {}),
     },
   };
 }
@@ -102,19 +119,19 @@ function createTable(db: Database): void {
   db.run(
     `CREATE TABLE IF NOT EXISTS ${TABLE} (layer TEXT NOT NULL, depth TEXT NOT NULL, statistic TEXT NOT NULL, file TEXT NOT NULL, band TEXT NOT NULL, sha256 TEXT NOT NULL, crs TEXT NOT NULL, ` +
       "origin_lon REAL NOT NULL, origin_lat REAL NOT NULL, cell_w REAL NOT NULL, cell_h REAL NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL, nodata INTEGER NOT NULL, cells BLOB NOT NULL, " +
-      "dataset TEXT NOT NULL, sample TEXT NOT NULL, PRIMARY KEY (layer, depth, statistic))",
+      "dataset TEXT NOT NULL, sample TEXT NOT NULL, window TEXT, PRIMARY KEY (layer, depth, statistic))",
   );
 }
 
 /** Store the clips (each replaces the clip of its layer, depth and statistic held), as part of dataset `dataset`. */
 async function storeClips(db: Database, paths: readonly string[], dataset: string, log: (line: string) => void): Promise<Box[]> {
   const boxes: Box[] = [];
-  const insert = db.query(`INSERT OR REPLACE INTO ${TABLE} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insert = db.query(`INSERT OR REPLACE INTO ${TABLE} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   for (const path of paths) {
     const file = basename(path);
     const { clip: c, sha256 } = await readClip(path, file, FILE_NAME.exec(file)!);
-    insert.run(c.layer, c.depth, c.statistic, c.file, c.band, sha256, c.crs, c.originLon, c.originLat, c.cellW, c.cellH, c.width, c.height, c.nodata, new Uint8Array(c.values.buffer, c.values.byteOffset, c.values.byteLength), dataset, c.values instanceof Int16Array ? "int16" : "uint16");
-    log(`${SOILGRIDS_ID}: ${file} (${c.width} x ${c.height})`);
+    insert.run(c.layer, c.depth, c.statistic, c.file, c.band, sha256, c.crs, c.originLon, c.originLat, c.cellW, c.cellH, c.width, c.height, c.nodata, new Uint8Array(c.values.buffer, c.values.byteOffset, c.values.byteLength), dataset, c.values instanceof Int16Array ? "int16" : "uint16", c.window ? JSON.stringify(c.window) : null);
+    log(`${SOILGRIDS_ID}: ${file} (${c.width} x ${c.height}${c.window ? `, read in place from ${c.window.path} at query time: keep it there` : ""})`);
     boxes.push(clipBox(c));
   }
   return boxes;
@@ -190,6 +207,7 @@ export function clipsOf(db: Database, fresh = false): Clip[] {
       file: String(r.file), band: String(r.band), layer: String(r.layer), depth: String(r.depth), statistic: String(r.statistic), crs: String(r.crs),
       originLon: Number(r.origin_lon), originLat: Number(r.origin_lat), cellW: Number(r.cell_w), cellH: Number(r.cell_h),
       width: Number(r.width), height: Number(r.height), nodata: Number(r.nodata), values,
+      ...(typeof r.window === "string" ? { window: JSON.parse(r.window) as TileIndex } : {}),
     };
   });
   loaded.set(db, clips);
@@ -207,7 +225,7 @@ export function cellOf(clip: Clip, longitude: number, latitude: number): ClipCel
     origin: [clip.originLon, clip.originLat], cell_size: [clip.cellW, clip.cellH], width: clip.width, height: clip.height, nodata: clip.nodata,
     pixel: { column, row },
     cell_center: [clip.originLon + (column + 0.5) * clip.cellW, clip.originLat - (row + 0.5) * clip.cellH],
-    value: clip.values[row * clip.width + column]!,
+    value: clip.window ? windowCell(clip.window, column, row) : clip.values[row * clip.width + column]!,
   };
 }
 
@@ -228,10 +246,13 @@ export function pointForm<P extends { latitude: number; longitude: number; layer
   };
 }
 
-/** The grid query's offline form: every clip with its cells (a few thousand each). */
+/**
+ * The grid query's offline form: every clip with its cells (a few thousand each). A raster read in place
+ * (millions of cells) is not sent as one grid: its points answer, the map draws the stored clips.
+ */
 export const gridForm: SnapshotForm<Record<string, never>> = {
   prepare(snapshot) {
-    const clips = clipsOf(snapshot.db);
+    const clips = clipsOf(snapshot.db).filter((c) => !c.window);
     return () =>
       Payload.ofJson({
         clips: clips.map((c) => ({
