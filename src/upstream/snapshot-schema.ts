@@ -4,7 +4,7 @@
  * Source tables keep their upstream names and columns (SSURGO `legend`, `mapunit`, ...; LDM
  * `lab_layer`, ...) so a query reads like its Soil Data Access twin. Loam's own shared table:
  * `snapshot_info` (key/value: build time, layouts, one JSON entry per dataset, imported paths' hashes);
- * each provider creates its own (usda_ssurgo's `ssurgo_columns`, `mupolygon`: src/providers/usda_ssurgo/wss-import.ts).
+ * each provider creates its own (the survey provider's `ssurgo_columns` and `mupolygon`, in its folder).
  */
 import type { Database } from "bun:sqlite";
 
