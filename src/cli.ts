@@ -102,13 +102,14 @@ ${lines.join("\n")}
 `;
 }
 
-/** A progress bar on a terminal (one line, rewritten); a line at a time otherwise. */
-function progressWriter(): { write(line: string, done: number, total: number): void; end(): void } {
+/** A progress bar on a terminal (one line, rewritten, naming what is being read); a line per download otherwise. */
+function progressWriter(): { write(line: string, done: number, total: number, detail: boolean): void; end(): void } {
   const tty = process.stderr.isTTY === true;
   let drawn = false;
   return {
-    write(line, done, total) {
-      if (!tty) return void process.stderr.write(`${line}\n`);
+    write(line, done, total, detail) {
+      // Off a terminal (logs, CI): a line as each download starts and ends, not the importers' every table.
+      if (!tty) return void (detail || process.stderr.write(`${line}\n`));
       const width = 20;
       const filled = total === 0 ? width : Math.round((done / total) * width);
       const text = `[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} ${line}`;

@@ -29,8 +29,8 @@ export interface ImportOptions {
   dataDir: string;
   /** Whose tables a new snapshot holds (default: the registry's providers). */
   providers?: readonly Provider[];
-  /** Progress: a line, and how many of the paths are done. */
-  onProgress?: (line: string, done: number, total: number) => void;
+  /** Progress: a line, how many of the paths are done, and whether it is an importer's detail (a table, a file) rather than a path starting or ending. */
+  onProgress?: (line: string, done: number, total: number, detail: boolean) => void;
 }
 
 export interface ImportedPath {
@@ -173,15 +173,15 @@ async function importLocked(options: ImportOptions): Promise<ImportReport> {
       const now = new Date().toISOString();
       for (const [n, entry] of todo.entries()) {
         const t0 = performance.now();
-        onProgress(`${provider.id}: ${entry.path} (${entry.format})`, n, todo.length);
-        const added = await importer.importFiles(db, [entry.path], { dataDir, log: (line) => onProgress(line, n, todo.length) });
+        onProgress(`${provider.id}: importing ${entry.path} (${entry.format})`, n, todo.length, false);
+        const added = await importer.importFiles(db, [entry.path], { dataDir, log: (line) => onProgress(line, n, todo.length, true) });
         for (const info of added.datasets) writeDatasetInfo(db, info);
         entry.datasets = added.datasets;
         report.warnings.push(...added.warnings);
         const hash = hashes[imported.indexOf(entry)]!;
         writeInfo(db, importKey(provider.id, hash), JSON.stringify({ path: resolve(entry.path), format: entry.format, datasets: added.datasets.map((d) => d.id), imported_at: now }));
         entry.seconds = (performance.now() - t0) / 1000;
-        onProgress(`${provider.id}: ${entry.path} imported`, n + 1, todo.length);
+        onProgress(`${provider.id}: ${entry.path} imported (${added.datasets.length} dataset(s), ${entry.seconds.toFixed(2)} s)`, n + 1, todo.length, false);
       }
       report.warnings.push(...integrityWarnings(db));
       if (created) writeInfo(db, "built_at", now);

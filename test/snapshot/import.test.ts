@@ -128,6 +128,19 @@ describe("a failed or refused import changes nothing", () => {
   });
 });
 
+describe("what the command line says", () => {
+  test("off a terminal: a progress line as each download starts and ends on stderr, one summary line per dataset on stdout", () => {
+    const snapshot = join(dir, "lines.sqlite");
+    const areas = ["IA073-aoi", "MH936"].map((a) => join(DATA_DIR, "ssurgo", a));
+    const run = Bun.spawnSync(["bun", join(ROOT, "src/cli.ts"), "import", "usda_ssurgo", ...areas, "--snapshot", snapshot], { cwd: ROOT });
+    expect(run.exitCode).toBe(0);
+    const progress = run.stderr.toString().split("\n").filter((l) => l.startsWith("usda_ssurgo: "));
+    expect(progress.map((l) => l.replace(/ \(1 dataset\(s\), [0-9.]+ s\)$/, ""))).toEqual(areas.flatMap((a) => [`usda_ssurgo: importing ${a} (WSS folder)`, `usda_ssurgo: ${a} imported`]));
+    const out = run.stdout.toString().trim().split("\n");
+    expect(out.map((l) => l.split(" (")[0])).toEqual(["usda_ssurgo: SSURGO IA073 Greene County, Iowa", "usda_ssurgo: SSURGO MH936 Islands of Airik, Arno, Majuro, Mili and Taroa, Republic of the Marshall Islands", `snapshot created: ${snapshot}`]);
+  });
+});
+
 describe("one writer at a time", () => {
   test("a live process's lock refuses the import, changing nothing; a dead one's lock and temporary copy are cleared", async () => {
     const snapshot = await baseSnapshot("locked");
