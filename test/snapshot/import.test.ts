@@ -128,6 +128,38 @@ describe("a failed or refused import changes nothing", () => {
   });
 });
 
+describe("a snapshot holding only what was imported", () => {
+  test("serves it, and every other source answers with its coverage warning", async () => {
+    const snapshot = await baseSnapshot("only-kssl");
+    const source = new SnapshotTransport(snapshot);
+    const loam = await startLoam({ source });
+    try {
+      expect(source.describe().coverage).toEqual(["KSSL Kansas lab pedons (462)"]);
+      expect((await loam.json("/v1/pedons/02N0245?properties=clay")).body.layers.length).toBeGreaterThan(0);
+      const survey = await loam.json("/v1/soil/location?latitude=41.944131&longitude=-94.359608");
+      expect(survey.status).toBe(200);
+      expect(survey.body.map_units).toEqual([]);
+      expect(survey.body.warnings.join(" ")).toContain("outside this offline snapshot (areas: none)");
+      const unit = await loam.json("/v1/soil/mapunits/2765528");
+      expect([unit.status, unit.body.error.message]).toEqual([404, expect.stringContaining("The offline snapshot holds no survey area.")]);
+      const sites = await loam.json("/v1/geochem/sites?bbox=-96,38,-95,39");
+      expect([sites.status, sites.body.features]).toEqual([200, []]);
+      expect(sites.body.warnings.join(" ")).toContain("holds no USGS DS 801 geochemistry sites (the file was not imported)");
+      const modeled = await loam.json("/v1/soil/modeled?latitude=18.65&longitude=-71.6&properties=clay");
+      expect([modeled.status, modeled.body.observations]).toEqual([200, []]);
+      const stations = await loam.json("/v1/stations?bbox=-100,30,-90,40");
+      expect([stations.status, stations.body.features]).toEqual([200, []]);
+      const providers = (await loam.json("/v1/providers")).body.providers as any[];
+      const others = providers.filter((p) => p.operational && p.id !== "usda_kssl");
+      expect(others.length).toBe(DEFAULT_PROVIDERS.filter((p) => p.role !== "planned").length - 1);
+      for (const p of others) expect(p.coverage).toEndWith("This instance serves an offline snapshot holding none of its data.");
+    } finally {
+      await loam.stop();
+      source.close();
+    }
+  });
+});
+
 describe("what the command line says", () => {
   test("off a terminal: a progress line as each download starts and ends on stderr, one summary line per dataset on stdout", () => {
     const snapshot = join(dir, "lines.sqlite");
