@@ -57,6 +57,9 @@ async function ensureSnapshot(configured: string | null, dataDir: string): Promi
     const values = await snapshotInfo(outPath);
     const stale = values ? staleLayout(values) : "an unreadable layout";
     if (stale === null) return void console.error(`loam: snapshot present at ${outPath}`);
+    // A rebuild from the data folder would drop what `loam import` added: say so instead.
+    const imports = values ? [...values.keys()].filter((k) => k.startsWith("import:")).length : 0;
+    if (imports > 0) return void console.error(`loam: the snapshot at ${outPath} has an older layout (${stale}) and holds ${imports} imported download(s); it is kept: import them again into a new snapshot (loam import <provider> <path>... --snapshot <new file>)`);
     if (!existsSync(dataDir)) return void console.error(`loam: the snapshot at ${outPath} has an older layout (${stale}) and there are no source exports at ${dataDir} to rebuild it`);
     console.error(`loam: the snapshot at ${outPath} has an older layout (${stale}); rebuilding it`);
   }

@@ -173,6 +173,20 @@ describe("what the command line says", () => {
   });
 });
 
+describe("npm install keeps what was imported", () => {
+  test("a snapshot of an older layout holding imports is kept, byte for byte, with a sentence saying what to do", async () => {
+    const snapshot = await baseSnapshot("older");
+    const db = new Database(snapshot);
+    db.run("UPDATE snapshot_info SET value = '0' WHERE key = 'layout:usda_kssl'");
+    db.close();
+    const before = readFileSync(snapshot);
+    const ensure = Bun.spawnSync(["bun", join(ROOT, "src/cli.ts"), "snapshot", "ensure"], { cwd: ROOT, env: { ...process.env, LOAM_SNAPSHOT: snapshot } });
+    expect(ensure.exitCode).toBe(0);
+    expect(ensure.stderr.toString()).toContain("holds 1 imported download(s); it is kept: import them again into a new snapshot");
+    expect(readFileSync(snapshot).equals(before)).toBe(true);
+  });
+});
+
 describe("one writer at a time", () => {
   test("a live process's lock refuses the import, changing nothing; a dead one's lock and temporary copy are cleared", async () => {
     const snapshot = await baseSnapshot("locked");
