@@ -226,6 +226,13 @@ describe("idempotent, and a newer release replaces the older", () => {
     db.close();
   });
 
+  test("a folder of many survey areas (as a state's download unpacks) is one path: each area its dataset", async () => {
+    const snapshot = join(dir, "many.sqlite");
+    const report = await importDownloads({ provider: provider("usda_ssurgo"), paths: [join(DATA_DIR, "ssurgo")], snapshotPath: snapshot, dataDir: DATA_DIR });
+    const folders = readdirSync(join(DATA_DIR, "ssurgo"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name.slice(0, 5).toUpperCase()).sort();
+    expect(report.paths[0]!.datasets.map((d) => d.id).sort()).toEqual(folders);
+  });
+
   test("a newer release of a pedon replaces its rows: same counts, the new value served", async () => {
     const snapshot = await baseSnapshot("newer");
     // The "newer release": the KS tables with one layer's clay changed.
