@@ -11,8 +11,9 @@
  * - A newer release of a dataset replaces the older: each importer deletes the rows of what it adds.
  */
 import { Database } from "bun:sqlite";
-import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { contentHash } from "../providers/file-hash";
 import type { Provider, SnapshotStep } from "../providers/provider";
 import { DEFAULT_PROVIDERS } from "../providers/registry";
 import { integrityWarnings, readSnapshotInfo, writeDatasetInfo, writeInfo, type DatasetInfo } from "../upstream/snapshot-schema";
@@ -68,28 +69,6 @@ export function importers(providers: readonly Provider[] = DEFAULT_PROVIDERS): {
 }
 
 const formatList = (importer: Importer) => importer.formats.map((f) => `${f.name}: ${f.description}`).join("; ");
-
-/** Every file under a path, sorted (the path itself when it is a file). */
-function filesUnder(path: string): string[] {
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).sort().flatMap((name) => filesUnder(join(path, name)));
-}
-
-/** sha256 of a file, or of a folder's files (relative names and contents), read in chunks: a national download does not fit in memory. */
-export function contentHash(path: string): string {
-  const hasher = new Bun.CryptoHasher("sha256");
-  const chunk = Buffer.alloc(1 << 22);
-  for (const file of filesUnder(path)) {
-    hasher.update(`${relative(path, file)}\0`);
-    const fd = openSync(file, "r");
-    try {
-      for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) hasher.update(chunk.subarray(0, n));
-    } finally {
-      closeSync(fd);
-    }
-  }
-  return hasher.digest("hex");
-}
 
 const importKey = (providerId: string, hash: string) => `import:${providerId}:${hash}`;
 

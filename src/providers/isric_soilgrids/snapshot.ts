@@ -6,8 +6,8 @@
  * the whole grid of each clip. Only validated numbers reach SQL.
  */
 import type { Database } from "bun:sqlite";
-import { createHash } from "node:crypto";
-import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { contentHash } from "../file-hash";
 import { basename, join, resolve } from "node:path";
 import { tileIndexOf, windowCell, type TileIndex } from "./window";
 import type { ImportFormat, SnapshotStep } from "../provider";
@@ -56,19 +56,6 @@ export interface Clip {
   window?: TileIndex;
 }
 
-/** sha256 of a file read in chunks (a large raster does not fit in memory). */
-function fileHash(path: string): string {
-  const hasher = createHash("sha256");
-  const chunk = Buffer.alloc(1 << 22);
-  const fd = openSync(path, "r");
-  try {
-    for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) hasher.update(chunk.subarray(0, n));
-  } finally {
-    closeSync(fd);
-  }
-  return hasher.digest("hex");
-}
-
 /** The command that converts a raster to what Loam reads, keeping SoilGrids' file name (docs/your-region.md). */
 export function warpCommand(file: string): string {
   return `gdalwarp -t_srs EPSG:4326 -co TILED=YES -co COMPRESS=DEFLATE ${file} 4326/${file}`;
@@ -94,7 +81,7 @@ async function readClip(path: string, file: string, match: RegExpExecArray): Pro
   const nodata = image.getGDALNoData();
   const description = (image.fileDirectory as { ImageDescription?: string }).ImageDescription;
   return {
-    sha256: fileHash(path),
+    sha256: contentHash(path),
     clip: {
       file,
       band: typeof description === "string" && description ? description : file.replace(/\.tif$/, ""),
