@@ -4,14 +4,17 @@
  * pedons, or the national database).
  */
 import type { Database } from "bun:sqlite";
-import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { createBaseSchema, LAB_COLLECTION_DATASETS, type DatasetInfo } from "../../upstream/snapshot-schema";
 import type { ImportFormat, ImportResult, SnapshotStep } from "../provider";
+import { eachDownload, folderDownloads, startsWith } from "../data-folder";
 import { importKsslDatabase, importKsslFolder, type KsslFolderReport } from "./ldm-import";
 import { US_STATE_NAMES } from "./us-states";
 
 const FOLDER = "kssl";
+/** The names the Lab Data Mart's database download has (SQLite or GeoPackage). */
+const DATABASE_FILE = /\.(sqlite3?|db|gpkg)$/i;
 const SHORT_NAME = "KSSL";
 
 export const LDM_FORMATS: readonly ImportFormat[] = [
@@ -19,20 +22,10 @@ export const LDM_FORMATS: readonly ImportFormat[] = [
   { name: "LDM SQLite", description: "the Lab Data Mart's SQLite or GeoPackage download (.sqlite, .db, .gpkg; the same table names)" },
 ];
 
-function isSqlite(path: string): boolean {
-  const fd = openSync(path, "r");
-  try {
-    const head = Buffer.alloc(16);
-    return readSync(fd, head, 0, 16, 0) === 16 && head.toString("latin1") === "SQLite format 3\0";
-  } finally {
-    closeSync(fd);
-  }
-}
-
 function formatOf(path: string): string | null {
   if (!existsSync(path)) return null;
   if (statSync(path).isDirectory()) return existsSync(join(path, "lab_combine_nasis_ncss.csv")) ? LDM_FORMATS[0]!.name : null;
-  return /\.(sqlite3?|db|gpkg)$/i.test(path) && isSqlite(path) ? LDM_FORMATS[1]!.name : null;
+  return DATABASE_FILE.test(path) && startsWith(path, "SQLite format 3\0") ? LDM_FORMATS[1]!.name : null;
 }
 
 function collectionDataset(report: KsslFolderReport, db: Database): DatasetInfo {
@@ -57,14 +50,10 @@ function collectionDataset(report: KsslFolderReport, db: Database): DatasetInfo 
   };
 }
 
-async function addAll(db: Database, paths: readonly string[], log: (line: string) => void): Promise<ImportResult> {
-  const result: ImportResult = { datasets: [], warnings: [] };
-  for (const path of paths) {
-    const report = statSync(path).isDirectory() ? importKsslFolder(db, path, log) : importKsslDatabase(db, path, log);
-    result.warnings.push(...report.warnings);
-    result.datasets.push(collectionDataset(report, db));
-  }
-  return result;
+/** One download: a folder of CSV tables, or the database file. */
+function addDownload(db: Database, path: string, log: (line: string) => void): ImportResult {
+  const report = statSync(path).isDirectory() ? importKsslFolder(db, path, log) : importKsslDatabase(db, path, log);
+  return { datasets: [collectionDataset(report, db)], warnings: report.warnings };
 }
 
 export const KSSL_SNAPSHOT: SnapshotStep = {
@@ -74,13 +63,9 @@ export const KSSL_SNAPSHOT: SnapshotStep = {
   formatOf,
   /** The build: every `<dataDir>/kssl/<collection>/` folder of CSV tables (or database file). */
   async import(db, dataDir, log) {
-    const dir = join(dataDir, FOLDER);
-    // Folders and downloads only: a README beside them is not a dataset.
-    const entries = existsSync(dir) ? readdirSync(dir).sort().map((name) => join(dir, name)).filter((path) => statSync(path).isDirectory() || /\.(sqlite3?|db|gpkg)$/i.test(path)) : [];
-    const warnings: string[] = [];
-    const sources = entries.filter((path) => formatOf(path) !== null || (warnings.push(`skipped ${FOLDER}/${basename(path)}: no lab_combine_nasis_ncss.csv`), false));
-    const added = await addAll(db, sources, log);
+    const { paths, warnings } = folderDownloads(dataDir, FOLDER, DATABASE_FILE, formatOf, "no lab_combine_nasis_ncss.csv");
+    const added = await eachDownload(db, paths, (db, path) => addDownload(db, path, log));
     return { datasets: added.datasets, warnings: [...warnings, ...added.warnings] };
   },
-  importFiles: (db, paths, { log }) => addAll(db, paths, log),
+  importFiles: (db, paths, { log }) => eachDownload(db, paths, (db, path) => addDownload(db, path, log)),
 };

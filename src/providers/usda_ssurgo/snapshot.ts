@@ -5,10 +5,11 @@
  * the older one.
  */
 import type { Database } from "bun:sqlite";
-import { existsSync, openSync, readSync, closeSync, readdirSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { basename } from "node:path";
 import { SURVEY_AREA_DATASETS, type DatasetInfo } from "../../upstream/snapshot-schema";
 import type { ImportFormat, ImportResult, SnapshotStep } from "../provider";
+import { eachDownload, folderDownloads, startsWith } from "../data-folder";
 import { SSURGO_SHORT_NAME } from "./catalog";
 import { createSsurgoTables, deleteSsurgoArea, importSsurgoFolder, legendAreaSymbols, type SsurgoFolderReport, type SurveyArea } from "./wss-import";
 import { findSurveyFolders, withSurveyFolders } from "./wss-zip";
@@ -23,14 +24,7 @@ export const WSS_FORMATS: readonly ImportFormat[] = [
 
 /** A .zip by its name and its first bytes (a local file header); its content is read at import. */
 function isZip(path: string): boolean {
-  if (!/\.zip$/i.test(path)) return false;
-  const fd = openSync(path, "r");
-  try {
-    const head = Buffer.alloc(4);
-    return readSync(fd, head, 0, 4, 0) === 4 && head.readUInt32LE(0) === 0x04034b50;
-  } finally {
-    closeSync(fd);
-  }
+  return /\.zip$/i.test(path) && startsWith(path, "PK\x03\x04");
 }
 
 function formatOf(path: string): string | null {
@@ -96,16 +90,6 @@ async function addDownload(db: Database, source: string, log: (line: string) => 
   return { datasets, warnings };
 }
 
-async function addAll(db: Database, sources: readonly string[], log: (line: string) => void): Promise<ImportResult> {
-  const result: ImportResult = { datasets: [], warnings: [] };
-  for (const source of sources) {
-    const added = await addDownload(db, source, log);
-    result.datasets.push(...added.datasets);
-    result.warnings.push(...added.warnings);
-  }
-  return result;
-}
-
 export const SSURGO_SNAPSHOT: SnapshotStep = {
   layout: "1",
   create: createSsurgoTables,
@@ -114,13 +98,9 @@ export const SSURGO_SNAPSHOT: SnapshotStep = {
   /** The build: every download under `<dataDir>/ssurgo/` (a folder per area, or zips). */
   async import(db, dataDir, log) {
     createSsurgoTables(db);
-    const dir = join(dataDir, FOLDER);
-    // Folders and downloads only: a README beside them is not a dataset.
-    const entries = existsSync(dir) ? readdirSync(dir).sort().map((name) => join(dir, name)).filter((path) => statSync(path).isDirectory() || /\.zip$/i.test(path)) : [];
-    const warnings: string[] = [];
-    const sources = entries.filter((path) => formatOf(path) !== null || (warnings.push(`skipped ${FOLDER}/${basename(path)}: not a Web Soil Survey download (no tabular/ folder)`), false));
-    const added = await addAll(db, sources, log);
+    const { paths, warnings } = folderDownloads(dataDir, FOLDER, /\.zip$/i, formatOf, "not a Web Soil Survey download (no tabular/ folder)");
+    const added = await eachDownload(db, paths, (db, path) => addDownload(db, path, log));
     return { datasets: added.datasets, warnings: [...warnings, ...added.warnings] };
   },
-  importFiles: (db, paths, { log }) => addAll(db, paths, log),
+  importFiles: (db, paths, { log }) => eachDownload(db, paths, (db, path) => addDownload(db, path, log)),
 };
