@@ -14,13 +14,15 @@ import { tableExists, type DatasetInfo } from "../../upstream/snapshot-schema";
 import { Payload } from "../../upstream/transport";
 import type { ImportFormat, SnapshotStep, SitesBoxParams, StationKeyParams, SitesNearParams, StationSeriesParams } from "../provider";
 import { SCAN_PROVIDER_ID, SOURCE_AWDB, SOURCE_INVENTORY, SOURCE_ISMN } from "./catalog";
-import { csvRecords, inventoryRecords, ismnName, nameKey, readIsmn } from "./files";
-import { endDateOf, type OtherAccount, type SeriesAnswer, type StationRecord, type StationsAnswer } from "./records";
+import { csvRecords, inventoryRecords, ismnName, nameKey, readIsmn, zipMemberTimes } from "./files";
+import { endDateOf, type OtherAccount, seriesPayload, type SeriesAnswer, type StationRecord, type StationsAnswer } from "./records";
 
-export const SCAN_LAYOUT = "1";
+export const SCAN_LAYOUT = "2";
 const METADATA = "scan/metadata/soilDB_station-metadata.csv";
 const INVENTORY = "scan/metadata/nwcc_inventory.csv";
 const ISMN_DIR = "scan/ismn";
+/** The ISMN download the series files were extracted from: its members' times date them (datasets/scan/README.md). */
+const ISMN_ZIP = "scan/ismn/Data_header_values.zip";
 
 /** ISMN's variable names → property id, source unit and served unit. */
 const ISMN_VARIABLES: Record<string, { element: string; sourceUnit: string; unit: string }> = {
@@ -35,7 +37,7 @@ function createTables(db: Database): void {
   db.run(`CREATE TABLE IF NOT EXISTS usda_scan_station (station_id INTEGER NOT NULL, triplet TEXT PRIMARY KEY, latitude REAL NOT NULL, longitude REAL NOT NULL, record TEXT NOT NULL)`);
   db.run(`CREATE INDEX IF NOT EXISTS usda_scan_station_order ON usda_scan_station (station_id, triplet)`);
   db.run(
-    `CREATE TABLE IF NOT EXISTS usda_scan_series (series_id INTEGER PRIMARY KEY, triplet TEXT NOT NULL, element TEXT NOT NULL, depth_cm REAL NOT NULL, ordinal INTEGER NOT NULL, source_unit TEXT NOT NULL, file TEXT NOT NULL, first_ms INTEGER, last_ms INTEGER, count INTEGER NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS usda_scan_series (series_id INTEGER PRIMARY KEY, triplet TEXT NOT NULL, element TEXT NOT NULL, depth_cm REAL NOT NULL, ordinal INTEGER NOT NULL, source_unit TEXT NOT NULL, file TEXT NOT NULL, file_time TEXT, first_ms INTEGER, last_ms INTEGER, count INTEGER NOT NULL)`,
   );
   db.run(`CREATE TABLE IF NOT EXISTS usda_scan_value (series_id INTEGER NOT NULL, t INTEGER NOT NULL, value REAL NOT NULL, flags TEXT NOT NULL, PRIMARY KEY (series_id, t)) WITHOUT ROWID`);
 }
@@ -49,6 +51,9 @@ function inventoryAccount(row: Record<string, string>): OtherAccount {
   if (elev !== null) account.elevation_ft = elev;
   if (lat !== null) account.latitude = lat;
   if (lon !== null) account.longitude = lon;
+  // The cells are padded text ("  30.30"): their decimals, not the number's, say how the inventory rounds.
+  const written = ((row["lat"] ?? "").trim().split(".")[1] ?? "").length;
+  if (lat !== null) account.coordinate_decimals = written;
   if (row["start_date"]) account.begin_date = row["start_date"];
   // The inventory writes hours west of UTC as a positive number (6.0 = UTC-6).
   if (offset !== null) account.utc_offset = offset === 0 ? 0 : -offset;
@@ -108,7 +113,7 @@ function heldStations(db: Database, dataDir: string): Map<string, StationRecord>
  * One ISMN file into the series tables and its station's record; a series of the same station, element
  * and depth held already is replaced (a newer ISMN download). A warning instead when it matches no station.
  */
-function addIsmnFile(db: Database, records: Map<string, StationRecord>, { file, text }: IsmnText, warnings: string[], log: (line: string) => void): boolean {
+function addIsmnFile(db: Database, records: Map<string, StationRecord>, { file, text, time }: IsmnText, warnings: string[], log: (line: string) => void): boolean {
   const name = ismnName(file);
   const variable = name ? ISMN_VARIABLES[name.variable] : undefined;
   if (!name || !variable) {
@@ -134,8 +139,9 @@ function addIsmnFile(db: Database, records: Map<string, StationRecord>, { file, 
   const first = series.values[0]?.t ?? null;
   const last = series.values[series.values.length - 1]?.t ?? null;
   const { series_id } = db
-    .query("INSERT INTO usda_scan_series (triplet, element, depth_cm, ordinal, source_unit, file, first_ms, last_ms, count) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?) RETURNING series_id")
-    .get(station.triplet, variable.element, depthCm, variable.sourceUnit, file, first, last, series.values.length) as { series_id: number };
+    .query("INSERT INTO usda_scan_series (triplet, element, depth_cm, ordinal, source_unit, file, file_time, first_ms, last_ms, count) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?) RETURNING series_id")
+    // retrieved_at of a series is its file's date (the download's member time), not the import's (docs/decisions.md#retrieved-at).
+    .get(station.triplet, variable.element, depthCm, variable.sourceUnit, file, time, first, last, series.values.length) as { series_id: number };
   const insertValue = db.prepare("INSERT OR IGNORE INTO usda_scan_value (series_id, t, value, flags) VALUES (?, ?, ?, ?)");
   // One transaction per series: a statement's own commit per value took 3-4 s a series at build.
   db.transaction(() => {
@@ -182,14 +188,19 @@ function importScan(db: Database, dataDir: string, log: (line: string) => void):
   const warnings: string[] = [];
   const ismnDir = join(dataDir, ISMN_DIR);
   const files = existsSync(ismnDir) ? readdirSync(ismnDir).filter((f) => f.endsWith(".stm")).sort() : [];
-  for (const file of files) addIsmnFile(db, records, { file, text: () => readFileSync(join(ismnDir, file), "latin1") }, warnings, log);
+  // The loose files were extracted from the download beside them: its members' times date them.
+  const zipPath = join(dataDir, ISMN_ZIP);
+  const times = existsSync(zipPath) ? zipMemberTimes(new Uint8Array(readFileSync(zipPath))) : new Map<string, string>();
+  for (const file of files) addIsmnFile(db, records, { file, text: () => readFileSync(join(ismnDir, file), "latin1"), time: times.get(file) ?? null }, warnings, log);
   return { datasets: saveStations(db, records, METADATA), warnings };
 }
 
-/** An ISMN file: its name, and its text when read. */
+/** An ISMN file: its name, its text when read, and its date. */
 interface IsmnText {
   file: string;
   text: () => string;
+  /** Its member time in ISMN's zip (UTC ISO), what dates the series; null for a loose file of unknown date. */
+  time: string | null;
 }
 
 const isZip = (path: string) => /\.zip$/i.test(path) && statSync(path).isFile();
@@ -200,10 +211,15 @@ const isZip = (path: string) => /\.zip$/i.test(path) && statSync(path).isFile();
  */
 function stmFiles(path: string): IsmnText[] {
   if (isZip(path)) {
-    const entries = unzipSync(readFileSync(path), { filter: (entry) => entry.name.endsWith(".stm") });
-    return Object.entries(entries).sort(([a], [b]) => a.localeCompare(b)).map(([name, bytes]) => ({ file: basename(name), text: () => Buffer.from(bytes).toString("latin1") }));
+    const zip = readFileSync(path);
+    const times = zipMemberTimes(new Uint8Array(zip));
+    const entries = unzipSync(zip, { filter: (entry) => entry.name.endsWith(".stm") });
+    return Object.entries(entries)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, bytes]) => ({ file: basename(name), text: () => Buffer.from(bytes).toString("latin1"), time: times.get(basename(name)) ?? null }));
   }
-  if (!statSync(path).isDirectory()) return [{ file: basename(path), text: () => readFileSync(path, "latin1") }];
+  // A loose file's modification time may be anything (a copy, a checkout): no date rather than a wrong one.
+  if (!statSync(path).isDirectory()) return [{ file: basename(path), text: () => readFileSync(path, "latin1"), time: null }];
   return readdirSync(path).sort().flatMap((name) => {
     const child = join(path, name);
     return statSync(child).isDirectory() || isZip(child) ? stmFiles(child) : name.endsWith(".stm") ? stmFiles(child) : [];
@@ -265,8 +281,8 @@ export function snapshotScan(db: Database): Readers {
     "SELECT record FROM usda_scan_station WHERE longitude BETWEEN ? AND ? AND latitude BETWEEN ? AND ? AND (station_id > ? OR (station_id = ? AND triplet > ?)) ORDER BY station_id, triplet LIMIT ?",
   );
   const one = db.query<{ record: string }, [string]>("SELECT record FROM usda_scan_station WHERE triplet = ?");
-  const findSeries = db.query<{ series_id: number; source_unit: string; ordinal: number }, [string, string, number]>(
-    "SELECT series_id, source_unit, ordinal FROM usda_scan_series WHERE triplet = ? AND element = ? AND abs(depth_cm - ?) < 0.01 ORDER BY ordinal",
+  const findSeries = db.query<{ series_id: number; source_unit: string; ordinal: number; file_time: string | null }, [string, string, number]>(
+    "SELECT series_id, source_unit, ordinal, file_time FROM usda_scan_series WHERE triplet = ? AND element = ? AND abs(depth_cm - ?) < 0.01 ORDER BY ordinal",
   );
   const heldAll = db.query<{ triplet: string; element: string; depth_cm: number; first_ms: number | null; last_ms: number | null; count: number }, []>(
     "SELECT triplet, element, depth_cm, first_ms, last_ms, count FROM usda_scan_series ORDER BY triplet, element, depth_cm",
@@ -310,9 +326,9 @@ export function snapshotScan(db: Database): Readers {
         held,
         found: chosen !== undefined,
         other_ordinals: found.filter((s) => s.ordinal !== p.ordinal).map((s) => s.ordinal),
-        retrieved_at: retrievedAt,
+        retrieved_at: chosen?.file_time ?? retrievedAt,
       };
-      return Payload.ofJson(answer);
+      return seriesPayload(answer);
     },
   };
   readers.set(db, made);
