@@ -187,6 +187,25 @@ describe("npm install keeps what was imported", () => {
   });
 });
 
+describe("an interrupted import", () => {
+  test("killed while it writes its copy: the snapshot is byte for byte as it was, and the next import clears the copy", async () => {
+    const snapshot = await baseSnapshot("killed");
+    const before = readFileSync(snapshot);
+    const child = Bun.spawn(["bun", join(ROOT, "src/cli.ts"), "import", "usda_scan", join(DATA_DIR, "scan/ismn/Data_header_values.zip"), "--snapshot", snapshot], { cwd: ROOT, stdout: "ignore", stderr: "ignore" });
+    const tmp = `${snapshot}.tmp-${child.pid}`;
+    // Poll until the import is writing its copy (bounded generously), then kill it there.
+    const deadline = Date.now() + 60_000;
+    while (!existsSync(tmp) && child.exitCode === null && Date.now() < deadline) await Bun.sleep(5);
+    expect(existsSync(tmp)).toBe(true);
+    child.kill("SIGKILL");
+    await child.exited;
+    expect(readFileSync(snapshot).equals(before)).toBe(true);
+    // The next import (another process) removes the dead one's copy and its lock.
+    await importDownloads({ provider: provider("usda_ssurgo"), paths: [join(DATA_DIR, "ssurgo/IA183-aoi")], snapshotPath: snapshot, dataDir: DATA_DIR });
+    expect(readdirSync(dir).filter((f) => f.startsWith("killed.sqlite"))).toEqual(["killed.sqlite"]);
+  }, 120_000);
+});
+
 describe("one writer at a time", () => {
   test("a live process's lock refuses the import, changing nothing; a dead one's lock and temporary copy are cleared", async () => {
     const snapshot = await baseSnapshot("locked");
