@@ -142,7 +142,7 @@ export function createApp(deps: AppDeps) {
     .use(metricsRoute(metrics, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }, { token: deps.config.metricsToken, now }))
     .use(openApiDocument(MODELS, documentSources(registry)))
     .use(meta(registry, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }))
-    .use(catalog(registry))
+    .use(catalog(registry, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }))
     .use(location({ ...data, rawDelegates: [pointValuesRaw(data)] }))
     .use(pointValues(data))
     .use(pedons(data))

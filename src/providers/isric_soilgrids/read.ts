@@ -58,6 +58,8 @@ function transformations(layer: SoilGridsLayer, decoded: DecodedLayer) {
 interface Gaps {
   masked: string[];
   nodata: string[];
+  /** The NoData values those clips hold. */
+  nodataValues: Set<number>;
   missing: Map<string, string[]>;
   absent: string[];
   /** Values the answer holds that cannot be right, dropped (./checks.ts). */
@@ -117,11 +119,12 @@ function readLayer(layer: SoilGridsLayer, answer: SoilGridsAnswer, context: Poin
       continue;
     }
     const missing = STATISTICS.filter((s) => found.values[s] === undefined);
-    if (missing.length > 0 && !(answer.origin === "clip" && found.nodata)) gaps.missing.set(`${layer.name} ${found.label}`, missing);
+    if (missing.length > 0 && !(answer.origin === "clip" && found.nodata !== undefined)) gaps.missing.set(`${layer.name} ${found.label}`, missing);
     const depth = { ...found, values: plausibleValues(layer, found, gaps.refused) };
     const mean = depth.values.mean;
     if (mean === null || mean === undefined) {
-      if (mean === null) (depth.nodata ? gaps.nodata : gaps.masked).push(`${layer.name} ${depth.label}`);
+      if (mean === null) (depth.nodata !== undefined ? gaps.nodata : gaps.masked).push(`${layer.name} ${depth.label}`);
+      if (mean === null && depth.nodata !== undefined) gaps.nodataValues.add(depth.nodata);
       continue;
     }
     out.push(observation(layer, decoded, depth, mean, answer, context));
@@ -134,7 +137,7 @@ function gapWarnings(gaps: Gaps, answer: SoilGridsAnswer): string[] {
   if (gaps.masked.length > 0) {
     warnings.push(`SoilGrids has no prediction here (null) for ${gaps.masked.join(", ")}: the model masks water, built-up land and areas outside its soil mask, so no observation is served for them.`);
   }
-  if (gaps.nodata.length > 0) warnings.push(`The offline clip holds NoData (65535) in this cell for ${gaps.nodata.join(", ")}: no observation is served for them.`);
+  if (gaps.nodata.length > 0) warnings.push(`The offline clip holds NoData (${[...gaps.nodataValues].join(", ")}) in this cell for ${gaps.nodata.join(", ")}: no observation is served for them.`);
   if (gaps.missing.size > 0) {
     const list = [...gaps.missing].map(([where, stats]) => `${where}: ${stats.join(", ")}`).join("; ");
     warnings.push(
@@ -154,7 +157,7 @@ function gapWarnings(gaps: Gaps, answer: SoilGridsAnswer): string[] {
 }
 
 export function readSoilGrids(answer: SoilGridsAnswer, context: PointValuesContext): PointValuesReading<Static<typeof GridObservation>> {
-  const gaps: Gaps = { masked: [], nodata: [], missing: new Map(), absent: [], refused: [] };
+  const gaps: Gaps = { masked: [], nodata: [], nodataValues: new Set(), missing: new Map(), absent: [], refused: [] };
   const observations = context.properties.flatMap((property) => {
     const layer = layerOfProperty(property);
     return layer ? readLayer(layer, answer, context, gaps) : [];
