@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { iterateCsvRecords } from "../../src/snapshot/kssl-import";
+import { iterateCsvRecords } from "../../src/providers/usda_kssl/ldm-import";
 
 const TABLES = ["lab_combine_nasis_ncss", "lab_layer", "lab_chemical_properties", "lab_physical_properties", "extra_source_fields_pedon"] as const;
 /** Kansas spans about 7.7 degrees of longitude and 3.1 of latitude: copies sit side by side. */

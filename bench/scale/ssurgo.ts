@@ -7,7 +7,8 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as shapefile from "shapefile";
-import { decodeWssBytes, iterateWssRecords, readColumnDictionary, readTableFileNames, sqliteAffinity, type WssValue } from "../../src/snapshot/wss-text";
+import { decodeText } from "../../src/providers/decode";
+import { iterateWssRecords, readColumnDictionary, readTableFileNames, sqliteAffinity, type WssValue } from "../../src/providers/usda_ssurgo/wss-text";
 import { writePolygonShapefile, type Ring } from "./shapefile-write";
 
 export const SOURCE_AREA = "IA073";
@@ -81,7 +82,7 @@ function wssLine(values: WssValue[], types: string[]): string {
 
 function writeTabular(source: string, target: string, area: GeneratedArea): void {
   mkdirSync(target, { recursive: true });
-  const read = (name: string) => decodeWssBytes(readFileSync(join(source, name)));
+  const read = (name: string) => decodeText(readFileSync(join(source, name)));
   const dictionary = readColumnDictionary(read("mstabcol.txt"));
   const files = new Map([...readTableFileNames(read("mstab.txt"))].map(([table, file]) => [`${file}.txt`, table]));
   for (const name of readdirSync(source)) {

@@ -9,7 +9,8 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
-import { importSsurgo } from "../../src/snapshot/build";
+import { importDownloads } from "../../src/snapshot/import";
+import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
 import { startLoam } from "../support/server";
 import { DATA_DIR, testSnapshot } from "../support/server";
 
@@ -64,7 +65,8 @@ describe("snapshot identity", () => {
     const copy = join(dir, "copy.sqlite");
     copyFileSync(await testSnapshot(), copy);
     expect(storedIdentity(copy)).toBe(storedIdentity(await testSnapshot()));
-    await importSsurgo({ source: join(DATA_DIR, "ssurgo", "IA073-aoi"), snapshotPath: copy });
+    const ssurgo = DEFAULT_PROVIDERS.find((p) => p.id === "usda_ssurgo")!;
+    await importDownloads({ provider: ssurgo, paths: [join(DATA_DIR, "ssurgo", "IA015-aoi")], snapshotPath: copy, dataDir: DATA_DIR });
     expect(storedIdentity(copy)).toMatch(/^[0-9a-f]{16}$/);
     expect(storedIdentity(copy)).not.toBe(storedIdentity(await testSnapshot()));
   }, 60_000);
