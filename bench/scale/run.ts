@@ -1,19 +1,19 @@
 /**
  * `npm run bench:scale -- <percent>...` (default 1 10): Loam at a state's and a nation's size
  * (DESIGN's sizes as a percentage). For each percentage: generate the inputs (./generate.ts) under
- * bench/tmp/scale-<p>/, import each source alone into its own snapshot (wall time and peak RSS of the
- * importing process from /proc; snapshot bytes), import all of them into the one that is served, start
+ * bench/tmp/scale-<p>/, import each source with `loam import` into the snapshot that is served (wall
+ * time and peak RSS of the importing process from /proc; the bytes each adds), start
  * Loam on it with the cache off (CACHE_TTL_SECONDS=0) and measure: start-up to the first /health (5
  * starts), then cold p50/p95 latency and the server's CPU per request (/proc) of each query, rounds
  * interleaved, every request at another place so no answer repeats; RSS while serving. Writes
  * bench/tmp/scale-<p>/results.json and prints a markdown table. Run it niced on a shared machine.
  * SCALE_REUSE=1 measures serving again on the last run's inputs and snapshots; SCALE_ROUNDS (40) sets the rounds.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { cpuTicks, memoryOf, startLoamServer, TMP } from "../lib";
 import { generate, type Generated } from "./generate";
-import { copyShift, pedonNumber, writeLabTables } from "./kssl";
+import { copyShift, pedonNumber } from "./kssl";
 import { stationTriplet } from "./scan";
 import { tileShift } from "./ssurgo";
 import { CELL, REGION_ORIGIN } from "./soilgrids";
@@ -26,15 +26,19 @@ const KNOWN = { lon: -94.359608, lat: 41.944131 };
 
 interface Import { source: string; seconds: number; peakMb: number; bytes: number }
 
-/** Run `loam snapshot build` on `dataDir` into `out`, sampling the child's RSS; wall time and peak RSS. */
-async function importInto(dataDir: string, out: string, source: string): Promise<Import> {
-  rmSync(out, { force: true });
+/**
+ * `loam import <provider> <path> --snapshot <out>`, sampling the child's RSS: wall time, peak RSS, and
+ * the bytes the file grew by (an import into an existing file copies it first: part of its time).
+ */
+async function importInto(provider: string, paths: string[], out: string, dataDir: string, source: string): Promise<Import> {
+  const before = existsSync(out) ? statSync(out).size : 0;
   const started = performance.now();
-  const proc = Bun.spawn([process.execPath, "src/cli.ts", "snapshot", "build"], {
+  const proc = Bun.spawn([process.execPath, "src/cli.ts", "import", provider, ...paths, "--snapshot", out], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", LOAM_DATA_DIR: dataDir, LOAM_SNAPSHOT: out },
+    // The generated folder is the data folder: SCAN's station metadata (a reference table) is read from it.
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", LOAM_DATA_DIR: dataDir },
     stdout: "ignore",
-    stderr: "ignore",
+    stderr: "pipe",
   });
   let peakMb = 0;
   while (proc.exitCode === null) {
@@ -47,22 +51,17 @@ async function importInto(dataDir: string, out: string, source: string): Promise
     await Bun.sleep(50);
   }
   await proc.exited;
-  if (proc.exitCode !== 0) throw new Error(`snapshot build of ${dataDir} failed (${proc.exitCode})`);
-  return { source, seconds: (performance.now() - started) / 1000, peakMb, bytes: statSync(out).size };
+  if (proc.exitCode !== 0) throw new Error(`loam import ${provider} failed (${proc.exitCode}): ${(await new Response(proc.stderr).text()).slice(-500)}`);
+  return { source, seconds: (performance.now() - started) / 1000, peakMb, bytes: statSync(out).size - before };
 }
 
-/**
- * A data folder holding only `sub` of the generated one (symlinked). `snapshot build` wants a survey
- * area or a lab collection: a source of neither gets a lab collection of one pedon beside it (under
- * 0.1 s of the import at 1 %; `loam import <provider>` will import each source alone).
- */
-function only(generated: Generated, sub: string, into: string): string {
-  rmSync(into, { recursive: true, force: true });
-  mkdirSync(join(into, sub, ".."), { recursive: true });
-  symlinkSync(join(generated.dataDir, sub), join(into, sub));
-  if (sub !== "ssurgo" && sub !== "kssl") writeLabTables(DATASETS, join(into, "kssl"), 1);
-  return into;
-}
+/** Each source's download and its provider, in import order. */
+const SOURCES = [
+  ["SSURGO", "usda_ssurgo", "ssurgo"],
+  ["KSSL", "usda_kssl", "kssl/ZZ"],
+  ["SCAN", "usda_scan", "scan/ismn"],
+  ["SoilGrids", "isric_soilgrids", "soilgrids/raster"],
+] as const;
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -157,12 +156,15 @@ async function run(percent: number) {
   } else {
     g = await generate(DATASETS, join(dir, "data"), percent, log);
     log(`generated in ${g.seconds.toFixed(1)} s`);
-    for (const [source, sub] of [["SSURGO", "ssurgo"], ["KSSL", "kssl"], ["SCAN", "scan"], ["SoilGrids", "soilgrids"]] as const) {
-      imports.push(await importInto(only(g, sub, join(dir, `only-${sub}`)), join(dir, `${sub}.sqlite`), source));
+    rmSync(served, { force: true });
+    for (const [source, provider, sub] of SOURCES) {
+      // SoilGrids' importer takes the files themselves, the others their folder.
+      const folder = join(g.dataDir, sub);
+      const paths = sub.startsWith("soilgrids") ? g.rasters.map((f) => join(folder, f)) : [folder];
+      imports.push(await importInto(provider, paths, served, g.dataDir, source));
       log(`imported ${source}: ${JSON.stringify(imports.at(-1))}`);
     }
-    imports.push(await importInto(g.dataDir, served, "all four"));
-    log(`imported all: ${JSON.stringify(imports.at(-1))}`);
+    imports.push({ source: "all four", seconds: imports.reduce((t, i) => t + i.seconds, 0), peakMb: Math.max(...imports.map((i) => i.peakMb)), bytes: statSync(served).size });
     writeFileSync(saved, JSON.stringify({ g, imports }));
   }
   const start = await startups(served, dir);
