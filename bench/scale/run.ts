@@ -109,25 +109,29 @@ function queries(g: Generated): Record<string, (i: number) => string> {
   };
 }
 
-interface Measured { p50: number; p95: number; cpuMs: number; status: number; bytes: number }
+/** rssGrowthMb: how much the server's RSS grew across this query's requests (what it leaves held). */
+interface Measured { p50: number; p95: number; cpuMs: number; rssGrowthMb: number; status: number; bytes: number }
 
 async function measure(base: string, pid: number, qs: Record<string, (i: number) => string>): Promise<Record<string, Measured>> {
   const times: Record<string, number[]> = {};
   const cpu: Record<string, number> = {};
   const last: Record<string, { status: number; bytes: number }> = {};
+  const grew: Record<string, number> = {};
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, path] of Object.entries(qs)) {
       const ticks = cpuTicks(pid);
+      const rss = memoryOf(pid).rssMb;
       const started = performance.now();
       const response = await fetch(base + path(round), { headers: { "accept-encoding": "identity" } });
       const body = await response.arrayBuffer();
       (times[name] ??= []).push(performance.now() - started);
       cpu[name] = (cpu[name] ?? 0) + (cpuTicks(pid) - ticks) * 10;
+      grew[name] = (grew[name] ?? 0) + (memoryOf(pid).rssMb - rss);
       last[name] = { status: response.status, bytes: body.byteLength };
       if (response.status !== 200) throw new Error(`${name}: ${path(round)} answered ${response.status}: ${new TextDecoder().decode(body).slice(0, 300)}`);
     }
   }
-  return Object.fromEntries(Object.entries(times).map(([name, t]) => [name, { p50: quantile(t, 0.5), p95: quantile(t, 0.95), cpuMs: cpu[name]! / ROUNDS, ...last[name]! }]));
+  return Object.fromEntries(Object.entries(times).map(([name, t]) => [name, { p50: quantile(t, 0.5), p95: quantile(t, 0.95), cpuMs: cpu[name]! / ROUNDS, rssGrowthMb: grew[name]!, ...last[name]! }]));
 }
 
 async function startups(snapshot: string, dir: string): Promise<number[]> {
@@ -204,6 +208,6 @@ for (const percent of percents.length ? percents : [1, 10]) {
   for (const i of s.imports) console.log(`| ${i.source} | ${i.seconds.toFixed(1)} | ${Math.round(i.peakMb)} | ${(i.bytes / 1e6).toFixed(1)} |`);
   console.log(`\nbytes per million polygons ${(s.bytesPerMillionPolygons / 1e6).toFixed(0)} MB; per million series values ${(s.bytesPerMillionSeriesValues / 1e6).toFixed(1)} MB`);
   console.log(`start-up to first /health: ${s.startupSeconds.map((x) => x.toFixed(2)).join(", ")} s; RSS serving ${Math.round(s.serving.rssMb)} MB (peak ${Math.round(s.serving.peakMb)} MB)\n`);
-  console.log("| cold query | p50 ms | p95 ms | server CPU ms | bytes |\n|---|---:|---:|---:|---:|");
-  for (const [name, q] of Object.entries(s.queries)) console.log(`| ${name} | ${q.p50.toFixed(1)} | ${q.p95.toFixed(1)} | ${q.cpuMs.toFixed(1)} | ${q.bytes} |`);
+  console.log("| cold query | p50 ms | p95 ms | server CPU ms | bytes | RSS growth MB |\n|---|---:|---:|---:|---:|---:|");
+  for (const [name, q] of Object.entries(s.queries)) console.log(`| ${name} | ${q.p50.toFixed(1)} | ${q.p95.toFixed(1)} | ${q.cpuMs.toFixed(1)} | ${q.bytes} | ${q.rssGrowthMb.toFixed(0)} |`);
 }
