@@ -1,7 +1,7 @@
 /**
  * The scale bench's path at 1 % (bench/scale/): inputs generated from datasets/ in the real download
  * formats, built into a snapshot through the importers, served over HTTP: what is read back equals
- * what was generated. The generated values are the real rows' values under renumbered keys and
+ * what was generated (each source imported as `loam import` does). The generated values are the real rows' values under renumbered keys and
  * shifted coordinates, so each answer is compared with the real source's answer at the unshifted
  * place (the test snapshot), or with the generated file read by the test's own reader. No timing.
  */
@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildSnapshot } from "../../src/snapshot/build";
+import { importDownloads } from "../../src/snapshot/import";
+import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { generate, type Generated } from "../../bench/scale/generate";
 import { copyShift, pedonNumber } from "../../bench/scale/kssl";
@@ -30,7 +31,17 @@ let real: RunningLoam;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "loam-scale-"));
   generated = await generate(DATA_DIR, join(dir, "data"), 1);
-  await buildSnapshot({ dataDir: generated.dataDir, outPath: join(dir, "snapshot.sqlite") });
+  // Each source through `loam import`'s path, as the bench imports them; the generated folder is the data folder (SCAN's station metadata).
+  const data = generated.dataDir;
+  const downloads: [string, string[]][] = [
+    ["usda_ssurgo", [join(data, "ssurgo")]],
+    ["usda_kssl", [join(data, "kssl", "ZZ")]],
+    ["usda_scan", [join(data, "scan", "ismn")]],
+    ["isric_soilgrids", generated.rasters.map((f) => join(data, "soilgrids", "raster", f))],
+  ];
+  for (const [id, paths] of downloads) {
+    await importDownloads({ provider: DEFAULT_PROVIDERS.find((p) => p.id === id)!, paths, snapshotPath: join(dir, "snapshot.sqlite"), dataDir: data });
+  }
   synthetic = await startLoam({ source: new SnapshotTransport(join(dir, "snapshot.sqlite")), env: { CACHE_TTL_SECONDS: "0" } });
   real = await startLoam({ env: { CACHE_TTL_SECONDS: "0" } });
 }, 120_000);
