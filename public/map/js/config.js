@@ -98,3 +98,6 @@ export const AOI = { properties: ["clay", "sand", "silt", "organic_matter", "ph"
 
 /** A station's series asked when the station names no sensor and holds none offline (stations.js). */
 export const STATION_SERIES = { element: "soil_moisture", depth_cm: 5.08 };
+
+/** Point layers (stations, sites) are clustered at this zoom and below, in cells of this many pixels (layers/points.js). */
+export const CLUSTER = { maxZoom: 6, cellPx: 40 };

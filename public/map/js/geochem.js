@@ -139,6 +139,8 @@ export function setUpGeochem(ctx, entry) {
     visible: () => visible,
     deselect: () => layer.highlight(null),
     openSite,
+    /** The sites drawn (for the list of what is in view). */
+    items: () => layer.items(),
     /** In a point's panel: the nearest sites. */
     async nearest(body, lat, lon, signal) {
       await ready;

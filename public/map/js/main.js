@@ -27,6 +27,7 @@ import { setUpGeochem } from "./geochem.js";
 import { setUpAoi } from "./aoi.js";
 import { setUpGrid } from "./grid.js";
 import { setUpStations } from "./stations.js";
+import { setUpInView } from "./inview.js";
 
 /** State for tests and the curious: the map, the layers, and what the last view request did. */
 const state = { map: null, pedonLayer: null, lastBbox: null, lastPedonCount: null, pedonState: "pending", basemapState: "loading" };
@@ -62,8 +63,9 @@ function beforeDetail() {
   removePointMarker();
 }
 
-const panel = createPanel(map, beforeDetail);
-const menu = setUpMenu(map);
+const menu = setUpMenu();
+// On a phone a detail and the drawer share the space under the map: a detail opening closes the drawer.
+const panel = createPanel(map, beforeDetail, () => menu.close());
 
 /**
  * Go somewhere else: the detail of the place left behind (panel, marker, selection, readout) is stale,
@@ -126,6 +128,8 @@ loadLayers().then((entries) => {
   else $("grid-controls").hidden = true;
   const stationEntry = entries.find((entry) => entry.kind === "stations");
   if (stationEntry) modules.stations = stations = setUpStations({ map, state, panel, catalog, beforeDetail, property: () => chosenProperty }, stationEntry);
+  if (geochem) inView.add({ kind: "sites", label: (n) => (n === 1 ? "geochemistry site" : "geochemistry sites"), visible: geochem.visible, items: () => geochem.items().map((item) => Object.assign(item, { open: () => geochem.openSite(item.key, item.latlng) })) });
+  if (stations) inView.add({ kind: "stations", label: (n) => (n === 1 ? "sensor station" : "sensor stations"), visible: stations.visible, items: () => stations.items().map((item) => Object.assign(item, { open: () => stations.openStation(item.key, item.latlng) })) });
   const survey = entries.find((entry) => entry.kind === "survey_polygons");
   mapUnits.useEntry(survey || null);
   layerList = setUpLayerList(entries, modules);
@@ -204,13 +208,18 @@ async function addModeled(lat, lon, answer, controller) {
   $("panel-title").textContent = "Soil at " + formatNumber(lat) + ", " + formatNumber(lon) + ": modeled and mapped survey";
 }
 
-// A click on a drawn map-unit polygon opens that map unit; anywhere else, the survey at the point.
-map.on("click", (event) => {
-  if (aoi.active()) return aoi.click(event.latlng);
-  if (mapUnits.openAt(event.latlng)) return;
-  const p = pointOf(event.latlng);
-  queryPoint(p.lat, p.lon, false);
-});
+/** A click on a drawn map-unit polygon opens that map unit; anywhere else, the survey at the point. */
+function openAt(latlng, focus) {
+  if (aoi.active()) return aoi.click(latlng);
+  if (mapUnits.openAt(latlng)) return;
+  const p = pointOf(latlng);
+  queryPoint(p.lat, p.lon, focus);
+}
+map.on("click", (event) => openAt(event.latlng, false));
+
+// The keyboard's way to every symbol on screen, and to what lies under the map's centre.
+const inView = setUpInView(map, state, (centre) => openAt(centre, true));
+inView.add({ kind: "pedons", label: (n) => (n === 1 ? "lab pedon" : "lab pedons"), visible: pedons.visible, items: () => pedons.items().map((item) => Object.assign(item, { open: () => openPedon(item.key, true) })) });
 
 /**
  * A typed point: the map moves there (zoomed in far enough to see map units, not so far that a point

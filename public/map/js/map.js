@@ -6,7 +6,7 @@
 // Leaflet (L) and topojson-client (topojson) are classic scripts loaded before the modules.
 /* global L, topojson */
 import { describeError } from "./api.js";
-import { COUNTY_MIN_ZOOM, FIRST_VIEW, PHONE_QUERY } from "./config.js";
+import { COUNTY_MIN_ZOOM, FIRST_VIEW } from "./config.js";
 import { COUNTIES_URL, loadTopology, STATES_URL } from "./gazetteer.js";
 import { addPlaceLabels } from "./labels.js";
 import { clamp, el, round6 } from "./dom.js";
@@ -38,12 +38,56 @@ export function createMap(state) {
   map.attributionControl.addAttribution("Outlines: Natural Earth, US Census Bureau");
   L.control.scale({ position: "bottomright", imperial: false }).addTo(map);
 
-  const outline = (geometry, pane, style) => L.geoJSON(geometry, { renderer: renderers[pane], pane, interactive: false, style: () => style });
+  const outline = (geometry, pane, style) => L.geoJSON(unwrapAntimeridian(geometry), { renderer: renderers[pane], pane, interactive: false, style: () => style });
   drawBasemap(map, outline, state);
   addLegend(map);
   addCursorCoordinates(map, state);
   addPlaceLabels(map, state);
+  keepMeasured(map, state);
   return map;
+}
+
+/**
+ * The map re-measures itself on every change of its box (a panel, the phone's drawer, the window, the
+ * layout's first pass): Leaflet keeps the size it read last, so without this "in view" would be a box
+ * partly off screen (docs/decisions.md#map-measured). The legend's height limit follows the map's.
+ */
+function keepMeasured(map, state) {
+  const container = map.getContainer();
+  const measure = () => {
+    map.invalidateSize({ pan: false });
+    container.style.setProperty("--map-height", container.clientHeight + "px");
+    state.mapSize = { width: container.clientWidth, height: container.clientHeight };
+  };
+  new ResizeObserver(measure).observe(container);
+  measure();
+}
+
+/**
+ * Rings that cross 180° (Fiji, Chukotka, Antarctica's edge) jump from +179 to -179 between two points; drawn
+ * on a flat map that is a line across the world. Each longitude is moved by whole turns to stay within 180°
+ * of the point before it, so such a ring runs on past 180° instead.
+ */
+export function unwrapAntimeridian(geojson) {
+  const line = (points) => {
+    const moved = [];
+    for (const [lon, lat] of points) {
+      const before = moved.length ? moved[moved.length - 1][0] : lon;
+      moved.push([lon + 360 * Math.round((before - lon) / 360), lat]);
+    }
+    return moved;
+  };
+  const geometry = (g) => {
+    if (!g) return g;
+    if (g.type === "LineString") return Object.assign({}, g, { coordinates: line(g.coordinates) });
+    if (g.type === "MultiLineString" || g.type === "Polygon") return Object.assign({}, g, { coordinates: g.coordinates.map(line) });
+    if (g.type === "MultiPolygon") return Object.assign({}, g, { coordinates: g.coordinates.map((rings) => rings.map(line)) });
+    if (g.type === "GeometryCollection") return Object.assign({}, g, { geometries: g.geometries.map(geometry) });
+    return g;
+  };
+  if (geojson.type === "FeatureCollection") return Object.assign({}, geojson, { features: geojson.features.map((f) => Object.assign({}, f, { geometry: geometry(f.geometry) })) });
+  if (geojson.type === "Feature") return Object.assign({}, geojson, { geometry: geometry(geojson.geometry) });
+  return geometry(geojson);
 }
 
 function drawBasemap(map, outline, state) {
@@ -198,7 +242,8 @@ export function addLegend(map) {
     options: { position: "bottomleft" },
     onAdd() {
       const box = el("details", { class: "legend", id: "legend", role: "group", "aria-label": "Legend" });
-      box.open = !window.matchMedia(PHONE_QUERY).matches;
+      // Closed until asked for: open, it would cover part of the map (docs/map.md).
+      box.open = false;
       box.appendChild(el("summary", { class: "legend-title", text: "Legend" }));
       layersNode = el("div", { class: "legend-layers" });
       box.appendChild(layersNode);
