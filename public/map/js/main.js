@@ -11,7 +11,7 @@
 /* global L */
 import { csvOf, getJson, urls } from "./api.js";
 import { loadCatalog } from "./catalog.js";
-import { DEFAULT_PROPERTY, MAPPED_POINT_ZOOM, PEDON_LIMIT, UNMAPPED_POINT_ZOOM } from "./config.js";
+import { CITY_ZOOM, DEFAULT_PROPERTY, MAPPED_POINT_ZOOM, PEDON_LIMIT, SYMBOL_ZOOM, UNMAPPED_POINT_ZOOM } from "./config.js";
 import { $, el, formatNumber, round6 } from "./dom.js";
 import { createPedonLayer, pedonBoxProblem } from "./layers/pedons.js";
 import { createMap, openFirstView, pointOf, viewBox, writeHash } from "./map.js";
@@ -21,7 +21,7 @@ import { pedonProperties, renderPedon } from "./panels/pedon.js";
 import { locationProperties, renderLocation } from "./panels/location.js";
 import { setNotes, setStatus, setWhere } from "./status.js";
 import { loadLayers, setUpLayerList, setUpPlaces } from "./places.js";
-import { setSearchPlaces, setUpSearch } from "./search.js";
+import { setSearchPlaces, setSearchSources, setUpSearch } from "./search.js";
 import { setUpMenu } from "./menu.js";
 import { setUpGeochem } from "./geochem.js";
 import { setUpAoi } from "./aoi.js";
@@ -139,6 +139,7 @@ loadLayers().then((entries) => {
     setWhere("Showing every place with data in the conterminous US; pick one in the list or on the map (MH936 is in the Pacific).");
   }, (entry) => (modules[entry.kind] && modules[entry.kind].extent ? modules[entry.kind].extent() : null));
   setSearchPlaces(coverage.places);
+  setSearchSources({ stations: () => (stations ? stations.features() : null), sites: Boolean(geochem) });
   $("go-soil-map").addEventListener("click", () => layerList.show("survey_polygons"));
   state.layersState = "ready";
 });
@@ -240,36 +241,52 @@ $("point-form").addEventListener("submit", (event) => {
   goToPoint(lat, lon, true);
 });
 
+/** A found symbol: its layer shown, the map there (close enough to see it alone), its panel open. */
+function goToSymbol(kind, lat, lon, open) {
+  jump([lat, lon], Math.max(map.getZoom(), SYMBOL_ZOOM));
+  if (layerList) layerList.show(kind);
+  return open(L.latLng(lat, lon));
+}
+
 setUpSearch(state, {
-  point: (lat, lon) => goToPoint(lat, lon, false),
-  place: (place) => place.box.then((box) => box && goToPlace(place, L.latLngBounds([box[1], box[0]], [box[3], box[2]]))),
-  series: (name, answer, counties) => {
-    // A series is a concept, not a place: its panel says what it is and links to its description; a county of the same name is offered beside it.
-    const series = answer.series || {};
-    panel.open("Soil series " + String(series.name || name), false, null);
-    const body = panel.body;
-    body.textContent = "";
-    body.appendChild(el("div", { class: "panel-lead", id: "panel-lead" }, [
-      el("p", { class: "lead-property", text: String(series.name || name) + ": a soil series (" + String(series.status || "series") + ")" }),
-      series.taxonomic_class ? el("p", { class: "lead-value-text", text: String(series.taxonomic_class) }) : null,
-      Array.isArray(series.states) && series.states.length ? el("p", { class: "lead-method", text: "States: " + series.states.join(", ") }) : null,
-      el("p", { class: "lead-caveat", text: "A series describes the central concept of a soil (a typical pedon), not a measurement at a place." }),
-    ]));
-    body.appendChild(el("p", null, [el("a", { href: urls.seriesPage(name), id: "series-link", text: "Open the " + String(series.name || name) + " series description" })]));
-    for (const county of counties || []) {
-      const button = el("button", { type: "button", class: "place-button series-county", text: "Show " + county.name + " County, " + county.state + " on the map" });
-      button.addEventListener("click", () => {
-        jumpToBounds(county.bounds);
-        setWhere("Showing " + county.name + " County, " + county.state + ".");
-      });
-      body.appendChild(el("p", null, [button]));
-    }
+  point: (found) => goToPoint(found.lat, found.lon, false),
+  place: (found) => found.place.box.then((box) => box && goToPlace(found.place, L.latLngBounds([box[1], box[0]], [box[3], box[2]]))),
+  station: (found) => goToSymbol("stations", found.lat, found.lon, (latlng) => stations && stations.openStation(found.triplet, latlng)),
+  pedon: (found) => goToSymbol("pedons", found.lat, found.lon, () => openPedon(found.key, false)),
+  site: (found) => goToSymbol("sites", found.lat, found.lon, (latlng) => geochem && geochem.openSite(found.id, latlng)),
+  series: (found) => showSeries(found.name, found.answer, found.counties),
+  area: (found, offer) => {
+    jumpToBounds(found.bounds);
+    setWhere("Showing " + found.name + ".", "info", offer);
   },
-  area: (name, bounds) => {
-    jumpToBounds(bounds);
-    setWhere("Showing " + name + ".");
+  city: (found, offer) => {
+    jump([found.lat, found.lon], CITY_ZOOM);
+    setWhere("Showing " + found.name + " (GeoNames)." + (found.others ? " " + (found.others === 1 ? "One other place has" : found.others + " other places have") + " the name: add the state to choose." : ""), "info", offer);
   },
 });
+
+/** A series is a concept, not a place: its panel says what it is and links to its description; a county of the same name is offered beside it. */
+function showSeries(name, answer, counties) {
+  const series = answer.series || {};
+  panel.open("Soil series " + String(series.name || name), false, null);
+  const body = panel.body;
+  body.textContent = "";
+  body.appendChild(el("div", { class: "panel-lead", id: "panel-lead" }, [
+    el("p", { class: "lead-property", text: String(series.name || name) + ": a soil series (" + String(series.status || "series") + ")" }),
+    series.taxonomic_class ? el("p", { class: "lead-value-text", text: String(series.taxonomic_class) }) : null,
+    Array.isArray(series.states) && series.states.length ? el("p", { class: "lead-method", text: "States: " + series.states.join(", ") }) : null,
+    el("p", { class: "lead-caveat", text: "A series describes the central concept of a soil (a typical pedon), not a measurement at a place." }),
+  ]));
+  body.appendChild(el("p", null, [el("a", { href: urls.seriesPage(name), id: "series-link", text: "Open the " + String(series.name || name) + " series description" })]));
+  for (const county of counties || []) {
+    const button = el("button", { type: "button", class: "place-button series-county", text: "Show " + county.name + " County, " + county.state + " on the map" });
+    button.addEventListener("click", () => {
+      jumpToBounds(county.bounds);
+      setWhere("Showing " + county.name + " County, " + county.state + ".");
+    });
+    body.appendChild(el("p", null, [button]));
+  }
+}
 
 /** The pedons in view as the API answers them (GeoJSON, and CSV with format=csv), offered when the view is within the pedon box limits. */
 function updatePedonCsvLink() {

@@ -7,7 +7,7 @@
 /* global L, topojson */
 import { describeError } from "./api.js";
 import { COUNTY_MIN_ZOOM, FIRST_VIEW } from "./config.js";
-import { COUNTIES_URL, loadTopology, STATES_URL } from "./gazetteer.js";
+import { COUNTIES_URL, loadTopology, STATES_URL, US_PLACES_CREDIT } from "./gazetteer.js";
 import { addPlaceLabels } from "./labels.js";
 import { clamp, el, round6 } from "./dom.js";
 import { addNote } from "./status.js";
@@ -35,7 +35,7 @@ export function createMap(state) {
   };
 
   map.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
-  map.attributionControl.addAttribution("Outlines: Natural Earth, US Census Bureau");
+  map.attributionControl.addAttribution("Outlines: Natural Earth, US Census Bureau; " + US_PLACES_CREDIT);
   L.control.scale({ position: "bottomright", imperial: false }).addTo(map);
 
   const outline = (geometry, pane, style) => L.geoJSON(unwrapAntimeridian(geometry), { renderer: renderers[pane], pane, interactive: false, style: () => style });
