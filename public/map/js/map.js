@@ -54,8 +54,9 @@ export function createMap(state) {
  */
 function keepMeasured(map, state) {
   const container = map.getContainer();
+  // The centre stays where it was (a line of status appearing above the map must not move what was found).
   const measure = () => {
-    map.invalidateSize({ pan: false });
+    map.invalidateSize({ pan: true, animate: false });
     container.style.setProperty("--map-height", container.clientHeight + "px");
     state.mapSize = { width: container.clientWidth, height: container.clientHeight };
   };
@@ -180,6 +181,9 @@ export function viewBox(map) {
   const b = map.getBounds();
   return [round6(clamp(b.getWest(), -180, 180)), round6(clamp(b.getSouth(), -90, 90)), round6(clamp(b.getEast(), -180, 180)), round6(clamp(b.getNorth(), -90, 90))];
 }
+
+/** A box with no width or height: the map not laid out yet (no request is sent for it; the re-measure brings a real one). */
+export const emptyBox = (box) => !(box[0] < box[2] && box[1] < box[3]);
 
 /** A clicked point as the API wants it: wrapped, clamped, 6 decimals. */
 export function pointOf(latlng) {
