@@ -178,7 +178,7 @@ describe("the map page as a workplace", () => {
       const providers = (await loam.json("/v1/providers")).body.providers as any[];
       expect(providers.length).toBe(6);
       const tagline = (await page.textContent("#tagline"))!;
-      for (const words of ["survey maps", "series descriptions", "lab pedons", "geochemistry", "modeled grids", "sensor stations"]) expect(tagline).toContain(words);
+      for (const words of ["surveys", "series descriptions", "lab pedons", "geochemistry", "models", "sensors"]) expect(tagline).toContain(words);
       expect(await page.isVisible("#tagline")).toBe(true);
       // The coverage list names every place /v1/layers declares (in the phone's drawer).
       const u = user(page, form, "first view", name);
