@@ -186,6 +186,24 @@ describe("the map page as a workplace", () => {
       const layers = (await loam.json("/v1/layers")).body.layers as any[];
       for (const layer of layers) expect(await page.locator(`#places-list button[data-kind="${layer.kind}"]`).count()).toBe(Math.max(1, layer.coverage.places.length));
       await u.menu(false);
+      // The basemap draws no line across the world: no drawn ring steps more than 180° of longitude (Fiji, Chukotka, Antarctica cross 180°).
+      const steps180 = await page.evaluate(() => {
+        let worst = 0;
+        const walk = (points: any): void => {
+          if (!Array.isArray(points) || !points.length) return;
+          if (!Array.isArray(points[0])) {
+            for (let i = 1; i < points.length; i++) worst = Math.max(worst, Math.abs(points[i].lng - points[i - 1].lng));
+            return;
+          }
+          points.forEach(walk);
+        };
+        (window as any).loamMap.eachLayer((layer: any) => {
+          if (layer.getLatLngs && ["land", "borders"].includes(layer.options.pane)) walk(layer.getLatLngs());
+        });
+        return worst;
+      });
+      expect(steps180).toBeGreaterThan(0);
+      expect(steps180).toBeLessThan(180);
       // No view request was ever sent for a box of no height or width.
       const boxes = watched.requests.filter((url) => url.includes("bbox=")).map((url) => new URL(url).searchParams.get("bbox")!.split(",").map(Number));
       for (const [w, s, e, n] of boxes) expect(w! < e! && s! < n!).toBe(true);
