@@ -63,7 +63,7 @@ function beforeDetail() {
   removePointMarker();
 }
 
-const menu = setUpMenu();
+const menu = setUpMenu(() => state.measure());
 // On a phone a detail and the drawer share the space under the map: a detail opening closes the drawer.
 const panel = createPanel(map, beforeDetail, () => menu.close());
 

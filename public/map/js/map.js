@@ -62,6 +62,9 @@ function keepMeasured(map, state) {
   };
   new ResizeObserver(measure).observe(container);
   measure();
+  // For a change of layout made by the page itself (the drawer): measured at once, before the next event
+  // reads the map, not only when the observer reports.
+  state.measure = measure;
 }
 
 /**

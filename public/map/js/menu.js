@@ -4,7 +4,8 @@
 import { PHONE_QUERY } from "./config.js";
 import { $ } from "./dom.js";
 
-export function setUpMenu() {
+/** `onLayout()` is called right after the drawer opens or closes (the map's box changed). */
+export function setUpMenu(onLayout) {
   const button = $("menu-toggle");
   const drawer = $("controls");
   const phone = window.matchMedia(PHONE_QUERY);
@@ -12,6 +13,7 @@ export function setUpMenu() {
     document.body.classList.toggle("menu-open", open);
     button.setAttribute("aria-expanded", String(open));
     button.textContent = open ? "Close menu" : "Menu";
+    if (onLayout) onLayout();
   };
   button.addEventListener("click", () => {
     const open = !document.body.classList.contains("menu-open");
