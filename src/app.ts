@@ -41,6 +41,7 @@ import { pointValues, pointValuesRaw } from "./shapes/point_values";
 import { sqliteCallBudget } from "./upstream/call-budget";
 import { redisCallBudget } from "./redis/call-budget";
 import { siteSeries } from "./shapes/site_series";
+import { evidence } from "./evidence";
 
 export interface AppDeps {
   config: Config;
@@ -150,6 +151,7 @@ export function createApp(deps: AppDeps) {
     .use(ogcCollections(data))
     .use(areas(data))
     .use(siteSeries(data))
+    .use(evidence(data))
     .use(pages(responses.sendFile));
   routeOf = routeMatcher(app.routes.map((route) => route.path));
   frontDoors.set(app, (route) => createFrontDoor({ boundary, repeats, now, route }));

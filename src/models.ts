@@ -15,6 +15,7 @@ import { OGC_MODELS } from "./collections/model";
 import { AREA_MODELS } from "./areas/model";
 import { SITE_SERIES_MODELS } from "./shapes/site_series/model";
 import { STATION_MODELS } from "./domain/station";
+import { EVIDENCE_MODELS } from "./evidence/model";
 import { PropertiesResponse, PropertyRecord, PropertyReference, ProviderRecord, ProvidersResponse, Transformation } from "./catalog/model";
 
 export const MODELS = {
@@ -46,4 +47,5 @@ export const MODELS = {
   ...AREA_MODELS,
   ...STATION_MODELS,
   ...SITE_SERIES_MODELS,
+  ...EVIDENCE_MODELS,
 };

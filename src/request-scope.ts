@@ -11,6 +11,8 @@ export interface RequestScope {
   requestId: string;
   /** Calls to a remote upstream made for this request so far (cache hits and shared calls excluded). */
   upstreamCalls: number;
+  /** The client's rate-limit key (its address), for an upstream budget's per-client share (docs/decisions.md#upstream-call-budget). */
+  client?: string;
   /** Spend one more unit of the client's rate budget: false when it is spent. */
   charge?: () => boolean | Promise<boolean>;
 }

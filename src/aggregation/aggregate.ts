@@ -18,7 +18,7 @@ import { ValidationError } from "../errors";
 import { roundDerived, roundDerivedOrNull } from "../domain/precision";
 import { assertMethodFits, type SummaryMethod } from "./methods";
 import type { SummaryProperty, SummaryTransformation } from "../domain/summary-property";
-import { describeTransformations, summaryWarnings } from "./explain";
+import { describeTransformations, summaryWarnings, type MethodOutcome } from "./explain";
 import { countedComponents, DEFAULT_SUMMARY_OPTIONS, leftOut, type SummaryOptions } from "./options";
 
 export interface SummaryContribution {
@@ -45,16 +45,6 @@ export interface MapUnitSummary {
   contributions: SummaryContribution[];
   transformations: SummaryTransformation[];
   warnings: string[];
-}
-
-/** What a method decided, before the explanation is written. */
-export interface MethodOutcome {
-  value: number | null;
-  category: string | null;
-  percent: number;
-  /** Readings listed as contributions, with the value each shows (a component's extreme for min/max). */
-  shown: Array<{ reading: ComponentReading; value: number | null; category: string | null; horizonKeys: string[] }>;
-  notes: string[];
 }
 
 const pct = (c: SummaryComponent) => c.percent ?? 0;

@@ -3,10 +3,19 @@
  * know before using the number (`warnings`). Pure functions over the method's outcome.
  */
 import { hasReading, isMiscellaneousArea, type ComponentReading, type DepthInterval } from "../domain/component";
-import type { MethodOutcome } from "./aggregate";
 import type { SummaryMethod } from "./methods";
 import type { SummaryProperty, SummaryTransformation } from "../domain/summary-property";
 import { PRECISION_RULE } from "../domain/precision";
+
+/** What a method decided (aggregate.ts), before the explanation is written: declared here, the side that reads it, so the two files import one way. */
+export interface MethodOutcome {
+  value: number | null;
+  category: string | null;
+  percent: number;
+  /** Readings listed as contributions, with the value each shows (a component's extreme for min/max). */
+  shown: Array<{ reading: ComponentReading; value: number | null; category: string | null; horizonKeys: string[] }>;
+  notes: string[];
+}
 
 const interval = (d: DepthInterval) => `${d.top_cm}–${d.bottom_cm} cm`;
 

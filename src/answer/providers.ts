@@ -85,3 +85,31 @@ export function oneProviderName(raw: string): string {
 /** The 422 of a `providers` list naming an unknown provider (the list parameters document 422, not 404). */
 export const unknownInProviders = (name: string): LoamError =>
   new ValidationError(`Query parameter 'providers' names an unknown provider '${clip(name)}'; GET /v1/providers lists them.`);
+
+/**
+ * What a link adds so that following it reaches the provider that answered: `provider=<id>` (after
+ * `join`: "?" or "&"), or nothing when that provider is its role's default, so the default's links stay
+ * as they were (docs/decisions.md#provider-links).
+ */
+export function providerQuery(registry: Registry, provider: OperationalProvider, join: "?" | "&" = "?"): string {
+  return registry.defaultFor(provider.role)?.id === provider.id ? "" : `${join}provider=${encodeURIComponent(provider.id)}`;
+}
+
+/**
+ * What a route's text adds about the providers of its role besides the default, each by its short name
+ * and how to ask it (` Also: Fixture stations (provider=fixture_stations).`); "" when the default is the
+ * only one. Route texts name the default by its short name; this names every other (docs/decisions.md#provider-words).
+ */
+export function otherProviders(registry: Registry, role: ProviderRole, parameter = "provider", fits: (provider: OperationalProvider) => boolean = () => true): string {
+  const first = registry.defaultFor(role);
+  const others = registry.operational.filter((p) => p.role === role && p !== first && fits(p));
+  return others.length === 0 ? "" : ` Also: ${others.map((p) => `${p.shortName} (${parameter}=${p.id})`).join(", ")}.`;
+}
+
+/**
+ * The id of a provider's OGC collection: `roleId` (the collection's id clients know, e.g. `stations`)
+ * for its role's default, else the provider's own id (docs/decisions.md#provider-links).
+ */
+export function collectionIdOf(registry: Registry, provider: OperationalProvider, roleId: string): string {
+  return registry.defaultFor(provider.role)?.id === provider.id ? roleId : provider.id;
+}

@@ -2,7 +2,7 @@
  * The collections of the OGC API - Features endpoint (docs/decisions.md#ogc-api-features), as a table
  * of entries: each says what it is (id, title, description, its flat fields) and how to read it (its
  * extent, a page of items after a cursor's key, one item by id). The routes know only this contract;
- * adding a collection (e.g. `geochem_sites`) is one entry in COLLECTIONS.
+ * the collections are derived per registered provider (table.ts `collectionsOf`).
  */
 import type { CacheDescriptor, DataDeps } from "../answer";
 import type { Bbox } from "../domain/bbox";
@@ -88,4 +88,14 @@ export interface CollectionEntry {
   query(deps: DataDeps, bbox: Bbox, params: ItemParams, time: TimeRange | null): ItemsQuery;
   /** One item by id (with the collection's own parameters); null when there is none. */
   item(deps: DataDeps, id: string, params: ItemParams): Promise<{ feature: (origin: string) => Item; cache: CacheDescriptor; warnings: () => string[]; stamp: string } | null>;
+}
+
+/**
+ * The provider one collection serves (collections are derived per provider: table.ts), its collection id,
+ * and what a link of its items adds to reach that provider on /v1 (`?provider=<id>`; "" for its role's default).
+ */
+export interface ServedBy<P> {
+  id: string;
+  provider: P;
+  linkQuery: string;
 }

@@ -1,6 +1,6 @@
 /**
- * The OGC `geochem_sites` collection: USGS DS 801 sample sites (0-5 cm soil, conterminous US) as
- * points with flat typed properties (docs/decisions.md#ogc-api-features). Any box inside WGS84 is
+ * The OGC `geochem_sites` collection (and one per other sample_sites provider): one provider's sample
+ * sites as points with flat typed properties (docs/decisions.md#ogc-api-features). Any box inside WGS84 is
  * accepted and paged by site id (docs/decisions.md#ogc-api-features). With properties=arsenic,lead each site carries, per
  * element, `<id>` (the value, a Real; null when censored or not sampled), `<id>_reported_value` (the
  * file's cell: '<1' for a censored result, 'N.S.' for no sample) and `<id>_unit`: the censored value
@@ -8,30 +8,23 @@
  */
 import type { DataDeps } from "../answer";
 import { elements, geochemSiteFlat, geochemSitesPage, type FlatElementResult, type FlatSiteFeature } from "../geochem/service";
-import { GEOCHEM_PROVIDER, GeochemSiteFeatureProperties } from "../geochem/model";
-import { ProviderNotOperationalError, ValidationError } from "../errors";
-import { sitesCollection, type SitesSource } from "./sites-entry";
+import { GeochemSiteFeatureProperties } from "../geochem/model";
+import { ValidationError } from "../errors";
+import { sitesCollection } from "./sites-entry";
 import { flatFields } from "./flat-fields";
 import type { SampleSiteProvider, SiteReading } from "../providers/provider";
-import type { FlatProperties, Item, ItemParams } from "./entries";
+import type { FlatProperties, Item, ItemParams, ServedBy } from "./entries";
 import { daysOf } from "../domain/time-range";
 
 /** At most this many elements per request: each is one page query of the provider. */
 const MAX_ELEMENTS = 8;
 
-/** The sample-site provider, if any: without one, the geochem service's page and site refuse with the right error. */
-function sampleSites(deps: DataDeps): SampleSiteProvider | undefined {
-  return deps.registry.defaultFor("sample_sites");
-}
-
 /** The elements asked for by `properties` (ids or aliases), in the provider's order; none when empty. */
-function elementsOf(deps: DataDeps, params: ItemParams): string[] {
+function elementsOf(provider: SampleSiteProvider, params: ItemParams): string[] {
   const raw = String(params.properties ?? "");
   if (raw.trim() === "") return [];
-  const provider = sampleSites(deps);
-  if (!provider) return [];
   const ids = elements(provider, raw);
-  if (ids.length > MAX_ELEMENTS) throw new ValidationError(`Query parameter 'properties' names ${ids.length} elements; the geochem_sites collection takes at most ${MAX_ELEMENTS} per request.`);
+  if (ids.length > MAX_ELEMENTS) throw new ValidationError(`Query parameter 'properties' names ${ids.length} elements; a collection of sample sites takes at most ${MAX_ELEMENTS} per request.`);
   return ids;
 }
 
@@ -62,40 +55,34 @@ function resultOf(site: FlatSiteFeature): FlatElementResult {
   return { value: p.value ?? null, reported_value: p.reported_value ?? "N.S.", unit: p.unit ?? "" };
 }
 
-/** The registry's sample-site provider and its sites; without one, the geochem service's refusal. */
-function sitesOf(deps: DataDeps): SitesSource<SiteReading, SampleSiteProvider> {
-  const provider = sampleSites(deps);
-  if (!provider) throw new ProviderNotOperationalError(GEOCHEM_PROVIDER);
-  return { provider, part: provider.sites };
-}
-
-export const geochemSitesCollection = sitesCollection<SiteReading, SampleSiteProvider>({
-  id: "geochem_sites",
+/** The collection of one sample_sites provider's sites (collections are derived per provider: table.ts). */
+export const geochemSitesCollection = ({ id, provider, linkQuery }: ServedBy<SampleSiteProvider>) => sitesCollection<SiteReading, SampleSiteProvider>({
+  id,
   text: ({ shortName, record }) => ({
     title: `${shortName} soil geochemistry sample sites`,
-    description: `Sample sites of the ${record.name}, as points (WGS84), ordered by site id. Coverage: ${record.coverage} With properties=arsenic,lead (at most 8 elements: ids or aliases, GET /v1/properties) each site carries per element <id> (the value; null when censored or not sampled, never the reporting limit), <id>_reported_value (the file's cell: '<1' censored, 'N.S.' no sample) and <id>_unit. Every element of a site: GET /v1/geochem/sites/{site_id}.`,
+    description: `Sample sites of the ${record.name}, as points (WGS84), ordered by site id. Coverage: ${record.coverage} With properties=arsenic,lead (at most 8 elements: ids or aliases, GET /v1/properties) each site carries per element <id> (the value; null when censored or not sampled, never the reporting limit), <id>_reported_value (the file's cell: '<1' censored, 'N.S.' no sample) and <id>_unit. Every element of a site: GET /v1/geochem/sites/{site_id}${linkQuery}.`,
   }),
   parameters: ["properties"],
   // The /v1 site's model; its depth becomes depth_top_cm and depth_bottom_cm, as the items carry it.
   fields: flatFields(GeochemSiteFeatureProperties, ["representative_of_bbox"]),
-  sites: sitesOf,
+  sites: () => ({ provider, part: provider.sites }),
   box: (params) => ({ ...params, property: null }),
   // A site is dated by its collection day.
   days: ({ site }) => (site.collection_date === null ? null : { first: site.collection_date, last: site.collection_date }),
   // Its pages and items carry the asked elements' results, read by the geochem service (below).
   query(deps, bbox, params, time) {
-    const properties = elementsOf(deps, params);
+    const properties = elementsOf(provider, params);
     // The sites are dated by day: the interval's UTC days select them (docs/decisions.md#ogc-api-features).
     const days = time === null ? undefined : daysOf(time);
     return {
-      binding: { provider: sampleSites(deps)?.id ?? null, properties },
+      binding: { provider: provider.id, properties },
       async page(after, limit) {
-        const { part } = sitesOf(deps);
+        const part = provider.sites;
         const position = after === null ? null : part.key.parse(after);
         if (position === null && after !== null) throw new ValidationError("Query parameter 'cursor' is not a cursor Loam made; start again without it.");
-        const sites = await geochemSitesPage(deps, { bbox, after: position, limit, days });
+        const sites = await geochemSitesPage(deps, { bbox, after: position, limit, days }, provider);
         // One page query per element, over the same box, position and limit: the same sites in the same order.
-        const perElement = await Promise.all(properties.map((property) => geochemSitesPage(deps, { bbox, after: position, limit, property, days })));
+        const perElement = await Promise.all(properties.map((property) => geochemSitesPage(deps, { bbox, after: position, limit, property, days }, provider)));
         return {
           features: () =>
             sites.features.map((site, i) => item(site, Object.fromEntries(properties.map((id, k) => [id, resultOf(perElement[k]!.features[i]!)])))),
@@ -111,10 +98,10 @@ export const geochemSitesCollection = sitesCollection<SiteReading, SampleSitePro
     };
   },
   async one(deps, id, params) {
-    const siteId = sitesOf(deps).part.key.parse(id);
+    const siteId = provider.sites.key.parse(id);
     if (siteId === null) return null;
-    const properties = elementsOf(deps, params);
-    const found = await geochemSiteFlat(deps, siteId, properties);
+    const properties = elementsOf(provider, params);
+    const found = await geochemSiteFlat(deps, siteId, properties, provider);
     if (found === null) return null;
     return { feature: () => item(found.feature, found.results), cache: found.cache, warnings: () => found.warnings, stamp: "" };
   },

@@ -14,6 +14,7 @@ import { Memo } from "../lru";
 import { parsedQuery, strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { SUMMARY_PARAMETER_NAMES } from "./mapunits-entry";
+import { collectionsOf } from "./table";
 import { CollectionParams, ItemParams, ItemsQueryParams, OUTPUT_FORMATS, OgcQueryables, OgcCollection, OgcCollections, OgcConformance, OgcLandingPage, OgcFeature, OgcFeatureCollection } from "./model";
 import { collection, collectionOf, collections, CONFORMANCE, queryables, SCHEMA_JSON, itemAnswer, itemsAnswer, landingPage, parseItemsBbox, parseItemsDatetime, parseItemsLimit } from "./service";
 import { rangeText } from "../domain/time-range";
@@ -68,12 +69,12 @@ export function ogcCollections(deps: CollectionRouteDeps) {
   // Per app: the entries resolve this app's providers.
   const checked = new Memo<string, ReturnType<typeof check>>(CHECKED_QUERIES);
   function check(collectionId: string, read: QueryOf<typeof ItemsQueryParams>, given: ReadonlyMap<string, string>) {
-    const entry = collectionOf(collectionId);
+    const entry = collectionOf(deps, collectionId);
     const foreign = SUMMARY_PARAMETER_NAMES.find((name) => given.has(name) && !entry.parameters.includes(name));
     if (foreign) throw new BadRequestError(`The ${entry.id} collection takes no parameter '${foreign}'.`);
     const bbox = parseItemsBbox(read.bbox, read["bbox-crs"]);
     const limit = parseItemsLimit(read.limit);
-    const time = parseItemsDatetime(entry, read.datetime);
+    const time = parseItemsDatetime(deps, entry, read.datetime);
     const items = entry.query(deps, bbox, read, time);
     const binding = cursorBinding({ collection: `ogc:${entry.id}`, bbox, ...(time ? { datetime: rangeText(time) } : {}), ...items.binding });
     const after = read.cursor === "" ? null : decodeCursor(read.cursor, binding);
@@ -111,14 +112,14 @@ export function ogcCollections(deps: CollectionRouteDeps) {
         operationId: "listOgcCollections",
         tag: "ogc",
         summary: "OGC API - Features collections",
-        description: "The collections (mapunits, pedons, geochem_sites, stations), each with its spatial extent computed from the data, its fields and its items link.",
+        description: `The collections (${collectionsOf(deps.registry).map((c) => c.id).join(", ")}: one per provider of map-unit polygons, laboratory pedons, sample sites and sensor stations, a role's default under the role's own id), each with its spatial extent computed from the data, its fields and its items link.`,
         ok: [OgcCollections, "The collections."],
         errors: { ...UNDECLARED, ...UPSTREAM_ERRORS },
         etag: true,
         cacheControl: null,
       }),
     })
-    .get("/ogc/collections/:collection_id", ({ params, request }) => collection(deps, collectionOf(params.collection_id), originOf(request)), {
+    .get("/ogc/collections/:collection_id", ({ params, request }) => collection(deps, collectionOf(deps, params.collection_id), originOf(request)), {
       params: CollectionParams,
       ...documentedRoute({
         operationId: "getOgcCollection",
@@ -138,7 +139,7 @@ export function ogcCollections(deps: CollectionRouteDeps) {
     .get(
       "/ogc/collections/:collection_id/queryables",
       ({ params, request, set }) => {
-        const document = queryables(deps, collectionOf(params.collection_id), originOf(request));
+        const document = queryables(deps, collectionOf(deps, params.collection_id), originOf(request));
         set.headers["content-type"] = `${SCHEMA_JSON}; charset=utf-8`;
         return document;
       },
@@ -197,7 +198,7 @@ export function ogcCollections(deps: CollectionRouteDeps) {
       "/ogc/collections/:collection_id/items/:feature_id",
       async ({ params, query, request, set }) => {
         const read = itemsQuery.queryOf(query);
-        const entry = collectionOf(params.collection_id);
+        const entry = collectionOf(deps, params.collection_id);
         const found = await entry.item(deps, params.feature_id, read);
         if (found === null) throw new NotFoundError(`No feature '${params.feature_id.slice(0, 40)}' in the ${entry.id} collection.`);
         set.headers["content-type"] = `${GEOJSON}; charset=utf-8`;

@@ -112,9 +112,9 @@ export const OgcFeatureCollection = t.Object(
   { ...closed, title: "OgcFeatureCollection" },
 );
 
-export const CollectionParams = t.Object({ collection_id: t.String({ maxLength: 40, description: "mapunits, pedons, geochem_sites or stations.", examples: ["mapunits"] }) });
+export const CollectionParams = t.Object({ collection_id: t.String({ maxLength: 40, description: "A collection id of GET /ogc/collections: mapunits, pedons, geochem_sites and stations (each role's default provider), or another provider's id.", examples: ["mapunits"] }) });
 export const ItemParams = t.Object({
-  collection_id: t.String({ maxLength: 40, description: "mapunits, pedons, geochem_sites or stations.", examples: ["pedons"] }),
+  collection_id: t.String({ maxLength: 40, description: "A collection id of GET /ogc/collections: mapunits, pedons, geochem_sites and stations (each role's default provider), or another provider's id.", examples: ["pedons"] }),
   feature_id: t.String({ maxLength: 40, description: "The feature's id (a polygon key, a pedon key, a sample site id, a station triplet).", examples: ["02N0245"] }),
 });
 

@@ -1,33 +1,23 @@
 /**
- * The OGC `pedons` collection: the laboratory pedons with site coordinates of the registry's lab
- * provider, as points with flat properties, built from the sites entry (./sites-entry.ts). Any box
+ * The OGC `pedons` collection (and one per other lab_pedons provider): the laboratory pedons with site
+ * coordinates of one provider, as points with flat properties, built from the sites entry (./sites-entry.ts). Any box
  * inside WGS84 is accepted and paged (docs/decisions.md#ogc-api-features): a page is one keyset query.
  */
 import { describeCache, sourceWarnings, type DataDeps } from "../answer";
-import { resolveProvider } from "../answer/providers";
 import { NotFoundError } from "../errors";
 import { pedonPage } from "../pedons/service";
-import { parsePedonKey } from "../domain/pedon-key";
-import { DEFAULT_LAB_PROVIDER } from "../pedons/model";
 import { PedonFeatureProperties, type PedonFeature } from "../domain/lab";
 import { oneSite } from "../shapes/sites/service";
 import { flatFields } from "./flat-fields";
 import { sitesCollection } from "./sites-entry";
 import type { PedonProvider } from "../providers/provider";
 import type { Static } from "elysia";
-import type { Item } from "./entries";
+import type { Item, ServedBy } from "./entries";
 import type { Bbox } from "../domain/bbox";
 
 const POINT_WARNING = "A pedon is a point: not representative of its search box, field, soil series or map unit without further evidence. Coordinates are provider records of varying accuracy.";
 
-function labProvider(deps: DataDeps): PedonProvider {
-  return resolveProvider(deps.registry, DEFAULT_LAB_PROVIDER, {
-    fits: (p): p is PedonProvider => p.role === "lab_pedons",
-    refusal: () => "The pedons collection needs a laboratory pedon provider.",
-  });
-}
-
-function item(f: Static<typeof PedonFeature>, origin: string): Item {
+function item(f: Static<typeof PedonFeature>, origin: string, linkQuery: string): Item {
   const p = f.properties;
   return {
     type: "Feature",
@@ -41,7 +31,7 @@ function item(f: Static<typeof PedonFeature>, origin: string): Item {
       site_observation_date: p.site_observation_date,
       layer_count: p.layer_count,
       // The pedon's layers and observations, as an absolute link a GIS can open (docs/decisions.md#ogc-api-features).
-      detail: `${origin}/v1/pedons/${encodeURIComponent(p.pedon_key)}`,
+      detail: `${origin}/v1/pedons/${encodeURIComponent(p.pedon_key)}${linkQuery}`,
     },
   };
 }
@@ -54,8 +44,9 @@ async function matchedIn(deps: DataDeps, provider: PedonProvider, bbox: Bbox): P
   return count.read(cached.answer);
 }
 
-export const pedonsCollection = sitesCollection<Static<typeof PedonFeature>, PedonProvider>({
-  id: "pedons",
+/** The collection of one lab_pedons provider's pedons (collections are derived per provider: table.ts). */
+export const pedonsCollection = ({ id, provider, linkQuery }: ServedBy<PedonProvider>) => sitesCollection<Static<typeof PedonFeature>, PedonProvider>({
+  id,
   text: ({ shortName, record }) => ({
     title: `${shortName} laboratory pedons`,
     description: `Laboratory pedons of the ${record.name}, with site coordinates (points, WGS84), ordered by pedon key. Each links its layers and lab observations (detail, GET /v1/pedons/{pedon_key}); /v1/pedons/layers gives them as one table per box.`,
@@ -64,17 +55,13 @@ export const pedonsCollection = sitesCollection<Static<typeof PedonFeature>, Ped
   fields: flatFields(PedonFeatureProperties, ["representative_of_bbox", "series"], {
     detail: { type: "string", nullable: false, format: "uri", description: "The pedon's layers and lab observations: GET /v1/pedons/{pedon_key}, an absolute URL." },
   }),
-  sites: (deps) => {
-    const provider = labProvider(deps);
-    return { provider, part: provider.pedons };
-  },
-  item,
+  sites: () => ({ provider, part: provider.pedons }),
+  item: (f, origin) => item(f, origin, linkQuery),
   warnings: (deps, { provider }, _cached, cache) => [POINT_WARNING, ...sourceWarnings(deps.connected.sourceOf(provider), cache)],
   matched: (deps, { provider }, bbox) => matchedIn(deps, provider, bbox),
   // A pedon's one-site answer is its layers: the detail says where the pedon is, and the box query at that point gives its feature (one shape for both routes).
   async one(deps, id) {
-    const provider = labProvider(deps);
-    const key = parsePedonKey(id);
+    const key = provider.pedons.key.parse(id);
     if (key === null) return null;
     const detail = await oneSite(deps, provider, provider.pedons, key);
     if (detail === null) return null;
@@ -87,6 +74,6 @@ export const pedonsCollection = sitesCollection<Static<typeof PedonFeature>, Ped
     const found = listed.features.find((f) => f.id.toUpperCase() === id.toUpperCase() || f.id === String(key.value));
     if (!found) return null;
     const cache = describeCache(cached, deps.cacheTtlSeconds);
-    return { feature: (origin) => item(found, origin), cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: detail.digest };
+    return { feature: (origin) => item(found, origin, linkQuery), cache, warnings: () => [POINT_WARNING, ...sourceWarnings(source, cache)], stamp: detail.digest };
   },
 });

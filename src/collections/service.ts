@@ -13,7 +13,7 @@ import type { Bbox } from "../domain/bbox";
 import { parseDatetime } from "../domain/time-interval";
 import type { TimeRange } from "../domain/time-range";
 import type { CollectionEntry, ItemsPage } from "./entries";
-import { COLLECTIONS } from "./table";
+import { collectionsOf } from "./table";
 import { CRS84, DEFAULT_ITEMS_LIMIT, MAX_ITEMS_LIMIT } from "./model";
 
 const GEOJSON = "application/geo+json";
@@ -32,9 +32,10 @@ export const CONFORMANCE = [
   "http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson",
 ];
 
-export function collectionOf(id: string): CollectionEntry {
-  const entry = COLLECTIONS.find((c) => c.id === id);
-  if (!entry) throw new NotFoundError(`No collection '${clip(id)}'; GET /ogc/collections lists ${COLLECTIONS.map((c) => c.id).join(", ")}.`);
+export function collectionOf(deps: DataDeps, id: string): CollectionEntry {
+  const entries = collectionsOf(deps.registry);
+  const entry = entries.find((c) => c.id === id);
+  if (!entry) throw new NotFoundError(`No collection '${clip(id)}'; GET /ogc/collections lists ${entries.map((c) => c.id).join(", ")}.`);
   return entry;
 }
 
@@ -115,7 +116,7 @@ export function queryables(deps: DataDeps, entry: CollectionEntry, origin: strin
 export async function collections(deps: DataDeps, origin: string) {
   return {
     links: [{ href: `${origin}/ogc/collections`, rel: "self", type: JSON_TYPE, title: "The collections" }],
-    collections: await Promise.all(COLLECTIONS.map((entry) => describe(deps, entry, origin, true))),
+    collections: await Promise.all(collectionsOf(deps.registry).map((entry) => describe(deps, entry, origin, true))),
   };
 }
 
@@ -149,10 +150,10 @@ export function parseItemsLimit(limit: number): number {
 export { DEFAULT_ITEMS_LIMIT };
 
 /** The OGC `datetime` (src/domain/time-interval.ts); only a collection with a temporal extent takes one (400 otherwise, naming those that do). */
-export function parseItemsDatetime(entry: CollectionEntry, raw: string): TimeRange | null {
+export function parseItemsDatetime(deps: DataDeps, entry: CollectionEntry, raw: string): TimeRange | null {
   const time = parseDatetime(raw);
   if (time !== null && !entry.interval) {
-    const dated = COLLECTIONS.filter((c) => c.interval).map((c) => c.id);
+    const dated = collectionsOf(deps.registry).filter((c) => c.interval).map((c) => c.id);
     throw new BadRequestError(`The ${entry.id} collection has no temporal extent, so it takes no 'datetime'; ${dated.join(", ")} ${dated.length === 1 ? "does" : "do"}.`);
   }
   return time;

@@ -47,7 +47,7 @@ export const GeochemSitesQueryParams = t.Object({
       description: `Most sites per page, 1 to ${MAX_SITE_LIMIT} (with near: 1 to ${MAX_NEAR_LIMIT}).`,
     }),
   ),
-  cursor: t.Optional(t.String({ maxLength: 512, default: "", description: "The `next` cursor of the previous page of the same query (bbox and property); absent for the first page." })),
+  cursor: t.Optional(t.String({ maxLength: 512, default: "", description: "The `next` cursor of the previous page of the same query (bbox, property and provider); absent for the first page." })),
   property: t.Optional(
     t.String({
       maxLength: 60,
@@ -55,6 +55,9 @@ export const GeochemSitesQueryParams = t.Object({
       description: "One element (a property id or alias, e.g. arsenic, lead, pb, calcium_total): each site then carries its result as flat members value, reported_value, value_qualifier, reporting_limit, unit, for mapping.",
       examples: ["arsenic"],
     }),
+  ),
+  provider: t.Optional(
+    t.String({ maxLength: 60, default: "", description: "A sample_sites provider (GET /v1/providers lists them); default the registry's first provider of sample sites." }),
   ),
   ...FORMAT_PARAMETER,
 });
@@ -133,6 +136,9 @@ export const GeochemSiteQueryParams = t.Object({
       description: "Comma-separated elements (property ids or aliases: arsenic, lead, pb, calcium_total); default every element of the file (44).",
       examples: ["arsenic,selenium,lead"],
     }),
+  ),
+  provider: t.Optional(
+    t.String({ maxLength: 60, default: "", description: "A sample_sites provider (GET /v1/providers lists them); default the registry's first provider of sample sites." }),
   ),
   ...FORMAT_PARAMETER,
 });

@@ -268,8 +268,8 @@ export interface FlatSitesPage {
 export async function geochemSitesPage(
   deps: DataDeps,
   page: { bbox: Bbox; after: number | null; limit: number; property?: string | null; days?: SiteBoxParams["days"] },
+  provider: SampleSiteProvider = defaultProvider(deps.registry, "sample_sites"),
 ): Promise<FlatSitesPage> {
-  const provider = defaultProvider(deps.registry, "sample_sites");
   // The caller validates its own parameters; these bounds keep any caller's work bounded.
   if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MAX_SITE_LIMIT) throw new ValidationError(`A page of sites holds 1 to ${MAX_SITE_LIMIT} sites; got ${page.limit}.`);
   const property = page.property ?? null;
@@ -316,8 +316,8 @@ export async function geochemSiteFlat(
   deps: DataDeps,
   siteId: number,
   properties: readonly string[],
+  provider: SampleSiteProvider = defaultProvider(deps.registry, "sample_sites"),
 ): Promise<{ feature: FlatSiteFeature; results: Record<string, FlatElementResult>; cache: CacheDescriptor; warnings: string[] } | null> {
-  const provider = defaultProvider(deps.registry, "sample_sites");
   const cached = await oneSite(deps, provider, provider.sites, siteId);
   if (cached === null) return null;
   const [reading] = provider.sites.read(cached.answer, properties);

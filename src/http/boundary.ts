@@ -4,7 +4,7 @@
  * mapping of failures to ErrorResponse, and afterwards one access-log line and the metrics.
  */
 import { Elysia } from "elysia";
-import { MethodNotAllowedError, RateLimitedError, UriTooLongError, type LoamError } from "../errors";
+import { MethodNotAllowedError, RateLimitedError, UriTooLongError, ValidationError, type LoamError } from "../errors";
 import { asLoamError, asOgcRefusal, errorResponse, isOgcPath } from "./error-response";
 import { requestIdFor } from "./request-id";
 import { queryOfRequest, rejectRepeated } from "./query";
@@ -12,7 +12,7 @@ import { keepTrace, startTrace, traceOf, type RequestTrace } from "./trace";
 import { lineShape, loggableQuery, type AccessEntry, type AccessLog, type KeptShape } from "./access-log";
 import type { Metrics } from "./metrics";
 import { writeRateLimit, type RateDecision } from "./rate-limit";
-import { routePath } from "./request-path";
+import { hasMalformedEscape, routePath } from "./request-path";
 import { clientKey } from "./client-address";
 import { clientFacing } from "./client-message";
 import { enterRequestScope } from "../request-scope";
@@ -25,6 +25,10 @@ export const MAX_URI_LENGTH = 8192;
 export const MAX_AOI_URI_LENGTH = 65_536;
 const AOI_PATH = "/v1/soil/aoi";
 const ALLOWED_METHODS = "GET, HEAD";
+
+/** 422 `validation_error`, and under /ogc 400 `bad_request` (asOgcRefusal), as any value a route cannot read. */
+const MALFORMED_ESCAPE =
+  "The request path holds a malformed percent-escape: every '%' must be followed by two hex digits, and the escaped bytes must be UTF-8 (encode the path with encodeURIComponent).";
 
 /** A public read-only API: any origin may read, nobody sends credentials. */
 const CORS_HEADERS = {
@@ -202,6 +206,8 @@ function boundaryPlugin(options: BoundaryOptions, now: () => number, record: (tr
         const limit = path === AOI_PATH ? MAX_AOI_URI_LENGTH : MAX_URI_LENGTH;
         if (request.url.length > limit) throw new UriTooLongError(limit);
       }
+      // Once for every route: a route would get the parameter as null (docs/decisions.md#malformed-escapes).
+      if (hasMalformedEscape(path)) throw new ValidationError(MALFORMED_ESCAPE);
       if (!isCountedPath(path)) return;
       // Upstream calls this request makes beyond its first spend the client's budget too (docs/decisions.md#upstream-budget).
       // Each unit spent rewrites the RateLimit-* headers, so the answer tells what is really left.
@@ -213,7 +219,7 @@ function boundaryPlugin(options: BoundaryOptions, now: () => number, record: (tr
         const spent = options.rateLimiter.hit(client, now());
         return spent instanceof Promise ? spent.then(charged) : charged(spent);
       };
-      enterRequestScope({ requestId, upstreamCalls: 0, charge });
+      enterRequestScope({ requestId, client, upstreamCalls: 0, charge });
       // Scrapes have a budget of their own (the same limit), so monitoring never spends a client's API budget (docs/decisions.md#metrics).
       const decision = admitted?.decision ?? options.rateLimiter.hit(path === "/metrics" ? `metrics|${client}` : client, now());
       // Only a limiter that has to wait makes the request wait (a resolved undefined lets it through).

@@ -43,6 +43,7 @@ export function createMetrics(options: MetricsOptions = {}) {
   let cacheHits = 0;
   let cacheMisses = 0;
   let rateLimited = 0;
+  let budgetRefused = 0;
   const breaker: Record<BreakerEvent, number> = { opened: 0, fast_failure: 0 };
   /** Failed reads and writes of LOAM_DB that were skipped instead of failing a request, by store and operation. */
   const storageErrors = new Map<string, number>();
@@ -76,6 +77,11 @@ export function createMetrics(options: MetricsOptions = {}) {
       changes++;
       upstream[outcome]++;
     },
+    /** A call a budget refused (docs/decisions.md#upstream-call-budget): not an upstream error. */
+    observeBudgetRefusal(): void {
+      changes++;
+      budgetRefused++;
+    },
     observeBreaker(event: BreakerEvent): void {
       changes++;
       breaker[event]++;
@@ -104,6 +110,11 @@ export function createMetrics(options: MetricsOptions = {}) {
       lines.push("# HELP loam_cache_misses_total Upstream answers fetched because the cache had none fresh.", "# TYPE loam_cache_misses_total counter", `loam_cache_misses_total ${cacheMisses}`);
       lines.push("# HELP loam_upstream_calls_total Calls to the upstream source, by outcome.", "# TYPE loam_upstream_calls_total counter");
       for (const outcome of ["ok", "error", "timeout"] as const) lines.push(`loam_upstream_calls_total{outcome="${outcome}"} ${upstream[outcome]}`);
+      lines.push(
+        "# HELP loam_upstream_budget_refusals_total Upstream answers refused by a call budget: Loam's fair-use budget of the upstream (no call made) or the upstream's own 429 and its Retry-After; not upstream errors.",
+        "# TYPE loam_upstream_budget_refusals_total counter",
+        `loam_upstream_budget_refusals_total ${budgetRefused}`,
+      );
       lines.push("# HELP loam_storage_errors_total LOAM_DB reads and writes that failed and were skipped (the request was still answered).", "# TYPE loam_storage_errors_total counter");
       for (const [key, count] of storageErrors) {
         const [store, operation] = key.split("\u0000");
@@ -160,7 +171,9 @@ export function instrumentTransport(transport: Transport, metrics: Metrics): Tra
         metrics.observeUpstream("ok");
         return answer;
       } catch (error) {
-        metrics.observeUpstream((error as { code?: string }).code === "upstream_timeout" ? "timeout" : "error");
+        const code = (error as { code?: string }).code;
+        if (code === "upstream_budget_exhausted") metrics.observeBudgetRefusal();
+        else metrics.observeUpstream(code === "upstream_timeout" ? "timeout" : "error");
         throw error;
       }
     },
@@ -210,7 +223,7 @@ export function metricsRoute(metrics: Metrics, upstream: () => SourceDescription
         tags: ["meta"],
         summary: "Prometheus metrics",
         description:
-          "In-process counters in the Prometheus text exposition format 0.0.4: requests by route and status, latency histograms, cache hits and misses, upstream calls by outcome, rate-limited requests, and the snapshot's build facts. Rate limited like the API; rendered at most once a second; never cached. When the operator sets METRICS_TOKEN, only requests with `Authorization: Bearer <token>` are answered (401 otherwise).",
+          "In-process counters in the Prometheus text exposition format 0.0.4: requests by route and status, latency histograms, cache hits and misses, upstream calls by outcome, refusals of upstream call budgets, rate-limited requests, and the snapshot's build facts. Rate limited like the API; rendered at most once a second; never cached. When the operator sets METRICS_TOKEN, only requests with `Authorization: Bearer <token>` are answered (401 otherwise).",
         responses: {
           200: {
             description: "The metrics as text/plain; version=0.0.4.",

@@ -39,6 +39,21 @@ export function routePath(url: string): string {
   return path === "" ? "/" : path;
 }
 
+/**
+ * Whether a path holds a percent-escape no decoder accepts (docs/decisions.md#malformed-escapes): a
+ * '%' without two hex digits after it, or escapes whose bytes are not UTF-8. The router hands such a
+ * path parameter to its route as null, so the boundary refuses the request before any route sees it.
+ */
+export function hasMalformedEscape(path: string): boolean {
+  if (!path.includes("%")) return false;
+  try {
+    decodeURIComponent(path);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** The query string after `?`, or "" (fragment dropped), for absolute URLs and bare targets alike. */
 export function requestQuery(url: string): string {
   const start = url.indexOf("?");

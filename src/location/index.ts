@@ -4,7 +4,7 @@ import { documentedRoute, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../htt
 import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { checkDepthInterval, type DataDeps } from "../answer";
-import { fitFor, oneProviderName, resolveProvider, unknownInProviders, type ProviderFit } from "../answer/providers";
+import { fitFor, otherProviders, oneProviderName, resolveProvider, unknownInProviders, type ProviderFit } from "../answer/providers";
 import type { PointProvider } from "../providers/provider";
 import { DEFAULT_POINT_PROVIDER, LocationQueryParams, LocationResponse, RawLocationPathParams, RawLocationQueryParams, RawProviderResponse } from "./model";
 import { rawAtPoint, soilAtPoint, type EffectiveLocationQuery } from "./service";
@@ -46,6 +46,7 @@ const DATA_ERRORS = {
 export function location(deps: LocationRouteDeps) {
   // The route's text names the registry's default provider by its own short name (docs/decisions.md#provider-words).
   const mapped = deps.registry.defaultFor("mapped_location")?.shortName ?? "Mapped-survey";
+  const others = otherProviders(deps.registry, "mapped_location", "providers");
   return new Elysia({ name: "loam.location" })
     .get(
       "/v1/soil/location",
@@ -62,7 +63,7 @@ export function location(deps: LocationRouteDeps) {
           operationId: "getSoilLocation",
           tag: "soil",
           summary: "Mapped-survey soil values for one WGS84 point",
-          description: `${mapped} map units containing the point, their components and the horizons overlapping the depth interval, one observation per horizon and requested property with full provenance. A valid point with no data is 200 with empty observations and a warning. Example: /v1/soil/location?latitude=41.944131&longitude=-94.359608&properties=ph,organic_matter,clay`,
+          description: `${mapped} map units containing the point, their components and the horizons overlapping the depth interval, one observation per horizon and requested property with full provenance. A valid point with no data is 200 with empty observations and a warning. Example: /v1/soil/location?latitude=41.944131&longitude=-94.359608&properties=ph,organic_matter,clay${others}`,
           ok: [LocationResponse, "Observations (possibly none), map units, cache metadata and warnings."],
           errors: { ...DATA_ERRORS, 409: PLANNED_PROVIDER_ERROR },
           etag: true,

@@ -5,7 +5,7 @@ import { strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
 import type { DataDeps } from "../answer";
-import { fitFor, resolveProvider, type ProviderFit } from "../answer/providers";
+import { fitFor, otherProviders, resolveProvider, type ProviderFit } from "../answer/providers";
 import { parseBbox } from "../domain/bbox";
 import type { PointProvider } from "../providers/provider";
 import { cursorBinding, decodeCursor, encodeCursor } from "../domain/cursor";
@@ -80,6 +80,7 @@ const CHECKED_QUERIES = 256;
 export function mapUnits(deps: MapUnitRouteDeps) {
   // The route's text names the registry's default provider by its own short name (docs/decisions.md#provider-words).
   const mapped = deps.registry.defaultFor("mapped_location")?.shortName ?? "mapped-survey";
+  const others = otherProviders(deps.registry, "mapped_location", "provider", (p) => p.role === "mapped_location" && p.mapUnitPolygons !== undefined);
   // Per app: the provider is this app's registry's.
   const checked = new Memo<string, ReturnType<typeof check>>(CHECKED_QUERIES);
   function check(read: QueryOf<typeof MapUnitCollectionQueryParams>) {
@@ -110,7 +111,7 @@ export function mapUnits(deps: MapUnitRouteDeps) {
         tag: "soil",
         summary: "Map-unit polygons in a bounding box",
         description:
-          `An RFC 7946 FeatureCollection (EPSG:4326, [lon, lat]) of the ${mapped} map-unit polygons that meet the box, holes kept, ordered by polygon key, at most \`limit\` per page; when more exist, \`truncated\` is true, \`next\` is the URL of the next page and a \`Link: <...>; rel=\"next\"\` header says the same (explicit cursors: walking the pages returns every polygon once); format=csv answers every page in one file (at most 50,000 rows). Each feature names its map unit (map_unit_key, map_unit_symbol, map_unit_name, area_symbol); with \`properties\` (several) or \`property\` (one; then also summary {value, category, unit, percent_of_map_unit}), and optionally \`method\` and a depth interval, each carries flat members per property: \`<id>\` (value or class) and \`<id>_percent_of_map_unit\`; the warnings name, by map unit, values that rest on less than half of the map unit or on miscellaneous-area placeholders. Example: /v1/soil/mapunits?bbox=-94.37,41.934,-94.35,41.954&properties=clay,ph&depth_top_cm=0&depth_bottom_cm=30`,
+          `An RFC 7946 FeatureCollection (EPSG:4326, [lon, lat]) of the ${mapped} map-unit polygons that meet the box, holes kept, ordered by polygon key, at most \`limit\` per page; when more exist, \`truncated\` is true, \`next\` is the URL of the next page and a \`Link: <...>; rel=\"next\"\` header says the same (explicit cursors: walking the pages returns every polygon once); format=csv answers every page in one file (at most 50,000 rows). Each feature names its map unit (map_unit_key, map_unit_symbol, map_unit_name, area_symbol); with \`properties\` (several) or \`property\` (one; then also summary {value, category, unit, percent_of_map_unit}), and optionally \`method\` and a depth interval, each carries flat members per property: \`<id>\` (value or class) and \`<id>_percent_of_map_unit\`; the warnings name, by map unit, values that rest on less than half of the map unit or on miscellaneous-area placeholders. Example: /v1/soil/mapunits?bbox=-94.37,41.934,-94.35,41.954&properties=clay,ph&depth_top_cm=0&depth_bottom_cm=30${others}`,
         ok: [MapUnitCollection, "Polygons (possibly none), whether the collection is truncated, cache metadata and warnings."],
         errors: {
           404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],

@@ -1,7 +1,7 @@
 /**
  * The sources the OpenAPI document's own texts name (docs/decisions.md#provider-words), read from the
- * registry: each operational provider's short name, and the default provider of each endpoint family
- * whose routes answer from one role.
+ * registry: each operational provider's short name, and the providers of each endpoint family whose
+ * routes answer from one role (its default first).
  */
 import type { DocumentSources } from "../http/openapi";
 import { FAMILIES } from "../http/endpoint-families";
@@ -14,8 +14,9 @@ export function documentSources(registry: Registry): DocumentSources {
   for (const [family, entry] of Object.entries(FAMILIES)) {
     // Typed here: a role the table misspells fails to compile (http/ cannot name the provider roles).
     const role: ProviderRole | undefined = "role" in entry ? entry.role : undefined;
-    const provider = role && registry.defaultFor(role);
-    if (provider) families[family] = provider.shortName;
+    // Every provider of the role, the default first (registry order), so a second one is named as well.
+    const names = role ? registry.operational.filter((p) => p.role === role).map((p) => p.shortName) : [];
+    if (names.length > 0) families[family] = names.join(", ");
   }
   return { names: registry.operational.map((p) => p.shortName), families };
 }

@@ -6,6 +6,7 @@
  * and one module of the page.
  */
 import type { Registry } from "../providers/registry";
+import { collectionIdOf, providerQuery } from "../answer/providers";
 import type { OperationalProvider } from "../providers/provider";
 import type { CoverageSource } from "../domain/coverage";
 import type { LayerEntry, LayerKind } from "./model";
@@ -18,7 +19,7 @@ interface KindDeclaration {
   /** The endpoint the layer reads for a view, and the one detail a click opens. */
   endpoint: string;
   detail: string | null;
-  /** The OGC collection that states the extent of its data (computed from the data), when there is one. */
+  /** The id of the OGC collection of the role's default provider, whose extent is computed from the data (another provider's is its id); null: none. */
   collection: string | null;
 }
 
@@ -28,11 +29,11 @@ interface KindDeclaration {
  * role is drawn without touching this file; until one is registered, no entry of those kinds is listed.
  */
 export const LAYER_KINDS: Readonly<Record<string, KindDeclaration>> = {
-  mapped_location: { kind: "survey_polygons", label: "Soil survey map units", geometry: "polygon", endpoint: "/v1/soil/mapunits", detail: "/v1/soil/mapunits/{map_unit_key}", collection: "/ogc/collections/mapunits" },
-  lab_pedons: { kind: "pedons", label: "Laboratory pedons", geometry: "point", endpoint: "/v1/pedons", detail: "/v1/pedons/{pedon_key}", collection: "/ogc/collections/pedons" },
-  sample_sites: { kind: "sites", label: "Geochemistry sample sites", geometry: "point", endpoint: "/v1/geochem/sites", detail: "/v1/geochem/sites/{site_id}", collection: "/ogc/collections/geochem_sites" },
+  mapped_location: { kind: "survey_polygons", label: "Soil survey map units", geometry: "polygon", endpoint: "/v1/soil/mapunits", detail: "/v1/soil/mapunits/{map_unit_key}", collection: "mapunits" },
+  lab_pedons: { kind: "pedons", label: "Laboratory pedons", geometry: "point", endpoint: "/v1/pedons", detail: "/v1/pedons/{pedon_key}", collection: "pedons" },
+  sample_sites: { kind: "sites", label: "Geochemistry sample sites", geometry: "point", endpoint: "/v1/geochem/sites", detail: "/v1/geochem/sites/{site_id}", collection: "geochem_sites" },
   point_values: { kind: "grid", label: "Modeled soil grid", geometry: "raster", endpoint: "/v1/soil/modeled/grid", detail: "/v1/soil/modeled", collection: null },
-  site_series: { kind: "stations", label: "Sensor stations", geometry: "point", endpoint: "/v1/stations", detail: "/v1/stations/{station_triplet}", collection: "/ogc/collections/stations" },
+  site_series: { kind: "stations", label: "Sensor stations", geometry: "point", endpoint: "/v1/stations", detail: "/v1/stations/{station_triplet}", collection: "stations" },
 };
 
 type Box = [number, number, number, number];
@@ -54,6 +55,12 @@ function union(boxes: Box[]): Box | null {
   return boxes.reduce((a, b) => [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])]);
 }
 
+/** The provider's own OGC collection (a mapped provider has one only with polygons), as a path; null: none. */
+function collectionOf(registry: Registry, provider: OperationalProvider, roleId: string | null): string | null {
+  if (roleId === null || (provider.role === "mapped_location" && provider.mapUnitPolygons === undefined)) return null;
+  return `/ogc/collections/${collectionIdOf(registry, provider, roleId)}`;
+}
+
 export function layerEntries(registry: Registry, source: CoverageSource): LayerEntry[] {
   const entries: LayerEntry[] = [];
   for (const provider of registry.operational) {
@@ -68,15 +75,16 @@ export function layerEntries(registry: Registry, source: CoverageSource): LayerE
       organization: provider.record.organization,
       data_kind: provider.record.data_kind,
       geometry: declared.geometry,
-      endpoint: declared.endpoint,
-      detail_endpoint: declared.detail,
+      // A provider other than its role's default is asked by name, so the layer reads its own data (docs/decisions.md#provider-links).
+      endpoint: `${declared.endpoint}${providerQuery(registry, provider)}`,
+      detail_endpoint: declared.detail === null ? null : `${declared.detail}${providerQuery(registry, provider)}`,
       properties: [...(provider.record.supported_properties ?? [])],
       coverage: {
         description: provider.record.coverage,
         source: source.kind,
         places,
         extent: union(places.flatMap((p) => (p.bbox ? [p.bbox] : []))),
-        extent_url: declared.collection,
+        extent_url: collectionOf(registry, provider, declared.collection),
       },
     });
   }

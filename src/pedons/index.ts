@@ -9,7 +9,7 @@ import type { Send } from "../http/response";
 import { ValidationError } from "../errors";
 import { checkDepthInterval, type DataDeps } from "../answer";
 import { siteKey } from "../shapes/sites/service";
-import { fitFor, resolveProvider } from "../answer/providers";
+import { fitFor, otherProviders, resolveProvider } from "../answer/providers";
 import { parseProperties } from "../catalog/properties-param";
 import type { PedonKey } from "../domain/pedon-key";
 import type { PedonProvider } from "../providers/provider";
@@ -66,6 +66,7 @@ const PROVIDER_ERRORS = {
 } as const;
 
 export function pedons(deps: PedonRouteDeps) {
+  const others = otherProviders(deps.registry, "lab_pedons");
   return new Elysia({ name: "loam.pedons" })
     .get(
       "/v1/pedons",
@@ -90,7 +91,7 @@ export function pedons(deps: PedonRouteDeps) {
           tag: "pedons",
           summary: "Laboratory pedon points in a bounding box",
           description:
-            "An RFC 7946 FeatureCollection of laboratory pedons with site coordinates inside the box, ordered by pedon key, at most `limit` per page; `truncated` is true when more exist, and then a `Link: <...>; rel=\"next\"` header names the next page (the same query with `cursor`): walking the pages returns every pedon of the box once; format=csv answers every page in one file (at most 50,000 rows). Each pedon is a point with representative_of_bbox false. Example: /v1/pedons?bbox=-96.5,38.5,-95,39.5&limit=50",
+            "An RFC 7946 FeatureCollection of laboratory pedons with site coordinates inside the box, ordered by pedon key, at most `limit` per page; `truncated` is true when more exist, and then a `Link: <...>; rel=\"next\"` header names the next page (the same query with `cursor`): walking the pages returns every pedon of the box once; format=csv answers every page in one file (at most 50,000 rows). Each pedon is a point with representative_of_bbox false. Example: /v1/pedons?bbox=-96.5,38.5,-95,39.5&limit=50" + others,
           ok: [PedonCollection, "Pedon points (possibly none), whether the list is truncated, cache metadata and warnings."],
           errors: {
             404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],
@@ -148,10 +149,11 @@ export function pedons(deps: PedonRouteDeps) {
     .get(
       "/v1/pedons/:pedon_key",
       async ({ params, query, request, set }) => {
-        // The detail names no provider: it is the default laboratory provider, refused (409) should the catalog ever mark it planned.
-        const provider = labProvider(deps, DEFAULT_LAB_PROVIDER, "The laboratory provider");
+        // Without `provider`, the default laboratory provider (refused, 409, should the catalog ever mark it planned).
+        const read = pedonQuery.queryOf(query);
+        const provider = labProvider(deps, read.provider, "Query parameter 'provider'");
         const key = pedonKey(provider, params.pedon_key);
-        const effective = effectivePedonQuery(key, pedonQuery.queryOf(query), request);
+        const effective = effectivePedonQuery(key, read, request);
         const answer = await pedonDetail(deps, provider, key, effective.query, effective.wholePedon);
         return deps.send(answer, request, set, PEDON_TABLE);
       },
@@ -167,9 +169,8 @@ export function pedons(deps: PedonRouteDeps) {
             "The pedon's lab layers overlapping the depth interval, each with the requested observations as reported: value (null when censored), reported_value, value_qualifier, reporting_limit, unit, original column, method code and method, data kind, transformations and warnings; with location, citation and cache metadata. The key is a pedlabsampnum (lower case accepted) or an SDA pedon_key. Example: /v1/pedons/02N0245?properties=ph,organic_carbon,clay,cec&depth_bottom_cm=50",
           ok: [PedonResponse, "Layers (possibly none in the interval), observations, location, citation, cache metadata and warnings."],
           errors: {
-            404: ["ErrorResponse", "No pedon with this key (code not_found)."],
-            409: ["ErrorResponse", "The laboratory provider is planned, not operational (code provider_not_operational); not the case today."],
-            422: ["ErrorResponse", "Malformed pedon key, unknown or more than eight properties, or a bad depth interval (code validation_error)."],
+            ...PROVIDER_ERRORS,
+            422: ["ErrorResponse", "Malformed pedon key, unknown or more than eight properties, a bad depth interval, or a provider that does not serve laboratory pedons (code validation_error)."],
             ...UPSTREAM_ERRORS,
           },
           etag: true,

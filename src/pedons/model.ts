@@ -97,7 +97,14 @@ export const PEDON_DEPTH_PARAMETERS = {
   ),
 };
 
-export const PedonQueryParams = t.Object({ properties: propertiesParameter(DEFAULT_PEDON_PROPERTIES), ...PEDON_DEPTH_PARAMETERS, ...FORMAT_PARAMETER });
+export const PedonQueryParams = t.Object({
+  properties: propertiesParameter(DEFAULT_PEDON_PROPERTIES),
+  ...PEDON_DEPTH_PARAMETERS,
+  provider: t.Optional(
+    t.String({ maxLength: 40, default: DEFAULT_LAB_PROVIDER, description: `Laboratory pedon provider: ${DEFAULT_LAB_PROVIDER}, or one of its aliases (GET /v1/providers; answered as its id). A pedon's links from another provider name it.`, examples: [DEFAULT_LAB_PROVIDER] }),
+  ),
+  ...FORMAT_PARAMETER,
+});
 
 export const PedonQuery = t.Object(
   {

@@ -10,6 +10,11 @@ import { MunsellColor, SeriesDepth, SeriesHorizon, SeriesOriginalDepth, SeriesIn
 export const seriesParams = (names: { syntax: string; example: string }) =>
   t.Object({ name: t.String({ description: `Soil series name: ${names.syntax}.`, examples: [names.example] }) });
 
-export const SeriesQueryParams = t.Object({ ...FORMAT_PARAMETER });
+export const SeriesQueryParams = t.Object({
+  provider: t.Optional(
+    t.String({ maxLength: 60, default: "", description: "A provider of series descriptions (GET /v1/providers lists them); default the registry's first one." }),
+  ),
+  ...FORMAT_PARAMETER,
+});
 
 export const SERIES_MODELS = { SeriesResponse, SeriesInfo, SeriesSection, SeriesHorizon, SeriesDepth, SeriesOriginalDepth, MunsellColor, SeriesSource, SeriesLink };

@@ -7,7 +7,7 @@
  * cache serves its stale copy at once, or the client gets its 502/504 at once). Then one call is let
  * through as a probe (half-open): its success closes the breaker, its failure opens it again.
  */
-import { LoamBusyError, LoamError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../errors";
+import { LoamBusyError, LoamError, UpstreamBudgetExhaustedError, UpstreamError, UpstreamTimeoutError, UpstreamUnreachableError } from "../errors";
 import type { Payload, QueryKind, SourceDescription, Transport } from "./transport";
 
 export const BREAKER_FAILURES = 5;
@@ -24,9 +24,13 @@ export interface BreakerOptions {
   onEvent?: (event: BreakerEvent) => void;
 }
 
-/** A failure that says the upstream is unwell (not a refusal of this one query, nor Loam's own stall: docs/decisions.md#deadlines). */
+/**
+ * A failure that says the upstream is unwell: not a refusal of this one query, nor Loam's own stall
+ * (docs/decisions.md#deadlines), nor a call budget's refusal (Loam's own fair-use limit, or the
+ * upstream's 429 asking Loam to wait: docs/decisions.md#upstream-call-budget).
+ */
 function countsAsFailure(error: unknown): error is LoamError {
-  return error instanceof LoamError && error.retryable && !(error instanceof LoamBusyError);
+  return error instanceof LoamError && error.retryable && !(error instanceof LoamBusyError) && !(error instanceof UpstreamBudgetExhaustedError);
 }
 
 /** The error a call gets while the breaker is open: the class of the failure that opened it, a fixed message. */

@@ -257,8 +257,8 @@ export interface CappedExchange {
   provider: string | null;
   /** The provider's words for a body over `maxBytes`. */
   tooLarge: () => LoamError;
-  /** A status answered without reading the body (OSD's 404 is `not_found`); null reads on. */
-  before?: (status: number) => LoamError | null;
+  /** A status answered without reading the body (OSD's 404 is `not_found`, a 429 with its Retry-After); null reads on. */
+  before?: (status: number, headers: Headers) => LoamError | null;
 }
 
 /**
@@ -274,7 +274,7 @@ export async function fetchCapped(url: string, init: RequestInit, exchange: Capp
   try {
     const refused = (why: string) => new UpstreamError(`${service} ${why}.`, provider);
     const response = await fetchWithinOrigin(url, init, { fetch: exchange.fetch ?? fetch, deadline, refused });
-    const early = exchange.before?.(response.status) ?? null;
+    const early = exchange.before?.(response.status, response.headers) ?? null;
     if (early) {
       response.body?.cancel().catch(() => {});
       throw early;

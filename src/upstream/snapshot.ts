@@ -7,22 +7,15 @@
 import { Database } from "bun:sqlite";
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { LoamError, UpstreamError } from "../errors";
-import { readSnapshotInfo, SURVEY_AREA_DATASETS, tableColumns } from "./snapshot-schema";
+import { readSnapshotInfo, SURVEY_AREA_DATASETS } from "./snapshot-schema";
+import { SnapshotFile } from "./snapshot-file";
+
+// The providers' readers name the opened file by this module, the snapshot transport's.
+export { SnapshotFile };
 import { formOf, type Payload, type QueryKind, type SnapshotForm, type SourceDescription, type Transport } from "./transport";
 
 /** What a client reads when the snapshot cannot answer (the SQLite error goes to the log). */
 export const SNAPSHOT_QUERY_FAILED = "The offline snapshot failed to answer this query. The failure was logged; please retry later or report it with the request id.";
-
-/** The opened snapshot as readers see it. */
-export class SnapshotFile {
-  constructor(readonly db: Database) {}
-
-  /** Does the snapshot hold this table (and column)? Exports differ in what they carry. */
-  has(table: string, column?: string): boolean {
-    const columns = tableColumns(this.db, table);
-    return column === undefined ? columns.length > 0 : columns.includes(column);
-  }
-}
 
 /**
  * SHA-256 of the file's bytes (first 16 hex digits), read in chunks: two snapshots share cache

@@ -8,6 +8,7 @@
  * query decodes the payload.
  * Failures are the typed upstream errors of `src/errors.ts`; a transport never returns a partial answer.
  */
+import type { SnapshotFile } from "./snapshot-file";
 import { UpstreamError } from "../errors";
 
 /**
@@ -135,7 +136,7 @@ export interface QueryForms<P> {
 
 /** A snapshot reader: `prepare` runs once per opened snapshot, the returned function once per query. */
 export interface SnapshotForm<P> {
-  prepare(snapshot: import("./snapshot").SnapshotFile): (params: P) => Payload;
+  prepare(snapshot: SnapshotFile): (params: P) => Payload;
 }
 
 /** A dataset of the snapshot as the source describes it: who imported it, its id and label, its box when stated. */

@@ -3,7 +3,7 @@
  * /usr/bin/chromium must be installed (Debian package `chromium`; CI installs it). If it is missing the
  * tests fail with a message saying so; nothing is skipped silently.
  */
-import { afterAll, beforeAll, expect } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { late, startLoam, type RunningLoam } from "../support/server";
@@ -25,6 +25,14 @@ export const CHROMIUM_ARGS = [
 
 export const ARTIFACTS = join(import.meta.dir, "..", "artifacts");
 
+/**
+ * A browser test's budget (docs/decisions.md#test-readiness): what a 2-core machine with other work
+ * beside it meets; a test alone takes 5 to 40 s. Readiness inside a test is awaited (selectors, page
+ * states, answers), each wait bounded by READY_MS, never slept for.
+ */
+export const BROWSER_TEST_MS = 300_000;
+export const READY_MS = 120_000;
+
 export function requireChromium(): void {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
@@ -37,7 +45,7 @@ export function requireChromium(): void {
 /** Launch Chromium. Playwright gives every launch a fresh, empty temporary --user-data-dir. */
 export async function launchChromium(): Promise<Browser> {
   requireChromium();
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 30_000 });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: READY_MS });
 }
 
 export interface WatchedPage {
@@ -55,6 +63,8 @@ export interface WatchedPage {
 /** A new page that records every request and every console error. */
 export async function watchedPage(browser: Browser, viewport = { width: 1360, height: 860 }, device: { hasTouch?: boolean; isMobile?: boolean } = {}): Promise<WatchedPage> {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, serviceWorkers: "block", ...device });
+  // Every action and navigation without a bound of its own waits as long as a loaded machine needs (Playwright's default: 30 s).
+  context.setDefaultTimeout(READY_MS);
   const page = await context.newPage();
   const requests: string[] = [];
   const errors: string[] = [];
@@ -93,19 +103,42 @@ export function artifactPath(name: string): string {
   return join(ARTIFACTS, name);
 }
 
+/**
+ * One Chromium for the browser tests of this process, launched while this module loads. When a test
+ * runs out of its time, Bun kills every process the file's hooks and tests started (its "dangling
+ * processes"), Chromium with them, and every later test failed with "Target page, context or browser
+ * has been closed" (issue 43: one slow test, then nine such failures); a process started while a
+ * module loads is not among them. Playwright closes it when the process exits.
+ */
+let shared: Browser = await launchChromium();
+
+/**
+ * The shared Chromium for a test file's tests: each test's own contexts (watchedPage) are closed after
+ * it, also when it ran out of time, so a slow test leaves nothing running under the next; a browser that
+ * is no longer connected (it crashed) is launched again before the next test.
+ */
+export function useBrowser(): Browser {
+  let before = new Set<BrowserContext>();
+  beforeEach(async () => {
+    if (!shared.isConnected()) shared = await launchChromium();
+    before = new Set(shared.contexts());
+  }, READY_MS + 10_000);
+  afterEach(async () => {
+    await Promise.all(shared.contexts().filter((context) => !before.has(context)).map((context) => context.close().catch(() => {})));
+  }, READY_MS);
+  return late(() => shared, "browser");
+}
+
 /** Loam and a Chromium for a whole test file, started before its tests and closed after. */
 export function useLoamAndBrowser(): { loam: RunningLoam; browser: Browser } {
   let loam: RunningLoam | undefined;
-  let browser: Browser | undefined;
   beforeAll(async () => {
     loam = await startLoam();
-    browser = await launchChromium();
-  }, 120_000);
+  }, READY_MS);
   afterAll(async () => {
-    await browser?.close();
     await loam?.stop();
   });
-  return { loam: late(() => loam, "loam"), browser: late(() => browser, "browser") };
+  return { loam: late(() => loam, "loam"), browser: useBrowser() };
 }
 
 /** A phone: 390 x 844 CSS pixels, a touch screen, no hovering pointer. */

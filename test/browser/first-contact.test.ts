@@ -10,9 +10,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { DATA_DIR } from "../support/server";
-import { artifactPath, DESKTOP, expectClean, near, PHONE, rgbOf, screenshotPixels, useLoamAndBrowser, watchedPage, type WatchedPage } from "./browser";
+import { artifactPath, BROWSER_TEST_MS, DESKTOP, expectClean, near, PHONE, READY_MS, rgbOf, screenshotPixels, useLoamAndBrowser, watchedPage, type WatchedPage } from "./browser";
 
-const BROWSER_TEST_MS = 90_000;
 const { loam, browser } = useLoamAndBrowser();
 const FORMS = [
   ["phone", PHONE],
@@ -24,7 +23,7 @@ const PAGE_KINDS = ["survey_polygons", "pedons", "sites", "grid", "stations"];
 async function open(path: string, form: typeof PHONE | typeof DESKTOP): Promise<WatchedPage> {
   const watched = await watchedPage(browser, form.viewport, form.device);
   await watched.page.goto(loam.base + path, { waitUntil: "load" });
-  await watched.page.waitForFunction(() => (window as any).loam?.basemapState === "ready" && (window as any).loam?.layersState === "ready", null, { timeout: 20_000 });
+  await watched.page.waitForFunction(() => (window as any).loam?.basemapState === "ready" && (window as any).loam?.layersState === "ready", null, { timeout: READY_MS });
   return watched;
 }
 const isPhone = (form: typeof PHONE | typeof DESKTOP) => form.viewport.width < 500;
@@ -104,7 +103,7 @@ describe("first contact", () => {
       expect(new Set(looks).size).toBe(looks.length);
       if (!(await page.isChecked("#layer-sites"))) await page.click('label[for="layer-sites"]');
       await menu(page, form, false);
-      await page.waitForFunction(() => (window as any).loam.geochemState === "ready" && (window as any).loam.pedonState === "ready", null, { timeout: 30_000 });
+      await page.waitForFunction(() => (window as any).loam.geochemState === "ready" && (window as any).loam.pedonState === "ready", null, { timeout: READY_MS });
       // The legend names every shown layer, each with its symbol and its catalog title.
       if (isPhone(form)) await page.click("#legend > summary");
       const legend = (await page.textContent("#legend")) ?? "";
@@ -148,7 +147,7 @@ describe("first contact", () => {
       const layers = (await loam.json("/v1/layers")).body.layers as any[];
       const watched = await open("/map", form);
       const { page } = watched;
-      await page.waitForFunction(() => (window as any).loam.placesReady === true, null, { timeout: 20_000 });
+      await page.waitForFunction(() => (window as any).loam.placesReady === true, null, { timeout: READY_MS });
       await menu(page, form, true);
       const listed = await page.$$eval("#places-list button[data-kind]", (list) => list.map((b) => ({ id: b.getAttribute("data-place"), text: b.textContent, disabled: (b as HTMLButtonElement).disabled })));
       const expected = layers.flatMap((l) => (l.coverage.places.length ? l.coverage.places.map((p: any) => p.id) : [l.kind]));
@@ -163,14 +162,14 @@ describe("first contact", () => {
       await page.screenshot({ path: artifactPath(`first-contact-coverage-${name}.png`) });
       // MH936 is larger than a polygon view: the page flies to its box, then to a view where its polygons are drawn.
       await page.click('#places-list button[data-place="MH936"]');
-      await page.waitForFunction(() => (window as any).loam.mapUnitState === "ready" && (window as any).loam.mapUnitRange.count > 0, null, { timeout: 30_000 });
+      await page.waitForFunction(() => (window as any).loam.mapUnitState === "ready" && (window as any).loam.mapUnitRange.count > 0, null, { timeout: READY_MS });
       const mapUnits = (await loam.json(await page.evaluate(() => (window as any).loam.mapUnitUrl))).body.features as any[];
       expect(mapUnits.every((f) => f.properties.area_symbol === "MH936")).toBe(true);
       expect(await page.textContent("#where")).toContain("MH936");
       // The geochemistry entry shows that layer (switched on, active) over its extent.
       await menu(page, form, true);
       await page.click('#places-list button[data-place="sites"]');
-      await page.waitForFunction(() => (window as any).loam.geochemState === "ready", null, { timeout: 30_000 });
+      await page.waitForFunction(() => (window as any).loam.geochemState === "ready", null, { timeout: READY_MS });
       expect(await page.isChecked("#layer-sites")).toBe(true);
       expect(await page.textContent("#status")).toMatch(/geochemistry site/);
       expectClean(watched);
@@ -185,13 +184,13 @@ describe("first contact", () => {
       await menu(page, form, true);
       await page.click('label[for="layer-sites"]');
       await menu(page, form, false);
-      await page.waitForFunction(() => (window as any).loam.geochemState === "ready", null, { timeout: 30_000 });
+      await page.waitForFunction(() => (window as any).loam.geochemState === "ready", null, { timeout: READY_MS });
       const iowa = await legendBounds(page);
       expect(iowa).toEqual(expected);
       expect(await page.textContent(".geo-legend .geo-basis")).toContain(`national quantiles of ${values.length} sites`);
       const iowaUrl: string = await page.evaluate(() => (window as any).loam.geochemUrl);
       await page.evaluate(() => (window as any).loamMap.setView([38.5, -98.3], 7, { animate: false }));
-      await page.waitForFunction((before) => (window as any).loam.geochemState === "ready" && (window as any).loam.geochemUrl !== before, iowaUrl, { timeout: 30_000 });
+      await page.waitForFunction((before) => (window as any).loam.geochemState === "ready" && (window as any).loam.geochemUrl !== before, iowaUrl, { timeout: READY_MS });
       expect(await legendBounds(page)).toEqual(expected);
       // Each drawn site in Kansas has the colour of its value's national class.
       const classes = await page.$$eval(".geo-legend .class-row", (rows) => rows.map((r) => ({ from: Number(r.getAttribute("data-from")), to: Number(r.getAttribute("data-to")), colour: r.getAttribute("data-colour") })));
@@ -222,7 +221,7 @@ describe("first contact", () => {
       expect(all.length).toBeGreaterThan(10);
       const watched = await open("/map#17/41.944131/-94.359608", form);
       const { page } = watched;
-      await page.waitForFunction(() => (window as any).loam.mapUnitState === "ready", null, { timeout: 30_000 });
+      await page.waitForFunction(() => (window as any).loam.mapUnitState === "ready", null, { timeout: READY_MS });
       const rows = () => page.$$eval(".scale-legend .class-row", (list) => list.map((r) => [Number(r.getAttribute("data-from")), Number(r.getAttribute("data-to")), r.getAttribute("data-colour")]));
       const ia073 = await rows();
       expect(ia073[0]![0] as number).toBeLessThanOrEqual(Math.min(...all));
@@ -230,7 +229,7 @@ describe("first contact", () => {
       expect(await page.textContent(".scale-legend .scale-basis")).toBe(`Classes: every map unit of this instance (${all.length}), the same in every view.`);
       const before: string = await page.evaluate(() => (window as any).loam.mapUnitUrl);
       await page.evaluate(() => (window as any).loamMap.setView([41.30448, -91.81449], 17, { animate: false }));
-      await page.waitForFunction((url) => (window as any).loam.mapUnitState === "ready" && (window as any).loam.mapUnitUrl !== url && (window as any).loam.mapUnitRange.count > 0, before, { timeout: 30_000 });
+      await page.waitForFunction((url) => (window as any).loam.mapUnitState === "ready" && (window as any).loam.mapUnitUrl !== url && (window as any).loam.mapUnitRange.count > 0, before, { timeout: READY_MS });
       expect(await rows()).toEqual(ia073);
       expectClean(watched);
       await watched.close();
@@ -256,20 +255,21 @@ describe("first contact", () => {
         await route.fulfill({ contentType: "application/json", body: JSON.stringify(body) });
       });
       await page.goto(loam.base + "/map#7/42/-93.4", { waitUntil: "load" });
-      await page.waitForFunction(() => (window as any).loam?.layersState === "ready" && (window as any).loam?.placesReady === true, null, { timeout: 20_000 });
+      await page.waitForFunction(() => (window as any).loam?.layersState === "ready" && (window as any).loam?.placesReady === true, null, { timeout: READY_MS });
       await menu(page, form, true);
       expect(await page.textContent('label[for="layer-sites"]')).toBe(hostile + " sites");
       expect(await page.textContent("#places-list")).toContain(hostile + " IA073");
       await page.click('label[for="layer-sites"]');
       await menu(page, form, false);
-      await page.waitForFunction(() => (window as any).loam.geochemState === "ready", null, { timeout: 30_000 });
+      await page.waitForFunction(() => (window as any).loam.geochemState === "ready", null, { timeout: READY_MS });
       // That site's own tooltip (the pointer left over the map by the menu's click may hover another site).
       const { site, tooltip } = await page.evaluate(() => { const d = (window as any).loam.geochem.drawn()[0]; const marker = (window as any).loam.geochem.marker(d.site_id); marker.openTooltip(); return { site: d.site_id, tooltip: marker.getTooltip().getElement().textContent }; });
       expect(tooltip).toBe(`Site ${site}: ${hostile} mg/kg`);
       expect(await page.locator(".leaflet-tooltip:not(.place-tooltip)", { hasText: `Site ${site}: ` }).textContent()).toBe(`Site ${site}: ${hostile} mg/kg`);
       if (isPhone(form)) await page.click("#legend > summary");
       expect(await page.textContent("#legend")).toContain(hostile);
-      await page.waitForTimeout(200);
+      // Any image the markup had made would have been asked for by now and failed (its onerror run): the page's requests have settled.
+      await page.waitForLoadState("networkidle");
       expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
       expect(await page.locator("img[src=x], #legend img, #layer-list img, #places-list img, .leaflet-tooltip img").count()).toBe(0);
       expectClean(watched);
@@ -279,13 +279,13 @@ describe("first contact", () => {
     test(`${name}: status belongs to the active layer or tool: no "Zoom in to see pedons" over geochemistry, and the drawing instruction owns the status line`, async () => {
       const watched = await open("/map#5/39/-96", form);
       const { page } = watched;
-      await page.waitForFunction(() => (window as any).loam.pedonState === "zoom", null, { timeout: 20_000 });
+      await page.waitForFunction(() => (window as any).loam.pedonState === "zoom", null, { timeout: READY_MS });
       // Pedons active over a view too wide for them: their message.
       expect(await page.isVisible("#zoom-message")).toBe(true);
       expect(await page.textContent("#status")).toContain("Zoom in to see pedons");
       await menu(page, form, true);
       await page.click('label[for="layer-sites"]');
-      await page.waitForFunction(() => (window as any).loam.geochemState === "ready", null, { timeout: 30_000 });
+      await page.waitForFunction(() => (window as any).loam.geochemState === "ready", null, { timeout: READY_MS });
       // Geochemistry active: its status, and nothing of the pedons over the map.
       expect(await page.isHidden("#zoom-message")).toBe(true);
       expect(await page.textContent("#status")).toMatch(/\d+ geochemistry sites? in view/);
@@ -299,7 +299,7 @@ describe("first contact", () => {
       expect(await page.isHidden("#where")).toBe(true);
       await page.screenshot({ path: artifactPath(`first-contact-status-drawing-${name}.png`) });
       await page.keyboard.press("Escape");
-      await page.waitForFunction(() => !(window as any).loam.aoiMode, null, { timeout: 5_000 });
+      await page.waitForFunction(() => !(window as any).loam.aoiMode, null, { timeout: READY_MS });
       expect(await page.textContent("#status")).toMatch(/geochemistry site/);
       expectClean(watched);
       await watched.close();

@@ -9,10 +9,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
 import { SdaTransport } from "../../src/upstream/sda/client";
 import { DATA_DIR, startLoam, type RunningLoam } from "../support/server";
-import { DESKTOP, launchChromium, pixelOf, watchedPage } from "./browser";
+import { BROWSER_TEST_MS, DESKTOP, pixelOf, READY_MS, useBrowser, watchedPage } from "./browser";
 
 const IMG = `<img src=x onerror="window.__pwned=1">`;
 const LINK = `<a href=http://evil.example>evil</a>`;
@@ -21,7 +20,7 @@ const SITE = "3560";
 
 let server: ReturnType<typeof Bun.serve>;
 let loam: RunningLoam;
-let browser: Browser;
+const browser = useBrowser();
 let site: { lat: number; lon: number };
 
 /** The real file with three cells of one site's row replaced (same columns, same row count). */
@@ -50,10 +49,8 @@ beforeAll(async () => {
     source: new SdaTransport({ url: "http://127.0.0.1:9/Tabular/post.rest", timeoutMs: 500 }),
     env: { LOAM_UPSTREAM: "sda", GEOCHEM_URL: `http://127.0.0.1:${server.port}/ds/801/downloads/Appendix_2b_Top5_18Sept2013.txt`, LOAM_DATA_DIR: DATA_DIR },
   });
-  browser = await launchChromium();
-}, 120_000);
+}, READY_MS);
 afterAll(async () => {
-  await browser?.close();
   await loam?.stop();
   server?.stop(true);
 });
@@ -76,22 +73,22 @@ describe("a hostile geochemistry file", () => {
     const watched = await watchedPage(browser, DESKTOP.viewport, DESKTOP.device);
     const { page } = watched;
     await page.goto(`${loam.base}/map`, { waitUntil: "load" });
-    await page.waitForSelector('#places-list button[data-kind="sites"]', { timeout: 20_000 });
+    await page.waitForSelector('#places-list button[data-kind="sites"]', { timeout: READY_MS });
     await page.click('#places-list button[data-kind="sites"]');
-    await page.waitForFunction(() => (window as any).loam.geochemState === "ready", null, { timeout: 20_000 });
+    await page.waitForFunction(() => (window as any).loam.geochemState === "ready", null, { timeout: READY_MS });
     await page.evaluate(([la, lo]) => (window as any).loamMap.setView([la, lo], 9, { animate: false }), [site.lat, site.lon] as const);
-    await page.waitForFunction((id) => (window as any).loam.geochemState === "ready" && (window as any).loam.geochem.marker(Number(id)), SITE, { timeout: 20_000 });
+    await page.waitForFunction((id) => (window as any).loam.geochemState === "ready" && (window as any).loam.geochem.marker(Number(id)), SITE, { timeout: READY_MS });
 
     // Hover: the tooltip names the site and its reported value, as text.
     const at = await pixelOf(page, site.lat, site.lon);
     await page.mouse.move(at.x, at.y);
-    await page.waitForSelector(".leaflet-tooltip:not(.place-tooltip)", { timeout: 20_000 });
+    await page.waitForSelector(".leaflet-tooltip:not(.place-tooltip)", { timeout: READY_MS });
     expect(await page.textContent(".leaflet-tooltip:not(.place-tooltip)")).toContain(`Site ${SITE}: ${IMG}`);
     expect(await injected(page)).toEqual({ images: 0, links: 0, pwned: null });
 
     // Click: the panel shows the cells as text too.
     await page.mouse.click(at.x, at.y);
-    await page.waitForSelector("#geo-elements tbody tr", { timeout: 20_000 });
+    await page.waitForSelector("#geo-elements tbody tr", { timeout: READY_MS });
     const panel = (await page.textContent("#panel-body")) ?? "";
     expect(panel).toContain(IMG);
     expect(panel).toContain(LINK);
@@ -99,5 +96,5 @@ describe("a hostile geochemistry file", () => {
     expect(await injected(page)).toEqual({ images: 0, links: 0, pwned: null });
     expect(watched.foreign()).toEqual([]);
     await watched.close();
-  }, 90_000);
+  }, BROWSER_TEST_MS);
 });

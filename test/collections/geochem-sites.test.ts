@@ -7,6 +7,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { useLoam } from "../support/server";
+import { expectedCollections } from "../support/collections";
 import { reference } from "../geochem/reference";
 
 const { loam, contract } = useLoam();
@@ -43,7 +44,7 @@ describe("the geochem_sites collection", () => {
     const { status, body } = await loam.json("/ogc/collections");
     expect(status).toBe(200);
     contract.assert("OgcCollections", body);
-    expect(body.collections.map((c: any) => c.id)).toEqual(["mapunits", "pedons", "geochem_sites", "stations"]);
+    expect(body.collections.map((c: any) => c.id)).toEqual(expectedCollections());
     const sites = [...reference().sites.values()];
     const lons = sites.map((c) => Number(c.Longitude));
     const lats = sites.map((c) => Number(c.Latitude));

@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { useLoam } from "../support/server";
+import { expectedCollections } from "../support/collections";
 import { tool } from "../support/tools";
 import { reference } from "../geochem/reference";
 import { parseRfc4180 } from "../support/csv";
@@ -48,7 +49,7 @@ describe("GDAL's OAPIF driver", () => {
     expect(out).toMatch(/mapunits \(title: SSURGO map-unit polygons\) \(Polygon\)/);
     expect(out).toMatch(/pedons \(title: KSSL laboratory pedons\) \(Point\)/);
     expect(out).toMatch(/geochem_sites \(title: USGS DS 801 soil geochemistry sample sites\) \(Point\)/);
-    expect(out).toMatch(/stations \(title: Soil-climate sensor stations\) \(Point\)/);
+    expect(out).toMatch(/stations \(title: SCAN soil-climate sensor stations\) \(Point\)/);
   }, 60_000);
 
   test.skipIf(!OGR2OGR)("ogr2ogr copies a box of map units with two summaries to a GeoPackage: clay a Real, the key a String, every polygon", async () => {
@@ -176,7 +177,7 @@ dated = api.collection_items("geochem_sites", datetime="2008-01-01/2008-12-31", 
 print(json.dumps({"stations": stations, "station_pages": station_pages, "abrams": abrams["properties"]["name"], "station_extent": station_collection["extent"], "queryables": queryables, "dated_matched": dated["numberMatched"], "dated_dates": sorted({f["properties"]["collection_date"][:4] for f in dated["features"]}), "ids": ids, "keys": keys, "pages": pages, "numberReturned": mapunits["numberReturned"], "clay": [f["properties"]["clay"] for f in mapunits["features"]], "sites": sites, "site_pages": site_pages, "next_lengths": next_lengths, "leads": leads}))
 `;
     const out = JSON.parse(await run([PY, "-c", script, `${loam.base}/ogc/`]));
-    expect(out.ids).toEqual(["mapunits", "pedons", "geochem_sites", "stations"]);
+    expect(out.ids).toEqual(expectedCollections());
     // Every SCAN station of the metadata once, in pages of 50; one by its triplet; the collection's period open-ended.
     expect([...out.stations].sort()).toEqual(scanTriplets());
     expect(out.stations.length).toBe(208);

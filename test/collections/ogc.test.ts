@@ -7,6 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { DATA_DIR, useLoam } from "../support/server";
+import { expectedCollections } from "../support/collections";
 import { useUncachedSda } from "../support/sda-mode";
 import { knownPedons } from "../pedons/known-answers";
 
@@ -55,7 +56,7 @@ describe("collections", () => {
     const { status, body } = await loam.json("/ogc/collections");
     expect(status).toBe(200);
     contract.assert("OgcCollections", body);
-    expect(body.collections.map((c: any) => c.id)).toEqual(["mapunits", "pedons", "geochem_sites", "stations"]);
+    expect(body.collections.map((c: any) => c.id)).toEqual(expectedCollections());
     const pedonBox = await python(
       `import csv,json; rows=[r for r in csv.DictReader(open(${JSON.stringify(join(DATA_DIR, "kssl/KS/lab_combine_nasis_ncss.csv"))})) if r['latitude_decimal_degrees'] and r['longitude_decimal_degrees']]\n` +
         "xs=[float(r['longitude_decimal_degrees']) for r in rows]; ys=[float(r['latitude_decimal_degrees']) for r in rows]; print(json.dumps([min(xs),min(ys),max(xs),max(ys)]))",

@@ -8,6 +8,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { useLoam } from "../support/server";
+import { expectedCollections } from "../support/collections";
 import { metadata } from "../site_series/reference";
 
 const { loam, contract } = useLoam();
@@ -68,7 +69,7 @@ describe("the stations collection", () => {
     const { status, body } = await loam.json("/ogc/collections");
     expect(status).toBe(200);
     contract.assert("OgcCollections", body);
-    expect(body.collections.map((c: any) => c.id)).toEqual(["mapunits", "pedons", "geochem_sites", "stations"]);
+    expect(body.collections.map((c: any) => c.id)).toEqual(expectedCollections());
     const stations = body.collections.find((c: any) => c.id === "stations");
     const lons = rows.map((r) => r.lon);
     const lats = rows.map((r) => r.lat);

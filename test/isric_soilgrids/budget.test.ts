@@ -4,7 +4,9 @@
  * each with SOILGRIDS_REQUESTS_PER_MINUTE=2 against one stand-in on 127.0.0.1 replaying the real REST
  * answer (soilgrids/rest_api/SoilMates_sampleData.extracted.json). Distinct points over both make at
  * most 2 upstream calls in the minute; the third is a 503 upstream_budget_exhausted with Retry-After on
- * either; the next minute (an injected clock, no sleeping) has a fresh budget.
+ * either; the next minute (an injected clock, no sleeping) has a fresh budget. Each request comes from a
+ * client of its own (X-Forwarded-For, TRUST_PROXY=1): one client may spend only its share of the budget
+ * (test/isric_soilgrids/fairness.test.ts), and what is held here is the budget all clients share.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -30,38 +32,40 @@ afterAll(() => standIn.stop(true));
 let clock = Date.UTC(2026, 0, 5, 12, 0, 30);
 const now = () => clock;
 const modeled = (i: number) => `/v1/soil/modeled?latitude=${(10 + i / 100).toFixed(2)}&longitude=20&properties=clay&depth_bottom_cm=5`;
+/** Point i asked by a client of its own. */
+const ask = (loam: RunningLoam, i: number) => loam.json(modeled(i), { headers: { "x-forwarded-for": `192.0.2.${i + 1}` } });
 
 function instance(path: string, env: Record<string, string>, dbPath?: string): Promise<RunningLoam> {
   return startLoam({
     source: new SdaTransport({ url: "http://127.0.0.1:9/never", timeoutMs: 1000 }),
     now,
     dbPath,
-    env: { LOAM_UPSTREAM: "sda", SOILGRIDS_URL: `http://127.0.0.1:${standIn.port}/${path}/query`, SOILGRIDS_REQUESTS_PER_MINUTE: "2", ...env },
+    env: { LOAM_UPSTREAM: "sda", SOILGRIDS_URL: `http://127.0.0.1:${standIn.port}/${path}/query`, SOILGRIDS_REQUESTS_PER_MINUTE: "2", TRUST_PROXY: "1", ...env },
   });
 }
 
 /** The budget's promise over two instances, whatever shares the counter. */
 async function budgetIsShared(a: RunningLoam, b: RunningLoam, path: string, first: number): Promise<void> {
   const calls = () => asked.filter((u) => u.pathname === `/${path}/query`).length;
-  const one = await a.json(modeled(first));
-  const two = await b.json(modeled(first + 1));
+  const one = await ask(a, first);
+  const two = await ask(b, first + 1);
   expect([one.status, two.status]).toEqual([200, 200]);
   expect(one.body.observations[0].source.original_value).toBe(claySurface);
   expect(calls()).toBe(2);
   for (const [loam, i] of [[a, first + 2], [b, first + 3]] as const) {
-    const refused = await loam.json(modeled(i));
+    const refused = await ask(loam, i);
     expect(refused.status).toBe(503);
     expect(refused.body.error).toMatchObject({ code: "upstream_budget_exhausted", retryable: true, provider: "isric_soilgrids" });
     expect(refused.headers.get("retry-after")).toBe("30");
   }
   expect(calls()).toBe(2);
   // A point asked before is answered from the shared cache on the other instance: no budget, no call.
-  const again = await b.json(modeled(first));
+  const again = await ask(b, first);
   expect([again.status, again.body.cache.hit]).toEqual([200, true]);
   expect(calls()).toBe(2);
   // The next minute has its budget again.
   clock += 60_000;
-  const next = await b.json(modeled(first + 2));
+  const next = await ask(b, first + 2);
   expect(next.status).toBe(200);
   expect(calls()).toBe(3);
 }
@@ -114,10 +118,10 @@ describe("two apps on one LOAM_DB file, without Redis (the LOAM_WORKERS layout)"
     const c = await instance("shared-db", { CACHE_TTL_SECONDS: "600" });
     try {
       // a and b spent this minute's two between them; c, on another LOAM_DB, still has its own two.
-      expect((await a.json(modeled(80))).status).toBe(200);
-      expect((await b.json(modeled(81))).status).toBe(200);
-      expect((await c.json(modeled(82))).status).toBe(200);
-      expect((await a.json(modeled(83))).status).toBe(503);
+      expect((await ask(a, 80)).status).toBe(200);
+      expect((await ask(b, 81)).status).toBe(200);
+      expect((await ask(c, 82)).status).toBe(200);
+      expect((await ask(a, 83)).status).toBe(503);
     } finally {
       await c.stop();
     }

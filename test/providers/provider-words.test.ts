@@ -146,10 +146,11 @@ describe("served text takes a provider's words from what it declares", () => {
     expect(usual.description).toStartWith(`Sensor stations of the ${scan.record.name}, as points (WGS84)`);
   });
 
-  test("the OpenAPI document names the registry's providers by their short names, and the soil family by its default provider", async () => {
+  test("the OpenAPI document names the registry's providers by their short names, and the soil family by its providers, the default first", async () => {
     const doc = await (await loam.get("/openapi.json")).json();
+    const mappedShort = DEFAULT_PROVIDERS.find((p) => p.role === "mapped_location")!.shortName;
     expect(doc.info.description).toContain(`from ${[fixtureStations, fixturePoints, ...OPERATIONAL].map((p) => p.shortName).join(", ")} (GET /v1/providers describes each)`);
-    expect(doc.info.description).toContain(`- **Mapped soil survey (${fixturePoints.shortName}): points, map units, summaries, areas**`);
+    expect(doc.info.description).toContain(`- **Mapped soil survey (${fixturePoints.shortName}, ${mappedShort}): points, map units, summaries, areas**`);
     expect(doc.paths["/v1/soil/location"].get.description).toStartWith(`${fixturePoints.shortName} map units containing the point`);
     // Route examples take the default provider's example key.
     expect(doc.paths["/v1/stations/{station_triplet}"].get.description).toContain(`Example: /v1/stations/${fixtureStations.stations.key.example}`);
@@ -161,13 +162,13 @@ describe("served text takes a provider's words from what it declares", () => {
     expect(usual.info.description).toContain(`- **Laboratory pedons (${lab.shortName}): points in a box, layers**`);
   });
 
-  test("the stations tag and family line name the registry's default site-series provider by its short name", async () => {
+  test("the stations tag and family line name the registry's site-series providers by their short names, the default first", async () => {
     const doc = await (await loam.get("/openapi.json")).json();
-    const tagOf = (d: { tags: { name: string; description: string }[] }) => d.tags.find((t) => t.name === "stations")?.description;
-    expect(tagOf(doc)).toBe(`Sensor stations (${fixtureStations.shortName}) and their soil moisture and soil temperature time series.`);
-    expect(doc.info.description).toContain(`- **Sensor stations (${fixtureStations.shortName}): soil moisture and temperature time series**`);
-    const usual = await (await defaults.loam.get("/openapi.json")).json();
     const scan = DEFAULT_PROVIDERS.find((p) => p.role === "site_series")!;
+    const tagOf = (d: { tags: { name: string; description: string }[] }) => d.tags.find((t) => t.name === "stations")?.description;
+    expect(tagOf(doc)).toBe(`Sensor stations (${fixtureStations.shortName}, ${scan.shortName}) and their soil moisture and soil temperature time series.`);
+    expect(doc.info.description).toContain(`- **Sensor stations (${fixtureStations.shortName}, ${scan.shortName}): soil moisture and temperature time series**`);
+    const usual = await (await defaults.loam.get("/openapi.json")).json();
     expect(tagOf(usual)).toBe(`Sensor stations (${scan.shortName}) and their soil moisture and soil temperature time series.`);
     expect(usual.info.description).toContain(`- **Sensor stations (${scan.shortName}): soil moisture and temperature time series**`);
   });

@@ -28,6 +28,8 @@ import { GeochemSiteCollection, GeochemSiteResponse } from "../../src/geochem/mo
 import { ModeledResponse } from "../../src/shapes/point_values/model";
 import { StationCollection, StationSeriesResponse } from "../../src/shapes/site_series/model";
 import { GEOCHEM_OBSERVATION_SPEC, GEOCHEM_SITE_SPEC } from "../../src/geochem/table";
+import { EVIDENCE_SPEC } from "../../src/evidence/table";
+import { EvidenceResponse } from "../../src/evidence/model";
 
 /** The leaves of a TypeBox object, walked here (not by the helper): nested and nullable objects entered, arrays and scalars kept. */
 function leaves(schema: TSchema, path: string[] = []): string[] {
@@ -86,6 +88,7 @@ const TABLES: { name: string; spec: TableSpec<any>; body: TSchema; route: string
   { name: "modeled", spec: MODELED_SPEC, body: ModeledResponse, route: "/v1/soil/modeled?latitude=18.65&longitude=-71.6&properties=clay,silt&depth_bottom_cm=15&format=csv" },
   { name: "stations", spec: STATION_SPEC, body: StationCollection, route: "/v1/stations?bbox=-100,35,-94,40&format=csv" },
   { name: "station series", spec: STATION_SERIES_SPEC, body: StationSeriesResponse, route: "/v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&start=2010-07-01&end=2010-07-01&format=csv" },
+  { name: "evidence", spec: EVIDENCE_SPEC, body: EvidenceResponse, route: "/v1/soil/evidence?latitude=41.944131&longitude=-94.359608&properties=clay,ph&depth_bottom_cm=30&format=csv" },
 ];
 
 describe("each table's columns are its models' members", () => {

@@ -77,12 +77,13 @@ export const isricSoilgrids: PointValuesProvider<SoilGridsAnswer, { clips: GridC
   })),
   queries: { point: POINT_QUERY, grid: GRID_QUERY },
   // Offline when Loam opened the snapshot; else SoilGrids' REST API, within its shared call budget.
-  connect({ config, upstreams, callBudget }: ConnectContext) {
+  connect({ config, upstreams, callBudget, now }: ConnectContext) {
     return offlineSnapshot(upstreams) ?? soilGridsLiveTransport({
       url: settingOf(config, URL_SETTING),
       timeoutMs: config.upstreamTimeoutMs,
       perMinute: settingOf(config, BUDGET_SETTING),
       budget: callBudget,
+      now,
     });
   },
   pointValues: {

@@ -22,6 +22,8 @@ export interface SoilGridsLayer {
   meaning: string;
   /** Its own depths when they are not the standard six (ocs: 0-30 cm only). */
   depths?: readonly ValueDepth[];
+  /** The largest mapped value the quantity allows, where it has a bound of its own (a fraction: 1000 g/kg; pH 14); else the storage's. */
+  maxMapped?: number;
   /** A note every observation of this layer carries (documented unit conflicts). */
   note?: string;
 }
@@ -43,16 +45,16 @@ export type Statistic = (typeof STATISTICS)[number];
 export const UNCERTAINTY_FACTOR = 10;
 
 export const SOILGRIDS_LAYERS: readonly SoilGridsLayer[] = [
-  { name: "clay", property: "clay", mappedUnit: "g/kg", dFactor: 10, targetUnit: "%", unit: "%", toUnit: null, meaning: "Clay content of the fine earth" },
-  { name: "sand", property: "sand", mappedUnit: "g/kg", dFactor: 10, targetUnit: "%", unit: "%", toUnit: null, meaning: "Sand content of the fine earth" },
-  { name: "silt", property: "silt", mappedUnit: "g/kg", dFactor: 10, targetUnit: "%", unit: "%", toUnit: null, meaning: "Silt content of the fine earth" },
-  { name: "phh2o", property: "ph", mappedUnit: "pH*10", dFactor: 10, targetUnit: "-", unit: "pH", toUnit: null, meaning: "pH in water" },
+  { name: "clay", property: "clay", mappedUnit: "g/kg", dFactor: 10, targetUnit: "%", unit: "%", toUnit: null, maxMapped: 1000, meaning: "Clay content of the fine earth" },
+  { name: "sand", property: "sand", mappedUnit: "g/kg", dFactor: 10, targetUnit: "%", unit: "%", toUnit: null, maxMapped: 1000, meaning: "Sand content of the fine earth" },
+  { name: "silt", property: "silt", mappedUnit: "g/kg", dFactor: 10, targetUnit: "%", unit: "%", toUnit: null, maxMapped: 1000, meaning: "Silt content of the fine earth" },
+  { name: "phh2o", property: "ph", mappedUnit: "pH*10", dFactor: 10, targetUnit: "-", unit: "pH", toUnit: null, maxMapped: 140, meaning: "pH in water" },
   { name: "soc", property: "organic_carbon", mappedUnit: "dg/kg", dFactor: 10, targetUnit: "g/kg", unit: "% (by weight)", toUnit: { divisor: 10, from: "g/kg" }, meaning: "Soil organic carbon content of the fine earth" },
   { name: "bdod", property: "bulk_density", mappedUnit: "cg/cm³", dFactor: 100, targetUnit: "kg/dm³", unit: "g/cm3", toUnit: null, meaning: "Bulk density of the fine earth" },
   { name: "cec", property: "cec", mappedUnit: "mmol(c)/kg", dFactor: 10, targetUnit: "cmol(c)/kg", unit: "cmol(+)/kg", toUnit: null, meaning: "Cation exchange capacity at pH 7" },
   { name: "nitrogen", property: "total_nitrogen", mappedUnit: "cg/kg", dFactor: 100, targetUnit: "g/kg", unit: "%", toUnit: { divisor: 10, from: "g/kg" }, meaning: "Total nitrogen" },
   {
-    name: "cfvo", property: "coarse_fragments_volume", mappedUnit: "cm³/dm³", dFactor: 10, targetUnit: "cm³/100cm³", unit: "% (by volume)", toUnit: null,
+    name: "cfvo", property: "coarse_fragments_volume", mappedUnit: "cm³/dm³", dFactor: 10, targetUnit: "cm³/100cm³", unit: "% (by volume)", toUnit: null, maxMapped: 1000,
     meaning: "Volumetric fraction of coarse fragments (> 2 mm)",
     note: "cfvo is divided by the d_factor SoilGrids' answer states (10: cm³/dm³ to cm³/100cm³, volume %); ISRIC's FAQ table says 100, which would understate it tenfold.",
   },

@@ -12,6 +12,7 @@ import { findProperty } from "../../catalog/properties";
 import type { PointValuesContext, PointValuesReading } from "../provider";
 import type { DecodedDepth, DecodedLayer, SoilGridsAnswer } from "./answer";
 import { SOILGRIDS_CITATION, SOILGRIDS_FILES, SOILGRIDS_ID, SOILGRIDS_LICENSE, SOILGRIDS_MODEL, SOILGRIDS_ORGANIZATION, SOILGRIDS_RELEASE, SOILGRIDS_RESOLUTION_M } from "./catalog";
+import { askedDepth, plausibleValues } from "./checks";
 import { depthsOverlapping, layerOfProperty, STATISTICS, toServed, UNCERTAINTY_FACTOR, type SoilGridsLayer } from "./layers";
 
 export const MODELED_WARNING =
@@ -59,6 +60,8 @@ interface Gaps {
   nodata: string[];
   missing: Map<string, string[]>;
   absent: string[];
+  /** Values the answer holds that cannot be right, dropped (./checks.ts). */
+  refused: string[];
 }
 
 function observation(layer: SoilGridsLayer, decoded: DecodedLayer, depth: DecodedDepth, mean: number, answer: SoilGridsAnswer, context: PointValuesContext): Static<typeof Observation> {
@@ -107,13 +110,15 @@ function readLayer(layer: SoilGridsLayer, answer: SoilGridsAnswer, context: Poin
   const wanted = depthsOverlapping(layer, context.depthTop, context.depthBottom);
   const out: Static<typeof Observation>[] = [];
   for (const want of wanted) {
-    const depth = decoded?.depths.find((d) => d.label === want.label);
-    if (!decoded || !depth) {
-      gaps.absent.push(`${layer.name} ${want.label}`);
+    const candidates = decoded?.depths.filter((d) => d.label === want.label) ?? [];
+    const found = askedDepth(candidates, want, layer.name, gaps.refused);
+    if (!decoded || !found) {
+      if (candidates.length === 0) gaps.absent.push(`${layer.name} ${want.label}`);
       continue;
     }
-    const missing = STATISTICS.filter((s) => depth.values[s] === undefined);
-    if (missing.length > 0 && !(answer.origin === "clip" && depth.nodata)) gaps.missing.set(`${layer.name} ${depth.label}`, missing);
+    const missing = STATISTICS.filter((s) => found.values[s] === undefined);
+    if (missing.length > 0 && !(answer.origin === "clip" && found.nodata)) gaps.missing.set(`${layer.name} ${found.label}`, missing);
+    const depth = { ...found, values: plausibleValues(layer, found, gaps.refused) };
     const mean = depth.values.mean;
     if (mean === null || mean === undefined) {
       if (mean === null) (depth.nodata ? gaps.nodata : gaps.masked).push(`${layer.name} ${depth.label}`);
@@ -136,6 +141,9 @@ function gapWarnings(gaps: Gaps, answer: SoilGridsAnswer): string[] {
       `Statistics absent from ${answer.origin === "clip" ? "the offline clip" : "SoilGrids' answer"} (${list}); they are left out of grid_context.statistics, and uncertainty.lower or upper is null where Q0.05 or Q0.95 is absent.`,
     );
   }
+  if (gaps.refused.length > 0) {
+    warnings.push(`Values in ${answer.origin === "clip" ? "the offline clip" : "SoilGrids' answer"} that cannot be right were dropped, not served: ${gaps.refused.join("; ")}.`);
+  }
   if (gaps.absent.length > 0 && answer.origin === "clip" && !answer.outside) {
     const held = [...new Set(answer.held.map((h) => `${h.layer} ${h.depth} ${h.statistic}`))].join(", ");
     warnings.push(`The offline snapshot holds no SoilGrids clip for ${gaps.absent.join(", ")} (it holds ${held}); set LOAM_UPSTREAM=sda to ask SoilGrids' REST API live.`);
@@ -146,7 +154,7 @@ function gapWarnings(gaps: Gaps, answer: SoilGridsAnswer): string[] {
 }
 
 export function readSoilGrids(answer: SoilGridsAnswer, context: PointValuesContext): PointValuesReading {
-  const gaps: Gaps = { masked: [], nodata: [], missing: new Map(), absent: [] };
+  const gaps: Gaps = { masked: [], nodata: [], missing: new Map(), absent: [], refused: [] };
   const observations = context.properties.flatMap((property) => {
     const layer = layerOfProperty(property);
     return layer ? readLayer(layer, answer, context, gaps) : [];

@@ -6,7 +6,7 @@
  */
 import { settingOf } from "../../config";
 import { roundDerived } from "../../domain/precision";
-import { pageOf } from "../../domain/site-page";
+import { stationPart } from "../site-series";
 import { publicUrl } from "../../upstream/public-url";
 import type { SourceDescription } from "../../upstream/transport";
 import type { ConnectContext, StationProvider, StationSeriesParams, StationSeriesReading } from "../provider";
@@ -108,15 +108,14 @@ export const usdaScan: StationProvider<StationsAnswer, SeriesAnswer> = {
   connect({ config, upstreams, now }: ConnectContext) {
     return offlineSnapshot(upstreams) ?? awdbTransport({ url: settingOf(config, SCAN_SETTING), timeoutMs: config.upstreamTimeoutMs, now });
   },
-  stations: {
+  // A station part: its page (the first `limit` stations read) and where a station is are the shape's defaults (../site-series.ts).
+  stations: stationPart({
     key: { parse: parseTriplet, syntax: "a station triplet stationId:stateCode:networkCode, e.g. 2092:KS:SCAN", example: "2092:KS:SCAN" },
     elements: ELEMENTS,
     depthsCm: DEPTHS_CM,
     inBox: STATIONS_IN_BOX,
     nearest: NEAREST_STATIONS,
     one: { query: ONE_STATION, params: (station) => ({ station }), found: (answer) => answer.stations.length > 0 },
-    page: (answer, limit) => pageOf(answer.stations.map(reading), limit, (s) => s.properties.station_triplet),
-    where: (s) => [s.longitude, s.latitude],
     read: (answer) => answer.stations.map(reading),
     series: STATION_SERIES,
     // ISMN's files are UTC; AWDB's data run on the station's standard-time clock.
@@ -135,5 +134,5 @@ export const usdaScan: StationProvider<StationsAnswer, SeriesAnswer> = {
     rawNotes: [
       "Snapshot: the station's row of AWDB's station metadata as soilDB wrote it ({column: cell}, NA as null; elevation in feet). Live: AWDB's /stations object for the station, unmodified.",
     ],
-  },
+  }),
 };

@@ -7,7 +7,7 @@ import { documentedRoute, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../../
 import { strictQuery } from "../../http/query";
 import type { Send } from "../../http/response";
 import { checkDepthInterval, type DataDeps } from "../../answer";
-import { defaultProvider, fitFor, resolveProvider, type ProviderFit } from "../../answer/providers";
+import { defaultProvider, fitFor, otherProviders, resolveProvider, type ProviderFit } from "../../answer/providers";
 import type { RawLocationDelegate } from "../../answer/raw-location";
 import { resolvePropertyId } from "../../catalog/properties";
 import { clip, ValidationError } from "../../errors";
@@ -44,6 +44,7 @@ export function pointValuesRaw(deps: DataDeps): RawLocationDelegate {
 }
 
 export function pointValues(deps: PointValuesRouteDeps) {
+  const others = otherProviders(deps.registry, "point_values");
   return new Elysia({ name: "loam.point_values" })
     .get(
       "/v1/soil/modeled",
@@ -62,7 +63,7 @@ export function pointValues(deps: PointValuesRouteDeps) {
           tag: "soil",
           summary: "Modeled soil values for one WGS84 point",
           description:
-            "A point_values provider's values (the first registered by default): one observation per property and provider depth overlapping the interval (method=weighted_average: one derived observation per property over the interval), value = the mean, uncertainty = Q0.05 to Q0.95, every statistic in grid_context, with provenance. A valid point with no value is 200 with empty observations and a warning. Example: /v1/soil/modeled?latitude=18.65&longitude=-71.6&properties=clay,silt&depth_bottom_cm=15",
+            "A point_values provider's values (the first registered by default): one observation per property and provider depth overlapping the interval (method=weighted_average: one derived observation per property over the interval), value = the mean, uncertainty = Q0.05 to Q0.95, every statistic in grid_context, with provenance. A valid point with no value is 200 with empty observations and a warning. Example: /v1/soil/modeled?latitude=18.65&longitude=-71.6&properties=clay,silt&depth_bottom_cm=15" + others,
           ok: [ModeledResponse, "Observations (possibly none), cache metadata and warnings."],
           errors: ERRORS,
           etag: true,

@@ -10,6 +10,7 @@ import { nextPageHref, setNextLink } from "../../http/paging";
 import type { Send } from "../../http/response";
 import { ValidationError } from "../../errors";
 import type { DataDeps } from "../../answer";
+import { otherProviders } from "../../answer/providers";
 import { boxOrNear } from "../../domain/bbox";
 import { STATION_COLLECTION_TABLE, SERIES_TABLE } from "./table";
 import {
@@ -63,6 +64,7 @@ const ONE_STATION_ERRORS = {
 export function siteSeries(deps: StationRouteDeps) {
   // The routes' text names the registry's default provider by its own short name (docs/decisions.md#provider-words).
   const network = deps.registry.defaultFor("site_series")?.shortName;
+  const others = otherProviders(deps.registry, "site_series");
   const example = deps.registry.defaultFor("site_series")?.stations.key.example ?? "{station_triplet}";
   return new Elysia({ name: "loam.site_series" })
     .get(
@@ -82,7 +84,7 @@ export function siteSeries(deps: StationRouteDeps) {
           tag: "stations",
           summary: "Sensor stations in a box, or nearest a point",
           description:
-            `An RFC 7946 FeatureCollection of sensor stations${network ? ` (by default ${network})` : ""}: with bbox (any size inside WGS84), the stations in the box in station-id order, at most \`limit\` per page, \`next\` (and the Link header) for the next page; with near=lat,lon, the \`limit\` nearest, each with distance_km. Each station: triplet, name, state, county, elevation (m, and the source's ft), its data clock, begin and end dates, HUC, its lab pedon key and the series the offline snapshot holds. Example: /v1/stations?bbox=-100,35,-94,40`,
+            `An RFC 7946 FeatureCollection of sensor stations${network ? ` (by default ${network})` : ""}: with bbox (any size inside WGS84), the stations in the box in station-id order, at most \`limit\` per page, \`next\` (and the Link header) for the next page; with near=lat,lon, the \`limit\` nearest, each with distance_km. Each station: triplet, name, state, county, elevation (m, and the source's ft), its data clock, begin and end dates, HUC, its lab pedon key and the series the offline snapshot holds. Example: /v1/stations?bbox=-100,35,-94,40${others}`,
           ok: [StationCollection, "Stations (possibly none), whether more follow, cache metadata and warnings."],
           errors: {
             404: ["ErrorResponse", "Unknown provider (code unknown_provider)."],

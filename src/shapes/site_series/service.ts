@@ -12,7 +12,7 @@
  */
 import { clip, NotFoundError, ValidationError } from "../../errors";
 import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../../answer";
-import { defaultProvider, fitFor, resolveProvider } from "../../answer/providers";
+import { defaultProvider, fitFor, providerQuery, resolveProvider } from "../../answer/providers";
 import { boxCursors, boxPage, nearestSites, oneSite, siteKey } from "../sites/service";
 import type { CachedAnswer } from "../../upstream/cache";
 import type { StationReading } from "../../domain/station";
@@ -128,7 +128,7 @@ async function pedonLink(deps: DataDeps, key: string | null): Promise<{ link: { 
   const parsed = lab.pedons.key.parse(key);
   if (parsed === null) return { link: null, warning: `The station's laboratory pedon ${key} is not a key ${lab.id} reads.` };
   try {
-    if ((await oneSite(deps, lab, lab.pedons, parsed)) !== null) return { link: { pedon_key: key, provider: lab.id, href: `/v1/pedons/${encodeURIComponent(key)}` }, warning: null };
+    if ((await oneSite(deps, lab, lab.pedons, parsed)) !== null) return { link: { pedon_key: key, provider: lab.id, href: `/v1/pedons/${encodeURIComponent(key)}${providerQuery(deps.registry, lab)}` }, warning: null };
     return { link: null, warning: `The station's laboratory pedon is ${key}; ${lab.id}'s source does not hold it, so it is not linked.` };
   } catch (error) {
     return { link: null, warning: `The station's laboratory pedon is ${key}; ${lab.id} could not be asked whether it holds it (${error instanceof Error ? error.message : "error"}), so it is not linked.` };
@@ -173,7 +173,7 @@ export async function station(deps: DataDeps, provider: StationProvider, triplet
         links: {
           pedon: pedon.link,
           survey: { href: `/v1/soil/location?latitude=${latitude}&longitude=${longitude}`, map_unit_name: mapUnitName },
-          series: `/v1/stations/${triplet}/series`,
+          series: `/v1/stations/${triplet}/series${providerQuery(deps.registry, provider)}`,
         },
         source: provider.stations.source(source, retrievedAt, []),
         cache: cacheMetadata(cache, deps.now()),
@@ -319,10 +319,9 @@ export function siteSeriesProvider(deps: DataDeps): StationProvider {
 
 /**
  * A page of the stations in a box, in station order after `after` (a station key, exclusive; null for the
- * first page), at most `limit` (1 to 1000), with flat properties, from the registry's site_series provider.
+ * first page), at most `limit` (1 to 1000), with flat properties, from the provider given (by default the registry's site_series provider).
  */
-export async function stationsPage(deps: DataDeps, page: { bbox: Bbox; after: string | null; limit: number }): Promise<FlatStationsPage> {
-  const provider = siteSeriesProvider(deps);
+export async function stationsPage(deps: DataDeps, page: { bbox: Bbox; after: string | null; limit: number }, provider: StationProvider = siteSeriesProvider(deps)): Promise<FlatStationsPage> {
   if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MAX_STATION_LIMIT) throw new ValidationError(`A page of stations holds 1 to ${MAX_STATION_LIMIT} stations; got ${page.limit}.`);
   if (page.after !== null && provider.stations.key.parse(page.after) === null) throw new ValidationError("The page's position is not a station key.");
   const { cached, sites, nextAfter } = await boxPage(deps, provider, provider.stations, page);

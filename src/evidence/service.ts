@@ -1,0 +1,125 @@
+/**
+ * GET /v1/soil/evidence (docs/decisions.md#evidence): every source the registry serves, asked at one
+ * point at the same time through its own feature's service (./sources.ts), side by side, and the
+ * comparison on the standard depths (./comparison.ts). A source whose upstream fails or whose budget
+ * is spent is left out with a warning naming it, and the rest answers; its refusal is no answer to
+ * keep, so the whole answer's lifetime is then 0. Knows nothing of HTTP: it returns a DataAnswer.
+ */
+import type { CacheDescriptor, DataAnswer, DataDeps } from "../answer";
+import { cacheMetadata } from "../answer";
+import { combinedCache } from "../answer/whole-table";
+import { LoamError } from "../errors";
+import type { MapUnitProvider } from "../aggregation/plan";
+import type { OperationalProvider, ProviderRole } from "../providers/provider";
+import { VERSION } from "../version";
+import { compare, type ComparisonInputs } from "./comparison";
+import type { EffectiveEvidenceQuery, EvidenceResponse, SourceEvidence } from "./model";
+import { model, pedons, sampleSites, sensorStations, seriesDescriptions, survey, type Gathered } from "./sources";
+
+/** How far the located sources are searched, km, and how many of each are listed. */
+export const EVIDENCE_RADIUS_KM = 50;
+export const EVIDENCE_NEAREST = 3;
+
+const EVIDENCE_WARNING =
+  "Each source answers for what it describes (a map unit's components, a model's grid cell, a pedon, a sample site or a station at its own distance); the values are set side by side, never averaged across sources, and each cell says how it was derived.";
+
+type Outcome = { provider: OperationalProvider; gathered: Gathered } | { provider: OperationalProvider; leftOut: string; error: LoamError };
+
+/** A source that cannot answer now (its upstream failed or timed out, its budget is spent) is left out; anything else is the request's error. */
+async function settle(provider: OperationalProvider, gather: () => Promise<Gathered>): Promise<Outcome> {
+  try {
+    return { provider, gathered: await gather() };
+  } catch (error) {
+    if (error instanceof LoamError && error.status >= 500) return { provider, leftOut: `${provider.id} (${provider.shortName}) is left out of this answer: ${error.message}`, error };
+    throw error;
+  }
+}
+
+/** Each role's default provider, in the registry's order, with the gatherer that asks it. */
+function gatherers(deps: DataDeps, query: EffectiveEvidenceQuery): { role: ProviderRole; provider: OperationalProvider; run: () => Promise<Gathered> }[] {
+  const out: { role: ProviderRole; provider: OperationalProvider; run: () => Promise<Gathered> }[] = [];
+  for (const provider of deps.registry.operational) {
+    if (deps.registry.defaultFor(provider.role) !== provider) continue;
+    switch (provider.role) {
+      case "mapped_location":
+        out.push({ role: provider.role, provider, run: () => survey(deps, provider, query) });
+        break;
+      case "point_values":
+        out.push({ role: provider.role, provider, run: () => model(deps, provider, query) });
+        break;
+      case "lab_pedons":
+        out.push({ role: provider.role, provider, run: () => pedons(deps, provider, query) });
+        break;
+      case "sample_sites":
+        out.push({ role: provider.role, provider, run: () => sampleSites(deps, provider, query) });
+        break;
+      case "site_series":
+        out.push({ role: provider.role, provider, run: () => sensorStations(deps, provider, query) });
+        break;
+      case "series":
+        break; // asked after the survey, whose components it describes
+    }
+  }
+  return out;
+}
+
+export async function evidenceAtPoint(deps: DataDeps, query: EffectiveEvidenceQuery): Promise<DataAnswer<EvidenceResponse>> {
+  const outcomes = await Promise.all(gatherers(deps, query).map(({ provider, run }) => settle(provider, run)));
+  const surveyed = outcomes.find((o) => o.provider.role === "mapped_location" && "gathered" in o);
+  const seriesProvider = deps.registry.defaultFor("series");
+  if (seriesProvider) {
+    const mapUnit = surveyed && "gathered" in surveyed ? (surveyed.gathered.mapUnit ?? null) : null;
+    const surveyLeftOut = outcomes.some((o) => o.provider.role === "mapped_location" && "leftOut" in o);
+    outcomes.push(await settle(seriesProvider, () => seriesDescriptions(deps, seriesProvider, mapUnit, surveyLeftOut)));
+  }
+  // No source could answer (the series descriptions only describe the survey's components): there is no
+  // evidence to set side by side, so the request fails as its first source did (502/503/504 naming it).
+  const failed = outcomes.find((o) => "error" in o);
+  if (failed && "error" in failed && !outcomes.some((o) => "gathered" in o && o.provider.role !== "series")) throw failed.error;
+  // The registry's order, whichever finished first.
+  const order = deps.registry.operational.map((p) => p.id);
+  outcomes.sort((a, b) => order.indexOf(a.provider.id) - order.indexOf(b.provider.id));
+
+  const sources: Record<string, SourceEvidence> = {};
+  const inputs: ComparisonInputs = {};
+  const caches: CacheDescriptor[] = [];
+  const leftOut: string[] = [];
+  for (const outcome of outcomes) {
+    if ("leftOut" in outcome) {
+      leftOut.push(outcome.leftOut);
+      continue;
+    }
+    const { provider, gathered } = outcome;
+    sources[provider.id] = gathered.evidence;
+    caches.push(...gathered.caches);
+    if (gathered.mapUnit && "mapUnits" in provider && provider.mapUnits) inputs.survey = { provider: provider as MapUnitProvider, mapUnit: gathered.mapUnit };
+    if (gathered.modeled) inputs.model = { provider, observations: gathered.modeled };
+    if (gathered.pedon) inputs.pedon = { provider, ...gathered.pedon };
+    if (gathered.evidence.role === "sample_sites") inputs.sites = { provider, sites: gathered.evidence.sites };
+  }
+  const cache = combined(deps, caches, leftOut.length > 0);
+  const comparison = compare(query, inputs);
+  return {
+    key: `evidence|${JSON.stringify(query)}|${outcomes.filter((o) => "leftOut" in o).map((o) => o.provider.id).join(",")}`,
+    cache,
+    body: () => ({
+      api_version: VERSION,
+      status: "experimental" as const,
+      query,
+      sources,
+      comparison,
+      cache: cacheMetadata(cache, deps.now()),
+      warnings: [EVIDENCE_WARNING, ...leftOut],
+    }),
+  };
+}
+
+/** The answers behind the body as one descriptor; a left-out source makes it not worth keeping (lifetime 0). */
+function combined(deps: DataDeps, caches: readonly CacheDescriptor[], partial: boolean): CacheDescriptor {
+  const now = deps.now();
+  const base: CacheDescriptor =
+    caches.length === 0
+      ? { source: "none", digest: "none", hit: true, storedAt: now, stale: false, staleBecause: undefined, ttlSeconds: deps.cacheTtlSeconds, upstreamMs: 0 }
+      : combinedCache(caches, deps.cacheTtlSeconds);
+  return partial ? { ...base, ttlSeconds: 0 } : base;
+}
