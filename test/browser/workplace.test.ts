@@ -369,6 +369,16 @@ describe("the map page as a workplace", () => {
       expect(answer.map_units.length).toBeGreaterThan(0);
       const text = (await page.textContent("#panel-body"))!;
       for (const unit of answer.map_units) expect(text).toContain(unit.map_unit_symbol);
+      // The evidence view: a card per source of GET /v1/soil/evidence, each with its data kind; the comparison's cells are the API's.
+      await page.waitForSelector("#evidence .evidence-table", WAIT);
+      const asked = new URL(watched.requests.find((url) => url.includes("/v1/soil/evidence?"))!);
+      const evidence = (await loam.json(asked.pathname + asked.search)).body;
+      const cards = await page.$$eval("#evidence .evidence-source", (nodes) => nodes.map((n) => ({ provider: n.getAttribute("data-provider"), kind: n.getAttribute("data-kind"), text: n.textContent })));
+      expect(cards.map((c) => c.provider)).toEqual(Object.keys(evidence.sources));
+      for (const card of cards) expect(card.text).toContain(`Data kind: ${evidence.sources[card.provider!].data_kind.replace(/_/g, " ")}`);
+      const clay = evidence.comparison.find((c: any) => c.property.id === "clay");
+      const shown = await page.$$eval('#evidence .evidence-table[data-property="clay"] td.evidence-cell', (nodes) => nodes.map((n) => ({ provider: n.getAttribute("data-provider"), value: Number(n.getAttribute("data-value")) })));
+      expect(shown).toEqual(clay.depths.flatMap((d: any) => d.cells.map((c: any) => ({ provider: c.provider, value: c.value }))));
       expectClean(watched);
       await watched.close();
     }, BROWSER_TEST_MS);

@@ -9,7 +9,8 @@
 // - The page's Content-Security-Policy allows only 'self' for scripts, styles and connections: no inline
 //   script, no style attribute in markup (Leaflet's own element styles are set through the CSSOM).
 /* global L */
-import { csvOf, getJson, urls } from "./api.js";
+import { csvOf, describeError, getJson, isAbort, urls } from "./api.js";
+import { renderEvidence } from "./panels/evidence.js";
 import { loadCatalog } from "./catalog.js";
 import { CITY_ZOOM, DEFAULT_PROPERTY, MAPPED_POINT_ZOOM, PEDON_LIMIT, SYMBOL_ZOOM, UNMAPPED_POINT_ZOOM } from "./config.js";
 import { $, el, formatNumber, round6 } from "./dom.js";
@@ -189,8 +190,26 @@ async function queryPoint(lat, lon, focus, typed) {
     renderLocation(panel.body, lat, lon, answer, params, known);
     if (grid) await addModeled(lat, lon, answer, controller);
     if (!panel.current(controller)) return;
+    await addEvidence(lat, lon, params.properties, controller);
+    if (!panel.current(controller)) return;
     if (geochem) geochem.nearest(panel.body, lat, lon, controller.signal);
   });
+}
+
+/**
+ * The point panel's evidence view: every source's evidence at the point side by side and the comparison on
+ * the GlobalSoilMap depths (GET /v1/soil/evidence, docs/map.md), after the survey's own detail. A failure
+ * is said in its place; the rest of the panel stands.
+ */
+async function addEvidence(lat, lon, properties, controller) {
+  const params = { latitude: lat, longitude: lon, properties };
+  try {
+    const answer = await getJson(urls.evidence(params), controller.signal);
+    if (panel.current(controller)) panel.body.appendChild(renderEvidence(answer, params));
+  } catch (error) {
+    if (isAbort(error) || !panel.current(controller)) return;
+    panel.body.appendChild(el("p", { class: "panel-message panel-error", text: "The evidence of every source could not be loaded: " + describeError(error) }));
+  }
 }
 
 /**
