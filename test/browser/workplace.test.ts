@@ -151,6 +151,16 @@ async function expectPedonsOnScreen(page: Page) {
   return { screen, count: keys.size };
 }
 
+/** axe-core's serious and critical violations on the page as it is (axe-core from npm, put into the page by the test only: never served). */
+async function axeSeriousOrCritical(page: Page) {
+  const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.filter((v: any) => v.impact === "serious" || v.impact === "critical").map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n: any) => n.target.join(" ")) }));
+  });
+}
+
 describe("the map page as a workplace", () => {
   for (const [name, form] of FORMS) {
     test(`${name}: the first view: the map fills the window beside (or under) the controls, the legend closed, every source named; no request for an empty box`, async () => {
@@ -185,6 +195,8 @@ describe("the map page as a workplace", () => {
       await u.menu(true);
       const layers = (await loam.json("/v1/layers")).body.layers as any[];
       for (const layer of layers) expect(await page.locator(`#places-list button[data-kind="${layer.kind}"]`).count()).toBe(Math.max(1, layer.coverage.places.length));
+      // axe-core: nothing serious or critical on the first view, the controls shown (the phone's drawer open).
+      expect(await axeSeriousOrCritical(page)).toEqual([]);
       await u.menu(false);
       // The basemap draws no line across the world: no drawn ring steps more than 180° of longitude (Fiji, Chukotka, Antarctica cross 180°).
       const steps180 = await page.evaluate(() => {
@@ -222,6 +234,10 @@ describe("the map page as a workplace", () => {
       await u.menu(true);
       await u.click("#in-view-lists .in-view-item");
       await page.waitForSelector("#pedon-layers tbody tr", WAIT);
+      // The detail never narrows the map below a usable width (the whole width on a phone: the sheet is under it).
+      const narrowed = (await page.locator("#map").boundingBox())!;
+      expect(narrowed.width).toBeGreaterThanOrEqual(isPhone(form) ? form.viewport.width : 480);
+      expect(narrowed.height).toBeGreaterThanOrEqual(isPhone(form) ? 250 : 800);
       await expectPedonsOnScreen(page);
       await u.click("#panel-close");
       await expectPedonsOnScreen(page);
@@ -286,14 +302,8 @@ describe("the map page as a workplace", () => {
       await page.waitForSelector(".series-chart path.series-line", WAIT);
       expect(await page.textContent("#panel-title")).toBe("Sensor station 2092:KS:SCAN");
       expect(await page.evaluate(() => document.activeElement?.id)).toBe("panel-title");
-      // axe-core (from npm, put into this page by the test only): nothing serious or critical, panel open.
-      const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-      await page.evaluate(axeSource);
-      const violations = await page.evaluate(async () => {
-        const result = await (window as any).axe.run(document, { resultTypes: ["violations"] });
-        return result.violations.filter((v: any) => v.impact === "serious" || v.impact === "critical").map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n: any) => n.target.join(" ")) }));
-      });
-      expect(violations).toEqual([]);
+      // axe-core: nothing serious or critical, a station's panel open.
+      expect(await axeSeriousOrCritical(page)).toEqual([]);
       await page.screenshot({ path: artifactPath(`workplace-keyboard-${name}.png`) });
       expectClean(watched);
       await watched.close();
