@@ -31,3 +31,21 @@ export function roundDerived(value: number): number {
 
 /** A computed value or null at the documented precision. */
 export const roundDerivedOrNull = (value: number | null): number | null => (value === null ? null : roundDerived(value));
+
+/** How many decimals a value read from a source is written with (its shortest form: 8.9 → 1, 15 → 0), at most 6. */
+export function decimalsOf(value: number): number {
+  if (!Number.isFinite(value)) return 0;
+  const text = String(Math.abs(value));
+  if (text.includes("e")) return 6;
+  return Math.min(6, (text.split(".")[1] ?? "").length);
+}
+
+/**
+ * A mean of readings at the readings' own resolution (docs/decisions.md#precision): a mean of 0.1 %
+ * readings is 9.0, not 9.013, since no more is known of each hour than its tenth. Half away from zero.
+ */
+export function roundToDecimals(value: number, decimals: number): number {
+  if (!Number.isFinite(value)) return value;
+  const scaled = Number((Math.abs(value) * 10 ** decimals).toPrecision(12));
+  return (Math.sign(value) * Math.round(scaled)) / 10 ** decimals || 0;
+}

@@ -34,7 +34,13 @@ export const StationProperties = t.Object(
     begin_date: nullable(t.String({ description: "When the station began reporting (YYYY-MM-DD)." })),
     end_date: nullable(t.String({ description: "When it stopped; null while active (the source writes 2100-01-01)." })),
     huc: nullable(t.String({ description: "Hydrologic unit code, leading zeros kept." })),
-    pedon_key: nullable(t.String({ description: "The laboratory pedon characterised at the station (GET /v1/pedons/{pedon_key}), when known.", examples: ["04N0873"] })),
+    pedon_key: nullable(
+      t.String({
+        description:
+          "The laboratory pedon characterised at the station, as a key of GET /v1/pedons/{pedon_key} (the lab's sample number), when known. Not a source's own pedon field of the same name (the raw record's `pedon_key` may be another database's pedon id: the raw route's warnings say which).",
+        examples: ["04N0873"],
+      }),
+    ),
     series_offline: t.Array(StationSeriesHeld, { description: "The series Loam's offline snapshot holds for the station (empty: none; live mode asks the source)." }),
   },
   { ...closed, title: "StationProperties" },

@@ -30,6 +30,12 @@ export interface StationSeriesParams {
   utcOffsetHours: number;
 }
 
+/**
+ * How often a source reports a series' values (docs/decisions.md#series-interval): the site-series
+ * shape serves the native interval as reported and derives only coarser ones (daily means of hourly values).
+ */
+export type SeriesInterval = "hourly" | "daily";
+
 /** A series answer read: its values in the served unit, and what they are. */
 export interface StationSeriesReading {
   /** The clock the source's times are on: hours from UTC and its name in words (a day of `daily` is a day of this clock). */
@@ -44,6 +50,8 @@ export interface StationSeriesReading {
   warnings: string[];
   /** Every reference these values ask users to cite (e.g. the network and the archive that redistributes it). */
   citations: string[];
+  /** Values the source sent that its transport dropped as not finite numbers (1e309: JSON cannot carry them); the shape counts them in its warning. */
+  notFinite?: number;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -54,6 +62,8 @@ export interface StationProvider<A = any, S = any> extends OperationalBase {
     /** The property ids its series measure, and the depths (cm) its sensors stand at. */
     elements: readonly string[];
     depthsCm: readonly number[];
+    /** The interval its source reports values at (a value's `t` is the start of its hour or day). */
+    nativeInterval: SeriesInterval;
     /** The stations of an answer, in its order. */
     read(answer: A): StationReading[];
     series: QueryKind<StationSeriesParams, S>;

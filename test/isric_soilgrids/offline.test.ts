@@ -117,3 +117,13 @@ describe.skipIf(!gdal)("SoilGrids offline clips", () => {
     }
   });
 });
+
+describe("retrieved_at of the offline clips", () => {
+  test("is the day the clips were read from ISRIC (datasets/soilgrids/README.md), not the snapshot's build", async () => {
+    const readme = await Bun.file(join(DATA_DIR, "soilgrids/README.md")).text();
+    const day = /bytes were\s+last written in commit `[0-9a-f]+` \((\d{4}-\d{2}-\d{2})/.exec(readme)![1]!;
+    expect(day.startsWith("2022")).toBe(true);
+    const { body } = await loam.json("/v1/soil/modeled?latitude=18.65&longitude=-71.6&properties=clay&depth_bottom_cm=5");
+    expect(body.observations[0].source.retrieved_at).toBe(`${day}T00:00:00.000Z`);
+  });
+});

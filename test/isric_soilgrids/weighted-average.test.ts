@@ -44,7 +44,9 @@ describe.skipIf(!gdal)("method=weighted_average on the offline clips", () => {
       expect(fourDigits(o.value)).toBe(true);
       expect(o.grid_context.depth_label).toBe("0-5cm+5-15cm");
       expect(o.grid_context.statistics).toEqual({ mean: o.value });
-      expect(o.source.original_property_name).toBe(`${o.property.id}_0-5cm_mean + ${o.property.id}_5-15cm_mean`);
+      // A computed original is labelled computed (issue 43).
+      expect(o.source.original_property_name).toBe(`depth-weighted average of ${o.property.id}_0-5cm_mean + ${o.property.id}_5-15cm_mean`);
+      expect(o.warnings.join(" ")).toContain("source.original_value is computed by Loam, not published by the provider");
       expect(o.source.original_depth).toEqual({ top_cm: 0, bottom_cm: 15 });
       // The interval's own uncertainty is not derived, and says why.
       expect(o.uncertainty.lower).toBeNull();
@@ -56,6 +58,8 @@ describe.skipIf(!gdal)("method=weighted_average on the offline clips", () => {
       expect(o.transformations[0].operation).toBe("d_factor");
     }
     expect(body.warnings.some((w: string) => w.startsWith("method=weighted_average"))).toBe(true);
+    // The answer does not describe a Q0.05/Q0.95 interval as if the averages had one.
+    expect(body.warnings.filter((w: string) => w.includes("uncertainty.upper are Q0.05") && !w.includes("depth-weighted average"))).toEqual([]);
   });
 
   test("2-12 cm: the depths weigh by their overlap (3 and 7 cm)", async () => {

@@ -161,17 +161,19 @@ describe("a second provider of every shape, registered with one line", () => {
     const { status, body } = await loam.json("/v1/stations/abrams-1?provider=fixture_stations");
     expect(status).toBe(200);
     contract.assert("StationResponse", body);
-    expect(body.links.series).toBe("/v1/stations/abrams-1/series?provider=fixture_stations");
-    const series = await loam.json(`${body.links.series}&element=soil_moisture&depth_cm=5&start=2007-01-01&end=2007-01-01`);
+    // The link names the station's sensor (element and depth, issue 45) and the provider that answered.
+    expect(body.links.series).toBe("/v1/stations/abrams-1/series?element=soil_moisture&depth_cm=5&provider=fixture_stations");
+    const series = await loam.json(`${body.links.series}&start=2007-01-01&end=2007-01-01`);
     expect(series.status).toBe(200);
     expect([series.body.provider, series.body.values.map((v: any) => v.value)]).toEqual(["fixture_stations", VALUES.map(([, value]) => value)]);
-    const seriesCsv = await csvOf(`${body.links.series}&element=soil_moisture&depth_cm=5&start=2007-01-01&end=2007-01-01&format=csv`);
+    const seriesCsv = await csvOf(`${body.links.series}&start=2007-01-01&end=2007-01-01&format=csv`);
     expect(seriesCsv.slice(1).map((r) => Number(r[seriesCsv[0]!.indexOf("value")]))).toEqual(VALUES.map(([, value]) => value));
     expect((await loam.get(body.links.survey.href)).status).toBe(200);
     // The default network's links stay as they were: no provider named.
     const scan = original("site_series") as typeof fixtureStations;
     const usual = await loam.json(`/v1/stations/${encodeURIComponent(scan.stations.key.example)}`);
-    expect(usual.body.links.series).toBe(`/v1/stations/${scan.stations.key.example}/series`);
+    expect(usual.body.links.series).toStartWith(`/v1/stations/${scan.stations.key.example}/series?element=`);
+    expect(usual.body.links.series).not.toContain("provider=");
     const raw = await loam.json("/v1/providers/fixture_stations/raw/stations/abrams-1");
     expect([raw.status, raw.body.provider]).toEqual([200, "fixture_stations"]);
   });

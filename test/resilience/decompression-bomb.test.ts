@@ -110,6 +110,19 @@ test("a gzip bomb from Soil Data Access is a 502 naming usda_ssurgo, read no fur
   expect(growth).toBeLessThan(maxGrowth(32 * 1024 * 1024));
 }, 120_000);
 
+test("a gzip bomb from AWDB is a 502 naming usda_scan, read no further than its 8 MB cap", async () => {
+  const loam = await startLoam({
+    source: new SdaTransport({ url: "http://127.0.0.1:9/Tabular/post.rest", timeoutMs: 500 }),
+    env: { LOAM_UPSTREAM: "sda", SCAN_URL: `http://127.0.0.1:${bomber.port}/awdbRestApi/services/v1`, UPSTREAM_TIMEOUT_MS: "60000", LOAM_DATA_DIR: DATA_DIR },
+  });
+  started.push(loam);
+  const { result, growth } = await peakRss(() => loam.json("/v1/stations?bbox=-100,35,-94,40"));
+  expect([result.status, result.body.error?.code, result.body.error?.provider]).toEqual([502, "upstream_error", "usda_scan"]);
+  expect(result.body.error.message).toContain("more than 8388608 bytes");
+  console.log(`RSS growth while the AWDB bomb was refused: ${(growth / 1048576).toFixed(1)} MB`);
+  expect(growth).toBeLessThan(maxGrowth(8 * 1024 * 1024));
+}, 120_000);
+
 test("a gzip-compressed answer within the cap is asked for, inflated and served", async () => {
   const loam = await geochemLoam(`http://127.0.0.1:${bomber.port}/real${FILE_PATH}`);
   const { status, body } = await loam.json("/v1/geochem/sites/3560?properties=arsenic");

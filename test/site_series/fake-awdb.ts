@@ -10,7 +10,32 @@ import { join } from "node:path";
 import { DATA_DIR } from "../support/server";
 import { ismn, metadata } from "./reference";
 
-export type AwdbFault = "http-500" | "not-json" | "not-array" | "hang" | null;
+export type AwdbFault = "http-500" | "not-json" | "not-array" | "hang" | "bad-values" | "huge-list" | null;
+
+/** How many stations the "huge-list" fault's /stations answer holds (issue 43: 115,000). */
+export const HUGE_LIST = 115_000;
+
+/**
+ * A /data answer no sensor makes, as text (JSON.stringify cannot write 1e309): the first four hours of
+ * `begin` each sent twice and out of order (hours 0 and 1 twice with the same value, hour 2 with two
+ * values), hour 3 as 1e309, hour 4 as 1e308; values taken from the real series (`sms`).
+ */
+function badValues(triplet: string, begin: string, sms: { date: string; value: number | null }[]): string {
+  const day = begin.slice(0, 10);
+  const at = (h: number) => `${day} 0${h}:00`;
+  const real = sms.find((v) => v.date.startsWith(day))?.value ?? 10;
+  const values = [
+    `{"date":"${at(1)}","value":${real}}`,
+    `{"date":"${at(0)}","value":${real}}`,
+    `{"date":"${at(2)}","value":${real}}`,
+    `{"date":"${at(0)}","value":${real}}`,
+    `{"date":"${at(1)}","value":${real}}`,
+    `{"date":"${at(2)}","value":${real + 1}}`,
+    `{"date":"${at(3)}","value":1e309}`,
+    `{"date":"${at(4)}","value":1e308}`,
+  ];
+  return `[{"stationTriplet":"${triplet}","data":[{"stationElement":${JSON.stringify(element("SMS", 1, "pct"))},"values":[${values.join(",")}]}]}]`;
+}
 
 export interface FakeAwdb {
   url: string;
@@ -81,6 +106,18 @@ export function startFakeAwdb(): FakeAwdb {
       if (fault === "not-json") return new Response("<html>maintenance</html>", { headers: { "content-type": "text/html" } });
       if (fault === "not-array") return Response.json({ error: "unexpected" });
       const triplets = url.searchParams.get("stationTriplets") ?? "";
+      if (fault === "bad-values" && url.pathname.endsWith("/data")) {
+        return new Response(badValues(triplets, url.searchParams.get("beginDate")!, sms), { headers: { "content-type": "application/json" } });
+      }
+      if (fault === "huge-list" && url.pathname.endsWith("/stations") && triplets === "*:*:SCAN") {
+        // The real rows again and again under other ids: an AWDB that lists far more stations than SCAN has.
+        const many = Array.from({ length: HUGE_LIST }, (_, i) => {
+          // Only the members Loam reads, so the list stays under the byte cap: the station count is what is tested.
+          const row = rows[i % rows.length]!;
+          return { stationTriplet: `${100000 + i}:${row.stateCode}:SCAN`, stationId: String(100000 + i), name: row.Name, latitude: Number(row.Latitude), longitude: Number(row.Longitude) };
+        });
+        return Response.json(many);
+      }
       if (url.pathname.endsWith("/stations")) {
         const chosen = triplets === "*:*:SCAN" ? rows : rows.filter((r) => triplets.split(",").includes(r.stationTriplet!));
         const withElements = url.searchParams.get("returnStationElements") === "true";

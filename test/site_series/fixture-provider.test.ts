@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
 import { fixtureStations, stationTransport, VALUES } from "../fixtures/fixture_stations";
+import { DAILY_VALUES, fixtureDailyStations } from "../fixtures/fixture_daily_stations";
 import { parseRfc4180 } from "../support/csv";
 import { useLoam } from "../support/server";
 
@@ -45,7 +46,7 @@ describe("a fixture site_series provider registered with one line", () => {
     const [header, ...rows] = parseRfc4180(await (await loam.get(`${path}&format=csv`)).text());
     expect(rows.map((r) => Number(r[header!.indexOf("value")]))).toEqual(VALUES.map((v) => v[1]));
     expect(stationTransport.calls).toBe(calls);
-    const depth = await loam.json(`/v1/stations/abrams-1/series?element=soil_moisture&depth_cm=5.08&${P}`);
+    const depth = await loam.json(`/v1/stations/abrams-1/series?element=soil_moisture&depth_cm=7&${P}`);
     expect([depth.status, depth.body.error.message]).toEqual([422, expect.stringContaining("5 (2 in)")]);
   });
 
@@ -62,5 +63,34 @@ describe("a fixture site_series provider registered with one line", () => {
     expect(status).toBe(200);
     contract.assert("RawStationResponse", body);
     expect(body.upstream_response.properties.name).toBe("Abrams fixture");
+  });
+});
+
+describe("a fixture provider whose source reports daily values (its declared native interval)", () => {
+  const daily = useLoam({ providers: [...DEFAULT_PROVIDERS, fixtureStations, fixtureDailyStations] });
+  const D = "provider=fixture_daily_stations";
+
+  test("serves its daily values as reported: labelled daily and observed, never a mean of hourly values", async () => {
+    for (const interval of ["", "&interval=daily"]) {
+      const { status, body } = await daily.loam.json(`/v1/stations/abrams-1/series?element=soil_moisture&depth_cm=5&start=2007-01-01&end=2007-01-03${interval}&${D}`);
+      expect(status).toBe(200);
+      daily.contract.assert("StationSeriesResponse", body);
+      expect([body.interval, body.native_interval, body.data_kind, body.query.interval]).toEqual(["daily", "daily", "observed", "daily"]);
+      expect(body.values.map((v: any) => [Date.parse(v.time), v.value, v.flags.join(" "), v.count])).toEqual(DAILY_VALUES.map((v) => [...v, null]));
+      expect(body.transformations.map((t: any) => t.operation)).not.toContain("daily_mean_of_hourly_values");
+      expect(JSON.stringify(body)).not.toMatch(/hourly value/);
+    }
+  });
+
+  test("refuses hourly values, which its source does not have", async () => {
+    const { status, body } = await daily.loam.json(`/v1/stations/abrams-1/series?element=soil_moisture&depth_cm=5&interval=hourly&${D}`);
+    expect([status, body.error.code]).toEqual([422, "validation_error"]);
+    expect(body.error.message).toContain("reports daily values");
+  });
+
+  test("an hourly provider's daily values are derived means, labelled so", async () => {
+    const { body } = await daily.loam.json(`/v1/stations/abrams-1/series?element=soil_moisture&depth_cm=5&interval=daily&start=2007-01-01&end=2007-01-01&${P}`);
+    expect([body.interval, body.native_interval, body.data_kind]).toEqual(["daily", "hourly", "derived"]);
+    expect(body.transformations.map((t: any) => t.operation)).toContain("daily_mean_of_hourly_values");
   });
 });

@@ -117,8 +117,9 @@ describe("live series", () => {
     const { status, body } = await loam.json("/v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&start=2010-07-01&end=2010-07-01");
     expect(status).toBe(200);
     (await checker(loam)).assert("StationSeriesResponse", body);
+    // Asked as the month's window on the station's clock (docs/decisions.md#series-windows).
     const asked = fake.requests.at(-1)!.searchParams;
-    expect([asked.get("elements"), asked.get("duration"), asked.get("beginDate"), asked.get("endDate")]).toEqual(["SMS:-2", "HOURLY", "2010-07-01 00:00", "2010-07-01 23:59"]);
+    expect([asked.get("elements"), asked.get("duration"), asked.get("beginDate"), asked.get("endDate")]).toEqual(["SMS:-2", "HOURLY", "2010-07-01 00:00", "2010-07-31 23:59"]);
     // The station's day 2010-07-01 (UTC-6) is 06:00Z to 06:00Z the next day in the ISMN file.
     const expected = ismn("Abrams").lines.filter((l) => l.time >= "2010-07-01T06:00" && l.time < "2010-07-02T06:00");
     expect(body.values.map((v: any) => [Date.parse(v.time), v.value])).toEqual(expected.map((l) => [Date.parse(l.time), Math.round(l.raw * 10000) / 100]));
@@ -209,5 +210,60 @@ describe("live failures", () => {
     const { status, body } = await loam.json("/v1/stations?near=37,-97");
     expect(status).toBe(502);
     expect(body.error).toMatchObject({ code: "upstream_unreachable", provider: "usda_scan" });
+  });
+});
+
+describe("live long series", () => {
+  test("a 20-year daily range asks AWDB one calendar year at a time; a shifted range asks nothing new", async () => {
+    const loam = await liveLoam({ now: Date.UTC(2020, 5, 1) });
+    const dataCalls = () => fake.requests.filter((u) => u.pathname.endsWith("/data"));
+    const before = dataCalls().length;
+    const first = await loam.json("/v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&interval=daily&start=1994-01-01&end=2013-12-31");
+    expect(first.status).toBe(200);
+    (await checker(loam)).assert("StationSeriesResponse", first.body);
+    const asked = dataCalls().slice(before).map((u) => [u.searchParams.get("beginDate"), u.searchParams.get("endDate")]);
+    expect(asked.sort()).toEqual(Array.from({ length: 20 }, (_, i) => [`${1994 + i}-01-01 00:00`, `${1994 + i}-12-31 23:59`]));
+    // Every day the stand-in has (2092's ISMN hours on the UTC-6 clock) is a daily value.
+    const days = new Set(ismn("Abrams").lines.map((l) => new Date(Date.parse(l.time) - 6 * HOUR).toISOString().slice(0, 10)));
+    expect(first.body.values.map((v: any) => v.date)).toEqual([...days].filter((d) => d >= "1994-01-01" && d <= "2013-12-31"));
+    const shifted = await loam.json("/v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&interval=daily&start=1994-03-01&end=2013-11-30");
+    expect(shifted.body.cache.hit).toBe(true);
+    expect(dataCalls().length - before).toBe(20);
+  });
+});
+
+describe("live values checked", () => {
+  test("duplicate, unordered, non-finite and absurd AWDB values are dropped with warnings, never served", async () => {
+    const loam = await liveLoam();
+    fake.setFault("bad-values");
+    const hourly = await loam.json("/v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&start=2010-07-01&end=2010-07-01");
+    expect(hourly.status).toBe(200);
+    (await checker(loam)).assert("StationSeriesResponse", hourly.body);
+    // Hours 0 and 1 (sent twice, same value) once each, in order; hour 2 (two values) none; 1e309 and 1e308 none.
+    expect(hourly.body.values.map((v: any) => v.time)).toEqual(["2010-07-01T00:00:00-06:00", "2010-07-01T01:00:00-06:00"]);
+    expect(hourly.body.values.every((v: any) => typeof v.value === "number" && v.value >= 0 && v.value <= 100)).toBe(true);
+    const words = hourly.body.warnings.join(" ");
+    for (const said of ["1 value(s) that are not finite numbers", "1 value(s) outside 0 to 100 % vol", "out of time order", "2 time(s) again with the same value", "2 values for times it reported more than once with different values"]) {
+      expect(words).toContain(said);
+    }
+    // Daily values are read in the year's window: the stand-in sends the bad hours on its first day.
+    const daily = await loam.json("/v1/stations/2092:KS:SCAN/series?element=soil_moisture&depth_cm=5.08&interval=daily&start=2010-01-01&end=2010-01-01");
+    (await checker(loam)).assert("StationSeriesResponse", daily.body);
+    expect(daily.body.values.map((v: any) => [v.date, v.count])).toEqual([["2010-01-01", 2]]);
+  });
+});
+
+describe("a station list far larger than SCAN's", () => {
+  test("is refused as a 502 naming the limit, not read into memory; the next good list is answered", async () => {
+    const loam = await liveLoam();
+    fake.setFault("huge-list");
+    const { status, body } = await loam.json("/v1/stations?bbox=-100,35,-94,40");
+    expect(status).toBe(502);
+    expect(body.error).toMatchObject({ code: "upstream_error", provider: "usda_scan" });
+    expect(body.error.message).toMatch(/more than (5000 stations|\d+ bytes)/);
+    fake.setFault(null);
+    const ok = await loam.json("/v1/stations?bbox=-100,35,-94,40");
+    expect(ok.status).toBe(200);
+    expect(ok.body.features.length).toBeGreaterThan(0);
   });
 });

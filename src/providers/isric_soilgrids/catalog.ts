@@ -17,6 +17,12 @@ export const SOILGRIDS_CITATION =
 export const SOILGRIDS_LICENSE = { name: "CC BY 4.0", url: "https://creativecommons.org/licenses/by/4.0/" };
 export const SOILGRIDS_DOCS = "https://www.isric.org/explore/soilgrids";
 export const SOILGRIDS_FILES = "https://files.isric.org/soilgrids/latest/data/";
+/**
+ * When the offline clips were read from ISRIC: between 2022-03-31 and 2022-04-11, the day their bytes were
+ * last written (datasets/soilgrids/README.md; the GeoTIFFs carry no date). Their retrieved_at, not the
+ * snapshot build's (docs/decisions.md#retrieved-at).
+ */
+export const CLIPS_RETRIEVED_AT = "2022-04-11T00:00:00.000Z";
 export const DEFAULT_SOILGRIDS_URL = "https://rest.isric.org/soilgrids/v2.0/properties/query";
 
 export const SOILGRIDS_RECORD: ProviderRecord = {

@@ -8,7 +8,7 @@ import type { AnswerContext, ConnectContext, GridLayer, PointValuesProvider } fr
 import { offlineSnapshot } from "../connect";
 import { retrievedAt } from "../../domain/retrieved-at";
 import type { SoilGridsAnswer } from "./answer";
-import { DEFAULT_SOILGRIDS_URL, SOILGRIDS_CITATION, SOILGRIDS_FILES, SOILGRIDS_ID, SOILGRIDS_LICENSE, SOILGRIDS_RECORD } from "./catalog";
+import { CLIPS_RETRIEVED_AT, DEFAULT_SOILGRIDS_URL, SOILGRIDS_CITATION, SOILGRIDS_FILES, SOILGRIDS_ID, SOILGRIDS_LICENSE, SOILGRIDS_RECORD } from "./catalog";
 import { layerNamed, SOILGRIDS_LAYERS, STANDARD_DEPTHS, toServed } from "./layers";
 import { GRID_QUERY, POINT_QUERY, type GridClip } from "./queries";
 import { CLIP_WARNING, MODELED_WARNING, readSoilGrids } from "./read";
@@ -48,7 +48,7 @@ function gridLayer(clip: GridClip, context: AnswerContext): GridLayer | null {
     citation: SOILGRIDS_CITATION,
     license: SOILGRIDS_LICENSE,
     sourceUrl: `${SOILGRIDS_FILES}${clip.layer}/`,
-    retrievedAt: retrievedAt(context.source, context.storedAt),
+    retrievedAt: retrievedAt(context.source, context.storedAt, CLIPS_RETRIEVED_AT),
     warnings: [
       MODELED_WARNING,
       CLIP_WARNING,

@@ -11,7 +11,7 @@ import { retrievedAt } from "../../domain/retrieved-at";
 import { findProperty } from "../../catalog/properties";
 import type { PointValuesContext, PointValuesReading } from "../provider";
 import type { DecodedDepth, DecodedLayer, SoilGridsAnswer } from "./answer";
-import { SOILGRIDS_CITATION, SOILGRIDS_FILES, SOILGRIDS_ID, SOILGRIDS_LICENSE, SOILGRIDS_MODEL, SOILGRIDS_ORGANIZATION, SOILGRIDS_RELEASE, SOILGRIDS_RESOLUTION_M } from "./catalog";
+import { CLIPS_RETRIEVED_AT, SOILGRIDS_CITATION, SOILGRIDS_FILES, SOILGRIDS_ID, SOILGRIDS_LICENSE, SOILGRIDS_MODEL, SOILGRIDS_ORGANIZATION, SOILGRIDS_RELEASE, SOILGRIDS_RESOLUTION_M } from "./catalog";
 import { askedDepth, plausibleValues } from "./checks";
 import { depthsOverlapping, layerOfProperty, STATISTICS, toServed, UNCERTAINTY_FACTOR, type SoilGridsLayer } from "./layers";
 
@@ -20,7 +20,7 @@ export const MODELED_WARNING =
 export const CELL_WARNING =
   "Each value describes a 250 m grid cell of SoilGrids, not the queried point: soil varies within a cell, and the cell's value smooths it.";
 export const INTERVAL_WARNING =
-  "uncertainty.lower and uncertainty.upper are Q0.05 and Q0.95 of SoilGrids' own prediction distribution (the model's 90 % prediction interval): the model's estimate of its uncertainty, not a measurement error; grid_context.statistics.uncertainty is SoilGrids' (Q0.95 - Q0.05) / Q0.5.";
+  "Where an observation has them (not a depth-weighted average, whose uncertainty.method says why it has none), uncertainty.lower and uncertainty.upper are Q0.05 and Q0.95 of SoilGrids' own prediction distribution (the model's 90 % prediction interval): the model's estimate of its uncertainty, not a measurement error. grid_context.statistics.uncertainty, where served, is SoilGrids' (Q0.95 - Q0.05) / Q0.5, a ratio without unit; SoilGrids stores it x10 for every property (ISRIC's conversion table lists no factor for it; soilDB documents the x10), so Loam divides by 10.";
 export const CLIP_WARNING =
   "Offline values come from clips of SoilGrids 2.0 that a third party (the mapme.biodiversity R package, with terra) reprojected from SoilGrids' native 250 m Homolosine grid to EPSG:4326: a clip cell is resampled, so its value need not equal any native SoilGrids cell.";
 export const METHOD_WARNING =
@@ -78,7 +78,7 @@ function observation(layer: SoilGridsLayer, decoded: DecodedLayer, depth: Decode
       provider: SOILGRIDS_ID,
       organization: SOILGRIDS_ORGANIZATION,
       record_id: null,
-      retrieved_at: retrievedAt(context.source, context.storedAt),
+      retrieved_at: retrievedAt(context.source, context.storedAt, CLIPS_RETRIEVED_AT),
       original_property_name: `${decoded.name}_${depth.label}_mean`,
       original_value: mean,
       original_unit: decoded.mappedUnit,

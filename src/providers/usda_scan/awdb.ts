@@ -14,11 +14,17 @@ import { remoteSource } from "../../upstream/public-url";
 import type { StationSensor } from "../../domain/station";
 import type { SitesBoxParams, StationKeyParams, SitesNearParams, StationSeriesParams } from "../provider";
 import { SCAN_PROVIDER_ID, SOURCE_AWDB_LIVE } from "./catalog";
-import { endDateOf, type SeriesAnswer, type StationRecord } from "./records";
+import { endDateOf, seriesPayload, type SeriesAnswer, type StationRecord } from "./records";
 
 const SERVICE = "The NRCS AWDB REST API";
-/** A station list of every SCAN station is about 2 MB (its associatedHucs); far more is not an AWDB answer. */
-export const AWDB_MAX_BYTES = 32 * 1024 * 1024;
+/**
+ * A station list of every SCAN station is about 2 MB (its associatedHucs), a year of one sensor's hourly
+ * values under 1 MB (Loam asks a month or a year at a time, docs/decisions.md#series-windows); far more is
+ * not an AWDB answer. The cap also bounds what a gzip bomb inflates to (docs/decisions.md#decompression).
+ */
+export const AWDB_MAX_BYTES = 8 * 1024 * 1024;
+/** SCAN has about 230 stations; a list of more than this is not SCAN's, and is refused before it is kept (issue 43). */
+export const AWDB_MAX_STATIONS = 5000;
 /** Station metadata change seldom; older values are kept 7 days, the last 30 days' an hour (provisional). */
 export const OLD_VALUES_SECONDS = 7 * 24 * 3600;
 export const PROVISIONAL_SECONDS = 3600;
@@ -108,6 +114,7 @@ const TRIPLET = /^[0-9A-Za-z]{1,12}:[A-Z]{2}:[A-Z]{2,6}$/;
 
 function stationList(json: unknown): AwdbStation[] {
   if (!Array.isArray(json)) throw refuse("/stations did not answer a JSON array");
+  if (json.length > AWDB_MAX_STATIONS) throw refuse(`/stations listed ${json.length} stations, more than ${AWDB_MAX_STATIONS} stations, which SCAN (about 230) never has`);
   return json.map((s: unknown, i) => {
     const st = s as Partial<AwdbStation> | null;
     if (!st || typeof st.stationTriplet !== "string" || !TRIPLET.test(st.stationTriplet) || typeof st.latitude !== "number" || typeof st.longitude !== "number") {
@@ -232,9 +239,15 @@ export const awdbSeries: AwdbForm<StationSeriesParams> = async ({ get }, p) => {
   const atDepth = data.filter((d) => d.stationElement?.elementCode === element.code && d.stationElement.heightDepth === heightDepth);
   const chosen = atDepth.find((d) => (d.stationElement?.ordinal ?? 1) === p.ordinal);
   const values: [number, number, string][] = [];
+  let notFinite = 0;
   for (const v of chosen?.values ?? []) {
     // A missing value stays a gap: no value, no row.
-    if (typeof v.value !== "number") continue;
+    if (v.value === null || v.value === undefined) continue;
+    // 1e309 parses as Infinity, which the stored JSON would turn into null (docs/decisions.md#series-checks).
+    if (typeof v.value !== "number" || !Number.isFinite(v.value)) {
+      notFinite++;
+      continue;
+    }
     const t = instantOf(v.date, p.utcOffsetHours);
     if (t === null) throw refuse(`a value's date '${String(v.date).slice(0, 20)}' is not YYYY-MM-DD HH:MM`);
     if (t < p.startMs || t >= p.endMs) continue;
@@ -250,7 +263,8 @@ export const awdbSeries: AwdbForm<StationSeriesParams> = async ({ get }, p) => {
     other_ordinals: atDepth.map((d) => d.stationElement?.ordinal ?? 1).filter((o) => o !== p.ordinal),
     retrieved_at: new Date().toISOString(),
   };
-  return Payload.ofJson(answer);
+  if (notFinite > 0) answer.not_finite = notFinite;
+  return seriesPayload(answer);
 };
 
 /**

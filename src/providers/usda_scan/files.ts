@@ -138,3 +138,33 @@ export function readIsmn(text: string): IsmnFile {
 
 /** A station name as both sources spell it: letters and digits, lower case ("AAMU-JTG" = "AAMU-jtg"). */
 export const nameKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/**
+ * The modification time of each member of a zip archive, by the member's file name (its last path
+ * segment), from the central directory. DOS times carry no zone: written as UTC, to the 2 seconds DOS
+ * keeps (docs/decisions.md#retrieved-at). A file that is not a zip gives an empty map.
+ */
+export function zipMemberTimes(bytes: Uint8Array): Map<string, string> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const times = new Map<string, string>();
+  // The end-of-central-directory record: its signature within the last 64 KB + 22 bytes (a comment may follow it).
+  let end = -1;
+  for (let at = bytes.byteLength - 22; at >= Math.max(0, bytes.byteLength - 65_557); at--) {
+    if (view.getUint32(at, true) === 0x06054b50) {
+      end = at;
+      break;
+    }
+  }
+  if (end < 0) return times;
+  const entries = view.getUint16(end + 10, true);
+  let at = view.getUint32(end + 16, true);
+  for (let i = 0; i < entries && at + 46 <= bytes.byteLength && view.getUint32(at, true) === 0x02014b50; i++) {
+    const [time, date] = [view.getUint16(at + 12, true), view.getUint16(at + 14, true)];
+    const [nameLength, extra, comment] = [view.getUint16(at + 28, true), view.getUint16(at + 30, true), view.getUint16(at + 32, true)];
+    const name = new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength));
+    const ms = Date.UTC((date >> 9) + 1980, ((date >> 5) & 15) - 1, date & 31, time >> 11, (time >> 5) & 63, (time & 31) * 2);
+    if (!name.endsWith("/") && Number.isFinite(ms)) times.set(name.split("/").pop()!, new Date(ms).toISOString().replace(".000Z", "Z"));
+    at += 46 + nameLength + extra + comment;
+  }
+  return times;
+}

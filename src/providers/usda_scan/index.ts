@@ -30,9 +30,14 @@ const TRANSFORMATIONS = {
   fahrenheit: { operation: "convert_fahrenheit_to_celsius", from_unit: "degF", to_unit: "°C", formula: "soil_temperature (°C) = (value (°F) - 32) x 5 / 9, result rounded to 4 significant digits" },
 };
 
+/**
+ * What ISMN's flags mean, where known: C and D from ISMN's quality-control documentation (the flagit
+ * package of TU Wien, Dorigo et al. 2013); U and the provider's M are documented in no source Loam read
+ * (docs/decisions.md#usda-scan).
+ */
 const ISMN_FLAG_FIELDS = [
-  "ISMN quality flag as reported (U, C03, D01 to D08; several joined by commas). The meaning of 'U' is not documented in any source Loam read.",
-  "The data provider's flag as reported (M on every line that has one; absent on some lines).",
+  "ISMN quality flag as reported (several joined by commas). Per ISMN's quality control (Dorigo et al. 2013, Vadose Zone Journal 12(3), doi:10.2136/vzj2012.0097): C = exceeding the plausible geophysical range (C01 below 0 m3/m3, C02 above 0.60 m3/m3, C03 above the saturation point from HWSD); D = questionable or dubious (D01 negative in-situ soil temperature, D02 negative in-situ air temperature, D03 negative GLDAS soil temperature, D04 rise without in-situ precipitation, D05 rise without GLDAS precipitation, D06 spike, D07 negative break, D08 positive break, D09 constant low values after a negative break, D10 saturated plateau); G = good. 'U' is not documented in any source Loam read.",
+  "The data provider's flag as reported (M on every line that has one; absent on some lines); its meaning is not documented in the ISMN files or any source Loam read.",
 ];
 const AWDB_FLAG_FIELDS = ["AWDB qcFlag as reported", "AWDB qaFlag as reported"];
 
@@ -46,20 +51,22 @@ function converter(sourceUnit: string): { convert: (v: number) => number; unit: 
 const describeHeld = (answer: SeriesAnswer) =>
   answer.held.map((h) => `${h.element} at ${h.depth_cm} cm for ${h.station_triplet} (${h.start?.slice(0, 10)} to ${h.end?.slice(0, 10)}, ${h.values} hourly values)`).join("; ");
 
+/** The dielectric sensors' caveat (the catalog's limitation), on every soil-moisture series. */
+const CALIBRATION =
+  "SCAN measures soil moisture with dielectric sensors (the snapshot's series: Stevens Hydraprobe, analog 2.5 V, as ISMN names it), calibrated for typical mineral soils: in soils unlike the calibration (high clay or organic matter, salinity) the volumetric water content may be biased.";
+
 function seriesWarnings(answer: SeriesAnswer, p: StationSeriesParams, now: number): string[] {
   const what = `${p.element} at ${p.depthCm} cm${p.ordinal === 1 ? "" : ` (sensor ${p.ordinal})`} of ${p.station}`;
   const warnings: string[] = [];
+  if (p.element === "soil_moisture") warnings.push(CALIBRATION);
   if (answer.origin === "ismn") {
     if (!answer.found) {
       warnings.push(
         `The offline snapshot holds no ${what}: it holds only ${describeHeld(answer)}. Run Loam in live mode (LOAM_UPSTREAM=sda, with SCAN_URL reaching the AWDB REST API) to ask AWDB for this series.`,
       );
-    } else if (answer.values.length === 0) {
-      const held = answer.held.find((h) => h.station_triplet === p.station && h.element === p.element && Math.abs(h.depth_cm - p.depthCm) < 0.01);
-      warnings.push(`The snapshot's ${what} has no value in the range asked; it runs from ${held?.start ?? "?"} to ${held?.end ?? "?"} (UTC), with gaps where hours were not reported.`);
     }
-    warnings.push("Times are UTC: ISMN distributes its files in UTC (the files do not state it).");
-    warnings.push("Flags are served as ISMN reports them; the meaning of ISMN's 'U' flag is not documented in any source Loam read.");
+    warnings.push("Times are UTC: ISMN distributes its files in UTC (the files do not state it). A daily value of these is a UTC day; NRCS's own daily values use the station's standard-time day (AWDB dataTimeZone), so they differ.");
+    warnings.push("Flags are served as ISMN reports them (flag_fields says what C and D mean); the meaning of ISMN's 'U' flag is not documented in any source Loam read.");
   } else {
     if (!answer.found) warnings.push(`AWDB reports no ${what} in the range asked (the station may have no such sensor, or none then).`);
     warnings.push(`Times are the station's standard time (AWDB dataTimeZone ${p.utcOffsetHours}, no daylight saving), written with that offset.`);
@@ -84,11 +91,14 @@ function readSeries(answer: SeriesAnswer, p: StationSeriesParams, now: number): 
     transformation,
     warnings: seriesWarnings(answer, p, now),
     citations: ismn ? [SCAN_CITATION, ISMN_CITATION] : [SCAN_CITATION, AWDB_CITATION],
+    notFinite: answer.not_finite ?? 0,
   };
 }
 
+/** A station triplet in any case, answered in AWDB's upper case (2092:ks:scan is 2092:KS:SCAN). */
 function parseTriplet(raw: string): string | null {
-  return /^[0-9]{1,8}:[A-Z]{2}:[A-Z]{2,6}$/.test(raw) ? raw : null;
+  const upper = raw.toUpperCase();
+  return /^[0-9]{1,8}:[A-Z]{2}:[A-Z]{2,6}$/.test(upper) ? upper : null;
 }
 
 export const usdaScan: StationProvider<StationsAnswer, SeriesAnswer> = {
@@ -113,6 +123,7 @@ export const usdaScan: StationProvider<StationsAnswer, SeriesAnswer> = {
     key: { parse: parseTriplet, syntax: "a station triplet stationId:stateCode:networkCode, e.g. 2092:KS:SCAN", example: "2092:KS:SCAN" },
     elements: ELEMENTS,
     depthsCm: DEPTHS_CM,
+    nativeInterval: "hourly",
     inBox: STATIONS_IN_BOX,
     nearest: NEAREST_STATIONS,
     one: { query: ONE_STATION, params: (station) => ({ station }), found: (answer) => answer.stations.length > 0 },
@@ -133,6 +144,7 @@ export const usdaScan: StationProvider<StationsAnswer, SeriesAnswer> = {
     raw: (answer) => answer.stations[0]?.raw ?? {},
     rawNotes: [
       "Snapshot: the station's row of AWDB's station metadata as soilDB wrote it ({column: cell}, NA as null; elevation in feet). Live: AWDB's /stations object for the station, unmodified.",
+      "The snapshot row's `pedon_key` is soilDB's name for AWDB's `pedonCode`, a NASIS pedon id (2092: 31337); the station's `pedon_key` is the KSSL laboratory sample number (the row's `pedlabsampnum`, 2092: 04N0873), the key of GET /v1/pedons. Same name, two ids.",
     ],
   }),
 };

@@ -4,6 +4,7 @@
  * StationReading (docs/decisions.md#usda-scan).
  */
 import { UpstreamError } from "../../errors";
+import { Payload } from "../../upstream/transport";
 import type { SourceDisagreement, StationReading, StationSensor, StationSeriesHeld } from "../../domain/station";
 import { SCAN_PROVIDER_ID } from "./catalog";
 
@@ -17,6 +18,8 @@ export interface OtherAccount {
   begin_date?: string;
   /** Hours from UTC (the inventory's positive-west gmt_offset turned around). */
   utc_offset?: number;
+  /** The decimals the source writes its coordinates with (the inventory's 30.30 is 2, though 30.30 reads back as 30.3). */
+  coordinate_decimals?: number;
 }
 
 /** One station as the answers carry it. */
@@ -67,6 +70,8 @@ export interface SeriesAnswer {
   found: boolean;
   /** Other sensors of the element at this depth (by ordinal). */
   other_ordinals: number[];
+  /** Values the source sent that are not finite numbers (1e309), dropped at the edge: JSON cannot carry them. */
+  not_finite?: number;
   retrieved_at: string;
 }
 
@@ -78,10 +83,63 @@ export function decodeStations(json: unknown): StationsAnswer {
   return answer as StationsAnswer;
 }
 
+/**
+ * A series answer as both transports send it and the cache stores it: times as steps in minutes from the
+ * value before, values as a column, flags as runs of the same flags, so a year of hours is about a third
+ * of its triples' bytes (docs/decisions.md#series-windows). Times off the minute keep the triples.
+ */
+interface StoredSeries extends Omit<SeriesAnswer, "values"> {
+  /** ms of the first value (0 when there is none). */
+  start: number;
+  steps: number[];
+  readings: number[];
+  flag_runs: [number, string][];
+}
+
+export function seriesPayload(answer: SeriesAnswer): Payload {
+  const { values, ...rest } = answer;
+  if (values.some(([t]) => t % 60_000 !== 0)) return Payload.ofJson(answer);
+  const flagRuns: [number, string][] = [];
+  for (const [, , flags] of values) {
+    const last = flagRuns[flagRuns.length - 1];
+    if (last && last[1] === flags) last[0]++;
+    else flagRuns.push([1, flags]);
+  }
+  const stored: StoredSeries = {
+    ...rest,
+    start: values[0]?.[0] ?? 0,
+    steps: values.map(([t], i) => (i === 0 ? 0 : (t - values[i - 1]![0]) / 60_000)),
+    readings: values.map(([, value]) => value),
+    flag_runs: flagRuns,
+  };
+  return Payload.ofJson(stored);
+}
+
+/** The values of a stored series, as triples; null when its columns do not agree. */
+function expanded(stored: StoredSeries): [number, number, string][] | null {
+  const { start, steps, readings, flag_runs } = stored;
+  if (steps.length !== readings.length || flag_runs.reduce((n, [count]) => n + count, 0) !== readings.length) return null;
+  const values: [number, number, string][] = [];
+  let t = start;
+  for (const [count, flags] of flag_runs) {
+    for (let k = 0; k < count; k++) {
+      const i = values.length;
+      t += steps[i]! * 60_000;
+      values.push([t, readings[i]!, flags]);
+    }
+  }
+  return values;
+}
+
 export function decodeSeries(json: unknown): SeriesAnswer {
-  const answer = json as Partial<SeriesAnswer> | null;
-  if (!answer || !Array.isArray(answer.values) || typeof answer.source_unit !== "string") throw fail("no values list");
-  return answer as SeriesAnswer;
+  const answer = json as Partial<SeriesAnswer & StoredSeries> | null;
+  if (!answer || typeof answer.source_unit !== "string") throw fail("no values list");
+  if (Array.isArray(answer.values)) return answer as SeriesAnswer;
+  if (typeof answer.start !== "number" || !Array.isArray(answer.steps) || !Array.isArray(answer.readings) || !Array.isArray(answer.flag_runs)) throw fail("no values list");
+  const values = expanded(answer as StoredSeries);
+  if (values === null) throw fail("its times, values and flags do not agree");
+  const { start: _start, steps: _steps, readings: _readings, flag_runs: _runs, ...rest } = answer as StoredSeries;
+  return { ...rest, values };
 }
 
 const FT_PER_M = 1 / 0.3048;
@@ -106,8 +164,8 @@ export function disagreements(record: StationRecord): SourceDisagreement[] {
     const others = record.others.flatMap((o) => {
       const theirs = o[field];
       if (theirs === undefined) return [];
-      // A value given to d decimals agrees with any value that rounds to it.
-      const decimals = (String(theirs).split(".")[1] ?? "").length;
+      // A value given to d decimals agrees with any value that rounds to it (d as the source writes it: 30.30 is two).
+      const decimals = o.coordinate_decimals ?? (String(theirs).split(".")[1] ?? "").length;
       return Math.abs(theirs - mine) > 0.5 * 10 ** -decimals + 1e-9 ? [{ source: o.source, value: theirs, unit: "degrees" }] : [];
     });
     if (others.length > 0) out.push({ field, served: served(mine, "degrees"), others, note: `Served: ${mine} from the ${record.source}; the sources differ beyond their rounding.` });

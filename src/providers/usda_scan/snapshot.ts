@@ -13,13 +13,15 @@ import { tableExists, type DatasetInfo } from "../../upstream/snapshot-schema";
 import { Payload } from "../../upstream/transport";
 import type { SnapshotStep, SitesBoxParams, StationKeyParams, SitesNearParams, StationSeriesParams } from "../provider";
 import { SCAN_PROVIDER_ID, SOURCE_AWDB, SOURCE_INVENTORY, SOURCE_ISMN } from "./catalog";
-import { csvRecords, inventoryRecords, ismnName, nameKey, readIsmn } from "./files";
-import { endDateOf, type OtherAccount, type SeriesAnswer, type StationRecord, type StationsAnswer } from "./records";
+import { csvRecords, inventoryRecords, ismnName, nameKey, readIsmn, zipMemberTimes } from "./files";
+import { endDateOf, type OtherAccount, seriesPayload, type SeriesAnswer, type StationRecord, type StationsAnswer } from "./records";
 
-export const SCAN_LAYOUT = "1";
+export const SCAN_LAYOUT = "2";
 const METADATA = "scan/metadata/soilDB_station-metadata.csv";
 const INVENTORY = "scan/metadata/nwcc_inventory.csv";
 const ISMN_DIR = "scan/ismn";
+/** The ISMN download the series files were extracted from: its members' times date them (datasets/scan/README.md). */
+const ISMN_ZIP = "scan/ismn/Data_header_values.zip";
 
 /** ISMN's variable names → property id, source unit and served unit. */
 const ISMN_VARIABLES: Record<string, { element: string; sourceUnit: string; unit: string }> = {
@@ -33,7 +35,7 @@ function createTables(db: Database): void {
   db.run(`CREATE TABLE usda_scan_station (station_id INTEGER NOT NULL, triplet TEXT PRIMARY KEY, latitude REAL NOT NULL, longitude REAL NOT NULL, record TEXT NOT NULL)`);
   db.run(`CREATE INDEX usda_scan_station_order ON usda_scan_station (station_id, triplet)`);
   db.run(
-    `CREATE TABLE usda_scan_series (series_id INTEGER PRIMARY KEY, triplet TEXT NOT NULL, element TEXT NOT NULL, depth_cm REAL NOT NULL, ordinal INTEGER NOT NULL, source_unit TEXT NOT NULL, file TEXT NOT NULL, first_ms INTEGER, last_ms INTEGER, count INTEGER NOT NULL)`,
+    `CREATE TABLE usda_scan_series (series_id INTEGER PRIMARY KEY, triplet TEXT NOT NULL, element TEXT NOT NULL, depth_cm REAL NOT NULL, ordinal INTEGER NOT NULL, source_unit TEXT NOT NULL, file TEXT NOT NULL, file_time TEXT, first_ms INTEGER, last_ms INTEGER, count INTEGER NOT NULL)`,
   );
   db.run(`CREATE TABLE usda_scan_value (series_id INTEGER NOT NULL, t INTEGER NOT NULL, value REAL NOT NULL, flags TEXT NOT NULL, PRIMARY KEY (series_id, t)) WITHOUT ROWID`);
 }
@@ -47,6 +49,9 @@ function inventoryAccount(row: Record<string, string>): OtherAccount {
   if (elev !== null) account.elevation_ft = elev;
   if (lat !== null) account.latitude = lat;
   if (lon !== null) account.longitude = lon;
+  // The cells are padded text ("  30.30"): their decimals, not the number's, say how the inventory rounds.
+  const written = ((row["lat"] ?? "").trim().split(".")[1] ?? "").length;
+  if (lat !== null) account.coordinate_decimals = written;
   if (row["start_date"]) account.begin_date = row["start_date"];
   // The inventory writes hours west of UTC as a positive number (6.0 = UTC-6).
   if (offset !== null) account.utc_offset = offset === 0 ? 0 : -offset;
@@ -93,8 +98,11 @@ function importScan(db: Database, dataDir: string, log: (line: string) => void):
     records.set(row["stationTriplet"], stationRecord(row, inventory.get(row["Site"])));
   }
   const insertSeries = db.prepare(
-    "INSERT INTO usda_scan_series (triplet, element, depth_cm, ordinal, source_unit, file, first_ms, last_ms, count) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?) RETURNING series_id",
+    "INSERT INTO usda_scan_series (triplet, element, depth_cm, ordinal, source_unit, file, file_time, first_ms, last_ms, count) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?) RETURNING series_id",
   );
+  // retrieved_at of a series is its file's date (the download's member time), not the build's (docs/decisions.md#retrieved-at).
+  const zipPath = join(dataDir, ISMN_ZIP);
+  const fileTimes = existsSync(zipPath) ? zipMemberTimes(new Uint8Array(readFileSync(zipPath))) : new Map<string, string>();
   const insertValue = db.prepare("INSERT OR IGNORE INTO usda_scan_value (series_id, t, value, flags) VALUES (?, ?, ?, ?)");
   const ismnDir = join(dataDir, ISMN_DIR);
   const files = existsSync(ismnDir) ? readdirSync(ismnDir).filter((f) => f.endsWith(".stm")).sort() : [];
@@ -116,7 +124,7 @@ function importScan(db: Database, dataDir: string, log: (line: string) => void):
     const depthCm = Math.round(name.depthFromM * 100 * 1000) / 1000;
     const first = series.values[0]?.t ?? null;
     const last = series.values[series.values.length - 1]?.t ?? null;
-    const { series_id } = insertSeries.get(station.triplet, variable.element, depthCm, variable.sourceUnit, file, first, last, series.values.length) as { series_id: number };
+    const { series_id } = insertSeries.get(station.triplet, variable.element, depthCm, variable.sourceUnit, file, fileTimes.get(file) ?? null, first, last, series.values.length) as { series_id: number };
     // One transaction per series: a statement's own commit per value took 3-4 s a series at build.
     db.transaction(() => {
       for (const v of series.values) insertValue.run(series_id, v.t / 1000, v.value, v.flags);
@@ -179,8 +187,8 @@ export function snapshotScan(db: Database): Readers {
     "SELECT record FROM usda_scan_station WHERE longitude BETWEEN ? AND ? AND latitude BETWEEN ? AND ? AND (station_id > ? OR (station_id = ? AND triplet > ?)) ORDER BY station_id, triplet LIMIT ?",
   );
   const one = db.query<{ record: string }, [string]>("SELECT record FROM usda_scan_station WHERE triplet = ?");
-  const findSeries = db.query<{ series_id: number; source_unit: string; ordinal: number }, [string, string, number]>(
-    "SELECT series_id, source_unit, ordinal FROM usda_scan_series WHERE triplet = ? AND element = ? AND abs(depth_cm - ?) < 0.01 ORDER BY ordinal",
+  const findSeries = db.query<{ series_id: number; source_unit: string; ordinal: number; file_time: string | null }, [string, string, number]>(
+    "SELECT series_id, source_unit, ordinal, file_time FROM usda_scan_series WHERE triplet = ? AND element = ? AND abs(depth_cm - ?) < 0.01 ORDER BY ordinal",
   );
   const heldAll = db.query<{ triplet: string; element: string; depth_cm: number; first_ms: number | null; last_ms: number | null; count: number }, []>(
     "SELECT triplet, element, depth_cm, first_ms, last_ms, count FROM usda_scan_series ORDER BY triplet, element, depth_cm",
@@ -224,9 +232,9 @@ export function snapshotScan(db: Database): Readers {
         held,
         found: chosen !== undefined,
         other_ordinals: found.filter((s) => s.ordinal !== p.ordinal).map((s) => s.ordinal),
-        retrieved_at: retrievedAt,
+        retrieved_at: chosen?.file_time ?? retrievedAt,
       };
-      return Payload.ofJson(answer);
+      return seriesPayload(answer);
     },
   };
   readers.set(db, made);

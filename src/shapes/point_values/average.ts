@@ -62,7 +62,8 @@ function derive(parts: readonly Part[], top: number, bottom: number): Obs {
     source: {
       ...first.source,
       record_id: null,
-      original_property_name: parts.map((p) => p.observation.source.original_property_name).join(" + "),
+      // Computed, not published: the name says so, and so does a warning (issue 43).
+      original_property_name: `depth-weighted average of ${parts.map((p) => p.observation.source.original_property_name).join(" + ")}`,
       // The provider's own numbers averaged the same way, where they share a unit; else the first depth's.
       original_value: original === null ? first.source.original_value : roundDerived(original),
       original_depth: { top_cm: parts[0]!.observation.depth.top_cm, bottom_cm: parts[parts.length - 1]!.observation.depth.bottom_cm },
@@ -77,7 +78,12 @@ function derive(parts: readonly Part[], top: number, bottom: number): Obs {
         formula: `value = Σ(overlap_cm × value) / Σ overlap_cm over ${terms}; ${PRECISION_RULE}`,
       },
     ],
-    warnings: uniqueBy(parts.flatMap((p) => p.observation.warnings)),
+    warnings: [
+      ...uniqueBy(parts.flatMap((p) => p.observation.warnings)),
+      original === null
+        ? `source.original_value is ${first.source.original_property_name}'s own (the depths' units differ, so no average of the provider's numbers is computed); value is the depth-weighted average.`
+        : `source.original_value is computed by Loam, not published by the provider: the same depth-weighted average of the provider's own numbers (${first.source.original_unit}) over ${terms}.`,
+    ],
   } as Obs;
   if ("grid_context" in first) {
     const mean = weighted(parts, (o) => ("grid_context" in o ? o.grid_context.statistics.mean : null));

@@ -25,7 +25,8 @@ import {
   StationResponse,
   StationsQueryParams,
 } from "./model";
-import { rawStation, station, stationKey, stationProvider, stations, stationSeries, type EffectiveStationsQuery } from "./service";
+import { rawStation, station, stationKey, stationProvider, stations, type EffectiveStationsQuery } from "./service";
+import { stationSeries } from "./series";
 
 export interface StationRouteDeps extends DataDeps {
   send: Send;
@@ -138,16 +139,16 @@ export function siteSeries(deps: StationRouteDeps) {
         ...documentedRoute({
           operationId: "getStationSeries",
           tag: "stations",
-          summary: "A station's time series: hourly values or daily means",
+          summary: "A station's time series: values as reported, or daily means",
           description:
-            `The values of one element at one depth over a range: hourly as reported (time with the clock's offset, value, unit, flags as reported), or daily (the mean of each day's reported hours with their count, min and max: derived). Gaps stay gaps. At most one year of hourly or 20 years of daily values per request. A series the source does not hold is an empty list with a warning naming what it holds. Example: /v1/stations/${example}/series?element=soil_moisture&depth_cm=5.08&start=2010-07-01&end=2010-07-07`,
+            `The values of one element at one depth of one station over a range: at the interval the provider's source reports (native_interval), as reported (time with the clock's offset, value, unit, flags as reported; observed), or, from an hourly source, daily means of each day's reported hours with their count, min, max and every flag they carry (derived). Values the source sends that are not finite, outside the unit's physical bounds, repeated or out of order are dropped or ordered, with a warning. Gaps stay gaps. At most one year of hourly or 20 years of daily values, and one station, element and depth, per request (several stations are several requests). A series the source does not hold is an empty list with a warning naming what it holds. Example: /v1/stations/${example}/series?element=soil_moisture&depth_cm=5.08&start=2010-07-01&end=2010-07-07`,
           ok: [StationSeriesResponse, "The values (possibly none), the clock, unit, conversions, provenance with every citation, cache metadata and warnings."],
           errors: {
             404: STATION_404,
             409: PLANNED_PROVIDER_ERROR,
             422: [
               "ErrorResponse",
-              "A malformed station triplet; an element the provider does not measure or a depth it has no sensor at (the message names them); start or end not a date or date-time; start not before end; more than one year hourly or 20 years daily; format not json or csv (code validation_error).",
+              "A malformed station triplet; an element the provider does not measure or a depth more than 1.27 cm from every sensor depth (the message names them); hourly values from a source that reports daily ones; start or end not a date or date-time; start not before end; more than one year hourly or 20 years daily; format not json or csv (code validation_error).",
             ],
             ...UPSTREAM_ERRORS,
           },

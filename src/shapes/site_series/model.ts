@@ -127,10 +127,24 @@ export type StationResponse = Static<typeof StationResponse>;
 
 export const StationSeriesQueryParams = t.Object({
   element: t.String({ maxLength: 60, description: "The property measured (a property id or alias), e.g. soil_moisture, soil_temperature.", examples: ["soil_moisture"] }),
-  depth_cm: queryNumber({ minimum: 0, maximum: 1000, description: "The sensor depth, cm (e.g. 5.08, 10.16, 20.32, 50.8, 101.6 = 2, 4, 8, 20, 40 in; GET /v1/stations/{station_triplet} lists a station's).", examples: [5.08] }),
-  interval: t.Optional(t.UnionEnum(["hourly", "daily"], { default: "hourly", description: "hourly: the values as reported; daily: per day the mean of the hours reported, with their count, min and max." })),
+  depth_cm: queryNumber({
+    minimum: 0,
+    maximum: 1000,
+    description:
+      "The sensor depth, cm (e.g. 5.08, 10.16, 20.32, 50.8, 101.6 = 2, 4, 8, 20, 40 in; GET /v1/stations/{station_triplet} lists a station's). A depth within 1.27 cm (half an inch) of a sensor depth is read as that depth, with a warning (5 → 5.08).",
+    examples: [5.08],
+  }),
+  interval: t.Optional(
+    t.UnionEnum(["native", "hourly", "daily"], {
+      default: "native",
+      description:
+        "native (default): the values as the provider's source reports them (its native_interval: SCAN hourly); hourly: hourly values, from a source that reports them; daily: per day the values a daily source reports, or, from an hourly source, the mean of the hours reported with their count, min, max and flags (derived).",
+    }),
+  ),
   start: t.Optional(t.String({ maxLength: 40, default: "", description: "First instant: YYYY-MM-DD (midnight on the series' clock) or an ISO 8601 date-time with Z or an offset; default: end minus 7 days (hourly) or 365 days (daily).", examples: ["2010-07-01"] })),
-  end: t.Optional(t.String({ maxLength: 40, default: "", description: "Last instant, inclusive: YYYY-MM-DD (the whole day) or a date-time; default now (to the hour).", examples: ["2010-07-07"] })),
+  end: t.Optional(
+    t.String({ maxLength: 40, default: "", description: "Last instant, inclusive: YYYY-MM-DD (the whole day) or a date-time; default now (to the hour).", examples: ["2010-07-07"] }),
+  ),
   sensor: t.Optional(queryInteger({ minimum: 1, maximum: 9, default: 1, description: "Which sensor of the element at this depth (1 = primary)." })),
   ...PROVIDER_PARAMETER,
   ...FORMAT_PARAMETER,
@@ -142,11 +156,11 @@ export const StationSeriesQuery = t.Object(
     element: t.String(),
     depth_cm: t.Number(),
     sensor: Type.Integer(),
-    interval: t.UnionEnum(["hourly", "daily"]),
+    interval: t.UnionEnum(["hourly", "daily"], { description: "The interval served (native resolved)." }),
     start: t.String({ format: "date-time" }),
-    end: t.String({ format: "date-time", description: "Exclusive: the first instant after the range." }),
+    end: t.String({ format: "date-time", description: "Inclusive: the range's last instant (to the second), so sending it back as `end` asks the same values." }),
   },
-  { ...closed, title: "StationSeriesQuery", description: "The effective query: an alias resolved, the range as instants on the series' clock." },
+  { ...closed, title: "StationSeriesQuery", description: "The effective query: an alias resolved, the depth the nearest sensor's, the range as instants on the series' clock." },
 );
 
 export const StationHourlyValue = t.Object(
@@ -163,11 +177,18 @@ export const StationDailyValue = t.Object(
   {
     time: t.String({ format: "date-time", description: "The day's first instant on the series' clock, with its offset." }),
     date: t.String({ format: "date" }),
-    value: t.Number({ description: "Mean of the day's hourly values (derived), 4 significant digits." }),
+    water_year: Type.Integer({ description: "The US water year of the day: water year N runs from October 1 of N-1 to September 30 of N.", examples: [2011] }),
+    water_day: Type.Integer({ minimum: 1, maximum: 366, description: "The day's place in its water year (October 1 is 1).", examples: [1] }),
+    value: t.Number({
+      description: "From an hourly source: the mean of the day's hourly values (derived), rounded to the decimals the readings are written with. From a daily source: the day's value as reported.",
+    }),
     unit: t.String(),
-    count: Type.Integer({ minimum: 1, description: "How many hourly values the day has (24 when complete)." }),
-    min: t.Number({ description: "The day's lowest hourly value." }),
-    max: t.Number({ description: "The day's highest hourly value." }),
+    count: nullable(Type.Integer({ minimum: 1, description: "How many hourly values the mean has (24 when complete); null for a value a daily source reports." })),
+    min: nullable(t.Number({ description: "The day's lowest hourly value; null for a daily source's value." })),
+    max: nullable(t.Number({ description: "The day's highest hourly value; null for a daily source's value." })),
+    flags: t.Array(t.String(), {
+      description: "A daily source's flags as reported; for a mean, every flag the day's hourly values carry, each once (flagged hours are in the mean: see flag_fields for what the flags mean).",
+    }),
   },
   { ...closed, title: "StationDailyValue" },
 );
@@ -176,16 +197,20 @@ export const StationSeriesResponse = envelope(
   "StationSeriesResponse",
   {
     provider: t.String(),
-    data_kind: t.Literal("observed"),
+    data_kind: t.UnionEnum(["observed", "derived"], { description: "observed: values as the source reports them; derived: daily means Loam computed from a finer source's values." }),
     query: StationSeriesQuery,
     station: t.Object({ station_triplet: t.String(), name: nullable(t.String()), data_time_zone: nullable(t.Number()) }, { ...closed, title: "StationSeriesStation" }),
+    sensor: t.Union([StationSensor, t.Null()], { description: "The sensor of the series as the station lists it (its instrument where the source names it); null when the source does not list it." }),
     clock: t.Object(
       { utc_offset_hours: t.Number(), name: t.String({ description: "Which clock the times are on (a day of daily values is a day of this clock)." }) },
       { ...closed, title: "StationSeriesClock" },
     ),
     unit: t.String(),
     interval: t.UnionEnum(["hourly", "daily"]),
-    flag_fields: t.Array(t.String(), { description: "What each position of an hourly value's flags is." }),
+    native_interval: t.UnionEnum(["hourly", "daily"], { description: "The interval the provider's source reports at; a coarser interval is derived from it." }),
+    flag_fields: t.Array(t.String(), {
+      description: "What each position of a reported value's flags is, and what the codes mean where known; a daily mean's flags are every flag its hours carry, positions merged.",
+    }),
     transformations: t.Array(Transformation, { description: "Conversions from the source's unit, and the daily mean's derivation." }),
     values: t.Union([t.Array(StationHourlyValue), t.Array(StationDailyValue)], { description: "In time order. Gaps stay gaps: an hour (or day) the source did not report has no item." }),
     source: StationSource,

@@ -4,7 +4,8 @@
  * the daily means (derived, with their hour counts). Gaps stay gaps: nothing is filled in.
  */
 import { clip, ValidationError } from "../../errors";
-import { roundDerived, PRECISION_RULE } from "../../domain/precision";
+import { decimalsOf, roundToDecimals } from "../../domain/precision";
+import type { SeriesInterval } from "../../providers/provider";
 import type { SeriesPoint } from "../../domain/station";
 import { DAY_MS as DAY, HOUR_MS as HOUR, spanDays, utcDayStart, type ClosedTimeRange } from "../../domain/time-range";
 import { MAX_DAILY_DAYS, MAX_HOURLY_DAYS } from "./model";
@@ -72,9 +73,14 @@ export interface DailyMean {
   count: number;
   min: number;
   max: number;
+  /** Every flag the day's hours carry, each once, as reported (sorted). */
+  flags: string[];
 }
 
-/** Per day of the clock, the mean of the hourly values it has, their count, min and max; a day with none has no item. */
+/**
+ * Per day of the clock, the mean of the hourly values it has (at the readings' own decimals), their
+ * count, min, max and every flag they carry; a day with none has no item. `values` in time order.
+ */
 export function dailyMeans(values: readonly SeriesPoint[], utcOffsetHours: number): DailyMean[] {
   const out: DailyMean[] = [];
   const shift = utcOffsetHours * HOUR;
@@ -83,24 +89,39 @@ export function dailyMeans(values: readonly SeriesPoint[], utcOffsetHours: numbe
   let count = 0;
   let min = Infinity;
   let max = -Infinity;
+  let decimals = 0;
+  let flags = new Set<string>();
   const close = () => {
     if (count === 0) return;
     const t = day * DAY - shift;
-    out.push({ t, date: new Date(day * DAY).toISOString().slice(0, 10), mean: roundDerived(sum / count), count, min, max });
+    out.push({ t, date: new Date(day * DAY).toISOString().slice(0, 10), mean: roundToDecimals(sum / count, decimals), count, min, max, flags: [...flags].sort() });
   };
   for (const v of values) {
     const d = Math.floor((v.t + shift) / DAY);
     if (d !== day) {
       close();
-      [day, sum, count, min, max] = [d, 0, 0, Infinity, -Infinity];
+      [day, sum, count, min, max, decimals, flags] = [d, 0, 0, Infinity, -Infinity, 0, new Set()];
     }
     sum += v.value;
     count += 1;
     if (v.value < min) min = v.value;
     if (v.value > max) max = v.value;
+    decimals = Math.max(decimals, decimalsOf(v.value));
+    for (const f of v.flags) flags.add(f);
   }
   close();
   return out;
+}
+
+/**
+ * The US water year of a day (water year N runs from October 1 of N-1 to September 30 of N) and the day's
+ * place in it (October 1 is 1), as NRCS and soilDB's fetchSCAN count them.
+ */
+export function waterYearOf(date: string): { water_year: number; water_day: number } {
+  const [y, m] = [Number(date.slice(0, 4)), Number(date.slice(5, 7))];
+  const waterYear = m >= 10 ? y + 1 : y;
+  const water_day = Math.round((Date.parse(`${date}T00:00:00Z`) - Date.UTC(waterYear - 1, 9, 1)) / DAY) + 1;
+  return { water_year: waterYear, water_day };
 }
 
 /** The daily mean as a transformation (derived values say how they were made). */
@@ -108,5 +129,25 @@ export const DAILY_MEAN_TRANSFORMATION = {
   operation: "daily_mean_of_hourly_values",
   from_unit: "hourly values",
   to_unit: "daily mean",
-  formula: `value = mean of the day's reported hourly values (count says how many; no missing hour is filled in), ${PRECISION_RULE}; min and max are the day's lowest and highest hourly values`,
+  formula:
+    "value = mean of the day's reported hourly values (count says how many; no missing hour is filled in), rounded to the decimals the readings are written with; min and max are the day's lowest and highest hourly values; flags are every flag the day's hours carry (flagged hours are included in the mean)",
 };
+
+/**
+ * The fixed windows a range is read in (docs/decisions.md#series-windows): calendar months of the
+ * series' clock for hourly values, calendar years for daily ones. A window is one cache entry, the same
+ * for every range that meets it, so a shifted range reuses what an earlier one read, and no request
+ * holds more than one window's values at a time. Each `end` is exclusive.
+ */
+export function seriesWindows(range: ClosedTimeRange, interval: SeriesInterval, utcOffsetHours: number): { startMs: number; endMs: number }[] {
+  const shift = utcOffsetHours * HOUR;
+  const first = new Date(range.start + shift);
+  let [year, month] = [first.getUTCFullYear(), interval === "hourly" ? first.getUTCMonth() : 0];
+  const windows: { startMs: number; endMs: number }[] = [];
+  for (;;) {
+    const startMs = Date.UTC(year, month, 1) - shift;
+    if (startMs > range.end) return windows;
+    [year, month] = interval === "hourly" ? (month === 11 ? [year + 1, 0] : [year, month + 1]) : [year + 1, 0];
+    windows.push({ startMs, endMs: Date.UTC(year, month, 1) - shift });
+  }
+}

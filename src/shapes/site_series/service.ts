@@ -1,7 +1,7 @@
 /**
- * Sensor stations and their series (docs/decisions.md#site-series): effective query → the site_series
- * provider's answer (cache → transport) → station features, one station with its sensors and links,
- * or one series (hourly as reported, or daily means). Works with any provider of role `site_series`;
+ * Sensor stations (docs/decisions.md#site-series): effective query → the site_series provider's answer
+ * (cache → transport) → station features, or one station with its sensors and links (a series: ./series.ts).
+ * Works with any provider of role `site_series`;
  * knows nothing of HTTP (it returns DataAnswers). The lab pedon and the survey at a station's point are
  * asked of the registry's lab_pedons and mapped_location providers, never named.
  *
@@ -10,18 +10,17 @@
  * `datetime` pages): a page after a keyset position, a station's flat properties and warnings; its
  * extents and one item are the sites collection's (src/collections/sites-entry.ts).
  */
-import { clip, NotFoundError, ValidationError } from "../../errors";
+import { NotFoundError, ValidationError } from "../../errors";
 import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../../answer";
 import { defaultProvider, fitFor, providerQuery, resolveProvider } from "../../answer/providers";
 import { boxCursors, boxPage, nearestSites, oneSite, siteKey } from "../sites/service";
 import type { CachedAnswer } from "../../upstream/cache";
 import type { StationReading } from "../../domain/station";
-import type { StationProvider, StationSeriesParams } from "../../providers/provider";
+import type { StationProvider } from "../../providers/provider";
+import { DAY_MS } from "../../domain/time-range";
 import type { SourceDescription } from "../../upstream/transport";
-import { resolvePropertyId } from "../../catalog/properties";
 import { VERSION } from "../../version";
-import { MAX_STATION_LIMIT, type RawStationResponse, type StationSeriesResponse, type StationCollection, type StationFeature, type StationResponse } from "./model";
-import { DAILY_MEAN_TRANSFORMATION, dailyMeans, rangeOf, timeOn } from "./range";
+import { MAX_STATION_LIMIT, type RawStationResponse, type StationCollection, type StationFeature, type StationResponse } from "./model";
 import type { Bbox } from "../../domain/bbox";
 
 const SITE_SERIES = fitFor("site_series", "sensor stations", "Query parameter 'provider'");
@@ -39,7 +38,7 @@ export function stationKey(provider: StationProvider, raw: string): string {
 }
 
 /** Warnings from where an answer came from, besides the provider's own: whether it is stale (the shared snapshot note speaks of USDA soil exports). */
-function sharedWarnings(source: SourceDescription, cache: CacheDescriptor): string[] {
+export function sharedWarnings(source: SourceDescription, cache: CacheDescriptor): string[] {
   return sourceWarnings(source.kind === "snapshot" ? { kind: "site_series", location: source.location } : source, cache);
 }
 
@@ -113,7 +112,7 @@ export async function stations(
 // ---- GET /v1/stations/{station_triplet} ----------------------------------------------------------
 
 /** The provider's answer for one station; 404 when it has none. */
-async function stationAnswer(deps: DataDeps, provider: StationProvider, station: string) {
+export async function stationAnswer(deps: DataDeps, provider: StationProvider, station: string) {
   const cached = await oneSite(deps, provider, provider.stations, station);
   const [reading] = cached === null ? [] : provider.stations.read(cached.answer);
   if (cached === null || !reading) throw new NotFoundError(`No station ${station} in ${provider.id}'s source (GET /v1/stations lists them).`, provider.id);
@@ -173,7 +172,7 @@ export async function station(deps: DataDeps, provider: StationProvider, triplet
         links: {
           pedon: pedon.link,
           survey: { href: `/v1/soil/location?latitude=${latitude}&longitude=${longitude}`, map_unit_name: mapUnitName },
-          series: `/v1/stations/${triplet}/series${providerQuery(deps.registry, provider)}`,
+          series: seriesLink(provider, reading, providerQuery(deps.registry, provider, "&")),
         },
         source: provider.stations.source(source, retrievedAt, []),
         cache: cacheMetadata(cache, deps.now()),
@@ -204,80 +203,23 @@ export async function rawStation(deps: DataDeps, provider: StationProvider, trip
   };
 }
 
-// ---- GET /v1/stations/{station_triplet}/series --------------------------------------------------
-
-export interface SeriesRead {
-  element: string;
-  depth_cm: number;
-  interval: "hourly" | "daily";
-  start: string;
-  end: string;
-  sensor: number;
-}
-
-/** The element a provider measures, by id or alias; else a 422 naming what it measures. */
-export function seriesElement(provider: StationProvider, name: string): string {
-  const id = resolvePropertyId(name);
-  if (id === undefined || !provider.stations.elements.includes(id)) {
-    throw new ValidationError(`Query parameter 'element' names '${clip(name)}', which ${provider.id} does not measure; it measures ${provider.stations.elements.join(", ")}.`, provider.id);
+/**
+ * The series link of a station: an element, depth and range its offline series holds, else its first
+ * sensor's, else the provider's first; `provider` ("&provider=..." or "") names a provider that is not the default.
+ */
+export function seriesLink(provider: StationProvider, reading: StationReading, providerParameter: string): string {
+  const base = `/v1/stations/${reading.properties.station_triplet}/series`;
+  const held = reading.properties.series_offline[0];
+  const sensor = reading.sensors.find((s) => s.depth_cm !== null);
+  const [element, depth] = held ? [held.element, held.depth_cm] : sensor ? [sensor.element, sensor.depth_cm!] : [provider.stations.elements[0], provider.stations.depthsCm[0]];
+  const query = new URLSearchParams({ element: element ?? "", depth_cm: String(depth ?? "") });
+  // The last week the snapshot holds: the default window (the last 7 days) is empty offline.
+  if (held?.end) {
+    const last = Date.parse(held.end);
+    query.set("start", new Date(last - 6 * DAY_MS).toISOString().slice(0, 10));
+    query.set("end", held.end.slice(0, 10));
   }
-  return id;
-}
-
-/** One of the provider's sensor depths (to 0.01 cm); else a 422 naming them. */
-export function seriesDepth(provider: StationProvider, depth: number): number {
-  const found = provider.stations.depthsCm.find((d) => Math.abs(d - depth) < 0.01);
-  if (found === undefined) {
-    const inches = provider.stations.depthsCm.map((d) => `${d} (${Math.round(d / 2.54)} in)`).join(", ");
-    throw new ValidationError(`Query parameter 'depth_cm' must be one of ${provider.id}'s sensor depths ${inches} cm; got ${depth}.`, provider.id);
-  }
-  return found;
-}
-
-export async function stationSeries(deps: DataDeps, provider: StationProvider, triplet: string, read: SeriesRead): Promise<DataAnswer<StationSeriesResponse>> {
-  const element = seriesElement(provider, read.element);
-  const depthCm = seriesDepth(provider, read.depth_cm);
-  const { reading: station, source } = await stationAnswer(deps, provider, triplet);
-  const clock = provider.stations.seriesClock(source, station);
-  const range = rangeOf(read.start, read.end, read.interval, clock, deps.now());
-  // The provider's contract takes the end exclusive: one millisecond after the range's last.
-  const params: StationSeriesParams = { station: triplet, element, depthCm, ordinal: read.sensor, startMs: range.start, endMs: range.end + 1, utcOffsetHours: clock };
-  const cached = await deps.connected.ask(provider, provider.stations.series, params);
-  const cache = describeCache(cached, deps.cacheTtlSeconds);
-  const now = deps.now();
-  return {
-    key: `station-series|${provider.id}|${JSON.stringify(params)}|${read.interval}`,
-    cache,
-    body: () => {
-      const series = provider.stations.readSeries(cached.answer, params, now);
-      const offset = series.clock.utcOffsetHours;
-      const transformations = [...(series.transformation ? [series.transformation] : []), ...(read.interval === "daily" ? [DAILY_MEAN_TRANSFORMATION] : [])];
-      const values =
-        read.interval === "hourly"
-          ? series.values.map((v) => ({ time: timeOn(v.t, offset), value: v.value, unit: series.unit, flags: v.flags }))
-          : dailyMeans(series.values, offset).map((d) => ({ time: timeOn(d.t, offset), date: d.date, value: d.mean, unit: series.unit, count: d.count, min: d.min, max: d.max }));
-      const warnings = [...provider.stations.warnings(source), ...series.warnings];
-      if (read.interval === "daily") warnings.push(`Daily values are derived: the mean of each day's reported hourly values on ${series.clock.name}, with their count; a day with no reported hour has no value.`);
-      warnings.push(...sharedWarnings(source, cache));
-      return {
-        api_version: VERSION,
-        status: "experimental" as const,
-        provider: provider.id,
-        data_kind: "observed" as const,
-        query: { station_triplet: triplet, element, depth_cm: depthCm, sensor: read.sensor, interval: read.interval, start: timeOn(params.startMs, offset), end: timeOn(params.endMs, offset) },
-        station: { station_triplet: triplet, name: station.properties.name, data_time_zone: station.properties.data_time_zone },
-        clock: { utc_offset_hours: offset, name: series.clock.name },
-        unit: series.unit,
-        interval: read.interval,
-        flag_fields: series.flagFields,
-        transformations,
-        values,
-        source: provider.stations.source(source, provider.stations.retrievedAt(cached.answer, source, cached.storedAt), series.citations),
-        cache: cacheMetadata(cache, now),
-        warnings,
-      } as StationSeriesResponse;
-    },
-  };
+  return `${base}?${query.toString().replace(/%3A/gi, ":")}${providerParameter}`;
 }
 
 // ---- for other features (an OGC API collection of stations) --------------------------------------

@@ -64,7 +64,7 @@ export const STATION_SERIES_SPEC: TableSpec<ValueRow> = {
       at: "",
       of: (row) => row.answer,
       prefix: { query: "", source: "" },
-      rename: { "clock.name": "clock" },
+      rename: { "clock.name": "clock", "sensor.instrument": "instrument" },
       cells: {
         "clock.name": ({ common }) => common.clock,
         transformations: ({ common }) => common.transformations,
@@ -74,7 +74,11 @@ export const STATION_SERIES_SPEC: TableSpec<ValueRow> = {
       omit: {
         ...ENVELOPE_OMITTED,
         provider: "the same as source.provider, which is the column",
-        data_kind: "always observed",
+        data_kind: "observed, or derived for daily means: the transformations column names the daily mean",
+        native_interval: "the provider's reporting interval: in the JSON (the transformations column names a derivation)",
+        ...Object.fromEntries(
+          ["element", "source_element", "depth_cm", "ordinal", "unit", "source_unit", "start", "end"].map((m) => [`sensor.${m}`, "the sensor's record: in the JSON and GET /v1/stations/{station_triplet}; its instrument is the column"]),
+        ),
         "query.interval": "the answer's interval is the column",
         "query.start": "the rows' times say the range",
         "query.end": "the rows' times say the range",
@@ -97,7 +101,7 @@ export const STATION_SERIES_SPEC: TableSpec<ValueRow> = {
     },
   ],
   // Today's order (docs/api.md): what the series is, each value's members, then the provenance and warnings.
-  order: ["station_triplet", "element", "depth_cm", "sensor", "interval", ...Object.keys(StationValue.properties), "clock", "transformations", "provider", "citations", "retrieved_at", "warnings"],
+  order: ["station_triplet", "element", "depth_cm", "sensor", "interval", ...Object.keys(StationValue.properties), "instrument", "clock", "transformations", "provider", "citations", "retrieved_at", "warnings"],
 };
 
 const SERIES_COLUMNS: readonly Column<ValueRow>[] = deriveColumns(STATION_SERIES_SPEC);
