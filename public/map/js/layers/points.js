@@ -4,6 +4,7 @@
 // legend).
 /* global L */
 import { CLUSTER } from "../config.js";
+import { el } from "../dom.js";
 import { legendSection } from "../map.js";
 
 /** A circle marker drawn as another shape: `pathOf(point, radius)` is its SVG path. */
@@ -58,7 +59,7 @@ export function pointLayer(map, { pane, zIndex, kind, restyle, ring, cluster }) 
       pane,
       keyboard: true,
       title: group.length + " " + cluster.name + " here: zoom in",
-      icon: L.divIcon({ className: "place-cluster " + cluster.className, html: String(group.length), iconSize: [size, size] }),
+      icon: L.divIcon({ className: "place-cluster " + cluster.className, html: el("span", { text: String(group.length) }), iconSize: [size, size] }),
     });
     marker.on("click", (event) => {
       L.DomEvent.stop(event);
