@@ -78,7 +78,10 @@ function jump(center, zoom) {
   beforeDetail();
   if (state.clearReadout) state.clearReadout();
   menu.close();
-  map.setView(center, zoom, { animate: false });
+  // Measured now: the lines just cleared may have resized the map, and Leaflet keeps the size it read last.
+  state.measure();
+  // reset: a jump lands on exactly the view asked for, not on a whole-pixel pan from wherever the map was.
+  map.setView(center, zoom, { animate: false, reset: true });
 }
 function jumpToBounds(bounds, options) {
   setWhere("");
@@ -86,7 +89,8 @@ function jumpToBounds(bounds, options) {
   beforeDetail();
   if (state.clearReadout) state.clearReadout();
   menu.close();
-  map.fitBounds(bounds, Object.assign({ animate: false, maxZoom: 17 }, options || { padding: [24, 24] }));
+  state.measure();
+  map.fitBounds(bounds, Object.assign({ animate: false, reset: true, maxZoom: 17 }, options || { padding: [24, 24] }));
 }
 
 let mapUnits = null;
