@@ -1,6 +1,6 @@
 /**
  * `bun run build`: one executable, `dist/loam`, that runs with no repository, node_modules or
- * ../shared beside it. It embeds the code, the drizzle migrations (db/migrations.ts imports them as
+ * datasets/ beside it. It embeds the code, the drizzle migrations (db/migrations.ts imports them as
  * text), the pages and their assets (every file src/pages/assets.ts lists, the docs UI's swagger-ui-dist
  * files included) and the snapshot database, each imported `with { type: "file" }` by a generated entry,
  * dist/entry.ts, which hands them to src/compiled.ts.
@@ -79,7 +79,7 @@ function option(argv: string[], name: string): string | undefined {
 
 /** The snapshot to embed, copied or built into dist/snapshot.sqlite; returns where it came from. */
 async function prepareSnapshot(target: string, chosen: string | undefined, log: (line: string) => void): Promise<string> {
-  const dataDir = process.env.LOAM_DATA_DIR || join(ROOT, "..", "shared", "data");
+  const dataDir = process.env.LOAM_DATA_DIR || join(ROOT, "datasets");
   const fallback = join(ROOT, DEFAULT_SNAPSHOT_PATH);
   if (chosen) {
     if (!existsSync(chosen)) throw new Error(`--snapshot: no file at ${chosen}`);

@@ -6,6 +6,7 @@ import { Elysia } from "elysia";
 import type { Config } from "./config";
 import type { LoamDatabase } from "../db/client";
 import { createRateLimiter } from "./http/rate-limit";
+import { createBudgets, WALK_FACTOR } from "./http/budgets";
 import { LoamRedis } from "./redis/client";
 import { createRedisRateLimiter } from "./http/redis-rate-limit";
 import { createSharedCacheStore, sharedCacheTimes } from "./redis/cache-store";
@@ -67,9 +68,10 @@ export function createApp(deps: AppDeps) {
   const redis = deps.redis ?? (deps.config.redisUrl ? new LoamRedis({ url: deps.config.redisUrl, timeoutMs: deps.config.redisTimeoutMs, log: deps.log }) : undefined);
   const metrics = createMetrics({ worker: deps.worker, redis });
   // A counter write that fails is skipped (fail open), logged and counted: storage never takes the API down.
-  const rateLimiter = redis
-    ? createRedisRateLimiter(redis, deps.config.rateLimitPerMinute)
-    : createRateLimiter(deps.db, deps.config.rateLimitPerMinute, storageErrorReporter("rate_counters", metrics, deps.log));
+  const limiter = (perMinute: number) =>
+    redis ? createRedisRateLimiter(redis, perMinute) : createRateLimiter(deps.db, perMinute, storageErrorReporter("rate_counters", metrics, deps.log));
+  // A walk's follow-up pages spend a larger budget of their own (docs/decisions.md#rate-budgets).
+  const budgets = createBudgets(limiter(deps.config.rateLimitPerMinute), limiter(deps.config.rateLimitPerMinute * WALK_FACTOR));
   const registry = createRegistry(deps.providers ?? DEFAULT_PROVIDERS);
   // REDIS_URL: cache entries and the one-upstream-call lock are shared with the other instances too.
   const store = redis ? createSharedCacheStore(redis, { ...sharedCacheTimes(deps.config), now }) : undefined;
@@ -106,7 +108,7 @@ export function createApp(deps: AppDeps) {
   const upstream = deps.upstreams.sda ?? deps.upstreams.snapshot;
   const accessLog = createAccessLog(deps.config.logLevel, deps.writeLine ?? bufferedStdout());
   const boundary = createBoundary({
-    rateLimiter,
+    budgets,
     trustProxy: deps.config.trustProxy,
     accessLog,
     metrics,
@@ -140,7 +142,7 @@ export function createApp(deps: AppDeps) {
     .use(metricsRoute(metrics, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }, { token: deps.config.metricsToken, now }))
     .use(openApiDocument(MODELS, documentSources(registry)))
     .use(meta(registry, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }))
-    .use(catalog(registry))
+    .use(catalog(registry, () => upstream?.describe() ?? { kind: deps.config.upstream, location: "none" }))
     .use(location({ ...data, rawDelegates: [pointValuesRaw(data)] }))
     .use(pointValues(data))
     .use(pedons(data))

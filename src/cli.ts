@@ -1,12 +1,12 @@
 #!/usr/bin/env bun
 /**
- * `loam` command line: serve (default), snapshot build, import-ssurgo, --version, --help.
+ * `loam` command line: serve (default), snapshot build, import (and its alias import-ssurgo), --version, --help.
  * A configuration error prints one line naming the variable and exits 2.
  */
-import { CONFIG_VARIABLES, ConfigError, loadConfig } from "./config";
+import { CONFIG_VARIABLES, ConfigError, loadConfig, type Config } from "./config";
 import { VERSION } from "./version";
 import { readSnapshotInfo } from "./upstream/snapshot-schema";
-import { providerSettings } from "./providers/registry";
+import { defaultProviderId, DEFAULT_PROVIDERS, providerSettings } from "./providers/registry";
 
 /** Usage, then every configuration variable with its default: Loam's own and each provider's. */
 function help(): string {
@@ -15,9 +15,11 @@ function help(): string {
   return `loam ${VERSION} - read-only soil-data API: soil survey, laboratory, geochemistry, modeled and sensor data, with provenance on every value
 
 Usage:
-  loam [serve]                          serve the API (default)
-  loam snapshot build [--data <dir>]    build the offline snapshot from source exports
-  loam import-ssurgo <folder-or-zip>    add a Web Soil Survey download to the snapshot
+  loam [serve] [--port <n>]             serve the API (default; --port sets PORT)
+  loam snapshot build [--data <dir>]    build the offline snapshot from the data folder
+  loam import <provider> <path>... [--snapshot <file>]
+                                        add downloads to the snapshot (created when missing);
+                                        'loam import --help' lists each provider's formats
   loam --version | --help
 
 Configuration, from the environment (default in brackets):
@@ -55,6 +57,9 @@ async function ensureSnapshot(configured: string | null, dataDir: string): Promi
     const values = await snapshotInfo(outPath);
     const stale = values ? staleLayout(values) : "an unreadable layout";
     if (stale === null) return void console.error(`loam: snapshot present at ${outPath}`);
+    // A rebuild from the data folder would drop what `loam import` added: say so instead.
+    const imports = values ? [...values.keys()].filter((k) => k.startsWith("import:")).length : 0;
+    if (imports > 0) return void console.error(`loam: the snapshot at ${outPath} has an older layout (${stale}) and holds ${imports} imported download(s); it is kept: import them again into a new snapshot (loam import <provider> <path>... --snapshot <new file>)`);
     if (!existsSync(dataDir)) return void console.error(`loam: the snapshot at ${outPath} has an older layout (${stale}) and there are no source exports at ${dataDir} to rebuild it`);
     console.error(`loam: the snapshot at ${outPath} has an older layout (${stale}); rebuilding it`);
   }
@@ -84,13 +89,100 @@ async function hintEmbedded(configured: string | null, written: string): Promise
   process.stderr.write(`loam: this executable serves its embedded snapshot; to serve this one: LOAM_SNAPSHOT=${resolve(written)} loam serve\n`);
 }
 
+/**
+ * The environment `serve` runs with: its `--port <n>` (or `--port=<n>`) as PORT, so the one config
+ * reader checks it and workers inherit it; `--worker <n>` is the supervisor's own. Anything else is
+ * refused with the usage line: a flag Loam does not read must not be silently ignored.
+ */
+function serveEnvironment(args: string[]): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--worker") i++;
+    else if (arg === "--port" || arg.startsWith("--port=")) {
+      const value = arg === "--port" ? args[++i] : arg.slice("--port=".length);
+      if (value === undefined || value === "") fail("--port needs a port number (0-65535)");
+      env.PORT = value;
+    } else fail(`serve takes --port <n> (or the PORT variable) and no other argument; got '${arg}'\n\n${help()}`);
+  }
+  // Workers started by the supervisor read the same port.
+  if (env.PORT !== undefined) process.env.PORT = env.PORT;
+  return env;
+}
+
+/** `loam import --help`: each provider that imports, with the formats it reads. */
+async function importHelp(): Promise<string> {
+  const { importers } = await import("./snapshot/import");
+  const lines = importers().flatMap(({ id, formats }) => [`  ${id}`, ...formats.map((f) => `    ${f.name}: ${f.description}`)]);
+  return `Usage: loam import <provider> <path>... [--snapshot <file>]
+
+Adds downloads to the snapshot LOAM_SNAPSHOT names (data/snapshot.sqlite when unset; --snapshot names
+another), creating it when missing. Atomic (a failure leaves the file as it was), idempotent (a path
+imported before with the same content is skipped), and a newer release of a dataset replaces the older.
+Guide: docs/your-region.md.
+
+Providers and the formats they read:
+${lines.join("\n")}
+`;
+}
+
+/** A progress bar on a terminal (one line, rewritten, naming what is being read); a line per download otherwise. */
+function progressWriter(): { write(line: string, done: number, total: number, detail: boolean): void; end(): void } {
+  const tty = process.stderr.isTTY === true;
+  let drawn = false;
+  return {
+    write(line, done, total, detail) {
+      // Off a terminal (logs, CI): a line as each download starts and ends, not the importers' every table.
+      if (!tty) return void (detail || process.stderr.write(`${line}\n`));
+      const width = 20;
+      const filled = total === 0 ? width : Math.round((done / total) * width);
+      const text = `[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} ${line}`;
+      process.stderr.write(`\r\x1b[K${text.slice(0, (process.stderr.columns ?? 100) - 1)}`);
+      drawn = true;
+    },
+    end() {
+      if (drawn) process.stderr.write("\n");
+    },
+  };
+}
+
+async function runImport(config: Config, args: string[]): Promise<void> {
+  if (args.length === 0 || args.includes("--help") || args.includes("-h")) return void console.log(await importHelp());
+  const flag = args.indexOf("--snapshot");
+  if (flag >= 0 && !args[flag + 1]) fail("--snapshot needs a file");
+  const snapshotFlag = flag >= 0 ? args[flag + 1]! : null;
+  const [providerName, ...paths] = flag >= 0 ? [...args.slice(0, flag), ...args.slice(flag + 2)] : args;
+  const provider = DEFAULT_PROVIDERS.find((p) => p.id === providerName || p.aliases.includes(providerName!));
+  if (!provider) fail(`unknown provider '${providerName}'\n\n${await importHelp()}`);
+  const { DEFAULT_SNAPSHOT_PATH } = await import("./snapshot/paths");
+  const { importDownloads, ImportRefused, summaryLines } = await import("./snapshot/import");
+  const snapshotPath = snapshotFlag ?? config.snapshotPath ?? DEFAULT_SNAPSHOT_PATH;
+  if (!snapshotFlag) await seedFromEmbedded(snapshotPath);
+  const progress = progressWriter();
+  try {
+    const report = await importDownloads({ provider, paths, snapshotPath, dataDir: config.dataDir, onProgress: progress.write });
+    progress.end();
+    for (const line of summaryLines(provider.id, report)) console.log(line);
+    for (const warning of report.warnings) process.stderr.write(`warning: ${warning}\n`);
+    const state = report.created ? "created" : report.paths.every((p) => p.unchanged) ? "unchanged" : "updated";
+    console.log(`snapshot ${state}: ${snapshotPath} (${(report.bytes / 1e6).toFixed(1)} MB, ${report.seconds.toFixed(2)} s)`);
+  } catch (error) {
+    progress.end();
+    if (error instanceof ImportRefused) fail(`${error.message}; nothing changed`);
+    fail(`import failed, the snapshot is unchanged: ${error instanceof Error ? error.message : String(error)}`, 1);
+  }
+  if (!snapshotFlag) await hintEmbedded(config.snapshotPath, snapshotPath);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command = "serve", ...rest] = argv;
   if (command === "--version" || command === "-v") return void console.log(VERSION);
   if (command === "--help" || command === "-h" || command === "help") return void console.log(help());
+  // `serve --port 3001` is PORT=3001, read and checked by the same reader; any other argument is refused, never ignored.
+  const env = command === "serve" ? serveEnvironment(rest) : process.env;
   let config;
   try {
-    config = loadConfig(process.env, navigator.hardwareConcurrency, providerSettings());
+    config = loadConfig(env, navigator.hardwareConcurrency, providerSettings());
   } catch (error) {
     if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`);
     throw error;
@@ -129,18 +221,11 @@ async function main(argv: string[]): Promise<void> {
       await hintEmbedded(config.snapshotPath, outPath);
       return;
     }
-    case "import-ssurgo": {
-      const source = rest[0];
-      if (!source) fail("import-ssurgo needs a Web Soil Survey folder or zip");
-      const { importSsurgo } = await import("./snapshot/build");
-      const { DEFAULT_SNAPSHOT_PATH } = await import("./snapshot/paths");
-      const snapshotPath = config.snapshotPath ?? DEFAULT_SNAPSHOT_PATH;
-      await seedFromEmbedded(snapshotPath);
-      const report = await importSsurgo({ source, snapshotPath });
-      console.log(JSON.stringify(report, null, 2));
-      await hintEmbedded(config.snapshotPath, snapshotPath);
-      return;
-    }
+    case "import":
+      return runImport(config, rest);
+    // The first verb, kept: the import of the default map-unit provider's downloads (Web Soil Survey).
+    case "import-ssurgo":
+      return runImport(config, [defaultProviderId("mapped_location"), ...rest]);
     default:
       fail(`unknown command '${command}'\n\n${help()}`);
   }

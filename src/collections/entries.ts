@@ -74,6 +74,8 @@ export interface CollectionEntry {
   geometry: readonly ("point" | "polygon" | "multipolygon")[];
   /** The spatial extent of the data. */
   extent(deps: DataDeps): Promise<DataExtent>;
+  /** A sentence the description adds from the data (what of the source is not a feature here), or null. */
+  note?(deps: DataDeps): Promise<string | null>;
   /**
    * The temporal extent of the data, [first, last] as RFC 3339 date-times (OGC 17-069r4), when its
    * features are dated; last null when it is open (a station still reporting). A collection that has it

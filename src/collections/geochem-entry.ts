@@ -45,6 +45,8 @@ function item(site: FlatSiteFeature, results: Record<string, FlatElementResult>)
     properties[id] = r.value;
     properties[`${id}_reported_value`] = r.reported_value;
     properties[`${id}_unit`] = r.unit;
+    // Null alone does not say censored from not sampled (docs/decisions.md#geochem-result-status).
+    properties[`${id}_status`] = r.status;
   }
   return { type: "Feature", id: site.id, geometry: { type: "Point", coordinates: [...site.coordinates] }, properties };
 }
@@ -52,7 +54,7 @@ function item(site: FlatSiteFeature, results: Record<string, FlatElementResult>)
 /** An element's flat result as a page with that property gives it. */
 function resultOf(site: FlatSiteFeature): FlatElementResult {
   const p = site.properties;
-  return { value: p.value ?? null, reported_value: p.reported_value ?? "N.S.", unit: p.unit ?? "" };
+  return { value: p.value ?? null, reported_value: p.reported_value ?? "N.S.", unit: p.unit ?? "", status: p.result_status ?? "not_sampled" };
 }
 
 /** The collection of one sample_sites provider's sites (collections are derived per provider: table.ts). */
@@ -60,7 +62,7 @@ export const geochemSitesCollection = ({ id, provider, linkQuery }: ServedBy<Sam
   id,
   text: ({ shortName, record }) => ({
     title: `${shortName} soil geochemistry sample sites`,
-    description: `Sample sites of the ${record.name}, as points (WGS84), ordered by site id. Coverage: ${record.coverage} With properties=arsenic,lead (at most 8 elements: ids or aliases, GET /v1/properties) each site carries per element <id> (the value; null when censored or not sampled, never the reporting limit), <id>_reported_value (the file's cell: '<1' censored, 'N.S.' no sample) and <id>_unit. Every element of a site: GET /v1/geochem/sites/{site_id}${linkQuery}.`,
+    description: `Sample sites of the ${record.name}, as points (WGS84), ordered by site id. Coverage: ${record.coverage} With properties=arsenic,lead (at most 8 elements: ids or aliases, GET /v1/properties) each site carries per element <id> (the value; null when censored or not sampled, never the reporting limit), <id>_reported_value (the file's cell: '<1' censored, 'N.S.' no sample), <id>_unit and <id>_status (measured, censored or not_sampled: null alone does not say which). Every element of a site: GET /v1/geochem/sites/{site_id}${linkQuery}.`,
   }),
   parameters: ["properties"],
   // The /v1 site's model; its depth becomes depth_top_cm and depth_bottom_cm, as the items carry it.

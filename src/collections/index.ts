@@ -15,7 +15,7 @@ import { parsedQuery, strictQuery, type QueryOf } from "../http/query";
 import type { Send } from "../http/response";
 import { SUMMARY_PARAMETER_NAMES } from "./mapunits-entry";
 import { collectionsOf } from "./table";
-import { CollectionParams, ItemParams, ItemsQueryParams, OUTPUT_FORMATS, OgcQueryables, OgcCollection, OgcCollections, OgcConformance, OgcLandingPage, OgcFeature, OgcFeatureCollection } from "./model";
+import { CollectionParams, ItemParams, ItemQueryParams, ItemsQueryParams, OUTPUT_FORMATS, OgcQueryables, OgcCollection, OgcCollections, OgcConformance, OgcLandingPage, OgcFeature, OgcFeatureCollection } from "./model";
 import { collection, collectionOf, collections, CONFORMANCE, queryables, SCHEMA_JSON, itemAnswer, itemsAnswer, landingPage, parseItemsBbox, parseItemsDatetime, parseItemsLimit } from "./service";
 import { rangeText } from "../domain/time-range";
 
@@ -25,6 +25,7 @@ export interface CollectionRouteDeps extends DataDeps {
 
 const GEOJSON = "application/geo+json";
 const itemsQuery = strictQuery(ItemsQueryParams);
+const itemQuery = strictQuery(ItemQueryParams);
 
 const originOf = requestOrigin;
 
@@ -182,7 +183,7 @@ export function ogcCollections(deps: CollectionRouteDeps) {
           tag: "ogc",
           summary: "Items of an OGC API - Features collection",
           description:
-            "A GeoJSON FeatureCollection page of the collection's features in key order, at most `limit`, with numberReturned, timeStamp and links (self, collection, and next while more items follow: the same query with its cursor; walking them returns every feature once). Properties are flat strings and numbers. The mapunits collection takes the polygon summary parameters: with properties=clay,ph each polygon carries <id> and <id>_percent_of_map_unit. The geochem_sites collection takes properties (elements, at most 8): with properties=arsenic,lead each site carries <id> (null when censored or not sampled), <id>_reported_value and <id>_unit. Examples: /ogc/collections/mapunits/items?bbox=-94.37,41.934,-94.35,41.954&properties=clay,ph&limit=50, /ogc/collections/geochem_sites/items?bbox=-96.7,40.3,-90.1,43.6&properties=arsenic&limit=100",
+            "A GeoJSON FeatureCollection page of the collection's features in key order, at most `limit`, with numberReturned, timeStamp and links (self, collection, and next while more items follow: the same query with its cursor; walking them returns every feature once). Properties are flat strings and numbers. The mapunits collection takes the polygon summary parameters: with properties=clay,ph each polygon carries <id> and <id>_percent_of_map_unit. The geochem_sites collection takes properties (elements, at most 8): with properties=arsenic,lead each site carries <id> (null when censored or not sampled), <id>_reported_value, <id>_unit and <id>_status (measured, censored or not_sampled). Examples: /ogc/collections/mapunits/items?bbox=-94.37,41.934,-94.35,41.954&properties=clay,ph&limit=50, /ogc/collections/geochem_sites/items?bbox=-96.7,40.3,-90.1,43.6&properties=arsenic&limit=100",
           ok: [OgcFeatureCollection, "A page of features (possibly none), its links, numberReturned, timeStamp, cache metadata and warnings."],
           errors: {
             400: ["ErrorResponse", BAD_REQUEST],
@@ -197,7 +198,7 @@ export function ogcCollections(deps: CollectionRouteDeps) {
     .get(
       "/ogc/collections/:collection_id/items/:feature_id",
       async ({ params, query, request, set }) => {
-        const read = itemsQuery.queryOf(query);
+        const read = itemQuery.queryOf(query);
         const entry = collectionOf(deps, params.collection_id);
         const found = await entry.item(deps, params.feature_id, read);
         if (found === null) throw new NotFoundError(`No feature '${params.feature_id.slice(0, 40)}' in the ${entry.id} collection.`);
@@ -206,8 +207,8 @@ export function ogcCollections(deps: CollectionRouteDeps) {
       },
       {
         params: ItemParams,
-        transform: itemsQuery.transform,
-        query: ItemsQueryParams,
+        transform: itemQuery.transform,
+        query: ItemQueryParams,
         // The pipeline builds the GeoJSON untyped: the model documents it, Elysia does not type the handler with it.
         detail: documentedOperation({
           operationId: "getOgcItem",

@@ -129,12 +129,14 @@ export const ItemsQueryParams = t.Object({
     }),
   ),
   "bbox-crs": t.Optional(t.String({ maxLength: 100, default: CRS84, description: "Only CRS84 is supported; any other is a 400.", examples: [CRS84] })),
+  // The maximum is the page size served, so GDAL >= 3.8 asks full pages; a larger limit reads as it, as Part 1 asks (no error).
   limit: t.Optional(
     queryInteger({
       minimum: 1,
-      maximum: MAX_LIMIT_WRITTEN,
+      maximum: MAX_ITEMS_LIMIT,
+      "x-read-as-maximum-up-to": MAX_LIMIT_WRITTEN,
       default: DEFAULT_ITEMS_LIMIT,
-      description: `Items per page, an integer from 1; above ${MAX_ITEMS_LIMIT} pages hold ${MAX_ITEMS_LIMIT}. Not an integer, below 1 or above ${MAX_LIMIT_WRITTEN}: 400.`,
+      description: `Items per page, an integer from 1 to ${MAX_ITEMS_LIMIT}; a larger one (up to ${MAX_LIMIT_WRITTEN}) reads as ${MAX_ITEMS_LIMIT}. Not an integer, below 1 or above ${MAX_LIMIT_WRITTEN}: 400. Ask ${MAX_ITEMS_LIMIT} to walk a large collection in few requests (docs/clients.md).`,
       examples: [10],
     }),
   ),
@@ -155,6 +157,10 @@ export const ItemsQueryParams = t.Object({
   ...CURSOR_PARAMETER,
   ...POLYGON_SUMMARY_PARAMETERS,
 });
+
+/** One feature's query: the items parameters but the paging ones (an item has no pages); those are accepted unread, as every OGC name is. */
+const { limit: _limit, cursor: _cursor, ...itemProperties } = ItemsQueryParams.properties;
+export const ItemQueryParams = t.Object(itemProperties);
 
 export const OgcQueryables = t.Object(
   {

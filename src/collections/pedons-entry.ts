@@ -44,6 +44,19 @@ async function matchedIn(deps: DataDeps, provider: PedonProvider, bbox: Bbox): P
   return count.read(cached.answer);
 }
 
+/**
+ * How many of the provider's pedons have no site coordinates, so are no feature here (counted where the
+ * provider counts: the snapshot); null elsewhere or when every pedon is located.
+ */
+async function unlocatedNote(deps: DataDeps, provider: PedonProvider): Promise<string | null> {
+  const count = provider.pedons.count;
+  if (!count?.unlocated || count.query.forms[deps.connected.sourceOf(provider).kind] === undefined) return null;
+  const cached = await deps.connected.ask(provider, count.query, { bbox: [-180, -90, 180, 90] });
+  const [located, unlocated] = [count.read(cached.answer), count.unlocated(cached.answer)];
+  if (unlocated === 0) return null;
+  return `${unlocated.toLocaleString("en-US")} of the source's ${(located + unlocated).toLocaleString("en-US")} pedons have no site coordinates in the provider's record, so they are not features of this collection (GET /v1/pedons/{pedon_key} answers for each).`;
+}
+
 /** The collection of one lab_pedons provider's pedons (collections are derived per provider: table.ts). */
 export const pedonsCollection = ({ id, provider, linkQuery }: ServedBy<PedonProvider>) => sitesCollection<Static<typeof PedonFeature>, PedonProvider>({
   id,
@@ -59,6 +72,7 @@ export const pedonsCollection = ({ id, provider, linkQuery }: ServedBy<PedonProv
   item: (f, origin) => item(f, origin, linkQuery),
   warnings: (deps, { provider }, _cached, cache) => [POINT_WARNING, ...sourceWarnings(deps.connected.sourceOf(provider), cache)],
   matched: (deps, { provider }, bbox) => matchedIn(deps, provider, bbox),
+  note: (deps) => unlocatedNote(deps, provider),
   // A pedon's one-site answer is its layers: the detail says where the pedon is, and the box query at that point gives its feature (one shape for both routes).
   async one(deps, id) {
     const key = provider.pedons.key.parse(id);

@@ -65,8 +65,9 @@ async function describe(deps: DataDeps, entry: CollectionEntry, origin: string, 
   let extent: Awaited<ReturnType<CollectionEntry["extent"]>> = null;
   let interval: [string, string | null] | null = null;
   let unknown = false;
+  let note: string | null = null;
   try {
-    [extent, interval] = await Promise.all([entry.extent(deps), entry.interval?.(deps) ?? null]);
+    [extent, interval, note] = await Promise.all([entry.extent(deps), entry.interval?.(deps) ?? null, entry.note?.(deps) ?? null]);
   } catch (error) {
     if (!listed || !UPSTREAM_FAILURES.some((kind) => error instanceof kind)) throw error;
     unknown = true;
@@ -77,7 +78,7 @@ async function describe(deps: DataDeps, entry: CollectionEntry, origin: string, 
   return {
     id: entry.id,
     title,
-    description: `${description} Fields: ${fields}.${unknown ? " Extent unknown: its source did not answer just now." : ""}`,
+    description: `${description}${note ? ` ${note}` : ""} Fields: ${fields}.${unknown ? " Extent unknown: its source did not answer just now." : ""}`,
     itemType: "feature" as const,
     crs: [CRS84],
     extent: extent === null ? null : { spatial: { bbox: [[...extent]], crs: CRS84 }, ...(interval ? { temporal: { interval: [[...interval]], trs: GREGORIAN } } : {}) },

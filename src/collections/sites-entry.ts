@@ -38,6 +38,8 @@ interface SitesCollectionBase<S, P extends OperationalProvider> extends Pick<Col
   box?(params: SitesBoxParams): SitesBoxParams;
   /** The site of a one-site answer (null: none). */
   readOne?(source: SitesSource<S, P>, answer: unknown): S | null;
+  /** A sentence the description adds from the data (CollectionEntry.note). */
+  note?(deps: DataDeps): Promise<string | null>;
   /** How many sites the box holds, where the provider counts cheaply (numberMatched); else null. */
   matched?(deps: DataDeps, source: SitesSource<S, P>, bbox: Bbox): Promise<number | null>;
   /** The UTC days a site is dated by: a dated collection has a temporal extent and takes `datetime` (its own `query` reads it). */
@@ -87,6 +89,7 @@ export function sitesCollection<S, P extends OperationalProvider = OperationalPr
     text: (deps) => spec.text(spec.sites(deps).provider),
     parameters: spec.parameters ?? [],
     fields: spec.fields,
+    ...(spec.note ? { note: spec.note } : {}),
     geometry: ["point"],
     async extent(deps) {
       if (spec.days) return (await extentWalk(deps)).bbox;

@@ -37,20 +37,46 @@ export function encodeCursor(binding: string, after: string): string {
  * was made by another query (another box, provider, properties or collection).
  */
 export function decodeCursor(cursor: string, binding: string, parameter = "cursor"): string {
+  const read = readCursor(cursorToken(cursor));
   const refuse = (why: string) =>
     new ValidationError(`Query parameter '${parameter}' ${why}; start again without it, then follow the 'next' link (or the Link header) of each page.`);
-  if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw refuse("is not a cursor Loam made");
+  if (read === "malformed") throw refuse("is not a cursor Loam made");
+  if (read === "altered") throw refuse("was altered");
+  if (read.boundTo !== binding) throw refuse("belongs to another query (another bbox, provider, properties or collection)");
+  return read.after;
+}
+
+/**
+ * The token of what a client gave as `cursor`: the token itself, or a whole `next` link (a path or URL
+ * whose own `cursor` parameter is the token), which clients pass when the docs say "the next link's cursor".
+ */
+export function cursorToken(given: string): string {
+  const query = given.indexOf("?");
+  if (query === -1 && !given.includes("cursor=")) return given;
+  return new URLSearchParams(query === -1 ? given : given.slice(query + 1)).get("cursor") ?? given;
+}
+
+/** A cursor's position and binding, or why it is none of ours. */
+function readCursor(cursor: string): { after: string; boundTo: string } | "malformed" | "altered" {
+  if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) return "malformed";
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
   } catch {
-    throw refuse("is not a cursor Loam made");
+    return "malformed";
   }
   if (!Array.isArray(parsed) || parsed.length !== 4 || parsed[0] !== VERSION || typeof parsed[1] !== "string" || typeof parsed[2] !== "string" || typeof parsed[3] !== "string") {
-    throw refuse("is not a cursor Loam made");
+    return "malformed";
   }
   const [, after, boundTo, check] = parsed as [number, string, string, string];
-  if (digest(`${VERSION}|${after}|${boundTo}`, 10) !== check) throw refuse("was altered");
-  if (boundTo !== binding) throw refuse("belongs to another query (another bbox, provider, properties or collection)");
-  return after;
+  if (digest(`${VERSION}|${after}|${boundTo}`, 10) !== check) return "altered";
+  return { after, boundTo };
+}
+
+/**
+ * Whether `cursor` is one Loam made (well formed, its check intact), whatever query it belongs to: the
+ * rate limit's test for a walk's follow-up page (src/http/budgets.ts); the route checks its binding.
+ */
+export function isLoamCursor(cursor: string): boolean {
+  return typeof readCursor(cursorToken(cursor)) === "object";
 }

@@ -79,6 +79,22 @@ export const DEPTH_PARAMETERS = {
  * query schema, so a value other than json or csv is refused (422) before the service runs, and the
  * parameter is documented with the route. The response pipeline reads it (with Accept) to choose.
  */
+/**
+ * `cursor` on every paged route (docs/decisions.md#cursors): the token a `next` link carries as its own
+ * `cursor` parameter. A `next` link is a path (or URL), not a cursor; given whole, its token is read
+ * from it (src/domain/cursor.ts), so passing either works.
+ */
+export const CURSOR_PARAMETER = {
+  cursor: t.Optional(
+    t.String({
+      maxLength: 2048,
+      default: "",
+      description:
+        "Where a page continues: the `cursor` parameter of the previous page's `next` link (or Link header), an opaque token such as WzEsIjIwOTIiLC4uLl0. `next` itself is the whole path of the next page; given whole (path or URL), its `cursor` is read from it. The token belongs to its query: another bbox, provider, properties or collection with it is a 422 (400 on /ogc), as is an edited one. Empty or absent: the first page.",
+    }),
+  ),
+};
+
 export const FORMAT_PARAMETER = {
   format: t.Optional(
     t.UnionEnum(["json", "csv"], {

@@ -31,8 +31,8 @@ export const StationProperties = t.Object(
     elevation_m: nullable(t.Number({ description: "From the source's feet (elevation_ft), x 0.3048, to 0.1 m." })),
     elevation_ft: nullable(t.Number({ description: "The source's own value, feet." })),
     data_time_zone: nullable(t.Number({ description: "Hours from UTC of the station's standard-time data clock (no daylight saving), e.g. -6." })),
-    begin_date: nullable(t.String({ description: "When the station began reporting (YYYY-MM-DD)." })),
-    end_date: nullable(t.String({ description: "When it stopped; null while active (the source writes 2100-01-01)." })),
+    begin_date: nullable(t.String({ format: "date", description: "When the station began reporting (YYYY-MM-DD)." })),
+    end_date: nullable(t.String({ format: "date", description: "When it stopped; null while active (the source writes 2100-01-01)." })),
     huc: nullable(t.String({ description: "Hydrologic unit code, leading zeros kept." })),
     pedon_key: nullable(
       t.String({

@@ -13,7 +13,8 @@ import { defaultProvider, fitFor, otherProviders, resolveProvider, type Provider
 import { boxOrNear } from "../domain/bbox";
 import { representationOf } from "../http/negotiate";
 import type { SampleSiteProvider } from "../providers/provider";
-import { GEOCHEM_SITE_COLLECTION_TABLE, GEOCHEM_SITE_TABLE } from "./table";
+import { geochemSiteCollectionTable, GEOCHEM_SITE_TABLE } from "./table";
+import { retrievedAt } from "../domain/retrieved-at";
 import { GEOCHEM_PROVIDER, GeochemSiteCollection, GeochemSiteParams, GeochemSiteQueryParams, GeochemSiteResponse, GeochemSitesQueryParams, MAX_NEAR_LIMIT, RawGeochemSiteParams, RawGeochemSiteResponse } from "./model";
 import { element, elements, siteIdOf, geochemSite, geochemSites, rawGeochemSite, type EffectiveSitesQuery } from "./service";
 
@@ -70,7 +71,8 @@ export function geochem(deps: GeochemRouteDeps) {
         // A CSV holds every page (docs/decisions.md#csv-whole): read.csv and pandas cannot follow a Link header.
         const { answer, next } = await geochemSites(deps, provider, effective, (cursor) => nextPageHref(request, cursor), representationOf(request) === "csv");
         setNextLink(set.headers, next);
-        return deps.send(answer, request, set, GEOCHEM_SITE_COLLECTION_TABLE);
+        const source = deps.connected.sourceOf(provider);
+        return deps.send(answer, request, set, geochemSiteCollectionTable((body) => retrievedAt(source, Date.parse(body.cache.stored_at))));
       },
       {
         transform: sitesQuery.transform,

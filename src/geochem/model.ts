@@ -5,10 +5,13 @@
 import { defaultProviderId } from "../providers/registry";
 import { t, type Static } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { CacheMetadata, FORMAT_PARAMETER, closed, nullable, queryInteger, envelope } from "../domain/model";
+import { CacheMetadata, CURSOR_PARAMETER, FORMAT_PARAMETER, closed, nullable, queryInteger, envelope } from "../domain/model";
 import { ValueQualifier } from "../domain/lab";
 import { distanceKm, notRepresentative, siteFeature } from "../shapes/sites/model";
 import { GeochemObservation, GeochemObservationSource, GeochemSource, SampleDepth, SampleSite } from "../domain/sample-site";
+
+/** A site's result for one element: a number, a censored result, or no sample (N.S.). */
+export const RESULT_STATUSES = ["measured", "censored", "not_sampled"] as const;
 
 /** The sample-site provider a request names when it names none (declared in the registry). */
 export const GEOCHEM_PROVIDER = defaultProviderId("sample_sites");
@@ -47,7 +50,7 @@ export const GeochemSitesQueryParams = t.Object({
       description: `Most sites per page, 1 to ${MAX_SITE_LIMIT} (with near: 1 to ${MAX_NEAR_LIMIT}).`,
     }),
   ),
-  cursor: t.Optional(t.String({ maxLength: 512, default: "", description: "The `next` cursor of the previous page of the same query (bbox, property and provider); absent for the first page." })),
+  ...CURSOR_PARAMETER,
   property: t.Optional(
     t.String({
       maxLength: 60,
@@ -88,6 +91,12 @@ export const GeochemSiteFeatureProperties = t.Object(
     value: t.Optional(nullable(t.Number({ description: "The result in `unit`; null when censored or when no sample was analysed (N.S.). Never the reporting limit." }))),
     reported_value: t.Optional(t.String({ description: "The file's cell exactly: a number, a censored result such as '<1', or 'N.S.' (no sample)." })),
     value_qualifier: t.Optional(ValueQualifier),
+    // value null says "no number" for two different reasons: the status names which (docs/decisions.md#geochem-result-status).
+    result_status: t.Optional(
+      t.UnionEnum(RESULT_STATUSES, {
+        description: "What the result is: measured (value is the number), censored (below the reporting limit: value null, value_qualifier and reporting_limit say so) or not_sampled (the file's N.S.: no sample was analysed; value null, no limit).",
+      }),
+    ),
     reporting_limit: t.Optional(nullable(t.Number({ description: "The limit of a censored result, in `unit`." }))),
     unit: t.Optional(t.String({ description: "The served unit (from the file's unit row: mg/kg, or % for the file's wt. %)." })),
   },

@@ -16,7 +16,7 @@ import type { SourceDescription } from "../upstream/transport";
 import { VERSION } from "../version";
 import { resolvePropertyId } from "../catalog/properties";
 import { clip } from "../errors";
-import { MAX_SITE_LIMIT, type GeochemSiteCollection, type GeochemSiteFeature, type GeochemSiteResponse } from "./model";
+import { MAX_SITE_LIMIT, RESULT_STATUSES, type GeochemSiteCollection, type GeochemSiteFeature, type GeochemSiteResponse } from "./model";
 import type { Static } from "elysia";
 import type { RawGeochemSiteResponse } from "./model";
 import type { Bbox } from "../domain/bbox";
@@ -89,6 +89,7 @@ function feature(reading: SiteReading, property: string | null): GeochemSiteFeat
     properties.value = o ? o.value : null;
     properties.reported_value = o ? o.reported_value : "N.S.";
     properties.value_qualifier = o ? o.value_qualifier : null;
+    properties.result_status = resultStatus(o);
     properties.reporting_limit = o ? o.reporting_limit : null;
     properties.unit = o ? o.unit : (reading.units[property] ?? "");
   }
@@ -242,6 +243,7 @@ export interface FlatSiteFeature {
     value?: number | null;
     reported_value?: string;
     value_qualifier?: string | null;
+    result_status?: (typeof RESULT_STATUSES)[number];
     reporting_limit?: number | null;
     unit?: string;
   };
@@ -301,11 +303,17 @@ function flatFeature(reading: SiteReading, property: string | null): FlatSiteFea
   return { id: site.site_id, coordinates: [site.longitude, site.latitude], properties: { ...flat, depth_top_cm: depth.top_cm, depth_bottom_cm: depth.bottom_cm } };
 }
 
-/** An element's result at a site, flat: the value (null when censored or N.S.), the file's cell, the unit. */
+/** An element's result at a site, flat: the value (null when censored or N.S.), the file's cell, the unit, and which of the three it is. */
 export interface FlatElementResult {
   value: number | null;
   reported_value: string;
   unit: string;
+  status: (typeof RESULT_STATUSES)[number];
+}
+
+/** What a site's result for one element is: no observation is the file's N.S. (no sample), a qualifier a censored result. */
+function resultStatus(o: { value_qualifier: string | null } | undefined): (typeof RESULT_STATUSES)[number] {
+  return o === undefined ? "not_sampled" : o.value_qualifier !== null ? "censored" : "measured";
 }
 
 /**
@@ -325,7 +333,7 @@ export async function geochemSiteFlat(
   for (const id of properties) {
     const o = reading!.observations.find((obs) => obs.property.id === id);
     // N.S. (no sample) has no observation: its cell is N.S. and it has no value.
-    results[id] = o ? { value: o.value, reported_value: o.reported_value, unit: o.unit } : { value: null, reported_value: "N.S.", unit: reading!.units[id] ?? "" };
+    results[id] = o ? { value: o.value, reported_value: o.reported_value, unit: o.unit, status: resultStatus(o) } : { value: null, reported_value: "N.S.", unit: reading!.units[id] ?? "", status: resultStatus(o) };
   }
   const source = deps.connected.sourceOf(provider);
   const cache = describeCache(cached, deps.cacheTtlSeconds);

@@ -11,18 +11,27 @@ import { toCsv, type Column } from "../tables/csv";
 import { CACHE_OMITTED, CACHE_WHY, deriveColumns, ENVELOPE_OMITTED, pointFeaturePart, type TableSpec } from "../tables/derive";
 import { joinTransformations, onFirstRow, rowWarnings } from "../tables/flatten";
 
-type SiteRow = { feature: GeochemSiteFeature; answer: GeochemSiteCollection; index: number };
+/** `retrievedAt`: when Loam's source read the sites (docs/decisions.md#retrieved-at), not the cache's storage time. */
+type SiteRow = { feature: GeochemSiteFeature; answer: GeochemSiteCollection; index: number; retrievedAt: string };
 
 export const GEOCHEM_SITE_SPEC: TableSpec<SiteRow> = {
   parts: [
-    pointFeaturePart(GeochemSiteFeature, "site_id", { omit: { "properties.representative_of_bbox": "always false: the JSON says why" } }),
+    {
+      ...pointFeaturePart<SiteRow>(GeochemSiteFeature, "site_id", { omit: { "properties.representative_of_bbox": "always false: the JSON says why" } }),
+      // The element is `property_id`, as on every CSV (docs/decisions.md#csv-columns).
+      rename: { "properties.property": "property_id" },
+    },
     {
       model: GeochemSiteCollection,
       at: "",
       of: (row) => row.answer,
       prefix: { cache: "" },
-      // The list's warnings speak of the list, not of a site: once (docs/decisions.md#csv-warning-codes).
-      cells: { warnings: ({ answer, index }) => onFirstRow(index, answer.warnings) },
+      rename: { "cache.stored_at": "retrieved_at", warnings: "answer_warnings" },
+      cells: {
+        "cache.stored_at": ({ retrievedAt }) => retrievedAt,
+        // The list's warnings speak of the list, not of a site: once (docs/decisions.md#csv-warning-codes).
+        warnings: ({ answer, index }) => onFirstRow(index, answer.warnings),
+      },
       omit: {
         type: "always FeatureCollection",
         query: "what was asked: the request says it",
@@ -35,15 +44,15 @@ export const GEOCHEM_SITE_SPEC: TableSpec<SiteRow> = {
   // Today's order (docs/api.md): the site's point after its ids.
   order: [
     "site_id", "lab_id", "state", "latitude", "longitude", "collection_date", "land_cover_primary", "land_cover_secondary",
-    "depth_top_cm", "depth_bottom_cm", "distance_km", "property", "value", "reported_value", "value_qualifier", "reporting_limit", "unit",
-    "provider", "truncated", "stored_at", "warnings",
+    "depth_top_cm", "depth_bottom_cm", "distance_km", "property_id", "value", "reported_value", "value_qualifier", "result_status", "reporting_limit", "unit",
+    "provider", "truncated", "retrieved_at", "answer_warnings",
   ],
 };
 
 export const GEOCHEM_SITE_COLUMNS: readonly Column<SiteRow>[] = deriveColumns(GEOCHEM_SITE_SPEC);
 
-export function geochemSiteCollectionCsv(answer: GeochemSiteCollection): string {
-  return toCsv(GEOCHEM_SITE_COLUMNS, answer.features.map((feature, index) => ({ feature, answer, index })));
+export function geochemSiteCollectionCsv(answer: GeochemSiteCollection, retrievedAt: string = answer.cache.stored_at): string {
+  return toCsv(GEOCHEM_SITE_COLUMNS, answer.features.map((feature, index) => ({ feature, answer, index, retrievedAt })));
 }
 
 type ObservationRow = { observation: GeochemObservation; answer: GeochemSiteResponse; index: number };
@@ -106,9 +115,14 @@ export function geochemSiteCsv(answer: GeochemSiteResponse): string {
 
 /** GET /v1/geochem/sites: one row per site, named by the box or the point. */
 export const GEOCHEM_SITE_COLLECTION_TABLE: CsvTable<GeochemSiteCollection> = {
-  render: geochemSiteCollectionCsv,
+  render: (body) => geochemSiteCollectionCsv(body),
   fileName: (body) => `loam-geochem-sites_${(body.query.bbox ?? body.query.near ?? []).join("_")}.csv`,
 };
+
+/** The site table with `retrieved_at` as the route states it: when its source read the sites (docs/decisions.md#retrieved-at). */
+export function geochemSiteCollectionTable(retrievedAtOf: (body: GeochemSiteCollection) => string): CsvTable<GeochemSiteCollection> {
+  return { ...GEOCHEM_SITE_COLLECTION_TABLE, render: (body) => geochemSiteCollectionCsv(body, retrievedAtOf(body)) };
+}
 
 /** GET /v1/geochem/sites/{site_id}: one row per element observation, named by the site. */
 export const GEOCHEM_SITE_TABLE: CsvTable<GeochemSiteResponse> = {

@@ -12,6 +12,7 @@ import { keepTrace, startTrace, traceOf, type RequestTrace } from "./trace";
 import { lineShape, loggableQuery, type AccessEntry, type AccessLog, type KeptShape } from "./access-log";
 import type { Metrics } from "./metrics";
 import { writeRateLimit, type RateDecision } from "./rate-limit";
+import { spendOf, type Budgets } from "./budgets";
 import { hasMalformedEscape, routePath } from "./request-path";
 import { clientKey } from "./client-address";
 import { clientFacing } from "./client-message";
@@ -52,13 +53,9 @@ export function isCountedPath(pathname: string): boolean {
   return pathname === "/health" || pathname === "/v1" || pathname.startsWith("/v1/") || pathname === "/openapi.json" || pathname === "/metrics" || pathname === "/ogc" || pathname.startsWith("/ogc/");
 }
 
-/** The SQLite limiter decides at once; the Redis one (several instances) after a round trip. */
-export interface RateLimiterLike {
-  hit(client: string, nowMs: number): RateDecision | Promise<RateDecision>;
-}
-
 export interface BoundaryOptions {
-  rateLimiter: RateLimiterLike;
+  /** The rate budgets (budgets.ts): the SQLite limiter decides at once; the Redis one (several instances) after a round trip. */
+  budgets: Budgets;
   trustProxy: boolean;
   accessLog: AccessLog;
   metrics: Metrics;
@@ -139,7 +136,7 @@ export function createBoundary(options: BoundaryOptions) {
     const startedAt = performance.now();
     const requestId = requestIdFor(request);
     const client = clientOf(request, socketAddress, options.trustProxy);
-    return { startedAt, requestId, client, decision: options.rateLimiter.hit(client, now()) };
+    return { startedAt, requestId, client, decision: options.budgets.spend(client, now(), spendOf(routePath(request.url), request.url)) };
   }
 
   /**
@@ -216,12 +213,12 @@ function boundaryPlugin(options: BoundaryOptions, now: () => number, record: (tr
         return decision.allowed;
       };
       const charge = () => {
-        const spent = options.rateLimiter.hit(client, now());
+        const spent = options.budgets.hit(client, now());
         return spent instanceof Promise ? spent.then(charged) : charged(spent);
       };
       enterRequestScope({ requestId, client, upstreamCalls: 0, charge });
-      // Scrapes have a budget of their own (the same limit), so monitoring never spends a client's API budget (docs/decisions.md#metrics).
-      const decision = admitted?.decision ?? options.rateLimiter.hit(path === "/metrics" ? `metrics|${client}` : client, now());
+      // Scrapes (docs/decisions.md#metrics), documents and a walk's follow-up pages have budgets of their own (docs/decisions.md#rate-budgets).
+      const decision = admitted?.decision ?? options.budgets.spend(client, now(), spendOf(path, request.url));
       // Only a limiter that has to wait makes the request wait (a resolved undefined lets it through).
       if (decision instanceof Promise) return decision.then((d) => withinRateLimit(request, path, set.headers, d));
       withinRateLimit(request, path, set.headers, decision);

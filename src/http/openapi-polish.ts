@@ -44,6 +44,39 @@ const URI_TOO_LONG: OpenAPIV3.ResponseObject = {
 const REPEATED: OpenAPIV3.ResponseObject = { description: "A query parameter given twice (code validation_error).", content: ERROR_CONTENT };
 const OGC_REPEATED: OpenAPIV3.ResponseObject = { description: "A query parameter given twice with different values (code bad_request).", content: ERROR_CONTENT };
 
+/**
+ * A response model whose observations are of one kind with the providers served (document-sources.ts):
+ * its `observations` items name that kind, so a generated client reads `survey_context` without a
+ * type guard (docs/decisions.md#typed-observations). Every other model is as generated.
+ */
+function oneKind(name: string, schema: Json, observations: Readonly<Record<string, string>>): Json {
+  const kind = observations[name];
+  const properties = schema && typeof schema === "object" && !Array.isArray(schema) ? (schema.properties as Record<string, Json> | undefined) : undefined;
+  const member = properties?.observations;
+  if (kind === undefined || !member || typeof member !== "object" || Array.isArray(member)) return schema;
+  return { ...(schema as Record<string, Json>), properties: { ...properties, observations: { ...member, items: { $ref: `#/components/schemas/${kind}` } } } };
+}
+
+/** The component names a document's paths and schemas refer to. */
+function referencedNames(...parts: unknown[]): Set<string> {
+  return new Set([...JSON.stringify(parts).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!));
+}
+
+/**
+ * The components that were in use before oneKind named one kind and are in use no more (the union of
+ * every kind, and the kinds only it named) are left out, so every component stays used; a component the
+ * generated document never referred to is kept as it was.
+ */
+function dropUnreferenced(schemas: Record<string, Json>, paths: unknown, before: ReadonlySet<string>): void {
+  for (;;) {
+    const now = referencedNames(paths);
+    for (const [name, schema] of Object.entries(schemas)) for (const used of referencedNames(schema)) if (used !== name) now.add(used);
+    const gone = Object.keys(schemas).filter((name) => before.has(name) && !now.has(name));
+    if (gone.length === 0) return;
+    for (const name of gone) delete schemas[name];
+  }
+}
+
 /** The boundary's refusals (boundary.ts), where the route did not document that status itself. */
 function boundaryResponses(path: string, responses: Record<string, unknown> | undefined): Record<string, unknown> {
   const repeated = isOgcPath(path) ? { 400: OGC_REPEATED } : { 422: REPEATED };
@@ -94,9 +127,10 @@ function polishParameter(parameter: Record<string, any>): Record<string, any> {
 }
 
 /** `families`: by endpoint family, the short name of the provider its routes answer from by default (endpoint-families.ts). */
-export function polishDocument<T extends Record<string, any>>(doc: T, families: Readonly<Record<string, string>> = {}): T {
+export function polishDocument<T extends Record<string, any>>(doc: T, families: Readonly<Record<string, string>> = {}, observations: Readonly<Record<string, string>> = {}): T {
   const schemas = (doc.components?.schemas ?? {}) as Record<string, Json>;
-  const componentSchemas = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, refCopies(schema, schemas, true)]));
+  const generated = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, refCopies(schema, schemas, true)]));
+  const componentSchemas = Object.fromEntries(Object.entries(generated).map(([name, schema]) => [name, oneKind(name, schema, observations)]));
   const paths: Record<string, Record<string, any>> = {};
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, any>>)) {
     const operations: Record<string, any> = {};
@@ -116,5 +150,6 @@ export function polishDocument<T extends Record<string, any>>(doc: T, families: 
     paths[path] = operations;
   }
   const info = doc.info ? { ...doc.info, description: String(doc.info.description ?? "") + endpointFamilies(Object.keys(paths), families) } : doc.info;
+  dropUnreferenced(componentSchemas, paths, referencedNames(paths, generated));
   return { ...doc, info, paths, components: { ...doc.components, schemas: componentSchemas } };
 }

@@ -143,12 +143,14 @@ function documentedResponses(specs: Record<number, ResponseSpec>, options: { eta
 export interface DocumentSources {
   names: readonly string[];
   families: Readonly<Record<string, string>>;
+  /** A response model whose `observations` are of one kind with the providers served: its name, and that kind's model (openapi-polish.ts). */
+  observations?: Readonly<Record<string, string>>;
 }
 
 export function openApiDocument(models: Record<string, TSchema>, sources: DocumentSources = { names: [], families: {} }) {
   return new Elysia({ name: "loam.openapi" })
     .onAfterHandle(({ path, response }) => {
-      if (path === SPEC_PATH && response && typeof response === "object" && !(response instanceof Response)) return polishDocument(response as Record<string, unknown>, sources.families);
+      if (path === SPEC_PATH && response && typeof response === "object" && !(response instanceof Response)) return polishDocument(response as Record<string, unknown>, sources.families, sources.observations);
     })
     .use(swaggerPlugin(models, sources));
 }

@@ -10,6 +10,7 @@ import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { ValidationError } from "../errors";
 import { requestQuery } from "./request-path";
 import { Memo } from "../lru";
+import { unknownParameterWarning } from "./unknown-parameters";
 
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
@@ -23,6 +24,8 @@ interface Bounds {
   minLength?: number;
   /** A closed list of strings (t.UnionEnum). */
   enum?: readonly (string | number)[];
+  /** A number above `maximum` and at most this reads as `maximum` (OGC API - Features' `limit`: docs/decisions.md#rate-budgets). */
+  "x-read-as-maximum-up-to"?: number;
 }
 
 /** "a number from -90 to 90", "an integer from 1 to 500", "a string of at most 200 characters". */
@@ -31,6 +34,8 @@ export function describeRule(schema: Bounds): string {
     const noun = schema.type === "integer" ? "an integer" : "a number";
     const low =
       schema.exclusiveMinimum !== undefined ? `greater than ${schema.exclusiveMinimum}` : schema.minimum !== undefined ? `from ${schema.minimum}` : "";
+    const upTo = schema["x-read-as-maximum-up-to"];
+    if (upTo !== undefined) return `${noun} from ${schema.minimum ?? 1} to ${upTo}`;
     const high =
       schema.exclusiveMaximum !== undefined ? `less than ${schema.exclusiveMaximum}` : schema.maximum !== undefined ? `${low.startsWith("from") ? "to" : "and at most"} ${schema.maximum}` : "";
     return [noun, low, high].filter(Boolean).join(" ");
@@ -53,7 +58,11 @@ function readOne(name: string, raw: string, schema: Bounds): string | number {
     if (!Number.isFinite(value)) throw fail();
     if (schema.type === "integer" && !Number.isInteger(value)) throw fail();
     if (schema.minimum !== undefined && value < schema.minimum) throw fail();
-    if (schema.maximum !== undefined && value > schema.maximum) throw fail();
+    if (schema.maximum !== undefined && value > schema.maximum) {
+      const upTo = schema["x-read-as-maximum-up-to"];
+      if (upTo !== undefined && value <= upTo) return schema.maximum;
+      throw fail();
+    }
     if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) throw fail();
     if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum) throw fail();
     return value;
@@ -174,6 +183,19 @@ export function statedQuery(request: Request): Readonly<Record<string, string | 
   return statedQueries.get(request);
 }
 
+/** The warning naming the parameters a request gave that its route does not read (unknown-parameters.ts). */
+const unknownWarnings = new WeakMap<Request, string>();
+
+/** The warning of the request's unknown query parameters (docs/decisions.md#unknown-parameters), or undefined when it gave none. */
+export function unknownParametersOf(request: Request): string | undefined {
+  // A route without a query schema (a raw record) reads no parameter: every one given is unknown.
+  if (!statedQueries.has(request)) {
+    const given = [...queryOfRequest(request).values.keys()];
+    return unknownParameterWarning(given, []) ?? undefined;
+  }
+  return unknownWarnings.get(request);
+}
+
 /** Every query parameter some route declares (filled as the routes' readers are made, before any request). */
 const declared = new Set<string>();
 
@@ -199,6 +221,7 @@ function defaultsOf(schema: TObject): string[] {
  */
 export function strictQuery<S extends TObject>(schema: S) {
   const names = defaultsOf(schema);
+  const known = new Set(names);
   for (const name of names) declared.add(name);
   const read = readerOf(schema);
   // The reader is the schema's one validation pass: Elysia skips its own check of a schema marked
@@ -208,6 +231,8 @@ export function strictQuery<S extends TObject>(schema: S) {
     transform({ request, query }: { request: Request; query: Record<string, unknown> }) {
       const { read: parsed, stated } = read(request);
       statedQueries.set(request, stated);
+      const unknown = [...queryOfRequest(request).values.keys()].filter((name) => !known.has(name));
+      if (unknown.length > 0) unknownWarnings.set(request, unknownParameterWarning(unknown, names)!);
       for (const key of Object.keys(query)) if (!(key in parsed)) delete query[key];
       Object.assign(query, parsed);
     },

@@ -164,9 +164,11 @@ export function createRateLimiter(db: LoamDatabase, limit: number, onStorageErro
   }
 
   return {
-    hit(client: string, nowMs: number): RateDecision {
+    /** One request's decision; `cost` tickets at once (a large follow-up page: src/http/budgets.ts), its last number decides. */
+    hit(client: string, nowMs: number, cost = 1): RateDecision {
       const { windowStart, resetSeconds } = rateWindow(nowMs);
-      const count = ticketFor(client, windowStart);
+      let count = ticketFor(client, windowStart);
+      for (let more = 1; more < cost; more++) count = ticketFor(client, windowStart);
       if (++sinceSweep >= SWEEP_EVERY) {
         sinceSweep = 0;
         if (pending.length > 0) flush();

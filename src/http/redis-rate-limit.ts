@@ -15,9 +15,9 @@
 import { WINDOW_SECONDS, rateDecision, rateWindow, type RateDecision } from "./rate-limit";
 import type { LoamRedis } from "../redis/client";
 
-/** KEYS[1] the window's counter, ARGV[1] its lifetime in ms; returns the request's number in the window. */
-const INCREMENT = `local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+/** KEYS[1] the window's counter, ARGV[1] its lifetime in ms, ARGV[2] the request's cost in tickets; returns the request's last number in the window. */
+const INCREMENT = `local n = redis.call('INCRBY', KEYS[1], ARGV[2])
+if n == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return n`;
 
 export interface RedisRateLimiterOptions {
@@ -28,12 +28,12 @@ export interface RedisRateLimiterOptions {
 export function createRedisRateLimiter(redis: LoamRedis, limit: number, options: RedisRateLimiterOptions = {}) {
   const prefix = options.prefix ?? "loam:rate:";
   return {
-    async hit(client: string, nowMs: number): Promise<RateDecision> {
+    async hit(client: string, nowMs: number, cost = 1): Promise<RateDecision> {
       const { windowStart, resetSeconds } = rateWindow(nowMs);
       let count: number;
       try {
         // The key outlives its window by a minute, so instances whose clocks differ slightly still agree.
-        count = Number(await redis.eval(INCREMENT, [`${prefix}${windowStart}:${client}`], [String(2 * WINDOW_SECONDS * 1000)]));
+        count = Number(await redis.eval(INCREMENT, [`${prefix}${windowStart}:${client}`], [String(2 * WINDOW_SECONDS * 1000), String(cost)]));
         if (!Number.isFinite(count)) throw new Error("INCR answered no number");
       } catch {
         return rateDecision(0, limit, resetSeconds);

@@ -21,6 +21,8 @@ import { csvTag, dataTags, entityTag, matchingTag } from "./conditional";
 import { dataCacheControl, finished, statusOf, toHeaders, type HeaderBag, type SetLike } from "./headers";
 import type { RepeatAnswers, RepeatTerms } from "./repeat-answers";
 import { representationOf } from "./negotiate";
+import { unknownParametersOf } from "./query";
+import { routePath } from "./request-path";
 import { JsonBodies, TableBodies, type CsvTable, type RenderedBody, type RenderedTable } from "./rendered-bodies";
 import { sendFile } from "./static-files";
 import { repeatTiming, serverTiming, traceOf } from "./trace";
@@ -119,7 +121,8 @@ export function createResponsePipeline(options: PipelineOptions) {
    * check bodies against the served OpenAPI document). Typed as the route's body so the route keeps
    * its response model.
    */
-  const send: Send = <T>(answer: DataAnswer<T>, request: Request, set: SetLike, table?: CsvTable<T>): T => {
+  const send: Send = <T>(given: DataAnswer<T>, request: Request, set: SetLike, table?: CsvTable<T>): T => {
+    const answer = withUnknownParameters(given, request);
     const cache = answer.cache;
     const csv = table !== undefined && representationOf(request) === "csv" ? table : undefined;
     const jsonTag = tagOf(answer);
@@ -193,6 +196,23 @@ export function createResponsePipeline(options: PipelineOptions) {
   return { plugin, send, sendFile };
 }
 export type ResponsePipeline = ReturnType<typeof createResponsePipeline>;
+
+/**
+ * A `/v1` answer to a request that gave parameters its route does not read: the same answer, its
+ * warnings naming them (docs/decisions.md#unknown-parameters); its own key, so its own tag and rendering.
+ */
+function withUnknownParameters<T>(answer: DataAnswer<T>, request: Request): DataAnswer<T> {
+  const warning = unknownParametersOf(request);
+  if (warning === undefined || !routePath(request.url).startsWith("/v1/")) return answer;
+  return {
+    key: `${answer.key}\u0000${warning}`,
+    cache: answer.cache,
+    body: () => {
+      const body = answer.body() as T & { warnings?: unknown };
+      return Array.isArray(body.warnings) ? { ...body, warnings: [...body.warnings, warning] } : body;
+    },
+  };
+}
 
 /** A finished Response stands in for the route's body type: Elysia passes a Response through untouched. */
 function asRouteBody<T>(response: Response | Promise<Response>): T {

@@ -4,7 +4,7 @@ import { t } from "elysia";
 import { BBOX_PATTERN } from "../domain/model";
 import { Type } from "@sinclair/typebox";
 import { SUMMARY_OPTION_PARAMETERS } from "../aggregation/options";
-import { DEPTH_PARAMETERS, queryInteger, FORMAT_PARAMETER, featureCollection, closed, nullable, MultiPolygonGeometry, PolygonGeometry } from "../domain/model";
+import { CURSOR_PARAMETER, DEPTH_PARAMETERS, queryInteger, FORMAT_PARAMETER, featureCollection, closed, nullable, MultiPolygonGeometry, PolygonGeometry } from "../domain/model";
 
 const integer = Type.Integer;
 
@@ -50,16 +50,7 @@ export const POLYGON_SUMMARY_PARAMETERS = {
   ...SUMMARY_OPTION_PARAMETERS,
 };
 
-export const CURSOR_PARAMETER = {
-  cursor: t.Optional(
-    t.String({
-      maxLength: 512,
-      default: "",
-      description:
-        "Where a page continues: the opaque cursor of the previous page's `next` link (or Link header). It belongs to its query: another bbox, provider or properties with it is a 422, as is an edited cursor. Empty or absent: the first page.",
-    }),
-  ),
-};
+export { CURSOR_PARAMETER };
 
 export const MapUnitCollectionQueryParams = t.Object({
   bbox: t.String({

@@ -4,15 +4,17 @@ import { documentedRoute } from "../http/openapi";
 import type { Registry } from "../providers/registry";
 import { PropertiesResponse, ProvidersResponse } from "../catalog/model";
 import { PROPERTIES, VOCABULARY_WARNING } from "../catalog/properties";
+import type { CoverageSource } from "../domain/coverage";
+import { servedCoverage } from "./layers";
 
-export function catalog(registry: Registry) {
-  const providers = registry.all.map((p) => p.record);
+export function catalog(registry: Registry, source: () => CoverageSource) {
   return new Elysia({ name: "loam.catalog" })
     .get(
       "/v1/providers",
       ({ set }) => {
         set.headers["cache-control"] = "public, max-age=3600";
-        return { providers: [...providers] };
+        const now = source();
+        return { providers: registry.all.map((p) => ({ ...p.record, coverage: servedCoverage(p, now) })) };
       },
       {
         ...documentedRoute({

@@ -7,7 +7,7 @@
  */
 import type { Registry } from "../providers/registry";
 import { collectionIdOf, providerQuery } from "../answer/providers";
-import type { OperationalProvider } from "../providers/provider";
+import type { OperationalProvider, Provider } from "../providers/provider";
 import type { CoverageSource } from "../domain/coverage";
 import type { LayerEntry, LayerKind } from "./model";
 
@@ -50,6 +50,19 @@ function placesOf(provider: OperationalProvider, source: CoverageSource): { id: 
     .map((d) => ({ id: d.id, label: d.label, bbox: d.bbox === null ? null : ([...d.bbox] as Box) }));
 }
 
+/**
+ * A provider's coverage statement as this instance serves it (GET /v1/providers, GET /v1/layers): its
+ * record's statement, and with the offline snapshot what the snapshot holds of it, from the datasets its
+ * importers listed (docs/decisions.md#import), so the coverage follows what was imported.
+ */
+export function servedCoverage(provider: Provider, source: CoverageSource): string {
+  const { coverage } = provider.record;
+  if (source.kind !== "snapshot" || provider.role === "planned") return coverage;
+  const kinds = new Set([provider.id, provider.placeDatasets]);
+  const held = (source.datasets ?? []).filter((d) => kinds.has(d.kind)).map((d) => d.label);
+  return `${coverage} This instance serves an offline snapshot holding ${held.length > 0 ? held.join("; ") : "none of its data"}.`;
+}
+
 function union(boxes: Box[]): Box | null {
   if (boxes.length === 0) return null;
   return boxes.reduce((a, b) => [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])]);
@@ -80,7 +93,7 @@ export function layerEntries(registry: Registry, source: CoverageSource): LayerE
       detail_endpoint: declared.detail === null ? null : `${declared.detail}${providerQuery(registry, provider)}`,
       properties: [...(provider.record.supported_properties ?? [])],
       coverage: {
-        description: provider.record.coverage,
+        description: servedCoverage(provider, source),
         source: source.kind,
         places,
         extent: union(places.flatMap((p) => (p.bbox ? [p.bbox] : []))),

@@ -1,7 +1,7 @@
 /** Models of GET /v1/pedons/layers: one row per layer and property for the pedons of a box (docs/decisions.md#bulk-tables). */
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { CacheMetadata, FORMAT_PARAMETER, closed, nullable, queryInteger } from "../domain/model";
+import { CacheMetadata, CURSOR_PARAMETER, FORMAT_PARAMETER, closed, nullable, queryInteger } from "../domain/model";
 import { propertiesParameter } from "../catalog/model";
 import { DEFAULT_LAB_PROVIDER, DEFAULT_PEDON_PROPERTIES, PEDON_DEPTH_PARAMETERS } from "./model";
 import { ValueQualifier } from "../domain/lab";
@@ -22,13 +22,7 @@ export const LayerTableQueryParams = t.Object({
   limit: t.Optional(
     queryInteger({ minimum: 1, maximum: MAX_LAYER_TABLE_LIMIT, default: DEFAULT_LAYER_TABLE_LIMIT, description: "Most pedons per page (all their layers are listed), 1 to 100." }),
   ),
-  cursor: t.Optional(
-    t.String({
-      maxLength: 512,
-      default: "",
-      description: "The opaque cursor of the previous page's `next` (or Link header); bound to its bbox, provider, properties and depths (another with it is a 422). Empty: the first page.",
-    }),
-  ),
+  ...CURSOR_PARAMETER,
   // The pedon detail's bounds: without depth_bottom_cm every layer of every pedon (docs/decisions.md#pedon-depth).
   ...PEDON_DEPTH_PARAMETERS,
   ...FORMAT_PARAMETER,

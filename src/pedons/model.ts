@@ -4,7 +4,7 @@ import { t } from "elysia";
 import { BBOX_PATTERN } from "../domain/model";
 import { PEDON_KEY_PATTERN } from "../domain/pedon-key";
 import { Type } from "@sinclair/typebox";
-import { CacheMetadata, queryNumber, queryInteger, FORMAT_PARAMETER, featureCollection, closed } from "../domain/model";
+import { CacheMetadata, CURSOR_PARAMETER, queryNumber, queryInteger, FORMAT_PARAMETER, featureCollection, closed } from "../domain/model";
 import { propertiesParameter } from "../catalog/model";
 import { LabLayer, LabObservation, PedonFeature, PedonFeatureProperties, PedonLocation, PointGeometry } from "../domain/lab";
 import { SeriesLink } from "../domain/series";
@@ -39,14 +39,7 @@ export const PedonCollectionQueryParams = t.Object({
     }),
   ),
   limit: t.Optional(queryInteger({ minimum: 1, maximum: MAX_PEDON_LIMIT, default: DEFAULT_PEDON_LIMIT, description: "Most features per page, 1 to 500." })),
-  cursor: t.Optional(
-    t.String({
-      maxLength: 512,
-      default: "",
-      description:
-        "Where a page continues: the opaque cursor in the previous page's Link header (rel=\"next\"). Bound to its bbox and provider (another with it is a 422, as is an edited cursor). Empty or absent: the first page.",
-    }),
-  ),
+  ...CURSOR_PARAMETER,
   ...FORMAT_PARAMETER,
 });
 

@@ -55,16 +55,48 @@ export interface ProviderBase {
   readonly settings?: readonly SettingDeclaration[];
 }
 
+/** What a provider's snapshot step adds: datasets to list in the coverage, warnings to report. */
+export interface ImportResult {
+  datasets: DatasetInfo[];
+  warnings: string[];
+}
+
+/** A download format `loam import <provider>` reads (docs/your-region.md): listed by `loam import --help` and in refusals. */
+export interface ImportFormat {
+  /** Short name, e.g. "WSS download". */
+  readonly name: string;
+  /** What the user points at, e.g. "a Web Soil Survey .zip or its unpacked folder (one area, many, a state's)". */
+  readonly description: string;
+}
+
+/** Where an import runs: the data folder (for reference tables an import needs, e.g. a colour table) and the progress sink. */
+export interface ImportContext {
+  readonly dataDir: string;
+  log(line: string): void;
+}
+
 /**
- * A provider's part of the offline snapshot build (docs/architecture.md#providers): its own tables, named
- * from its id (`<id>_...`), and the step that fills them from the source exports. The build runs every
- * registered provider's step; `layout` is this provider's own layout version, stored in the snapshot, so
- * a change to it rebuilds the snapshot without touching any other provider's.
+ * A provider's part of the offline snapshot (docs/architecture.md#providers): its own tables, named
+ * from its id (`<id>_...`), the step that fills them from the data folder (the build), and the
+ * downloads `loam import` adds (docs/decisions.md#import). `layout` is this provider's own layout
+ * version, stored in the snapshot, so a change to it rebuilds the snapshot without touching any other
+ * provider's.
  */
 export interface SnapshotStep {
   readonly layout: string;
-  /** Fill this provider's tables from `dataDir` (read-only): datasets to list in the coverage, warnings to report. */
-  import(db: Database, dataDir: string, log: (line: string) => void): { datasets: DatasetInfo[]; warnings: string[] } | Promise<{ datasets: DatasetInfo[]; warnings: string[] }>;
+  /** Create its tables, empty, when absent: a snapshot holds every provider's tables, imported or not. */
+  create?(db: Database): void;
+  /** Fill this provider's tables from its part of `dataDir` (read-only). */
+  import(db: Database, dataDir: string, log: (line: string) => void): ImportResult | Promise<ImportResult>;
+  /** The download formats `loam import` reads for it. */
+  readonly formats?: readonly ImportFormat[];
+  /** The name of the declared format `path` is in, or null: asked of every path before anything is written. */
+  formatOf?(path: string): string | null;
+  /**
+   * Add the downloads at `paths` (each in a declared format); a newer release of a dataset the snapshot
+   * holds replaces it, never sits beside it. Throws on a malformed file: the caller's copy is then dropped.
+   */
+  importFiles?(db: Database, paths: readonly string[], context: ImportContext): Promise<ImportResult>;
 }
 
 /** A provider that answers data requests. */

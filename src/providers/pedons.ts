@@ -50,7 +50,8 @@ export interface PedonProvider<B = any, D = any> extends OperationalBase {
      * transports its query has a form for (the OGC collection's numberMatched).
      */
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    count?: { query: QueryKind<Pick<BboxParams, "bbox">, any>; read(answer: any): number };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    count?: { query: QueryKind<Pick<BboxParams, "bbox">, any>; read(answer: any): number; /** The source's pedons with no site coordinates (in no box). */ unlocated?(answer: any): number };
     /** What an empty box says about this provider's coverage ("" when nothing to add). */
     coverageNote(source: SourceDescription): string;
     notFoundMessage(key: PedonKey, source: SourceDescription): string;

@@ -1,7 +1,7 @@
 /** Values at a point by property and depth (`point_values`, GET /v1/soil/modeled), and the part a mapped survey's point shares. Part of the provider contract (./provider.ts, docs/architecture.md#providers). */
 import type { Static } from "elysia";
 import type { QueryKind } from "../upstream/transport";
-import type { DataKind, Observation } from "../domain/observation";
+import type { DataKind, GridObservation, Observation } from "../domain/observation";
 import type { AnswerContext, OperationalBase } from "./base";
 
 // ---- values at a point by property and depth (the `point_values` shape) ---------------------------
@@ -29,8 +29,9 @@ export interface PointValuesContext extends AnswerContext, PointValuesParams {}
  * A point answer read: one observation per property and depth with a value, each carrying its context (what
  * the value is: survey_context, grid_context, sample_context), and the provider's own warnings.
  */
-export interface PointValuesReading {
-  observations: Static<typeof Observation>[];
+export interface PointValuesReading<O extends Static<typeof Observation> = Static<typeof Observation>> {
+  /** Of the kind its role gives (a mapped survey's SoilObservation, a raster's GridObservation), so each route's model names one kind. */
+  observations: O[];
   warnings: string[];
 }
 
@@ -83,7 +84,7 @@ export interface PointValuesProvider<A = any, G = any> extends OperationalBase {
     offlineNote?: string;
     /** The properties asked when a request names none (at most eight). */
     defaultProperties: string;
-    read(answer: A, context: PointValuesContext): PointValuesReading;
+    read(answer: A, context: PointValuesContext): PointValuesReading<Static<typeof GridObservation>>;
     /** Its layers as grids a map can draw, when it holds any (GET /v1/soil/modeled/grid). */
     grid?: {
       query: QueryKind<Record<string, never>, G>;

@@ -131,7 +131,7 @@ export const PEDON_FEATURE_SPEC: TableSpec<FeatureRow> = {
     ["provider", ({ answer }) => answer.provider, "the list's provider, on every row", "provider"],
     ["truncated", ({ answer }) => answer.truncated, "a column, not only a warning: a script filtering rows must still see that the list is cut short", "truncated"],
     ["retrieved_at", ({ retrievedAt }) => retrievedAt, "when the source read the list (docs/decisions.md#retrieved-at), not the cache's storage time"],
-    ["warnings", ({ answer, index }) => onFirstRow(index, answer.warnings), "the list's warnings speak of the list, not of a pedon: once (docs/decisions.md#csv-warning-codes)", "warnings"],
+    ["answer_warnings", ({ answer, index }) => onFirstRow(index, answer.warnings), "the list's warnings speak of the list, not of a pedon: once (docs/decisions.md#csv-warning-codes)", "warnings"],
   ],
   bodyOmit: { type: "always FeatureCollection", query: "what was asked: the request says it", cache: CACHE_WHY },
   // Today's order (docs/api.md): the point after the pedon's names, before representative_of_bbox.

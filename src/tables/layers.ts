@@ -46,15 +46,18 @@ const ROW_MEMBERS = [
   "data_kind",
 ] as const;
 
+/** A member whose column takes the name every CSV gives the same thing (docs/decisions.md#csv-columns): the property is `property_id`. */
+const COLUMN_NAMES: Partial<Record<(typeof ROW_MEMBERS)[number], string>> = { property: "property_id" };
+
 export const LAYER_TABLE_SPEC: TableSpec<Row> = {
   parts: [],
   extra: [
-    ...ROW_MEMBERS.map((name): Extra<Row> => [name, ({ row }) => row[name] as Cell, "a row's own member, as the JSON names it", `rows[].${name}`]),
+    ...ROW_MEMBERS.map((name): Extra<Row> => [COLUMN_NAMES[name] ?? name, ({ row }) => row[name] as Cell, "a row's own member, as the JSON names it", `rows[].${name}`]),
     // How a derived value was made from reported_value (organic matter = organic carbon x 1.724).
     ["transformations", ({ row }) => joinTransformations((row.transformations ?? []) as Parameters<typeof joinTransformations>[0]), "a row's transformations as text", "rows[].transformations"],
     ["provider", ({ answer }) => answer.provider, "the table's provider, on every row", "provider"],
     ["retrieved_at", ({ retrievedAt }) => retrievedAt, "when the source read the layers (docs/decisions.md#retrieved-at), not the cache's storage time"],
-    ["warnings", ({ answer, first }) => (first ? joinWarnings([], answer.warnings) : null), "the page's warnings, once, on the first row (docs/decisions.md#csv-warning-codes)", "warnings"],
+    ["answer_warnings", ({ answer, first }) => (first ? joinWarnings([], answer.warnings) : null), "the page's warnings, once, on the first row (docs/decisions.md#csv-warning-codes)", "warnings"],
   ],
   bodyOmit: {
     ...ENVELOPE_OMITTED,

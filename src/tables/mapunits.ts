@@ -57,7 +57,7 @@ export const MAP_UNIT_FEATURE_SPEC: TableSpec<FeatureRow> = {
     ["truncated", ({ answer }) => answer.truncated, "a column, as for pedons, so a filtered table still shows it is cut short", "truncated"],
     ["retrieved_at", ({ retrievedAt }) => retrievedAt, "when the source read the polygons (docs/decisions.md#retrieved-at), not the cache's storage time"],
     // The answer's warnings speak of the collection, not of a row: once (docs/decisions.md#csv-warning-codes).
-    ["warnings", ({ answer, index }) => onFirstRow(index, answer.warnings), "the list's warnings, once, on the first row", "warnings"],
+    ["answer_warnings", ({ answer, index }) => onFirstRow(index, answer.warnings), "the list's warnings, once, on the first row", "warnings"],
   ],
   bodyOmit: {
     type: "always FeatureCollection",
@@ -76,7 +76,7 @@ export const MAP_UNIT_FEATURE_SPEC: TableSpec<FeatureRow> = {
   // Today's order (docs/api.md): the polygon's id first, the map unit, the summary, then the list's members.
   order: [
     "feature_id", "map_unit_key", "map_unit_symbol", "map_unit_name", "area_symbol", "summary_property", "summary_method", "summary_depth_top_cm",
-    "summary_depth_bottom_cm", "summary_value", "summary_category", "summary_unit", "provider", "truncated", "retrieved_at", "warnings",
+    "summary_depth_bottom_cm", "summary_value", "summary_category", "summary_unit", "provider", "truncated", "retrieved_at", "answer_warnings",
   ],
 };
 

@@ -7,10 +7,10 @@
 import { SeriesHorizon, SeriesResponse } from "../domain/series";
 import type { Static } from "@sinclair/typebox";
 import { toCsv, type Column } from "./csv";
-import { WARNING_SEPARATOR } from "./flatten";
+import { onFirstRow } from "./flatten";
 import { CACHE_OMITTED, deriveColumns, ENVELOPE_OMITTED, type TableSpec } from "./derive";
 
-type Row = { horizon: Static<typeof SeriesHorizon>; answer: SeriesResponse };
+type Row = { horizon: Static<typeof SeriesHorizon>; answer: SeriesResponse; index: number };
 
 /** A colour as its notation and sRGB; hue, value and chroma are what the notation says. */
 const colour = (name: "moist_color" | "dry_color", short: string) => ({
@@ -27,8 +27,9 @@ export const SERIES_SPEC: TableSpec<Row> = {
       at: "",
       of: (row) => row.answer,
       prefix: { series: "", source: "" },
-      rename: { "series.name": "series" },
-      cells: { warnings: ({ answer }) => answer.warnings.join(WARNING_SEPARATOR) },
+      rename: { "series.name": "series", warnings: "answer_warnings" },
+      // The answer's warnings once, on the first row (docs/decisions.md#csv-warning-codes).
+      cells: { warnings: ({ answer, index }) => onFirstRow(index, answer.warnings) },
       omit: {
         ...ENVELOPE_OMITTED,
         provider: "the same as source.provider, which is the column",
@@ -48,7 +49,8 @@ export const SERIES_SPEC: TableSpec<Row> = {
       model: SeriesHorizon,
       at: "horizons[]",
       of: (row) => row.horizon,
-      prefix: { depth: "", original_depth: "original" },
+      // The depths take the names every CSV gives them, depth_top_cm and depth_bottom_cm (docs/decisions.md#csv-columns).
+      prefix: { original_depth: "original" },
       rename: { name: "horizon", ...moist.rename, ...dry.rename },
       omit: {
         ...moist.omit,
@@ -61,14 +63,14 @@ export const SERIES_SPEC: TableSpec<Row> = {
   ],
   // Today's order (docs/api.md): the series first, the horizon, then the provenance and warnings.
   order: [
-    "series", "taxonomic_class", "horizon", "top_cm", "bottom_cm", "moist_color", "moist_srgb_hex", "dry_color", "dry_srgb_hex",
+    "series", "taxonomic_class", "horizon", "depth_top_cm", "depth_bottom_cm", "moist_color", "moist_srgb_hex", "dry_color", "dry_srgb_hex",
     "texture_class", "structure", "ph_class", "narrative", "original_top", "original_bottom", "original_unit",
-    "provider", "citation", "source_url", "retrieved_at", "warnings",
+    "provider", "citation", "source_url", "retrieved_at", "answer_warnings",
   ],
 };
 
 export const SERIES_HORIZON_COLUMNS: readonly Column<Row>[] = deriveColumns(SERIES_SPEC);
 
 export function seriesCsv(answer: SeriesResponse): string {
-  return toCsv(SERIES_HORIZON_COLUMNS, answer.horizons.map((horizon) => ({ horizon, answer })));
+  return toCsv(SERIES_HORIZON_COLUMNS, answer.horizons.map((horizon, index) => ({ horizon, answer, index })));
 }

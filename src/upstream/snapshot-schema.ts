@@ -2,9 +2,9 @@
  * Snapshot database layout shared by the importers, the build and the snapshot source.
  *
  * Source tables keep their upstream names and columns (SSURGO `legend`, `mapunit`, ...; LDM
- * `lab_layer`, ...) so a query reads like its Soil Data Access twin. Loam's own tables:
- * `snapshot_info` (key/value: build time, one JSON entry per dataset), `ssurgo_columns` (the
- * mstabcol dictionary with the SQL Server type SDA reports), `mupolygon` + `mupolygon_rtree`.
+ * `lab_layer`, ...) so a query reads like its Soil Data Access twin. Loam's own shared table:
+ * `snapshot_info` (key/value: build time, layouts, one JSON entry per dataset, imported paths' hashes);
+ * each provider creates its own (the survey provider's `ssurgo_columns` and `mupolygon`, in its folder).
  */
 import type { Database } from "bun:sqlite";
 
@@ -19,20 +19,9 @@ export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
+/** What every snapshot has: `snapshot_info`. Each provider's step creates its own tables (src/providers/<id>/snapshot.ts). */
 export function createBaseSchema(db: Database): void {
   db.run("CREATE TABLE IF NOT EXISTS snapshot_info (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
-  db.run(`CREATE TABLE IF NOT EXISTS ssurgo_columns (
-    tabphyname TEXT NOT NULL, colphyname TEXT NOT NULL, colsequence INTEGER NOT NULL,
-    logicaldatatype TEXT NOT NULL, fieldsize INTEGER, precision INTEGER,
-    sqltype TEXT NOT NULL, sqlsize INTEGER NOT NULL,
-    PRIMARY KEY (tabphyname, colphyname))`);
-  db.run(`CREATE TABLE IF NOT EXISTS mupolygon (
-    id INTEGER PRIMARY KEY, mukey TEXT, areasymbol TEXT, musym TEXT, spatialver INTEGER,
-    min_x REAL NOT NULL, min_y REAL NOT NULL, max_x REAL NOT NULL, max_y REAL NOT NULL,
-    rings BLOB NOT NULL)`);
-  db.run("CREATE VIRTUAL TABLE IF NOT EXISTS mupolygon_rtree USING rtree(id, min_x, max_x, min_y, max_y)");
-  db.run("CREATE INDEX IF NOT EXISTS mupolygon_areasymbol ON mupolygon (areasymbol)");
-  db.run("CREATE INDEX IF NOT EXISTS mupolygon_mukey ON mupolygon (mukey)");
 }
 
 /**

@@ -20,7 +20,7 @@ const BROWSER_TEST_MS = 60_000;
 const { loam, browser } = useLoamAndBrowser();
 
 /** The one KSSL collection of the data (its folder: KS, the Kansas pedons). */
-const KSSL_COLLECTION = readdirSync(join(DATA_DIR, "kssl"))[0]!;
+const KSSL_COLLECTION = readdirSync(join(DATA_DIR, "kssl"), { withFileTypes: true }).find((d) => d.isDirectory())!.name;
 const AREAS = readdirSync(join(DATA_DIR, "ssurgo"), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name.split("-")[0]!.toUpperCase())

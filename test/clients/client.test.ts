@@ -46,15 +46,27 @@ describe("a client generated with openapi-typescript + openapi-fetch", () => {
     const generated = readFileSync(join(dir, "schema.d.ts"), "utf8");
     // Named models survive generation as named types, referenced rather than copied.
     expect(generated).toMatch(/SoilObservation: \{/);
-    expect(generated).toContain('components["schemas"]["Observation"][]');
-    expect(generated).toMatch(/Observation: components\["schemas"\]\["SoilObservation"\] \| components\["schemas"\]\["SampleObservation"\]/);
+    // Each route's observations are the one kind it answers with: the point query's the spec's SoilObservation, the modeled route's GridObservation.
+    expect(generated).toMatch(/observations: components\["schemas"\]\["SoilObservation"\]\[\];/);
+    expect(generated).toMatch(/observations: components\["schemas"\]\["GridObservation"\]\[\];/);
     expect(generated).toMatch(/getPedon: \{/);
     // JSON and CSV are separate media types of the 200: the model, and a string.
     expect(generated).toMatch(/"application\/json": components\["schemas"\]\["LayerTable"\];\s*"text\/csv": string;/);
     await run([join(dir, "node_modules/.bin/tsc"), "-p", "tsconfig.json"], dir);
 
     const point = knownPoints().find((p) => p.area === "IA073-aoi" && p.component === "Clarion")!;
-    const out = JSON.parse(await run([process.execPath, "client.ts"], dir, { LOAM_BASE: loam.base, POINT_LAT: String(point.lat), POINT_LON: String(point.lon) }));
+    const grid = { lat: 18.65, lon: -71.6 };
+    const out = JSON.parse(await run([process.execPath, "client.ts"], dir, { LOAM_BASE: loam.base, POINT_LAT: String(point.lat), POINT_LON: String(point.lon), GRID_LAT: String(grid.lat), GRID_LON: String(grid.lon) }));
+    // data.observations[0].survey_context.map_unit_key and grid_context.resolution_m, read as written.
+    expect(out.mapUnitKey).toBe(point.mukey);
+    const modeled = (await loam.json(`/v1/soil/modeled?latitude=${grid.lat}&longitude=${grid.lon}&properties=clay`)).body;
+    expect(out.resolution).toBe(modeled.observations[0].grid_context.resolution_m);
+    expect(out.resolution).toBeGreaterThan(0);
+    // The next link's cursor parameter and the whole next link page alike: the page after the first.
+    expect(out.paging.next).toStartWith("/v1/geochem/sites?");
+    expect(out.paging.byToken).toHaveLength(50);
+    expect(out.paging.byLink).toEqual(out.paging.byToken);
+    expect(out.paging.byToken[0]).toBeGreaterThan(out.paging.first.at(-1));
     expect(out.clay).toContainEqual({ component: "Clarion", horizon: "Ap", value: point.clay, unit: "%", provider: "usda_ssurgo" });
     expect(point.clay).toBe(21);
 

@@ -81,7 +81,15 @@ describe("the geochem_sites collection", () => {
       for (const [id, column] of [["arsenic", "Top5_As"], ["silver", "Top5_Ag"]] as const) {
         const cell = cells[column]!;
         const value = cell.startsWith("<") || cell === "N.S." ? null : Number(cell);
-        expect({ id: f.id, [id]: f.properties[id], reported: f.properties[`${id}_reported_value`], unit: f.properties[`${id}_unit`] }).toEqual({ id: f.id, [id]: value, reported: cell, unit: units[column] });
+        // Null alone does not tell censored from not sampled: the status does.
+        const status = cell.startsWith("<") ? "censored" : cell === "N.S." ? "not_sampled" : "measured";
+        expect({ id: f.id, [id]: f.properties[id], reported: f.properties[`${id}_reported_value`], unit: f.properties[`${id}_unit`], status: f.properties[`${id}_status`] }).toEqual({
+          id: f.id,
+          [id]: value,
+          reported: cell,
+          unit: units[column],
+          status,
+        });
       }
     }
     // A cursor is bound to its elements: the same cursor with another selection is Part 1's 400.
@@ -124,12 +132,15 @@ describe("the geochem_sites collection", () => {
       arsenic: Number(cells.Top5_As),
       arsenic_reported_value: cells.Top5_As,
       arsenic_unit: "mg/kg",
+      arsenic_status: "measured",
       lead: Number(cells.Top5_Pb),
       lead_reported_value: cells.Top5_Pb,
       lead_unit: "mg/kg",
+      lead_status: "measured",
       silver: null,
       silver_reported_value: "<1",
       silver_unit: "mg/kg",
+      silver_status: "censored",
     });
     expect(body.properties.arsenic).toBe(4.7);
     expect(body.properties.lead).toBe(17.1);

@@ -106,7 +106,7 @@ describe("the single executable, alone in an empty directory", () => {
     expect(version.stdout.toString().trim()).toBe(PACKAGE_VERSION);
     const help = Bun.spawnSync([exe, "--help"], { cwd: dir, env: {} });
     expect(help.exitCode).toBe(0);
-    for (const usage of ["loam [serve]", "loam snapshot build [--data <dir>]", "loam import-ssurgo <folder-or-zip>", "loam --version | --help"]) {
+    for (const usage of ["loam [serve]", "loam snapshot build [--data <dir>]", "loam import <provider> <path>... [--snapshot <file>]", "loam --version | --help"]) {
       expect(help.stdout.toString()).toContain(usage);
     }
     const bad = Bun.spawnSync([exe], { cwd: dir, env: { PORT: "abc" } });
@@ -270,14 +270,16 @@ describe("the single executable, alone in an empty directory", () => {
     }
   });
 
-  test("`loam import-ssurgo <folder>` adds an area to a copy of the embedded snapshot", () => {
+  test("`loam import-ssurgo <folder>` (the alias of `loam import usda_ssurgo`) adds an area to a copy of the embedded snapshot", () => {
     const work = scratchDir("loam-alone-import-");
     const target = join(work, "snapshot.sqlite");
     const imported = Bun.spawnSync([exe, "import-ssurgo", join(resolve(DATA_DIR), "ssurgo", "IA183-aoi")], { cwd: dir, env: { LOAM_SNAPSHOT: target } });
     expect(imported.stderr.toString()).toContain("starting from the one embedded");
     expect(imported.exitCode).toBe(0);
-    const report = JSON.parse(imported.stdout.toString());
-    expect(report.datasets.map((d: any) => d.id)).toEqual(["IA183"]);
+    // One summary line per dataset, then the snapshot's.
+    const lines = imported.stdout.toString().trim().split("\n");
+    expect(lines[0]).toStartWith("usda_ssurgo: SSURGO IA183 Washington County, Iowa");
+    expect(lines[1]).toStartWith(`snapshot updated: ${target} (`);
     const db = new Database(target, { readonly: true });
     try {
       const areas = db.query<{ areasymbol: string }, []>("SELECT areasymbol FROM legend ORDER BY areasymbol").all().map((r) => r.areasymbol);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { cursorBinding, decodeCursor, encodeCursor } from "../../src/domain/cursor";
+import { cursorBinding, decodeCursor, encodeCursor, isLoamCursor } from "../../src/domain/cursor";
 import { ValidationError } from "../../src/errors";
 
 describe("explicit cursors", () => {
@@ -9,6 +9,18 @@ describe("explicit cursors", () => {
     const cursor = encodeCursor(binding, "02N0245");
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(decodeCursor(cursor, binding)).toBe("02N0245");
+  });
+
+  test("a whole next link (path or absolute URL) given as cursor is read for its cursor parameter; the binding still holds", () => {
+    const cursor = encodeCursor(binding, "02N0245");
+    expect(decodeCursor(`/v1/pedons?bbox=-96,38.5,-95,39.5&cursor=${cursor}`, binding)).toBe("02N0245");
+    expect(decodeCursor(`http://127.0.0.1:3000/ogc/collections/pedons/items?limit=10&cursor=${cursor}`, binding)).toBe("02N0245");
+    expect(isLoamCursor(`http://127.0.0.1:3000/ogc/collections/pedons/items?cursor=${cursor}`)).toBe(true);
+    const other = cursorBinding({ collection: "pedons", bbox: [-96, 38, -95, 39.5], provider: "usda_kssl" });
+    expect(() => decodeCursor(`/v1/pedons?cursor=${cursor}`, other)).toThrow(ValidationError);
+    // A link without a cursor is not one.
+    expect(() => decodeCursor("/v1/pedons?bbox=-96,38.5,-95,39.5", binding)).toThrow(ValidationError);
+    expect(isLoamCursor("abc")).toBe(false);
   });
 
   test("the binding ignores member order but not values", () => {

@@ -4,6 +4,8 @@ import { CONFIG_VARIABLES, ConfigError, loadConfig, settingOf, type SettingDecla
 import { providerSettings } from "../../src/providers/registry";
 import { OSD_URL_SETTING } from "../../src/providers/usda_osd/url";
 import { GEOCHEM_URL_SETTING } from "../../src/providers/usgs_geochem/catalog";
+import { freePort, pollUntil } from "../support/spawn";
+import { tempDbPath, testSnapshot } from "../support/server";
 
 describe("configuration", () => {
   test("defaults are those of docs/decisions.md#config", () => {
@@ -167,4 +169,27 @@ describe("configuration", () => {
     );
     expect(() => loadConfig({ FIXTURE_PATTERN: " " }, 2, [pattern])).toThrow("FIXTURE_PATTERN: must not be empty");
   });
+});
+
+describe("serve --port", () => {
+  test("is honoured as PORT (checked by the same reader), and any other argument is refused, never ignored", async () => {
+    const port = freePort();
+    const env = { ...process.env, PORT: "1", HOST: "127.0.0.1", LOAM_DB: tempDbPath(), LOAM_SNAPSHOT: await testSnapshot(), LOG_LEVEL: "error" };
+    const child = Bun.spawn([process.execPath, "src/cli.ts", "serve", `--port=${port}`], { env, stdout: "ignore", stderr: "ignore" });
+    try {
+      const health = await pollUntil("loam on --port", async () => {
+        const answer = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
+        return answer?.status === 200 ? answer.json() : undefined;
+      });
+      expect(health).toMatchObject({ status: "healthy" });
+    } finally {
+      child.kill();
+      await child.exited;
+    }
+    for (const [args, says] of [[["--prot", "3001"], "'--prot'"], [["--port", "abc"], "PORT"], [["--port"], "--port needs a port number"]] as const) {
+      const refused = Bun.spawn([process.execPath, "src/cli.ts", "serve", ...args], { env, stdout: "pipe", stderr: "pipe" });
+      expect(await refused.exited).toBe(2);
+      expect(await new Response(refused.stderr).text()).toContain(says);
+    }
+  }, 90_000);
 });

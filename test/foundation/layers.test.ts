@@ -9,6 +9,9 @@ import { join } from "node:path";
 import { DATA_DIR, useLoam } from "../support/server";
 import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
 
+/** The dataset folders of a source (its README beside them is not one). */
+const folders = (source: string) => readdirSync(join(DATA_DIR, source), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+
 const { loam, contract } = useLoam();
 
 const KIND_OF_ROLE: Record<string, string> = { mapped_location: "survey_polygons", lab_pedons: "pedons", sample_sites: "sites", point_values: "grid", site_series: "stations" };
@@ -49,7 +52,7 @@ describe("GET /v1/layers", () => {
   test("names every survey area of the snapshot with a box holding its polygons, and the KSSL pedons with their count", async () => {
     const { body } = await loam.json("/v1/layers");
     const survey = body.layers.find((l: any) => l.kind === "survey_polygons");
-    const symbols = readdirSync(join(DATA_DIR, "ssurgo")).map((d) => d.slice(0, 5).toUpperCase()).sort();
+    const symbols = folders("ssurgo").map((d) => d.slice(0, 5).toUpperCase()).sort();
     expect(survey.coverage.source).toBe("snapshot");
     expect(survey.coverage.places.map((p: any) => p.id).sort()).toEqual(symbols);
     for (const place of survey.coverage.places.filter((p: any) => p.id.startsWith("IA"))) {
@@ -102,7 +105,7 @@ describe("GET /v1/layers", () => {
     expect(grid.coverage.extent).toEqual(clips.bbox);
     // The lab pedons: one place per collection folder, named by its state; the box is the collection's.
     const pedons = byKind("pedons");
-    expect(pedons.coverage.places.map((p: any) => [p.id, p.bbox])).toEqual(readdirSync(join(DATA_DIR, "kssl")).sort().map((folder) => [folder, null]));
+    expect(pedons.coverage.places.map((p: any) => [p.id, p.bbox])).toEqual(folders("kssl").sort().map((folder) => [folder, null]));
     // Every survey area is a place with its box; the sites and stations name no place (a survey and a network over a country).
     expect(byKind("survey_polygons").coverage.places.every((p: any) => Array.isArray(p.bbox) && p.bbox.length === 4)).toBe(true);
     for (const kind of ["sites", "stations"]) {

@@ -51,6 +51,7 @@ describe("geochemSitesPage", () => {
       value: 4.7,
       reported_value: "4.7",
       value_qualifier: null,
+      result_status: "measured",
       reporting_limit: null,
       unit: "mg/kg",
     });

@@ -63,13 +63,12 @@ describe("what generated clients rely on", () => {
     const { doc } = await servedDocument();
     const text = JSON.stringify(doc);
     for (const name of Object.keys(doc.components.schemas)) expect(text).toContain(`"#/components/schemas/${name}"`);
-    const observation = doc.components.schemas.LocationResponse.properties.observations.items;
-    expect(observation).toEqual({ $ref: "#/components/schemas/Observation" });
-    // An observation is one of four shapes by its context; the mapped-survey one is the spec's SoilObservation.
-    expect(doc.components.schemas.Observation.anyOf.map((s: { $ref: string }) => s.$ref)).toEqual(
-      ["SoilObservation", "SampleObservation", "GridObservation", "StationObservation"].map((name) => `#/components/schemas/${name}`),
-    );
+    // Each route names the one kind of observation it answers with (docs/decisions.md#typed-observations):
+    // the point query's providers are mapped surveys, so the spec's SoilObservation; the modeled route's a grid cell's.
+    expect(doc.components.schemas.LocationResponse.properties.observations.items).toEqual({ $ref: "#/components/schemas/SoilObservation" });
+    expect(doc.components.schemas.ModeledResponse.properties.observations.items).toEqual({ $ref: "#/components/schemas/GridObservation" });
     expect(doc.components.schemas.SoilObservation.required).toContain("survey_context");
+    expect(doc.components.schemas.GridObservation.required).toContain("grid_context");
     expect(doc.components.schemas.PedonResponse.properties.layers.items).toEqual({ $ref: "#/components/schemas/LabLayer" });
   });
 

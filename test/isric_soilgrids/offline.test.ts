@@ -97,7 +97,7 @@ describe.skipIf(!gdal)("SoilGrids offline clips", () => {
     const header = lines[0]!.split(",");
     const row = lines[1]!.split(",");
     expect(row[header.indexOf("value")]).toBe("31.9");
-    expect(row[header.indexOf("source_original_value")]).toBe("319");
+    expect(row[header.indexOf("original_value")]).toBe("319");
     expect(header).toContain("grid_context_statistics_mean");
   });
 

@@ -23,7 +23,7 @@ export interface KnownPoint {
 }
 
 export function knownPoints(): KnownPoint[] {
-  const readme = readFileSync(join(DATA_DIR, "README.md"), "utf8");
+  const readme = readFileSync(join(DATA_DIR, "ssurgo", "README.md"), "utf8");
   const section = readme.slice(readme.indexOf("### 1.3 Known answers"), readme.indexOf("Negative answers"));
   const points: KnownPoint[] = [];
   for (const line of section.split("\n")) {

@@ -22,8 +22,8 @@ export interface KnownPedon {
 }
 
 export function knownPedons(): KnownPedon[] {
-  const readme = readFileSync(join(DATA_DIR, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("### 2.5 Known answers"), readme.indexOf("## 3. Documentation"));
+  const readme = readFileSync(join(DATA_DIR, "kssl", "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("### 2.5 Known answers"), readme.indexOf("## 4. Verification"));
   // "(02N0245 has 8 layers, 12N7611 4, 21N0261 6."
   const counts = new Map<string, number>();
   const note = /\((\w+) has (\d+) layers, (\w+) (\d+), (\w+) (\d+)\./.exec(section);

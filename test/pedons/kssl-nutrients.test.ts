@@ -51,7 +51,7 @@ describe.skipIf(PYTHON === null)("KSSL calcium, potassium and phosphorus by meth
     const [header, ...rows] = await parseWithPython(text);
     const at = (name: string) => header!.indexOf(name);
     for (const id of Object.keys(COLUMNS) as (keyof typeof COLUMNS)[]) {
-      const own = rows.filter((r) => r[at("property")] === id);
+      const own = rows.filter((r) => r[at("property_id")] === id);
       expect({ id, rows: own.length }).toEqual({ id, rows: Object.keys(expected[id]!).length });
       for (const r of own) {
         expect(Number(r[at("value")])).toBe(Number(expected[id]![r[at("layer_key")]!]));
@@ -59,7 +59,7 @@ describe.skipIf(PYTHON === null)("KSSL calcium, potassium and phosphorus by meth
       }
     }
     // Two extractants, two quantities: the units and methods say which.
-    const method = (id: string) => rows.find((r) => r[at("property")] === id)![at("measurement_method")];
+    const method = (id: string) => rows.find((r) => r[at("property_id")] === id)![at("measurement_method")];
     expect(method("phosphorus_mehlich3")).toContain("Mehlich-3");
     expect(method("phosphorus_olsen")).toContain("Olsen");
   });

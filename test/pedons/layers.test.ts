@@ -93,8 +93,8 @@ describe("GET /v1/pedons/layers", () => {
     expect(rows.length).toBe(json.rows.length);
     rows.forEach((row, i) => {
       const r = json.rows[i];
-      expect(row).toMatchObject({ pedon_key: r.pedon_key, layer_key: r.layer_key, property: r.property, reported_value: r.reported_value, layer_type: r.layer_type ?? "", value: r.value === null ? "" : String(r.value), provider: "usda_kssl" });
-      expect(row.warnings).toBe(i === 0 ? json.warnings.join(" | ") : "");
+      expect(row).toMatchObject({ pedon_key: r.pedon_key, layer_key: r.layer_key, property_id: r.property, reported_value: r.reported_value, layer_type: r.layer_type ?? "", value: r.value === null ? "" : String(r.value), provider: "usda_kssl" });
+      expect(row.answer_warnings).toBe(i === 0 ? json.warnings.join(" | ") : "");
     });
   });
 

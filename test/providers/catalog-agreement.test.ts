@@ -4,6 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { PROPERTIES } from "../../src/catalog/properties";
+import type { ProviderRecord } from "../../src/catalog/model";
 import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
 import { fixtureProvider } from "../fixtures/fixture_points";
 import { useLoam } from "../support/server";
@@ -52,9 +53,18 @@ describe("column tables, catalog and vocabulary agree", () => {
     });
   }
 
-  test("/v1/providers serves exactly the registered records", async () => {
+  test("/v1/providers serves the registered records, each coverage followed by what the snapshot holds of it", async () => {
     const { body } = await loam.json("/v1/providers");
-    expect(body.providers).toEqual(DEFAULT_PROVIDERS.map((p) => p.record));
+    const { body: layers } = await loam.json("/v1/layers");
+    expect(body.providers.map((p: ProviderRecord) => ({ ...p, coverage: "" }))).toEqual(DEFAULT_PROVIDERS.map((p) => ({ ...p.record, coverage: "" })));
+    for (const [i, provider] of DEFAULT_PROVIDERS.entries()) {
+      const served = body.providers[i].coverage as string;
+      expect(served.startsWith(provider.record.coverage)).toBe(true);
+      if (provider.role === "planned") expect(served).toBe(provider.record.coverage);
+    }
+    // The held sentence names the snapshot's datasets of each provider (the layers list their places).
+    const survey = layers.layers.find((l: { id: string }) => l.id === DEFAULT_PROVIDERS[0]!.id);
+    for (const place of survey.coverage.places) expect(body.providers[0].coverage).toContain(place.label);
   });
 
   test("/v1/properties is the vocabulary module", async () => {

@@ -78,7 +78,7 @@ describe.skipIf(!gdal)("a point_values fixture provider registered with one line
     expect(response.headers.get("content-type")).toContain("text/csv");
     const rows = records(parseRfc4180(await response.text()));
     expect(rows.length).toBe(1);
-    expect([rows[0]!.source_provider, rows[0]!.value, rows[0]!.grid_context_depth_label]).toEqual(["fixture_grid", String(atPoint("silt_0-5cm_mean.tif", lon, lat) / 10), "0-5cm"]);
+    expect([rows[0]!.provider, rows[0]!.value, rows[0]!.grid_context_depth_label]).toEqual(["fixture_grid", String(atPoint("silt_0-5cm_mean.tif", lon, lat) / 10), "0-5cm"]);
   });
 
   test("the spec's raw route serves its own JSON in the raw wrapper, cached: a repeat makes no transport call", async () => {

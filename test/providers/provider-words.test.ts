@@ -24,13 +24,6 @@ const VOCABULARY = new Set(["src/catalog/properties.ts", "src/catalog/element-to
  * test fails on a stale one).
  */
 const ALLOWED: readonly { file: string; name: string; why: string }[] = [
-  // The USDA exports' importers (their log lines and the dataset labels "SSURGO IA073 …", "KSSL Kansas lab
-  // pedons (462)" that coverage lines quote) are still in src/snapshot/, not yet the providers' snapshot steps.
-  { file: "src/snapshot/build.ts", name: "SSURGO", why: "survey-area dataset label and a skip reason of the USDA import" },
-  { file: "src/snapshot/build.ts", name: "KSSL", why: "lab-collection dataset label of the USDA import" },
-  { file: "src/snapshot/ssurgo-import.ts", name: "SSURGO", why: "the WSS export importer's log line and error" },
-  { file: "src/snapshot/kssl-import.ts", name: "KSSL", why: "the Lab Data Mart importer's log line and error" },
-  { file: "src/snapshot/zip.ts", name: "SSURGO", why: "the WSS export importer's errors" },
   // Shared by the two USDA providers: the acknowledgement USDA-NRCS asks for (a file of providers/, not a feature).
   { file: "src/providers/usda.ts", name: "SSURGO", why: "USDA acknowledgement text both USDA providers declare" },
   { file: "src/providers/usda.ts", name: "NCSS", why: "USDA acknowledgement text both USDA providers declare" },
@@ -193,7 +186,7 @@ describe("served text takes a provider's words from what it declares", () => {
   test("an unknown map unit's 404 names the survey areas the snapshot holds (the provider's own places), not the lab collections", async () => {
     const { status, body } = await defaults.loam.json("/v1/soil/mapunits/1");
     expect(status).toBe(404);
-    const symbols = readdirSync(join(DATA_DIR, "ssurgo")).map((d) => d.slice(0, 5).toUpperCase()).sort();
+    const symbols = readdirSync(join(DATA_DIR, "ssurgo"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).map((d) => d.slice(0, 5).toUpperCase()).sort();
     // Every survey area, in area-symbol order (as the coverage lines list them).
     const at = symbols.map((symbol) => body.error.message.indexOf(` ${symbol} `));
     expect(at.every((i) => i > 0)).toBe(true);

@@ -63,7 +63,7 @@ describe("a fixture descriptions provider registered with one line", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/csv");
     const rows = records(parseRfc4180(await response.text()));
-    expect(rows.map((r) => [r.horizon, r.top_cm, r.moist_color])).toEqual(expected.horizons.map((h, i) => [h[0], String(h[1]), expected.moist[i] ?? ""]));
+    expect(rows.map((r) => [r.horizon, r.depth_top_cm, r.moist_color])).toEqual(expected.horizons.map((h, i) => [h[0], String(h[1]), expected.moist[i] ?? ""]));
     expect(new Set(rows.map((r) => [r.series, r.taxonomic_class, r.provider].join("|")))).toEqual(new Set([`${expected.name}|${expected.taxonomicClass}|fixture_descriptions`]));
   });
 

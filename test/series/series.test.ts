@@ -163,7 +163,7 @@ describe("provenance, caching and representations", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toStartWith("text/csv");
     const lines = (await response.text()).trimEnd().split("\r\n");
-    expect(lines[0]!.startsWith("series,taxonomic_class,horizon,top_cm,bottom_cm,moist_color,moist_srgb_hex")).toBe(true);
+    expect(lines[0]!.startsWith("series,taxonomic_class,horizon,depth_top_cm,depth_bottom_cm,moist_color,moist_srgb_hex")).toBe(true);
     expect(lines).toHaveLength(8);
     expect(lines[1]).toContain("CLARION,\"Fine-loamy, mixed, superactive, mesic Typic Hapludolls\",Ap,0,18,10YR 2/1,#");
     expect(response.headers.get("content-disposition")).toBe('attachment; filename="loam-series_CLARION.csv"');

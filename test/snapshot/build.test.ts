@@ -5,13 +5,15 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { zipSync } from "fflate";
-import { buildSnapshot, importSsurgo, type SnapshotReport } from "../../src/snapshot/build";
+import { buildSnapshot, tableCounts, type SnapshotReport } from "../../src/snapshot/build";
+import { importDownloads } from "../../src/snapshot/import";
+import { usdaSsurgo } from "../../src/providers/usda_ssurgo";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { rowRecords } from "../../src/upstream/sda/rows";
 
 const DATA = resolve(process.env.LOAM_DATA_DIR ?? "datasets");
 
-// data README §1.2 (per survey area) and §2.1 (KSSL Kansas).
+// datasets/ssurgo/README.md §1.2 (per survey area) and datasets/kssl/README.md §2.1 (KSSL Kansas).
 const AREAS: Record<string, { legend: number; mapunit: number; component: number; chorizon: number; muaggatt: number; chtexturegrp: number; mupolygon: number }> = {
   IA073: { legend: 1, mapunit: 5, component: 17, chorizon: 67, muaggatt: 5, chtexturegrp: 162, mupolygon: 13 },
   IA015: { legend: 1, mapunit: 4, component: 10, chorizon: 39, muaggatt: 4, chtexturegrp: 87, mupolygon: 4 },
@@ -136,7 +138,7 @@ describe("integrity and atomic replacement", () => {
   });
 });
 
-describe("importSsurgo: a user's Web Soil Survey download", () => {
+describe("loam import of a user's Web Soil Survey download", () => {
   test("a WSS-style zip adds its survey area to an existing snapshot; a second import replaces it", async () => {
     const base = join(dir, "import", "snapshot.sqlite");
     await buildSnapshot({ dataDir: dataDirWith(join(dir, "base"), ["MH936"], ["KS"]), outPath: base });
@@ -154,11 +156,21 @@ describe("importSsurgo: a user's Web Soil Survey download", () => {
     const zipPath = join(dir, "wss_aoi_2020-06-10_14-00-00.zip");
     writeFileSync(zipPath, zipSync(files));
 
-    const first = await importSsurgo({ source: zipPath, snapshotPath: base });
-    expect(first.datasets.map((d) => [d.id, d.rows])).toEqual([["IA183", AREAS.IA183!]]);
-    expect(first.tables.mapunit).toBe(AREAS.MH936!.mapunit + AREAS.IA183!.mapunit);
-    const second = await importSsurgo({ source: zipPath, snapshotPath: base });
-    expect(second.tables).toEqual(first.tables);
+    const tables = () => {
+      const db = new Database(base, { readonly: true });
+      try {
+        return tableCounts(db);
+      } finally {
+        db.close();
+      }
+    };
+    const first = await importDownloads({ provider: usdaSsurgo, paths: [zipPath], snapshotPath: base, dataDir: DATA });
+    expect(first.paths.flatMap((p) => p.datasets).map((d) => [d.id, d.rows])).toEqual([["IA183", AREAS.IA183!]]);
+    const afterFirst = tables();
+    expect(afterFirst.mapunit).toBe(AREAS.MH936!.mapunit + AREAS.IA183!.mapunit);
+    const second = await importDownloads({ provider: usdaSsurgo, paths: [zipPath], snapshotPath: base, dataDir: DATA });
+    expect(second.paths.map((p) => p.unchanged)).toEqual([true]);
+    expect(tables()).toEqual(afterFirst);
     expect(existsSync(`${base}.tmp-${process.pid}`)).toBe(false);
 
     const source = new SnapshotTransport(base);
@@ -175,7 +187,4 @@ describe("importSsurgo: a user's Web Soil Survey download", () => {
     }
   }, 60_000);
 
-  test("importing into a snapshot that does not exist says how to build one", async () => {
-    await expect(importSsurgo({ source: join(DATA, "ssurgo", "IA183-aoi"), snapshotPath: join(dir, "none.sqlite") })).rejects.toThrow(/snapshot:build/);
-  });
 });

@@ -54,9 +54,9 @@ describe.skipIf(PYTHON === null)("format=csv holds every page of the query", () 
     const { response, rows } = await csvRecords(`/v1/pedons/layers?${query}&format=csv`);
     expect(response.headers.get("link")).toBeNull();
     expect(rows.length).toBe(jsonRows.length);
-    expect(rows.map((r) => `${r.pedon_key}|${r.layer_key}|${r.property}|${r.reported_value}`)).toEqual(jsonRows.map((r) => `${r.pedon_key}|${r.layer_key}|${r.property}|${r.reported_value}`));
+    expect(rows.map((r) => `${r.pedon_key}|${r.layer_key}|${r.property_id}|${r.reported_value}`)).toEqual(jsonRows.map((r) => `${r.pedon_key}|${r.layer_key}|${r.property}|${r.reported_value}`));
     // The answer's warnings once: no truncation warning, since nothing is left out.
-    expect(rows[0]!.warnings).not.toContain("More pedons lie in the bbox");
+    expect(rows[0]!.answer_warnings).not.toContain("More pedons lie in the bbox");
   });
 
   test("/v1/pedons/layers takes any box inside WGS84, as the OGC pedons collection does; its CSV lists every pedon", async () => {
@@ -127,11 +127,11 @@ describe("a CSV states the answer's warnings once, not on every row", () => {
     "/v1/soil/mapunits?bbox=-94.37,41.934,-94.35,41.954&properties=clay",
     "/v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=arsenic&limit=1000",
   ];
-  test.each(lists)("%s: the list's warnings on the first row, the other rows' warnings empty", async (path) => {
+  test.each(lists)("%s: the list's warnings on the first row (answer_warnings), the other rows' empty", async (path) => {
     const json = (await loam.json(path)).body;
     const text = await (await loam.get(`${path}&format=csv`)).text();
     const rows = await parseWithPython(text);
-    const at = rows[0]!.indexOf("warnings");
+    const at = rows[0]!.indexOf("answer_warnings");
     expect(rows.length).toBeGreaterThan(2);
     expect(rows[1]![at]).toBe(json.warnings.join(" | "));
     for (const row of rows.slice(2)) expect(row[at]).toBe("");

@@ -17,7 +17,7 @@ import { parseSdaPayload } from "../../src/upstream/sda/payload";
 import { rowRecords } from "../../src/upstream/sda/rows";
 import { startFakeSda, type FakeSda } from "../support/fake-sda";
 
-/** The known answers of the data README (LOAM_DATA_DIR/README.md, section 1.3): [area, lon, lat, mukey]. */
+/** The known answers of the data README (LOAM_DATA_DIR/ssurgo/README.md, section 1.3): [area, lon, lat, mukey]. */
 const KNOWN_POINTS: [string, number, number, string][] = [
   ["IA073", -94.359608, 41.944131, "2765528"],
   ["IA073", -94.361061, 41.943704, "2834838"],

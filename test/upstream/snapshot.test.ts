@@ -13,7 +13,7 @@ import { rowRecords } from "../../src/upstream/sda/rows";
 
 const DATA = resolve(process.env.LOAM_DATA_DIR ?? "datasets");
 
-// data README §1.3: point -> map unit -> dominant component -> top horizon.
+// datasets/ssurgo/README.md §1.3: point -> map unit -> dominant component -> top horizon.
 const KNOWN = [
   { area: "IA073", lon: -94.359608, lat: 41.944131, mukey: "2765528", musym: "L138B", muname: "Clarion loam, Bemis moraine, 2 to 6 percent slopes", comp: "Clarion", pct: "85", cokey: "20424631", chkey: "59949744", hz: "Ap", top: "0", bot: "23", ph: "6.2", om: "3.5", clay: "21" },
   { area: "IA073", lon: -94.361061, lat: 41.943704, mukey: "2834838", musym: "L55", muname: "Nicollet loam, 1 to 3 percent slopes", comp: "Nicollet", pct: "85", cokey: "20424654", chkey: "59949835", hz: "Ap", top: "0", bot: "20", ph: "6.2", om: "6", clay: "26" },

@@ -13,8 +13,8 @@ export interface DecodedDepth {
   bottom: number;
   /** The statistics the answer holds, in mapped units; null where the model (or the clip) has no value. */
   values: Partial<Record<string, number | null>>;
-  /** Offline: the clip's NoData (65535) was read here (said apart from a masked prediction). */
-  nodata?: boolean;
+  /** Offline: the clip's NoData value (65535 in the repository's clips, -32768 in SoilGrids' own) was read here (said apart from a masked prediction). */
+  nodata?: number;
 }
 
 export interface DecodedLayer {
@@ -117,7 +117,7 @@ export function decodeClips(json: ClipPayload, unitOf: (layer: string) => { dFac
     if (!depth) layer.depths.push((depth = { label: cell.depth, top, bottom, values: {} }));
     const nodata = cell.value === cell.nodata;
     depth.values[cell.statistic] = nodata ? null : cell.value;
-    if (nodata) depth.nodata = true;
+    if (nodata) depth.nodata = cell.nodata;
   }
   const first = json.snapshot_clips[0];
   return {

@@ -31,8 +31,8 @@ export const SOILGRIDS_RECORD: ProviderRecord = {
   organization: SOILGRIDS_ORGANIZATION,
   coverage:
     "Global land areas on a 250 m grid (Interrupted Goode Homolosine), six depth intervals (0-5, 5-15, 15-30, 30-60, " +
-    "60-100 and 100-200 cm; organic carbon stock 0-30 cm). Offline: four real clips (clay and silt, 0-5 and 5-15 cm, " +
-    "mean) of Sierra de Neiba, Dominican Republic, reprojected to EPSG:4326 by a third party.",
+    "60-100 and 100-200 cm; organic carbon stock 0-30 cm). Offline: the GeoTIFF clips the snapshot was given (EPSG:4326), " +
+    "named by what they cover.",
   data_kind: "modeled",
   status: "experimental",
   access_method:

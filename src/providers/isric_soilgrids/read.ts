@@ -6,7 +6,7 @@
  * each said in a warning.
  */
 import type { Static } from "elysia";
-import type { Observation } from "../../domain/observation";
+import type { GridObservation } from "../../domain/observation";
 import { retrievedAt } from "../../domain/retrieved-at";
 import { findProperty } from "../../catalog/properties";
 import type { PointValuesContext, PointValuesReading } from "../provider";
@@ -58,13 +58,15 @@ function transformations(layer: SoilGridsLayer, decoded: DecodedLayer) {
 interface Gaps {
   masked: string[];
   nodata: string[];
+  /** The NoData values those clips hold. */
+  nodataValues: Set<number>;
   missing: Map<string, string[]>;
   absent: string[];
   /** Values the answer holds that cannot be right, dropped (./checks.ts). */
   refused: string[];
 }
 
-function observation(layer: SoilGridsLayer, decoded: DecodedLayer, depth: DecodedDepth, mean: number, answer: SoilGridsAnswer, context: PointValuesContext): Static<typeof Observation> {
+function observation(layer: SoilGridsLayer, decoded: DecodedLayer, depth: DecodedDepth, mean: number, answer: SoilGridsAnswer, context: PointValuesContext): Static<typeof GridObservation> {
   const stats = statistics(layer, decoded, depth);
   const record = findProperty(layer.property);
   return {
@@ -105,10 +107,10 @@ function observation(layer: SoilGridsLayer, decoded: DecodedLayer, depth: Decode
   };
 }
 
-function readLayer(layer: SoilGridsLayer, answer: SoilGridsAnswer, context: PointValuesContext, gaps: Gaps): Static<typeof Observation>[] {
+function readLayer(layer: SoilGridsLayer, answer: SoilGridsAnswer, context: PointValuesContext, gaps: Gaps): Static<typeof GridObservation>[] {
   const decoded = answer.layers.find((l) => l.name === layer.name);
   const wanted = depthsOverlapping(layer, context.depthTop, context.depthBottom);
-  const out: Static<typeof Observation>[] = [];
+  const out: Static<typeof GridObservation>[] = [];
   for (const want of wanted) {
     const candidates = decoded?.depths.filter((d) => d.label === want.label) ?? [];
     const found = askedDepth(candidates, want, layer.name, gaps.refused);
@@ -117,11 +119,12 @@ function readLayer(layer: SoilGridsLayer, answer: SoilGridsAnswer, context: Poin
       continue;
     }
     const missing = STATISTICS.filter((s) => found.values[s] === undefined);
-    if (missing.length > 0 && !(answer.origin === "clip" && found.nodata)) gaps.missing.set(`${layer.name} ${found.label}`, missing);
+    if (missing.length > 0 && !(answer.origin === "clip" && found.nodata !== undefined)) gaps.missing.set(`${layer.name} ${found.label}`, missing);
     const depth = { ...found, values: plausibleValues(layer, found, gaps.refused) };
     const mean = depth.values.mean;
     if (mean === null || mean === undefined) {
-      if (mean === null) (depth.nodata ? gaps.nodata : gaps.masked).push(`${layer.name} ${depth.label}`);
+      if (mean === null) (depth.nodata !== undefined ? gaps.nodata : gaps.masked).push(`${layer.name} ${depth.label}`);
+      if (mean === null && depth.nodata !== undefined) gaps.nodataValues.add(depth.nodata);
       continue;
     }
     out.push(observation(layer, decoded, depth, mean, answer, context));
@@ -134,7 +137,7 @@ function gapWarnings(gaps: Gaps, answer: SoilGridsAnswer): string[] {
   if (gaps.masked.length > 0) {
     warnings.push(`SoilGrids has no prediction here (null) for ${gaps.masked.join(", ")}: the model masks water, built-up land and areas outside its soil mask, so no observation is served for them.`);
   }
-  if (gaps.nodata.length > 0) warnings.push(`The offline clip holds NoData (65535) in this cell for ${gaps.nodata.join(", ")}: no observation is served for them.`);
+  if (gaps.nodata.length > 0) warnings.push(`The offline clip holds NoData (${[...gaps.nodataValues].join(", ")}) in this cell for ${gaps.nodata.join(", ")}: no observation is served for them.`);
   if (gaps.missing.size > 0) {
     const list = [...gaps.missing].map(([where, stats]) => `${where}: ${stats.join(", ")}`).join("; ");
     warnings.push(
@@ -153,8 +156,8 @@ function gapWarnings(gaps: Gaps, answer: SoilGridsAnswer): string[] {
   return warnings;
 }
 
-export function readSoilGrids(answer: SoilGridsAnswer, context: PointValuesContext): PointValuesReading {
-  const gaps: Gaps = { masked: [], nodata: [], missing: new Map(), absent: [], refused: [] };
+export function readSoilGrids(answer: SoilGridsAnswer, context: PointValuesContext): PointValuesReading<Static<typeof GridObservation>> {
+  const gaps: Gaps = { masked: [], nodata: [], nodataValues: new Set(), missing: new Map(), absent: [], refused: [] };
   const observations = context.properties.flatMap((property) => {
     const layer = layerOfProperty(property);
     return layer ? readLayer(layer, answer, context, gaps) : [];

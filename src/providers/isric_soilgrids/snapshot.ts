@@ -6,10 +6,12 @@
  * the whole grid of each clip. Only validated numbers reach SQL.
  */
 import type { Database } from "bun:sqlite";
-import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import type { SnapshotStep } from "../provider";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { contentHash } from "../file-hash";
+import { basename, join, resolve } from "node:path";
+import { tileIndexOf, windowCell, type TileIndex } from "./window";
+import type { ImportFormat, SnapshotStep } from "../provider";
+import type { DatasetInfo } from "../../upstream/snapshot-schema";
 import { Payload, type SnapshotForm } from "../../upstream/transport";
 import type { ClipCell, ClipPayload } from "./answer";
 import { layerNamed, type SoilGridsLayer } from "./layers";
@@ -48,25 +50,38 @@ export interface Clip {
   width: number;
   height: number;
   nodata: number;
-  values: Uint16Array;
+  /** UInt16 (the repository's clips) or Int16 (SoilGrids' own VRTs, NoData -32768), as the file stores them; empty when read in place. */
+  values: Uint16Array | Int16Array;
+  /** A large tiled raster read window by window from its file at query time (./window.ts), instead of `values`. */
+  window?: TileIndex;
+}
+
+/** The command that converts a raster to what Loam reads, keeping SoilGrids' file name (docs/your-region.md). */
+export function warpCommand(file: string): string {
+  return `gdalwarp -t_srs EPSG:4326 -co TILED=YES -co COMPRESS=DEFLATE ${file} 4326/${file}`;
 }
 
 async function readClip(path: string, file: string, match: RegExpExecArray): Promise<{ clip: Clip; sha256: string }> {
-  const bytes = readFileSync(path);
   // Loaded by the snapshot build only: serving reads the stored cells, and the library costs ~20 ms at every start.
-  const { fromArrayBuffer } = await import("geotiff");
-  const tiff = await fromArrayBuffer(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  const { fromFile } = await import("geotiff");
+  const tiff = await fromFile(path);
   const image = await tiff.getImage();
   const [originLon, originLat] = image.getOrigin() as [number, number];
   const [cellW, cellH] = image.getResolution() as [number, number];
-  const epsg = image.getGeoKeys()?.GeographicTypeGeoKey;
-  if (epsg !== 4326) throw new Error(`${file}: not EPSG:4326 (GeographicTypeGeoKey ${String(epsg)})`);
-  const [band] = (await image.readRasters()) as unknown as Uint16Array[];
-  if (!(band instanceof Uint16Array)) throw new Error(`${file}: not a UInt16 band`);
+  const keys = image.getGeoKeys() ?? {};
+  const epsg = keys.GeographicTypeGeoKey;
+  // A projected raster (SoilGrids' own VRTs are Interrupted Goode Homolosine) has a ProjectedCSTypeGeoKey.
+  if (epsg !== 4326 || keys.ProjectedCSTypeGeoKey !== undefined) {
+    const crs = keys.ProjectedCSTypeGeoKey !== undefined ? `projected CRS ${String(keys.ProjectedCSTypeGeoKey)}` : `geographic CRS ${String(epsg)}`;
+    throw new Error(`${file} is in ${crs}, not EPSG:4326; convert it first: ${warpCommand(file)}`);
+  }
+  const window = await tileIndexOf(image as unknown as Parameters<typeof tileIndexOf>[0], resolve(path));
+  const [band] = window ? [window.signed ? new Int16Array(0) : new Uint16Array(0)] : ((await image.readRasters()) as unknown as (Uint16Array | Int16Array)[]);
+  if (!(band instanceof Uint16Array || band instanceof Int16Array)) throw new Error(`${file}: not a UInt16 or Int16 band (SoilGrids' VRTs are Int16)`);
   const nodata = image.getGDALNoData();
   const description = (image.fileDirectory as { ImageDescription?: string }).ImageDescription;
   return {
-    sha256: createHash("sha256").update(bytes).digest("hex"),
+    sha256: contentHash(path),
     clip: {
       file,
       band: typeof description === "string" && description ? description : file.replace(/\.tif$/, ""),
@@ -80,65 +95,106 @@ async function readClip(path: string, file: string, match: RegExpExecArray): Pro
       cellH: Math.abs(cellH),
       width: image.getWidth(),
       height: image.getHeight(),
-      nodata: nodata ?? 65535,
+      nodata: nodata ?? (band instanceof Int16Array ? -32768 : 65535),
       values: band,
+      ...(window ? { window } : {}),
     },
   };
 }
 
+function createTable(db: Database): void {
+  db.run(
+    `CREATE TABLE IF NOT EXISTS ${TABLE} (layer TEXT NOT NULL, depth TEXT NOT NULL, statistic TEXT NOT NULL, file TEXT NOT NULL, band TEXT NOT NULL, sha256 TEXT NOT NULL, crs TEXT NOT NULL, ` +
+      "origin_lon REAL NOT NULL, origin_lat REAL NOT NULL, cell_w REAL NOT NULL, cell_h REAL NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL, nodata INTEGER NOT NULL, cells BLOB NOT NULL, " +
+      "dataset TEXT NOT NULL, sample TEXT NOT NULL, window TEXT, PRIMARY KEY (layer, depth, statistic))",
+  );
+}
+
+/** Store the clips (each replaces the clip of its layer, depth and statistic held), as part of dataset `dataset`. */
+async function storeClips(db: Database, paths: readonly string[], dataset: string, log: (line: string) => void): Promise<Box[]> {
+  const boxes: Box[] = [];
+  const insert = db.query(`INSERT OR REPLACE INTO ${TABLE} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  for (const path of paths) {
+    const file = basename(path);
+    const { clip: c, sha256 } = await readClip(path, file, FILE_NAME.exec(file)!);
+    insert.run(c.layer, c.depth, c.statistic, c.file, c.band, sha256, c.crs, c.originLon, c.originLat, c.cellW, c.cellH, c.width, c.height, c.nodata, new Uint8Array(c.values.buffer, c.values.byteOffset, c.values.byteLength), dataset, c.values instanceof Int16Array ? "int16" : "uint16", c.window ? JSON.stringify(c.window) : null);
+    log(`${SOILGRIDS_ID}: ${file} (${c.width} x ${c.height}${c.window ? `, read in place from ${c.window.path} at query time: keep it there` : ""})`);
+    boxes.push(clipBox(c));
+  }
+  return boxes;
+}
+
+/** The datasets the clip table holds now (one per import place), replacing the ones listed before: a clip replaced by a newer one leaves no stale entry. */
+function clipDatasets(db: Database): DatasetInfo[] {
+  db.query("DELETE FROM snapshot_info WHERE key LIKE ?").run(`dataset:${SOILGRIDS_ID}:%`);
+  const groups = new Map<string, Clip[]>();
+  const rows = db.query<{ dataset: string }, []>(`SELECT dataset FROM ${TABLE} ORDER BY layer, depth, statistic`).all();
+  clipsOf(db, true).forEach((clip, i) => groups.set(rows[i]!.dataset, [...(groups.get(rows[i]!.dataset) ?? []), clip]));
+  const importedAt = new Date().toISOString();
+  return [...groups].map(([id, clips]) => {
+    const place = id === CLIP_PLACE.id ? CLIP_PLACE.name : `imported, ${id}`;
+    const label = `SoilGrids 2.0 clips (${clips.length}: ${clips.map((c) => c.file.replace(/\.tif$/, "")).join(", ")}; ${place})`;
+    return { kind: SOILGRIDS_ID, id, label, vintage: null, source: id === CLIP_PLACE.id ? FOLDER : "loam import", rows: { [TABLE]: clips.length }, importedAt, bbox: unionBox(clips.map(clipBox)) };
+  });
+}
+
+const isClipName = (file: string) => {
+  const match = FILE_NAME.exec(file);
+  return match !== null && layerNamed(match[1]!) !== undefined;
+};
+
+export const SOILGRIDS_FORMATS: readonly ImportFormat[] = [
+  {
+    name: "SoilGrids GeoTIFF",
+    description: "GeoTIFFs named <property>_<depth>_<statistic>.tif (clay_0-5cm_mean.tif) in EPSG:4326, as gdal_translate/gdalwarp make from SoilGrids' VRTs; another CRS is refused with the gdalwarp command that converts it",
+  },
+];
+
 export const SOILGRIDS_SNAPSHOT: SnapshotStep = {
-  // 2: the clips' dataset is named by their place and states their extent.
-  layout: "2",
+  // 2: the clips' dataset is named by their place and states their extent; 3: each clip names the dataset it came with.
+  layout: "3",
+  create: createTable,
   async import(db: Database, dataDir: string, log: (line: string) => void) {
-    db.run(
-      `CREATE TABLE ${TABLE} (layer TEXT NOT NULL, depth TEXT NOT NULL, statistic TEXT NOT NULL, file TEXT NOT NULL, band TEXT NOT NULL, sha256 TEXT NOT NULL, crs TEXT NOT NULL, ` +
-        "origin_lon REAL NOT NULL, origin_lat REAL NOT NULL, cell_w REAL NOT NULL, cell_h REAL NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL, nodata INTEGER NOT NULL, cells BLOB NOT NULL, PRIMARY KEY (layer, depth, statistic))",
-    );
+    createTable(db);
     const folder = join(dataDir, FOLDER);
     if (!existsSync(folder)) return { datasets: [], warnings: [`${SOILGRIDS_ID}: no ${FOLDER} in the data directory; the snapshot holds no SoilGrids clip.`] };
-    const insert = db.query(`INSERT INTO ${TABLE} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     const files = readdirSync(folder).filter((f) => f.endsWith(".tif")).sort();
-    const warnings: string[] = [];
-    let rows = 0;
-    const boxes: Box[] = [];
-    for (const file of files) {
-      const match = FILE_NAME.exec(file);
-      if (!match || !layerNamed(match[1]!)) {
-        warnings.push(`${SOILGRIDS_ID}: ${file} is not named <layer>_<depth>_<statistic>.tif of a SoilGrids layer; skipped.`);
-        continue;
-      }
-      const { clip, sha256 } = await readClip(join(folder, file), file, match);
-      const c = clip;
-      insert.run(c.layer, c.depth, c.statistic, c.file, c.band, sha256, c.crs, c.originLon, c.originLat, c.cellW, c.cellH, c.width, c.height, c.nodata, new Uint8Array(c.values.buffer, c.values.byteOffset, c.values.byteLength));
-      rows += 1;
-      boxes.push(clipBox(c));
-      log(`${SOILGRIDS_ID}: ${file} (${c.width} x ${c.height})`);
-    }
-    const importedAt = new Date().toISOString();
-    const names = files.filter((f) => FILE_NAME.test(f)).map((f) => f.replace(/\.tif$/, ""));
-    const label = `SoilGrids 2.0 clips (${rows}: ${names.join(", ")}; ${CLIP_PLACE.name})`;
-    const datasets = rows === 0 ? [] : [{ kind: SOILGRIDS_ID, id: CLIP_PLACE.id, label, vintage: null, source: FOLDER, rows: { [TABLE]: rows }, importedAt, bbox: unionBox(boxes) }];
-    return { datasets, warnings };
+    const warnings = files.filter((f) => !isClipName(f)).map((f) => `${SOILGRIDS_ID}: ${f} is not named <layer>_<depth>_<statistic>.tif of a SoilGrids layer; skipped.`);
+    await storeClips(db, files.filter(isClipName).map((f) => join(folder, f)), CLIP_PLACE.id, log);
+    return { datasets: clipDatasets(db), warnings };
+  },
+  formats: SOILGRIDS_FORMATS,
+  formatOf: (path) => (existsSync(path) && statSync(path).isFile() && isClipName(basename(path)) ? SOILGRIDS_FORMATS[0]!.name : null),
+  async importFiles(db, paths, { log }) {
+    createTable(db);
+    // The clips of one import are one place, named by the box they cover.
+    const pending = "(importing)";
+    const box = unionBox(await storeClips(db, paths, pending, log))!;
+    const place = `lon ${box[0].toFixed(3)} to ${box[2].toFixed(3)}, lat ${box[1].toFixed(3)} to ${box[3].toFixed(3)}`;
+    db.query(`UPDATE ${TABLE} SET dataset = ? WHERE dataset = ?`).run(place, pending);
+    return { datasets: clipDatasets(db), warnings: [] };
   },
 };
 
 const loaded = new WeakMap<Database, Clip[]>();
 
 /** The clips of an opened snapshot, read once (none in a snapshot built without them). */
-export function clipsOf(db: Database): Clip[] {
+export function clipsOf(db: Database, fresh = false): Clip[] {
   const kept = loaded.get(db);
-  if (kept) return kept;
+  if (kept && !fresh) return kept;
   const exists = db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?").get(TABLE);
   const rows = exists && exists.n > 0
     ? db.query<Record<string, unknown>, []>(`SELECT * FROM ${TABLE} ORDER BY layer, depth, statistic`).all()
     : [];
   const clips = rows.map((r) => {
     const blob = r.cells as Uint8Array;
-    const values = new Uint16Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+    const bytes = blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength);
+    const values = r.sample === "int16" ? new Int16Array(bytes) : new Uint16Array(bytes);
     return {
       file: String(r.file), band: String(r.band), layer: String(r.layer), depth: String(r.depth), statistic: String(r.statistic), crs: String(r.crs),
       originLon: Number(r.origin_lon), originLat: Number(r.origin_lat), cellW: Number(r.cell_w), cellH: Number(r.cell_h),
       width: Number(r.width), height: Number(r.height), nodata: Number(r.nodata), values,
+      ...(typeof r.window === "string" ? { window: JSON.parse(r.window) as TileIndex } : {}),
     };
   });
   loaded.set(db, clips);
@@ -156,7 +212,7 @@ export function cellOf(clip: Clip, longitude: number, latitude: number): ClipCel
     origin: [clip.originLon, clip.originLat], cell_size: [clip.cellW, clip.cellH], width: clip.width, height: clip.height, nodata: clip.nodata,
     pixel: { column, row },
     cell_center: [clip.originLon + (column + 0.5) * clip.cellW, clip.originLat - (row + 0.5) * clip.cellH],
-    value: clip.values[row * clip.width + column]!,
+    value: clip.window ? windowCell(clip.window, column, row) : clip.values[row * clip.width + column]!,
   };
 }
 
@@ -177,10 +233,13 @@ export function pointForm<P extends { latitude: number; longitude: number; layer
   };
 }
 
-/** The grid query's offline form: every clip with its cells (a few thousand each). */
+/**
+ * The grid query's offline form: every clip with its cells (a few thousand each). A raster read in place
+ * (millions of cells) is not sent as one grid: its points answer, the map draws the stored clips.
+ */
 export const gridForm: SnapshotForm<Record<string, never>> = {
   prepare(snapshot) {
-    const clips = clipsOf(snapshot.db);
+    const clips = clipsOf(snapshot.db).filter((c) => !c.window);
     return () =>
       Payload.ofJson({
         clips: clips.map((c) => ({

@@ -21,7 +21,7 @@ const ABSENT_NOTE = "Only selected analyses were run on many layers: a property 
 export function coverageNote(source: SourceDescription): string {
   if (source.kind !== "snapshot") return "";
   const coverage = source.coverage?.filter((c) => c.startsWith("KSSL")) ?? [];
-  return ` The offline snapshot holds only ${coverage.join("; ") || "no laboratory pedons"}.`;
+  return coverage.length > 0 ? ` The offline snapshot holds only ${coverage.join("; ")}.` : " The offline snapshot holds no laboratory pedons.";
 }
 
 export function notFoundMessage(key: PedonKey, source: SourceDescription): string {

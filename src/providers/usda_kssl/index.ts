@@ -9,6 +9,7 @@ import { coverageNote, notFoundMessage, pedonDetail, POINT_WARNING } from "./det
 import { greatGroupsOf, normalizeCollection, sampledAs } from "./normalize";
 import { bboxQuery, countQuery, extentQuery, pedonQuery } from "./queries";
 import { parsePedonKey } from "../../domain/pedon-key";
+import { KSSL_SNAPSHOT } from "./snapshot";
 
 export const usdaKssl: PedonProvider<RowAnswer, RowAnswer> = {
   id: KSSL_ID,
@@ -19,6 +20,7 @@ export const usdaKssl: PedonProvider<RowAnswer, RowAnswer> = {
   columns: KSSL_PROPERTY_COLUMNS,
   queries: { [bboxQuery.kind]: bboxQuery, [pedonQuery.kind]: pedonQuery, [extentQuery.kind]: extentQuery, [countQuery.kind]: countQuery },
   connect: usdaTransport,
+  snapshot: KSSL_SNAPSHOT,
   // Each lab collection the snapshot holds (a state's pedons) is a place; its extent is the pedons collection's.
   placeDatasets: LAB_COLLECTION_DATASETS,
   pedons: {
@@ -36,7 +38,7 @@ export const usdaKssl: PedonProvider<RowAnswer, RowAnswer> = {
     one: { query: pedonQuery, params: (pedonKey) => ({ pedonKey }), found: (answer) => answer.typed.rows.length > 0 },
     greatGroups: (answer) => greatGroupsOf(answer.typed),
     extent: { query: extentQuery, read: extentOfRow },
-    count: { query: countQuery, read: (answer: RowAnswer) => Number(answer.typed.rows[0]?.[0] ?? 0) },
+    count: { query: countQuery, read: (answer: RowAnswer) => Number(answer.typed.rows[0]?.[0] ?? 0), unlocated: (answer: RowAnswer) => Number(answer.typed.rows[0]?.[1] ?? 0) },
     coverageNote,
     notFoundMessage,
     detail: pedonDetail,

@@ -50,7 +50,8 @@ ORDER BY p.pedon_key`;
 }
 
 export const LAB_EXTENT_COLUMNS = ["min_lon", "min_lat", "max_lon", "max_lat"] as const;
-export const LAB_COUNT_COLUMNS = ["matched"] as const;
+/** The located pedons of a box, and the source's pedons with no site coordinates (never in a box; the OGC collection says how many). */
+export const LAB_COUNT_COLUMNS = ["matched", "unlocated"] as const;
 
 /** The extent of every pedon with site coordinates (the OGC collection's spatial extent). */
 export function labExtentSql(): string {
@@ -170,11 +171,13 @@ function prepareExtent(file: SnapshotFile): () => Payload {
 /** How many located pedons a box holds (numberMatched of the OGC pedons collection): one COUNT over the same condition as prepareBbox. */
 function prepareCount(file: SnapshotFile): (params: Pick<BboxParams, "bbox">) => Payload {
   const p = LAB_TABLES.p;
-  const types: SqlType[] = ["int"];
+  const types: SqlType[] = ["int", "int"];
   const of = (rows: Row[]) => answer(COUNT_ROWS, rows, types);
-  if (!file.has(p, "latitude_decimal_degrees") || !file.has(p, "longitude_decimal_degrees")) return () => of([{ matched: 0 }]);
+  if (!file.has(p, "latitude_decimal_degrees") || !file.has(p, "longitude_decimal_degrees")) return () => of([{ matched: 0, unlocated: 0 }]);
   const statement = file.db.prepare<Row, [number, number, number, number]>(
-    `SELECT count(*) AS matched FROM ${p} p
+    `SELECT count(*) AS matched,
+       (SELECT count(*) FROM ${p} u WHERE u.latitude_decimal_degrees IS NULL OR u.longitude_decimal_degrees IS NULL) AS unlocated
+     FROM ${p} p
      WHERE p.latitude_decimal_degrees IS NOT NULL AND p.longitude_decimal_degrees IS NOT NULL
        AND CAST(p.longitude_decimal_degrees AS REAL) BETWEEN ?1 AND ?3
        AND CAST(p.latitude_decimal_degrees AS REAL) BETWEEN ?2 AND ?4`,

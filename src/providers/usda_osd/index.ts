@@ -13,7 +13,7 @@ import { parseOsd, seriesKey } from "./parse";
 import { KNOWN_SERIES_QUERY, MUNSELL_QUERY, SERIES_QUERY } from "./queries";
 import { buildSeriesBody, OSD_PROVIDER_ID } from "./series";
 import { osdLiveTransport } from "./transport";
-import { importOsd, OSD_LAYOUT } from "./import";
+import { createOsdTables, importOsd, importOsdFiles, OSD_FORMATS, OSD_LAYOUT, osdFormatOf } from "./import";
 import { retrievedAt } from "../../domain/retrieved-at";
 
 export const usdaOsd: SeriesProvider = {
@@ -27,7 +27,7 @@ export const usdaOsd: SeriesProvider = {
   columns: [],
   queries: { series: SERIES_QUERY, munsell: MUNSELL_QUERY, known: KNOWN_SERIES_QUERY },
   // The OSD files byte-exact and the Munsell renotation table, in usda_osd_* (docs/decisions.md#series).
-  snapshot: { layout: OSD_LAYOUT, import: importOsd },
+  snapshot: { layout: OSD_LAYOUT, create: createOsdTables, import: importOsd, formats: OSD_FORMATS, formatOf: osdFormatOf, importFiles: importOsdFiles },
   // As the USDA providers: the offline snapshot when that is what Loam opened, else live (SDA mode).
   connect({ config, upstreams }: ConnectContext) {
     return offlineSnapshot(upstreams) ?? osdLiveTransport({ urlPattern: settingOf(config, OSD_URL_SETTING), timeoutMs: config.upstreamTimeoutMs, dataDir: config.dataDir });

@@ -38,7 +38,7 @@ export const SCAN_CATALOG_RECORD: ProviderRecord = {
   coverage:
     "About 200 automated stations in most US states, Puerto Rico and the US Virgin Islands, measuring soil moisture and " +
     "soil temperature at 2, 4, 8, 20 and 40 inches (5.08 to 101.6 cm). Offline: the metadata of every active SCAN " +
-    "station and three hourly soil-moisture series at 2 in (stations 2057, 2092, 2015; 2007 to 2013, as ISMN redistributes them).",
+    "station and the hourly series of the ISMN files the snapshot was given (as ISMN redistributes them).",
   data_kind: "observed",
   status: "experimental",
   access_method:

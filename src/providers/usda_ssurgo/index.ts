@@ -11,6 +11,7 @@ import { checkMapUnitKey, MAP_UNIT_KEYS, mapUnitKeysAtPoint, mapUnitNotFound, ma
 import { extentQuery, polygonByKeyQuery, polygonQuery, polygonsOf, ssurgoPolygonKey } from "./polygons";
 import { areaPolygonQuery, areaPolygonsOf } from "./area-polygons";
 import { SSURGO_SUMMARY_PROPERTIES } from "./summary-properties";
+import { SSURGO_SNAPSHOT } from "./snapshot";
 
 export const usdaSsurgo: PointProvider<RowAnswer> = {
   id: SSURGO_ID,
@@ -21,6 +22,7 @@ export const usdaSsurgo: PointProvider<RowAnswer> = {
   columns: SSURGO_PROPERTIES,
   queries: { [pointQuery.kind]: pointQuery, [mapUnitQuery.kind]: mapUnitQuery, [polygonQuery.kind]: polygonQuery, [extentQuery.kind]: extentQuery, [polygonByKeyQuery.kind]: polygonByKeyQuery, [areaPolygonQuery.kind]: areaPolygonQuery },
   connect: usdaTransport,
+  snapshot: SSURGO_SNAPSHOT,
   // Each survey area the snapshot holds is a place, with its polygons' box.
   placeDatasets: SURVEY_AREA_DATASETS,
   point: { dataKind: "mapped_survey", note: "Mapped survey data are not a laboratory observation at the queried point.", scope: SSURGO_SCOPE, query: pointQuery, normalize: normalizePoint },

@@ -105,7 +105,7 @@ export function checkMapUnitKey(mukey: string): string {
 export function mapUnitNotFound(key: string, source: SourceDescription): string {
   // Its own places among the snapshot's datasets, in area-symbol order (docs/decisions.md#provider-words).
   const places = (source.datasets ?? []).filter((d) => d.kind === SURVEY_AREA_DATASETS).sort((a, b) => a.id.localeCompare(b.id)).map((d) => d.label);
-  const coverage = source.kind === "snapshot" ? ` The offline snapshot holds only ${places.join("; ") || "a few survey areas"}.` : "";
+  const coverage = source.kind !== "snapshot" ? "" : places.length > 0 ? ` The offline snapshot holds only ${places.join("; ")}.` : " The offline snapshot holds no survey area.";
   return `No map unit with key ${key} in ${SSURGO_ID} (STATSGO2 map units are not served).${coverage}`;
 }
 

@@ -15,7 +15,7 @@ import { findProperty } from "../../catalog/properties";
 import { NEAREST_SITES_QUERY, SITE_QUERY, SITES_IN_BOX_QUERY } from "./queries";
 import { GEOCHEM_PROVIDER_ID, type GeochemRows } from "./rows";
 import { geochemLiveTransport } from "./transport";
-import { GEOCHEM_LAYOUT, importGeochem } from "./import";
+import { createGeochemTables, GEOCHEM_FORMATS, GEOCHEM_LAYOUT, geochemFormatOf, importGeochem, importGeochemFiles } from "./import";
 
 /** The warnings every site answer carries (docs/decisions.md#geochem). */
 const SITE_WARNINGS = [
@@ -49,7 +49,7 @@ export const usgsGeochem: SampleSiteProvider<GeochemRows> = {
   })),
   queries: { inBox: SITES_IN_BOX_QUERY, nearest: NEAREST_SITES_QUERY, site: SITE_QUERY },
   // The DS 801 file, stored cell for cell in usgs_geochem_* (docs/decisions.md#geochem-file).
-  snapshot: { layout: GEOCHEM_LAYOUT, import: importGeochem },
+  snapshot: { layout: GEOCHEM_LAYOUT, create: createGeochemTables, import: importGeochem, formats: GEOCHEM_FORMATS, formatOf: geochemFormatOf, importFiles: importGeochemFiles },
   // As the series provider does: the offline snapshot when that is what Loam opened, else the live file.
   connect({ config, upstreams, now }: ConnectContext) {
     return offlineSnapshot(upstreams) ?? geochemLiveTransport({ url: settingOf(config, GEOCHEM_URL_SETTING), timeoutMs: config.upstreamTimeoutMs, now });

@@ -8,6 +8,10 @@ import { UpstreamError } from "../../errors";
 import { tableExists } from "../../upstream/snapshot-schema";
 import { GEOCHEM_PROVIDER_ID } from "./rows";
 import { indexGeochem, type GeochemIndex } from "./table";
+import { SITE_COLUMNS } from "./file";
+
+const NOT_IMPORTED =
+  "This instance's offline snapshot holds no USGS DS 801 geochemistry sites (the file was not imported): add it with 'loam import usgs_geochem Appendix_2b_Top5_18Sept2013.txt', or run Loam in live mode.";
 
 const indexes = new WeakMap<Database, GeochemIndex>();
 
@@ -18,6 +22,12 @@ export function snapshotGeochem(db: Database): GeochemIndex {
     throw new UpstreamError("The offline snapshot holds no geochemistry sites (it was built without geochem/ or before usgs_geochem): rebuild it with 'npm run snapshot:build'.", GEOCHEM_PROVIDER_ID);
   }
   const header = db.query<{ name: string; unit: string }, []>("SELECT name, unit FROM usgs_geochem_column ORDER BY position").all();
+  if (header.length === 0) {
+    // A snapshot made by `loam import` of other sources: an empty table, and a note saying how to add the file.
+    const empty = { ...indexGeochem({ columns: [...SITE_COLUMNS], units: SITE_COLUMNS.map(() => ""), rows: [] }, new Date(0).toISOString()), note: NOT_IMPORTED };
+    indexes.set(db, empty);
+    return empty;
+  }
   const info = db.query<{ value: string }, []>("SELECT value FROM snapshot_info WHERE key = 'geochem'").get();
   const rows = db
     .query<{ cells: string }, []>("SELECT cells FROM usgs_geochem_site ORDER BY site_id")

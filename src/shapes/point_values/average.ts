@@ -97,14 +97,15 @@ function derive(parts: readonly Part[], top: number, bottom: number): Obs {
 }
 
 /** One derived observation per property over [top, bottom), with the warnings of what could not be averaged. */
-export function weightedAverages(observations: readonly Obs[], top: number, bottom: number): { observations: Obs[]; warnings: string[] } {
+export function weightedAverages<O extends Obs>(observations: readonly O[], top: number, bottom: number): { observations: O[]; warnings: string[] } {
   const byProperty = new Map<string, Part[]>();
   for (const observation of observations) {
     const part = { observation, top: Math.max(top, observation.depth.top_cm), bottom: Math.min(bottom, observation.depth.bottom_cm) };
     if (part.bottom <= part.top) continue;
     byProperty.set(observation.property.id, [...(byProperty.get(observation.property.id) ?? []), part]);
   }
-  const out: Obs[] = [];
+  // A derived observation keeps its parts' context (derive: a grid cell's stays a grid cell's).
+  const out: O[] = [];
   const warnings: string[] = [];
   for (const [property, unsorted] of byProperty) {
     const parts = [...unsorted].sort((a, b) => a.top - b.top);
@@ -122,7 +123,7 @@ export function weightedAverages(observations: readonly Obs[], top: number, bott
     if (from !== top || to !== bottom) {
       warnings.push(`${property}: values cover only ${cm(from)}-${cm(to)} cm of the asked ${top}-${bottom} cm; its weighted average is over ${cm(from)}-${cm(to)} cm (its depth says so).`);
     }
-    out.push(derive(parts, from, to));
+    out.push(derive(parts, from, to) as O);
   }
   return { observations: out, warnings };
 }

@@ -1,7 +1,7 @@
 /** Models of the point_values shape (docs/architecture.md#shapes): values at a point by property and depth, and a layer as a grid. */
 import { t } from "elysia";
 import { COORDINATE_PARAMETERS, DEPTH_PARAMETERS, FORMAT_PARAMETER, closed, nullable, envelope } from "../../domain/model";
-import { DataKind, Observation } from "../../domain/observation";
+import { DataKind, GridObservation } from "../../domain/observation";
 import { LicenseRecord } from "../../domain/observation";
 import { PropertyReference } from "../../catalog/model";
 
@@ -51,7 +51,8 @@ export const ModeledResponse = envelope(
   {
     query: ModeledQuery,
     data_kind: t.Union(DataKind.anyOf, { description: "What the provider's values are, as it declares (a model's predictions: modeled)." }),
-    observations: t.Array(Observation, {
+    // A modeled raster's values: each carries its grid_context (a typed client reads it as such).
+    observations: t.Array(GridObservation, {
       description: "One per property and provider depth overlapping the interval (method=weighted_average: one derived observation per property); each with the provider's context (a modeled raster cell: grid_context).",
     }),
   },

@@ -9,6 +9,7 @@ import { staleWarnings, unsupportedWarnings, type DataAnswer, type DataDeps } fr
 import type { RawLocationQuery } from "../../answer/raw-location";
 import { ValidationError } from "../../errors";
 import type { PointValuesProvider, PointValuesReading } from "../../providers/provider";
+import type { GridObservation } from "../../domain/observation";
 import type { ModeledQuery, ModeledResponse } from "./model";
 import { AVERAGE_WARNING, weightedAverages } from "./average";
 import { rawValuesAtPoint, valuesAtPoint, type PointQuery, type PointValuesRoute } from "./service";
@@ -31,7 +32,7 @@ function servedOf(provider: PointValuesProvider, properties: readonly string[]):
 /** The route's query and the raw route's (the spec's LocationQuery, no method: answered as method=none). */
 type ModeledRouteQuery = PointQuery & { method?: EffectiveModeledQuery["method"] };
 
-const MODELED: PointValuesRoute<PointValuesProvider, ModeledRouteQuery, PointValuesReading, object> = {
+const MODELED: PointValuesRoute<PointValuesProvider, ModeledRouteQuery, PointValuesReading<Static<typeof GridObservation>>, object> = {
   name: "modeled",
   path: "/v1/soil/modeled",
   seam: (provider) => ({ part: provider.pointValues, params: (asked) => asked, read: (answer, context) => provider.pointValues.read(answer, context) }),

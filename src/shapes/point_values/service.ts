@@ -69,7 +69,7 @@ export interface PointValuesRoute<V extends OperationalProvider, Q extends Point
   /** Warnings about the reading said before the provider's own (what its context is). */
   lead?(reading: R, query: Q): string[];
   /** Observations the route derives from the reading (a weighted average) and their warnings, said after the provider's; null: the reading's own. */
-  derive?(reading: R, query: Q): { observations: Obs[]; warnings: string[] } | null;
+  derive?(reading: R, query: Q): { observations: R["observations"]; warnings: string[] } | null;
   /** Asked properties another route serves (their warnings), and the rest, warned of when the provider does not serve them. */
   elsewhere?(provider: V, query: Q): { warnings: string[]; rest: string[] };
   /** The members the route's model adds after `observations`. */
@@ -99,7 +99,7 @@ async function ask<V extends OperationalProvider, Q extends PointQuery, R extend
 }
 
 /** The route's envelope: api_version, status, query, data_kind, observations, the route's members, cache, warnings. */
-export type PointValuesBody<Q, X> = { api_version: string; status: "experimental"; query: Q; data_kind: PointValuesPart<unknown, unknown>["dataKind"]; observations: Obs[] } & X & {
+export type PointValuesBody<Q, X, O = Obs> = { api_version: string; status: "experimental"; query: Q; data_kind: PointValuesPart<unknown, unknown>["dataKind"]; observations: O[] } & X & {
   cache: ReturnType<typeof cacheMetadata>;
   warnings: string[];
 };
@@ -110,7 +110,7 @@ export async function valuesAtPoint<V extends OperationalProvider, Q extends Poi
   provider: V,
   route: PointValuesRoute<V, Q, R, X>,
   query: E,
-): Promise<DataAnswer<PointValuesBody<E, X>>> {
+): Promise<DataAnswer<PointValuesBody<E, X, R["observations"][number]>>> {
   const { seam, asked, cached, cache, source } = await ask(deps, provider, route, query);
   return {
     key: `${route.name}|${JSON.stringify(query)}`,
@@ -135,7 +135,7 @@ export async function valuesAtPoint<V extends OperationalProvider, Q extends Poi
           ...unsupportedWarnings(provider, elsewhere.rest),
           ...route.sourceWarnings(source, cache),
         ],
-      } as PointValuesBody<E, X>;
+      } as PointValuesBody<E, X, R["observations"][number]>;
     },
   };
 }

@@ -20,6 +20,8 @@ export const MODELED_SPEC: TableSpec<Row> = {
       model: GridObservation,
       at: "observations[]",
       of: (row) => row.observation,
+      // The source's and the point's members by their own names, as the location CSV has them (provider, retrieved_at, latitude: docs/decisions.md#csv-columns).
+      prefix: { source: "", location: "" },
       cells: {
         transformations: ({ observation }) => joinTransformations(observation.transformations),
         warnings: ({ observation, warnings }) => rowWarnings(observation.warnings, warnings),

@@ -8,11 +8,13 @@ import { documentedRoute, PLANNED_PROVIDER_ERROR, UPSTREAM_ERRORS } from "../../
 import { parsedQuery, strictQuery, type QueryOf } from "../../http/query";
 import { nextPageHref, setNextLink } from "../../http/paging";
 import type { Send } from "../../http/response";
+import { representationOf } from "../../http/negotiate";
 import { ValidationError } from "../../errors";
 import type { DataDeps } from "../../answer";
 import { otherProviders } from "../../answer/providers";
 import { boxOrNear } from "../../domain/bbox";
-import { STATION_COLLECTION_TABLE, SERIES_TABLE } from "./table";
+import { stationCollectionTable, SERIES_TABLE } from "./table";
+import { retrievedAt } from "../../domain/retrieved-at";
 import {
   MAX_NEAR_STATIONS,
   rawStationParams,
@@ -73,9 +75,11 @@ export function siteSeries(deps: StationRouteDeps) {
       async ({ query, request, set }) => {
         const read = stationsQuery.queryOf(query);
         const provider = stationProvider(deps, providerName(read.provider, request));
-        const { answer, next } = await stations(deps, provider, effectiveStationsQuery(read, request), (cursor) => nextPageHref(request, cursor));
+        // A CSV holds every page (docs/decisions.md#csv-whole): read.csv and pandas cannot follow a Link header.
+        const { answer, next } = await stations(deps, provider, effectiveStationsQuery(read, request), (cursor) => nextPageHref(request, cursor), representationOf(request) === "csv");
         setNextLink(set.headers, next);
-        return deps.send(answer, request, set, STATION_COLLECTION_TABLE);
+        const source = deps.connected.sourceOf(provider);
+        return deps.send(answer, request, set, stationCollectionTable((body) => retrievedAt(source, Date.parse(body.cache.stored_at))));
       },
       {
         transform: stationsQuery.transform,

@@ -5,7 +5,7 @@
  */
 import { t, type Static } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { BBOX_PATTERN, CacheMetadata, FORMAT_PARAMETER, closed, nullable, queryInteger, queryNumber, envelope } from "../../domain/model";
+import { BBOX_PATTERN, CacheMetadata, CURSOR_PARAMETER, FORMAT_PARAMETER, closed, nullable, queryInteger, queryNumber, envelope } from "../../domain/model";
 import { distanceKm, notRepresentative, siteFeature } from "../sites/model";
 import { SourceDisagreement, StationProperties, StationSensor, StationSource } from "../../domain/station";
 import { Transformation } from "../../catalog/model";
@@ -38,7 +38,7 @@ export const StationsQueryParams = t.Object({
   ),
   near: t.Optional(t.String({ maxLength: 100, default: "", description: "latitude,longitude: the stations nearest this point, nearest first, each with distance_km, instead of a box; no cursor." })),
   limit: t.Optional(queryInteger({ minimum: 1, maximum: MAX_STATION_LIMIT, default: DEFAULT_STATION_LIMIT, description: `Most stations per page, 1 to ${MAX_STATION_LIMIT} (with near: 1 to ${MAX_NEAR_STATIONS}).` })),
-  cursor: t.Optional(t.String({ maxLength: 512, default: "", description: "The `next` cursor of the previous page of the same query (bbox and provider); absent for the first page." })),
+  ...CURSOR_PARAMETER,
   ...PROVIDER_PARAMETER,
   ...FORMAT_PARAMETER,
 });

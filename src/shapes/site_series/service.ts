@@ -13,7 +13,7 @@
 import { NotFoundError, ValidationError } from "../../errors";
 import { cacheMetadata, describeCache, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../../answer";
 import { defaultProvider, fitFor, providerQuery, resolveProvider } from "../../answer/providers";
-import { boxCursors, boxPage, nearestSites, oneSite, siteKey } from "../sites/service";
+import { boxCursors, boxPage, boxPages, nearestSites, oneSite, siteKey } from "../sites/service";
 import type { CachedAnswer } from "../../upstream/cache";
 import type { StationReading } from "../../domain/station";
 import type { StationProvider } from "../../providers/provider";
@@ -66,28 +66,33 @@ export async function stations(
   provider: StationProvider,
   query: EffectiveStationsQuery,
   nextPath: (cursor: string) => string,
+  whole = false,
 ): Promise<{ answer: DataAnswer<StationCollection>; next: string | null }> {
   let found: { cached: CachedAnswer<unknown>; sites: StationReading[] };
+  let cache: CacheDescriptor | undefined;
   let after: string | null = null;
   let next: string | null = null;
   let truncated = false;
   if (query.bbox) {
     const cursors = cursorsOf(provider, query.bbox);
     after = cursors.positionOf(query.cursor);
-    const boxed = await boxPage(deps, provider, provider.stations, { bbox: query.bbox, after, limit: query.limit });
-    [found, truncated] = [boxed, boxed.truncated];
-    if (boxed.nextAfter !== null) next = nextPath(cursors.cursorAfter(boxed.nextAfter));
+    // A CSV holds every page from the cursor on (docs/decisions.md#csv-whole).
+    const paging = whole ? { after, limit: MAX_STATION_LIMIT, whole, rows: "rows (stations)" } : { after, limit: query.limit, whole };
+    const bbox = query.bbox;
+    const read = await boxPages(deps, provider, provider.stations, (position, limit) => ({ bbox, after: position, limit }), paging);
+    [found, truncated, cache] = [{ cached: read.pages[0]!.cached, sites: read.sites }, read.truncated, read.cache];
+    if (read.nextAfter !== null) next = nextPath(cursors.cursorAfter(read.nextAfter));
   } else {
     const [latitude, longitude] = query.near!;
     found = await nearestSites(deps, provider, provider.stations, { latitude, longitude, limit: query.limit });
   }
   const { cached, sites: page } = found;
   const source = deps.connected.sourceOf(provider);
-  const cache = describeCache(cached, deps.cacheTtlSeconds);
+  cache ??= describeCache(cached, deps.cacheTtlSeconds);
   return {
     next,
     answer: {
-      key: `stations|${provider.id}|${JSON.stringify(query)}`,
+      key: `stations|${provider.id}|${JSON.stringify(query)}${whole ? "|whole" : ""}`,
       cache,
       body: () => {
         const warnings = [...provider.stations.warnings(source)];

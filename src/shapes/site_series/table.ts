@@ -8,10 +8,11 @@ import { Type } from "@sinclair/typebox";
 import type { CsvTable } from "../../http/response";
 import { toCsv, type Column } from "../../tables/csv";
 import { CACHE_OMITTED, CACHE_WHY, deriveColumns, ENVELOPE_OMITTED, pointFeaturePart, itemsOf, type TableSpec } from "../../tables/derive";
-import { joinTransformations, joinWarnings } from "../../tables/flatten";
+import { joinTransformations, joinWarnings, onFirstRow } from "../../tables/flatten";
 import { StationCollection, StationDailyValue, StationFeature, StationFeatureProperties, StationHourlyValue, StationSeriesResponse } from "./model";
 
-type StationRow = { feature: StationFeature; answer: StationCollection };
+/** `retrievedAt`: when Loam's source read the stations (docs/decisions.md#retrieved-at), not the cache's storage time. */
+type StationRow = { feature: StationFeature; answer: StationCollection; index: number; retrievedAt: string };
 
 /** A station's list members (series_offline) as one cell, items separated by "; ". */
 const listed = (value: readonly unknown[]) => itemsOf(value).join("; ");
@@ -24,7 +25,12 @@ export const STATION_SPEC: TableSpec<StationRow> = {
       at: "",
       of: (row) => row.answer,
       prefix: { cache: "" },
-      cells: { warnings: ({ answer }) => joinWarnings([], answer.warnings) },
+      rename: { "cache.stored_at": "retrieved_at", warnings: "answer_warnings" },
+      cells: {
+        "cache.stored_at": ({ retrievedAt }) => retrievedAt,
+        // The list's warnings speak of the list, not of a station: once (docs/decisions.md#csv-warning-codes).
+        warnings: ({ answer, index }) => onFirstRow(index, answer.warnings),
+      },
       omit: {
         type: "always FeatureCollection",
         query: "what was asked: the request says it",
@@ -35,24 +41,32 @@ export const STATION_SPEC: TableSpec<StationRow> = {
     },
   ],
   // Every member of the feature's properties first, as the model lists them, then the point, then the list's members in today's order (docs/api.md).
-  order: [...Object.keys(StationFeatureProperties.properties), "latitude", "longitude", "provider", "truncated", "stored_at", "warnings"],
+  order: [...Object.keys(StationFeatureProperties.properties), "latitude", "longitude", "provider", "truncated", "retrieved_at", "answer_warnings"],
 };
 
 const STATION_COLUMNS: readonly Column<StationRow>[] = deriveColumns(STATION_SPEC);
 
-export const STATION_COLLECTION_TABLE: CsvTable<StationCollection> = {
-  render: (body) => toCsv(STATION_COLUMNS, body.features.map((feature) => ({ feature, answer: body }))),
-  fileName: (body) => `loam-stations_${(body.query.bbox ?? body.query.near ?? []).join("_")}.csv`,
-};
+/** GET /v1/stations, with `retrieved_at` as the route states it: when its source read the stations (docs/decisions.md#retrieved-at). */
+export function stationCollectionTable(retrievedAtOf: (body: StationCollection) => string): CsvTable<StationCollection> {
+  return {
+    render: (body) => toCsv(STATION_COLUMNS, body.features.map((feature, index) => ({ feature, answer: body, index, retrievedAt: retrievedAtOf(body) }))),
+    fileName: (body) => `loam-stations_${(body.query.bbox ?? body.query.near ?? []).join("_")}.csv`,
+  };
+}
 
-/** The answer's own cells, the same on every row: made once per rendering, not once per time (8,760 rows a year). */
+/**
+ * The answer's own cells: made once per rendering, not once per time (8,760 rows a year). The clock,
+ * instrument, transformations, citations and warnings speak of the whole series (every time carries its own offset):
+ * on the first row only (docs/decisions.md#csv-warning-codes), so a year of hourly values is not the same
+ * kilobyte 8,760 times, and the CSV stays within twice its JSON (test/tables/csv-convention.test.ts).
+ */
 interface Common {
   clock: string;
   transformations: string;
   citations: string;
   warnings: string;
 }
-type ValueRow = { value: Record<string, unknown>; answer: StationSeriesResponse; common: Common };
+type ValueRow = { value: Record<string, unknown>; answer: StationSeriesResponse; common: Common; first: boolean };
 
 /** The members of both value models, hourly's first, each once: a row is an hourly or a daily value. */
 const StationValue = Type.Object({ ...StationHourlyValue.properties, ...StationDailyValue.properties });
@@ -64,12 +78,14 @@ export const STATION_SERIES_SPEC: TableSpec<ValueRow> = {
       at: "",
       of: (row) => row.answer,
       prefix: { query: "", source: "" },
-      rename: { "clock.name": "clock", "sensor.instrument": "instrument" },
+      rename: { "clock.name": "clock", "sensor.instrument": "instrument", warnings: "answer_warnings" },
       cells: {
-        "clock.name": ({ common }) => common.clock,
-        transformations: ({ common }) => common.transformations,
-        "source.citations": ({ common }) => common.citations,
-        warnings: ({ common }) => common.warnings,
+        "clock.name": ({ common, first }) => (first ? common.clock : null),
+        // The sensor's instrument is the series', as the clock is: once.
+        "sensor.instrument": ({ answer, first }) => (first ? answer.sensor?.instrument : null),
+        transformations: ({ common, first }) => (first ? common.transformations : null),
+        "source.citations": ({ common, first }) => (first ? common.citations : null),
+        warnings: ({ common, first }) => (first ? common.warnings : null),
       },
       omit: {
         ...ENVELOPE_OMITTED,
@@ -101,7 +117,7 @@ export const STATION_SERIES_SPEC: TableSpec<ValueRow> = {
     },
   ],
   // Today's order (docs/api.md): what the series is, each value's members, then the provenance and warnings.
-  order: ["station_triplet", "element", "depth_cm", "sensor", "interval", ...Object.keys(StationValue.properties), "instrument", "clock", "transformations", "provider", "citations", "retrieved_at", "warnings"],
+  order: ["station_triplet", "element", "depth_cm", "sensor", "interval", ...Object.keys(StationValue.properties), "instrument", "clock", "transformations", "provider", "citations", "retrieved_at", "answer_warnings"],
 };
 
 const SERIES_COLUMNS: readonly Column<ValueRow>[] = deriveColumns(STATION_SERIES_SPEC);
@@ -109,7 +125,7 @@ const SERIES_COLUMNS: readonly Column<ValueRow>[] = deriveColumns(STATION_SERIES
 export const SERIES_TABLE: CsvTable<StationSeriesResponse> = {
   render: (body) => {
     const common = { clock: body.clock.name, transformations: joinTransformations(body.transformations), citations: body.source.citations.join(" | "), warnings: joinWarnings([], body.warnings) };
-    return toCsv(SERIES_COLUMNS, (body.values as Record<string, unknown>[]).map((value) => ({ value, answer: body, common })));
+    return toCsv(SERIES_COLUMNS, (body.values as Record<string, unknown>[]).map((value, index) => ({ value, answer: body, common, first: index === 0 })));
   },
   fileName: (body) => `loam-station-series_${body.query.station_triplet.replace(/:/g, "-")}_${body.query.element}_${body.query.depth_cm}cm_${body.interval}.csv`,
 };

@@ -17,16 +17,17 @@ type PedonOk = operations["getPedon"]["responses"][200]["content"]["application/
 
 const baseUrl = process.env.LOAM_BASE;
 if (!baseUrl) throw new Error("LOAM_BASE is not set");
-// The data routes document application/json (the model) and text/csv (a string) as separate media types:
-// one client types its calls as JSON, and reads a table with parseAs "text" (typed string), no second client.
+// The data routes document application/json (the model) and text/csv (a string) as separate media types of
+// their 200. openapi-fetch types a body as every media type its 200 lists unless the client names one, so
+// this client names JSON (docs/clients.md) and reads a table with parseAs "text" (typed string).
 const client = createClient<paths, "application/json">({ baseUrl });
 
 const [latitude, longitude] = [Number(process.env.POINT_LAT), Number(process.env.POINT_LON)];
 const location = await client.GET("/v1/soil/location", { params: { query: { latitude, longitude, properties: "ph,organic_matter,clay" } } });
 if (!location.data) throw new Error(`location failed: ${JSON.stringify(location.error)}`);
-// An observation carries one context by the shape of its data; SSURGO's are mapped-survey ones (survey_context).
-const isSurvey = (o: components["schemas"]["Observation"]): o is SoilObservation => "survey_context" in o;
-const clayRows: SoilObservation[] = location.data.observations.filter(isSurvey).filter((o) => o.property.id === "clay");
+// The point query's observations are the spec's SoilObservation: survey_context is there, no type guard.
+const mapUnitKey: string = location.data.observations[0]!.survey_context.map_unit_key;
+const clayRows: SoilObservation[] = location.data.observations.filter((o) => o.property.id === "clay");
 const clay = clayRows.map((o) => ({ component: o.survey_context.component_name, horizon: o.survey_context.horizon_name, value: o.value, unit: o.unit, provider: o.source.provider }));
 
 const pedons = await client.GET("/v1/pedons", { params: { query: { bbox: "-96.5,38.5,-95,39.5", limit: 50 } } });
@@ -58,6 +59,20 @@ const derivedOperations: string[] = [...new Set(derivedRows.flatMap((r) => r.tra
 const layerCsv = await client.GET("/v1/pedons/layers", { params: { query: { ...layerQuery, format: "csv" } }, parseAs: "text" });
 const csvText: string | undefined = layerCsv.data;
 
+// The modeled route's observations carry their grid cell (grid_context), typed as such.
+const modeled = await client.GET("/v1/soil/modeled", { params: { query: { latitude: Number(process.env.GRID_LAT), longitude: Number(process.env.GRID_LON), properties: "clay" } } });
+if (!modeled.data) throw new Error(`modeled failed: ${JSON.stringify(modeled.error)}`);
+const resolution: number | undefined = modeled.data.observations[0]?.grid_context.resolution_m;
+
+// Paging: the `next` link is a path; its `cursor` parameter is the token, and the whole link is accepted too.
+const firstPage = await client.GET("/v1/geochem/sites", { params: { query: { bbox: "-96.7,40.3,-90.1,43.6", limit: 50 } } });
+if (!firstPage.data) throw new Error(`sites failed: ${JSON.stringify(firstPage.error)}`);
+const next: string | null = firstPage.data.next;
+const token = next === null ? "" : (new URL(next, baseUrl).searchParams.get("cursor") ?? "");
+const byToken = await client.GET("/v1/geochem/sites", { params: { query: { bbox: "-96.7,40.3,-90.1,43.6", limit: 50, cursor: token } } });
+const byLink = await client.GET("/v1/geochem/sites", { params: { query: { bbox: "-96.7,40.3,-90.1,43.6", limit: 50, cursor: next ?? "" } } });
+const pageIds = (page: typeof byToken) => page.data?.features.map((f) => f.properties.site_id) ?? [];
+
 const missing = await client.GET("/v1/pedons/{pedon_key}", { params: { path: { pedon_key: "99Z9999" } } });
 const notFound: ErrorResponse | undefined = missing.error;
 const invalid = await client.GET("/v1/soil/location", { params: { query: { latitude: 95, longitude: 0 } } });
@@ -66,6 +81,9 @@ const invalidError: ErrorResponse | undefined = invalid.error;
 console.log(
   JSON.stringify({
     clay,
+    mapUnitKey,
+    resolution: resolution ?? null,
+    paging: { first: firstPage.data.features.map((f) => f.properties.site_id), byToken: pageIds(byToken), byLink: pageIds(byLink), next },
     pedons: { count: keys.length, truncated: pedons.data.truncated, keys, firstCoordinates },
     summary: {
       mapUnitKey: mapUnit?.map_unit_key ?? null,

@@ -7,12 +7,12 @@ import type { Database, SQLQueryBindings } from "bun:sqlite";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import * as shapefile from "shapefile";
-import { ringsBBox, type Ring } from "../geometry/rings";
-import { encodeRings } from "../upstream/snapshot-geometry";
-import { createBaseSchema, ensureIndexes, ensureTable, quoteIdent, tableExists } from "../upstream/snapshot-schema";
-import { normalizeDateTime, readSurveyAreaVersions } from "./ssurgo-metadata";
+import { ringsBBox, type Ring } from "../../geometry/rings";
+import { encodeRings } from "../../upstream/snapshot-geometry";
+import { createBaseSchema, ensureIndexes, ensureTable, quoteIdent, tableExists } from "../../upstream/snapshot-schema";
+import { decodeText } from "../decode";
+import { normalizeDateTime, readSurveyAreaVersions } from "./wss-metadata";
 import {
-  decodeWssBytes,
   iterateWssRecords,
   readColumnDictionary,
   readTableFileNames,
@@ -45,7 +45,28 @@ export interface SsurgoFolderReport {
 type Log = (line: string) => void;
 
 function readText(path: string): string {
-  return decodeWssBytes(readFileSync(path));
+  return decodeText(readFileSync(path));
+}
+
+/**
+ * usda_ssurgo's own tables besides the SSURGO ones (those take their columns from each download's
+ * mstabcol): `ssurgo_columns`, the mstabcol dictionary with the SQL Server type SDA reports, and the
+ * map-unit polygons `mupolygon` behind the `mupolygon_rtree` prefilter.
+ */
+export function createSsurgoTables(db: Database): void {
+  createBaseSchema(db);
+  db.run(`CREATE TABLE IF NOT EXISTS ssurgo_columns (
+    tabphyname TEXT NOT NULL, colphyname TEXT NOT NULL, colsequence INTEGER NOT NULL,
+    logicaldatatype TEXT NOT NULL, fieldsize INTEGER, precision INTEGER,
+    sqltype TEXT NOT NULL, sqlsize INTEGER NOT NULL,
+    PRIMARY KEY (tabphyname, colphyname))`);
+  db.run(`CREATE TABLE IF NOT EXISTS mupolygon (
+    id INTEGER PRIMARY KEY, mukey TEXT, areasymbol TEXT, musym TEXT, spatialver INTEGER,
+    min_x REAL NOT NULL, min_y REAL NOT NULL, max_x REAL NOT NULL, max_y REAL NOT NULL,
+    rings BLOB NOT NULL)`);
+  db.run("CREATE VIRTUAL TABLE IF NOT EXISTS mupolygon_rtree USING rtree(id, min_x, max_x, min_y, max_y)");
+  db.run("CREATE INDEX IF NOT EXISTS mupolygon_areasymbol ON mupolygon (areasymbol)");
+  db.run("CREATE INDEX IF NOT EXISTS mupolygon_mukey ON mupolygon (mukey)");
 }
 
 /** Area symbols of a survey folder's legend (to replace them before a re-import). */
@@ -168,7 +189,7 @@ async function importPolygons(db: Database, folder: string, log: Log, warnings: 
 
 /** Import one survey folder (tabular/ + spatial/) into `db`. Existing rows of its areas are not touched. */
 export async function importSsurgoFolder(db: Database, folder: string, log: Log = () => {}): Promise<SsurgoFolderReport> {
-  createBaseSchema(db);
+  createSsurgoTables(db);
   const tabular = join(folder, "tabular");
   for (const f of ["mstab.txt", "mstabcol.txt", "legend.txt"]) {
     if (!existsSync(join(tabular, f))) throw new Error(`${folder}: tabular/${f} is missing; is this a Web Soil Survey SSURGO export?`);

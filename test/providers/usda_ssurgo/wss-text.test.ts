@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { iterateCsvRecords } from "../../src/snapshot/kssl-import";
-import { normalizeDateTime, parseFgdcMetadata, parseWssReadme } from "../../src/snapshot/ssurgo-metadata";
-import { decodeWssBytes, parseWssRecords, readColumnDictionary, readTableFileNames } from "../../src/snapshot/wss-text";
+import { iterateCsvRecords } from "../../../src/providers/usda_kssl/ldm-import";
+import { decodeText } from "../../../src/providers/decode";
+import { normalizeDateTime, parseFgdcMetadata, parseWssReadme } from "../../../src/providers/usda_ssurgo/wss-metadata";
+import { parseWssRecords, readColumnDictionary, readTableFileNames } from "../../../src/providers/usda_ssurgo/wss-text";
 
 describe("WSS SSURGO text records", () => {
   test("a component-shaped record keeps NULL (bare empty) apart from the empty string (\"\")", () => {
@@ -49,8 +50,8 @@ describe("WSS SSURGO text records", () => {
   });
 
   test("Windows-1252 bytes decode (0x93 0x94 curly quotes, 0xE9 é); UTF-8 stays UTF-8", () => {
-    expect(decodeWssBytes(new Uint8Array([0x93, 0x41, 0x94, 0xe9]))).toBe("\u201cA\u201d\u00e9");
-    expect(decodeWssBytes(new TextEncoder().encode("Majuro é"))).toBe("Majuro é");
+    expect(decodeText(new Uint8Array([0x93, 0x41, 0x94, 0xe9]))).toBe("\u201cA\u201d\u00e9");
+    expect(decodeText(new TextEncoder().encode("Majuro é"))).toBe("Majuro é");
   });
 
   test("mstabcol gives each table's columns in colsequence order with their logical types", () => {

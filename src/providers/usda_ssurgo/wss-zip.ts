@@ -11,10 +11,15 @@ import { unzipSync } from "fflate";
 export function extractZip(zipPath: string): string {
   const dir = mkdtempSync(join(tmpdir(), "loam-wss-"));
   try {
-    const entries = unzipSync(readFileSync(zipPath), {
-      // The .mdb template and thematic maps are large and unused; skip them before inflating.
-      filter: (file) => !file.name.endsWith("/") && !/\.(mdb|accdb|pdf)$/i.test(file.name),
-    });
+    let entries: Record<string, Uint8Array>;
+    try {
+      entries = unzipSync(readFileSync(zipPath), {
+        // The .mdb template and thematic maps are large and unused; skip them before inflating.
+        filter: (file) => !file.name.endsWith("/") && !/\.(mdb|accdb|pdf)$/i.test(file.name),
+      });
+    } catch (error) {
+      throw new Error(`${zipPath}: not a complete zip (${error instanceof Error ? error.message : String(error)}); download it again`);
+    }
     for (const [name, data] of Object.entries(entries)) {
       const rel = normalize(name.replaceAll("\\", "/"));
       if (rel.startsWith("..") || rel.startsWith(sep) || /^[A-Za-z]:/.test(rel)) throw new Error(`${zipPath}: unsafe entry path '${name}'`);

@@ -10,18 +10,6 @@
 
 export type WssValue = string | null;
 
-/**
- * WSS files are Windows-1252 in general (ASCII in practice). Valid UTF-8 is taken as UTF-8;
- * anything else is decoded as Windows-1252, which maps every byte, so no input fails to decode.
- */
-export function decodeWssBytes(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    return new TextDecoder("windows-1252").decode(bytes);
-  }
-}
-
 /** Every record of a WSS text file, in file order. LF and CRLF both end a record outside quotes. */
 export function* iterateWssRecords(text: string, fileLabel = "WSS text"): Generator<WssValue[]> {
   const n = text.length;
