@@ -88,7 +88,7 @@ function writeTabular(source: string, target: string, area: GeneratedArea): void
   for (const name of readdirSync(source)) {
     const table = files.get(name);
     const columns = table ? dictionary.get(table) : undefined;
-    if (!columns || ["mstab", "mstabcol", "mdstat" ].some((t) => table!.startsWith(t))) {
+    if (!columns || ["mstab", "mstabcol", "mdstat"].some((t) => table!.startsWith(t))) {
       copyFileSync(join(source, name), join(target, name));
       continue;
     }
