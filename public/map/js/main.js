@@ -147,6 +147,8 @@ loadLayers().then((entries) => {
   // One pedon layer, one survey layer and one grid (their controls are the page's; the first provider of the kind).
   pedons.useEntry(firstOf("pedons"));
   if (firstOf("pedons")) modules.pedons = Object.assign(pedons, { fitView: () => zoomUntil((box) => pedonBoxProblem(box) === null) });
+  // The view's export links are the pedon layer's endpoint: written now that it is known.
+  updatePedonCsvLink();
   mapUnits.useEntry(firstOf("survey_polygons"));
   if (firstOf("survey_polygons")) modules.survey_polygons = mapUnits;
   const gridEntry = firstOf("grid");
