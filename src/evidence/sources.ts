@@ -15,7 +15,7 @@ import { describeCache } from "../answer";
 import { geodesicKm } from "../geometry/geodesic";
 import type { MapUnitData, OperationalProvider, PedonProvider, PointProvider, PointValuesProvider, SampleSiteProvider, SeriesProvider, StationProvider } from "../providers/provider";
 import type { LabLayer } from "../domain/lab";
-import type { Observation } from "../domain/observation";
+import type { GridObservation } from "../domain/observation";
 import { soilAtPoint } from "../location/service";
 import { modeledAtPoint } from "../shapes/point_values/modeled";
 import { listComponents } from "../summaries/service";
@@ -26,7 +26,7 @@ import { stations } from "../shapes/site_series/service";
 import { MAX_DAILY_DAYS } from "../shapes/site_series/model";
 import type { EffectiveEvidenceQuery, SourceEvidence } from "./model";
 
-type Obs = Static<typeof Observation>;
+type Obs = Static<typeof GridObservation>;
 type Layer = Static<typeof LabLayer>;
 
 /** What a gatherer hands back: the source's evidence, the answers it rests on, and what the comparison reads. */
@@ -271,7 +271,8 @@ export async function sensorStations(deps: DataDeps, provider: StationProvider, 
  * snapshot's are local and all are read.
  */
 export async function seriesDescriptions(deps: DataDeps, provider: SeriesProvider, mapUnit: MapUnitData | null, surveyLeftOut: boolean): Promise<Gathered> {
-  const link = await seriesLinker(deps);
+  // This provider's own links and classes, whichever is the registry's default (docs/decisions.md#provider-links).
+  const link = await seriesLinker(deps, provider);
   const components = mapUnit ? [...mapUnit.components].sort((a, b) => (b.percent ?? 0) - (a.percent ?? 0)) : [];
   const linked = components.flatMap((c) => {
     const series = componentSeries(link, { component_name: c.name, component_kind: c.kind });
@@ -279,7 +280,7 @@ export async function seriesDescriptions(deps: DataDeps, provider: SeriesProvide
   });
   const local = deps.connected.sourceOf(provider).kind === "snapshot";
   const read = local ? linked : linked.slice(0, 1);
-  const classes = await Promise.all(read.map(({ series }) => seriesTaxonomicClass(deps, series.name)));
+  const classes = await Promise.all(read.map(({ series }) => seriesTaxonomicClass(deps, series.name, provider)));
   const warnings: string[] = [];
   if (surveyLeftOut) warnings.push("The mapped survey was left out of this answer (see the warnings), so no component links a series description.");
   else if (!mapUnit) warnings.push("No map unit at the point, so no component links a series description.");
