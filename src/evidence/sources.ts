@@ -16,7 +16,7 @@ import { geodesicKm } from "../geometry/geodesic";
 import type { MapUnitData, OperationalProvider, PedonProvider, PointProvider, PointValuesProvider, SampleSiteProvider, SeriesProvider, StationProvider } from "../providers/provider";
 import type { LabLayer } from "../domain/lab";
 import type { GridObservation } from "../domain/observation";
-import { soilAtPoint } from "../location/service";
+import { soilAtPoint, soilFromAnswer } from "../location/service";
 import { modeledAtPoint } from "../shapes/point_values/modeled";
 import { listComponents } from "../summaries/service";
 import { pedonDetail, pedonsInBbox } from "../pedons/service";
@@ -60,19 +60,37 @@ function opened<T>(answer: DataAnswer<T>): { body: T; cache: CacheDescriptor } {
 
 // ---- the mapped survey ---------------------------------------------------------------------------
 
-export async function survey(deps: DataDeps, provider: PointProvider, query: EffectiveEvidenceQuery): Promise<Gathered> {
+/**
+ * The location route's answer at the point and the first map unit as the map-unit route reads it. A
+ * provider that answers both in one query (`mapUnits.atPoint`) is asked once and both are read out of
+ * that answer; else the point query, then the map unit (docs/decisions.md#evidence).
+ */
+async function surveyed(deps: DataDeps, provider: PointProvider, query: EffectiveEvidenceQuery) {
   const { latitude, longitude, properties, depth_top_cm, depth_bottom_cm } = query;
-  const located = opened(await soilAtPoint(deps, provider, { latitude, longitude, providers: [provider.id], properties, depth_top_cm, depth_bottom_cm }));
+  const asked = { latitude, longitude, providers: [provider.id], properties, depth_top_cm, depth_bottom_cm };
+  const atPoint = provider.mapUnits?.atPoint;
+  if (atPoint) {
+    const cached = await deps.connected.ask(provider, atPoint.query, { latitude, longitude });
+    const located = opened(soilFromAnswer(deps, provider, asked, { ...cached, answer: atPoint.point(cached.answer) }));
+    const first = located.body.map_units[0];
+    const context = { source: deps.connected.sourceOf(provider), storedAt: cached.storedAt };
+    const mapUnit = first ? provider.mapUnits!.read(atPoint.mapUnit(cached.answer, first.map_unit_key), context) : null;
+    return { located, mapUnit, caches: [located.cache] };
+  }
+  const located = opened(await soilAtPoint(deps, provider, asked));
   const first = located.body.map_units[0];
-  const caches = [located.cache];
-  let mapUnit: MapUnitData | null = null;
+  if (!first || !provider.mapUnits) return { located, mapUnit: null, caches: [located.cache] };
+  // The map unit as GET /v1/soil/mapunits/{key} reads it: its components and the summaries' input.
+  const loaded = await loadMapUnit(deps, provider as MapUnitProvider, first.map_unit_key);
+  return { located, mapUnit: loaded.mapUnit, caches: [located.cache, describeCache(loaded.cached, deps.cacheTtlSeconds)] };
+}
+
+export async function survey(deps: DataDeps, provider: PointProvider, query: EffectiveEvidenceQuery): Promise<Gathered> {
+  const { located, mapUnit, caches } = await surveyed(deps, provider, query);
   const warnings = [...located.body.warnings];
-  if (first && provider.mapUnits) {
-    // The map unit as GET /v1/soil/mapunits/{key} reads it: its components and the summaries' input.
-    const loaded = await loadMapUnit(deps, provider as MapUnitProvider, first.map_unit_key);
-    caches.push(describeCache(loaded.cached, deps.cacheTtlSeconds));
-    mapUnit = loaded.mapUnit;
-    if (located.body.map_units.length > 1) warnings.push(`The point lies in ${located.body.map_units.length} map units; the first, ${first.map_unit_key}, is listed with its components and compared.`);
+  const first = located.body.map_units[0];
+  if (first && mapUnit && located.body.map_units.length > 1) {
+    warnings.push(`The point lies in ${located.body.map_units.length} map units; the first, ${first.map_unit_key}, is listed with its components and compared.`);
   }
   const link = await seriesLinker(deps);
   const citations = located.body.observations.map((o) => o.source.citation);

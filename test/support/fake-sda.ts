@@ -97,6 +97,11 @@ export const RECOGNIZERS: ((sql: string) => LogicalQuery | null)[] = [
   function labExtent(sql) {
     return /^SELECT MIN\(p\.longitude_decimal_degrees\)/i.test(sql.trim()) ? { kind: "lab_extent" } : null;
   },
+  function ssurgoMapUnitsAtPoint(sql) {
+    // The point's map units with the map-unit query's joins (its representative texture group): before the point query's.
+    const point = new RegExp(String.raw`WktWgs84\('POINT\(${NUMBER} ${NUMBER}\)'\)`, "i").exec(sql);
+    return point && /JOIN chtexturegrp/i.test(sql) ? { kind: "ssurgo_mapunits_at_point", longitude: Number(point[1]), latitude: Number(point[2]) } : null;
+  },
   function ssurgoPoint(sql) {
     const point = new RegExp(String.raw`WktWgs84\('POINT\(${NUMBER} ${NUMBER}\)'\)`, "i").exec(sql);
     return point && { kind: "ssurgo_point", longitude: Number(point[1]), latitude: Number(point[2]) };
