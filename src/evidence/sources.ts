@@ -19,7 +19,7 @@ import type { GridObservation } from "../domain/observation";
 import { soilAtPoint, soilFromAnswer } from "../location/service";
 import { modeledAtPoint } from "../shapes/point_values/modeled";
 import { listComponents } from "../summaries/service";
-import { pedonDetail, pedonsInBbox } from "../pedons/service";
+import { pedonDetail, pedonDetailFrom, pedonList, pedonsInBbox, type EffectivePedonQuery } from "../pedons/service";
 import { MAX_PEDON_LIMIT } from "../pedons/model";
 import { geochemSite, geochemSites } from "../geochem/service";
 import { stations } from "../shapes/site_series/service";
@@ -148,11 +148,52 @@ function boxAround(latitude: number, longitude: number, km: number): [number, nu
   return [clampLon(longitude - dLon), clampLat(latitude - dLat), clampLon(longitude + dLon), clampLat(latitude + dLat)];
 }
 
+/** How many pedons the one nearest-with-layers query returns: the listed few and as many again, so the geodesic nearest are among them. */
+const CANDIDATES_PER_LISTED = 2;
+
+type Opened<T> = { body: T; cache: CacheDescriptor };
+type PedonList = Awaited<ReturnType<typeof pedonsInBbox>>["answer"] extends DataAnswer<infer T> ? T : never;
+type PedonBody = Awaited<ReturnType<typeof pedonDetail>> extends DataAnswer<infer T> ? T : never;
+
+/**
+ * The pedons around the point as GET /v1/pedons lists them, and a way to the layers of one of them as
+ * GET /v1/pedons/{key} gives them. A provider that answers both in one query (`nearestWithLayers`) is
+ * asked once, and both are read out of that answer; else one page of the box, then the pedon's detail
+ * (docs/decisions.md#evidence).
+ */
+async function pedonsAround(
+  deps: DataDeps,
+  provider: PedonProvider,
+  query: EffectiveEvidenceQuery,
+): Promise<{ listed: Opened<PedonList>; layersOf: (pedonKey: string, asked: EffectivePedonQuery) => Promise<Opened<PedonBody> | null> }> {
+  const { latitude, longitude, radius_km, nearest } = query;
+  const bbox = boxAround(latitude, longitude, radius_km);
+  const collection = { bbox, provider: provider.id, limit: MAX_PEDON_LIMIT };
+  const one = provider.pedons.nearestWithLayers;
+  if (one) {
+    const params = { latitude, longitude, bbox, limit: nearest * CANDIDATES_PER_LISTED };
+    const cached = await deps.connected.ask(provider, one.query, params);
+    const list = one.list(cached.answer);
+    const { sites } = provider.pedons.page(list, MAX_PEDON_LIMIT, { bbox, limit: MAX_PEDON_LIMIT, after: null });
+    const greatGroups = provider.pedons.greatGroups?.(list) ?? new Map<string, string | null>();
+    const listed = opened(await pedonList(deps, provider, collection, { features: sites, truncated: false }, greatGroups, describeCache(cached, deps.cacheTtlSeconds)));
+    return { listed, layersOf: async (key, asked) => opened(await pedonDetailFrom(deps, provider, { ...cached, answer: one.one(cached.answer, key) }, asked, true)) };
+  }
+  // The provider finds pedons by box: one page of the box around the radius, measured geodesically.
+  const listed = opened((await pedonsInBbox(deps, provider, collection)).answer);
+  return {
+    listed,
+    layersOf: async (pedonKey, asked) => {
+      const key = provider.pedons.key.parse(pedonKey);
+      return key === null ? null : opened(await pedonDetail(deps, provider, key, asked, true));
+    },
+  };
+}
+
 export async function pedons(deps: DataDeps, provider: PedonProvider, query: EffectiveEvidenceQuery): Promise<Gathered> {
   const { latitude, longitude, radius_km, nearest } = query;
-  // The provider finds pedons by box: one page of the box around the radius, measured geodesically.
-  const listed = await pedonsInBbox(deps, provider, { bbox: boxAround(latitude, longitude, radius_km), provider: provider.id, limit: MAX_PEDON_LIMIT });
-  const { body, cache } = opened(listed.answer);
+  const { listed, layersOf } = await pedonsAround(deps, provider, query);
+  const { body, cache } = listed;
   const near = body.features
     .map((f) => ({ f, km: geodesicKm(latitude, longitude, f.geometry.coordinates[1]!, f.geometry.coordinates[0]!) }))
     .filter((p) => p.km <= radius_km)
@@ -170,11 +211,11 @@ export async function pedons(deps: DataDeps, provider: PedonProvider, query: Eff
   const served = new Set(provider.columns.map((c) => c.property));
   const asked = query.properties.filter((p) => served.has(p));
   if (closest && asked.length > 0) {
-    const key = provider.pedons.key.parse(closest.f.properties.pedon_key);
-    if (key !== null) {
-      // The nearest pedon's layers, as GET /v1/pedons/{key} gives them over the whole pedon.
-      const detail = opened(await pedonDetail(deps, provider, key, { pedon_key: closest.f.properties.pedon_key, properties: asked, depth_top_cm: 0, depth_bottom_cm: 1000 }, true));
-      caches.push(detail.cache);
+    // The nearest pedon's layers, as GET /v1/pedons/{key} gives them over the whole pedon.
+    const pedonKey = closest.f.properties.pedon_key;
+    const detail = await layersOf(pedonKey, { pedon_key: pedonKey, properties: asked, depth_top_cm: 0, depth_bottom_cm: 1000 });
+    if (detail) {
+      if (!caches.some((c) => c.digest === detail.cache.digest)) caches.push(detail.cache);
       pedon = { key: detail.body.pedon_key, distanceKm: round3(closest.km), layers: detail.body.layers };
       citations.push(detail.body.citation);
       retrieved = detail.body.retrieved_at;

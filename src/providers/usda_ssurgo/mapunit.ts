@@ -11,7 +11,7 @@
 import type { Database } from "bun:sqlite";
 import { UpstreamError, ValidationError } from "../../errors";
 import { isoDay } from "../../upstream/sda/dates";
-import { dateIn, decodeRows, numberIn, RowAnswer, trimmedIn, type ColumnKind, type Value } from "../../upstream/sda/rows";
+import { dateIn, decodeRows, numberIn, someRows, trimmedIn, type ColumnKind, type RowAnswer, type Value } from "../../upstream/sda/rows";
 import { commentFree, selectList } from "../../upstream/sda/sql";
 import type { Payload, QueryKind, SourceDescription } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
@@ -192,11 +192,6 @@ export const mapUnitsAtPointQuery: QueryKind<PointParams, RowAnswer> = {
   decode: (payload) => decodeRows(payload, MAP_UNIT_COLUMNS),
   raw: (answer) => answer.payload,
 };
-
-/** The same answer with only some rows (the columns, their types and the upstream payload kept). */
-function someRows(answer: RowAnswer, keep: (row: readonly Value[]) => boolean): RowAnswer {
-  return new RowAnswer({ ...answer.typed, rows: answer.typed.rows.filter(keep) }, () => answer.payload);
-}
 
 /**
  * The point query's answer within an answer of `mapUnitsAtPointQuery`: its rows, each horizon once (the
