@@ -97,7 +97,7 @@ export const LAB_NEAREST_COLUMNS: readonly string[] = NEAREST_COLUMNS.map((c) =>
 /**
  * The squared equirectangular distance in degrees of latitude from the point: the order the nearest
  * are picked in, before the caller measures each geodesically (within a 50 km radius the two orders
- * differ only between pedons whose distances differ by well under 1 %).
+ * differ only between pedons whose distances differ by less than about 2 %: docs/decisions.md#evidence).
  */
 function approximateDistance(lat: string, lon: string, latitude: number, alias: string, real: (column: string) => string): string {
   const cos = sqlNumber(Math.cos((latitude * Math.PI) / 180), "cos(latitude)", 0, 1);
