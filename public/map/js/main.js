@@ -9,9 +9,10 @@
 // - The page's Content-Security-Policy allows only 'self' for scripts, styles and connections: no inline
 //   script, no style attribute in markup (Leaflet's own element styles are set through the CSSOM).
 /* global L */
-import { csvOf, getJson, urls } from "./api.js";
+import { csvOf, describeError, getJson, isAbort, urls } from "./api.js";
+import { renderEvidence } from "./panels/evidence.js";
 import { loadCatalog } from "./catalog.js";
-import { DEFAULT_PROPERTY, MAPPED_POINT_ZOOM, PEDON_LIMIT, UNMAPPED_POINT_ZOOM } from "./config.js";
+import { CITY_ZOOM, DEFAULT_PROPERTY, MAPPED_POINT_ZOOM, PEDON_LIMIT, SYMBOL_ZOOM, UNMAPPED_POINT_ZOOM } from "./config.js";
 import { $, el, formatNumber, round6 } from "./dom.js";
 import { createPedonLayer, pedonBoxProblem } from "./layers/pedons.js";
 import { createMap, openFirstView, pointOf, viewBox, writeHash } from "./map.js";
@@ -21,12 +22,13 @@ import { pedonProperties, renderPedon } from "./panels/pedon.js";
 import { locationProperties, renderLocation } from "./panels/location.js";
 import { setNotes, setStatus, setWhere } from "./status.js";
 import { loadLayers, setUpLayerList, setUpPlaces } from "./places.js";
-import { setSearchPlaces, setUpSearch } from "./search.js";
+import { setSearchPlaces, setSearchSources, setUpSearch } from "./search.js";
 import { setUpMenu } from "./menu.js";
 import { setUpGeochem } from "./geochem.js";
 import { setUpAoi } from "./aoi.js";
 import { setUpGrid } from "./grid.js";
 import { setUpStations } from "./stations.js";
+import { setUpInView } from "./inview.js";
 
 /** State for tests and the curious: the map, the layers, and what the last view request did. */
 const state = { map: null, pedonLayer: null, lastBbox: null, lastPedonCount: null, pedonState: "pending", basemapState: "loading" };
@@ -62,8 +64,9 @@ function beforeDetail() {
   removePointMarker();
 }
 
-const panel = createPanel(map, beforeDetail);
-const menu = setUpMenu(map);
+const menu = setUpMenu(() => state.measure());
+// On a phone a detail and the drawer share the space under the map: a detail opening closes the drawer.
+const panel = createPanel(map, beforeDetail, () => menu.close());
 
 /**
  * Go somewhere else: the detail of the place left behind (panel, marker, selection, readout) is stale,
@@ -75,7 +78,10 @@ function jump(center, zoom) {
   beforeDetail();
   if (state.clearReadout) state.clearReadout();
   menu.close();
-  map.setView(center, zoom, { animate: false });
+  // Measured now: the lines just cleared may have resized the map, and Leaflet keeps the size it read last.
+  state.measure();
+  // reset: a jump lands on exactly the view asked for, not on a whole-pixel pan from wherever the map was.
+  map.setView(center, zoom, { animate: false, reset: true });
 }
 function jumpToBounds(bounds, options) {
   setWhere("");
@@ -83,7 +89,8 @@ function jumpToBounds(bounds, options) {
   beforeDetail();
   if (state.clearReadout) state.clearReadout();
   menu.close();
-  map.fitBounds(bounds, Object.assign({ animate: false, maxZoom: 17 }, options || { padding: [24, 24] }));
+  state.measure();
+  map.fitBounds(bounds, Object.assign({ animate: false, reset: true, maxZoom: 17 }, options || { padding: [24, 24] }));
 }
 
 let mapUnits = null;
@@ -126,6 +133,8 @@ loadLayers().then((entries) => {
   else $("grid-controls").hidden = true;
   const stationEntry = entries.find((entry) => entry.kind === "stations");
   if (stationEntry) modules.stations = stations = setUpStations({ map, state, panel, catalog, beforeDetail, property: () => chosenProperty }, stationEntry);
+  if (geochem) inView.add({ kind: "sites", label: (n) => (n === 1 ? "geochemistry site" : "geochemistry sites"), visible: geochem.visible, items: () => geochem.items().map((item) => Object.assign(item, { open: () => geochem.openSite(item.key, item.latlng) })) });
+  if (stations) inView.add({ kind: "stations", label: (n) => (n === 1 ? "sensor station" : "sensor stations"), visible: stations.visible, items: () => stations.items().map((item) => Object.assign(item, { open: () => stations.openStation(item.key, item.latlng) })) });
   const survey = entries.find((entry) => entry.kind === "survey_polygons");
   mapUnits.useEntry(survey || null);
   layerList = setUpLayerList(entries, modules);
@@ -135,6 +144,7 @@ loadLayers().then((entries) => {
     setWhere("Showing every place with data in the conterminous US; pick one in the list or on the map (MH936 is in the Pacific).");
   }, (entry) => (modules[entry.kind] && modules[entry.kind].extent ? modules[entry.kind].extent() : null));
   setSearchPlaces(coverage.places);
+  setSearchSources({ stations: () => (stations ? stations.features() : null), sites: Boolean(geochem) });
   $("go-soil-map").addEventListener("click", () => layerList.show("survey_polygons"));
   state.layersState = "ready";
 });
@@ -184,8 +194,26 @@ async function queryPoint(lat, lon, focus, typed) {
     renderLocation(panel.body, lat, lon, answer, params, known);
     if (grid) await addModeled(lat, lon, answer, controller);
     if (!panel.current(controller)) return;
+    await addEvidence(lat, lon, params.properties, controller);
+    if (!panel.current(controller)) return;
     if (geochem) geochem.nearest(panel.body, lat, lon, controller.signal);
   });
+}
+
+/**
+ * The point panel's evidence view: every source's evidence at the point side by side and the comparison on
+ * the GlobalSoilMap depths (GET /v1/soil/evidence, docs/map.md), after the survey's own detail. A failure
+ * is said in its place; the rest of the panel stands.
+ */
+async function addEvidence(lat, lon, properties, controller) {
+  const params = { latitude: lat, longitude: lon, properties };
+  try {
+    const answer = await getJson(urls.evidence(params), controller.signal);
+    if (panel.current(controller)) panel.body.appendChild(renderEvidence(answer, params));
+  } catch (error) {
+    if (isAbort(error) || !panel.current(controller)) return;
+    panel.body.appendChild(el("p", { class: "panel-message panel-error", text: "The evidence of every source could not be loaded: " + describeError(error) }));
+  }
 }
 
 /**
@@ -204,13 +232,18 @@ async function addModeled(lat, lon, answer, controller) {
   $("panel-title").textContent = "Soil at " + formatNumber(lat) + ", " + formatNumber(lon) + ": modeled and mapped survey";
 }
 
-// A click on a drawn map-unit polygon opens that map unit; anywhere else, the survey at the point.
-map.on("click", (event) => {
-  if (aoi.active()) return aoi.click(event.latlng);
-  if (mapUnits.openAt(event.latlng)) return;
-  const p = pointOf(event.latlng);
-  queryPoint(p.lat, p.lon, false);
-});
+/** A click on a drawn map-unit polygon opens that map unit; anywhere else, the survey at the point. */
+function openAt(latlng, focus) {
+  if (aoi.active()) return aoi.click(latlng);
+  if (mapUnits.openAt(latlng)) return;
+  const p = pointOf(latlng);
+  queryPoint(p.lat, p.lon, focus);
+}
+map.on("click", (event) => openAt(event.latlng, false));
+
+// The keyboard's way to every symbol on screen, and to what lies under the map's centre.
+const inView = setUpInView(map, state, (centre) => openAt(centre, true));
+inView.add({ kind: "pedons", label: (n) => (n === 1 ? "lab pedon" : "lab pedons"), visible: pedons.visible, items: () => pedons.items().map((item) => Object.assign(item, { open: () => openPedon(item.key, true) })) });
 
 /**
  * A typed point: the map moves there (zoomed in far enough to see map units, not so far that a point
@@ -231,36 +264,52 @@ $("point-form").addEventListener("submit", (event) => {
   goToPoint(lat, lon, true);
 });
 
+/** A found symbol: its layer shown, the map there (close enough to see it alone), its panel open. */
+function goToSymbol(kind, lat, lon, open) {
+  jump([lat, lon], Math.max(map.getZoom(), SYMBOL_ZOOM));
+  if (layerList) layerList.show(kind);
+  return open(L.latLng(lat, lon));
+}
+
 setUpSearch(state, {
-  point: (lat, lon) => goToPoint(lat, lon, false),
-  place: (place) => place.box.then((box) => box && goToPlace(place, L.latLngBounds([box[1], box[0]], [box[3], box[2]]))),
-  series: (name, answer, counties) => {
-    // A series is a concept, not a place: its panel says what it is and links to its description; a county of the same name is offered beside it.
-    const series = answer.series || {};
-    panel.open("Soil series " + String(series.name || name), false, null);
-    const body = panel.body;
-    body.textContent = "";
-    body.appendChild(el("div", { class: "panel-lead", id: "panel-lead" }, [
-      el("p", { class: "lead-property", text: String(series.name || name) + ": a soil series (" + String(series.status || "series") + ")" }),
-      series.taxonomic_class ? el("p", { class: "lead-value-text", text: String(series.taxonomic_class) }) : null,
-      Array.isArray(series.states) && series.states.length ? el("p", { class: "lead-method", text: "States: " + series.states.join(", ") }) : null,
-      el("p", { class: "lead-caveat", text: "A series describes the central concept of a soil (a typical pedon), not a measurement at a place." }),
-    ]));
-    body.appendChild(el("p", null, [el("a", { href: urls.seriesPage(name), id: "series-link", text: "Open the " + String(series.name || name) + " series description" })]));
-    for (const county of counties || []) {
-      const button = el("button", { type: "button", class: "place-button series-county", text: "Show " + county.name + " County, " + county.state + " on the map" });
-      button.addEventListener("click", () => {
-        jumpToBounds(county.bounds);
-        setWhere("Showing " + county.name + " County, " + county.state + ".");
-      });
-      body.appendChild(el("p", null, [button]));
-    }
+  point: (found) => goToPoint(found.lat, found.lon, false),
+  place: (found) => found.place.box.then((box) => box && goToPlace(found.place, L.latLngBounds([box[1], box[0]], [box[3], box[2]]))),
+  station: (found) => goToSymbol("stations", found.lat, found.lon, (latlng) => stations && stations.openStation(found.triplet, latlng)),
+  pedon: (found) => goToSymbol("pedons", found.lat, found.lon, () => openPedon(found.key, false)),
+  site: (found) => goToSymbol("sites", found.lat, found.lon, (latlng) => geochem && geochem.openSite(found.id, latlng)),
+  series: (found) => showSeries(found.name, found.answer, found.counties),
+  area: (found, offer) => {
+    jumpToBounds(found.bounds);
+    setWhere("Showing " + found.name + ".", "info", offer);
   },
-  area: (name, bounds) => {
-    jumpToBounds(bounds);
-    setWhere("Showing " + name + ".");
+  city: (found, offer) => {
+    jump([found.lat, found.lon], CITY_ZOOM);
+    setWhere("Showing " + found.name + " (GeoNames)." + (found.others ? " " + (found.others === 1 ? "One other place has" : found.others + " other places have") + " the name: add the state to choose." : ""), "info", offer);
   },
 });
+
+/** A series is a concept, not a place: its panel says what it is and links to its description; a county of the same name is offered beside it. */
+function showSeries(name, answer, counties) {
+  const series = answer.series || {};
+  panel.open("Soil series " + String(series.name || name), false, null);
+  const body = panel.body;
+  body.textContent = "";
+  body.appendChild(el("div", { class: "panel-lead", id: "panel-lead" }, [
+    el("p", { class: "lead-property", text: String(series.name || name) + ": a soil series (" + String(series.status || "series") + ")" }),
+    series.taxonomic_class ? el("p", { class: "lead-value-text", text: String(series.taxonomic_class) }) : null,
+    Array.isArray(series.states) && series.states.length ? el("p", { class: "lead-method", text: "States: " + series.states.join(", ") }) : null,
+    el("p", { class: "lead-caveat", text: "A series describes the central concept of a soil (a typical pedon), not a measurement at a place." }),
+  ]));
+  body.appendChild(el("p", null, [el("a", { href: urls.seriesPage(name), id: "series-link", text: "Open the " + String(series.name || name) + " series description" })]));
+  for (const county of counties || []) {
+    const button = el("button", { type: "button", class: "place-button series-county", text: "Show " + county.name + " County, " + county.state + " on the map" });
+    button.addEventListener("click", () => {
+      jumpToBounds(county.bounds);
+      setWhere("Showing " + county.name + " County, " + county.state + ".");
+    });
+    body.appendChild(el("p", null, [button]));
+  }
+}
 
 /** The pedons in view as the API answers them (GeoJSON, and CSV with format=csv), offered when the view is within the pedon box limits. */
 function updatePedonCsvLink() {

@@ -6,8 +6,8 @@
 // Leaflet (L) and topojson-client (topojson) are classic scripts loaded before the modules.
 /* global L, topojson */
 import { describeError } from "./api.js";
-import { COUNTY_MIN_ZOOM, FIRST_VIEW, PHONE_QUERY } from "./config.js";
-import { COUNTIES_URL, loadTopology, STATES_URL } from "./gazetteer.js";
+import { COUNTY_MIN_ZOOM, FIRST_VIEW } from "./config.js";
+import { COUNTIES_URL, loadTopology, STATES_URL, US_PLACES_CREDIT } from "./gazetteer.js";
 import { addPlaceLabels } from "./labels.js";
 import { clamp, el, round6 } from "./dom.js";
 import { addNote } from "./status.js";
@@ -35,15 +35,63 @@ export function createMap(state) {
   };
 
   map.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
-  map.attributionControl.addAttribution("Outlines: Natural Earth, US Census Bureau");
+  map.attributionControl.addAttribution("Outlines: Natural Earth, US Census Bureau; " + US_PLACES_CREDIT);
   L.control.scale({ position: "bottomright", imperial: false }).addTo(map);
 
-  const outline = (geometry, pane, style) => L.geoJSON(geometry, { renderer: renderers[pane], pane, interactive: false, style: () => style });
+  const outline = (geometry, pane, style) => L.geoJSON(unwrapAntimeridian(geometry), { renderer: renderers[pane], pane, interactive: false, style: () => style });
   drawBasemap(map, outline, state);
   addLegend(map);
   addCursorCoordinates(map, state);
   addPlaceLabels(map, state);
+  keepMeasured(map, state);
   return map;
+}
+
+/**
+ * The map re-measures itself on every change of its box (a panel, the phone's drawer, the window, the
+ * layout's first pass): Leaflet keeps the size it read last, so without this "in view" would be a box
+ * partly off screen (docs/decisions.md#map-measured). The legend's height limit follows the map's.
+ */
+function keepMeasured(map, state) {
+  const container = map.getContainer();
+  // The centre stays where it was (a line of status appearing above the map must not move what was found).
+  const measure = () => {
+    map.invalidateSize({ pan: true, animate: false });
+    container.style.setProperty("--map-height", container.clientHeight + "px");
+    state.mapSize = { width: container.clientWidth, height: container.clientHeight };
+  };
+  new ResizeObserver(measure).observe(container);
+  measure();
+  // For a change of layout made by the page itself (the drawer): measured at once, before the next event
+  // reads the map, not only when the observer reports.
+  state.measure = measure;
+}
+
+/**
+ * Rings that cross 180° (Fiji, Chukotka, Antarctica's edge) jump from +179 to -179 between two points; drawn
+ * on a flat map that is a line across the world. Each longitude is moved by whole turns to stay within 180°
+ * of the point before it, so such a ring runs on past 180° instead.
+ */
+export function unwrapAntimeridian(geojson) {
+  const line = (points) => {
+    const moved = [];
+    for (const [lon, lat] of points) {
+      const before = moved.length ? moved[moved.length - 1][0] : lon;
+      moved.push([lon + 360 * Math.round((before - lon) / 360), lat]);
+    }
+    return moved;
+  };
+  const geometry = (g) => {
+    if (!g) return g;
+    if (g.type === "LineString") return Object.assign({}, g, { coordinates: line(g.coordinates) });
+    if (g.type === "MultiLineString" || g.type === "Polygon") return Object.assign({}, g, { coordinates: g.coordinates.map(line) });
+    if (g.type === "MultiPolygon") return Object.assign({}, g, { coordinates: g.coordinates.map((rings) => rings.map(line)) });
+    if (g.type === "GeometryCollection") return Object.assign({}, g, { geometries: g.geometries.map(geometry) });
+    return g;
+  };
+  if (geojson.type === "FeatureCollection") return Object.assign({}, geojson, { features: geojson.features.map((f) => Object.assign({}, f, { geometry: geometry(f.geometry) })) });
+  if (geojson.type === "Feature") return Object.assign({}, geojson, { geometry: geometry(geojson.geometry) });
+  return geometry(geojson);
 }
 
 function drawBasemap(map, outline, state) {
@@ -137,6 +185,9 @@ export function viewBox(map) {
   return [round6(clamp(b.getWest(), -180, 180)), round6(clamp(b.getSouth(), -90, 90)), round6(clamp(b.getEast(), -180, 180)), round6(clamp(b.getNorth(), -90, 90))];
 }
 
+/** A box with no width or height: the map not laid out yet (no request is sent for it; the re-measure brings a real one). */
+export const emptyBox = (box) => !(box[0] < box[2] && box[1] < box[3]);
+
 /** A clicked point as the API wants it: wrapped, clamped, 6 decimals. */
 export function pointOf(latlng) {
   const p = latlng.wrap();
@@ -198,7 +249,8 @@ export function addLegend(map) {
     options: { position: "bottomleft" },
     onAdd() {
       const box = el("details", { class: "legend", id: "legend", role: "group", "aria-label": "Legend" });
-      box.open = !window.matchMedia(PHONE_QUERY).matches;
+      // Closed until asked for: open, it would cover part of the map (docs/map.md).
+      box.open = false;
       box.appendChild(el("summary", { class: "legend-title", text: "Legend" }));
       layersNode = el("div", { class: "legend-layers" });
       box.appendChild(layersNode);

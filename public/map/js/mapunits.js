@@ -6,7 +6,7 @@ import { csvOf, describeError, getJson, isAbort, urls } from "./api.js";
 import { CHOROPLETH, MAP_UNITS, methodName, SOIL_MAP_VIEW } from "./config.js";
 import { $, el } from "./dom.js";
 import { createMapUnitLayer, KIND } from "./layers/mapunits.js";
-import { viewBox } from "./map.js";
+import { emptyBox, viewBox } from "./map.js";
 import { renderMapUnit } from "./panels/mapunit.js";
 import { setStatus } from "./status.js";
 
@@ -95,6 +95,7 @@ export function setUpMapUnits(ctx) {
       return;
     }
     const box = viewBox(map);
+    if (emptyBox(box)) return;
     if (!(box[2] - box[0] <= MAP_UNITS.maxSideDegrees && box[3] - box[1] <= MAP_UNITS.maxSideDegrees)) {
       layer.clear();
       exportLinks(null);

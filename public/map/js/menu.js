@@ -1,25 +1,19 @@
 // The phone's menu: below PHONE_QUERY's width the toolbar (places, point form, soil-map controls, links)
-// is one drawer over the map, opened and closed by the Menu button; on wide screens it is always shown.
+// is one drawer between the header and the map, opened and closed by the Menu button; the map shrinks to
+// make room (map.js re-measures it) and is never covered. On wide screens the toolbar is the side panel.
 import { PHONE_QUERY } from "./config.js";
 import { $ } from "./dom.js";
 
-export function setUpMenu(map) {
+/** `onLayout()` is called right after the drawer opens or closes (the map's box changed). */
+export function setUpMenu(onLayout) {
   const button = $("menu-toggle");
   const drawer = $("controls");
   const phone = window.matchMedia(PHONE_QUERY);
-  const header = document.querySelector(".loam-header");
   const set = (open) => {
-    // The drawer opens under the header, whose height depends on how the statement of what Loam is wraps (CSSOM: allowed by the CSP).
-    if (open && phone.matches && header) {
-      const bottom = Math.round(header.getBoundingClientRect().bottom);
-      drawer.style.top = bottom + "px";
-      drawer.style.maxHeight = "calc(100vh - " + (bottom + 8) + "px)";
-    } else {
-      drawer.style.top = drawer.style.maxHeight = "";
-    }
     document.body.classList.toggle("menu-open", open);
     button.setAttribute("aria-expanded", String(open));
     button.textContent = open ? "Close menu" : "Menu";
+    if (onLayout) onLayout();
   };
   button.addEventListener("click", () => {
     const open = !document.body.classList.contains("menu-open");
@@ -35,11 +29,8 @@ export function setUpMenu(map) {
       button.focus();
     }
   });
-  // Leaving the phone layout: the drawer is the toolbar again; the map's size changed either way.
-  phone.addEventListener("change", () => {
-    set(false);
-    map.invalidateSize({ pan: false });
-  });
+  // Leaving the phone layout: the drawer is the side panel again (the map re-measures itself).
+  phone.addEventListener("change", () => set(false));
   set(false);
   return {
     close: () => set(false),

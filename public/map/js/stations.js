@@ -107,6 +107,10 @@ export function setUpStations(ctx, entry) {
     visible: () => visible,
     deselect: () => layer.highlight(null),
     openStation,
+    /** The stations drawn (for the list of what is in view). */
+    items: () => layer.items(),
+    /** Every station (a promise of GeoJSON features), read once: the search looks names, ids and triplets up in it. */
+    features: stations,
     /** The stations' box [w, s, e, n] (the coverage list flies there). */
     async extent() {
       const features = await stations();

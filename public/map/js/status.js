@@ -57,9 +57,17 @@ export function onActiveChange(listener) {
 
 const whereNode = $("where");
 
-/** Where the last search or place list took the map ("Showing Greene County, Iowa"), or a search's problem; "" clears it. */
-export function setWhere(message, kind) {
+/**
+ * Where the last search or place list took the map ("Showing Greene County, Iowa"), or a search's problem; "" clears it.
+ * `action` ({label, run}): a button after the words (e.g. "Look up the Clarion soil series").
+ */
+export function setWhere(message, kind, action) {
   whereNode.textContent = message || "";
+  if (message && action) {
+    const button = el("button", { type: "button", class: "where-action", text: action.label });
+    button.addEventListener("click", () => action.run());
+    whereNode.append(" ", button);
+  }
   whereNode.hidden = !message;
   whereNode.className = "where where-" + (kind || "info");
 }

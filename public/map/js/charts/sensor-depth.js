@@ -9,6 +9,17 @@ const COLUMN = { x: 46, width: 96 };
 const isNumber = (x) => typeof x === "number" && isFinite(x);
 
 /**
+ * Where a layer's label sits (its baseline): the middle of the layer, or its top or bottom edge, whichever
+ * keeps the label farthest from every sensor line (a label across the line hides both).
+ */
+function labelY(top, bottom, sensorYs) {
+  const places = [(top + bottom) / 2 + 4, top + 11, bottom - 2];
+  const clearance = (baseline) => Math.min(Infinity, ...sensorYs.map((s) => Math.abs(s - (baseline - 4))));
+  const best = places.reduce((a, b) => (clearance(b) > clearance(a) + 0.5 ? b : a));
+  return Number(best.toFixed(2));
+}
+
+/**
  * layers: [{depth: {top_cm, bottom_cm}, name, value, unit}] of the pedon; sensors: depths in cm; label:
  * {name, unit, title}. Returns an <svg> whose `.pedon-layer` groups are the layers and `.sensor-depth` the sensors.
  */
@@ -27,7 +38,7 @@ export function sensorDepthChart(layers, sensors, label) {
       svg("g", { class: "pedon-layer", "data-top": l.depth.top_cm, "data-bottom": l.depth.bottom_cm, "data-value": isNumber(l.value) ? l.value : "" }, [
         svg("rect", { x: MARGIN.left + COLUMN.x - 40, y: top, width: COLUMN.width, height: Number((bottom - top).toFixed(2)) }),
         svg("text", { class: "tick", x: MARGIN.left - 4, y: top + 10, "text-anchor": "end", text: formatNumber(l.depth.top_cm) }),
-        bottom - top >= 11 ? svg("text", { class: "layer-label", x: MARGIN.left + COLUMN.x - 34, y: Number(((top + bottom) / 2 + 4).toFixed(2)), text: text(l.name) + ": " + value }) : null,
+        bottom - top >= 11 ? svg("text", { class: "layer-label", x: MARGIN.left + COLUMN.x - 34, y: labelY(top, bottom, sensors.map(y)), text: text(l.name) + ": " + value }) : null,
         svg("title", { text: text(l.name) + ", " + formatDepth(l.depth) + " cm: " + text(label.name) + " " + value }),
       ]),
     );

@@ -5,8 +5,8 @@ import { formatNumber, svg, text } from "../dom.js";
 import { niceTicks } from "./depth.js";
 
 const WIDTH = 360;
-const HEIGHT = 210;
-const MARGIN = { top: 26, right: 12, bottom: 26, left: 40 };
+const HEIGHT = 228;
+const MARGIN = { top: 26, right: 12, bottom: 44, left: 40 };
 const DAY_MS = 86_400_000;
 const isNumber = (x) => typeof x === "number" && isFinite(x);
 
@@ -55,11 +55,12 @@ export function seriesChart(values, label) {
     const t = Date.UTC(year, 0, 1);
     if (t < t0 || t > t1) continue;
     axes.appendChild(svg("line", { class: "grid", x1: x(t), x2: x(t), y1: MARGIN.top, y2: MARGIN.top + plotH }));
-    axes.appendChild(svg("text", { class: "tick tick-x", x: x(t), y: HEIGHT - 8, "text-anchor": "middle", text: String(year) }));
+    axes.appendChild(svg("text", { class: "tick tick-x", x: x(t), y: HEIGHT - 26, "text-anchor": "middle", text: String(year) }));
   }
   axes.appendChild(svg("line", { class: "axis", x1: MARGIN.left, x2: MARGIN.left + plotW, y1: y(0), y2: y(0) }));
   axes.appendChild(svg("line", { class: "axis", x1: MARGIN.left, x2: MARGIN.left, y1: MARGIN.top, y2: MARGIN.top + plotH }));
   axes.appendChild(svg("text", { class: "axis-label", x: MARGIN.left, y: 14, text: text(label.name) + (label.unit ? " (" + label.unit + ")" : "") }));
+  axes.appendChild(svg("text", { class: "axis-label axis-label-x", x: MARGIN.left + plotW / 2, y: HEIGHT - 6, "text-anchor": "middle", text: "Date (UTC); band: the day's hourly min–max" }));
   chart.appendChild(axes);
 
   const runs = runsOf(points);

@@ -24,7 +24,7 @@ const DiamondMarker = shapedMarker((p, r) => "M" + p.x + "," + (p.y - r) + "L" +
 const restyle = (marker) => marker.setStyle({ weight: marker.geoKind === "censored" ? 2 : 1, color: marker.geoKind === "censored" ? "#3f2a6b" : "#2b2b2b" });
 
 export function createGeochemLayer(map, onOpen) {
-  const { renderer, layer, markers, clear, add, highlight, selected, marker: markerOf } = pointLayer(map, { pane: "geochem", zIndex: "455", kind: KIND, restyle, ring: { weight: 4, color: "#111" } });
+  const { renderer, layer, markers, clear, add, highlight, selected, marker: markerOf } = pointLayer(map, { pane: "geochem", zIndex: "455", kind: KIND, restyle, ring: { weight: 4, color: "#111" }, cluster: { name: "geochemistry sites", className: "cluster-sites" } });
 
   /**
    * Draw a FeatureCollection of sites; label {name, unit}; classes: the element's fixed classes (colour.js
@@ -78,6 +78,8 @@ export function createGeochemLayer(map, onOpen) {
     highlight,
     /** The marker of a site id, for tests and the keyboard path. */
     marker: markerOf,
+    /** The sites drawn, for the list of what is in view: [{key, name, latlng}]. */
+    items: () => [...markers.values()].map((m) => ({ key: String(m.geoFeature.properties.site_id), name: "Site " + text(m.geoFeature.properties.site_id) + ": " + (m.geoKind === "nosample" ? "no sample" : text(m.geoFeature.properties.reported_value) + (m.geoFeature.properties.unit ? " " + m.geoFeature.properties.unit : "")), latlng: m.getLatLng() })),
     /** [{site_id, kind, colour, value, reported_value}] of what is drawn. */
     drawn: () => [...markers.values()].map((m) => ({ site_id: m.geoFeature.properties.site_id, kind: m.geoKind, colour: m.geoColour, value: m.geoFeature.properties.value, reported_value: m.geoFeature.properties.reported_value })),
   };

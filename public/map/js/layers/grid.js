@@ -77,6 +77,16 @@ export function createGridLayer(map) {
   return { show, clear, drawn: () => drawn };
 }
 
+/**
+ * A class's bounds to two significant digits of its width ("31.3–34.7 %", not the API's "31.333–34.667 %":
+ * the model is no more precise than that); the API's own label is the row's title.
+ */
+function classLabel(c, unit) {
+  const decimals = Math.max(0, 1 - Math.floor(Math.log10(Math.abs(c.max - c.min) || 1)));
+  const bound = (v) => String(Number(v.toFixed(decimals)));
+  return bound(c.min) + "–" + bound(c.max) + (unit ? " " + unit : "");
+}
+
 /** The layer's part of the one legend: the API's classes for the property and depth, the statistic, the cell size. */
 function gridLegend(grid, classes) {
   const unit = grid.unit ? " (" + grid.unit + ")" : "";
@@ -86,7 +96,7 @@ function gridLegend(grid, classes) {
   for (const c of classes) {
     const swatch = el("span", { class: "legend-swatch class-swatch", "aria-hidden": "true" });
     swatch.style.background = c.color;
-    list.appendChild(el("li", { class: "class-row", "data-from": c.min, "data-to": c.max, "data-colour": c.color }, [swatch, el("span", { text: text(c.label) })]));
+    list.appendChild(el("li", { class: "class-row", "data-from": c.min, "data-to": c.max, "data-colour": c.color, title: text(c.label) }, [swatch, el("span", { text: classLabel(c, grid.unit) })]));
   }
   box.appendChild(list);
   box.appendChild(el("p", { class: "scale-range grid-basis", text: "Classes: the API's, six equal steps over the layer. Cells of " + formatNumber(Number((grid.cell_size[0] * 3600).toFixed(1))) + "″; blank cells hold no data." }));

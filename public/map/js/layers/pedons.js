@@ -217,5 +217,7 @@ export function createPedonLayer(map, state, onOpen) {
     highlight,
     /** The marker of a pedon in view (its feature is marker.pedonFeature), or undefined. */
     marker: (key) => markersByKey.get(key),
+    /** The pedons drawn, for the list of what is in view: [{key, name, latlng}]. */
+    items: () => [...markersByKey.values()].map((m) => ({ key: m.pedonKey, name: m.pedonKey + (m.pedonFeature.properties && m.pedonFeature.properties.name ? " " + String(m.pedonFeature.properties.name) : ""), latlng: m.getLatLng() })),
   };
 }

@@ -3,6 +3,8 @@
 // pane of its own, with one selected marker ringed. Each layer keeps what is its own (styles, tooltip,
 // legend).
 /* global L */
+import { CLUSTER } from "../config.js";
+import { el } from "../dom.js";
 import { legendSection } from "../map.js";
 
 /** A circle marker drawn as another shape: `pathOf(point, radius)` is its SVG path. */
@@ -16,14 +18,63 @@ export function shapedMarker(pathOf) {
 
 /**
  * A layer of markers by key in the pane `pane` (stacked at `zIndex`), its legend section `kind`;
- * `restyle(marker)` puts an unselected marker back, `ring` is the selected one's style.
+ * `restyle(marker)` puts an unselected marker back, `ring` is the selected one's style. With `cluster`
+ * ({name, className}), zoomed out to CLUSTER.maxZoom or less, markers that fall in one cell of
+ * CLUSTER.cellPx pixels are drawn as one disc with their count (a click or Enter zooms in on them):
+ * hundreds of triangles would merge into one blob (docs/map.md). The selected marker is never hidden in one.
  */
-export function pointLayer(map, { pane, zIndex, kind, restyle, ring }) {
+export function pointLayer(map, { pane, zIndex, kind, restyle, ring, cluster }) {
   map.createPane(pane).style.zIndex = zIndex;
   const renderer = L.svg({ pane });
   const layer = L.layerGroup();
   const markers = new Map();
   let selected = null;
+  let pending = false;
+
+  function draw() {
+    pending = false;
+    layer.clearLayers();
+    const all = [...markers.entries()];
+    if (!cluster || map.getZoom() > CLUSTER.maxZoom) {
+      for (const [, marker] of all) layer.addLayer(marker);
+      return;
+    }
+    const cells = new Map();
+    for (const [key, marker] of all) {
+      const p = map.project(marker.getLatLng(), map.getZoom());
+      const cell = key === selected ? "selected" : Math.floor(p.x / CLUSTER.cellPx) + ":" + Math.floor(p.y / CLUSTER.cellPx);
+      if (!cells.has(cell)) cells.set(cell, []);
+      cells.get(cell).push(marker);
+    }
+    for (const group of cells.values()) {
+      if (group.length < 2) group.forEach((marker) => layer.addLayer(marker));
+      else layer.addLayer(clusterMarker(group));
+    }
+  }
+
+  function clusterMarker(group) {
+    const bounds = L.latLngBounds(group.map((marker) => marker.getLatLng()));
+    const size = group.length < 10 ? 26 : group.length < 100 ? 32 : 38;
+    const marker = L.marker(bounds.getCenter(), {
+      pane,
+      keyboard: true,
+      title: group.length + " " + cluster.name + " here: zoom in",
+      icon: L.divIcon({ className: "place-cluster " + cluster.className, html: el("span", { text: String(group.length) }), iconSize: [size, size] }),
+    });
+    marker.on("click", (event) => {
+      L.DomEvent.stop(event);
+      map.fitBounds(bounds.pad(0.2), { animate: false, maxZoom: Math.min(map.getMaxZoom(), Math.max(CLUSTER.maxZoom + 1, map.getZoom() + 2)) });
+    });
+    return marker;
+  }
+
+  /** Draw again once the current batch of adds is done. */
+  function schedule() {
+    if (pending) return;
+    pending = true;
+    queueMicrotask(draw);
+  }
+  if (cluster) map.on("zoomend", schedule);
 
   function clear() {
     layer.clearLayers();
@@ -32,8 +83,8 @@ export function pointLayer(map, { pane, zIndex, kind, restyle, ring }) {
   }
 
   function add(key, marker) {
-    layer.addLayer(marker);
     markers.set(String(key), marker);
+    schedule();
   }
 
   /** Ring the marker of a key (null: none). */
@@ -43,6 +94,7 @@ export function pointLayer(map, { pane, zIndex, kind, restyle, ring }) {
     const marker = selected !== null ? markers.get(selected) : null;
     if (marker) {
       marker.setStyle(ring);
+      if (cluster) draw();
       marker.bringToFront();
     }
   }

@@ -19,7 +19,7 @@ const BASE = (p) => ({ color: hasSeries(p) ? "#111111" : "#0d3b3d", weight: hasS
 
 export function createStationLayer(map, onOpen) {
   const restyle = (marker) => marker.setStyle(BASE(marker.stationFeature.properties));
-  const { renderer, layer, markers, clear, add, highlight, marker: markerOf } = pointLayer(map, { pane: "stations", zIndex: "457", kind: KIND, restyle, ring: { weight: 4, color: "#ffd43b" } });
+  const { renderer, layer, markers, clear, add, highlight, marker: markerOf } = pointLayer(map, { pane: "stations", zIndex: "457", kind: KIND, restyle, ring: { weight: 4, color: "#ffd43b" }, cluster: { name: "sensor stations", className: "cluster-stations" } });
 
   /** Draw station features; returns {count, withSeries}. */
   function show(features) {
@@ -44,7 +44,9 @@ export function createStationLayer(map, onOpen) {
     return { count: markers.size, withSeries };
   }
 
-  return { layer, show, clear, highlight, marker: markerOf };
+  /** The stations drawn, for the list of what is in view and the search: [{key, name, latlng, feature}]. */
+  const items = () => [...markers.values()].map((m) => ({ key: String(m.stationFeature.properties.station_triplet), name: text(m.stationFeature.properties.name) + " (" + text(m.stationFeature.properties.station_triplet) + ")", latlng: m.getLatLng() }));
+  return { layer, show, clear, highlight, marker: markerOf, items };
 }
 
 function stationLegend(count, withSeries) {

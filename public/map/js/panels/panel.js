@@ -1,32 +1,23 @@
 // The side panel: one detail at a time (a pedon, the survey at a point, a map unit). Opening a new
 // detail aborts the request of the previous one.
 import { describeError, isAbort } from "../api.js";
-import { PHONE_QUERY } from "../config.js";
 import { $, el } from "../dom.js";
 
-export function createPanel(map, onClose) {
+export function createPanel(map, onClose, onOpen) {
   const panel = $("panel");
   const title = $("panel-title");
   const body = $("panel-body");
   let controller = null;
 
-  /** Keep `latlng` in sight: beside the side panel, or above the phone's bottom sheet. */
+  /** Keep `latlng` in sight in the map beside (or above) the panel: the panel never covers the map. */
   function reveal(latlng) {
     const size = map.getSize();
-    if (!panel.hidden && window.matchMedia(PHONE_QUERY).matches) {
-      const sheet = panel.getBoundingClientRect().height;
-      map.panInside(latlng, { paddingTopLeft: [40, 40], paddingBottomRight: [40, Math.min(size.y - 80, sheet + 30)], animate: false });
-    } else {
-      map.panInside(latlng, { padding: [Math.min(120, size.x / 4), Math.min(80, size.y / 4)], animate: false });
-    }
+    map.panInside(latlng, { padding: [Math.min(120, size.x / 4), Math.min(80, size.y / 4)], animate: false });
   }
 
-  /** Show `bounds` whole: beside the side panel, or above the phone's bottom sheet. */
+  /** Show `bounds` whole. */
   function fit(bounds, maxZoom) {
-    const size = map.getSize();
-    const phone = !panel.hidden && window.matchMedia(PHONE_QUERY).matches;
-    const sheet = phone ? Math.min(size.y - 80, panel.getBoundingClientRect().height + 20) : 30;
-    map.fitBounds(bounds, { animate: false, paddingTopLeft: [30, 30], paddingBottomRight: [30, sheet], maxZoom });
+    map.fitBounds(bounds, { animate: false, padding: [30, 30], maxZoom });
   }
 
   /** Open the panel for something at `latlng`; keep that place in sight when the map narrows. */
@@ -35,6 +26,8 @@ export function createPanel(map, onClose) {
     title.textContent = heading;
     body.textContent = "";
     panel.hidden = false;
+    if (onOpen) onOpen();
+    // Measured now (not only when the observer reports): the reveal below needs the narrowed size.
     if (wasHidden) map.invalidateSize({ pan: false });
     if (latlng) reveal(latlng);
     if (focus) {
