@@ -6,8 +6,8 @@
  * Run `bun scripts/us-places.ts` after updating the package; test/foundation/us-places.test.ts fails
  * while the file and the package disagree.
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
 
 export const US_PLACES_FILE = join(import.meta.dir, "..", "public", "map", "data", "us-places.json");
@@ -37,6 +37,7 @@ export function usPlaces(): string {
 }
 
 if (import.meta.main) {
+  mkdirSync(dirname(US_PLACES_FILE), { recursive: true });
   writeFileSync(US_PLACES_FILE, usPlaces());
   console.log(`wrote ${US_PLACES_FILE}`);
 }

@@ -60,8 +60,8 @@ export interface RouteDeclaration<M extends TSchema, A extends TSchema | undefin
   /** What the 200's Cache-Control says with its ETag (default: a public lifetime); null when the route sends none. */
   cacheControl?: string | null;
   /**
-   * What one CSV row is: documents the route's table, text/csv on the 200 beside JSON and its
-   * Content-Disposition. The route then passes its table to `send` and has FORMAT_PARAMETER in its query.
+   * What one CSV row is: documents the route's table on the 200 (its description, Content-Disposition
+   * and Vary; docs/decisions.md#typed-clients). The route then passes its table to `send` and has FORMAT_PARAMETER in its query.
    */
   csv?: string;
   /** The one media type of the 200 when it is not JSON (GeoJSON, JSON Schema). */
@@ -119,15 +119,14 @@ function documentedResponses(specs: Record<number, ResponseSpec>, options: { eta
     }
     out[status] = { description, headers, content: jsonRef(model) };
     if (status === "200" && options.csv) {
-      headers["Content-Disposition"] = { description: 'text/csv only: attachment; filename="loam-….csv".', schema: { type: "string" } };
+      // The table is described here and on `format`, not as a second media type of the 200: a typed
+      // client (openapi-fetch) types a body as every media type its 200 lists (docs/decisions.md#typed-clients).
+      headers["Content-Disposition"] = { description: 'CSV only: attachment; filename="loam-….csv".', schema: { type: "string" } };
       headers.Vary = { description: "Accept, Accept-Encoding: the representation depends on both.", schema: { type: "string" } };
       out[status] = {
-        description,
+        description: `${description} With format=csv: ${CSV_MEDIA_TYPE} (RFC 4180, UTF-8, a header row, ${options.csv}; provenance as columns; the answer's warnings and citations once, on the first row).`,
         headers,
-        content: {
-          ...jsonRef(model),
-          [CSV_MEDIA_TYPE.split(";")[0]!]: { schema: { type: "string", description: `RFC 4180 CSV, UTF-8, a header row, ${options.csv}; provenance as columns, warnings last.` } },
-        },
+        content: jsonRef(model),
       };
     }
   }

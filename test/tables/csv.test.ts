@@ -436,27 +436,30 @@ describe("negotiation, validators and errors", () => {
 });
 
 describe("the CSV routes in the OpenAPI document", () => {
-  test("each CSV route documents format (json, csv), text/csv on its 200 and Content-Disposition; JSON-only routes do not", async () => {
+  test("each CSV route documents format (json, csv), its table on the 200 (text/csv in its description) and Content-Disposition, JSON its one media type; JSON-only routes do not", async () => {
     const doc = await (await loam.get("/openapi.json")).json();
     const csvPaths = ["/v1/soil/location", "/v1/soil/summary", "/v1/soil/mapunits", "/v1/soil/mapunits/{map_unit_key}", "/v1/pedons", "/v1/pedons/layers", "/v1/pedons/{pedon_key}", "/v1/series/{name}", "/v1/geochem/sites", "/v1/geochem/sites/{site_id}", "/v1/soil/points", "/v1/soil/modeled", "/v1/stations", "/v1/stations/{station_triplet}/series", "/v1/soil/evidence"];
     for (const path of csvPaths) {
       const get = doc.paths[path].get;
       const format = get.parameters.find((p: any) => p.name === "format");
       expect(format.schema).toMatchObject({ type: "string", enum: ["json", "csv"], default: "json" });
-      expect(Object.keys(get.responses["200"].content)).toEqual(["application/json", "text/csv"]);
+      expect(Object.keys(get.responses["200"].content)).toEqual(["application/json"]);
+      expect(get.responses["200"].description).toContain("text/csv; charset=utf-8; header=present");
       expect(get.responses["200"].headers["Content-Disposition"]).toBeDefined();
     }
     // The area report also answers as GeoJSON (its cut polygons).
     const aoi = doc.paths["/v1/soil/aoi"].get;
     expect(aoi.parameters.find((p: any) => p.name === "format").schema).toMatchObject({ type: "string", enum: ["json", "csv", "geojson"], default: "json" });
-    expect(Object.keys(aoi.responses["200"].content)).toEqual(["application/json", "text/csv", "application/geo+json"]);
+    expect(Object.keys(aoi.responses["200"].content)).toEqual(["application/json", "application/geo+json"]);
+    expect(aoi.responses["200"].description).toContain("text/csv; charset=utf-8; header=present");
     expect(aoi.responses["200"].headers["Content-Disposition"]).toBeDefined();
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       if (csvPaths.includes(path) || path === "/v1/soil/aoi") continue;
       const get = item.get;
       if (!get) continue;
       expect(get.parameters?.some((p: any) => p.name === "format") ?? false).toBe(false);
-      expect(Object.keys(get.responses["200"]?.content ?? {})).not.toContain("text/csv");
+      expect(get.responses["200"]?.description ?? "").not.toContain("text/csv");
+      expect(get.responses["200"]?.headers?.["Content-Disposition"]).toBeUndefined();
     }
   });
 });

@@ -17,10 +17,10 @@ type PedonOk = operations["getPedon"]["responses"][200]["content"]["application/
 
 const baseUrl = process.env.LOAM_BASE;
 if (!baseUrl) throw new Error("LOAM_BASE is not set");
-// The data routes document application/json (the model) and text/csv (a string) as separate media types of
-// their 200. openapi-fetch types a body as every media type its 200 lists unless the client names one, so
-// this client names JSON (docs/clients.md) and reads a table with parseAs "text" (typed string).
-const client = createClient<paths, "application/json">({ baseUrl });
+// As the openapi-fetch README writes a client: no media type named, no type guard. The data routes document
+// JSON as their 200's one media type and describe format=csv there, so a table is read with parseAs "text"
+// (typed string) from the same client (docs/clients.md).
+const client = createClient<paths>({ baseUrl });
 
 const [latitude, longitude] = [Number(process.env.POINT_LAT), Number(process.env.POINT_LON)];
 const location = await client.GET("/v1/soil/location", { params: { query: { latitude, longitude, properties: "ph,organic_matter,clay" } } });
