@@ -20,7 +20,7 @@ import { soilAtPoint, soilFromAnswer } from "../location/service";
 import { modeledAtPoint } from "../shapes/point_values/modeled";
 import { listComponents } from "../summaries/service";
 import { pedonDetail, pedonDetailFrom, pedonList, pedonsInBbox, type EffectivePedonQuery } from "../pedons/service";
-import { MAX_PEDON_LIMIT } from "../pedons/model";
+import { MAX_PEDON_LIMIT, type PedonCollection, type PedonResponse } from "../pedons/model";
 import { geochemSite, geochemSites } from "../geochem/service";
 import { stations } from "../shapes/site_series/service";
 import { MAX_DAILY_DAYS } from "../shapes/site_series/model";
@@ -68,13 +68,14 @@ function opened<T>(answer: DataAnswer<T>): { body: T; cache: CacheDescriptor } {
 async function surveyed(deps: DataDeps, provider: PointProvider, query: EffectiveEvidenceQuery) {
   const { latitude, longitude, properties, depth_top_cm, depth_bottom_cm } = query;
   const asked = { latitude, longitude, providers: [provider.id], properties, depth_top_cm, depth_bottom_cm };
-  const atPoint = provider.mapUnits?.atPoint;
-  if (atPoint) {
+  const role = provider.mapUnits;
+  if (role?.atPoint) {
+    const { atPoint } = role;
     const cached = await deps.connected.ask(provider, atPoint.query, { latitude, longitude });
     const located = opened(soilFromAnswer(deps, provider, asked, { ...cached, answer: atPoint.point(cached.answer) }));
     const first = located.body.map_units[0];
     const context = { source: deps.connected.sourceOf(provider), storedAt: cached.storedAt };
-    const mapUnit = first ? provider.mapUnits!.read(atPoint.mapUnit(cached.answer, first.map_unit_key), context) : null;
+    const mapUnit = first ? role.read(atPoint.mapUnit(cached.answer, first.map_unit_key), context) : null;
     return { located, mapUnit, caches: [located.cache] };
   }
   const located = opened(await soilAtPoint(deps, provider, asked));
@@ -152,8 +153,8 @@ function boxAround(latitude: number, longitude: number, km: number): [number, nu
 const CANDIDATES_PER_LISTED = 2;
 
 type Opened<T> = { body: T; cache: CacheDescriptor };
-type PedonList = Awaited<ReturnType<typeof pedonsInBbox>>["answer"] extends DataAnswer<infer T> ? T : never;
-type PedonBody = Awaited<ReturnType<typeof pedonDetail>> extends DataAnswer<infer T> ? T : never;
+type PedonList = Static<typeof PedonCollection>;
+type PedonBody = Static<typeof PedonResponse>;
 
 /**
  * The pedons around the point as GET /v1/pedons lists them, and a way to the layers of one of them as
@@ -215,6 +216,7 @@ export async function pedons(deps: DataDeps, provider: PedonProvider, query: Eff
     const pedonKey = closest.f.properties.pedon_key;
     const detail = await layersOf(pedonKey, { pedon_key: pedonKey, properties: asked, depth_top_cm: 0, depth_bottom_cm: 1000 });
     if (detail) {
+      // Read out of the list's own answer, it rests on nothing more: that answer is counted once.
       if (!caches.some((c) => c.digest === detail.cache.digest)) caches.push(detail.cache);
       pedon = { key: detail.body.pedon_key, distanceKm: round3(closest.km), layers: detail.body.layers };
       citations.push(detail.body.citation);

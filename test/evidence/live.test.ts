@@ -100,7 +100,7 @@ const spent = (before: ReturnType<typeof calls>) => {
 };
 
 describe("evidence live, every source behind a stand-in", () => {
-  test("IA073: every source answers; each stand-in is asked a bounded number of times; a repeat asks none", async () => {
+  test("IA073: every source answers; each source is asked at most once; a repeat asks none", async () => {
     const path = "/v1/soil/evidence?latitude=41.944131&longitude=-94.359608&properties=clay,ph&depth_bottom_cm=60";
     const before = calls();
     const { status, body } = await loam.json(path);

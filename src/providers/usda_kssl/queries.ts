@@ -84,6 +84,9 @@ WHERE ${pedonFilter(pedonKey)}
 ORDER BY ly.hzn_top, ly.labsampnum`;
 }
 
+/** A degree of longitude in degrees of latitude at the point (its parallel's shortening). */
+const cosOf = (latitude: number) => Math.cos((latitude * Math.PI) / 180);
+
 /** Pedons a nearest-pedons query may list (the evidence route lists a few). */
 export const LAB_NEAREST_MAX = 50;
 
@@ -99,8 +102,7 @@ export const LAB_NEAREST_COLUMNS: readonly string[] = NEAREST_COLUMNS.map((c) =>
  * are picked in, before the caller measures each geodesically (within a 50 km radius the two orders
  * differ only between pedons whose distances differ by less than about 2 %: docs/decisions.md#evidence).
  */
-function approximateDistance(lat: string, lon: string, latitude: number, alias: string, real: (column: string) => string): string {
-  const cos = sqlNumber(Math.cos((latitude * Math.PI) / 180), "cos(latitude)", 0, 1);
+function approximateDistance(lat: string, lon: string, cos: string, alias: string, real: (column: string) => string): string {
   const dLat = `(${real(`${alias}.latitude_decimal_degrees`)} - ${lat})`;
   const dLon = `((${real(`${alias}.longitude_decimal_degrees`)} - ${lon}) * ${cos})`;
   return `${dLat} * ${dLat} + ${dLon} * ${dLon}`;
@@ -118,7 +120,7 @@ export function labNearestSql({ latitude, longitude, bbox, limit }: NearestParam
   const top = sqlInteger(limit, "limit", 1, LAB_NEAREST_MAX);
   return `SELECT TOP (${LAB_PEDON_MAX_LAYERS})
 ${sdaSelect(NEAREST_COLUMNS)}
-FROM (SELECT TOP (${top}) n.pedon_key, ${approximateDistance(lat, lon, latitude, "n", (c) => c)} AS distance
+FROM (SELECT TOP (${top}) n.pedon_key, ${approximateDistance(lat, lon, sqlNumber(cosOf(latitude), "cos(latitude)", 0, 1), "n", (c) => c)} AS distance
   FROM lab_combine_nasis_ncss AS n
   WHERE n.latitude_decimal_degrees IS NOT NULL
     AND n.longitude_decimal_degrees IS NOT NULL
@@ -275,16 +277,15 @@ function prepareNearest(file: SnapshotFile): (params: NearestParams) => Payload 
   const p = LAB_TABLES.p;
   if (!rows || !file.has(p, "latitude_decimal_degrees") || !file.has(p, "longitude_decimal_degrees")) return () => answer(NEAREST_ROWS, []);
   const real = (column: string) => `CAST(${column} AS REAL)`;
-  const keys = (latitude: number) =>
-    file.db.prepare<{ key: string }, [number, number, number, number, number, number, number]>(
-      `SELECT p.pedlabsampnum AS key FROM ${p} p
-       WHERE p.latitude_decimal_degrees IS NOT NULL AND p.longitude_decimal_degrees IS NOT NULL
-         AND CAST(p.longitude_decimal_degrees AS REAL) BETWEEN ?1 AND ?3
-         AND CAST(p.latitude_decimal_degrees AS REAL) BETWEEN ?2 AND ?4
-       ORDER BY ${approximateDistance("?5", "?6", latitude, "p", real)}, p.pedlabsampnum LIMIT ?7`,
-    );
+  const keys = file.db.prepare<{ key: string }, [number, number, number, number, number, number, number, number]>(
+    `SELECT p.pedlabsampnum AS key FROM ${p} p
+     WHERE p.latitude_decimal_degrees IS NOT NULL AND p.longitude_decimal_degrees IS NOT NULL
+       AND CAST(p.longitude_decimal_degrees AS REAL) BETWEEN ?1 AND ?3
+       AND CAST(p.latitude_decimal_degrees AS REAL) BETWEEN ?2 AND ?4
+     ORDER BY ${approximateDistance("?5", "?6", "?8", "p", real)}, p.pedlabsampnum LIMIT ?7`,
+  );
   return ({ latitude, longitude, bbox: [minLon, minLat, maxLon, maxLat], limit }) =>
-    answer(NEAREST_ROWS, keys(latitude).all(minLon, minLat, maxLon, maxLat, latitude, longitude, limit).flatMap(({ key }) => rows(key)));
+    answer(NEAREST_ROWS, keys.all(minLon, minLat, maxLon, maxLat, latitude, longitude, limit, cosOf(latitude)).flatMap(({ key }) => rows(key)));
 }
 
 export const bboxQuery: QueryKind<BboxParams, RowAnswer> = {
