@@ -7,7 +7,7 @@
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { createBaseSchema, integrityWarnings, SNAPSHOT_FORMAT_VERSION, writeDatasetInfo, writeInfo, type DatasetInfo } from "../upstream/snapshot-schema";
+import { createBaseSchema, integrityWarnings, SNAPSHOT_FORMAT_VERSION, writeDatasetInfo, writeIdentity, writeInfo, type DatasetInfo } from "../upstream/snapshot-schema";
 import type { Provider } from "../providers/provider";
 import { DEFAULT_PROVIDERS, snapshotSteps } from "../providers/registry";
 
@@ -90,6 +90,8 @@ export async function atomically<T>(outPath: string, prepare: (tmp: string) => v
     prepare(tmp);
     db = openScratch(tmp);
     const result = await fill(db);
+    // Every build and import names what the file now holds (docs/decisions.md#snapshot-identity).
+    writeIdentity(db);
     db.run("PRAGMA optimize");
     // Only a replaced survey area leaves free pages; a fresh build has none worth a full rewrite.
     if ((db.query<{ freelist_count: number }, []>("PRAGMA freelist_count").get()?.freelist_count ?? 0) > 0) db.run("VACUUM");

@@ -179,6 +179,28 @@ export function writeInfo(db: Database, key: string, value: string): void {
   db.query("INSERT OR REPLACE INTO snapshot_info (key, value) VALUES (?, ?)").run(key, value);
 }
 
+/** The `snapshot_info` key of the file's identity (docs/decisions.md#snapshot-identity). */
+export const IDENTITY_KEY = "identity";
+
+/**
+ * A snapshot's identity from what it states of itself: SHA-256 (16 hex digits) of every other
+ * `snapshot_info` row, which name each dataset with its rows and import time and the build or update
+ * time. Computed once when a build or import writes the file, so a start reads one row, never the file
+ * (docs/decisions.md#snapshot-identity).
+ */
+export function infoIdentity(db: Database): string {
+  const hasher = new Bun.CryptoHasher("sha256");
+  for (const row of db.query<{ key: string; value: string }, [string]>("SELECT key, value FROM snapshot_info WHERE key <> ? ORDER BY key").all(IDENTITY_KEY)) {
+    hasher.update(row.key).update("\0").update(row.value).update("\0");
+  }
+  return hasher.digest("hex").slice(0, 16);
+}
+
+/** Write the identity of what the file now holds: the last step of every build and import. */
+export function writeIdentity(db: Database): void {
+  writeInfo(db, IDENTITY_KEY, infoIdentity(db));
+}
+
 export function readSnapshotInfo(db: Database): { values: Map<string, string>; datasets: DatasetInfo[] } {
   const values = new Map<string, string>();
   const datasets: DatasetInfo[] = [];

@@ -5,9 +5,9 @@
  * whose SDA JSON is rendered only for a raw body (docs/decisions.md#decode-once).
  */
 import { Database } from "bun:sqlite";
-import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { LoamError, UpstreamError } from "../errors";
-import { readSnapshotInfo, SURVEY_AREA_DATASETS } from "./snapshot-schema";
+import { IDENTITY_KEY, infoIdentity, readSnapshotInfo, SURVEY_AREA_DATASETS } from "./snapshot-schema";
 import { SnapshotFile } from "./snapshot-file";
 
 // The providers' readers name the opened file by this module, the snapshot transport's.
@@ -17,21 +17,6 @@ import { formOf, type Payload, type QueryKind, type SnapshotForm, type SourceDes
 /** What a client reads when the snapshot cannot answer (the SQLite error goes to the log). */
 export const SNAPSHOT_QUERY_FAILED = "The offline snapshot failed to answer this query. The failure was logged; please retry later or report it with the request id.";
 
-/**
- * SHA-256 of the file's bytes (first 16 hex digits), read in chunks: two snapshots share cache
- * entries and entity tags only when they are the same file content, whatever their path or dates.
- */
-function contentHash(path: string): string {
-  const hasher = new Bun.CryptoHasher("sha256");
-  const chunk = Buffer.allocUnsafe(4 * 1024 * 1024);
-  const fd = openSync(path, "r");
-  try {
-    for (let read; (read = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) hasher.update(chunk.subarray(0, read));
-  } finally {
-    closeSync(fd);
-  }
-  return hasher.digest("hex").slice(0, 16);
-}
 
 export class SnapshotTransport implements Transport {
   readonly kind = "snapshot" as const;
@@ -53,7 +38,8 @@ export class SnapshotTransport implements Transport {
         // SSURGO areas first, then lab collections, each by id.
         coverage: [...info.datasets].sort((a, b) => b.kind.localeCompare(a.kind) || a.id.localeCompare(b.id)).map((d) => d.label),
         datasets: info.datasets.map((d) => ({ kind: d.kind, id: d.id, label: d.label, bbox: d.bbox ?? null })),
-        identity: `snapshot:${contentHash(path)}`,
+        // Stored by the build or import that wrote the file; a file from before 0.6.0 has it computed from the same rows (docs/decisions.md#snapshot-identity).
+        identity: `snapshot:${info.values.get(IDENTITY_KEY) ?? infoIdentity(db)}`,
         // Each survey area with its polygons' box, as its importer stated it (for the "no map unit here" / "outside this snapshot" warnings).
         areas: info.datasets.flatMap((d) => (d.kind === SURVEY_AREA_DATASETS && d.bbox ? [{ symbol: d.id, bbox: d.bbox }] : [])).sort((a, b) => a.symbol.localeCompare(b.symbol)),
       };

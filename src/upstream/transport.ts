@@ -161,7 +161,7 @@ export interface SourceDescription {
   /** Snapshot only: the survey areas it holds, each with the box [w, s, e, n] of its polygons (src/domain/coverage.ts). */
   areas?: { symbol: string; bbox: [number, number, number, number] }[];
   /**
-   * What makes this source's answers its own (snapshot: a hash of the file's content); part of every
+   * What makes this source's answers its own (snapshot: the identity its build stored, docs/decisions.md#snapshot-identity); part of every
    * cache key and entity tag, so an answer is never served under another source's provenance
    * (docs/decisions.md#cache). Default: kind and location (SDA: its URL).
    */

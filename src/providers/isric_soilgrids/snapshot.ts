@@ -188,8 +188,11 @@ export function clipsOf(db: Database, fresh = false): Clip[] {
     : [];
   const clips = rows.map((r) => {
     const blob = r.cells as Uint8Array;
-    const bytes = blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength);
-    const values = r.sample === "int16" ? new Int16Array(bytes) : new Uint16Array(bytes);
+    // A view of the row's own bytes when aligned: a copy doubled the memory while a 2-degree region loads (docs/benchmarks.md, "State and national scale").
+    const aligned = blob.byteOffset % 2 === 0;
+    const bytes = aligned ? blob.buffer : blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength);
+    const [offset, length] = aligned ? [blob.byteOffset, blob.byteLength / 2] : [0, blob.byteLength / 2];
+    const values = r.sample === "int16" ? new Int16Array(bytes, offset, length) : new Uint16Array(bytes, offset, length);
     return {
       file: String(r.file), band: String(r.band), layer: String(r.layer), depth: String(r.depth), statistic: String(r.statistic), crs: String(r.crs),
       originLon: Number(r.origin_lon), originLat: Number(r.origin_lat), cellW: Number(r.cell_w), cellH: Number(r.cell_h),
