@@ -21,8 +21,7 @@ const NO_LINKS: SeriesLinker = () => null;
  * What links a name to its series description, from the registry's series provider: links nothing
  * when there is none, and never fails the answer that asks (docs/decisions.md#series).
  */
-export function seriesLinker(deps: DataDeps): SeriesLinker | Promise<SeriesLinker> {
-  const provider = deps.registry.defaultFor("series");
+export function seriesLinker(deps: DataDeps, provider: SeriesProvider | undefined = deps.registry.defaultFor("series")): SeriesLinker | Promise<SeriesLinker> {
   if (!provider) return NO_LINKS;
   // The kept linker is handed over at once (every location and pedon answer asks for it).
   return linkers.get(deps.connected)?.get(provider.id)?.link ?? readLinker(deps, provider).then((kept) => kept.link);
@@ -44,11 +43,13 @@ async function readLinker(deps: DataDeps, provider: SeriesProvider): Promise<Kep
       throw error;
     });
   const key = await provider.series.linker(ask);
+  // A link of another series provider than the default names it, so following it answers for it (docs/decisions.md#provider-links).
+  const named = deps.registry.defaultFor("series") === provider ? "" : `?provider=${encodeURIComponent(provider.id)}`;
   const kept: Kept = {
     key,
     link: (name) => {
       const found = key(name);
-      return found === null ? null : { name, url: seriesPath(found) };
+      return found === null ? null : { name, url: `${seriesPath(found)}${named}` };
     },
   };
   if (!failed) {
@@ -73,8 +74,7 @@ const linkers = new WeakMap<object, Map<string, Kept>>();
  * mesic Typic Hapludalfs"), for a linked name; null when there is no series provider, no description,
  * or the source cannot be asked: the check it serves never fails the answer that asks.
  */
-export async function seriesTaxonomicClass(deps: DataDeps, name: string): Promise<string | null> {
-  const provider = deps.registry.defaultFor("series");
+export async function seriesTaxonomicClass(deps: DataDeps, name: string, provider: SeriesProvider | undefined = deps.registry.defaultFor("series")): Promise<string | null> {
   if (!provider) return null;
   try {
     // The name as the provider's linker keys it (a component's or pedon's name, not a path segment of the route).

@@ -11,14 +11,14 @@ import { planSummaries, summarizeMapUnit, type MapUnitProvider } from "../aggreg
 import { DEFAULT_SUMMARY_OPTIONS } from "../aggregation/options";
 import { findProperty } from "../catalog/properties";
 import { PRECISION_RULE, roundDerived } from "../domain/precision";
-import type { Observation } from "../domain/observation";
+import type { GridObservation } from "../domain/observation";
 import type { LabLayer } from "../domain/lab";
 import type { MapUnitData, OperationalProvider } from "../providers/provider";
 import { geodesicKm } from "../geometry/geodesic";
 import { weightedAverages } from "../shapes/point_values/average";
 import type { ComparisonCell, EffectiveEvidenceQuery, EvidenceSite, PropertyComparison } from "./model";
 
-type Obs = Static<typeof Observation>;
+type Obs = Static<typeof GridObservation>;
 type Layer = Static<typeof LabLayer>;
 type Depth = { top_cm: number; bottom_cm: number };
 type Site = Static<typeof EvidenceSite>;
@@ -38,18 +38,23 @@ export function comparisonDepths(top: number, bottom: number): Depth[] {
   return GSM_DEPTHS.map((d) => ({ top_cm: Math.max(d.top_cm, top), bottom_cm: Math.min(d.bottom_cm, bottom) })).filter((d) => d.bottom_cm > d.top_cm);
 }
 
-/** What the comparison reads of each source (absent: the source is not served or was left out). */
+/**
+ * What the comparison reads of each source, every provider of a role in the registry's order (a
+ * provider not served, left out or with nothing to compare is absent): docs/decisions.md#provider-links.
+ */
 export interface ComparisonInputs {
-  survey?: { provider: MapUnitProvider; mapUnit: MapUnitData };
-  model?: { provider: OperationalProvider; observations: Obs[] };
-  pedon?: { provider: OperationalProvider; key: string; distanceKm: number; layers: Layer[] };
+  surveys: { provider: MapUnitProvider; mapUnit: MapUnitData }[];
+  models: { provider: OperationalProvider; observations: Obs[] }[];
+  pedons: { provider: OperationalProvider; key: string; distanceKm: number; layers: Layer[] }[];
   /** The listed sample sites, nearest first, with the asked elements' results. */
-  sites?: { provider: OperationalProvider; sites: Site[] };
+  sites: { provider: OperationalProvider; sites: Site[] }[];
 }
+
+export const noInputs = (): ComparisonInputs => ({ surveys: [], models: [], pedons: [], sites: [] });
 
 const label = (d: Depth) => `${d.top_cm}-${d.bottom_cm} cm`;
 
-function surveyCell(inputs: NonNullable<ComparisonInputs["survey"]>, property: string, depth: Depth): ComparisonCell | null {
+function surveyCell(inputs: ComparisonInputs["surveys"][number], property: string, depth: Depth): ComparisonCell | null {
   const { provider, mapUnit } = inputs;
   const summarizable = provider.mapUnits.properties.find((p) => p.id === property);
   if (!summarizable || summarizable.kind !== "numeric") return null;
@@ -72,7 +77,7 @@ function surveyCell(inputs: NonNullable<ComparisonInputs["survey"]>, property: s
   };
 }
 
-function modelCell(inputs: NonNullable<ComparisonInputs["model"]>, property: string, depth: Depth, query: EffectiveEvidenceQuery): ComparisonCell | null {
+function modelCell(inputs: ComparisonInputs["models"][number], property: string, depth: Depth, query: EffectiveEvidenceQuery): ComparisonCell | null {
   const own = inputs.observations.filter((o) => o.property.id === property && o.depth.top_cm < depth.bottom_cm && o.depth.bottom_cm > depth.top_cm);
   if (own.length === 0) return null;
   const exact = own.length === 1 && own[0]!.depth.top_cm === depth.top_cm && own[0]!.depth.bottom_cm === depth.bottom_cm ? own[0]! : null;
@@ -80,7 +85,7 @@ function modelCell(inputs: NonNullable<ComparisonInputs["model"]>, property: str
   const averaged = exact ? null : weightedAverages(own, depth.top_cm, depth.bottom_cm);
   const o = exact ?? averaged?.observations[0];
   if (!o || o.value === null) return null;
-  const centre = "grid_context" in o ? o.grid_context.cell_center : null;
+  const centre = o.grid_context.cell_center;
   return {
     provider: inputs.provider.id,
     role: inputs.provider.role,
@@ -90,14 +95,14 @@ function modelCell(inputs: NonNullable<ComparisonInputs["model"]>, property: str
     lower: o.uncertainty?.lower ?? null,
     upper: o.uncertainty?.upper ?? null,
     distance_km: centre ? Math.round(geodesicKm(query.latitude, query.longitude, centre.latitude, centre.longitude) * 1000) / 1000 : null,
-    describes: "grid_context" in o ? `the ${o.grid_context.resolution_m} m cell holding the point (${o.grid_context.depth_label})` : `the source's value at ${label(o.depth)}`,
+    describes: `the ${o.grid_context.resolution_m} m cell holding the point (${o.grid_context.depth_label})`,
     transformations: o.transformations,
     warnings: [...o.warnings, ...(averaged?.warnings ?? [])],
   };
 }
 
 /** The pedon's layers over a depth, each weighted by the centimetres it overlaps it. */
-function pedonCell(inputs: NonNullable<ComparisonInputs["pedon"]>, property: string, depth: Depth): ComparisonCell | null {
+function pedonCell(inputs: ComparisonInputs["pedons"][number], property: string, depth: Depth): ComparisonCell | null {
   const parts = inputs.layers.flatMap((layer) => {
     const o = layer.observations.find((x) => x.property.id === property);
     const top = Math.max(layer.depth.top_cm, depth.top_cm);
@@ -133,7 +138,7 @@ function pedonCell(inputs: NonNullable<ComparisonInputs["pedon"]>, property: str
 }
 
 /** The nearest site's result, on a depth its sample spans (a 0-5 cm sample describes 0-5 cm, no deeper). */
-function siteCell(inputs: NonNullable<ComparisonInputs["sites"]>, property: string, depth: Depth): ComparisonCell | null {
+function siteCell(inputs: ComparisonInputs["sites"][number], property: string, depth: Depth): ComparisonCell | null {
   for (const site of inputs.sites) {
     const o = site.elements.find((e) => e.property.id === property);
     if (!o || o.value === null) continue;
@@ -155,9 +160,12 @@ function siteCell(inputs: NonNullable<ComparisonInputs["sites"]>, property: stri
   return null;
 }
 
-/** Where a source's value lies outside the model's interval, said plainly. */
-function statements(property: string, depth: Depth, cells: readonly ComparisonCell[], model: ComparisonCell | null): string[] {
-  if (!model || model.lower === null || model.upper === null) return [];
+/** Where a source's value lies outside a model's interval, said plainly (each model's interval in turn). */
+function statements(property: string, depth: Depth, cells: readonly ComparisonCell[], models: readonly ComparisonCell[]): string[] {
+  return models.flatMap((model) => (model.lower === null || model.upper === null ? [] : outside(property, depth, cells, model)));
+}
+
+function outside(property: string, depth: Depth, cells: readonly ComparisonCell[], model: ComparisonCell): string[] {
   return cells.flatMap((cell) => {
     if (cell === model || cell.value === null || cell.unit !== model.unit) return [];
     const side = cell.value < model.lower! ? "below" : cell.value > model.upper! ? "above" : null;
@@ -171,11 +179,16 @@ export function compare(query: EffectiveEvidenceQuery, inputs: ComparisonInputs)
   return query.properties.map((property) => ({
     property: { id: property, name: findProperty(property)?.name ?? property },
     depths: depths.map((depth) => {
-      const model = inputs.model ? modelCell(inputs.model, property, depth, query) : null;
-      const cells = [inputs.survey ? surveyCell(inputs.survey, property, depth) : null, model, inputs.pedon ? pedonCell(inputs.pedon, property, depth) : null, inputs.sites ? siteCell(inputs.sites, property, depth) : null].filter(
-        (c): c is ComparisonCell => c !== null,
-      );
-      return { ...depth, cells, statements: statements(property, depth, cells, model) };
+      const present = (c: ComparisonCell | null): c is ComparisonCell => c !== null;
+      const models = inputs.models.map((m) => modelCell(m, property, depth, query)).filter(present);
+      // Role by role (survey, model, pedon, sample site), each role's providers in the registry's order.
+      const cells = [
+        ...inputs.surveys.map((s) => surveyCell(s, property, depth)).filter(present),
+        ...models,
+        ...inputs.pedons.map((p) => pedonCell(p, property, depth)).filter(present),
+        ...inputs.sites.map((s) => siteCell(s, property, depth)).filter(present),
+      ];
+      return { ...depth, cells, statements: statements(property, depth, cells, models) };
     }),
   }));
 }

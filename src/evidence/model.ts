@@ -8,7 +8,7 @@ import { t, type Static } from "elysia";
 import { Type } from "@sinclair/typebox";
 import { COORDINATE_PARAMETERS, DEPTH_PARAMETERS, FORMAT_PARAMETER, closed, envelope, nullable } from "../domain/model";
 import { PropertyReference, Transformation, propertiesParameter } from "../catalog/model";
-import { MapUnitSummary, Observation } from "../domain/observation";
+import { GridObservation, MapUnitSummary, Observation } from "../domain/observation";
 import { SeriesLink } from "../domain/series";
 import { GeochemObservation } from "../domain/sample-site";
 import { MapUnitComponent } from "../summaries/model";
@@ -63,6 +63,8 @@ export const SurveyEvidence = t.Object(
     ...sourceMembers("mapped_location", "A mapped soil survey: the map unit holding the point and its components."),
     map_units: t.Array(MapUnitSummary, { description: "The map units holding the point, as GET /v1/soil/location gives them." }),
     components: t.Array(MapUnitComponent, { description: "Every component of the first map unit, as GET /v1/soil/mapunits/{map_unit_key} lists them." }),
+    // The location route's kind: the union here, named SoilObservation by the document where every served
+    // mapped_location provider is a mapped survey, as LocationResponse is (docs/decisions.md#typed-observations).
     observations: t.Array(Observation, { description: "The components' horizons, as GET /v1/soil/location gives them." }),
   },
   { ...closed, title: "SurveyEvidence" },
@@ -71,7 +73,7 @@ export const SurveyEvidence = t.Object(
 export const ModelEvidence = t.Object(
   {
     ...sourceMembers("point_values", "A modeled grid: the values of the cell holding the point."),
-    observations: t.Array(Observation, { description: "The cell's values at the model's depths, as GET /v1/soil/modeled gives them (uncertainty: its interval)." }),
+    observations: t.Array(GridObservation, { description: "The cell's values at the model's depths, as GET /v1/soil/modeled gives them (uncertainty: its interval)." }),
   },
   { ...closed, title: "ModelEvidence" },
 );

@@ -10,9 +10,9 @@ import { cacheMetadata } from "../answer";
 import { combinedCache } from "../answer/whole-table";
 import { LoamError } from "../errors";
 import type { MapUnitProvider } from "../aggregation/plan";
-import type { OperationalProvider, ProviderRole } from "../providers/provider";
+import type { OperationalProvider } from "../providers/provider";
 import { VERSION } from "../version";
-import { compare, type ComparisonInputs } from "./comparison";
+import { compare, noInputs } from "./comparison";
 import type { EffectiveEvidenceQuery, EvidenceResponse, SourceEvidence } from "./model";
 import { model, pedons, sampleSites, sensorStations, seriesDescriptions, survey, type Gathered } from "./sources";
 
@@ -35,26 +35,28 @@ async function settle(provider: OperationalProvider, gather: () => Promise<Gathe
   }
 }
 
-/** Each role's default provider, in the registry's order, with the gatherer that asks it. */
-function gatherers(deps: DataDeps, query: EffectiveEvidenceQuery): { role: ProviderRole; provider: OperationalProvider; run: () => Promise<Gathered> }[] {
-  const out: { role: ProviderRole; provider: OperationalProvider; run: () => Promise<Gathered> }[] = [];
+/**
+ * Every registered provider of each role the route covers, in the registry's order, with the gatherer
+ * that asks it: each provider is first-class, not only the role's default (docs/decisions.md#provider-links).
+ */
+function gatherers(deps: DataDeps, query: EffectiveEvidenceQuery): { provider: OperationalProvider; run: () => Promise<Gathered> }[] {
+  const out: { provider: OperationalProvider; run: () => Promise<Gathered> }[] = [];
   for (const provider of deps.registry.operational) {
-    if (deps.registry.defaultFor(provider.role) !== provider) continue;
     switch (provider.role) {
       case "mapped_location":
-        out.push({ role: provider.role, provider, run: () => survey(deps, provider, query) });
+        out.push({ provider, run: () => survey(deps, provider, query) });
         break;
       case "point_values":
-        out.push({ role: provider.role, provider, run: () => model(deps, provider, query) });
+        out.push({ provider, run: () => model(deps, provider, query) });
         break;
       case "lab_pedons":
-        out.push({ role: provider.role, provider, run: () => pedons(deps, provider, query) });
+        out.push({ provider, run: () => pedons(deps, provider, query) });
         break;
       case "sample_sites":
-        out.push({ role: provider.role, provider, run: () => sampleSites(deps, provider, query) });
+        out.push({ provider, run: () => sampleSites(deps, provider, query) });
         break;
       case "site_series":
-        out.push({ role: provider.role, provider, run: () => sensorStations(deps, provider, query) });
+        out.push({ provider, run: () => sensorStations(deps, provider, query) });
         break;
       case "series":
         break; // asked after the survey, whose components it describes
@@ -65,13 +67,12 @@ function gatherers(deps: DataDeps, query: EffectiveEvidenceQuery): { role: Provi
 
 export async function evidenceAtPoint(deps: DataDeps, query: EffectiveEvidenceQuery): Promise<DataAnswer<EvidenceResponse>> {
   const outcomes = await Promise.all(gatherers(deps, query).map(({ provider, run }) => settle(provider, run)));
-  const surveyed = outcomes.find((o) => o.provider.role === "mapped_location" && "gathered" in o);
-  const seriesProvider = deps.registry.defaultFor("series");
-  if (seriesProvider) {
-    const mapUnit = surveyed && "gathered" in surveyed ? (surveyed.gathered.mapUnit ?? null) : null;
-    const surveyLeftOut = outcomes.some((o) => o.provider.role === "mapped_location" && "leftOut" in o);
-    outcomes.push(await settle(seriesProvider, () => seriesDescriptions(deps, seriesProvider, mapUnit, surveyLeftOut)));
-  }
+  // The series descriptions describe the first survey's (registry order) map unit at the point.
+  const surveys = outcomes.filter((o) => o.provider.role === "mapped_location");
+  const mapUnit = surveys.map((o) => ("gathered" in o ? (o.gathered.mapUnit ?? null) : null)).find((m) => m !== null) ?? null;
+  const surveyLeftOut = surveys.length > 0 && surveys.every((o) => "leftOut" in o);
+  const described = deps.registry.operational.filter((p) => p.role === "series");
+  outcomes.push(...(await Promise.all(described.map((provider) => settle(provider, () => seriesDescriptions(deps, provider, mapUnit, surveyLeftOut))))));
   // No source could answer (the series descriptions only describe the survey's components): there is no
   // evidence to set side by side, so the request fails as its first source did (502/503/504 naming it).
   const failed = outcomes.find((o) => "error" in o);
@@ -81,7 +82,7 @@ export async function evidenceAtPoint(deps: DataDeps, query: EffectiveEvidenceQu
   outcomes.sort((a, b) => order.indexOf(a.provider.id) - order.indexOf(b.provider.id));
 
   const sources: Record<string, SourceEvidence> = {};
-  const inputs: ComparisonInputs = {};
+  const inputs = noInputs();
   const caches: CacheDescriptor[] = [];
   const leftOut: string[] = [];
   for (const outcome of outcomes) {
@@ -92,10 +93,10 @@ export async function evidenceAtPoint(deps: DataDeps, query: EffectiveEvidenceQu
     const { provider, gathered } = outcome;
     sources[provider.id] = gathered.evidence;
     caches.push(...gathered.caches);
-    if (gathered.mapUnit && "mapUnits" in provider && provider.mapUnits) inputs.survey = { provider: provider as MapUnitProvider, mapUnit: gathered.mapUnit };
-    if (gathered.modeled) inputs.model = { provider, observations: gathered.modeled };
-    if (gathered.pedon) inputs.pedon = { provider, ...gathered.pedon };
-    if (gathered.evidence.role === "sample_sites") inputs.sites = { provider, sites: gathered.evidence.sites };
+    if (gathered.mapUnit && "mapUnits" in provider && provider.mapUnits) inputs.surveys.push({ provider: provider as MapUnitProvider, mapUnit: gathered.mapUnit });
+    if (gathered.modeled) inputs.models.push({ provider, observations: gathered.modeled });
+    if (gathered.pedon) inputs.pedons.push({ provider, ...gathered.pedon });
+    if (gathered.evidence.role === "sample_sites") inputs.sites.push({ provider, sites: gathered.evidence.sites });
   }
   const cache = combined(deps, caches, leftOut.length > 0);
   const comparison = compare(query, inputs);

@@ -15,18 +15,18 @@ import { describeCache } from "../answer";
 import { geodesicKm } from "../geometry/geodesic";
 import type { MapUnitData, OperationalProvider, PedonProvider, PointProvider, PointValuesProvider, SampleSiteProvider, SeriesProvider, StationProvider } from "../providers/provider";
 import type { LabLayer } from "../domain/lab";
-import type { Observation } from "../domain/observation";
-import { soilAtPoint } from "../location/service";
+import type { GridObservation } from "../domain/observation";
+import { soilAtPoint, soilFromAnswer } from "../location/service";
 import { modeledAtPoint } from "../shapes/point_values/modeled";
 import { listComponents } from "../summaries/service";
-import { pedonDetail, pedonsInBbox } from "../pedons/service";
-import { MAX_PEDON_LIMIT } from "../pedons/model";
+import { pedonDetail, pedonDetailFrom, pedonList, pedonsInBbox, type EffectivePedonQuery } from "../pedons/service";
+import { MAX_PEDON_LIMIT, type PedonCollection, type PedonResponse } from "../pedons/model";
 import { geochemSite, geochemSites } from "../geochem/service";
 import { stations } from "../shapes/site_series/service";
 import { MAX_DAILY_DAYS } from "../shapes/site_series/model";
 import type { EffectiveEvidenceQuery, SourceEvidence } from "./model";
 
-type Obs = Static<typeof Observation>;
+type Obs = Static<typeof GridObservation>;
 type Layer = Static<typeof LabLayer>;
 
 /** What a gatherer hands back: the source's evidence, the answers it rests on, and what the comparison reads. */
@@ -60,19 +60,38 @@ function opened<T>(answer: DataAnswer<T>): { body: T; cache: CacheDescriptor } {
 
 // ---- the mapped survey ---------------------------------------------------------------------------
 
-export async function survey(deps: DataDeps, provider: PointProvider, query: EffectiveEvidenceQuery): Promise<Gathered> {
+/**
+ * The location route's answer at the point and the first map unit as the map-unit route reads it. A
+ * provider that answers both in one query (`mapUnits.atPoint`) is asked once and both are read out of
+ * that answer; else the point query, then the map unit (docs/decisions.md#evidence).
+ */
+async function surveyed(deps: DataDeps, provider: PointProvider, query: EffectiveEvidenceQuery) {
   const { latitude, longitude, properties, depth_top_cm, depth_bottom_cm } = query;
-  const located = opened(await soilAtPoint(deps, provider, { latitude, longitude, providers: [provider.id], properties, depth_top_cm, depth_bottom_cm }));
+  const asked = { latitude, longitude, providers: [provider.id], properties, depth_top_cm, depth_bottom_cm };
+  const role = provider.mapUnits;
+  if (role?.atPoint) {
+    const { atPoint } = role;
+    const cached = await deps.connected.ask(provider, atPoint.query, { latitude, longitude });
+    const located = opened(soilFromAnswer(deps, provider, asked, { ...cached, answer: atPoint.point(cached.answer) }));
+    const first = located.body.map_units[0];
+    const context = { source: deps.connected.sourceOf(provider), storedAt: cached.storedAt };
+    const mapUnit = first ? role.read(atPoint.mapUnit(cached.answer, first.map_unit_key), context) : null;
+    return { located, mapUnit, caches: [located.cache] };
+  }
+  const located = opened(await soilAtPoint(deps, provider, asked));
   const first = located.body.map_units[0];
-  const caches = [located.cache];
-  let mapUnit: MapUnitData | null = null;
+  if (!first || !provider.mapUnits) return { located, mapUnit: null, caches: [located.cache] };
+  // The map unit as GET /v1/soil/mapunits/{key} reads it: its components and the summaries' input.
+  const loaded = await loadMapUnit(deps, provider as MapUnitProvider, first.map_unit_key);
+  return { located, mapUnit: loaded.mapUnit, caches: [located.cache, describeCache(loaded.cached, deps.cacheTtlSeconds)] };
+}
+
+export async function survey(deps: DataDeps, provider: PointProvider, query: EffectiveEvidenceQuery): Promise<Gathered> {
+  const { located, mapUnit, caches } = await surveyed(deps, provider, query);
   const warnings = [...located.body.warnings];
-  if (first && provider.mapUnits) {
-    // The map unit as GET /v1/soil/mapunits/{key} reads it: its components and the summaries' input.
-    const loaded = await loadMapUnit(deps, provider as MapUnitProvider, first.map_unit_key);
-    caches.push(describeCache(loaded.cached, deps.cacheTtlSeconds));
-    mapUnit = loaded.mapUnit;
-    if (located.body.map_units.length > 1) warnings.push(`The point lies in ${located.body.map_units.length} map units; the first, ${first.map_unit_key}, is listed with its components and compared.`);
+  const first = located.body.map_units[0];
+  if (first && mapUnit && located.body.map_units.length > 1) {
+    warnings.push(`The point lies in ${located.body.map_units.length} map units; the first, ${first.map_unit_key}, is listed with its components and compared.`);
   }
   const link = await seriesLinker(deps);
   const citations = located.body.observations.map((o) => o.source.citation);
@@ -130,11 +149,52 @@ function boxAround(latitude: number, longitude: number, km: number): [number, nu
   return [clampLon(longitude - dLon), clampLat(latitude - dLat), clampLon(longitude + dLon), clampLat(latitude + dLat)];
 }
 
+/** How many pedons the one nearest-with-layers query returns: the listed few and as many again, so the geodesic nearest are among them. */
+const CANDIDATES_PER_LISTED = 2;
+
+type Opened<T> = { body: T; cache: CacheDescriptor };
+type PedonList = Static<typeof PedonCollection>;
+type PedonBody = Static<typeof PedonResponse>;
+
+/**
+ * The pedons around the point as GET /v1/pedons lists them, and a way to the layers of one of them as
+ * GET /v1/pedons/{key} gives them. A provider that answers both in one query (`nearestWithLayers`) is
+ * asked once, and both are read out of that answer; else one page of the box, then the pedon's detail
+ * (docs/decisions.md#evidence).
+ */
+async function pedonsAround(
+  deps: DataDeps,
+  provider: PedonProvider,
+  query: EffectiveEvidenceQuery,
+): Promise<{ listed: Opened<PedonList>; layersOf: (pedonKey: string, asked: EffectivePedonQuery) => Promise<Opened<PedonBody> | null> }> {
+  const { latitude, longitude, radius_km, nearest } = query;
+  const bbox = boxAround(latitude, longitude, radius_km);
+  const collection = { bbox, provider: provider.id, limit: MAX_PEDON_LIMIT };
+  const one = provider.pedons.nearestWithLayers;
+  if (one) {
+    const params = { latitude, longitude, bbox, limit: nearest * CANDIDATES_PER_LISTED };
+    const cached = await deps.connected.ask(provider, one.query, params);
+    const list = one.list(cached.answer);
+    const { sites } = provider.pedons.page(list, MAX_PEDON_LIMIT, { bbox, limit: MAX_PEDON_LIMIT, after: null });
+    const greatGroups = provider.pedons.greatGroups?.(list) ?? new Map<string, string | null>();
+    const listed = opened(await pedonList(deps, provider, collection, { features: sites, truncated: false }, greatGroups, describeCache(cached, deps.cacheTtlSeconds)));
+    return { listed, layersOf: async (key, asked) => opened(await pedonDetailFrom(deps, provider, { ...cached, answer: one.one(cached.answer, key) }, asked, true)) };
+  }
+  // The provider finds pedons by box: one page of the box around the radius, measured geodesically.
+  const listed = opened((await pedonsInBbox(deps, provider, collection)).answer);
+  return {
+    listed,
+    layersOf: async (pedonKey, asked) => {
+      const key = provider.pedons.key.parse(pedonKey);
+      return key === null ? null : opened(await pedonDetail(deps, provider, key, asked, true));
+    },
+  };
+}
+
 export async function pedons(deps: DataDeps, provider: PedonProvider, query: EffectiveEvidenceQuery): Promise<Gathered> {
   const { latitude, longitude, radius_km, nearest } = query;
-  // The provider finds pedons by box: one page of the box around the radius, measured geodesically.
-  const listed = await pedonsInBbox(deps, provider, { bbox: boxAround(latitude, longitude, radius_km), provider: provider.id, limit: MAX_PEDON_LIMIT });
-  const { body, cache } = opened(listed.answer);
+  const { listed, layersOf } = await pedonsAround(deps, provider, query);
+  const { body, cache } = listed;
   const near = body.features
     .map((f) => ({ f, km: geodesicKm(latitude, longitude, f.geometry.coordinates[1]!, f.geometry.coordinates[0]!) }))
     .filter((p) => p.km <= radius_km)
@@ -152,11 +212,12 @@ export async function pedons(deps: DataDeps, provider: PedonProvider, query: Eff
   const served = new Set(provider.columns.map((c) => c.property));
   const asked = query.properties.filter((p) => served.has(p));
   if (closest && asked.length > 0) {
-    const key = provider.pedons.key.parse(closest.f.properties.pedon_key);
-    if (key !== null) {
-      // The nearest pedon's layers, as GET /v1/pedons/{key} gives them over the whole pedon.
-      const detail = opened(await pedonDetail(deps, provider, key, { pedon_key: closest.f.properties.pedon_key, properties: asked, depth_top_cm: 0, depth_bottom_cm: 1000 }, true));
-      caches.push(detail.cache);
+    // The nearest pedon's layers, as GET /v1/pedons/{key} gives them over the whole pedon.
+    const pedonKey = closest.f.properties.pedon_key;
+    const detail = await layersOf(pedonKey, { pedon_key: pedonKey, properties: asked, depth_top_cm: 0, depth_bottom_cm: 1000 });
+    if (detail) {
+      // Read out of the list's own answer, it rests on nothing more: that answer is counted once.
+      if (!caches.some((c) => c.digest === detail.cache.digest)) caches.push(detail.cache);
       pedon = { key: detail.body.pedon_key, distanceKm: round3(closest.km), layers: detail.body.layers };
       citations.push(detail.body.citation);
       retrieved = detail.body.retrieved_at;
@@ -271,7 +332,8 @@ export async function sensorStations(deps: DataDeps, provider: StationProvider, 
  * snapshot's are local and all are read.
  */
 export async function seriesDescriptions(deps: DataDeps, provider: SeriesProvider, mapUnit: MapUnitData | null, surveyLeftOut: boolean): Promise<Gathered> {
-  const link = await seriesLinker(deps);
+  // This provider's own links and classes, whichever is the registry's default (docs/decisions.md#provider-links).
+  const link = await seriesLinker(deps, provider);
   const components = mapUnit ? [...mapUnit.components].sort((a, b) => (b.percent ?? 0) - (a.percent ?? 0)) : [];
   const linked = components.flatMap((c) => {
     const series = componentSeries(link, { component_name: c.name, component_kind: c.kind });
@@ -279,7 +341,7 @@ export async function seriesDescriptions(deps: DataDeps, provider: SeriesProvide
   });
   const local = deps.connected.sourceOf(provider).kind === "snapshot";
   const read = local ? linked : linked.slice(0, 1);
-  const classes = await Promise.all(read.map(({ series }) => seriesTaxonomicClass(deps, series.name)));
+  const classes = await Promise.all(read.map(({ series }) => seriesTaxonomicClass(deps, series.name, provider)));
   const warnings: string[] = [];
   if (surveyLeftOut) warnings.push("The mapped survey was left out of this answer (see the warnings), so no component links a series description.");
   else if (!mapUnit) warnings.push("No map unit at the point, so no component links a series description.");

@@ -7,7 +7,8 @@
 import type { Static } from "elysia";
 import { rawWarnings, sourceWarnings, type DataAnswer, type DataDeps } from "../answer";
 import type { NormalizedPoint, PointMapUnit, PointProvider } from "../providers/provider";
-import { rawValuesAtPoint, valuesAtPoint, type PointValuesRoute } from "../shapes/point_values/service";
+import { rawValuesAtPoint, valuesAtPoint, valuesOf, type PointValuesRoute } from "../shapes/point_values/service";
+import type { CachedAnswer } from "../upstream/cache";
 import type { LocationQuery, LocationResponse, RawProviderResponse } from "./model";
 
 export type EffectiveLocationQuery = Static<typeof LocationQuery>;
@@ -87,6 +88,11 @@ const MAPPED: PointValuesRoute<PointProvider, EffectiveLocationQuery, Normalized
 
 export function soilAtPoint(deps: DataDeps, provider: PointProvider, query: EffectiveLocationQuery): Promise<DataAnswer<Static<typeof LocationResponse>>> {
   return valuesAtPoint(deps, provider, MAPPED, query);
+}
+
+/** The same answer from the provider's point answer already in hand (read out of a wider answer: docs/decisions.md#evidence). */
+export function soilFromAnswer(deps: DataDeps, provider: PointProvider, query: EffectiveLocationQuery, cached: CachedAnswer<unknown>): DataAnswer<Static<typeof LocationResponse>> {
+  return valuesOf(deps, provider, MAPPED, query, cached);
 }
 
 export function rawAtPoint(deps: DataDeps, provider: PointProvider, query: EffectiveLocationQuery): Promise<DataAnswer<Static<typeof RawProviderResponse>>> {

@@ -24,10 +24,11 @@ export function documentSources(registry: Registry): DocumentSources {
 /**
  * The one kind of observation a route answers with, where the served providers give one
  * (docs/decisions.md#typed-observations): the point query's providers are mapped surveys (the spec's
- * data_kind mapped_survey), each observation the spec's SoilObservation with survey_context. A registry
+ * data_kind mapped_survey), each observation the spec's SoilObservation with survey_context, on the location
+ * route and in the evidence route's survey entries (which carry the location route's observations). A registry
  * that also serves another kind there (samples at sites) keeps the union of every kind.
  */
 function observationModels(registry: Registry): Record<string, string> {
   const mapped = registry.operational.filter((p) => p.role === "mapped_location");
-  return mapped.length > 0 && mapped.every((p) => p.role === "mapped_location" && p.point.dataKind === "mapped_survey") ? { LocationResponse: "SoilObservation" } : {};
+  return mapped.length > 0 && mapped.every((p) => p.role === "mapped_location" && p.point.dataKind === "mapped_survey") ? { LocationResponse: "SoilObservation", SurveyEvidence: "SoilObservation" } : {};
 }

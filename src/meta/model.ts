@@ -7,7 +7,7 @@ export const HealthResponse = t.Object(
   {
     status: t.Literal("healthy"),
     service: t.String({ examples: ["loam"] }),
-    version: t.String({ examples: ["0.5.0"] }),
+    version: t.String({ examples: ["0.6.0"] }),
   },
   { ...closed, title: "HealthResponse" },
 );

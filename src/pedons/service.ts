@@ -5,7 +5,9 @@
  */
 import type { Static } from "elysia";
 import { NotFoundError } from "../errors";
-import { cacheMetadata, describeCache, rawWarnings, sourceWarnings, type DataAnswer, type DataDeps } from "../answer";
+import { cacheMetadata, describeCache, rawWarnings, sourceWarnings, type CacheDescriptor, type DataAnswer, type DataDeps } from "../answer";
+import type { CachedAnswer } from "../upstream/cache";
+import type { PedonFeature } from "../domain/lab";
 import type { PedonKey } from "../domain/pedon-key";
 import type { PedonProvider } from "../providers/provider";
 import { VERSION } from "../version";
@@ -54,17 +56,34 @@ export async function pedonsInBbox(
     whole ? { after, limit: MAX_PEDON_LIMIT, whole, rows: "rows (pedons)" } : { after, limit: query.limit, whole },
   );
   const { pages, nextAfter, cache } = read;
-  const listed = { features: read.sites, truncated: read.truncated };
+  const greatGroups = new Map(pages.flatMap((p) => [...(provider.pedons.greatGroups?.(p.cached.answer) ?? [])]));
+  const answer = await pedonList(deps, provider, query, { features: read.sites, truncated: read.truncated }, greatGroups, cache, after, whole);
+  return { answer, nextAfter };
+}
+
+/**
+ * GET /v1/pedons's body for pedons already read: a box's pages, or the list read out of a wider answer
+ * that holds it (the nearest pedons with their layers: docs/decisions.md#evidence).
+ */
+export async function pedonList(
+  deps: DataDeps,
+  provider: PedonProvider,
+  query: EffectiveCollectionQuery,
+  listed: { features: Static<typeof PedonFeature>[]; truncated: boolean },
+  greatGroups: ReadonlyMap<string, string | null>,
+  cache: CacheDescriptor,
+  after: string | null = null,
+  whole = false,
+): Promise<DataAnswer<Static<typeof PedonCollection>>> {
   const source = deps.connected.sourceOf(provider);
   const link = await seriesLinker(deps);
-  const greatGroups = new Map(pages.flatMap((p) => [...(provider.pedons.greatGroups?.(p.cached.answer) ?? [])]));
   // A pedon links the series it was sampled as, when that series has a description: linked once, for the check and the body.
   const series = listed.features.map((f) => (f.properties.name ? link(f.properties.name) : null));
   const classification = await listClassificationWarning(
     deps,
     listed.features.map((f, i) => ({ key: f.properties.pedon_key, link: series[i] ?? null, greatGroup: greatGroups.get(f.properties.pedon_key) ?? null })),
   );
-  const answer: DataAnswer<Static<typeof PedonCollection>> = {
+  return {
     key: `pedons|${JSON.stringify(query)}|${after ?? ""}${whole ? "|whole" : ""}`,
     cache,
     body: () => {
@@ -90,7 +109,6 @@ export async function pedonsInBbox(
       };
     },
   };
-  return { answer, nextAfter };
 }
 
 /** The provider's answer for one pedon; 404 when it holds no such pedon. */
@@ -106,7 +124,20 @@ async function pedonAnswer(deps: DataDeps, provider: PedonProvider, key: PedonKe
  * deepest layer, and the echo says how deep that is (docs/decisions.md#pedon-depth).
  */
 export async function pedonDetail(deps: DataDeps, provider: PedonProvider, key: PedonKey, asked: EffectivePedonQuery, wholePedon = false): Promise<DataAnswer<Static<typeof PedonResponse>>> {
-  const { cached, source, cache } = await pedonAnswer(deps, provider, key);
+  const { cached } = await pedonAnswer(deps, provider, key);
+  return pedonDetailFrom(deps, provider, cached, asked, wholePedon);
+}
+
+/** GET /v1/pedons/{pedon_key}'s body from the pedon's answer in hand: its own query's, or read out of a wider answer (docs/decisions.md#evidence). */
+export async function pedonDetailFrom(
+  deps: DataDeps,
+  provider: PedonProvider,
+  cached: CachedAnswer<unknown>,
+  asked: EffectivePedonQuery,
+  wholePedon = false,
+): Promise<DataAnswer<Static<typeof PedonResponse>>> {
+  const source = deps.connected.sourceOf(provider);
+  const cache = describeCache(cached, deps.cacheTtlSeconds);
   const link = await seriesLinker(deps);
   const sampled = provider.pedons.sampledAs(cached.answer);
   const series = sampled.name ? link(sampled.name) : null;

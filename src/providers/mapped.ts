@@ -68,6 +68,13 @@ export interface MapUnitRole<A = any, PA = any> {
   keysAtPoint(pointAnswer: PA): string[];
   /** What its summaries can be asked for, built from its column table (docs/decisions.md#column-tables). */
   properties: readonly SummaryProperty[];
+  /**
+   * Where the source can: every map unit at a point with its components and horizons in one query, the
+   * point query's answer and each map unit's read from it, so a caller that needs both (the evidence
+   * route) makes one upstream call, not two (docs/decisions.md#evidence).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  atPoint?: { query: QueryKind<PointParams, any>; point(answer: any): PA; mapUnit(answer: any, key: string): A };
 }
 
 /** One map-unit polygon (delineation) of a polygon answer. */

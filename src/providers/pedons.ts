@@ -10,6 +10,14 @@ export interface PedonParams {
   pedonKey: PedonKey;
 }
 
+/** The pedons in a box nearest a point (measured there by the source's own approximate order), at most `limit`. */
+export interface NearestParams {
+  latitude: number;
+  longitude: number;
+  bbox: [number, number, number, number];
+  limit: number;
+}
+
 export interface PedonDetailContext extends AnswerContext {
   properties: string[];
   depthTop: number;
@@ -58,6 +66,13 @@ export interface PedonProvider<B = any, D = any> extends OperationalBase {
     detail(answer: D, context: PedonDetailContext): PedonDetail;
     /** The name and great group the pedon was sampled as, read without normalizing its layers (series-link check). */
     sampledAs(answer: D): { name: string | null; greatGroup: string | null };
+    /**
+     * Where the source can: the pedons in a box nearest a point with their layers, in one query; the list
+     * (an answer `page` reads, nearest first) and one pedon's answer (what `detail` reads) are read out of
+     * it, so a caller that needs both (the evidence route) makes one upstream call (docs/decisions.md#evidence).
+     */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    nearestWithLayers?: { query: QueryKind<NearestParams, any>; list(answer: any): B; one(answer: any, pedonKey: string): D };
     /** The raw endpoint's own notes about what the fixed query reads. */
     rawNotes: readonly string[];
   };

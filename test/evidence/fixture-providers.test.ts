@@ -1,8 +1,8 @@
 /**
  * GET /v1/soil/evidence names no provider: with fixture providers registered first for three roles (a
  * mapped survey with its own map-unit keys, a modeled grid and sensor stations, each with its own
- * transport), the route asks them, keys them by their ids in the registry's order, and compares their
- * values exactly as their own routes give them.
+ * transport), the route asks them and the registered defaults alike, keys them by their ids in the
+ * registry's order, and compares their values exactly as their own routes give them.
  */
 import { describe, expect, test } from "bun:test";
 import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
@@ -20,8 +20,8 @@ describe("the evidence route over fixture providers", () => {
     const { status, body } = await loam.json(`/v1/soil/evidence?latitude=${point.latitude}&longitude=${point.longitude}&properties=clay,slope`);
     expect(status).toBe(200);
     contract.assert("EvidenceResponse", body);
-    const defaults = (role: string) => [fixturePolygons, fixtureGrid, fixtureStations, ...DEFAULT_PROVIDERS].find((p) => p.role === role)!.id;
-    const registryOrder = [fixturePolygons, fixtureGrid, fixtureStations, ...DEFAULT_PROVIDERS].filter((p) => p.role !== "planned" && defaults(p.role) === p.id).map((p) => p.id);
+    // Every provider of every role, the fixtures and the defaults alike, in the registry's order (docs/decisions.md#provider-links).
+    const registryOrder = [fixturePolygons, fixtureGrid, fixtureStations, ...DEFAULT_PROVIDERS].filter((p) => p.role !== "planned").map((p) => p.id);
     expect(Object.keys(body.sources)).toEqual(registryOrder);
     const survey = body.sources[fixturePolygons.id];
     expect(survey.map_units[0].map_unit_key).toBe(`mu-${point.mukey}`);

@@ -2,7 +2,8 @@
  * GET /v1/soil/evidence in live mode (LOAM_UPSTREAM=sda), every source behind a stand-in on 127.0.0.1:
  * the fake SDA answering from the test snapshot (survey and lab pedons), a SoilGrids stand-in replaying
  * the real REST answer, the fake AWDB, the fake USGS file and the fake OSD files. Checked: each source
- * is asked a bounded number of times per request; the model's cells are GET /v1/soil/modeled's own
+ * is asked at most once per request (SDA serves two sources: one query each), and what is read out of
+ * one answer equals the separate routes' (the survey, the nearest pedon's layers); the model's cells are GET /v1/soil/modeled's own
  * values with their interval; SoilGrids' budget spent, or AWDB failing, leaves that source out with a
  * warning naming it while the rest answers 200, and nothing of the partial answer is kept.
  */
@@ -11,7 +12,7 @@ import { join } from "node:path";
 import { SdaTransport } from "../../src/upstream/sda/client";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { DATA_DIR, startLoam, testSnapshot, type RunningLoam } from "../support/server";
-import { startFakeSda, type FakeSda } from "../support/fake-sda";
+import { logicalQueryFromSql, startFakeSda, type FakeSda } from "../support/fake-sda";
 import { startFakeOsd, type FakeOsd } from "../support/fake-osd";
 import { startFakeUsgs, type FakeUsgs } from "../support/fake-usgs";
 import { startFakeAwdb, type FakeAwdb } from "../site_series/fake-awdb";
@@ -88,6 +89,9 @@ afterAll(async () => {
   soilgrids.stop(true);
 });
 
+/** The logical queries (their kinds) the fake SDA was sent since it had answered `before` calls. */
+const sdaKindsSince = (before: number) => sda.lastQueries.slice(sda.lastQueries.length - (sda.calls - before)).map((sql) => logicalQueryFromSql(sql)?.kind ?? "unrecognized");
+
 /** Upstream calls so far, per stand-in. */
 const calls = () => ({ sda: sda.calls, soilgrids: soilgridsAsked.length, awdb: awdb.calls, usgs: usgs.calls, osd: osd.calls });
 const spent = (before: ReturnType<typeof calls>) => {
@@ -96,7 +100,7 @@ const spent = (before: ReturnType<typeof calls>) => {
 };
 
 describe("evidence live, every source behind a stand-in", () => {
-  test("IA073: every source answers; each stand-in is asked a bounded number of times; a repeat asks none", async () => {
+  test("IA073: every source answers; each source is asked at most once; a repeat asks none", async () => {
     const path = "/v1/soil/evidence?latitude=41.944131&longitude=-94.359608&properties=clay,ph&depth_bottom_cm=60";
     const before = calls();
     const { status, body } = await loam.json(path);
@@ -104,13 +108,15 @@ describe("evidence live, every source behind a stand-in", () => {
     contract.assert("EvidenceResponse", body);
     expect(Object.values<any>(body.sources).map((s) => s.role).sort()).toEqual(["lab_pedons", "mapped_location", "point_values", "sample_sites", "series", "site_series"]);
     const asked = spent(before);
-    // SoilGrids, AWDB, the DS 801 file and the OSD files once at most; SDA the point and the map unit
-    // (the survey) and one box page (the lab pedons: none within the radius here, so no detail).
+    // At most one upstream call per source (docs/decisions.md#evidence): SoilGrids, AWDB, the DS 801 file
+    // and the OSD files once at most; SDA serves two sources, each asked once: the survey's map units at
+    // the point (the location answer and the map unit read out of one answer) and the lab's nearest pedons
+    // with their layers.
     expect(asked.soilgrids).toBe(1);
     expect(asked.awdb).toBeLessThanOrEqual(1);
     expect(asked.usgs).toBeLessThanOrEqual(1);
     expect(asked.osd).toBeLessThanOrEqual(1);
-    expect(asked.sda).toBe(3);
+    expect(sdaKindsSince(before.sda).sort()).toEqual(["lab_nearest", "ssurgo_mapunits_at_point"]);
     const series = Object.values<any>(body.sources).find((s) => s.role === "series");
     expect(series.descriptions.filter((d: any) => d.taxonomic_class !== null).length).toBe(1);
     expect(series.warnings.join(" ")).toContain("one upstream call");
@@ -146,7 +152,27 @@ describe("evidence live, every source behind a stand-in", () => {
     expect(outside).toBeGreaterThan(0);
   });
 
-  test("Abrams: the nearest pedon's detail is one more SDA query; the station and the sites come from their live sources", async () => {
+  test("IA073 live: the survey read out of its one answer is GET /v1/soil/location's and GET /v1/soil/mapunits/{key}'s own", async () => {
+    const at = "latitude=41.944131&longitude=-94.359608";
+    const { body } = await loam.json(`/v1/soil/evidence?${at}&properties=clay,ph&depth_bottom_cm=100`);
+    const survey = Object.values<any>(body.sources).find((s) => s.role === "mapped_location");
+    const location = (await loam.json(`/v1/soil/location?${at}&properties=clay,ph&depth_bottom_cm=100`)).body;
+    expect([survey.map_units, survey.observations, survey.warnings]).toEqual([location.map_units, location.observations, location.warnings]);
+    const mukey = survey.map_units[0].map_unit_key;
+    expect(survey.components).toEqual((await loam.json(`/v1/soil/mapunits/${mukey}`)).body.map_unit.components);
+    let compared = 0;
+    for (const comparison of body.comparison) {
+      for (const depth of comparison.depths) {
+        const own = await loam.json(`/v1/soil/mapunits/${mukey}?properties=${comparison.property.id}&depth_top_cm=${depth.top_cm}&depth_bottom_cm=${depth.bottom_cm}`);
+        const cell = depth.cells.find((c: any) => c.provider === survey.provider);
+        expect(cell?.value ?? null).toBe(own.body.summaries[0]?.value ?? null);
+        compared += cell ? 1 : 0;
+      }
+    }
+    expect(compared).toBeGreaterThan(4);
+  });
+
+  test("Abrams: the lab pedons are one SDA query, their nearest's layers GET /v1/pedons/{key}'s own; the station and the sites come from their live sources", async () => {
     const before = calls();
     const { status, body } = await loam.json("/v1/soil/evidence?latitude=37.1313&longitude=-97.0859&properties=clay,arsenic");
     expect(status).toBe(200);
@@ -155,8 +181,25 @@ describe("evidence live, every source behind a stand-in", () => {
     const station = Object.values<any>(body.sources).find((s) => s.role === "site_series").stations[0];
     expect(station.station_triplet).toBe("2092:KS:SCAN");
     expect(body.warnings.join(" ")).not.toContain("left out");
-    // Point, lab box and the nearest pedon's layers (the map unit: none, this survey is not in the snapshot the fake answers from).
-    expect(spent(before).sda).toBe(3);
+    // One query per SDA source: the survey's map units at the point (none here: this survey is not in the
+    // snapshot the fake answers from) and the lab's nearest pedons with their layers.
+    expect(sdaKindsSince(before.sda).sort()).toEqual(["lab_nearest", "ssurgo_mapunits_at_point"]);
+    const own = (await loam.json(`/v1/pedons/${lab.pedons[0].pedon_key}?properties=clay`)).body;
+    let compared = 0;
+    // Each cell is its layers' depth-weighted mean, computed here from the pedon route's own layers.
+    for (const depth of body.comparison.find((c: any) => c.property.id === "clay").depths) {
+      const cell = depth.cells.find((c: any) => c.provider === lab.provider);
+      if (!cell) continue;
+      const parts = own.layers.flatMap((layer: any) => {
+        const o = layer.observations.find((x: any) => x.property.id === "clay");
+        const cm = Math.min(layer.depth.bottom_cm, depth.bottom_cm) - Math.max(layer.depth.top_cm, depth.top_cm);
+        return o && o.value !== null && cm > 0 ? [{ cm, value: o.value }] : [];
+      });
+      const mean = parts.reduce((sum: number, p: any) => sum + p.cm * p.value, 0) / parts.reduce((sum: number, p: any) => sum + p.cm, 0);
+      expect(cell.value).toBeCloseTo(mean, 1);
+      compared += 1;
+    }
+    expect(compared).toBeGreaterThan(3);
   });
 });
 

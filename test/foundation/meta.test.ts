@@ -4,10 +4,10 @@ import { useLoam } from "../support/server";
 const { loam, contract } = useLoam();
 
 describe("GET /health", () => {
-  test("reports healthy with the service name and version 0.5.0", async () => {
+  test("reports healthy with the service name and version 0.6.0", async () => {
     const { status, body } = await loam.json("/health");
     expect(status).toBe(200);
-    expect(body).toEqual({ status: "healthy", service: "loam", version: "0.5.0" });
+    expect(body).toEqual({ status: "healthy", service: "loam", version: "0.6.0" });
     contract.assert("HealthResponse", body);
   });
 });
@@ -18,7 +18,7 @@ describe("GET /v1", () => {
     expect(status).toBe(200);
     contract.assert("ApiMetadata", body);
     expect(body.project_status).toBe("experimental");
-    expect(body.version).toBe("0.5.0");
+    expect(body.version).toBe("0.6.0");
     expect(body.supported_providers).toEqual(["usda_ssurgo", "usda_kssl", "usda_osd", "usgs_geochem", "isric_soilgrids", "usda_scan"]);
     expect(body.documentation_url).toBe(`${loam.base}/docs`);
     expect(body.openapi_url).toBe(`${loam.base}/openapi.json`);
@@ -81,7 +81,7 @@ describe("OpenAPI document", () => {
   test("is OpenAPI 3.1.0, version 0.5.0, and documents every API route with its statuses", () => {
     const doc = contract.doc;
     expect(doc.openapi).toBe("3.1.0");
-    expect(doc.info.version).toBe("0.5.0");
+    expect(doc.info.version).toBe("0.6.0");
     for (const path of ["/health", "/v1", "/v1/providers", "/v1/properties", "/v1/soil/location", "/v1/providers/{provider_id}/raw/location", "/v1/pedons", "/v1/pedons/{pedon_key}", "/v1/providers/{provider_id}/raw/pedons/{pedon_key}"]) {
       const get = doc.paths[path]?.get;
       expect(get).toBeDefined();

@@ -67,6 +67,9 @@ describe("what generated clients rely on", () => {
     // the point query's providers are mapped surveys, so the spec's SoilObservation; the modeled route's a grid cell's.
     expect(doc.components.schemas.LocationResponse.properties.observations.items).toEqual({ $ref: "#/components/schemas/SoilObservation" });
     expect(doc.components.schemas.ModeledResponse.properties.observations.items).toEqual({ $ref: "#/components/schemas/GridObservation" });
+    // The evidence route's survey and model entries carry those routes' observations, so they name the same kinds.
+    expect(doc.components.schemas.SurveyEvidence.properties.observations.items).toEqual({ $ref: "#/components/schemas/SoilObservation" });
+    expect(doc.components.schemas.ModelEvidence.properties.observations.items).toEqual({ $ref: "#/components/schemas/GridObservation" });
     expect(doc.components.schemas.SoilObservation.required).toContain("survey_context");
     expect(doc.components.schemas.GridObservation.required).toContain("grid_context");
     expect(doc.components.schemas.PedonResponse.properties.layers.items).toEqual({ $ref: "#/components/schemas/LabLayer" });

@@ -98,6 +98,8 @@ describe("no SQL comments reach SDA", () => {
     { kind: "ssurgo_polygon_extent" },
     { kind: "lab_extent" },
     { kind: "ssurgo_area_polygons", rings: [[[-94.37, 41.934], [-94.35, 41.934], [-94.35, 41.954], [-94.37, 41.934]]], limit: 5000 },
+    { kind: "ssurgo_mapunits_at_point", latitude: 41.944131, longitude: -94.359608 },
+    { kind: "lab_nearest", latitude: 37.1313, longitude: -97.0859, bbox: [-97.65, 36.68, -96.52, 37.59], limit: 6 },
   ];
   test("every query kind of every provider, as sent", () => {
     const kinds = DEFAULT_PROVIDERS.flatMap((p) => (p.role === "planned" ? [] : Object.values(p.queries).filter((q) => q.forms.sda).map((q) => q.kind)));

@@ -258,6 +258,34 @@ describe("a second provider of every shape, registered with one line", () => {
     expect([raw.status, raw.body.provider]).toEqual([200, "fixture_sites"]);
   });
 
+  test("evidence: every provider of each role is a source of its own, in the registry's order, and the copies' cells stand beside the originals'", async () => {
+    // Station 2092 Abrams, Kansas: lab pedons and sample sites within the route's radius.
+    const { status, body } = await loam.json("/v1/soil/evidence?latitude=37.1313&longitude=-97.0859&properties=clay,arsenic");
+    expect(status).toBe(200);
+    contract.assert("EvidenceResponse", body);
+    expect(Object.keys(body.sources)).toEqual(PROVIDERS.filter((p) => p.role !== "planned").map((p) => p.id));
+    for (const provider of SECOND) expect([provider.id, body.sources[provider.id].role]).toEqual([provider.id, provider.role]);
+    // A copy reads the original's data: its entry is the original's under its own names, and each cell the
+    // original has in the comparison, the copy has too, with the same value.
+    for (const copy of [fixtureLab, fixtureSites]) {
+      const theirs = original(copy.role);
+      // (A spread copy keeps its folder's id where the folder writes it, an observation's source.provider: as above.)
+      const entry = (id: string) => anonymous({ ...body.sources[id], short_name: null }, id, theirs.id);
+      expect([body.sources[copy.id].short_name, entry(copy.id)]).toEqual([copy.shortName, entry(theirs.id)]);
+      const cells = (id: string) => body.comparison.flatMap((c: any) => c.depths.flatMap((d: any) => d.cells.filter((x: any) => x.provider === id).map((x: any) => [c.property.id, d.top_cm, x.value])));
+      expect(cells(theirs.id).length).toBeGreaterThan(0);
+      expect(cells(copy.id)).toEqual(cells(theirs.id));
+    }
+    // In IA073, the second series provider describes the survey's components with its own links: followed, each answers for it.
+    const iowa = (await loam.json("/v1/soil/evidence?latitude=41.944131&longitude=-94.359608&properties=clay")).body;
+    const described = iowa.sources[fixtureDescriptions.id].descriptions;
+    expect(described.length).toBeGreaterThan(0);
+    for (const d of described) {
+      const followed = await loam.json(d.series.url);
+      expect([followed.status, followed.body.provider]).toEqual([200, fixtureDescriptions.id]);
+    }
+  });
+
   test("/v1/layers: each has its own layer, whose endpoint asks it by name and whose extent is its own collection (followed)", async () => {
     const { status, body } = await loam.json("/v1/layers");
     expect(status).toBe(200);

@@ -97,6 +97,11 @@ export const RECOGNIZERS: ((sql: string) => LogicalQuery | null)[] = [
   function labExtent(sql) {
     return /^SELECT MIN\(p\.longitude_decimal_degrees\)/i.test(sql.trim()) ? { kind: "lab_extent" } : null;
   },
+  function ssurgoMapUnitsAtPoint(sql) {
+    // The point's map units with the map-unit query's joins (its representative texture group): before the point query's.
+    const point = new RegExp(String.raw`WktWgs84\('POINT\(${NUMBER} ${NUMBER}\)'\)`, "i").exec(sql);
+    return point && /JOIN chtexturegrp/i.test(sql) ? { kind: "ssurgo_mapunits_at_point", longitude: Number(point[1]), latitude: Number(point[2]) } : null;
+  },
   function ssurgoPoint(sql) {
     const point = new RegExp(String.raw`WktWgs84\('POINT\(${NUMBER} ${NUMBER}\)'\)`, "i").exec(sql);
     return point && { kind: "ssurgo_point", longitude: Number(point[1]), latitude: Number(point[2]) };
@@ -120,6 +125,23 @@ export const RECOGNIZERS: ((sql: string) => LogicalQuery | null)[] = [
     return box && top
       ? { kind: "ssurgo_polygons", bbox: [Number(box[1]), Number(box[2]), Number(box[5]), Number(box[6])], limit: Number(top[1]) - 1, ...(after ? { after: after[1] } : {}) }
       : null;
+  },
+  function labNearest(sql) {
+    // The nearest pedons with their layers: the inner box query is aliased n, so the box and pedon recognizers never match it.
+    if (!/FROM lab_combine_nasis_ncss AS n/i.test(sql)) return null;
+    const top = /SELECT TOP \((\d+)\) n\.pedon_key/i.exec(sql);
+    const lon = new RegExp(String.raw`n\.longitude_decimal_degrees BETWEEN ${NUMBER} AND ${NUMBER}`, "i").exec(sql);
+    const lat = new RegExp(String.raw`n\.latitude_decimal_degrees BETWEEN ${NUMBER} AND ${NUMBER}`, "i").exec(sql);
+    const fromLat = new RegExp(String.raw`\(n\.latitude_decimal_degrees - ${NUMBER}\)`, "i").exec(sql);
+    const fromLon = new RegExp(String.raw`\(n\.longitude_decimal_degrees - ${NUMBER}\)`, "i").exec(sql);
+    if (!top || !lon || !lat || !fromLat || !fromLon) return null;
+    return {
+      kind: "lab_nearest",
+      latitude: Number(fromLat[1]),
+      longitude: Number(fromLon[1]),
+      bbox: [Number(lon[1]), Number(lat[1]), Number(lon[2]), Number(lat[2])],
+      limit: Number(top[1]),
+    };
   },
   function labBbox(sql) {
     if (!LAB_PEDONS.test(sql)) return null;

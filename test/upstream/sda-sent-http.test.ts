@@ -29,6 +29,13 @@ const ENDPOINTS: [path: string, kind: string][] = [
   ["/ogc/collections/mapunits/items/1", "ssurgo_polygon"],
 ];
 
+/**
+ * Kinds only GET /v1/soil/evidence sends: it also asks SoilGrids, AWDB and the other remote sources,
+ * whose stand-ins test/evidence/live.test.ts starts, and that test reads each kind the fake SDA received
+ * (test/providers/sda-sql.test.ts checks their SQL carries no comment).
+ */
+const SENT_ELSEWHERE: Record<string, string> = { ssurgo_mapunits_at_point: "test/evidence/live.test.ts", lab_nearest: "test/evidence/live.test.ts" };
+
 // No cache: every request reaches the fake, so each one's SQL can be read there.
 const { fake, snapshot, loam, contract } = useUncachedSda();
 
@@ -59,9 +66,9 @@ describe("the SQL as SDA receives it", () => {
         reached.add(kind);
       }
     }
-    // A new query kind with an SDA form needs an endpoint above that sends it.
+    // A new query kind with an SDA form needs an endpoint above that sends it, or a live test of its own.
     const kinds = DEFAULT_PROVIDERS.flatMap((p) => (p.role === "planned" ? [] : Object.values(p.queries)))
-      .filter((query) => query.forms.sda !== undefined)
+      .filter((query) => query.forms.sda !== undefined && !(query.kind in SENT_ELSEWHERE))
       .map((query) => query.kind);
     expect([...reached].sort()).toEqual([...new Set(kinds)].sort());
   });

@@ -7,7 +7,7 @@ import { KSSL_ALIASES, KSSL_ID, KSSL_RECORD } from "./catalog";
 import { KSSL_PROPERTY_COLUMNS } from "./columns";
 import { coverageNote, notFoundMessage, pedonDetail, POINT_WARNING } from "./detail";
 import { greatGroupsOf, normalizeCollection, sampledAs } from "./normalize";
-import { bboxQuery, countQuery, extentQuery, pedonQuery } from "./queries";
+import { bboxQuery, countQuery, extentQuery, nearestList, nearestOne, nearestQuery, pedonQuery } from "./queries";
 import { parsePedonKey } from "../../domain/pedon-key";
 import { KSSL_SNAPSHOT } from "./snapshot";
 
@@ -18,7 +18,7 @@ export const usdaKssl: PedonProvider<RowAnswer, RowAnswer> = {
   record: KSSL_RECORD,
   shortName: "KSSL",
   columns: KSSL_PROPERTY_COLUMNS,
-  queries: { [bboxQuery.kind]: bboxQuery, [pedonQuery.kind]: pedonQuery, [extentQuery.kind]: extentQuery, [countQuery.kind]: countQuery },
+  queries: { [bboxQuery.kind]: bboxQuery, [pedonQuery.kind]: pedonQuery, [extentQuery.kind]: extentQuery, [countQuery.kind]: countQuery, [nearestQuery.kind]: nearestQuery },
   connect: usdaTransport,
   snapshot: KSSL_SNAPSHOT,
   // Each lab collection the snapshot holds (a state's pedons) is a place; its extent is the pedons collection's.
@@ -43,6 +43,7 @@ export const usdaKssl: PedonProvider<RowAnswer, RowAnswer> = {
     notFoundMessage,
     detail: pedonDetail,
     sampledAs: (answer) => sampledAs(answer.typed),
+    nearestWithLayers: { query: nearestQuery, list: nearestList, one: nearestOne },
     rawNotes: [
       "The fixed laboratory query joins lab_combine_nasis_ncss, lab_layer, lab_physical_properties and lab_chemical_properties; companion morphological pedon data are not part of the laboratory tables and are not joined.",
       POINT_WARNING,

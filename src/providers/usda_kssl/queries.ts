@@ -10,11 +10,11 @@
 import { ValidationError } from "../../errors";
 import { quoteIdent } from "../../upstream/snapshot-schema";
 import type { SqlType } from "../../upstream/sda/payload";
-import { decodeRows, snapshotRows, type ColumnKind, type RowAnswer, type RowColumn } from "../../upstream/sda/rows";
-import { selectList, sqlBbox, sqlInteger } from "../../upstream/sda/sql";
+import { decodeRows, snapshotRows, someRows, type ColumnKind, type RowAnswer, type RowColumn, type Value } from "../../upstream/sda/rows";
+import { selectList, sqlBbox, sqlInteger, sqlNumber } from "../../upstream/sda/sql";
 import type { Payload, QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
-import type { BboxParams, PedonParams } from "../provider";
+import type { BboxParams, NearestParams, PedonParams } from "../provider";
 import type { PedonKey } from "../../domain/pedon-key";
 import { PEDLABSAMPNUM_PATTERN } from "../../domain/pedon-key";
 import { BBOX_COLUMNS, LAB_BBOX_COLUMNS, LAB_PEDON_COLUMNS, LAB_TABLES, PEDON_COLUMNS, type LabAnswerColumn } from "./columns";
@@ -84,6 +84,56 @@ WHERE ${pedonFilter(pedonKey)}
 ORDER BY ly.hzn_top, ly.labsampnum`;
 }
 
+/** A degree of longitude in degrees of latitude at the point (its parallel's shortening). */
+const cosOf = (latitude: number) => Math.cos((latitude * Math.PI) / 180);
+
+/** Pedons a nearest-pedons query may list (the evidence route lists a few). */
+export const LAB_NEAREST_MAX = 50;
+
+/**
+ * Columns of the nearest-pedons answer: the pedon answer's (one row per layer), then what the bbox
+ * answer adds (the correlated name, the observation date, the layer count), so both read it by name.
+ */
+export const NEAREST_COLUMNS: readonly LabAnswerColumn[] = [...PEDON_COLUMNS, ...BBOX_COLUMNS.filter((c) => !PEDON_COLUMNS.some((p) => p.column === c.column))];
+export const LAB_NEAREST_COLUMNS: readonly string[] = NEAREST_COLUMNS.map((c) => c.column);
+
+/**
+ * The squared equirectangular distance in degrees of latitude from the point: the order the nearest
+ * are picked in, before the caller measures each geodesically (within a 50 km radius the two orders
+ * differ only between pedons whose distances differ by less than about 2 %: docs/decisions.md#evidence).
+ */
+function approximateDistance(lat: string, lon: string, cos: string, alias: string, real: (column: string) => string): string {
+  const dLat = `(${real(`${alias}.latitude_decimal_degrees`)} - ${lat})`;
+  const dLon = `((${real(`${alias}.longitude_decimal_degrees`)} - ${lon}) * ${cos})`;
+  return `${dLat} * ${dLat} + ${dLon} * ${dLon}`;
+}
+
+/**
+ * The `limit` pedons with coordinates in the box nearest the point, each with its layers and their
+ * results, one row per layer, nearest first (docs/decisions.md#evidence): the list and the nearest's
+ * layers in one upstream call.
+ */
+export function labNearestSql({ latitude, longitude, bbox, limit }: NearestParams): string {
+  const [west, south, east, north] = sqlBbox(bbox);
+  const lat = sqlNumber(latitude, "latitude", -90, 90);
+  const lon = sqlNumber(longitude, "longitude", -180, 180);
+  const top = sqlInteger(limit, "limit", 1, LAB_NEAREST_MAX);
+  return `SELECT TOP (${LAB_PEDON_MAX_LAYERS})
+${sdaSelect(NEAREST_COLUMNS)}
+FROM (SELECT TOP (${top}) n.pedon_key, ${approximateDistance(lat, lon, sqlNumber(cosOf(latitude), "cos(latitude)", 0, 1), "n", (c) => c)} AS distance
+  FROM lab_combine_nasis_ncss AS n
+  WHERE n.latitude_decimal_degrees IS NOT NULL
+    AND n.longitude_decimal_degrees IS NOT NULL
+    AND n.longitude_decimal_degrees BETWEEN ${west} AND ${east}
+    AND n.latitude_decimal_degrees BETWEEN ${south} AND ${north}
+  ORDER BY distance, n.pedon_key) AS near
+INNER JOIN lab_combine_nasis_ncss AS p ON p.pedon_key = near.pedon_key
+LEFT JOIN lab_layer AS ly ON ly.pedon_key = p.pedon_key
+LEFT JOIN lab_physical_properties AS ph ON ph.labsampnum = ly.labsampnum
+LEFT JOIN lab_chemical_properties AS ch ON ch.labsampnum = ly.labsampnum
+ORDER BY near.distance, p.pedon_key, ly.hzn_top, ly.labsampnum`;
+}
+
 // ---- the snapshot forms ----------------------------------------------------------------------------
 
 type Row = Record<string, unknown>;
@@ -123,6 +173,7 @@ const BBOX_ROWS = rowColumns(LAB_BBOX_COLUMNS);
 const PEDON_ROWS = rowColumns(LAB_PEDON_COLUMNS);
 const EXTENT_ROWS = rowColumns(LAB_EXTENT_COLUMNS);
 const COUNT_ROWS = rowColumns(LAB_COUNT_COLUMNS);
+const NEAREST_ROWS = rowColumns(LAB_NEAREST_COLUMNS);
 
 /** The snapshot's rows as the answer: its TEXT values as stored, the declared numbers read once. */
 function answer(columns: readonly RowColumn[], rows: Row[], types: readonly SqlType[] = columns.map((c) => labType(c.column))): Payload {
@@ -135,7 +186,7 @@ const selected = (sql: string, column: string) => `${labKind(column) === "date" 
 function prepareBbox(file: SnapshotFile): (params: BboxParams) => Payload {
   const p = LAB_TABLES.p;
   if (!file.has(p, "pedlabsampnum") || !file.has(p, "latitude_decimal_degrees") || !file.has(p, "longitude_decimal_degrees")) return () => answer(BBOX_ROWS, []);
-  const layerCount = file.has("lab_layer", "pedlabsampnum") ? "(SELECT count(*) FROM lab_layer ll WHERE ll.pedlabsampnum = p.pedlabsampnum)" : "NULL";
+  const layerCount = layerCountSql(file);
   const select = LAB_BBOX_COLUMNS.map((c) => {
     if (c === "pedon_key") return "p.pedlabsampnum AS pedon_key";
     if (c === "layer_count") return `${layerCount} AS layer_count`;
@@ -185,12 +236,17 @@ function prepareCount(file: SnapshotFile): (params: Pick<BboxParams, "bbox">) =>
   return ({ bbox: [minLon, minLat, maxLon, maxLat] }) => of(statement.all(minLon, minLat, maxLon, maxLat));
 }
 
-/** Snapshot pedons have no numeric keys: pedon_key is the pedlabsampnum, layer_key the labsampnum; absent columns (prep_code, method codes) are null. */
-function preparePedon(file: SnapshotFile): (params: PedonParams) => Payload {
-  if (!file.has(LAB_TABLES.p, "pedlabsampnum") || !file.has(LAB_TABLES.ly, "pedlabsampnum")) return () => answer(PEDON_ROWS, []);
-  const select = PEDON_COLUMNS.map(({ column, alias }) => {
+/** The snapshot's layer count of a pedon, as the bbox form counts it. */
+const layerCountSql = (file: SnapshotFile) =>
+  file.has("lab_layer", "pedlabsampnum") ? "(SELECT count(*) FROM lab_layer ll WHERE ll.pedlabsampnum = p.pedlabsampnum)" : "NULL";
+
+/** One pedon's rows in the snapshot, with `columns` (the pedon answer's, or the nearest answer's); null without the tables. */
+function snapshotPedonRows(file: SnapshotFile, columns: readonly LabAnswerColumn[]): ((pedlabsampnum: string) => Row[]) | null {
+  if (!file.has(LAB_TABLES.p, "pedlabsampnum") || !file.has(LAB_TABLES.ly, "pedlabsampnum")) return null;
+  const select = columns.map(({ column, alias }) => {
     if (column === "pedon_key") return "p.pedlabsampnum AS pedon_key";
     if (column === "layer_key") return "ly.labsampnum AS layer_key";
+    if (column === "layer_count") return `${layerCountSql(file)} AS layer_count`;
     // Results may sit in either lab table of an export; the first that has the column answers.
     const candidates: (keyof typeof LAB_TABLES)[] = alias === "ph" || alias === "ch" ? ["ph", "ch"] : [alias];
     const hit = candidates.find((a) => file.has(LAB_TABLES[a], column));
@@ -206,7 +262,30 @@ function preparePedon(file: SnapshotFile): (params: PedonParams) => Payload {
      WHERE p.pedlabsampnum = ?
      ORDER BY CAST(ly.hzn_top AS REAL), ly.labsampnum`,
   );
-  return ({ pedonKey }) => answer(PEDON_ROWS, pedonKey.form === "pedlabsampnum" ? statement.all(pedonKey.value) : []);
+  return (pedlabsampnum) => statement.all(pedlabsampnum);
+}
+
+/** Snapshot pedons have no numeric keys: pedon_key is the pedlabsampnum, layer_key the labsampnum; absent columns (prep_code, method codes) are null. */
+function preparePedon(file: SnapshotFile): (params: PedonParams) => Payload {
+  const rows = snapshotPedonRows(file, PEDON_COLUMNS);
+  return ({ pedonKey }) => answer(PEDON_ROWS, rows && pedonKey.form === "pedlabsampnum" ? rows(pedonKey.value) : []);
+}
+
+/** The snapshot form of the nearest pedons: the box's nearest keys in the same order as SDA's, then each pedon's rows. */
+function prepareNearest(file: SnapshotFile): (params: NearestParams) => Payload {
+  const rows = snapshotPedonRows(file, NEAREST_COLUMNS);
+  const p = LAB_TABLES.p;
+  if (!rows || !file.has(p, "latitude_decimal_degrees") || !file.has(p, "longitude_decimal_degrees")) return () => answer(NEAREST_ROWS, []);
+  const real = (column: string) => `CAST(${column} AS REAL)`;
+  const keys = file.db.prepare<{ key: string }, [number, number, number, number, number, number, number, number]>(
+    `SELECT p.pedlabsampnum AS key FROM ${p} p
+     WHERE p.latitude_decimal_degrees IS NOT NULL AND p.longitude_decimal_degrees IS NOT NULL
+       AND CAST(p.longitude_decimal_degrees AS REAL) BETWEEN ?1 AND ?3
+       AND CAST(p.latitude_decimal_degrees AS REAL) BETWEEN ?2 AND ?4
+     ORDER BY ${approximateDistance("?5", "?6", "?8", "p", real)}, p.pedlabsampnum LIMIT ?7`,
+  );
+  return ({ latitude, longitude, bbox: [minLon, minLat, maxLon, maxLat], limit }) =>
+    answer(NEAREST_ROWS, keys.all(minLon, minLat, maxLon, maxLat, latitude, longitude, limit, cosOf(latitude)).flatMap(({ key }) => rows(key)));
 }
 
 export const bboxQuery: QueryKind<BboxParams, RowAnswer> = {
@@ -249,3 +328,25 @@ export const countQuery: QueryKind<Pick<BboxParams, "bbox">, RowAnswer> = {
   decode: (payload) => decodeRows(payload, COUNT_ROWS),
   raw: (answer) => answer.payload,
 };
+
+export const nearestQuery: QueryKind<NearestParams, RowAnswer> = {
+  kind: "lab_nearest",
+  columns: LAB_NEAREST_COLUMNS,
+  key: ({ latitude, longitude, bbox, limit }) => `${latitude},${longitude}:${bbox.join(",")}:${limit}`,
+  forms: { sda: labNearestSql, snapshot: { prepare: prepareNearest } },
+  decode: (payload) => decodeRows(payload, NEAREST_ROWS),
+  raw: (answer) => answer.payload,
+};
+
+/** The list within a nearest-pedons answer: each pedon's first row, nearest first (what `page` reads by name). */
+export function nearestList(answer: RowAnswer): RowAnswer {
+  const key = answer.typed.columns.indexOf("pedon_key");
+  const seen = new Set<Value>();
+  return someRows(answer, (row) => !seen.has(row[key] ?? null) && Boolean(seen.add(row[key] ?? null)));
+}
+
+/** One pedon's answer within a nearest-pedons answer: its rows, as the pedon query answers for its key. */
+export function nearestOne(answer: RowAnswer, pedonKey: string): RowAnswer {
+  const key = answer.typed.columns.indexOf("pedon_key");
+  return someRows(answer, (row) => String(row[key] ?? "") === pedonKey);
+}

@@ -11,13 +11,14 @@
 import type { Database } from "bun:sqlite";
 import { UpstreamError, ValidationError } from "../../errors";
 import { isoDay } from "../../upstream/sda/dates";
-import { dateIn, decodeRows, numberIn, trimmedIn, type ColumnKind, type RowAnswer, type Value } from "../../upstream/sda/rows";
+import { dateIn, decodeRows, numberIn, someRows, trimmedIn, type ColumnKind, type RowAnswer, type Value } from "../../upstream/sda/rows";
 import { commentFree, selectList } from "../../upstream/sda/sql";
 import type { Payload, QueryKind, SourceDescription } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
 import { SURVEY_AREA_DATASETS } from "../../upstream/snapshot-schema";
 import type { SummaryComponent, SummaryHorizon } from "../../domain/component";
-import type { AnswerContext, MapUnitData, MapUnitParams } from "../provider";
+import type { AnswerContext, MapUnitData, MapUnitParams, PointParams } from "../provider";
+import { mapUnitKeysUnder, mukeysAtPointSql } from "./queries";
 import { SSURGO_ID, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL } from "./catalog";
 import { retrievedAt } from "../../domain/retrieved-at";
 import { surveyVersionWarning } from "./normalize";
@@ -144,6 +145,77 @@ WHERE ${mukeyPredicate} AND l.areasymbol <> 'US'
 ORDER BY ${order}`;
 }
 
+/** The snapshot's rows of one map unit: the same SELECT over the snapshot (keys are TEXT there: cast to sort as SDA's ints); null without its tables. */
+function snapshotMapUnit(file: SnapshotFile): { rows: ((mukey: string) => Row[]) | null; answer: (rows: Row[]) => Payload } {
+  const db: Database = file.db;
+  const { select, answer } = snapshotSelect(file, MAP_UNIT_COLUMNS, TABLES);
+  if (!Object.values(TABLES).every((t) => file.has(t))) return { rows: null, answer };
+  const statement = db.prepare<Row, [string]>(
+    `SELECT ${select.join(", ")}\n${fromClause("mu.mukey = ?1", "c.comppct_r DESC, CAST(c.cokey AS INTEGER), c.cokey, ch.hzdept_r, CAST(ch.chkey AS INTEGER)")}`,
+  );
+  return { rows: (mukey) => statement.all(mukey), answer };
+}
+
+/** The snapshot form of one map unit. */
+function prepareSnapshot(file: SnapshotFile): (params: MapUnitParams) => Payload {
+  const { rows, answer } = snapshotMapUnit(file);
+  return ({ mapUnitKey }) => answer(rows ? rows(checkMapUnitKey(mapUnitKey)) : []);
+}
+
+// ---- every map unit at a point, in one query ---------------------------------------------------
+
+/**
+ * The map-unit query's columns for every map unit holding a point (kind `ssurgo_mapunits_at_point`):
+ * the point query's predicate with the map-unit query's joins, one row per map unit x component x
+ * horizon, by map unit key and then as the map-unit query orders them. Its answer holds both the point
+ * answer (every point column is one of these) and each map unit's answer, so a caller that needs both
+ * makes one upstream call (docs/decisions.md#evidence).
+ */
+export function mapUnitsAtPointSql(point: PointParams): string {
+  const select = selectList(MAP_UNIT_COLUMNS.map((c) => ({ as: c.column, sql: `${c.alias}.${c.column}` })));
+  return commentFree(`SELECT\n${select}\n${fromClause(`mu.mukey IN (${mukeysAtPointSql(point)})`, "mu.mukey, c.comppct_r DESC, c.cokey, ch.hzdept_r, ch.chkey")}`);
+}
+
+/** The snapshot form: the map units holding the point (as the point query finds them), each as the map-unit query reads it. */
+function prepareSnapshotAtPoint(file: SnapshotFile): (params: PointParams) => Payload {
+  const { rows, answer } = snapshotMapUnit(file);
+  if (!rows || !file.has("mupolygon")) return () => answer([]);
+  const under = mapUnitKeysUnder(file);
+  return ({ longitude, latitude }) => answer(under(longitude, latitude).flatMap(rows));
+}
+
+export const mapUnitsAtPointQuery: QueryKind<PointParams, RowAnswer> = {
+  kind: "ssurgo_mapunits_at_point",
+  columns: MAP_UNIT_COLUMN_NAMES,
+  key: ({ longitude, latitude }) => `${longitude},${latitude}`,
+  forms: { sda: mapUnitsAtPointSql, snapshot: { prepare: prepareSnapshotAtPoint } },
+  decode: (payload) => decodeRows(payload, MAP_UNIT_COLUMNS),
+  raw: (answer) => answer.payload,
+};
+
+/**
+ * The point query's answer within an answer of `mapUnitsAtPointQuery`: its rows, each horizon once (the
+ * representative texture group the map-unit joins add is at most one per horizon; a second would repeat
+ * it). The point normalizer reads columns by name, and these are a superset of the point query's.
+ */
+export function pointAnswerOf(answer: RowAnswer): RowAnswer {
+  const chkey = answer.typed.columns.indexOf("chkey");
+  const seen = new Set<Value>();
+  return someRows(answer, (row) => {
+    const key = row[chkey] ?? null;
+    if (key === null) return true;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** One map unit's answer within an answer of `mapUnitsAtPointQuery`: its rows, as `mapUnitQuery` answers for its key. */
+export function mapUnitAnswerOf(answer: RowAnswer, mapUnitKey: string): RowAnswer {
+  const mukey = answer.typed.columns.indexOf("mukey");
+  return someRows(answer, (row) => trimmedIn(row[mukey] ?? null) === mapUnitKey);
+}
+
 /** T-SQL for Soil Data Access (docs/decisions.md#sda-sql): the checked mukey as a plain integer. */
 export function mapUnitSql({ mapUnitKey }: MapUnitParams): string {
   const select = selectList(MAP_UNIT_COLUMNS.map((c) => ({ as: c.column, sql: `${c.alias}.${c.column}` })));
@@ -152,16 +224,6 @@ export function mapUnitSql({ mapUnitKey }: MapUnitParams): string {
 
 type Row = Record<string, unknown>;
 
-/** The snapshot form: the same SELECT over the snapshot (keys are TEXT there: cast to sort as SDA's ints). */
-function prepareSnapshot(file: SnapshotFile): (params: MapUnitParams) => Payload {
-  const db: Database = file.db;
-  const { select, answer } = snapshotSelect(file, MAP_UNIT_COLUMNS, TABLES);
-  if (!Object.values(TABLES).every((t) => file.has(t))) return () => answer([]);
-  const statement = db.prepare<Row, [string]>(
-    `SELECT ${select.join(", ")}\n${fromClause("mu.mukey = ?1", "c.comppct_r DESC, CAST(c.cokey AS INTEGER), c.cokey, ch.hzdept_r, CAST(ch.chkey AS INTEGER)")}`,
-  );
-  return ({ mapUnitKey }) => answer(statement.all(checkMapUnitKey(mapUnitKey)));
-}
 
 export const mapUnitQuery: QueryKind<MapUnitParams, RowAnswer> = {
   kind: "ssurgo_mapunit",

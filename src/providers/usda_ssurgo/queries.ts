@@ -14,14 +14,19 @@ import type { PointParams } from "../provider";
 import { POINT_COLUMNS, POINT_TABLES, SSURGO_POINT_COLUMNS } from "./columns";
 import { snapshotSelect } from "./snapshot-select";
 
+/** The map units under a point, as SDA finds them (WKT is lon-lat order); the checked numbers only. */
+export function mukeysAtPointSql({ latitude, longitude }: PointParams): string {
+  const lat = sqlNumber(latitude, "latitude", -90, 90);
+  const lon = sqlNumber(longitude, "longitude", -180, 180);
+  return `SELECT mukey FROM SDA_Get_Mukey_from_intersection_with_WktWgs84('POINT(${lon} ${lat})')`;
+}
+
 /**
  * T-SQL for SDA. WKT is lon-lat order. STATSGO2 (areasymbol 'US') overlaps every SSURGO area at
  * 1:250,000 and would add a second, coarser map unit at each point, so it is excluded. The LEFT JOINs
  * keep components without horizons and map units without components, with null keys.
  */
-export function ssurgoPointSql({ latitude, longitude }: PointParams): string {
-  const lat = sqlNumber(latitude, "latitude", -90, 90);
-  const lon = sqlNumber(longitude, "longitude", -180, 180);
+export function ssurgoPointSql(point: PointParams): string {
   return `SELECT
 ${selectList(POINT_COLUMNS.map((c) => ({ as: c.column, sql: `${c.alias}.${c.column}` })))}
 FROM legend AS l
@@ -29,7 +34,7 @@ INNER JOIN mapunit AS mu ON mu.lkey = l.lkey
 LEFT JOIN sacatalog AS sc ON sc.areasymbol = l.areasymbol
 LEFT JOIN component AS c ON c.mukey = mu.mukey
 LEFT JOIN chorizon AS ch ON ch.cokey = c.cokey
-WHERE mu.mukey IN (SELECT mukey FROM SDA_Get_Mukey_from_intersection_with_WktWgs84('POINT(${lon} ${lat})'))
+WHERE mu.mukey IN (${mukeysAtPointSql(point)})
   AND l.areasymbol <> 'US'
 ORDER BY mu.mukey, c.comppct_r DESC, c.cokey, ch.hzdept_r`;
 }
@@ -39,15 +44,30 @@ type Row = Record<string, unknown>;
 /** Numeric-string keys (mukey, cokey) sort as numbers, as SDA's int keys do. */
 const byKey = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 
-/** The snapshot form: candidate polygons from the R-tree, exact point-in-polygon, then the same joins as SDA. */
+/**
+ * The snapshot's map units holding a point, in key order: candidate polygons from the R-tree, then an
+ * exact point-in-polygon test. Shared with the map-unit query's point form (mapunit.ts).
+ */
+export function mapUnitKeysUnder(file: SnapshotFile): (longitude: number, latitude: number) => string[] {
+  const candidates = file.db.prepare<Row, [number, number]>(
+    `SELECT p.mukey, p.rings FROM mupolygon_rtree r JOIN mupolygon p ON p.id = r.id
+     WHERE r.min_x <= ?1 AND r.max_x >= ?1 AND r.min_y <= ?2 AND r.max_y >= ?2`,
+  );
+  return (longitude, latitude) => {
+    const mukeys = new Set<string>();
+    for (const c of candidates.all(longitude, latitude)) {
+      if (typeof c.mukey === "string" && pointInEncodedRings(c.rings as Uint8Array, longitude, latitude)) mukeys.add(c.mukey);
+    }
+    return [...mukeys].sort(byKey);
+  };
+}
+
+/** The snapshot form: the map units holding the point, then the same joins as SDA. */
 function prepareSnapshot(file: SnapshotFile): (params: PointParams) => Payload {
   const db: Database = file.db;
   const { select, answer } = snapshotSelect(file, POINT_COLUMNS, POINT_TABLES);
   if (![...Object.values(POINT_TABLES), "mupolygon"].every((t) => file.has(t))) return () => answer([]);
-  const candidates = db.prepare<Row, [number, number]>(
-    `SELECT p.mukey, p.rings FROM mupolygon_rtree r JOIN mupolygon p ON p.id = r.id
-     WHERE r.min_x <= ?1 AND r.max_x >= ?1 AND r.min_y <= ?2 AND r.max_y >= ?2`,
-  );
+  const under = mapUnitKeysUnder(file);
   const mapUnitRows = db.prepare<Row, [string]>(
     `SELECT ${select.join(", ")}
      FROM mapunit mu
@@ -58,13 +78,7 @@ function prepareSnapshot(file: SnapshotFile): (params: PointParams) => Payload {
      WHERE mu.mukey = ? AND l.areasymbol <> 'US'
      ORDER BY c.comppct_r DESC, CAST(c.cokey AS INTEGER), c.cokey, ch.hzdept_r, CAST(ch.chkey AS INTEGER)`,
   );
-  return ({ longitude, latitude }) => {
-    const mukeys = new Set<string>();
-    for (const c of candidates.all(longitude, latitude)) {
-      if (typeof c.mukey === "string" && pointInEncodedRings(c.rings as Uint8Array, longitude, latitude)) mukeys.add(c.mukey);
-    }
-    return answer([...mukeys].sort(byKey).flatMap((mukey) => mapUnitRows.all(mukey)));
-  };
+  return ({ longitude, latitude }) => answer(under(longitude, latitude).flatMap((mukey) => mapUnitRows.all(mukey)));
 }
 
 export const pointQuery: QueryKind<PointParams, RowAnswer> = {

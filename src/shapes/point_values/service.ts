@@ -16,6 +16,7 @@ import { parseProperties } from "../../catalog/properties-param";
 import type { GridLayer, OperationalProvider, PointValuesContext, PointValuesParams, PointValuesPart, PointValuesProvider, PointValuesReading } from "../../providers/provider";
 import type { Observation } from "../../domain/observation";
 import type { SourceDescription } from "../../upstream/transport";
+import type { CachedAnswer } from "../../upstream/cache";
 import { VERSION } from "../../version";
 import type { GridResponse } from "./model";
 import { legendOf } from "./legend";
@@ -80,6 +81,17 @@ export interface PointValuesRoute<V extends OperationalProvider, Q extends Point
   rawWarnings(provider: V, query: Q, source: SourceDescription, cache: CacheDescriptor): string[];
 }
 
+/** What the route asks the provider for a query. */
+function askedOf<V extends OperationalProvider, Q extends PointQuery>(provider: V, route: PointValuesRoute<V, Q, PointValuesReading, object>, query: Q): PointValuesParams {
+  return {
+    latitude: query.latitude,
+    longitude: query.longitude,
+    properties: route.asked ? route.asked(provider, query) : query.properties,
+    depthTop: query.depth_top_cm,
+    depthBottom: query.depth_bottom_cm,
+  };
+}
+
 async function ask<V extends OperationalProvider, Q extends PointQuery, R extends PointValuesReading>(
   deps: DataDeps,
   provider: V,
@@ -87,13 +99,7 @@ async function ask<V extends OperationalProvider, Q extends PointQuery, R extend
   query: Q,
 ) {
   const seam = route.seam(provider);
-  const asked: PointValuesParams = {
-    latitude: query.latitude,
-    longitude: query.longitude,
-    properties: route.asked ? route.asked(provider, query) : query.properties,
-    depthTop: query.depth_top_cm,
-    depthBottom: query.depth_bottom_cm,
-  };
+  const asked = askedOf(provider, route, query);
   const cached = await deps.connected.ask(provider, seam.part.query, seam.params(asked));
   return { seam, asked, cached, cache: describeCache(cached, deps.cacheTtlSeconds), source: deps.connected.sourceOf(provider) };
 }
@@ -111,7 +117,26 @@ export async function valuesAtPoint<V extends OperationalProvider, Q extends Poi
   route: PointValuesRoute<V, Q, R, X>,
   query: E,
 ): Promise<DataAnswer<PointValuesBody<E, X, R["observations"][number]>>> {
-  const { seam, asked, cached, cache, source } = await ask(deps, provider, route, query);
+  const seam = route.seam(provider);
+  const cached = await deps.connected.ask(provider, seam.part.query, seam.params(askedOf(provider, route, query)));
+  return valuesOf(deps, provider, route, query, cached);
+}
+
+/**
+ * The route's answer from the provider's point answer already in hand: its own query's, or the point
+ * answer read out of a wider answer that holds it (docs/decisions.md#evidence), with that answer's cache.
+ */
+export function valuesOf<V extends OperationalProvider, Q extends PointQuery, R extends PointValuesReading, X extends object, E extends Q>(
+  deps: DataDeps,
+  provider: V,
+  route: PointValuesRoute<V, Q, R, X>,
+  query: E,
+  cached: CachedAnswer<unknown>,
+): DataAnswer<PointValuesBody<E, X, R["observations"][number]>> {
+  const seam = route.seam(provider);
+  const asked = askedOf(provider, route, query);
+  const cache = describeCache(cached, deps.cacheTtlSeconds);
+  const source = deps.connected.sourceOf(provider);
   return {
     key: `${route.name}|${JSON.stringify(query)}`,
     cache,

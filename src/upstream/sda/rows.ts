@@ -75,6 +75,14 @@ export class RowAnswer {
   }
 }
 
+/**
+ * The same answer with only some of its rows (its columns, their types and the upstream payload kept):
+ * a narrower answer read out of a wider one that holds it (docs/decisions.md#evidence).
+ */
+export function someRows(answer: RowAnswer, keep: (row: readonly Value[]) => boolean): RowAnswer {
+  return new RowAnswer({ ...answer.typed, rows: answer.typed.rows.filter(keep) }, () => answer.payload);
+}
+
 /** Rows as objects keyed by column name. */
 export function rowRecords(table: RowTable): Record<string, Value>[] {
   return table.rows.map((row) => {
