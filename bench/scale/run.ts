@@ -4,8 +4,8 @@
  * bench/tmp/scale-<p>/, import each source with `loam import` into the snapshot that is served (wall
  * time and peak RSS of the importing process from /proc; the bytes each adds), start
  * Loam on it with the cache off (CACHE_TTL_SECONDS=0) and measure: start-up to the first /health (5
- * starts), then cold p50/p95 latency and the server's CPU per request (/proc) of each query, rounds
- * interleaved, every request at another place so no answer repeats; RSS while serving. Writes
+ * starts), then cold p50/p95 latency and the server's CPU per request (/proc) of each query, its rounds
+ * one after another, every request at another place so no answer repeats; RSS while serving. Writes
  * bench/tmp/scale-<p>/results.json and prints a markdown table. Run it niced on a shared machine.
  * SCALE_REUSE=1 measures serving again on the last run's inputs and snapshots; SCALE_ROUNDS (40) sets the rounds.
  */
@@ -112,13 +112,18 @@ function queries(g: Generated): Record<string, (i: number) => string> {
 /** rssGrowthMb: how much the server's RSS grew across this query's requests (what it leaves held). */
 interface Measured { p50: number; p95: number; cpuMs: number; rssGrowthMb: number; status: number; bytes: number }
 
+/**
+ * Each query's rounds run one after another, query by query: what a request leaves to collect (a decade of
+ * daily values leaves ~100 MB of garbage) is paid by the requests of its own kind, not by whichever
+ * query followed it in an interleaved round (docs/benchmarks.md, "State and national scale").
+ */
 async function measure(base: string, pid: number, qs: Record<string, (i: number) => string>): Promise<Record<string, Measured>> {
   const times: Record<string, number[]> = {};
   const cpu: Record<string, number> = {};
   const last: Record<string, { status: number; bytes: number }> = {};
   const grew: Record<string, number> = {};
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, path] of Object.entries(qs)) {
+  for (const [name, path] of Object.entries(qs)) {
+    for (let round = 0; round < ROUNDS; round++) {
       const ticks = cpuTicks(pid);
       const rss = memoryOf(pid).rssMb;
       const started = performance.now();

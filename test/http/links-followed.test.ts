@@ -7,32 +7,18 @@
  */
 import { describe, expect, test } from "bun:test";
 import { useLoam } from "../support/server";
+import { exampleRequest, type OperationParameter } from "../support/openapi";
 
 const { loam } = useLoam();
-
-interface Parameter {
-  name: string;
-  in: string;
-  example?: unknown;
-  examples?: Record<string, { value: unknown }>;
-}
-const exampleOf = (p: Parameter): unknown => p.example ?? (p.examples ? Object.values(p.examples)[0]?.value : undefined);
 
 /** Every request the document's examples make, path and query filled in. */
 async function exampleRequests(): Promise<string[]> {
   const document = (await loam.json("/openapi.json")).body;
   const out: string[] = [];
   for (const [template, item] of Object.entries<any>(document.paths)) {
-    const parameters: Parameter[] = item.get?.parameters ?? [];
-    if (!item.get || parameters.some((p) => p.in === "path" && exampleOf(p) === undefined)) continue;
-    let path = template;
-    const query = new URLSearchParams();
-    for (const p of parameters) {
-      const value = exampleOf(p);
-      if (value === undefined || p.name === "format") continue;
-      if (p.in === "path") path = path.replace(`{${p.name}}`, encodeURIComponent(String(value)));
-      else if (p.in === "query") query.set(p.name, String(value));
-    }
+    const request = item.get ? exampleRequest(template, (item.get.parameters ?? []) as OperationParameter[], ["format"]) : null;
+    if (!request) continue;
+    const { path, query } = request;
     out.push(query.size > 0 ? `${path}?${query}` : path);
   }
   return out;

@@ -9,29 +9,16 @@ import { describe, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
 import { documentedOperation, documentedRoute } from "../../src/http/openapi";
 import { useLoam } from "../support/server";
+import { exampleRequest, type OperationParameter } from "../support/openapi";
 
 const { loam, contract } = useLoam();
 
-interface Parameter {
-  name: string;
-  in: "path" | "query" | "header";
-  example?: unknown;
-  examples?: Record<string, { value: unknown }>;
-}
-
 /** The operation's first example request, as Swagger UI's "Try it out" sends it. */
-function exampleUrl(path: string, parameters: Parameter[], extra: Record<string, string> = {}): string {
-  const query = new URLSearchParams();
-  let url = path;
-  for (const p of parameters) {
-    const value = p.example ?? (p.examples ? Object.values(p.examples)[0]?.value : undefined);
-    if (value === undefined) continue;
-    if (p.in === "path") url = url.replace(`{${p.name}}`, encodeURIComponent(String(value)));
-    else if (p.in === "query") query.set(p.name, String(value));
-  }
+function exampleUrl(template: string, parameters: OperationParameter[], extra: Record<string, string> = {}): string {
+  const { path, query } = exampleRequest(template, parameters) ?? { path: template, query: new URLSearchParams() };
   for (const [name, value] of Object.entries(extra)) query.set(name, value);
   const text = query.toString();
-  return text ? `${url}?${text}` : url;
+  return text ? `${path}?${text}` : path;
 }
 
 const mediaTypeOf = (response: Response) => (response.headers.get("content-type") ?? "").split(";")[0]!.trim();

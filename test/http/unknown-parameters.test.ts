@@ -7,16 +7,9 @@
 import { describe, expect, test } from "bun:test";
 import { useLoam } from "../support/server";
 import { parseRfc4180 } from "../support/csv";
+import { exampleRequest, type OperationParameter } from "../support/openapi";
 
 const { loam } = useLoam();
-
-interface Parameter {
-  name: string;
-  in: string;
-  example?: unknown;
-  examples?: Record<string, { value: unknown }>;
-}
-const exampleOf = (p: Parameter): unknown => p.example ?? (p.examples ? Object.values(p.examples)[0]?.value : undefined);
 
 /** The body without what changes between two asks of the same thing (the cache's hit and age). */
 const comparable = (body: any) => {
@@ -31,16 +24,10 @@ describe("unknown /v1 query parameters", () => {
     let routes = 0;
     for (const [template, item] of Object.entries<any>(document.paths)) {
       if (!template.startsWith("/v1/") || !item.get) continue;
-      const parameters: Parameter[] = item.get.parameters ?? [];
-      if (parameters.some((p) => p.in === "path" && exampleOf(p) === undefined)) continue;
-      let path = template;
-      const query = new URLSearchParams();
-      for (const p of parameters) {
-        const value = exampleOf(p);
-        if (value === undefined) continue;
-        if (p.in === "path") path = path.replace(`{${p.name}}`, encodeURIComponent(String(value)));
-        else if (p.in === "query" && p.name !== "format") query.set(p.name, String(value));
-      }
+      const parameters: OperationParameter[] = item.get.parameters ?? [];
+      const request = exampleRequest(template, parameters, ["format"]);
+      if (!request) continue;
+      const { path, query } = request;
       const plain = await loam.get(`${path}?${query}`);
       if (plain.status !== 200 || !plain.headers.get("content-type")?.includes("json")) continue;
       const before = comparable(await plain.json());

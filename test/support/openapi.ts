@@ -39,3 +39,36 @@ export async function contractFrom(base: string): Promise<ContractChecker> {
     },
   };
 }
+
+/** A parameter of an operation in the served document, as the tests that walk it read one. */
+export interface OperationParameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  example?: unknown;
+  examples?: Record<string, { value: unknown }>;
+  schema?: { enum?: unknown[]; anyOf?: { const?: unknown; enum?: unknown[] }[] };
+}
+
+/** A parameter's first documented example, as Swagger UI's "Try it out" fills it in. */
+export const exampleOf = (p: OperationParameter): unknown => p.example ?? (p.examples ? Object.values(p.examples)[0]?.value : undefined);
+
+/**
+ * An operation's example request: the path template with its path parameters' examples and the query
+ * parameters' examples, leaving out the names in `skip`. Null when a path parameter has no example.
+ */
+export function exampleRequest(template: string, parameters: readonly OperationParameter[], skip: readonly string[] = []): { path: string; query: URLSearchParams } | null {
+  let path = template;
+  const query = new URLSearchParams();
+  for (const p of parameters) {
+    const value = exampleOf(p);
+    if (value === undefined) {
+      if (p.in === "path") return null;
+      continue;
+    }
+    if (skip.includes(p.name)) continue;
+    if (p.in === "path") path = path.replace(`{${p.name}}`, encodeURIComponent(String(value)));
+    else if (p.in === "query") query.set(p.name, String(value));
+  }
+  return { path, query };
+}

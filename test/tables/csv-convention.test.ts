@@ -10,19 +10,9 @@
 import { describe, expect, test } from "bun:test";
 import { useLoam } from "../support/server";
 import { parseRfc4180 } from "../support/csv";
+import { exampleRequest, type OperationParameter as Parameter } from "../support/openapi";
 
 const { loam } = useLoam();
-
-interface Parameter {
-  name: string;
-  in: string;
-  required?: boolean;
-  example?: unknown;
-  examples?: Record<string, { value: unknown }>;
-  schema?: { enum?: unknown[]; anyOf?: { const?: unknown; enum?: unknown[] }[] };
-}
-
-const exampleOf = (p: Parameter): unknown => p.example ?? (p.examples ? Object.values(p.examples)[0]?.value : undefined);
 
 /** Whether a `format` parameter's schema names csv (an enum, or a union of constants). */
 function takesCsv(p: Parameter): boolean {
@@ -38,14 +28,9 @@ async function csvRequests(): Promise<{ template: string; path: string }[]> {
     const parameters: Parameter[] = item.get?.parameters ?? [];
     const format = parameters.find((p) => p.name === "format" && p.in === "query");
     if (!format || !takesCsv(format)) continue;
-    let path = template;
-    const query = new URLSearchParams();
-    for (const p of parameters) {
-      const value = exampleOf(p);
-      if (value === undefined || p.name === "format") continue;
-      if (p.in === "path") path = path.replace(`{${p.name}}`, encodeURIComponent(String(value)));
-      else if (p.in === "query") query.set(p.name, String(value));
-    }
+    const request = exampleRequest(template, parameters, ["format"]);
+    if (!request) throw new Error(`${template}: a path parameter has no example, so its CSV cannot be asked`);
+    const { path, query } = request;
     query.set("format", "csv");
     out.push({ template, path: `${path}?${query}` });
   }

@@ -2,14 +2,16 @@
  * The offline SoilGrids clips (docs/decisions.md#isric-soilgrids): the snapshot step reads every
  * `soilgrids/raster/<layer>_<depth>_<statistic>.tif` of the data directory with the geotiff library
  * (UInt16, DEFLATE with PREDICTOR=2, EPSG:4326) into `isric_soilgrids_clip`, one row per file with its
- * grid and its cells as a blob; the readers answer a point (the cell containing it, per clip) and
- * the whole grid of each clip. Only validated numbers reach SQL.
+ * grid and its cells as a blob, or, larger than one tile, with its cells by tile in `isric_soilgrids_tile`
+ * (./tiles.ts); the readers answer a point (the cell containing it, per clip) and the whole grid of each
+ * small clip. Only validated numbers reach SQL.
  */
 import type { Database } from "bun:sqlite";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { contentHash } from "../file-hash";
 import { basename, join, resolve } from "node:path";
 import { tileIndexOf, windowCell, type TileIndex } from "./window";
+import { createTileTable, storedByTile, StoredTiles, storeTiles, TILE_TABLE } from "./tiles";
 import type { ImportFormat, SnapshotStep } from "../provider";
 import type { DatasetInfo } from "../../upstream/snapshot-schema";
 import { Payload, type SnapshotForm } from "../../upstream/transport";
@@ -50,8 +52,10 @@ export interface Clip {
   width: number;
   height: number;
   nodata: number;
-  /** UInt16 (the repository's clips) or Int16 (SoilGrids' own VRTs, NoData -32768), as the file stores them; empty when read in place. */
+  /** UInt16 (the repository's clips) or Int16 (SoilGrids' own VRTs, NoData -32768), as the file stores them; empty when read in place or by tile. */
   values: Uint16Array | Int16Array;
+  /** Where a clip stored by tile is read from (./tiles.ts), instead of `values`. */
+  stored?: StoredTiles;
   /** A large tiled raster read window by window from its file at query time (./window.ts), instead of `values`. */
   window?: TileIndex;
 }
@@ -108,6 +112,16 @@ function createTable(db: Database): void {
       "origin_lon REAL NOT NULL, origin_lat REAL NOT NULL, cell_w REAL NOT NULL, cell_h REAL NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL, nodata INTEGER NOT NULL, cells BLOB NOT NULL, " +
       "dataset TEXT NOT NULL, sample TEXT NOT NULL, window TEXT, PRIMARY KEY (layer, depth, statistic))",
   );
+  createTileTable(db);
+}
+
+/** The cells the clip's row holds: all of a small clip's; none of one read in place or stored by tile (its tiles are written here). */
+function rowCells(db: Database, c: Clip): Uint8Array {
+  db.query(`DELETE FROM ${TILE_TABLE} WHERE layer = ? AND depth = ? AND statistic = ?`).run(c.layer, c.depth, c.statistic);
+  if (c.window) return new Uint8Array(0);
+  if (!storedByTile(c.width, c.height)) return new Uint8Array(c.values.buffer, c.values.byteOffset, c.values.byteLength);
+  storeTiles(db, c);
+  return new Uint8Array(0);
 }
 
 /** Store the clips (each replaces the clip of its layer, depth and statistic held), as part of dataset `dataset`. */
@@ -117,7 +131,7 @@ async function storeClips(db: Database, paths: readonly string[], dataset: strin
   for (const path of paths) {
     const file = basename(path);
     const { clip: c, sha256 } = await readClip(path, file, FILE_NAME.exec(file)!);
-    insert.run(c.layer, c.depth, c.statistic, c.file, c.band, sha256, c.crs, c.originLon, c.originLat, c.cellW, c.cellH, c.width, c.height, c.nodata, new Uint8Array(c.values.buffer, c.values.byteOffset, c.values.byteLength), dataset, c.values instanceof Int16Array ? "int16" : "uint16", c.window ? JSON.stringify(c.window) : null);
+    insert.run(c.layer, c.depth, c.statistic, c.file, c.band, sha256, c.crs, c.originLon, c.originLat, c.cellW, c.cellH, c.width, c.height, c.nodata, rowCells(db, c), dataset, c.values instanceof Int16Array ? "int16" : "uint16", c.window ? JSON.stringify(c.window) : null);
     log(`${SOILGRIDS_ID}: ${file} (${c.width} x ${c.height}${c.window ? `, read in place from ${c.window.path} at query time: keep it there` : ""})`);
     boxes.push(clipBox(c));
   }
@@ -152,7 +166,8 @@ export const SOILGRIDS_FORMATS: readonly ImportFormat[] = [
 
 export const SOILGRIDS_SNAPSHOT: SnapshotStep = {
   // 2: the clips' dataset is named by their place and states their extent; 3: each clip names the dataset it came with.
-  layout: "3",
+  // 4: a clip larger than one tile is stored by tile (serving holds a bounded cache of them, not every raster).
+  layout: "4",
   create: createTable,
   async import(db: Database, dataDir: string, log: (line: string) => void) {
     createTable(db);
@@ -186,6 +201,7 @@ export function clipsOf(db: Database, fresh = false): Clip[] {
   const rows = exists && exists.n > 0
     ? db.query<Record<string, unknown>, []>(`SELECT * FROM ${TABLE} ORDER BY layer, depth, statistic`).all()
     : [];
+  const stored = new StoredTiles(db);
   const clips = rows.map((r) => {
     const blob = r.cells as Uint8Array;
     // A view of the row's own bytes when aligned: a copy doubled the memory while a 2-degree region loads (docs/benchmarks.md, "State and national scale").
@@ -198,6 +214,8 @@ export function clipsOf(db: Database, fresh = false): Clip[] {
       originLon: Number(r.origin_lon), originLat: Number(r.origin_lat), cellW: Number(r.cell_w), cellH: Number(r.cell_h),
       width: Number(r.width), height: Number(r.height), nodata: Number(r.nodata), values,
       ...(typeof r.window === "string" ? { window: JSON.parse(r.window) as TileIndex } : {}),
+      // An empty row of a clip not read in place: its cells are stored by tile.
+      ...(typeof r.window !== "string" && blob.byteLength === 0 ? { stored } : {}),
     };
   });
   loaded.set(db, clips);
@@ -215,7 +233,7 @@ export function cellOf(clip: Clip, longitude: number, latitude: number): ClipCel
     origin: [clip.originLon, clip.originLat], cell_size: [clip.cellW, clip.cellH], width: clip.width, height: clip.height, nodata: clip.nodata,
     pixel: { column, row },
     cell_center: [clip.originLon + (column + 0.5) * clip.cellW, clip.originLat - (row + 0.5) * clip.cellH],
-    value: clip.window ? windowCell(clip.window, column, row) : clip.values[row * clip.width + column]!,
+    value: clip.window ? windowCell(clip.window, column, row) : clip.stored ? clip.stored.cell(clip, column, row) : clip.values[row * clip.width + column]!,
   };
 }
 
@@ -238,11 +256,11 @@ export function pointForm<P extends { latitude: number; longitude: number; layer
 
 /**
  * The grid query's offline form: every clip with its cells (a few thousand each). A raster read in place
- * (millions of cells) is not sent as one grid: its points answer, the map draws the stored clips.
+ * or stored by tile (more than one tile's cells) is not sent as one grid: its points answer, the map draws the small clips.
  */
 export const gridForm: SnapshotForm<Record<string, never>> = {
   prepare(snapshot) {
-    const clips = clipsOf(snapshot.db).filter((c) => !c.window);
+    const clips = clipsOf(snapshot.db).filter((c) => !c.window && !c.stored);
     return () =>
       Payload.ofJson({
         clips: clips.map((c) => ({
