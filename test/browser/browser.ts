@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { late, startLoam, type RunningLoam } from "../support/server";
+import { late, startLoam, type RunningLoam, type StartOptions } from "../support/server";
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page, type Request } from "playwright-core";
 
 export const CHROMIUM = process.env.LOAM_CHROMIUM ?? "/usr/bin/chromium";
@@ -129,11 +129,14 @@ export function useBrowser(): Browser {
   return late(() => shared, "browser");
 }
 
-/** Loam and a Chromium for a whole test file, started before its tests and closed after. */
-export function useLoamAndBrowser(): { loam: RunningLoam; browser: Browser } {
+/**
+ * Loam and a Chromium for a whole test file, started before its tests and closed after; `options` as
+ * startLoam's (e.g. `providers`: a second provider of a shape registered beside the defaults).
+ */
+export function useLoamAndBrowser(options: StartOptions = {}): { loam: RunningLoam; browser: Browser } {
   let loam: RunningLoam | undefined;
   beforeAll(async () => {
-    loam = await startLoam();
+    loam = await startLoam(options);
   }, READY_MS);
   afterAll(async () => {
     await loam?.stop();

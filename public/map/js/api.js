@@ -55,40 +55,36 @@ export const urls = {
   series: (name) => "/v1/series/" + encodeURIComponent(name),
   seriesPage: (name) => "/series?name=" + encodeURIComponent(name),
   providers: () => "/v1/providers",
-  /** Pedons in a box [w, s, e, n]. */
-  pedons: (box, limit) => "/v1/pedons?" + query({ bbox: box.join(","), limit }),
-  pedon: (key, properties) => "/v1/pedons/" + encodeURIComponent(key) + (properties && properties.length ? "?" + query({ properties: properties.join(",") }) : ""),
   rawPedon: (provider, key) => "/v1/providers/" + encodeURIComponent(provider) + "/raw/pedons/" + encodeURIComponent(key),
   /** params: latitude, longitude, properties (comma-separated). */
   location: (params) => "/v1/soil/location?" + query(params),
   /** Every source's evidence at a point, side by side (GET /v1/soil/evidence): latitude, longitude, properties, format. */
   evidence: (params) => "/v1/soil/evidence?" + query(params),
   rawLocation: (provider, params) => "/v1/providers/" + encodeURIComponent(provider) + "/raw/location?" + query(params),
-  /**
-   * Map-unit polygons in a box (GET /v1/soil/mapunits?bbox=…, a GeoJSON FeatureCollection); with
-   * `property`, `method` and depths each feature carries a `summary` {value, category, unit}.
-   */
-  mapUnits: (box, options) => "/v1/soil/mapunits?" + query(Object.assign({ bbox: box.join(",") }, options || {})),
-  /** One map unit with its components and, with `properties`, its summaries (GET /v1/soil/mapunits/{key}). */
-  mapUnit: (key, options) => "/v1/soil/mapunits/" + encodeURIComponent(key) + (options ? "?" + query(options) : ""),
-  /** Geochemistry sample sites in a box, with one element's result each (GET /v1/geochem/sites). */
-  geochemSites: (box, options) => "/v1/geochem/sites?" + query(Object.assign({ bbox: box ? box.join(",") : null }, options || {})),
-  /** The sites nearest a point, nearest first, each with distance_km. */
-  geochemNear: (lat, lon, limit, property) => "/v1/geochem/sites?" + query({ near: lat + "," + lon, limit, property }),
-  geochemSite: (siteId) => "/v1/geochem/sites/" + encodeURIComponent(siteId),
   rawGeochemSite: (provider, siteId) => "/v1/providers/" + encodeURIComponent(provider) + "/raw/sites/" + encodeURIComponent(siteId),
   /** The report of an area of interest (GET /v1/soil/aoi): polygon as WKT, properties, method, depths. */
   aoi: (params) => "/v1/soil/aoi?" + query(params),
-  /** A modeled grid, one property and depth (GET /v1/soil/modeled/grid): cells, box and legend classes. */
-  grid: (params) => "/v1/soil/modeled/grid?" + query({ property: params.property, depth: params.depth }),
-  /** Modeled values at a point (GET /v1/soil/modeled): latitude, longitude, properties. */
-  modeled: (params) => "/v1/soil/modeled?" + query(params),
-  /** Sensor stations (GET /v1/stations, GeoJSON, up to 1000 a page, `next` for the rest). */
-  stations: (limit) => "/v1/stations?" + query({ limit }),
-  station: (triplet) => "/v1/stations/" + encodeURIComponent(triplet),
-  /** A station's series: element, depth_cm, interval, start, end. */
-  stationSeries: (triplet, params) => "/v1/stations/" + encodeURIComponent(triplet) + "/series?" + query(params),
 };
+
+// ---- a layer's own URLs: what GET /v1/layers (or an answer's link) says, never a path written here
+
+/**
+ * A URL Loam gave (a layer's `endpoint`, an answer's link), which may already name its provider
+ * (`?provider=<id>`, docs/decisions.md#provider-links), with `params` set: a parameter of the URL that
+ * `params` names is replaced, null or undefined leaves it out.
+ */
+export function withParams(href, params) {
+  const [path, search] = String(href).split("?");
+  const kept = (search || "").split("&").filter((pair) => pair && !Object.prototype.hasOwnProperty.call(params || {}, decodeURIComponent(pair.split("=")[0])));
+  const added = query(params || {});
+  const all = added ? kept.concat([added]) : kept;
+  return path + (all.length ? "?" + all.join("&") : "");
+}
+
+/** A layer's `detail_endpoint` ("/v1/stations/{station_triplet}", perhaps with `?provider=`) for one key, with `params`. */
+export function detailOf(template, key, params) {
+  return withParams(String(template).replace(/\{[^}]+\}/, encodeURIComponent(key)), params || {});
+}
 
 /** The same URL asking for CSV (`format=csv`; the routes in src/tables answer it). */
 export function csvOf(url) {

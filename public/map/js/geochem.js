@@ -1,9 +1,11 @@
-// The sample-site layer (kind "sites" of GET /v1/layers: geochemistry sites) and its panel: sites of the
-// view coloured by one element (layers/geochem.js), a site's element table (panels/geochem.js), and the
-// nearest sites in a point's panel. The provider is the one /v1/layers declares for this kind; the page
-// names none. The element's colour classes are fixed from every site of the dataset (national
+// A sample-site layer (kind "sites" of GET /v1/layers: geochemistry sites, one per provider of the kind)
+// and its panel: sites of the view coloured by one element (layers/geochem.js), a site's element table
+// (panels/geochem.js), and the nearest sites in a point's panel. Every URL is the entry's (its endpoint,
+// its detail endpoint), so a second provider's layer draws and opens its own sites; the page names no
+// provider. The element list and the export links are the first site layer's; every site layer colours
+// by the element chosen there. The element's colour classes are fixed from every site of the dataset (national
 // quantiles), computed once per element from the full collection and kept (docs/map.md).
-import { csvOf, describeError, getJson, isAbort, urls } from "./api.js";
+import { csvOf, describeError, detailOf, getJson, isAbort, withParams } from "./api.js";
 import { GEOCHEM } from "./config.js";
 import { $, el } from "./dom.js";
 import { createGeochemLayer, KIND } from "./layers/geochem.js";
@@ -12,13 +14,14 @@ import { emptyBox, viewBox } from "./map.js";
 import { appendNearestSites, renderSite } from "./panels/geochem.js";
 import { setStatus } from "./status.js";
 
-/** Every site's result for an element (all pages of the full collection, no bbox), once per element. */
+/** Every site's result for an element (all pages of a layer's full collection, no bbox), once per layer and element. */
 const nationalValues = new Map();
-function allValues(element) {
-  if (!nationalValues.has(element)) {
+function allValues(endpoint, element) {
+  const kept = endpoint + " " + element;
+  if (!nationalValues.has(kept)) {
     const read = async () => {
       const values = [];
-      let url = urls.geochemSites(null, { property: element, limit: GEOCHEM.limit });
+      let url = withParams(endpoint, { property: element, limit: GEOCHEM.limit });
       for (let page = 0; url && page < 50; page++) {
         const answer = await getJson(url);
         for (const f of answer.features || []) if (f.properties && typeof f.properties.value === "number" && isFinite(f.properties.value)) values.push(f.properties.value);
@@ -28,32 +31,37 @@ function allValues(element) {
     };
     const pending = read();
     // A failure is not kept: the next view asks again.
-    pending.catch(() => nationalValues.delete(element));
-    nationalValues.set(element, pending);
+    pending.catch(() => nationalValues.delete(kept));
+    nationalValues.set(kept, pending);
   }
-  return nationalValues.get(element);
+  return nationalValues.get(kept);
 }
 
-/** The fixed classes of an element: quantiles of every site's value (colour.js), with their count. */
-export async function nationalClasses(element) {
-  const values = await allValues(element);
+/** The fixed classes of an element in a layer (its endpoint): quantiles of every site's value (colour.js), with their count. */
+async function nationalClasses(endpoint, element) {
+  const values = await allValues(endpoint, element);
   return Object.assign(classifyQuantiles(values), { count: values.length });
 }
 
-/** ctx: {map, state, panel, catalog (promise), beforeDetail()}; entry: the GET /v1/layers entry of kind "sites". */
+/**
+ * ctx: {map, state, panel, catalog (promise), beforeDetail(), report(name, value)}; entry: a GET /v1/layers
+ * entry of kind "sites" with the page's `key` for it (main.js).
+ */
 export function setUpGeochem(ctx, entry) {
-  const { map, state, panel } = ctx;
-  const layer = createGeochemLayer(map, (siteId, latlng) => openSite(siteId, latlng));
-  state.geochem = layer;
-  state.geochemState = "off";
+  const { map, panel, report } = ctx;
+  const first = entry.key === KIND;
+  const layer = createGeochemLayer(map, (siteId, latlng) => openSite(siteId, latlng), entry.key);
+  report("geochem", layer);
+  report("geochemState", "off");
   const select = $("geo-element");
-  const say = (message, kind) => setStatus(message, kind || "info", KIND);
+  const say = (message, kind) => setStatus(message, kind || "info", entry.key);
   const choice = { element: GEOCHEM.element };
   let visible = false;
   let controller = null;
   $("geo-controls").hidden = false;
 
   const exportLinks = (url) => {
+    if (!first) return;
     const geojson = $("geo-geojson"), csv = $("geo-csv");
     geojson.hidden = csv.hidden = !url;
     if (url) {
@@ -62,8 +70,12 @@ export function setUpGeochem(ctx, entry) {
     }
   };
 
+  const elements = entry.properties.length ? entry.properties : [GEOCHEM.element];
   const ready = ctx.catalog.then((catalog) => {
-    const elements = entry.properties.length ? entry.properties : [GEOCHEM.element];
+    if (!first) {
+      if (!elements.includes(choice.element)) choice.element = elements[0];
+      return catalog;
+    }
     select.textContent = "";
     for (const id of elements) select.appendChild(el("option", { value: id, text: catalog.property(id).name }));
     select.value = elements.includes(choice.element) ? choice.element : elements[0];
@@ -79,7 +91,7 @@ export function setUpGeochem(ctx, entry) {
       layer.layer.remove();
       exportLinks(null);
       say("");
-      state.geochemState = "off";
+      report("geochemState", "off");
       return;
     }
     const catalog = await ready;
@@ -88,19 +100,19 @@ export function setUpGeochem(ctx, entry) {
     controller = mine;
     const element = choice.element;
     if (emptyBox(viewBox(map))) return;
-    const url = urls.geochemSites(viewBox(map), { property: element, limit: GEOCHEM.limit });
-    state.geochemState = "loading";
+    const url = withParams(entry.endpoint, { bbox: viewBox(map).join(","), property: element, limit: GEOCHEM.limit });
+    report("geochemState", "loading");
     say("Loading geochemistry sites…", "busy");
     try {
-      const [collection, classes] = await Promise.all([getJson(url, mine.signal), nationalClasses(element)]);
+      const [collection, classes] = await Promise.all([getJson(url, mine.signal), nationalClasses(entry.endpoint, element)]);
       if (mine !== controller) return;
       const property = catalog.property(element);
       const withUnit = (collection.features || []).find((f) => f.properties && f.properties.unit);
       const drawn = layer.show(collection, { name: property.name, unit: withUnit ? withUnit.properties.unit : property.unit }, classes);
-      state.geochemUrl = url;
-      state.geochemDrawn = drawn;
-      state.geochemClasses = classes.classes;
-      state.geochemState = "ready";
+      report("geochemUrl", url);
+      report("geochemDrawn", drawn);
+      report("geochemClasses", classes.classes);
+      report("geochemState", "ready");
       exportLinks(drawn.count ? url : null);
       say(drawn.count === 0 ? "No geochemistry site in view." : drawn.count + " geochemistry site" + (drawn.count === 1 ? "" : "s") + " in view" + (collection.truncated ? " (the first " + drawn.count + ": zoom in for all)" : "") + (drawn.censored ? ", " + drawn.censored + " below the reporting limit" : "") + ". Click one for its elements.");
     } catch (error) {
@@ -108,7 +120,7 @@ export function setUpGeochem(ctx, entry) {
       layer.clear();
       exportLinks(null);
       say("Geochemistry sites could not be loaded: " + describeError(error), "error");
-      state.geochemState = "error";
+      report("geochemState", "error");
     }
   }
 
@@ -117,13 +129,14 @@ export function setUpGeochem(ctx, entry) {
     layer.highlight(siteId);
     const opening = { heading: "Geochemistry site " + siteId, focus: false, latlng: latlng || null, loading: "Loading the site's elements…", failure: "The site could not be loaded" };
     await panel.detail(opening, async (mine) => {
-      const answer = await getJson(urls.geochemSite(siteId), mine.signal);
-      if (panel.current(mine)) renderSite(panel.body, siteId, answer, choice.element);
+      const answer = await getJson(detailOf(entry.detail_endpoint, siteId), mine.signal);
+      if (panel.current(mine)) renderSite(panel.body, siteId, answer, choice.element, entry);
     });
   }
 
   select.addEventListener("change", () => {
-    choice.element = select.value;
+    // A layer of another provider keeps its own first element when the chosen one is not among its own.
+    choice.element = first || elements.includes(select.value) ? select.value : elements[0];
     load();
   });
   map.on("moveend", () => {
@@ -132,6 +145,7 @@ export function setUpGeochem(ctx, entry) {
 
   return {
     kind: KIND,
+    entry,
     /** Show or hide the layer (the layer list's checkbox). */
     setVisible(on) {
       visible = Boolean(on);
@@ -145,7 +159,7 @@ export function setUpGeochem(ctx, entry) {
     /** In a point's panel: the nearest sites. */
     async nearest(body, lat, lon, signal) {
       await ready;
-      await appendNearestSites(body, lat, lon, choice.element, signal, (siteId, latlng) => {
+      await appendNearestSites(body, lat, lon, choice.element, entry, signal, (siteId, latlng) => {
         openSite(siteId, latlng);
       });
     },

@@ -2,8 +2,9 @@
 // provider) and its part of a point's panel. One property and depth at a time: the picker lists what the
 // grid answer's `layers` says the grid holds; the image and the legend's classes are the API's
 // (layers/grid.js, docs/decisions.md#grid-legend). A click inside the grid adds the modeled values at
-// the point (GET /v1/soil/modeled) to the point's panel, beside the mapped survey's (panels/modeled.js).
-import { describeError, getJson, isAbort, urls } from "./api.js";
+// the point (the entry's detail endpoint, GET /v1/soil/modeled) to the point's panel, beside the mapped
+// survey's (panels/modeled.js). Both URLs are the entry's, never written here (docs/decisions.md#map-layers).
+import { describeError, getJson, isAbort, withParams } from "./api.js";
 import { $, el } from "./dom.js";
 import { createGridLayer, gridBox, KIND } from "./layers/grid.js";
 import { renderModeled } from "./panels/modeled.js";
@@ -27,10 +28,11 @@ export function setUpGrid(ctx, entry) {
 
   /** One grid answer per choice, kept for the page's life (a failure is not kept). */
   const answers = new Map();
+  const gridUrl = ({ property, depth }) => withParams(entry.endpoint, { property, depth });
   function gridOf(property, depth) {
     const key = property + "|" + depth;
     if (!answers.has(key)) {
-      const pending = getJson(urls.grid({ property, depth }));
+      const pending = getJson(gridUrl({ property, depth }));
       pending.catch(() => answers.delete(key));
       answers.set(key, pending);
     }
@@ -64,7 +66,7 @@ export function setUpGrid(ctx, entry) {
       if (mine !== controller || !visible) return;
       await fillPicker(grid);
       const drawn = layer.show(grid);
-      state.gridUrl = urls.grid(choice);
+      state.gridUrl = gridUrl(choice);
       state.gridDrawn = drawn;
       state.gridState = "ready";
       say(grid.property.name + ", " + grid.depth.label + " (" + grid.data_kind + ", " + grid.width + " × " + grid.height + " cells" + (drawn.noData ? ", " + drawn.noData + " without data" : "") + "). Click a cell for the modeled values there.");
@@ -112,7 +114,7 @@ export function setUpGrid(ctx, entry) {
       const properties = [...new Set((grid.layers || []).map((l) => l.property))];
       const params = { latitude: lat, longitude: lon, properties: properties.join(",") || null };
       try {
-        const answer = await getJson(urls.modeled(params), signal);
+        const answer = await getJson(withParams(entry.detail_endpoint, params), signal);
         return renderModeled(answer, params, entry, catalog);
       } catch (error) {
         if (isAbort(error)) throw error;

@@ -1,6 +1,9 @@
-// Loam map page: laboratory pedons for the current view (/v1/pedons), a pedon's layers and depth
-// chart (/v1/pedons/{key}), the mapped soil survey at a clicked point (/v1/soil/location) and, when
-// switched on, map-unit polygons (mapunits.js). This module wires the others together.
+// Loam map page: laboratory pedons for the current view, a pedon's layers and depth chart, the mapped
+// soil survey at a clicked point (/v1/soil/location) and, when switched on, map-unit polygons
+// (mapunits.js), sample sites, a modeled grid and sensor stations. This module wires the others together.
+// Every layer is drawn from its GET /v1/layers entry (its endpoint, detail endpoint and extent), never
+// from a path written here, so each provider's layer reads its own data (docs/decisions.md#map-layers);
+// every provider of the sites and stations kinds is a layer of its own.
 //
 // Rules every module keeps:
 // - Everything that comes from the API is written as text (textContent, createElement), never as HTML.
@@ -9,7 +12,7 @@
 // - The page's Content-Security-Policy allows only 'self' for scripts, styles and connections: no inline
 //   script, no style attribute in markup (Leaflet's own element styles are set through the CSSOM).
 /* global L */
-import { csvOf, describeError, getJson, isAbort, urls } from "./api.js";
+import { csvOf, describeError, detailOf, getJson, isAbort, urls, withParams } from "./api.js";
 import { renderEvidence } from "./panels/evidence.js";
 import { loadCatalog } from "./catalog.js";
 import { CITY_ZOOM, DEFAULT_PROPERTY, MAPPED_POINT_ZOOM, PEDON_LIMIT, SYMBOL_ZOOM, UNMAPPED_POINT_ZOOM } from "./config.js";
@@ -30,8 +33,21 @@ import { setUpGrid } from "./grid.js";
 import { setUpStations } from "./stations.js";
 import { setUpInView } from "./inview.js";
 
-/** State for tests and the curious: the map, the layers, and what the last view request did. */
-const state = { map: null, pedonLayer: null, lastBbox: null, lastPedonCount: null, pedonState: "pending", basemapState: "loading" };
+/**
+ * State for tests and the curious: the map, the layers, and what the last view request did. A layer's
+ * module reports on `layers[key]` (its key: places.js) and, the first layer of its kind, on the state
+ * itself (stationsState, geochemDrawn, …).
+ */
+const state = { map: null, pedonLayer: null, lastBbox: null, lastPedonCount: null, pedonState: "pending", basemapState: "loading", layers: {} };
+
+/** The report(name, value) of a layer's module (see `state`). */
+function reporter(entry) {
+  const own = (state.layers[entry.key] = {});
+  return (name, value) => {
+    own[name] = value;
+    if (entry.key === entry.kind) state[name] = value;
+  };
+}
 window.loam = state;
 
 const map = createMap(state);
@@ -58,9 +74,8 @@ function removePointMarker() {
 function beforeDetail() {
   pedons.highlight(null);
   if (mapUnits) mapUnits.layer.select(null);
-  if (geochem) geochem.deselect();
+  for (const layer of siteLayers.concat(stationLayers)) layer.deselect();
   if (aoi) aoi.clear();
-  if (stations) stations.deselect();
   removePointMarker();
 }
 
@@ -94,6 +109,9 @@ function jumpToBounds(bounds, options) {
 }
 
 let mapUnits = null;
+/** The sites and stations layers, one per provider; the first of each (the role's default) is also `geochem`, `stations`: the search's. */
+let siteLayers = [];
+let stationLayers = [];
 let geochem = null;
 let aoi = null;
 let grid = null;
@@ -103,8 +121,8 @@ aoi = setUpAoi({ map, state, panel, beforeDetail, choice: () => state.mapUnitCho
 
 // ---- the layers GET /v1/layers declares, their list, the legend and the coverage list
 
-/** A module per layer kind this page draws (a kind without one stays dormant). */
-const modules = { pedons: Object.assign(pedons, { fitView: () => zoomUntil((box) => pedonBoxProblem(box) === null) }), survey_polygons: mapUnits };
+/** A module per layer this page draws, by the layer's key (places.js; a kind without one stays dormant). */
+const modules = {};
 let layerList = null;
 
 /** Zoom in about the centre until `fits(view)` (the pedon box limits). */
@@ -116,8 +134,8 @@ function zoomUntil(fits) {
 /** A place of the coverage list: fly to its box, show its layer, and let the layer pick a view where it draws. */
 async function goToPlace(place, bounds) {
   jumpToBounds(bounds, { padding: [24, 24] });
-  layerList.show(place.kind);
-  const module = modules[place.kind];
+  layerList.show(place.entry.key);
+  const module = modules[place.entry.key];
   if (module && module.fitView) await module.fitView(place.entry);
   setWhere("Showing " + place.label + ".");
 }
@@ -125,26 +143,34 @@ async function goToPlace(place, bounds) {
 state.layersState = "loading";
 loadLayers().then((entries) => {
   state.layerEntries = entries;
-  const sites = entries.find((entry) => entry.kind === "sites");
-  if (sites) modules.sites = geochem = setUpGeochem({ map, state, panel, catalog, beforeDetail }, sites);
-  else $("geo-controls").hidden = true;
-  const gridEntry = entries.find((entry) => entry.kind === "grid");
+  const firstOf = (kind) => entries.find((entry) => entry.key === kind) || null;
+  // One pedon layer, one survey layer and one grid (their controls are the page's; the first provider of the kind).
+  pedons.useEntry(firstOf("pedons"));
+  if (firstOf("pedons")) modules.pedons = Object.assign(pedons, { fitView: () => zoomUntil((box) => pedonBoxProblem(box) === null) });
+  // The view's export links are the pedon layer's endpoint: written now that it is known.
+  updatePedonCsvLink();
+  mapUnits.useEntry(firstOf("survey_polygons"));
+  if (firstOf("survey_polygons")) modules.survey_polygons = mapUnits;
+  const gridEntry = firstOf("grid");
   if (gridEntry) modules.grid = grid = setUpGrid({ map, state, catalog }, gridEntry);
   else $("grid-controls").hidden = true;
-  const stationEntry = entries.find((entry) => entry.kind === "stations");
-  if (stationEntry) modules.stations = stations = setUpStations({ map, state, panel, catalog, beforeDetail, property: () => chosenProperty }, stationEntry);
-  if (geochem) inView.add({ kind: "sites", label: (n) => (n === 1 ? "geochemistry site" : "geochemistry sites"), visible: geochem.visible, items: () => geochem.items().map((item) => Object.assign(item, { open: () => geochem.openSite(item.key, item.latlng) })) });
-  if (stations) inView.add({ kind: "stations", label: (n) => (n === 1 ? "sensor station" : "sensor stations"), visible: stations.visible, items: () => stations.items().map((item) => Object.assign(item, { open: () => stations.openStation(item.key, item.latlng) })) });
-  const survey = entries.find((entry) => entry.kind === "survey_polygons");
-  mapUnits.useEntry(survey || null);
+  // A sites or stations layer per provider, each drawing and opening its own.
+  const named = (entry, one, many) => (n) => (n === 1 ? one : many) + (entry.key === entry.kind ? "" : " (" + entry.title + ")");
+  siteLayers = entries.filter((entry) => entry.kind === "sites").map((entry) => (modules[entry.key] = setUpGeochem({ map, state, panel, catalog, beforeDetail, report: reporter(entry) }, entry)));
+  geochem = siteLayers[0] || null;
+  if (!geochem) $("geo-controls").hidden = true;
+  stationLayers = entries.filter((entry) => entry.kind === "stations").map((entry) => (modules[entry.key] = setUpStations({ map, state, panel, catalog, beforeDetail, property: () => chosenProperty, report: reporter(entry) }, entry)));
+  stations = stationLayers[0] || null;
+  for (const layer of siteLayers) inView.add({ kind: layer.entry.key, label: named(layer.entry, "geochemistry site", "geochemistry sites"), visible: layer.visible, items: () => layer.items().map((item) => Object.assign(item, { open: () => layer.openSite(item.key, item.latlng) })) });
+  for (const layer of stationLayers) inView.add({ kind: layer.entry.key, label: named(layer.entry, "sensor station", "sensor stations"), visible: layer.visible, items: () => layer.items().map((item) => Object.assign(item, { open: () => layer.openStation(item.key, item.latlng) })) });
   layerList = setUpLayerList(entries, modules);
   const coverage = setUpPlaces(map, state, layerList.entries, goToPlace, (bounds) => {
     // Room above for a layer's message, and beside for the places' names.
     jumpToBounds(bounds, { paddingTopLeft: [60, 150], paddingBottomRight: [220, 40] });
     setWhere("Showing every place with data in the conterminous US; pick one in the list or on the map (MH936 is in the Pacific).");
-  }, (entry) => (modules[entry.kind] && modules[entry.kind].extent ? modules[entry.kind].extent() : null));
+  }, (entry) => (modules[entry.key] && modules[entry.key].extent ? modules[entry.key].extent() : null));
   setSearchPlaces(coverage.places);
-  setSearchSources({ stations: () => (stations ? stations.features() : null), sites: Boolean(geochem) });
+  setSearchSources({ stations: () => (stations ? stations.features() : null), pedons: firstOf("pedons"), sites: geochem ? geochem.entry : null });
   $("go-soil-map").addEventListener("click", () => layerList.show("survey_polygons"));
   state.layersState = "ready";
 });
@@ -159,9 +185,11 @@ async function openPedon(key, focus) {
   const opening = { heading: "Pedon " + key, focus, latlng: marker ? marker.getLatLng() : null, loading: "Loading laboratory layers…", failure: "The pedon could not be loaded" };
   await panel.detail(opening, async (controller) => {
     const known = await catalog;
-    const detail = await getJson(urls.pedon(key, pedonProperties(known)), controller.signal);
+    const properties = pedonProperties(known);
+    const entry = pedons.entry();
+    const detail = await getJson(detailOf(entry.detail_endpoint, key, { properties: properties.length ? properties.join(",") : null }), controller.signal);
     if (!panel.current(controller)) return;
-    renderPedon(panel.body, key, detail, feature, known, { property: chosenProperty, onChange: (id) => (chosenProperty = id) });
+    renderPedon(panel.body, key, detail, feature, known, { property: chosenProperty, onChange: (id) => (chosenProperty = id) }, entry);
   });
 }
 
@@ -196,7 +224,7 @@ async function queryPoint(lat, lon, focus, typed) {
     if (!panel.current(controller)) return;
     await addEvidence(lat, lon, params.properties, controller);
     if (!panel.current(controller)) return;
-    if (geochem) geochem.nearest(panel.body, lat, lon, controller.signal);
+    for (const layer of siteLayers) layer.nearest(panel.body, lat, lon, controller.signal);
   });
 }
 
@@ -316,8 +344,10 @@ function updatePedonCsvLink() {
   const link = $("pedons-csv");
   const geojson = $("pedons-geojson");
   const box = viewBox(map);
-  link.hidden = geojson.hidden = pedonBoxProblem(box) !== null;
-  const url = urls.pedons(box, PEDON_LIMIT);
+  const entry = pedons.entry();
+  link.hidden = geojson.hidden = !entry || pedonBoxProblem(box) !== null;
+  if (!entry) return;
+  const url = withParams(entry.endpoint, { bbox: box.join(","), limit: PEDON_LIMIT });
   geojson.setAttribute("href", url);
   link.setAttribute("href", csvOf(url));
 }

@@ -2,7 +2,7 @@
 // served by Loam (there is no tile server), the legend, the cursor coordinates and the view in the URL.
 // The one legend of the map (docs/map.md): a line per shown layer, with the layer's own symbol and what
 // it is (from GET /v1/layers), the colour classes of a coloured layer under its line, then the basemap's
-// lines. Layers write their part with `legendSection(kind, node)`; nothing else adds a legend to the map.
+// lines. Layers write their part with `legendSection(key, node)` (the layer's key, places.js); nothing else adds a legend to the map.
 // Leaflet (L) and topojson-client (topojson) are classic scripts loaded before the modules.
 /* global L, topojson */
 import { describeError } from "./api.js";
@@ -271,26 +271,26 @@ export function addLegend(map) {
  */
 export function legendLayer(entry, shown) {
   if (!layersNode) return;
-  let row = rows.get(entry.kind);
+  let row = rows.get(entry.key);
   if (!row) {
     row = el("div", { class: "legend-layer", "data-kind": entry.kind }, [
       el("div", { class: "legend-row" }, [symbolOf(entry.kind), el("span", { class: "legend-layer-name", text: entry.label + " (" + entry.data_kind.replace(/_/g, " ") + ")" })]),
       el("div", { class: "legend-layer-source", text: entry.title }),
     ]);
-    rows.set(entry.kind, row);
+    rows.set(entry.key, row);
     layersNode.appendChild(row);
-    const section = sections.get(entry.kind);
+    const section = sections.get(entry.key);
     if (section) row.appendChild(section);
   }
   row.hidden = !shown;
 }
 
-/** A layer's colour classes (or any detail of its symbols) under its line; null removes them. */
-export function legendSection(kind, node) {
-  const old = sections.get(kind);
+/** A layer's colour classes (or any detail of its symbols) under its line (`key`: the layer's, places.js); null removes them. */
+export function legendSection(key, node) {
+  const old = sections.get(key);
   if (old) old.remove();
-  if (node) sections.set(kind, node);
-  else sections.delete(kind);
-  const row = rows.get(kind);
+  if (node) sections.set(key, node);
+  else sections.delete(key);
+  const row = rows.get(key);
   if (row && node) row.appendChild(node);
 }

@@ -1,8 +1,9 @@
 /* global L */
-// Map-unit polygons for the view and their panel: GET /v1/soil/mapunits?bbox=… drawn as a choropleth
-// (layers/mapunits.js), a polygon click opening GET /v1/soil/mapunits/{key} (panels/mapunit.js).
+// Map-unit polygons for the view and their panel: the survey layer's endpoint (GET /v1/layers; GET
+// /v1/soil/mapunits?bbox=…) drawn as a choropleth (layers/mapunits.js), a polygon click opening its detail
+// endpoint (GET /v1/soil/mapunits/{key}; panels/mapunit.js).
 // MAP_UNITS.enabled in config.js is the switch; the soil-map controls choose property, method and depth.
-import { csvOf, describeError, getJson, isAbort, urls } from "./api.js";
+import { csvOf, describeError, detailOf, getJson, isAbort, withParams } from "./api.js";
 import { CHOROPLETH, MAP_UNITS, methodName, SOIL_MAP_VIEW } from "./config.js";
 import { $, el } from "./dom.js";
 import { createMapUnitLayer, KIND } from "./layers/mapunits.js";
@@ -66,7 +67,7 @@ export function setUpMapUnits(ctx) {
       const read = async () => {
         const byKey = new Map();
         for (let i = 0; i < tiles.length; i += 4) {
-          const answers = await Promise.all(tiles.slice(i, i + 4).map((box) => getJson(urls.mapUnits(box, Object.assign({ limit: MAP_UNITS.limit }, query)))));
+          const answers = await Promise.all(tiles.slice(i, i + 4).map((box) => getJson(withParams(entry.endpoint, Object.assign({ bbox: box.join(","), limit: MAP_UNITS.limit }, query)))));
           for (const answer of answers) for (const f of answer.features || []) {
             const v = f.properties && f.properties.summary ? f.properties.summary.value : null;
             if (typeof v === "number" && isFinite(v)) byKey.set(String(f.properties.map_unit_key), v);
@@ -110,9 +111,16 @@ export function setUpMapUnits(ctx) {
     say("Loading map units…");
     const catalog = await ctx.catalog;
     try {
-      const url = urls.mapUnits(box, Object.assign({ limit: MAP_UNITS.limit }, summaryQuery()));
-      // The classes wait for the layer's entry (GET /v1/layers), so a view is drawn once, with the classes it keeps.
-      const [collection, fixed] = await Promise.all([getJson(url, mine.signal), entryKnown.then(() => datasetRange(summaryQuery())).catch(() => null)]);
+      // The endpoint and the classes are the layer's entry's (GET /v1/layers): nothing is asked before it is read.
+      await entryKnown;
+      if (mine !== controller) return;
+      if (!entry) {
+        state.mapUnitState = "off";
+        say("");
+        return;
+      }
+      const url = withParams(entry.endpoint, Object.assign({ bbox: box.join(","), limit: MAP_UNITS.limit }, summaryQuery()));
+      const [collection, fixed] = await Promise.all([getJson(url, mine.signal), datasetRange(summaryQuery()).catch(() => null)]);
       if (mine !== controller) return;
       const property = catalog.property(choice.property);
       const label = { name: property.name + ", " + choice.depthTopCm + "–" + choice.depthBottomCm + " cm, " + methodName(choice.method), unit: property.unit };
@@ -140,7 +148,7 @@ export function setUpMapUnits(ctx) {
     ctx.beforeDetail();
     layer.select(key);
     const query = summaryQuery();
-    const url = urls.mapUnit(key, { properties: query.property, method: query.method, depth_top_cm: query.depth_top_cm, depth_bottom_cm: query.depth_bottom_cm });
+    const url = detailOf(entry.detail_endpoint, key, { properties: query.property, method: query.method, depth_top_cm: query.depth_top_cm, depth_bottom_cm: query.depth_bottom_cm });
     const heading = "Map unit " + (p.map_unit_symbol ? String(p.map_unit_symbol) : key);
     await panel.detail({ heading, focus: false, latlng, loading: "Loading the map unit…", failure: "The map unit could not be loaded" }, async (mine) => {
       const answer = await getJson(url, mine.signal);

@@ -1,7 +1,9 @@
 // The layers GET /v1/layers declares (docs/map.md): the layer list and the coverage list.
 //
 // The layer list: one checkbox per layer this page has a module for (main.js `modules`), with the layer's
-// symbol, its name and its own status line. A layer switched on becomes the active one (the status line
+// symbol, its name and its own status line. A layer is a provider's (an entry of GET /v1/layers): two
+// providers of one kind are two layers, each named with its provider's title and keyed by `key` (the
+// kind for the first of its kind, so the default's ids stay; else kind and provider id). A layer switched on becomes the active one (the status line
 // and the zoom-in message are the active layer's); a declared kind without a module stays dormant. The
 // legend's lines follow the checkboxes.
 //
@@ -47,7 +49,7 @@ export function placesOf(entries, extentOf) {
     for (const place of declared) {
       places.push({ id: place.id, kind: entry.kind, label: shortLabel(place.label), detail: place.label, box: place.bbox ? Promise.resolve(place.bbox) : extent, known: place.bbox || null, entry });
     }
-    if (declared.length === 0) places.push({ id: entry.kind, kind: entry.kind, label: entry.label + ": " + firstClause(coverage.description || entry.title), detail: entry.title + ". " + (coverage.description || ""), box: extent, entry });
+    if (declared.length === 0) places.push({ id: entry.key, kind: entry.kind, label: entry.label + ": " + firstClause(coverage.description || entry.title), detail: entry.title + ". " + (coverage.description || ""), box: extent, entry });
   }
   return places;
 }
@@ -116,10 +118,18 @@ export function setUpPlaces(map, state, entries, onJump, onOverview, extentOf) {
 
 // ---- the layer list
 
-/** GET /v1/layers; an empty list (and a note) when it cannot be read. */
+/**
+ * GET /v1/layers, each entry with the page's `key` for it and its `name` (its label, with its provider's
+ * title when another provider has a layer of the same kind); an empty list (and a note) when it cannot be read.
+ */
 export async function loadLayers() {
   try {
-    return asArray((await getJson(urls.layers())).layers).filter((entry) => entry && typeof entry.kind === "string" && typeof entry.id === "string");
+    const entries = asArray((await getJson(urls.layers())).layers).filter((entry) => entry && typeof entry.kind === "string" && typeof entry.id === "string");
+    return entries.map((entry) => {
+      const same = entries.filter((other) => other.kind === entry.kind);
+      const key = same[0] === entry ? entry.kind : entry.kind + "-" + entry.id;
+      return Object.assign({}, entry, { key, name: same.length > 1 ? entry.label + " (" + entry.title + ")" : entry.label });
+    });
   } catch (error) {
     addNote("layers", "The layer list (/v1/layers) could not be loaded (" + describeError(error) + "); no data layer is drawn.");
     return [];
@@ -127,51 +137,51 @@ export async function loadLayers() {
 }
 
 /**
- * entries: GET /v1/layers; modules: {kind → {setVisible(on), visible()}} (the page's modules). Returns
- * {show(kind), shown(kind), entries (those with a module)}.
+ * entries: GET /v1/layers (loadLayers); modules: {key → {setVisible(on), visible()}} (the page's modules).
+ * Returns {show(key), shown(key), entries (those with a module)}.
  */
 export function setUpLayerList(entries, modules) {
   const list = $("layer-list-items");
   list.textContent = "";
-  const served = entries.filter((entry) => modules[entry.kind]);
+  const served = entries.filter((entry) => modules[entry.key]);
   const boxes = new Map();
 
   function apply(entry, on) {
-    boxes.get(entry.kind).checked = on;
+    boxes.get(entry.key).checked = on;
     legendLayer(entry, on);
-    modules[entry.kind].setVisible(on);
-    if (on) setActive(entry.kind);
-    else if (activeOwner() === entry.kind) {
-      const next = served.find((other) => other !== entry && boxes.get(other.kind).checked);
-      setActive(next ? next.kind : null);
+    modules[entry.key].setVisible(on);
+    if (on) setActive(entry.key);
+    else if (activeOwner() === entry.key) {
+      const next = served.find((other) => other !== entry && boxes.get(other.key).checked);
+      setActive(next ? next.key : null);
     }
   }
 
   for (const entry of served) {
-    const box = el("input", { type: "checkbox", id: "layer-" + entry.kind, "data-kind": entry.kind, "data-provider": entry.id });
+    const box = el("input", { type: "checkbox", id: "layer-" + entry.key, "data-kind": entry.kind, "data-provider": entry.id });
     const state = el("span", { class: "layer-state", role: "status" });
-    boxes.set(entry.kind, box);
+    boxes.set(entry.key, box);
     list.appendChild(
-      el("li", { class: "layer-item", "data-kind": entry.kind }, [
-        el("label", { for: "layer-" + entry.kind, class: "layer-label", title: entry.title }, [box, symbolOf(entry.kind), el("span", { class: "layer-name", text: entry.label })]),
+      el("li", { class: "layer-item", "data-kind": entry.kind, "data-key": entry.key }, [
+        el("label", { for: "layer-" + entry.key, class: "layer-label", title: entry.title }, [box, symbolOf(entry.kind), el("span", { class: "layer-name", text: entry.name })]),
         state,
       ]),
     );
-    statusRow(entry.kind, state);
+    statusRow(entry.key, state);
     box.addEventListener("change", () => apply(entry, box.checked));
   }
-  // Shown first: the page's choice among the declared layers; the first of them is active.
-  const first = LAYERS_SHOWN_FIRST.map((kind) => served.find((entry) => entry.kind === kind)).filter(Boolean);
+  // Shown first: the page's choice among the declared kinds (their first provider's layer); the first of them is active.
+  const first = LAYERS_SHOWN_FIRST.map((kind) => served.find((entry) => entry.key === kind)).filter(Boolean);
   for (const entry of served) if (!first.includes(entry)) apply(entry, false);
   for (const entry of first.slice().reverse()) apply(entry, true);
   return {
     entries: served,
-    show(kind) {
-      const entry = served.find((e) => e.kind === kind);
+    show(key) {
+      const entry = served.find((e) => e.key === key);
       if (!entry) return;
-      if (!boxes.get(kind).checked) apply(entry, true);
-      else setActive(kind);
+      if (!boxes.get(key).checked) apply(entry, true);
+      else setActive(key);
     },
-    shown: (kind) => Boolean(boxes.get(kind) && boxes.get(kind).checked),
+    shown: (key) => Boolean(boxes.get(key) && boxes.get(key).checked),
   };
 }

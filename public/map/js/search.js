@@ -6,7 +6,7 @@
 // A series is asked for only when the words say so ("Clarion series") or the user takes the offer of a
 // one-word search ("Look up the Clarion soil series"): the API has no list of series, so a lookup on every
 // search would be a guess (a 404 for most words; docs/decisions.md#map-search). Nothing leaves Loam's origin.
-import { getJson, urls } from "./api.js";
+import { detailOf, getJson, urls } from "./api.js";
 import { $ } from "./dom.js";
 import { findCities, findCounties, findState, splitCountyState } from "./gazetteer.js";
 import { setWhere } from "./status.js";
@@ -22,10 +22,17 @@ const TRIPLET = /^\s*(\d+):([A-Z]{2}):([A-Z]+)\s*$/i;
 const WHOLE = /^\s*([1-9]\d{0,9})\s*$/;
 const SERIES_WORD = /^\s*(?:(.+?)\s+series|series\s+(.+?))\s*$/i;
 
-/** Where the search looks beyond its files: stations() (a promise of GET /v1/stations features, or null when no layer declares stations); sites (whether a layer declares geochemistry sites). */
-let sources = { stations: () => null, sites: false };
+/**
+ * Where the search looks beyond its files: stations() (a promise of the station layer's features, or null
+ * when no layer declares stations); pedons and sites: the GET /v1/layers entries whose detail endpoint a
+ * key is looked up at (null: no such layer). Known once the layers are read.
+ */
+let sources = { stations: () => null, pedons: null, sites: null };
+let sourcesSet;
+const sourcesKnown = new Promise((resolve) => (sourcesSet = resolve));
 export function setSearchSources(more) {
   sources = Object.assign({}, sources, more);
+  sourcesSet();
 }
 
 let places = [];
@@ -109,14 +116,16 @@ export async function resolve(text) {
   const station = await findStation(query);
   if (station) return station;
   if (PEDON_KEY.test(query)) {
-    const pedon = await lookUp(urls.pedon(query.toUpperCase()));
+    await sourcesKnown;
+    const pedon = sources.pedons ? await lookUp(detailOf(sources.pedons.detail_endpoint, query.toUpperCase())) : null;
     const where = pedon && pedon.location;
     if (where && typeof where.latitude === "number") return { kind: "pedon", key: String(pedon.pedon_key || query.toUpperCase()), lat: where.latitude, lon: where.longitude };
     return { kind: "none", message: "No pedon " + query.toUpperCase() + " here." };
   }
   const whole = WHOLE.exec(query);
   if (whole) {
-    const site = sources.sites ? await lookUp(urls.geochemSite(whole[1])) : null;
+    await sourcesKnown;
+    const site = sources.sites ? await lookUp(detailOf(sources.sites.detail_endpoint, whole[1])) : null;
     if (site && site.site && typeof site.site.latitude === "number") return { kind: "site", id: String(site.site.site_id), lat: site.site.latitude, lon: site.site.longitude };
     return { kind: "none", message: "No station or geochemistry site numbered " + whole[1] + " here." };
   }

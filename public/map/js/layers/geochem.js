@@ -23,8 +23,10 @@ const DiamondMarker = shapedMarker((p, r) => "M" + p.x + "," + (p.y - r) + "L" +
 
 const restyle = (marker) => marker.setStyle({ weight: marker.geoKind === "censored" ? 2 : 1, color: marker.geoKind === "censored" ? "#3f2a6b" : "#2b2b2b" });
 
-export function createGeochemLayer(map, onOpen) {
-  const { renderer, layer, markers, clear, add, highlight, selected, marker: markerOf } = pointLayer(map, { pane: "geochem", zIndex: "455", kind: KIND, restyle, ring: { weight: 4, color: "#111" }, cluster: { name: "geochemistry sites", className: "cluster-sites" } });
+/** `key`: the layer's key in the page (its kind for the first provider of the kind, else kind and provider id: main.js), its pane and legend section. */
+export function createGeochemLayer(map, onOpen, key = KIND) {
+  const pane = key === KIND ? "geochem" : "geochem-" + key;
+  const { renderer, layer, markers, clear, add, highlight, selected, marker: markerOf } = pointLayer(map, { pane, zIndex: "455", kind: key, restyle, ring: { weight: 4, color: "#111" }, cluster: { name: "geochemistry sites", className: "cluster-sites" } });
 
   /**
    * Draw a FeatureCollection of sites; label {name, unit}; classes: the element's fixed classes (colour.js
@@ -46,7 +48,7 @@ export function createGeochemLayer(map, onOpen) {
       const colour = kind === "value" ? classes.colourOf(valueOf(p)) : kind === "censored" ? "#ffffff" : NO_VALUE;
       const marker = new DiamondMarker([lat, lon], {
         renderer,
-        pane: "geochem",
+        pane,
         radius: kind === "nosample" ? 5 : 8,
         color: kind === "censored" ? "#3f2a6b" : "#2b2b2b",
         weight: kind === "censored" ? 2 : 1,
@@ -67,7 +69,7 @@ export function createGeochemLayer(map, onOpen) {
       add(p.site_id, marker);
     }
     if (selected() !== null) highlight(selected());
-    legendSection(KIND, siteLegend(label, min, max, classes, censoredCount, noSampleCount));
+    legendSection(key, siteLegend(label, min, max, classes, censoredCount, noSampleCount));
     return { count: features.length, censored: censoredCount, noSample: noSampleCount, min, max };
   }
 

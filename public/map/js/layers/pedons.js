@@ -1,7 +1,8 @@
-// Laboratory pedons in the current view (GET /v1/pedons?bbox=…): circle markers, the "Pedon in view"
+// Laboratory pedons in the current view (the pedon layer's endpoint in GET /v1/layers, GET
+// /v1/pedons?bbox=…; nothing is asked before the layers are read): circle markers, the "Pedon in view"
 // select (the keyboard path), the selected pedon, and the zoom-in message for views over the box limits.
 /* global L */
-import { getJson, isAbort, describeError, urls } from "../api.js";
+import { getJson, isAbort, describeError, withParams } from "../api.js";
 import { MOVE_DEBOUNCE_MS, PEDON_BOX, PEDON_LIMIT, PEDON_STYLE, SELECTED_STYLE } from "../config.js";
 import { $, el } from "../dom.js";
 import { viewBox } from "../map.js";
@@ -43,6 +44,10 @@ export function createPedonLayer(map, state, onOpen) {
   let controller = null;
   let sequence = 0;
   let moveTimer = null;
+  /** The layer's GET /v1/layers entry (useEntry), whose endpoint is asked; null: the instance declares no pedon layer. */
+  let entry = null;
+  let entryRead;
+  const entryKnown = new Promise((resolve) => (entryRead = resolve));
 
   function clear() {
     layer.clearLayers();
@@ -94,9 +99,10 @@ export function createPedonLayer(map, state, onOpen) {
     controller = current;
     say("Loading pedons in this view…", "busy");
     state.pedonState = "loading";
-    getJson(urls.pedons(box, PEDON_LIMIT), current.signal)
+    entryKnown
+      .then(() => (entry && mine === sequence ? getJson(withParams(entry.endpoint, { bbox: box.join(","), limit: PEDON_LIMIT }), current.signal) : null))
       .then((collection) => {
-        if (mine !== sequence) return;
+        if (mine !== sequence || !collection) return;
         render(Array.isArray(collection.features) ? collection.features : []);
         setNotes("pedons", Array.isArray(collection.warnings) ? collection.warnings : []);
         const n = markersByKey.size;
@@ -211,6 +217,13 @@ export function createPedonLayer(map, state, onOpen) {
 
   return {
     layer,
+    /** The layer's GET /v1/layers entry (null: none, and the layer is hidden). */
+    useEntry(layerEntry) {
+      entry = layerEntry;
+      entryRead();
+      if (!entry) setVisible(false);
+    },
+    entry: () => entry,
     setVisible,
     visible: () => visible,
     scheduleLoad,

@@ -17,9 +17,11 @@ const TriangleMarker = shapedMarker((p, r) => "M" + p.x + "," + (p.y - r) + "L" 
 const hasSeries = (p) => Array.isArray(p && p.series_offline) && p.series_offline.length > 0;
 const BASE = (p) => ({ color: hasSeries(p) ? "#111111" : "#0d3b3d", weight: hasSeries(p) ? 2.5 : 1 });
 
-export function createStationLayer(map, onOpen) {
+/** `key`: the layer's key in the page (its kind for the first provider of the kind, else kind and provider id: main.js), its pane and legend section. */
+export function createStationLayer(map, onOpen, key = KIND) {
   const restyle = (marker) => marker.setStyle(BASE(marker.stationFeature.properties));
-  const { renderer, layer, markers, clear, add, highlight, marker: markerOf } = pointLayer(map, { pane: "stations", zIndex: "457", kind: KIND, restyle, ring: { weight: 4, color: "#ffd43b" }, cluster: { name: "sensor stations", className: "cluster-stations" } });
+  const pane = key === KIND ? "stations" : "stations-" + key;
+  const { renderer, layer, markers, clear, add, highlight, marker: markerOf } = pointLayer(map, { pane, zIndex: "457", kind: key, restyle, ring: { weight: 4, color: "#ffd43b" }, cluster: { name: "sensor stations", className: "cluster-stations" } });
 
   /** Draw station features; returns {count, withSeries}. */
   function show(features) {
@@ -30,7 +32,7 @@ export function createStationLayer(map, onOpen) {
       const p = f.properties || {};
       const [lon, lat] = f.geometry.coordinates;
       if (hasSeries(p)) withSeries++;
-      const marker = new TriangleMarker([lat, lon], Object.assign({ renderer, pane: "stations", radius: 9, fillColor: STATION_FILL, fillOpacity: 1, className: "station-marker" + (hasSeries(p) ? " station-held" : "") }, BASE(p)));
+      const marker = new TriangleMarker([lat, lon], Object.assign({ renderer, pane, radius: 9, fillColor: STATION_FILL, fillOpacity: 1, className: "station-marker" + (hasSeries(p) ? " station-held" : "") }, BASE(p)));
       marker.stationFeature = f;
       // A tooltip of DOM nodes: the API's text is written as text, never as HTML.
       marker.bindTooltip(() => el("span", { text: "Station " + text(p.name) + " (" + text(p.station_triplet) + ")" + (hasSeries(p) ? ": a series held offline" : "") }), { direction: "top", offset: [0, -8] });
@@ -40,7 +42,7 @@ export function createStationLayer(map, onOpen) {
       });
       add(p.station_triplet, marker);
     }
-    legendSection(KIND, stationLegend(markers.size, withSeries));
+    legendSection(key, stationLegend(markers.size, withSeries));
     return { count: markers.size, withSeries };
   }
 

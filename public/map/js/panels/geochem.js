@@ -2,14 +2,15 @@
 // per element with the value as the file reports it (a censored result stays "<1", never its limit),
 // the unit and method, the warnings, and links to the JSON, the CSV and the file's raw row. Also the
 // "nearest geochemistry sites" block of a point's panel (GET /v1/geochem/sites?near=…).
-import { csvOf, describeError, getJson, isAbort, urls } from "../api.js";
+import { csvOf, describeError, detailOf, getJson, isAbort, urls, withParams } from "../api.js";
 import { asArray, el, formatNumber, text, unique } from "../dom.js";
 import { definitionList, links, section, warningList } from "./parts.js";
 
 /** Sites farther than this are not offered as "nearest" (the survey's spacing is about 40 km). */
 const NEAR_KM = 300;
 
-export function renderSite(body, siteId, answer, element) {
+/** A site's element table; entry: its layer's GET /v1/layers entry (the site's own links). */
+export function renderSite(body, siteId, answer, element, entry) {
   const site = answer.site || {};
   const lat = site.latitude, lon = site.longitude;
   const depth = site.depth && typeof site.depth.top_cm === "number" ? formatNumber(site.depth.top_cm) + "–" + formatNumber(site.depth.bottom_cm) + " cm (one surface sample)" : "0–5 cm (one surface sample)";
@@ -57,7 +58,7 @@ export function renderSite(body, siteId, answer, element) {
   if (warnings.length) body.appendChild(section("Warnings", [warningList(warnings)]));
   if (elementWarnings.length) body.appendChild(section("Element warnings", [warningList(elementWarnings)]));
   if (answer.source && answer.source.citation) body.appendChild(section("Source", [el("p", { class: "citation", text: answer.source.citation })]));
-  const json = urls.geochemSite(siteId);
+  const json = detailOf(entry.detail_endpoint, siteId);
   // The raw row is the answering provider's (the answer names it); no provider is named by this page.
   body.appendChild(links([["Site JSON", json], ["Site CSV", csvOf(json)]].concat(typeof answer.provider === "string" ? [["Raw file row", urls.rawGeochemSite(answer.provider, siteId)]] : [])));
 }
@@ -75,12 +76,13 @@ function leadOf(o, depth) {
 
 /**
  * The sites nearest a point, appended to `body` as a section with a button per site (onOpen(siteId,
- * latlng)). `element` is the layer's element, whose result each row shows.
+ * latlng)). `element` is the layer's element, whose result each row shows; the sites are the layer
+ * entry's (its endpoint asked with `near`).
  */
-export async function appendNearestSites(body, lat, lon, element, signal, onOpen) {
+export async function appendNearestSites(body, lat, lon, element, entry, signal, onOpen) {
   const box = section("Nearest geochemistry sites (0–5 cm)", [el("p", { class: "panel-message panel-busy", text: "Looking for the nearest sites…" })], "geo-nearest");
   body.appendChild(box);
-  const url = urls.geochemNear(lat, lon, 5, element);
+  const url = withParams(entry.endpoint, { near: lat + "," + lon, limit: 5, property: element });
   try {
     const answer = await getJson(url, signal);
     box.lastChild.remove();

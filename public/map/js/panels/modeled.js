@@ -1,7 +1,7 @@
 // Modeled values at a point (GET /v1/soil/modeled) as a section of the point's panel, beside the mapped
 // survey's: labelled with their data kind and cell size, each value with its depth and, where the API
 // gives one, the Q0.05–Q0.95 interval; the caveats after (docs/decisions.md#grid-context).
-import { urls } from "../api.js";
+import { withParams } from "../api.js";
 import { asArray, displayNumber, el, formatDepth, text, unique } from "../dom.js";
 import { links, observationWarnings, warningList } from "./parts.js";
 
@@ -52,6 +52,6 @@ export function renderModeled(answer, params, entry, catalog) {
   if (caveats.length) part.appendChild(warningList(caveats, "modeled-caveats"));
   const citations = unique(observations.map((o) => o.source && o.source.citation));
   for (const c of citations) part.appendChild(el("p", { class: "citation", text: c }));
-  part.appendChild(links([["Modeled values JSON", urls.modeled(params)]]));
+  part.appendChild(links([["Modeled values JSON", withParams(entry.detail_endpoint, params)]]));
   return part;
 }

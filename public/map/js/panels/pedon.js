@@ -3,7 +3,7 @@
 import { depthChart } from "../charts/depth.js";
 import { MAX_PROPERTIES_PER_REQUEST, PEDON_CAVEAT, PEDON_COLUMNS } from "../config.js";
 import { asArray, asReported, displayNumber, el, formatDepth, formatNumber, text, unique } from "../dom.js";
-import { csvOf, urls } from "../api.js";
+import { csvOf, detailOf, urls } from "../api.js";
 import { seriesPageHref } from "../charts/profile.js";
 import { columnKey, columnLabels, definitionList, headerRow, links, observationWarnings, section, warningList } from "./parts.js";
 
@@ -20,9 +20,9 @@ const topOf = (layer) => (layer && layer.depth && typeof layer.depth.top_cm === 
 /**
  * Fill `body` with a pedon. `feature` is its /v1/pedons feature when it is on the map (name, sample
  * numbers); `chart` is {property, onChange(id)}: the property the depth chart shows first and who to
- * tell when the user picks another.
+ * tell when the user picks another; `entry`: its layer's GET /v1/layers entry (the pedon's own links).
  */
-export function renderPedon(body, key, detail, feature, catalog, chart) {
+export function renderPedon(body, key, detail, feature, catalog, chart, entry) {
   const props = (feature && feature.properties) || {};
   const location = detail.location || {};
   const lat = typeof location.latitude === "number" ? location.latitude : feature ? feature.geometry.coordinates[1] : null;
@@ -81,7 +81,7 @@ export function renderPedon(body, key, detail, feature, catalog, chart) {
   if (warnings.length) body.appendChild(section("Warnings", [warningList(warnings)]));
   if (detail.citation) body.appendChild(section("Source", [el("p", { class: "citation", text: String(detail.citation) + (detail.retrieved_at ? " Retrieved " + String(detail.retrieved_at) + "." : "") })]));
   const shown = detail.query && Array.isArray(detail.query.properties) ? detail.query.properties : null;
-  body.appendChild(links([["Pedon JSON", urls.pedon(key)], ["Pedon CSV (these layers)", csvOf(urls.pedon(key, shown))], provider ? ["Raw provider table", urls.rawPedon(provider, key)] : null]));
+  body.appendChild(links([["Pedon JSON", detailOf(entry.detail_endpoint, key)], ["Pedon CSV (these layers)", csvOf(detailOf(entry.detail_endpoint, key, { properties: shown && shown.length ? shown.join(",") : null }))], provider ? ["Raw provider table", urls.rawPedon(provider, key)] : null]));
 }
 
 /**

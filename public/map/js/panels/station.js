@@ -1,7 +1,7 @@
 // A sensor station's panel (GET /v1/stations/{triplet}): name, triplet, place and elevation, the sources'
 // disagreements as the API states them, the series as a chart (charts/series.js) and the linked lab
 // pedon's layers beside the sensor depths (charts/sensor-depth.js). Everything from the API is text.
-import { urls } from "../api.js";
+import { detailOf } from "../api.js";
 import { asArray, el, formatNumber, text, unique } from "../dom.js";
 import { seriesChart } from "../charts/series.js";
 import { sensorDepthChart } from "../charts/sensor-depth.js";
@@ -51,7 +51,7 @@ export function renderStation(body, answer, entry) {
   if (warnings.length) body.appendChild(section("Warnings", [warningList(warnings)]));
   const citations = unique(asArray(answer.source && answer.source.citations));
   if (citations.length) body.appendChild(section("Source", citations.map((c) => el("p", { class: "citation", text: c }))));
-  body.appendChild(links([["Station JSON", urls.station(p.station_triplet || (answer.query && answer.query.station_triplet))]]));
+  body.appendChild(links([["Station JSON", detailOf(entry.detail_endpoint, p.station_triplet || (answer.query && answer.query.station_triplet))]]));
   return { series, pedon };
 }
 
@@ -90,5 +90,5 @@ export function renderStationPedon(node, pedon, station, property, catalog) {
   });
   node.appendChild(el("p", { class: "lead-method", text: "Pedon " + text(pedon.pedon_key) + (pedon.name ? " (sampled as " + pedon.name + ")" : "") + ": " + name + " by layer, with the sensor depth" + (depths.length === 1 ? "" : "s") + " marked." }));
   node.appendChild(sensorDepthChart(layers, depths, { name, unit: layers.find((l) => l.unit) ? layers.find((l) => l.unit).unit : "", title: name + " of pedon " + text(pedon.pedon_key) + " by depth, sensors at " + depths.map(formatNumber).join(", ") + " cm" }));
-  node.appendChild(links([["Pedon JSON", urls.pedon(pedon.pedon_key)]]));
+  node.appendChild(links([["Pedon JSON", station.links.pedon.href]]));
 }
