@@ -11,17 +11,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SdaTransport } from "../../src/upstream/sda/client";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
+import { writeIdentity } from "../../src/upstream/snapshot-schema";
 import { startFakeSda, type FakeSda } from "../support/fake-sda";
 import { startLoam, tempDbPath, testSnapshot, type StartOptions } from "../support/server";
 
 const POINT = "/v1/soil/location?latitude=41.944131&longitude=-94.359608&properties=ph,clay";
 
-/** A copy of the test snapshot rebuilt later: the same soil rows, another build date (so other content). */
+/**
+ * A copy of the test snapshot rebuilt later: the same soil rows, another build date, and the identity a
+ * build writes last (docs/decisions.md#snapshot-identity), so other content.
+ */
 async function rebuiltSnapshot(): Promise<string> {
   const path = join(mkdtempSync(join(tmpdir(), "loam-rebuilt-snapshot-")), "snapshot.sqlite");
   copyFileSync(await testSnapshot(), path);
   const db = new Database(path);
   db.run("UPDATE snapshot_info SET value = '2031-01-02T03:04:05.000Z' WHERE key IN ('built_at', 'updated_at')");
+  writeIdentity(db);
   db.close();
   return path;
 }
