@@ -44,7 +44,8 @@ function distance(a: string, b: string): number {
 
 /** The declared name closest to `name`: a known alias first, else the nearest by edit distance (case aside) when near enough; null when none is. */
 export function closestName(name: string, declared: readonly string[]): string | null {
-  const lower = name.toLowerCase();
+  // A name longer than any parameter's is compared by its start: the edit distance stays a few hundred steps.
+  const lower = name.toLowerCase().slice(0, MAX_NAME);
   const meant = MEANT[lower]?.find((candidate) => declared.includes(candidate));
   if (meant !== undefined) return meant;
   let best: string | null = null;
