@@ -6,8 +6,11 @@
  * parameter no longer quietly gives the defaults.
  */
 
-/** Names users reach for first, and the parameter they mean, when the route reads it. */
-const MEANT: Readonly<Record<string, readonly string[]>> = {
+/**
+ * Names users reach for first, and the parameter they mean, when the route reads it. A Map: a name is
+ * the client's (`__proto__`, `constructor`), never a key of an object's prototype.
+ */
+const MEANT: ReadonlyMap<string, readonly string[]> = new Map(Object.entries({
   depth: ["depth_bottom_cm", "depth_cm"],
   depth_cm: ["depth_bottom_cm"],
   top: ["depth_top_cm"],
@@ -25,7 +28,7 @@ const MEANT: Readonly<Record<string, readonly string[]>> = {
   offset: ["cursor"],
   next: ["cursor"],
   box: ["bbox"],
-};
+}));
 
 /** Unknown names listed in one warning at most; a longer name is clipped. */
 const MAX_LISTED = 5;
@@ -46,7 +49,7 @@ function distance(a: string, b: string): number {
 export function closestName(name: string, declared: readonly string[]): string | null {
   // A name longer than any parameter's is compared by its start: the edit distance stays a few hundred steps.
   const lower = name.toLowerCase().slice(0, MAX_NAME);
-  const meant = MEANT[lower]?.find((candidate) => declared.includes(candidate));
+  const meant = MEANT.get(lower)?.find((candidate) => declared.includes(candidate));
   if (meant !== undefined) return meant;
   let best: string | null = null;
   let bestDistance = Number.POSITIVE_INFINITY;

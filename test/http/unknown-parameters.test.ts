@@ -52,6 +52,17 @@ describe("unknown /v1 query parameters", () => {
     expect(withWarnings).toBeGreaterThanOrEqual(10);
   });
 
+  test("a parameter named like a property of every object (__proto__, constructor, toString) is an unknown parameter like any other, never a 500", async () => {
+    const point = "/v1/soil/location?latitude=41.944131&longitude=-94.359608";
+    const defaults = (await loam.json(point)).body;
+    for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty"]) {
+      const asked = await loam.json(`${point}&${name}=`);
+      expect({ name, status: asked.status }).toEqual({ name, status: 200 });
+      expect(asked.body.observations).toEqual(defaults.observations);
+      expect(asked.body.warnings.find((w: string) => w.includes("not read by this route"))).toContain(`'${name}'`);
+    }
+  });
+
   test("property=clay on the point query: the default properties, and a warning pointing to properties; depth=30 points to depth_bottom_cm", async () => {
     const point = "/v1/soil/location?latitude=41.944131&longitude=-94.359608";
     const defaults = (await loam.json(point)).body;

@@ -199,18 +199,24 @@ function pointValidity(q: { latitude: Param; longitude: Param; properties: Param
   return valueOf(q.depth_bottom_cm, 200)! > valueOf(q.depth_top_cm, 0)!;
 }
 
-/** Depth and properties of the pedon detail (bounds and defaults of the point query, docs/decisions.md#depth). */
+/**
+ * Depth and properties of the pedon detail: a pedon's own depth bounds, 0 to 999 cm at the top and at most
+ * 1,000 at the bottom, the whole pedon when absent (docs/decisions.md#pedon-depth; the point query's 200 cm
+ * bound made a top of 200 look invalid here, which the route rightly answers).
+ */
+const pedonTop = (validOnly = false) => numeric(0, 999, (v) => v >= 0 && v <= 999, false, validOnly);
+const pedonBottom = (validOnly = false) => numeric(0, 1000, (v) => v > 0 && v <= 1000, false, validOnly);
 const detailQuery = () =>
   fc.oneof(
     ...[true, false].map((validOnly) =>
-      fc.record({ properties: param(propertiesToken(validOnly), 3, validOnly), depth_top_cm: param(top(validOnly), 3, validOnly), depth_bottom_cm: param(bottom(validOnly), 3, validOnly) }),
+      fc.record({ properties: param(propertiesToken(validOnly), 3, validOnly), depth_top_cm: param(pedonTop(validOnly), 3, validOnly), depth_bottom_cm: param(pedonBottom(validOnly), 3, validOnly) }),
     ),
   );
 
 function detailValidity(q: { properties: Param; depth_top_cm: Param; depth_bottom_cm: Param }): boolean | null {
   const own = and(paramValidity(q.properties, false), paramValidity(q.depth_top_cm, false), paramValidity(q.depth_bottom_cm, false));
   if (own !== true) return own;
-  return valueOf(q.depth_bottom_cm, 200)! > valueOf(q.depth_top_cm, 0)!;
+  return valueOf(q.depth_bottom_cm, 1000)! > valueOf(q.depth_top_cm, 0)!;
 }
 
 /** "." and ".." are dot-segments: the client's URL parser removes them before anything is sent. */
