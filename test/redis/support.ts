@@ -49,7 +49,9 @@ export async function startRedis(): Promise<RunningRedis> {
   let proc: Subprocess | undefined;
 
   const launch = async () => {
-    proc = Bun.spawn([binary, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no"], { stdout: "ignore", stderr: "inherit" });
+    // On the real clock when the suite runs under faketime: libfaketime recurses inside redis-server's start-up (docs/decisions.md#test-readiness).
+    const { LD_PRELOAD: _preload, FAKETIME: _faketime, ...env } = process.env;
+    proc = Bun.spawn([binary, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no"], { stdout: "ignore", stderr: "inherit", env });
     // A busy 2-core machine may take seconds to start it: bounded by time, within the hooks' 60 s (docs/decisions.md#test-readiness).
     const deadline = Date.now() + 45_000;
     while (!(await ping(port))) {

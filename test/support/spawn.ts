@@ -21,8 +21,15 @@ export interface SpawnOptions {
 }
 
 /**
+ * A suite run under a faked clock (`faketime -f '+107d' npm test`, docs/decisions.md#test-readiness)
+ * hands it to the servers it starts, so a test and its server read the same clock.
+ */
+const FAKED_CLOCK = Object.fromEntries(["LD_PRELOAD", "FAKETIME"].flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])));
+
+/**
  * `bun --max-http-header-size=262144 src/cli.ts serve` on 127.0.0.1 and a free port, with the rate
- * limit raised (load and fault tests must not be refused) and only the environment given here.
+ * limit raised (load and fault tests must not be refused) and only the environment given here (and a
+ * faked clock the suite runs under).
  */
 export function spawnLoam(options: SpawnOptions): { proc: Subprocess; port: number; base: string } {
   const port = freePort();
@@ -34,6 +41,7 @@ export function spawnLoam(options: SpawnOptions): { proc: Subprocess; port: numb
       HOST: "127.0.0.1",
       PORT: String(port),
       RATE_LIMIT_PER_MINUTE: "1000000",
+      ...FAKED_CLOCK,
       ...options.env,
     },
     stdout: options.stdout ?? "ignore",
