@@ -52,6 +52,9 @@ async function ensureSnapshot(configured: string | null, dataDir: string): Promi
   const { existsSync } = await import("node:fs");
   const { DEFAULT_SNAPSHOT_PATH } = await import("./snapshot/paths");
   const { staleLayout } = await import("./snapshot/build");
+  const { namesMirror } = await import("./upstream/snapshot-mirror");
+  // A mirror's files are each written by `loam import --snapshot <file>`; nothing is built for it here.
+  if (configured !== null && namesMirror(configured)) return void console.error(`loam: LOAM_SNAPSHOT names a mirror (${configured}); its files are not built by this command`);
   const outPath = configured ?? DEFAULT_SNAPSHOT_PATH;
   if (existsSync(outPath)) {
     const values = await snapshotInfo(outPath);
@@ -156,6 +159,10 @@ async function runImport(config: Config, args: string[]): Promise<void> {
   if (!provider) fail(`unknown provider '${providerName}'\n\n${await importHelp()}`);
   const { DEFAULT_SNAPSHOT_PATH } = await import("./snapshot/paths");
   const { importDownloads, ImportRefused, summaryLines } = await import("./snapshot/import");
+  const { namesMirror } = await import("./upstream/snapshot-mirror");
+  if (!snapshotFlag && config.snapshotPath !== null && namesMirror(config.snapshotPath)) {
+    fail("LOAM_SNAPSHOT names a mirror of several snapshot files; name the one to import into with --snapshot <file> (docs/operations.md#a-national-mirror)");
+  }
   const snapshotPath = snapshotFlag ?? config.snapshotPath ?? DEFAULT_SNAPSHOT_PATH;
   if (!snapshotFlag) await seedFromEmbedded(snapshotPath);
   const progress = progressWriter();

@@ -195,7 +195,7 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; help: s
   { name: "PORT", default: "3000", help: "port to listen on (0: any free port)" },
   { name: "HOST", default: "0.0.0.0", help: "address to listen on" },
   { name: "LOAM_UPSTREAM", default: "snapshot", help: "snapshot (offline, embedded data) or sda (live: USDA Soil Data Access and the sources' URLs)" },
-  { name: "LOAM_SNAPSHOT", default: "data/snapshot.sqlite, else the embedded copy", help: "the snapshot database to serve" },
+  { name: "LOAM_SNAPSHOT", default: "data/snapshot.sqlite, else the embedded copy", help: "the snapshot database to serve; several (a national mirror): a directory of *.sqlite files, or files separated by commas" },
   { name: "LOAM_DATA_DIR", default: "datasets", help: "source exports the snapshot is built from" },
   { name: "LOAM_DB", default: "data/loam.sqlite", help: "SQLite file for the cache and the rate counters" },
   { name: "SDA_URL", default: DEFAULT_SDA_URL, help: "Soil Data Access (live mode)" },

@@ -9,7 +9,7 @@ import { openStateDatabase } from "./state-db";
 import { createApp, listen } from "./app";
 import { bufferedStdout } from "./http/access-log";
 import { SdaTransport } from "./upstream/sda/client";
-import { SnapshotTransport } from "./upstream/snapshot";
+import { openSnapshots, snapshotFiles } from "./upstream/snapshot-mirror";
 import type { SharedUpstreams } from "./providers/provider";
 import type { SourceDescription, Transport } from "./upstream/transport";
 import { buildSnapshot } from "./snapshot/build";
@@ -22,10 +22,10 @@ export function log(line: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`);
 }
 
-/** The snapshot to serve: LOAM_SNAPSHOT, else the one embedded in the executable, else data/snapshot.sqlite (built when missing). */
+/** The snapshot to serve: LOAM_SNAPSHOT (one file, or a mirror's files: docs/decisions.md#national-mirror), else the one embedded in the executable, else data/snapshot.sqlite (built when missing). */
 export async function snapshotPath(config: Config): Promise<string> {
   if (config.snapshotPath) {
-    if (!existsSync(config.snapshotPath)) throw new Error(`LOAM_SNAPSHOT: no snapshot database at ${config.snapshotPath}`);
+    snapshotFiles(config.snapshotPath); // each file it names exists, or the start stops here
     return config.snapshotPath;
   }
   const embedded = await resolveEmbeddedSnapshot(config.dbPath);
@@ -40,7 +40,7 @@ export async function snapshotPath(config: Config): Promise<string> {
 /** The shared transport of the configured upstream (LOAM_UPSTREAM): SDA, or the offline snapshot. */
 export async function openUpstreams(config: Config): Promise<SharedUpstreams> {
   if (config.upstream === "sda") return { sda: new SdaTransport({ url: config.sdaUrl, timeoutMs: config.upstreamTimeoutMs }) };
-  return { snapshot: new SnapshotTransport(await snapshotPath(config)) };
+  return { snapshot: openSnapshots(await snapshotPath(config)) };
 }
 
 /**

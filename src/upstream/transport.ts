@@ -137,7 +137,22 @@ export interface QueryForms<P> {
 /** A snapshot reader: `prepare` runs once per opened snapshot, the returned function once per query. */
 export interface SnapshotForm<P> {
   prepare(snapshot: SnapshotFile): (params: P) => Payload;
+  /**
+   * A mirror of several snapshot files (docs/decisions.md#national-mirror) asks only the files that may
+   * hold an answer: those holding datasets of this kind (`DatasetInfo.kind`), and of those, when `reach`
+   * gives the box [w, s, e, n] the query reads, the ones whose datasets' boxes meet it. Absent: every file.
+   */
+  readonly datasets?: string;
+  reach?(params: P): Box | undefined;
+  /**
+   * The one answer of the answers of the files asked (two or more, in the mirror's file order), shaped
+   * as one file's answer: rows put together, re-ordered and cut to the query's limit as one file would.
+   */
+  merge?(answers: Payload[], params: P): Payload;
 }
+
+/** [west, south, east, north], degrees. */
+export type Box = readonly [number, number, number, number];
 
 /** A dataset of the snapshot as the source describes it: who imported it, its id and label, its box when stated. */
 interface SourceDataset {
