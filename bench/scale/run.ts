@@ -80,12 +80,9 @@ async function run(percent: number) {
   return summary;
 }
 
-const args = process.argv.slice(2);
-const percents = args.map(Number).filter((p) => p > 0 && p <= 100);
-if (args[0] === "mirror") await (await import("./mirror")).main(percents.length ? percents : [1, 10]);
-else for (const percent of percents.length ? percents : [1, 10]) {
-  const s = await run(percent);
-  console.log(`\n## ${percent} % (${s.sizes.polygons} polygons in ${s.sizes.areas} areas, ${s.sizes.pedons} pedons / ${s.sizes.layers} layers, ${s.sizes.stations} stations / ${s.sizes.seriesValues} values, 72 rasters of ${s.sizes.rasterSide}²; load ${s.load})\n`);
+/** One size's tables, as docs/benchmarks.md shows them. */
+function report(s: Awaited<ReturnType<typeof run>>): void {
+  console.log(`\n## ${s.percent} % (${s.sizes.polygons} polygons in ${s.sizes.areas} areas, ${s.sizes.pedons} pedons / ${s.sizes.layers} layers, ${s.sizes.stations} stations / ${s.sizes.seriesValues} values, 72 rasters of ${s.sizes.rasterSide}²; load ${s.load})\n`);
   console.log("| import | seconds | peak RSS MB | snapshot MB |\n|---|---:|---:|---:|");
   for (const i of s.imports) console.log(`| ${i.source} | ${i.seconds.toFixed(1)} | ${Math.round(i.peakMb)} | ${(i.bytes / 1e6).toFixed(1)} |`);
   console.log(`\nbytes per million polygons ${(s.bytesPerMillionPolygons / 1e6).toFixed(0)} MB; per million series values ${(s.bytesPerMillionSeriesValues / 1e6).toFixed(1)} MB`);
@@ -93,3 +90,8 @@ else for (const percent of percents.length ? percents : [1, 10]) {
   console.log("| cold query | p50 ms | p95 ms | server CPU ms | bytes | RSS growth MB |\n|---|---:|---:|---:|---:|---:|");
   for (const [name, q] of Object.entries(s.queries)) console.log(`| ${name} | ${q.p50.toFixed(1)} | ${q.p95.toFixed(1)} | ${q.cpuMs.toFixed(1)} | ${q.bytes} | ${q.rssGrowthMb.toFixed(0)} |`);
 }
+
+const args = process.argv.slice(2);
+const percents = args.map(Number).filter((p) => p > 0 && p <= 100);
+if (args[0] === "mirror") await (await import("./mirror")).main(percents.length ? percents : [1, 10]);
+else for (const percent of percents.length ? percents : [1, 10]) report(await run(percent));
