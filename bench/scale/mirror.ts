@@ -77,7 +77,7 @@ function borderQueries(states: State[], tilesPerSide: number) {
       },
     },
     "map units, 0.25° box across a state line": {
-      path: (i) => mapUnitsPath(at(i).lon - 0.125 + (i % 5) * 0.005, at(0).lat - 0.01 + (i % 3) * 0.02),
+      path: (i) => mapUnitsPath(at(i).lon - 0.125 + (i % 5) * 0.005, KNOWN.lat + at(i).west.plan.origin[1] - 0.01 + (i % 3) * 0.02),
       check: (body: any, i) => {
         const { west, east } = at(i);
         const symbols = new Set<string>(body.features.map((f: any) => String(f.properties.area_symbol).slice(0, 2)));
