@@ -107,7 +107,8 @@ function decodePart(blob: Uint8Array, part: number, w: number, signed: boolean):
   const parts = table.getUint32(0, true) / 4;
   const end = part + 1 < parts ? table.getUint32(4 * (part + 1), true) : blob.byteLength;
   const bytes = Bun.zstdDecompressSync(blob.subarray(table.getUint32(4 * part, true), end));
-  const aligned = bytes.byteOffset % 2 === 0 ? bytes : bytes.slice();
+  // A copy at offset 0 when odd (a Buffer's slice is a view, not a copy).
+  const aligned = bytes.byteOffset % 2 === 0 ? bytes : new Uint8Array(bytes);
   const bits = new Uint16Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 2);
   for (let row = 0; row < bits.length; row += w) {
     let cell = bits[row]!;

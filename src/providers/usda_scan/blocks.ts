@@ -167,8 +167,8 @@ export function decodeBlock(cells: Uint8Array): BlockValue[] {
   for (let i = 1; i < count; i++) times[i] = step > 0 ? first + i * step : times[i - 1]! + input.unsigned();
   let values: number[];
   if (decimals === FLOAT64) {
-    const raw = input.raw(8 * count).slice();
-    values = Array.from(new Float64Array(raw.buffer));
+    // A copy at offset 0 (a Buffer's slice is a view: the doubles may sit at any offset).
+    values = Array.from(new Float64Array(new Uint8Array(input.raw(8 * count)).buffer));
   } else {
     const scale = 10 ** decimals;
     values = new Array<number>(count);
