@@ -207,21 +207,67 @@ function answerOfStored(stored: StoredRows, kinds: readonly ColumnKind[]): RowAn
  */
 export function snapshotRows(columns: readonly RowColumn[], types: readonly SqlType[], rows: readonly Record<string, unknown>[]): Payload {
   // The same bound as an SDA answer's (docs/decisions.md#limits), checked before any row is typed.
-  if (rows.length > MAX_ANSWER_ROWS) {
-    throw new UpstreamError(`The upstream answered with ${rows.length} rows; Loam serves at most ${MAX_ANSWER_ROWS} rows from one query, so the answer was refused.`);
+  refuseOverRows(rows.length);
+  return storedPayload(
+    { columns: columns.map((c) => c.column), types: [...types], rows: rows.map((row) => columns.map(({ column }) => nativeCell(row[column]))) },
+    columns.map((c) => c.kind),
+  );
+}
+
+function refuseOverRows(rows: number): void {
+  if (rows > MAX_ANSWER_ROWS) {
+    throw new UpstreamError(`The upstream answered with ${rows} rows; Loam serves at most ${MAX_ANSWER_ROWS} rows from one query, so the answer was refused.`);
   }
-  const stored: StoredRows = {
-    columns: columns.map((c) => c.column),
-    types: [...types],
-    rows: rows.map((row) => columns.map(({ column }) => nativeCell(row[column]))),
-  };
-  const kinds = columns.map((c) => c.kind);
+}
+
+/** The cells each snapshot answer was made of, for a mirror's merge (mergeSnapshotRows). */
+const storedOf = new WeakMap<RowAnswer, StoredRows>();
+
+function storedPayload(stored: StoredRows, kinds: readonly ColumnKind[]): Payload {
   const answer = answerOfStored(stored, kinds);
+  storedOf.set(answer, stored);
   return Payload.ofValue(answer, {
     tag: STORED,
     text: () => JSON.stringify(answer.payload),
     stored: () => JSON.stringify(stored),
   });
+}
+
+/** A snapshot answer's cells (each row in its query's column order); what a mirror merges. */
+export type SnapshotRow = readonly (string | number | null)[];
+
+function storedRowsOf(payload: Payload): StoredRows {
+  const value = payload.value();
+  const stored = value instanceof RowAnswer ? storedOf.get(value) : undefined;
+  if (stored === undefined) throw new UpstreamError("The snapshot mirror was handed an answer that is not a snapshot's rows.");
+  return stored;
+}
+
+/**
+ * Several snapshot files' answers to one typed query (in the mirror's file order) as the answer one
+ * file holding all their datasets gives (docs/decisions.md#national-mirror): the rows together, then
+ * `combine`d as the query's SQL would (ordered, cut, reduced; default: as they come), held to the same
+ * MAX_ANSWER_ROWS. The column types are those of the first answer with rows (every file reads them
+ * from the survey's own metadata).
+ */
+export function mergeSnapshotRows(answers: readonly Payload[], columns: readonly RowColumn[], combine: (rows: SnapshotRow[]) => SnapshotRow[] = (rows) => rows): Payload {
+  const stored = answers.map(storedRowsOf);
+  const rows = combine(stored.flatMap((s) => s.rows));
+  refuseOverRows(rows.length);
+  const types = (stored.find((s) => s.rows.length > 0) ?? stored[0])?.types ?? [];
+  return storedPayload({ columns: columns.map((c) => c.column), types, rows: rows.map((row) => [...row]) }, columns.map((c) => c.kind));
+}
+
+/** A lookup by key across a mirror's files: the answer that has rows (a key is in one file), else the first. */
+export function answerWithRows(answers: readonly Payload[]): Payload {
+  return answers.find((payload) => storedRowsOf(payload).rows.length > 0) ?? answers[0]!;
+}
+
+/** Rows stably ordered by one column (each file's rows come in the query's order within it). */
+export function byColumn(columns: readonly RowColumn[], column: string, compare: (a: string | number | null, b: string | number | null) => number): (rows: SnapshotRow[]) => SnapshotRow[] {
+  const at = columns.findIndex((c) => c.column === column);
+  if (at < 0) throw new Error(`no column ${column} to order by`);
+  return (rows) => rows.sort((a, b) => compare(a[at] ?? null, b[at] ?? null));
 }
 
 function nativeCell(value: unknown): NativeCell {
