@@ -124,6 +124,22 @@ describe("SoilGrids rasters stored by tile", () => {
     }
   });
 
+  test("a block of layout 4 (raw cells) is refused with the rebuild it needs, never read as cells", () => {
+    const db = new Database(":memory:");
+    try {
+      createTileTable(db);
+      // Layout 4 stored a block as its raw UInt16 cells: the real clay cells of the first block.
+      const clay = expected.get("clay_0-5cm_mean.tif")!;
+      const block = new Uint16Array(TILE_SIDE * TILE_SIDE);
+      for (let r = 0; r < TILE_SIDE; r++) block.set(clay.subarray(r * WIDTH, r * WIDTH + TILE_SIDE), r * TILE_SIDE);
+      db.query("INSERT INTO isric_soilgrids_tile VALUES ('clay', '0-5cm', 'mean', 0, ?)").run(new Uint8Array(block.buffer));
+      const clip = { layer: "clay", depth: "0-5cm", statistic: "mean", width: WIDTH, height: HEIGHT, values: new Uint16Array(0) };
+      expect(() => new StoredTiles(db).cell(clip, 3, 3)).toThrow("older layout");
+    } finally {
+      db.close();
+    }
+  });
+
   test("a modeled point over HTTP answers the stored block's cell", async () => {
     const [column, row] = [WIDTH - 2, HEIGHT - 3];
     const raw = expected.get("sand_0-5cm_mean.tif")![row * WIDTH + column]!;

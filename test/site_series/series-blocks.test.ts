@@ -8,7 +8,7 @@
  */
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { importDownloads } from "../../src/snapshot/import";
@@ -132,6 +132,18 @@ describe("SCAN series stored by month", () => {
     const twice = awkwardLines.filter((l) => l.time === "2010-06-30T23:00:00Z");
     expect(twice.length).toBe(2);
     expect(twice[0]!.raw === twice[1]!.raw && twice[0]!.flags.join() === twice[1]!.flags.join()).toBe(false);
+  });
+
+  test("a snapshot of layout 2 (a row per value) is refused with the rebuild it needs", () => {
+    copyFileSync(join(dir, "real.sqlite"), join(dir, "layout-2.sqlite"));
+    const db = new Database(join(dir, "layout-2.sqlite"));
+    try {
+      db.run("DROP TABLE usda_scan_block");
+      db.run("CREATE TABLE usda_scan_value (series_id INTEGER NOT NULL, t INTEGER NOT NULL, value REAL NOT NULL, flags TEXT NOT NULL, PRIMARY KEY (series_id, t)) WITHOUT ROWID");
+      expect(() => snapshotScan(db)).toThrow("older layout");
+    } finally {
+      db.close();
+    }
   });
 
   test("a month whose values need more than 9 decimals is stored as doubles and reads back bit for bit", () => {

@@ -8,6 +8,7 @@
  * differenced as GeoTIFF's PREDICTOR=2 does, then zstd, Bun's own), so a point decompresses one part.
  */
 import type { Database, Statement } from "bun:sqlite";
+import { UpstreamError } from "../../errors";
 import { Lru } from "../../lru";
 import { SOILGRIDS_ID } from "./catalog";
 
@@ -102,12 +103,20 @@ function encodeBlock(block: Cells, width: number): Uint8Array {
   return out;
 }
 
-/** Part `part` of a stored block (encodeBlock undone for it): `w` cells a row, of the clip's sample type. */
-function decodePart(blob: Uint8Array, part: number, w: number, signed: boolean): Cells {
+/** What every zstd frame starts with (RFC 8878), little-endian. */
+const ZSTD_MAGIC = 0xfd2fb528;
+
+/**
+ * Part `part` of `parts` of a stored block (encodeBlock undone for it): `w` cells a row, of the clip's
+ * sample type; null when the blob is not such a block (raw cells of a snapshot of layout 4).
+ */
+function decodePart(blob: Uint8Array, parts: number, part: number, w: number, signed: boolean): Cells | null {
   const table = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
-  const parts = table.getUint32(0, true) / 4;
+  if (blob.byteLength < 4 * parts + 4 || table.getUint32(0, true) !== 4 * parts) return null;
+  const start = table.getUint32(4 * part, true);
   const end = part + 1 < parts ? table.getUint32(4 * (part + 1), true) : blob.byteLength;
-  const bytes = Bun.zstdDecompressSync(blob.subarray(table.getUint32(4 * part, true), end));
+  if (start + 4 > end || end > blob.byteLength || table.getUint32(start, true) !== ZSTD_MAGIC) return null;
+  const bytes = Bun.zstdDecompressSync(blob.subarray(start, end));
   // A copy at offset 0 when odd (a Buffer's slice is a view, not a copy).
   const aligned = bytes.byteOffset % 2 === 0 ? bytes : new Uint8Array(bytes);
   const bits = new Uint16Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 2);
@@ -136,7 +145,8 @@ export class StoredTiles {
     const [c, r] = [column % TILE_SIDE, row % TILE_SIDE];
     const part = Math.floor(r / PART_SIDE) * Math.ceil(blockWidth / PART_SIDE) + Math.floor(c / PART_SIDE);
     const { w } = partOf(blockWidth, blockHeight, part);
-    return this.part(clip, ty * across(clip) + tx, part, w)[(r % PART_SIDE) * w + (c % PART_SIDE)]!;
+    const parts = Math.ceil(blockWidth / PART_SIDE) * Math.ceil(blockHeight / PART_SIDE);
+    return this.part(clip, ty * across(clip) + tx, parts, part, w)[(r % PART_SIDE) * w + (c % PART_SIDE)]!;
   }
 
   /** The bytes held now (never above the bound). */
@@ -144,13 +154,14 @@ export class StoredTiles {
     return this.kept.weight;
   }
 
-  private part(clip: TiledClip, tile: number, part: number, w: number): Cells {
+  private part(clip: TiledClip, tile: number, parts: number, part: number, w: number): Cells {
     const key = `${clip.layer}\0${clip.depth}\0${clip.statistic}\0${tile}\0${part}`;
     const held = this.kept.get(key);
     if (held) return held;
     const row = this.read.get(clip.layer, clip.depth, clip.statistic, tile);
     if (!row) throw new Error(`${TILE_TABLE}: block ${tile} of ${clip.layer} ${clip.depth} ${clip.statistic} is missing; import the raster again`);
-    const cells = decodePart(row.cells, part, w, clip.values instanceof Int16Array);
+    const cells = decodePart(row.cells, parts, part, w, clip.values instanceof Int16Array);
+    if (!cells) throw new UpstreamError("The offline snapshot holds SoilGrids rasters in an older layout (uncompressed blocks): rebuild it with 'npm run snapshot:build', or import the GeoTIFFs again into a new snapshot.", SOILGRIDS_ID);
     this.kept.set(key, cells, cells.byteLength);
     return cells;
   }
