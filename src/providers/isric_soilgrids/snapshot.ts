@@ -15,6 +15,7 @@ import { createTileTable, storedByTile, StoredTiles, storeTiles, TILE_TABLE } fr
 import type { ImportFormat, SnapshotStep } from "../provider";
 import type { DatasetInfo } from "../../upstream/snapshot-schema";
 import { Payload, type SnapshotForm } from "../../upstream/transport";
+import { sqliteTextOrder } from "../../upstream/sda/rows";
 import type { ClipCell, ClipPayload } from "./answer";
 import { layerNamed, type SoilGridsLayer } from "./layers";
 import { SOILGRIDS_ID } from "./catalog";
@@ -237,6 +238,35 @@ export function cellOf(clip: Clip, longitude: number, latitude: number): ClipCel
   };
 }
 
+// ---- a national mirror: several files' clips as one file's (docs/decisions.md#national-mirror) --------------
+
+type ClipKey = { layer: string; depth: string; statistic: string };
+/** Clips in the order one file lists them: ORDER BY layer, depth, statistic (SQLite's text order); a stable sort keeps file order within a key. */
+const byClip = (a: ClipKey, b: ClipKey) => sqliteTextOrder(a.layer, b.layer) || sqliteTextOrder(a.depth, b.depth) || sqliteTextOrder(a.statistic, b.statistic);
+
+/**
+ * The point's cells of every file, in one file's clip order; the clips held and their extent, of every
+ * file together (what the answer's warnings name). A layer, depth and statistic held by two files (two
+ * places) is listed once in `held`; a point in both (their rasters overlap) has both cells, and the
+ * answer reads the later file's.
+ */
+export function mergeClipPoints(answers: Payload[]): Payload {
+  const each = answers.map((answer) => answer.json() as ClipPayload);
+  const held = each.flatMap((p) => p.held).sort(byClip).filter((h, i, all) => i === 0 || byClip(all[i - 1]!, h) !== 0);
+  const extents = each.flatMap((p) => (p.extent ? [p.extent] : []));
+  const payload: ClipPayload = { snapshot_clips: each.flatMap((p) => p.snapshot_clips).sort(byClip), extent: unionBox(extents), held };
+  return Payload.ofJson(payload);
+}
+
+/**
+ * Every file's clips, in one file's clip order. A layer, depth and statistic held by two files (two
+ * places) is two clips, each with its own grid and cells; the grid route draws the first file's.
+ */
+function mergeGrid(answers: Payload[]): Payload {
+  const clips = answers.flatMap((answer) => (answer.json() as { clips: ClipKey[] }).clips);
+  return Payload.ofJson({ clips: clips.sort(byClip) });
+}
+
 /** The point query's offline form: the cells of the asked layers' clips that hold the point. */
 export function pointForm<P extends { latitude: number; longitude: number; layers: readonly SoilGridsLayer[] }>(): SnapshotForm<P> {
   return {
@@ -259,6 +289,8 @@ export function pointForm<P extends { latitude: number; longitude: number; layer
  * or stored by tile (more than one tile's cells) is not sent as one grid: its points answer, the map draws the small clips.
  */
 export const gridForm: SnapshotForm<Record<string, never>> = {
+  datasets: SOILGRIDS_ID,
+  merge: mergeGrid,
   prepare(snapshot) {
     const clips = clipsOf(snapshot.db).filter((c) => !c.window && !c.stored);
     return () =>

@@ -8,9 +8,9 @@
  * matched PEDLABSAMPNUM_PATTERN.
  */
 import { ValidationError } from "../../errors";
-import { quoteIdent } from "../../upstream/snapshot-schema";
+import { LAB_COLLECTION_DATASETS, quoteIdent } from "../../upstream/snapshot-schema";
 import type { SqlType } from "../../upstream/sda/payload";
-import { decodeRows, snapshotRows, someRows, type ColumnKind, type RowAnswer, type RowColumn, type Value } from "../../upstream/sda/rows";
+import { decodeRows, mergeSnapshotRows, snapshotRows, someRows, sqliteTextOrder, type ColumnKind, type NativeCell, type NativeRow, type RowAnswer, type RowColumn, type Value } from "../../upstream/sda/rows";
 import { selectList, sqlBbox, sqlInteger, sqlNumber } from "../../upstream/sda/sql";
 import type { Payload, QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
@@ -288,11 +288,61 @@ function prepareNearest(file: SnapshotFile): (params: NearestParams) => Payload 
     answer(NEAREST_ROWS, keys.all(minLon, minLat, maxLon, maxLat, latitude, longitude, limit, cosOf(latitude)).flatMap(({ key }) => rows(key)));
 }
 
+// ---- a national mirror: several files' answers as one file's (docs/decisions.md#national-mirror) ----------
+
+/** A snapshot pedon's key (its pedlabsampnum), ordered as the forms' ORDER BY orders it: SQLite's text order. */
+const byPedonKey = (a: NativeRow, b: NativeRow) => sqliteTextOrder(String(a.pedon_key ?? ""), String(b.pedon_key ?? ""));
+/** A cell as `CAST(cell AS REAL)` reads it (the export's coordinates are TEXT). */
+const real = (cell: NativeCell) => (typeof cell === "number" ? cell : Number(cell));
+const sum = (rows: NativeRow[], column: string) => rows.reduce((total, row) => total + real(row[column] ?? 0), 0);
+
+/** The box's pedons of every file, in pedon-key order, cut to the form's limit + 1 (the row that says more exist). */
+const mergeBbox = (answers: Payload[], { limit }: BboxParams) => mergeSnapshotRows(answers, BBOX_ROWS, (rows) => rows.sort(byPedonKey).slice(0, limit + 1));
+
+/** A pedon is in one collection: the answer that has its rows. */
+const mergePedon = (answers: Payload[]) => mergeSnapshotRows(answers, PEDON_ROWS, (_, each) => each.find((rows) => rows.length > 0) ?? []);
+
+/** The union of the files' extents (a file without located pedons answers a row of nulls, as one file without any does). */
+const mergeExtent = (answers: Payload[]) =>
+  mergeSnapshotRows(answers, EXTENT_ROWS, (rows, each) => {
+    const located = rows.filter((row) => row.min_lon !== null && row.min_lat !== null);
+    if (located.length === 0) return each[0] ?? [];
+    const of = (column: string, pick: (...values: number[]) => number) => pick(...located.map((row) => real(row[column]!)));
+    return [{ min_lon: of("min_lon", Math.min), min_lat: of("min_lat", Math.min), max_lon: of("max_lon", Math.max), max_lat: of("max_lat", Math.max) }];
+  });
+
+/** The box's located pedons and the unlocated ones, each file's counted: summed. */
+const mergeCount = (answers: Payload[]) => mergeSnapshotRows(answers, COUNT_ROWS, (rows) => [{ matched: sum(rows, "matched"), unlocated: sum(rows, "unlocated") }]);
+
+/**
+ * The `limit` nearest pedons of every file's nearest, each with its rows: ranked by the forms' own
+ * distance (the same expression on the same doubles) and then pedon key, as one file's ORDER BY ranks them.
+ */
+function mergeNearest(answers: Payload[], { latitude, longitude, limit }: NearestParams): Payload {
+  const cos = cosOf(latitude);
+  const distance = (row: NativeRow) => {
+    const dLat = real(row.latitude_decimal_degrees ?? null) - latitude;
+    const dLon = (real(row.longitude_decimal_degrees ?? null) - longitude) * cos;
+    return dLat * dLat + dLon * dLon;
+  };
+  return mergeSnapshotRows(answers, NEAREST_ROWS, (_, each) => {
+    // A pedon's rows are together in its file's answer (one row per layer, in layer order).
+    const pedons = each.flatMap((rows) => {
+      const groups = new Map<NativeCell, NativeRow[]>();
+      for (const row of rows) groups.set(row.pedon_key ?? null, [...(groups.get(row.pedon_key ?? null) ?? []), row]);
+      return [...groups.values()];
+    });
+    const ranked = pedons.map((rows) => ({ rows, distance: distance(rows[0]!) }));
+    ranked.sort((a, b) => a.distance - b.distance || byPedonKey(a.rows[0]!, b.rows[0]!));
+    return ranked.slice(0, limit).flatMap((p) => p.rows);
+  });
+}
+
 export const bboxQuery: QueryKind<BboxParams, RowAnswer> = {
   kind: "lab_bbox",
   columns: LAB_BBOX_COLUMNS,
   key: ({ bbox, limit, after }) => `${bbox.join(",")}:${limit}${after == null ? "" : `:after=${after}`}`,
-  forms: { sda: labBboxSql, snapshot: { prepare: prepareBbox } },
+  forms: { sda: labBboxSql, snapshot: { prepare: prepareBbox, datasets: LAB_COLLECTION_DATASETS, reach: ({ bbox }) => bbox, merge: mergeBbox } },
   decode: (payload) => decodeRows(payload, BBOX_ROWS),
   raw: (answer) => answer.payload,
 };
@@ -301,7 +351,7 @@ export const pedonQuery: QueryKind<PedonParams, RowAnswer> = {
   kind: "lab_pedon",
   columns: LAB_PEDON_COLUMNS,
   key: ({ pedonKey }) => `${pedonKey.form}:${pedonKey.value}`,
-  forms: { sda: labPedonSql, snapshot: { prepare: preparePedon } },
+  forms: { sda: labPedonSql, snapshot: { prepare: preparePedon, datasets: LAB_COLLECTION_DATASETS, merge: mergePedon } },
   decode: (payload) => decodeRows(payload, PEDON_ROWS),
   raw: (answer) => answer.payload,
 };
@@ -310,7 +360,7 @@ export const extentQuery: QueryKind<Record<string, never>, RowAnswer> = {
   kind: "lab_extent",
   columns: LAB_EXTENT_COLUMNS,
   key: () => "all",
-  forms: { sda: labExtentSql, snapshot: { prepare: prepareExtent } },
+  forms: { sda: labExtentSql, snapshot: { prepare: prepareExtent, datasets: LAB_COLLECTION_DATASETS, merge: mergeExtent } },
   decode: (payload) => decodeRows(payload, EXTENT_ROWS),
   raw: (answer) => answer.payload,
 };
@@ -324,7 +374,8 @@ export const countQuery: QueryKind<Pick<BboxParams, "bbox">, RowAnswer> = {
   kind: "lab_count",
   columns: LAB_COUNT_COLUMNS,
   key: ({ bbox }) => bbox.join(","),
-  forms: { snapshot: { prepare: prepareCount } },
+  // No reach: every collection's unlocated pedons are counted, whatever the box.
+  forms: { snapshot: { prepare: prepareCount, datasets: LAB_COLLECTION_DATASETS, merge: mergeCount } },
   decode: (payload) => decodeRows(payload, COUNT_ROWS),
   raw: (answer) => answer.payload,
 };
@@ -333,7 +384,7 @@ export const nearestQuery: QueryKind<NearestParams, RowAnswer> = {
   kind: "lab_nearest",
   columns: LAB_NEAREST_COLUMNS,
   key: ({ latitude, longitude, bbox, limit }) => `${latitude},${longitude}:${bbox.join(",")}:${limit}`,
-  forms: { sda: labNearestSql, snapshot: { prepare: prepareNearest } },
+  forms: { sda: labNearestSql, snapshot: { prepare: prepareNearest, datasets: LAB_COLLECTION_DATASETS, reach: ({ bbox }) => bbox, merge: mergeNearest } },
   decode: (payload) => decodeRows(payload, NEAREST_ROWS),
   raw: (answer) => answer.payload,
 };

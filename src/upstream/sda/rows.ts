@@ -145,7 +145,7 @@ function fromSdaPayload(payload: Payload, columns: readonly RowColumn[]): RowAns
 // ---- the snapshot's rows -----------------------------------------------------------------------
 
 /** A value as SQLite returns it; a `date` column is selected as epoch milliseconds. */
-type NativeCell = string | number | null;
+export type NativeCell = string | number | null;
 
 /** What the snapshot's answer is kept as in the cache (its cells as SQLite gave them); never SDA text. */
 interface StoredRows {
@@ -217,11 +217,44 @@ export function snapshotRows(columns: readonly RowColumn[], types: readonly SqlT
   };
   const kinds = columns.map((c) => c.kind);
   const answer = answerOfStored(stored, kinds);
+  madeFrom.set(answer, stored);
   return Payload.ofValue(answer, {
     tag: STORED,
     text: () => JSON.stringify(answer.payload),
     stored: () => JSON.stringify(stored),
   });
+}
+
+/** The cells each answer of `snapshotRows` was made of, for a mirror's merge (`mergeSnapshotRows`). */
+const madeFrom = new WeakMap<RowAnswer, StoredRows>();
+
+/** A row of a snapshot answer as its file's SQL gave it: SQLite's own values by column name. */
+export type NativeRow = Readonly<Record<string, NativeCell>>;
+
+/**
+ * How SQLite orders two TEXT values of a column of the default (BINARY) collation: by their UTF-8
+ * bytes. A merge orders text keys so, as the file's ORDER BY did (JavaScript's `<` compares UTF-16 units).
+ */
+export function sqliteTextOrder(a: string, b: string): number {
+  return a === b ? 0 : Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+/**
+ * Several snapshot files' answers to one typed query as the one answer a single file holding all their
+ * datasets would give (docs/decisions.md#national-mirror): `rows` makes the answer's rows of every
+ * answer's rows, in file order, as the query's SQL would have selected them from one file (ordered by
+ * its ORDER BY, cut to its LIMIT, summed, or the union of an extent); the answer keeps the columns and
+ * SQL types of the first. Only an answer `snapshotRows` made can be merged (a mirror asks its files, not a cache).
+ */
+export function mergeSnapshotRows(answers: readonly Payload[], columns: readonly RowColumn[], rows: (all: NativeRow[], each: NativeRow[][]) => NativeRow[]): Payload {
+  const made = answers.map((payload) => {
+    const value = payload.value();
+    const stored = value instanceof RowAnswer ? madeFrom.get(value) : undefined;
+    if (!stored) throw new UpstreamError("The snapshot mirror was handed an answer that is not a snapshot file's rows.");
+    return stored;
+  });
+  const each = made.map((stored) => stored.rows.map((row) => Object.fromEntries(stored.columns.map((column, i) => [column, row[i] ?? null]))));
+  return snapshotRows(columns, made[0]?.types ?? [], rows(each.flat(), each));
 }
 
 function nativeCell(value: unknown): NativeCell {
