@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { UpstreamError } from "../errors";
-import { SnapshotTransport } from "./snapshot";
+import { coverageOf, SnapshotTransport } from "./snapshot";
 import { formOf, type Box, type Payload, type QueryKind, type SnapshotForm, type SourceDescription, type Transport } from "./transport";
 
 /** What the mirror knows of one file: its transport, and per dataset kind the boxes of its datasets (null: a dataset without one). */
@@ -80,7 +80,8 @@ export class SnapshotMirror implements Transport {
       kind: "snapshot",
       location: paths.join(","),
       builtAt: described.map((d) => d.builtAt).filter((t): t is string => t !== undefined).sort().at(-1),
-      coverage: described.flatMap((d) => d.coverage ?? []),
+      // In the order one file holding every dataset would list them (its not-found and coverage warnings name them).
+      coverage: coverageOf(described.flatMap((d) => d.datasets ?? [])),
       datasets: described.flatMap((d) => d.datasets ?? []),
       // The mirror's answers are its files' together: its identity is theirs, in order (docs/decisions.md#snapshot-identity).
       identity: `mirror:${hasher.digest("hex").slice(0, 16)}`,

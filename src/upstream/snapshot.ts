@@ -18,6 +18,11 @@ import { formOf, type Payload, type QueryKind, type SnapshotForm, type SourceDes
 export const SNAPSHOT_QUERY_FAILED = "The offline snapshot failed to answer this query. The failure was logged; please retry later or report it with the request id.";
 
 
+/** The coverage lines of a snapshot's datasets: SSURGO areas first, then lab collections, each by id (a mirror's are its files' together, in the same order). */
+export function coverageOf(datasets: readonly { kind: string; id: string; label: string }[]): string[] {
+  return [...datasets].sort((a, b) => b.kind.localeCompare(a.kind) || a.id.localeCompare(b.id)).map((d) => d.label);
+}
+
 export class SnapshotTransport implements Transport {
   readonly kind = "snapshot" as const;
   private readonly file: SnapshotFile;
@@ -35,8 +40,7 @@ export class SnapshotTransport implements Transport {
         kind: "snapshot",
         location: path,
         builtAt: info.values.get("updated_at") ?? info.values.get("built_at"),
-        // SSURGO areas first, then lab collections, each by id.
-        coverage: [...info.datasets].sort((a, b) => b.kind.localeCompare(a.kind) || a.id.localeCompare(b.id)).map((d) => d.label),
+        coverage: coverageOf(info.datasets),
         datasets: info.datasets.map((d) => ({ kind: d.kind, id: d.id, label: d.label, bbox: d.bbox ?? null })),
         // Stored by the build or import that wrote the file; a file from before 0.6.0 has it computed from the same rows (docs/decisions.md#snapshot-identity).
         identity: `snapshot:${info.values.get(IDENTITY_KEY) ?? infoIdentity(db)}`,

@@ -19,12 +19,12 @@ import { DATA_DIR, startLoam, testSnapshot, type RunningLoam } from "../support/
 import { openSnapshots } from "../../src/upstream/snapshot-mirror";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
 import { nearestQuery } from "../../src/providers/usda_kssl/queries";
-import { writeLabTables } from "../../bench/scale/kssl";
+import { pedonNumber, writeLabTables } from "../../bench/scale/kssl";
 
 const temp = (name: string) => mkdtempSync(join(tmpdir(), `loam-mirror-${name}-`));
 
-/** Members that name the source or the request rather than the data: when it was built or imported, when the answer was stored, the request's id. */
-const SOURCE_KEYS = new Set(["retrieved_at", "cache", "request_id"]);
+/** Members that name the source or the request rather than the data: when it was built or imported, when the answer was stored or made, the request's id. */
+const SOURCE_KEYS = new Set(["retrieved_at", "cache", "request_id", "timeStamp"]);
 /** The warning naming the snapshot's build and coverage (its datasets listed file by file, each with its import's label). */
 const COVERAGE = "Served from Loam's offline snapshot";
 
@@ -35,18 +35,41 @@ function withoutSource(value: unknown): unknown {
   return value;
 }
 
-/** Ask both servers; the mirror's status and body must be the one file's. */
+/** The mirror's answer must be the one file's: its status, and its body but for what names the source and each server's own address. */
+function expectSameAnswer(path: string, a: { status: number; body: unknown }, b: { status: number; body: unknown }, bases: [string, string]): void {
+  expect({ path, status: b.status }).toEqual({ path, status: a.status });
+  const own = (body: unknown, base: string) => withoutSource(JSON.parse(JSON.stringify(body).replaceAll(base, "")));
+  expect(own(b.body, bases[1])).toEqual(own(a.body, bases[0]));
+}
+
+/** Ask both servers the same path; returns the one file's body. */
 async function expectSame(one: RunningLoam, mirror: RunningLoam, path: string): Promise<any> {
   const [a, b] = await Promise.all([one.json(path), mirror.json(path)]);
-  expect({ path, status: b.status }).toEqual({ path, status: a.status });
-  expect(withoutSource(b.body)).toEqual(withoutSource(a.body));
+  expectSameAnswer(path, a, b, [one.base, mirror.base]);
   return a.body;
 }
 
-/** The next page's path of a body (its `next` link), or null on the last page. */
-function nextOf(body: any, base: string): string | null {
-  const next = body?.next ?? body?.links?.next ?? body?.links?.find?.((l: any) => l.rel === "next")?.href;
+/** The next page's path of an answer (its Link header's rel="next", or a `next` member), or null on the last page. */
+function nextOf(answer: { headers: Headers; body: any }, base: string): string | null {
+  const link = /<([^>]+)>;\s*rel="next"/.exec(answer.headers.get("link") ?? "")?.[1];
+  const next = link ?? answer.body?.next ?? answer.body?.links?.find?.((l: any) => l.rel === "next")?.href;
   return typeof next === "string" ? next.replace(base, "") : null;
+}
+
+/** Page both servers from `first` to the last page, each following its own links: every page the same. Returns the one file's pages. */
+async function expectSamePages(one: RunningLoam, mirror: RunningLoam, first: string): Promise<any[]> {
+  const pages: any[] = [];
+  let paths: [string, string] | null = [first, first];
+  while (paths !== null) {
+    const [a, b] = await Promise.all([one.json(paths[0]), mirror.json(paths[1])]);
+    expectSameAnswer(paths[0], a, b, [one.base, mirror.base]);
+    expect(a.status).toBe(200);
+    pages.push(a.body);
+    const next: [string | null, string | null] = [nextOf(a, one.base), nextOf(b, mirror.base)];
+    expect(next[1] === null).toBe(next[0] === null);
+    paths = next[0] === null ? null : [next[0], next[1]!];
+  }
+  return pages;
 }
 
 describe("sources of one dataset, each in its own file", () => {
@@ -80,11 +103,8 @@ describe("sources of one dataset, each in its own file", () => {
   }, 60_000);
 
   test("geochemistry: sites in a box and their pages, nearest sites, a site, its raw row", async () => {
-    const box = await expectSame(one, mirror, "/v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=arsenic&limit=50");
-    expect(box.features?.length ?? box.rows?.length).toBeGreaterThan(0);
-    const next = nextOf(box, one.base);
-    expect(next).not.toBeNull();
-    await expectSame(one, mirror, next!);
+    const pages = await expectSamePages(one, mirror, "/v1/geochem/sites?bbox=-96.7,40.3,-90.1,43.6&property=arsenic&limit=20");
+    expect(pages.length).toBeGreaterThan(1);
     await expectSame(one, mirror, "/v1/geochem/sites?near=41.94,-94.36&limit=7&property=lead");
     await expectSame(one, mirror, "/v1/geochem/sites/3560?properties=arsenic,selenium,lead");
     await expectSame(one, mirror, "/v1/geochem/sites/1");
@@ -92,10 +112,7 @@ describe("sources of one dataset, each in its own file", () => {
   }, 60_000);
 
   test("SCAN: stations in a box and their pages, nearest stations, a station, its series", async () => {
-    const box = await expectSame(one, mirror, "/v1/stations?bbox=-125,25,-65,50&limit=20");
-    const next = nextOf(box, one.base);
-    expect(next).not.toBeNull();
-    await expectSame(one, mirror, next!);
+    expect((await expectSamePages(one, mirror, "/v1/stations?bbox=-125,25,-65,50&limit=20")).length).toBeGreaterThan(1);
     await expectSame(one, mirror, "/v1/stations?near=34.9,-86.6&limit=5");
     await expectSame(one, mirror, "/v1/stations/2092:KS:SCAN");
     await expectSame(one, mirror, "/v1/providers/usda_scan/raw/stations/2092:KS:SCAN");
@@ -124,5 +141,74 @@ describe("sources of one dataset, each in its own file", () => {
       if (lat! < 30) expect(JSON.stringify(body)).toContain("clay");
     }
     for (const property of ["clay", "silt"]) for (const depth of ["0-5cm", "5-15cm"]) await expectSame(one, mirror, `/v1/soil/modeled/grid?property=${property}&depth=${depth}`);
+  }, 60_000);
+});
+
+describe("two lab collections in two files", () => {
+  let one: RunningLoam;
+  let mirror: RunningLoam;
+  let oneFile: SnapshotTransport;
+  let copied: string[];
+  beforeAll(async () => {
+    // The generator's first copy keeps Kansas's coordinates: every pedon has a twin in the other file.
+    const generated = temp("lab-copy");
+    const plan = writeLabTables(DATA_DIR, generated, 462);
+    copied = plan.sourcePedons.map((_, i) => pedonNumber(i));
+    const copy = join(generated, "ZZ");
+    const dir = await buildMirror(temp("labs"), [
+      // The copy's file first: its pedons' keys (99Z…) come after Kansas's, so file order is not the answer's order.
+      { name: "a-copy.sqlite", imports: [["usda_kssl", [copy]]] },
+      { name: "b-kansas.sqlite", imports: [["usda_kssl", ["kssl/KS"]]] },
+    ]);
+    const single = await buildMirror(temp("labs-one"), [{ name: "both.sqlite", imports: [["usda_kssl", ["kssl/KS", copy]]] }]);
+    oneFile = new SnapshotTransport(join(single, "both.sqlite"));
+    one = await startLoam({ source: oneFile });
+    mirror = await startLoam({ source: openSnapshots(dir) });
+  }, 300_000);
+  afterAll(async () => {
+    await one?.stop();
+    await mirror?.stop();
+  });
+
+  test("a box across both collections, paged to its end: pedons of both, in one file's order and pages", async () => {
+    for (const limit of [7, 100, 500]) {
+      const pages = await expectSamePages(one, mirror, `/v1/pedons?bbox=-97,38,-95,40&limit=${limit}`);
+      const keys: string[] = pages.flatMap((page) => page.features.map((f: any) => f.properties.pedon_key));
+      expect(new Set(keys).size).toBe(keys.length);
+      const twins = keys.filter((k) => k.startsWith("99Z"));
+      expect(twins.length).toBeGreaterThan(0);
+      expect(twins.length).toBeLessThan(keys.length);
+    }
+    // A page cut in the second file's pedons, and one across the two.
+    await expectSamePages(one, mirror, "/v1/pedons/layers?bbox=-96,38.5,-95,39.5&properties=ph,organic_carbon,clay&limit=40");
+  }, 120_000);
+
+  test("a pedon of each file, and one of neither", async () => {
+    for (const key of ["02N0245", copied[0]!, copied[copied.length - 1]!, "99Z9999"]) {
+      await expectSame(one, mirror, `/v1/pedons/${key}?properties=ph,organic_carbon,clay`);
+      await expectSame(one, mirror, `/v1/providers/usda_kssl/raw/pedons/${key}`);
+    }
+  }, 60_000);
+
+  test("the collection's extent and counts of both files", async () => {
+    const collection = await expectSame(one, mirror, "/ogc/collections/pedons");
+    expect(JSON.stringify(collection)).toContain("bbox");
+    for (const bbox of ["-97,38,-95,40", "-96,38.5,-95,39.5", "-90,30,-89,31"]) {
+      const pages = await expectSamePages(one, mirror, `/ogc/collections/pedons/items?bbox=${bbox}&limit=100`);
+      expect(typeof pages[0].numberMatched).toBe("number");
+    }
+  }, 60_000);
+
+  test("the nearest pedons of both files, ties between twins broken by key", async () => {
+    const source = mirror.source;
+    for (const [latitude, longitude, limit] of [[39.05, -95.7, 10], [38.3, -98.2, 50], [39.3534584, -94.943222, 3]] as const) {
+      const params = { latitude, longitude, bbox: [longitude - 1, latitude - 1, longitude + 1, latitude + 1] as [number, number, number, number], limit };
+      const expected = await nearestQuery.decode(await oneFile.fetch(nearestQuery, params));
+      const merged = await nearestQuery.decode(await source.fetch(nearestQuery, params));
+      expect(merged.typed).toEqual(expected.typed);
+      const keys = new Set(expected.typed.rows.map((row) => String(row[0])));
+      expect(keys.size).toBe(limit);
+      expect([...keys].some((k) => k.startsWith("99Z"))).toBe(true);
+    }
   }, 60_000);
 });
