@@ -146,69 +146,79 @@ describe("sources of one dataset, each in its own file", () => {
 
 describe("two lab collections in two files", () => {
   let one: RunningLoam;
-  let mirror: RunningLoam;
   let oneFile: SnapshotTransport;
+  /** The same two files served in both orders: no answer may depend on which file is asked first. */
+  const mirrors: RunningLoam[] = [];
   let copied: string[];
   beforeAll(async () => {
-    // The generator's first copy keeps Kansas's coordinates: every pedon has a twin in the other file.
+    // Two copies: the first keeps Kansas's coordinates (every Kansas pedon has a twin in the other file),
+    // the second lies 7.7 degrees east (the copy's extent is larger than Kansas's).
     const generated = temp("lab-copy");
-    const plan = writeLabTables(DATA_DIR, generated, 462);
-    copied = plan.sourcePedons.map((_, i) => pedonNumber(i));
+    const plan = writeLabTables(DATA_DIR, generated, 2 * 462);
+    copied = Array.from({ length: plan.pedons }, (_, i) => pedonNumber(i));
     const copy = join(generated, "ZZ");
     const dir = await buildMirror(temp("labs"), [
-      // The copy's file first: its pedons' keys (99Z…) come after Kansas's, so file order is not the answer's order.
-      { name: "a-copy.sqlite", imports: [["usda_kssl", [copy]]] },
-      { name: "b-kansas.sqlite", imports: [["usda_kssl", ["kssl/KS"]]] },
+      { name: "copy.sqlite", imports: [["usda_kssl", [copy]]] },
+      { name: "kansas.sqlite", imports: [["usda_kssl", ["kssl/KS"]]] },
     ]);
     const single = await buildMirror(temp("labs-one"), [{ name: "both.sqlite", imports: [["usda_kssl", ["kssl/KS", copy]]] }]);
     oneFile = new SnapshotTransport(join(single, "both.sqlite"));
     one = await startLoam({ source: oneFile });
-    mirror = await startLoam({ source: openSnapshots(dir) });
+    // The copy's pedons' keys (99Z…) come after Kansas's: in either file order, file order is not the answer's order.
+    for (const order of [["copy", "kansas"], ["kansas", "copy"]]) mirrors.push(await startLoam({ source: openSnapshots(order.map((f) => join(dir, `${f}.sqlite`)).join(",")) }));
   }, 300_000);
   afterAll(async () => {
     await one?.stop();
-    await mirror?.stop();
+    for (const mirror of mirrors) await mirror.stop();
   });
 
   test("a box across both collections, paged to its end: pedons of both, in one file's order and pages", async () => {
-    for (const limit of [7, 100, 500]) {
-      const pages = await expectSamePages(one, mirror, `/v1/pedons?bbox=-97,38,-95,40&limit=${limit}`);
-      const keys: string[] = pages.flatMap((page) => page.features.map((f: any) => f.properties.pedon_key));
-      expect(new Set(keys).size).toBe(keys.length);
-      const twins = keys.filter((k) => k.startsWith("99Z"));
-      expect(twins.length).toBeGreaterThan(0);
-      expect(twins.length).toBeLessThan(keys.length);
+    for (const mirror of mirrors) {
+      for (const limit of [7, 100, 500]) {
+        const pages = await expectSamePages(one, mirror, `/v1/pedons?bbox=-97,38,-95,40&limit=${limit}`);
+        const keys: string[] = pages.flatMap((page) => page.features.map((f: any) => f.properties.pedon_key));
+        expect(new Set(keys).size).toBe(keys.length);
+        const twins = keys.filter((k) => k.startsWith("99Z"));
+        expect(twins.length).toBeGreaterThan(0);
+        expect(twins.length).toBeLessThan(keys.length);
+      }
+      await expectSamePages(one, mirror, "/v1/pedons/layers?bbox=-96,38.5,-95,39.5&properties=ph,organic_carbon,clay&limit=40");
     }
-    // A page cut in the second file's pedons, and one across the two.
-    await expectSamePages(one, mirror, "/v1/pedons/layers?bbox=-96,38.5,-95,39.5&properties=ph,organic_carbon,clay&limit=40");
   }, 120_000);
 
   test("a pedon of each file, and one of neither", async () => {
-    for (const key of ["02N0245", copied[0]!, copied[copied.length - 1]!, "99Z9999"]) {
-      await expectSame(one, mirror, `/v1/pedons/${key}?properties=ph,organic_carbon,clay`);
-      await expectSame(one, mirror, `/v1/providers/usda_kssl/raw/pedons/${key}`);
+    for (const mirror of mirrors) {
+      for (const key of ["02N0245", copied[0]!, copied[copied.length - 1]!, "99Z9999"]) {
+        await expectSame(one, mirror, `/v1/pedons/${key}?properties=ph,organic_carbon,clay`);
+        await expectSame(one, mirror, `/v1/providers/usda_kssl/raw/pedons/${key}`);
+      }
     }
   }, 60_000);
 
   test("the collection's extent and counts of both files", async () => {
-    const collection = await expectSame(one, mirror, "/ogc/collections/pedons");
-    expect(JSON.stringify(collection)).toContain("bbox");
-    for (const bbox of ["-97,38,-95,40", "-96,38.5,-95,39.5", "-90,30,-89,31"]) {
-      const pages = await expectSamePages(one, mirror, `/ogc/collections/pedons/items?bbox=${bbox}&limit=100`);
-      expect(typeof pages[0].numberMatched).toBe("number");
+    for (const mirror of mirrors) {
+      const collection = await expectSame(one, mirror, "/ogc/collections/pedons");
+      // The union: west of Kansas's west, east of the shifted copy's east.
+      const [west, , east] = collection.extent.spatial.bbox[0];
+      expect(east - west).toBeGreaterThan(7.7);
+      for (const bbox of ["-97,38,-95,40", "-89,38,-87,40", "-90,30,-89,31"]) {
+        const pages = await expectSamePages(one, mirror, `/ogc/collections/pedons/items?bbox=${bbox}&limit=100`);
+        expect(typeof pages[0].numberMatched).toBe("number");
+      }
     }
   }, 60_000);
 
   test("the nearest pedons of both files, ties between twins broken by key", async () => {
-    const source = mirror.source;
-    for (const [latitude, longitude, limit] of [[39.05, -95.7, 10], [38.3, -98.2, 50], [39.3534584, -94.943222, 3]] as const) {
-      const params = { latitude, longitude, bbox: [longitude - 1, latitude - 1, longitude + 1, latitude + 1] as [number, number, number, number], limit };
-      const expected = await nearestQuery.decode(await oneFile.fetch(nearestQuery, params));
-      const merged = await nearestQuery.decode(await source.fetch(nearestQuery, params));
-      expect(merged.typed).toEqual(expected.typed);
-      const keys = new Set(expected.typed.rows.map((row) => String(row[0])));
-      expect(keys.size).toBe(limit);
-      expect([...keys].some((k) => k.startsWith("99Z"))).toBe(true);
+    for (const mirror of mirrors) {
+      for (const [latitude, longitude, limit] of [[39.05, -95.7, 10], [38.3, -98.2, 50], [39.3534584, -94.943222, 3]] as const) {
+        const params = { latitude, longitude, bbox: [longitude - 1, latitude - 1, longitude + 1, latitude + 1] as [number, number, number, number], limit };
+        const expected = await nearestQuery.decode(await oneFile.fetch(nearestQuery, params));
+        const merged = await nearestQuery.decode(await mirror.source.fetch(nearestQuery, params));
+        expect(merged.typed).toEqual(expected.typed);
+        const keys = new Set(expected.typed.rows.map((row) => String(row[0])));
+        expect(keys.size).toBe(limit);
+        expect([...keys].some((k) => k.startsWith("99Z"))).toBe(true);
+      }
     }
   }, 60_000);
 });
