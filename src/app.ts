@@ -2,6 +2,7 @@
  * Loam as one Elysia app (docs/architecture.md): route (validate) → service → provider → cache →
  * transport → decode → normalize → DataAnswer → response pipeline.
  */
+import { loggedError } from "./http/logged-error";
 import { Elysia } from "elysia";
 import type { Config } from "./config";
 import type { LoamDatabase } from "../db/client";
@@ -52,7 +53,7 @@ export interface AppDeps {
   /** The providers served (default: DEFAULT_PROVIDERS). */
   providers?: readonly Provider[];
   now?: () => number;
-  /** Internal failures (with stacks) and upstream error text, for operators; never sent to clients. */
+  /** Internal failures (their message and the functions they passed through, no paths: docs/decisions.md#logged-failures) and upstream error text, for operators; never sent to clients. */
   log?: (line: Record<string, unknown>) => void;
   /** Where access-log lines go (default: buffered stdout). */
   writeLine?: (line: string) => void;
@@ -118,7 +119,7 @@ export function createApp(deps: AppDeps) {
       deps.log?.({
         level: "error",
         request_id: requestId,
-        error: error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error),
+        ...loggedError(error),
         ...(error instanceof LoamError && error.detail !== undefined ? { detail: error.detail } : {}),
       }),
     // Upstream error text is logged, not echoed: the client got a fixed message for its class.
