@@ -11,7 +11,7 @@
  *   collection's extent and counts, and the nearest pedons.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildMirror } from "../support/mirror";
@@ -36,16 +36,16 @@ function withoutSource(value: unknown): unknown {
 }
 
 /** The mirror's answer must be the one file's: its status, and its body but for what names the source and each server's own address. */
-function expectSameAnswer(path: string, a: { status: number; body: unknown }, b: { status: number; body: unknown }, bases: [string, string]): void {
+function expectSameAnswer(path: string, a: { status: number; body: unknown }, b: { status: number; body: unknown }, bases: [string, string], adjust = (body: unknown) => body): void {
   expect({ path, status: b.status }).toEqual({ path, status: a.status });
-  const own = (body: unknown, base: string) => withoutSource(JSON.parse(JSON.stringify(body).replaceAll(base, "")));
+  const own = (body: unknown, base: string) => adjust(withoutSource(JSON.parse(JSON.stringify(body).replaceAll(base, ""))));
   expect(own(b.body, bases[1])).toEqual(own(a.body, bases[0]));
 }
 
 /** Ask both servers the same path; returns the one file's body. */
-async function expectSame(one: RunningLoam, mirror: RunningLoam, path: string): Promise<any> {
+async function expectSame(one: RunningLoam, mirror: RunningLoam, path: string, adjust?: (body: unknown) => unknown): Promise<any> {
   const [a, b] = await Promise.all([one.json(path), mirror.json(path)]);
-  expectSameAnswer(path, a, b, [one.base, mirror.base]);
+  expectSameAnswer(path, a, b, [one.base, mirror.base], adjust);
   return a.body;
 }
 
@@ -141,6 +141,89 @@ describe("sources of one dataset, each in its own file", () => {
       if (lat! < 30) expect(JSON.stringify(body)).toContain("clay");
     }
     for (const property of ["clay", "silt"]) for (const depth of ["0-5cm", "5-15cm"]) await expectSame(one, mirror, `/v1/soil/modeled/grid?property=${property}&depth=${depth}`);
+  }, 60_000);
+});
+
+/**
+ * The repository's SoilGrids rasters cut at their middle column into an east and a west half (the cells
+ * read from the real files with the geotiff library, each half written with the origin, cell size and
+ * NoData of the original), the halves imported into two files. One file cannot hold both halves (a
+ * layer, depth and statistic is one clip in a file), so the reference is the one-file snapshot's whole rasters.
+ */
+async function writeHalves(): Promise<{ east: string[]; west: string[]; columns: number; rows: number; origin: [number, number]; cell: [number, number] }> {
+  const { fromFile, writeArrayBuffer } = await import("geotiff");
+  const folders = { east: temp("soilgrids-east"), west: temp("soilgrids-west") };
+  const written = { east: [] as string[], west: [] as string[] };
+  let facts = { columns: 0, rows: 0, origin: [0, 0] as [number, number], cell: [0, 0] as [number, number] };
+  for (const name of ["clay_0-5cm_mean", "clay_5-15cm_mean", "silt_0-5cm_mean", "silt_5-15cm_mean"]) {
+    const image = await (await fromFile(join(DATA_DIR, "soilgrids/raster", `${name}.tif`))).getImage();
+    const [west, north] = image.getOrigin() as [number, number];
+    const [cellW, cellH] = image.getResolution() as [number, number];
+    const [band] = (await image.readRasters()) as unknown as Uint16Array[];
+    const [width, height] = [image.getWidth(), image.getHeight()];
+    const half = width >> 1;
+    facts = { columns: width, rows: height, origin: [west, north], cell: [cellW, -cellH] };
+    for (const [side, from, to] of [["west", 0, half], ["east", half, width]] as const) {
+      const cells = new Uint16Array((to - from) * height);
+      for (let row = 0; row < height; row++) cells.set(band!.subarray(row * width + from, row * width + to), row * (to - from));
+      const tiff = writeArrayBuffer(cells, {
+        width: to - from, height, ModelPixelScale: [cellW, -cellH, 0], ModelTiepoint: [0, 0, 0, west + from * cellW, north, 0],
+        GDAL_NODATA: String(image.getGDALNoData()), GeographicTypeGeoKey: 4326, GTModelTypeGeoKey: 2, GTRasterTypeGeoKey: 1, GeogCitationGeoKey: "WGS 84",
+      } as never);
+      const path = join(folders[side], `${name}.tif`);
+      writeFileSync(path, Buffer.from(tiff));
+      written[side].push(path);
+    }
+  }
+  return { ...written, ...facts };
+}
+
+/**
+ * Cell centres to 1e-9 degrees (0.1 mm): the east half's origin is the whole raster's plus its first
+ * column's cells, a double rounded once, so its centres may differ from the whole's in the last digit.
+ */
+function centresRounded(value: unknown, key = ""): unknown {
+  if (typeof value === "number" && key === "centre") return Math.round(value * 1e9) / 1e9;
+  if (Array.isArray(value)) return value.map((v) => centresRounded(v, key));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, centresRounded(v, k === "cell_center" || key === "centre" ? "centre" : k)]));
+  return value;
+}
+
+describe("SoilGrids rasters split by area into two files", () => {
+  let one: RunningLoam;
+  let mirror: RunningLoam;
+  let raster: Awaited<ReturnType<typeof writeHalves>>;
+  beforeAll(async () => {
+    raster = await writeHalves();
+    const dir = await buildMirror(temp("soilgrids"), [
+      { name: "a-east.sqlite", imports: [["isric_soilgrids", raster.east]] },
+      { name: "b-west.sqlite", imports: [["isric_soilgrids", raster.west]] },
+    ]);
+    one = await startLoam({ source: new SnapshotTransport(await testSnapshot()) });
+    mirror = await startLoam({ source: openSnapshots(dir) });
+  }, 300_000);
+  afterAll(async () => {
+    await one?.stop();
+    await mirror?.stop();
+  });
+
+  test("a point of either half, and on each side of the cut, answers the whole raster's values", async () => {
+    const { columns, rows, origin, cell } = raster;
+    const half = columns >> 1;
+    const at = (column: number, row: number) => [origin[1] - (row + 0.5) * cell[1], origin[0] + (column + 0.5) * cell[0]];
+    for (const [lat, lon] of [at(0, 0), at(half - 1, rows >> 1), at(half, rows >> 1), at(columns - 1, rows - 1), at(half + 7, 3), [41.944131, -94.359608]]) {
+      const body = await expectSame(one, mirror, `/v1/soil/modeled?latitude=${lat}&longitude=${lon}&properties=clay,silt`, centresRounded);
+      if (lat! < 30) expect(JSON.stringify(body)).toContain("clay");
+    }
+  }, 60_000);
+
+  test("each grid is the whole raster's, its cells from the half that has them", async () => {
+    for (const property of ["clay", "silt"]) {
+      for (const depth of ["0-5cm", "5-15cm"]) {
+        const grid = await expectSame(one, mirror, `/v1/soil/modeled/grid?property=${property}&depth=${depth}`);
+        expect(JSON.stringify(grid)).toContain(`${raster.columns}`);
+      }
+    }
   }, 60_000);
 });
 

@@ -16,7 +16,7 @@ import type { ImportFormat, SnapshotStep } from "../provider";
 import type { DatasetInfo } from "../../upstream/snapshot-schema";
 import { Payload, type SnapshotForm } from "../../upstream/transport";
 import { sqliteTextOrder } from "../../upstream/sda/rows";
-import type { ClipCell, ClipPayload } from "./answer";
+import type { ClipCell, ClipFacts, ClipPayload } from "./answer";
 import { layerNamed, type SoilGridsLayer } from "./layers";
 import { SOILGRIDS_ID } from "./catalog";
 
@@ -258,13 +258,56 @@ export function mergeClipPoints(answers: Payload[]): Payload {
   return Payload.ofJson(payload);
 }
 
+/** A clip as the grid form sends it. */
+type GridPayloadClip = ClipFacts & { cells: number[] };
+
 /**
- * Every file's clips, in one file's clip order. A layer, depth and statistic held by two files (two
- * places) is two clips, each with its own grid and cells; the grid route draws the first file's.
+ * Every file's clips, in one file's clip order. A layer, depth and statistic held by several files (the
+ * places of several imports) is joined into one clip when their grids are one lattice (`joinedClip`);
+ * else each is sent with its own grid, and the grid route draws the first file's.
  */
 function mergeGrid(answers: Payload[]): Payload {
-  const clips = answers.flatMap((answer) => (answer.json() as { clips: ClipKey[] }).clips);
-  return Payload.ofJson({ clips: clips.sort(byClip) });
+  const clips = answers.flatMap((answer) => (answer.json() as { clips: GridPayloadClip[] }).clips).sort(byClip);
+  const groups: GridPayloadClip[][] = [];
+  for (const clip of clips) {
+    const last = groups.at(-1);
+    if (last && byClip(last[0]!, clip) === 0) last.push(clip);
+    else groups.push([clip]);
+  }
+  return Payload.ofJson({ clips: groups.flatMap(joinedClip) });
+}
+
+/**
+ * Clips of one layer, depth and statistic on one lattice (the same cell size, NoData and CRS, origins a
+ * whole number of cells apart) as one clip covering them all, each cell from the file that has a value
+ * there (the first file's where two do; NoData where none does), when the joined grid is no larger than
+ * a clip the grid form sends (one tile: a far-apart pair would make a grid of mostly NoData); else as they are.
+ */
+function joinedClip(clips: GridPayloadClip[]): GridPayloadClip[] {
+  const first = clips[0]!;
+  if (clips.length === 1) return clips;
+  const [cellW, cellH] = first.cell_size;
+  const west = Math.min(...clips.map((c) => c.origin[0]));
+  const north = Math.max(...clips.map((c) => c.origin[1]));
+  const offsets = clips.map((c) => [(c.origin[0] - west) / cellW, (north - c.origin[1]) / cellH] as const);
+  const onLattice = offsets.every((o) => o.every((cells) => Math.abs(cells - Math.round(cells)) < 1e-6));
+  const alike = clips.every((c) => c.cell_size[0] === cellW && c.cell_size[1] === cellH && c.nodata === first.nodata && c.crs === first.crs);
+  if (!onLattice || !alike) return clips;
+  const at = offsets.map(([x, y]) => [Math.round(x), Math.round(y)] as const);
+  const width = Math.max(...clips.map((c, i) => at[i]![0] + c.width));
+  const height = Math.max(...clips.map((c, i) => at[i]![1] + c.height));
+  if (storedByTile(width, height)) return clips;
+  const cells = new Array<number>(width * height).fill(first.nodata);
+  clips.forEach((clip, i) => {
+    const [x, y] = at[i]!;
+    for (let row = 0; row < clip.height; row++) {
+      for (let column = 0; column < clip.width; column++) {
+        const to = (y + row) * width + x + column;
+        if (cells[to] === first.nodata) cells[to] = clip.cells[row * clip.width + column]!;
+      }
+    }
+  });
+  return [{ ...first, origin: [west, north], width, height, cells }];
 }
 
 /** The point query's offline form: the cells of the asked layers' clips that hold the point. */
