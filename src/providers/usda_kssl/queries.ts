@@ -329,7 +329,10 @@ function mergeNearest(answers: Payload[], { latitude, longitude, limit }: Neares
     // A pedon's rows are together in its file's answer (one row per layer, in layer order).
     const pedons = each.flatMap((rows) => {
       const groups = new Map<NativeCell, NativeRow[]>();
-      for (const row of rows) groups.set(row.pedon_key ?? null, [...(groups.get(row.pedon_key ?? null) ?? []), row]);
+      for (const row of rows) {
+        const key = row.pedon_key ?? null;
+        groups.get(key)?.push(row) ?? groups.set(key, [row]);
+      }
       return [...groups.values()];
     });
     const ranked = pedons.map((rows) => ({ rows, distance: distance(rows[0]!) }));
