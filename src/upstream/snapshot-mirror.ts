@@ -80,7 +80,7 @@ export class SnapshotMirror implements Transport {
       kind: "snapshot",
       location: paths.join(","),
       builtAt: described.map((d) => d.builtAt).filter((t): t is string => t !== undefined).sort().at(-1),
-      // In the order one file holding every dataset would list them (its not-found and coverage warnings name them).
+      // In one file's order, so a mirror's answers name its coverage as one file holding its datasets would.
       coverage: coverageOf(described.flatMap((d) => d.datasets ?? [])),
       datasets: described.flatMap((d) => d.datasets ?? []),
       // The mirror's answers are its files' together: its identity is theirs, in order (docs/decisions.md#snapshot-identity).

@@ -18,7 +18,7 @@ import { formOf, type Payload, type QueryKind, type SnapshotForm, type SourceDes
 export const SNAPSHOT_QUERY_FAILED = "The offline snapshot failed to answer this query. The failure was logged; please retry later or report it with the request id.";
 
 
-/** The coverage lines of a snapshot's datasets: SSURGO areas first, then lab collections, each by id (a mirror's are its files' together, in the same order). */
+/** The labels of a snapshot's datasets, in one order whatever file holds them (a mirror's too): by kind (SSURGO areas before lab collections), then id. */
 export function coverageOf(datasets: readonly { kind: string; id: string; label: string }[]): string[] {
   return [...datasets].sort((a, b) => b.kind.localeCompare(a.kind) || a.id.localeCompare(b.id)).map((d) => d.label);
 }

@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { buildMirror } from "../support/mirror";
 import { DATA_DIR, startLoam, testSnapshot, type RunningLoam } from "../support/server";
 import { openSnapshots } from "../../src/upstream/snapshot-mirror";
@@ -22,6 +22,8 @@ import { nearestQuery } from "../../src/providers/usda_kssl/queries";
 import { pedonNumber, writeLabTables } from "../../bench/scale/kssl";
 
 const temp = (name: string) => mkdtempSync(join(tmpdir(), `loam-mirror-${name}-`));
+/** A generated download's path as buildMirror reads its paths: under DATA_DIR. */
+const fromData = (path: string) => relative(resolve(DATA_DIR), path);
 
 /** Members that name the source or the request rather than the data: when it was built or imported, when the answer was stored or made, the request's id. */
 const SOURCE_KEYS = new Set(["retrieved_at", "cache", "request_id", "timeStamp"]);
@@ -172,7 +174,7 @@ async function writeHalves(): Promise<{ east: string[]; west: string[]; columns:
       } as never);
       const path = join(folders[side], `${name}.tif`);
       writeFileSync(path, Buffer.from(tiff));
-      written[side].push(path);
+      written[side].push(fromData(path));
     }
   }
   return { ...written, ...facts };
@@ -239,7 +241,7 @@ describe("two lab collections in two files", () => {
     const generated = temp("lab-copy");
     const plan = writeLabTables(DATA_DIR, generated, 2 * 462);
     copied = Array.from({ length: plan.pedons }, (_, i) => pedonNumber(i));
-    const copy = join(generated, "ZZ");
+    const copy = fromData(join(generated, "ZZ"));
     const dir = await buildMirror(temp("labs"), [
       { name: "copy.sqlite", imports: [["usda_kssl", [copy]]] },
       { name: "kansas.sqlite", imports: [["usda_kssl", ["kssl/KS"]]] },

@@ -4,13 +4,13 @@
  * Tests serve it with LOAM_SNAPSHOT=<dir> and compare its answers with the one-file snapshot's.
  */
 import { mkdirSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { join } from "node:path";
 import { importDownloads } from "../../src/snapshot/import";
 import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
 import type { Provider } from "../../src/providers/provider";
 import { DATA_DIR } from "./server";
 
-/** One file of a mirror: its name in the mirror's directory, and what is imported into it (provider id, paths under DATA_DIR, or absolute: a generated download). */
+/** One file of a mirror: its name in the mirror's directory, and what is imported into it (provider id, paths under DATA_DIR). */
 export interface MirrorFile {
   name: string;
   imports: [provider: string, paths: string[]][];
@@ -28,7 +28,7 @@ export async function buildMirror(dir: string, files: readonly MirrorFile[]): Pr
   for (const file of files) {
     const snapshotPath = join(dir, file.name);
     for (const [id, paths] of file.imports) {
-      await importDownloads({ provider: provider(id), paths: paths.map((p) => (isAbsolute(p) ? p : join(DATA_DIR, p))), snapshotPath, dataDir: DATA_DIR });
+      await importDownloads({ provider: provider(id), paths: paths.map((p) => join(DATA_DIR, p)), snapshotPath, dataDir: DATA_DIR });
     }
   }
   return dir;

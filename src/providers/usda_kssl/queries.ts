@@ -10,7 +10,7 @@
 import { ValidationError } from "../../errors";
 import { LAB_COLLECTION_DATASETS, quoteIdent } from "../../upstream/snapshot-schema";
 import type { SqlType } from "../../upstream/sda/payload";
-import { decodeRows, mergeSnapshotRows, snapshotRows, someRows, sqliteTextOrder, type ColumnKind, type NativeCell, type NativeRow, type RowAnswer, type RowColumn, type Value } from "../../upstream/sda/rows";
+import { answerWithRows, byColumn, decodeRows, mergeSnapshotRows, snapshotRows, someRows, sqliteTextOrder, type ColumnKind, type RowAnswer, type RowColumn, type SnapshotRow, type Value } from "../../upstream/sda/rows";
 import { selectList, sqlBbox, sqlInteger, sqlNumber } from "../../upstream/sda/sql";
 import type { Payload, QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
@@ -290,29 +290,30 @@ function prepareNearest(file: SnapshotFile): (params: NearestParams) => Payload 
 
 // ---- a national mirror: several files' answers as one file's (docs/decisions.md#national-mirror) ----------
 
-/** A snapshot pedon's key (its pedlabsampnum), ordered as the forms' ORDER BY orders it: SQLite's text order. */
-const byPedonKey = (a: NativeRow, b: NativeRow) => sqliteTextOrder(String(a.pedon_key ?? ""), String(b.pedon_key ?? ""));
 /** A cell as `CAST(cell AS REAL)` reads it (the export's coordinates are TEXT). */
-const real = (cell: NativeCell) => (typeof cell === "number" ? cell : Number(cell));
-const sum = (rows: NativeRow[], column: string) => rows.reduce((total, row) => total + real(row[column] ?? 0), 0);
+const real = (cell: string | number | null | undefined) => (typeof cell === "number" ? cell : Number(cell ?? 0));
+/** Pedon keys (pedlabsampnum) in the forms' ORDER BY order: SQLite's text order. */
+const byPedonKey = (a: string | number | null, b: string | number | null) => sqliteTextOrder(String(a ?? ""), String(b ?? ""));
+const at = (columns: readonly RowColumn[], column: string) => columns.findIndex((c) => c.column === column);
 
 /** The box's pedons of every file, in pedon-key order, cut to the form's limit + 1 (the row that says more exist). */
-const mergeBbox = (answers: Payload[], { limit }: BboxParams) => mergeSnapshotRows(answers, BBOX_ROWS, (rows) => rows.sort(byPedonKey).slice(0, limit + 1));
+function mergeBbox(answers: Payload[], { limit }: BboxParams): Payload {
+  const ordered = byColumn(BBOX_ROWS, "pedon_key", byPedonKey);
+  return mergeSnapshotRows(answers, BBOX_ROWS, (rows) => ordered(rows).slice(0, limit + 1));
+}
 
-/** A pedon is in one collection: the answer that has its rows. */
-const mergePedon = (answers: Payload[]) => mergeSnapshotRows(answers, PEDON_ROWS, (_, each) => each.find((rows) => rows.length > 0) ?? []);
-
-/** The union of the files' extents (a file without located pedons answers a row of nulls, as one file without any does). */
+/** The union of the files' extents; a file without located pedons answers a row of nulls, as one file without any does. */
 const mergeExtent = (answers: Payload[]) =>
-  mergeSnapshotRows(answers, EXTENT_ROWS, (rows, each) => {
-    const located = rows.filter((row) => row.min_lon !== null && row.min_lat !== null);
-    if (located.length === 0) return each[0] ?? [];
-    const of = (column: string, pick: (...values: number[]) => number) => pick(...located.map((row) => real(row[column]!)));
-    return [{ min_lon: of("min_lon", Math.min), min_lat: of("min_lat", Math.min), max_lon: of("max_lon", Math.max), max_lat: of("max_lat", Math.max) }];
+  mergeSnapshotRows(answers, EXTENT_ROWS, (rows) => {
+    const located = rows.filter((row) => row.every((cell) => cell !== null));
+    if (located.length === 0) return rows.slice(0, 1);
+    const of = (column: string, pick: (...values: number[]) => number) => pick(...located.map((row) => real(row[at(EXTENT_ROWS, column)])));
+    return [[of("min_lon", Math.min), of("min_lat", Math.min), of("max_lon", Math.max), of("max_lat", Math.max)]];
   });
 
 /** The box's located pedons and the unlocated ones, each file's counted: summed. */
-const mergeCount = (answers: Payload[]) => mergeSnapshotRows(answers, COUNT_ROWS, (rows) => [{ matched: sum(rows, "matched"), unlocated: sum(rows, "unlocated") }]);
+const mergeCount = (answers: Payload[]) =>
+  mergeSnapshotRows(answers, COUNT_ROWS, (rows) => [COUNT_ROWS.map((_, i) => rows.reduce((total, row) => total + real(row[i]), 0))]);
 
 /**
  * The `limit` nearest pedons of every file's nearest, each with its rows: ranked by the forms' own
@@ -320,24 +321,23 @@ const mergeCount = (answers: Payload[]) => mergeSnapshotRows(answers, COUNT_ROWS
  */
 function mergeNearest(answers: Payload[], { latitude, longitude, limit }: NearestParams): Payload {
   const cos = cosOf(latitude);
-  const distance = (row: NativeRow) => {
-    const dLat = real(row.latitude_decimal_degrees ?? null) - latitude;
-    const dLon = (real(row.longitude_decimal_degrees ?? null) - longitude) * cos;
+  const [key, lat, lon] = ["pedon_key", "latitude_decimal_degrees", "longitude_decimal_degrees"].map((column) => at(NEAREST_ROWS, column)) as [number, number, number];
+  const distance = (row: SnapshotRow) => {
+    const dLat = real(row[lat]) - latitude;
+    const dLon = (real(row[lon]) - longitude) * cos;
     return dLat * dLat + dLon * dLon;
   };
-  return mergeSnapshotRows(answers, NEAREST_ROWS, (_, each) => {
-    // A pedon's rows are together in its file's answer (one row per layer, in layer order).
-    const pedons = each.flatMap((rows) => {
-      const groups = new Map<NativeCell, NativeRow[]>();
-      for (const row of rows) {
-        const key = row.pedon_key ?? null;
-        groups.get(key)?.push(row) ?? groups.set(key, [row]);
-      }
-      return [...groups.values()];
-    });
-    const ranked = pedons.map((rows) => ({ rows, distance: distance(rows[0]!) }));
-    ranked.sort((a, b) => a.distance - b.distance || byPedonKey(a.rows[0]!, b.rows[0]!));
-    return ranked.slice(0, limit).flatMap((p) => p.rows);
+  return mergeSnapshotRows(answers, NEAREST_ROWS, (rows) => {
+    // A pedon's rows come together (one row per layer, in layer order): each run of one key is a pedon.
+    const pedons: SnapshotRow[][] = [];
+    for (const row of rows) {
+      const last = pedons.at(-1);
+      if (last && last[0]![key] === row[key]) last.push(row);
+      else pedons.push([row]);
+    }
+    const ranked = pedons.map((pedon) => ({ pedon, distance: distance(pedon[0]!) }));
+    ranked.sort((a, b) => a.distance - b.distance || byPedonKey(a.pedon[0]![key] ?? null, b.pedon[0]![key] ?? null));
+    return ranked.slice(0, limit).flatMap((p) => p.pedon);
   });
 }
 
@@ -354,7 +354,7 @@ export const pedonQuery: QueryKind<PedonParams, RowAnswer> = {
   kind: "lab_pedon",
   columns: LAB_PEDON_COLUMNS,
   key: ({ pedonKey }) => `${pedonKey.form}:${pedonKey.value}`,
-  forms: { sda: labPedonSql, snapshot: { prepare: preparePedon, datasets: LAB_COLLECTION_DATASETS, merge: mergePedon } },
+  forms: { sda: labPedonSql, snapshot: { prepare: preparePedon, datasets: LAB_COLLECTION_DATASETS, merge: answerWithRows } },
   decode: (payload) => decodeRows(payload, PEDON_ROWS),
   raw: (answer) => answer.payload,
 };

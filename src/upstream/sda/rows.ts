@@ -83,6 +83,14 @@ export function someRows(answer: RowAnswer, keep: (row: readonly Value[]) => boo
   return new RowAnswer({ ...answer.typed, rows: answer.typed.rows.filter(keep) }, () => answer.payload);
 }
 
+/**
+ * How SQLite orders two TEXT values of the default (BINARY) collation: by their UTF-8 bytes. A mirror's
+ * merge orders text keys so, as each file's ORDER BY did (JavaScript's `<` compares UTF-16 code units).
+ */
+export function sqliteTextOrder(a: string, b: string): number {
+  return a === b ? 0 : Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
 /** Rows as objects keyed by column name. */
 export function rowRecords(table: RowTable): Record<string, Value>[] {
   return table.rows.map((row) => {
@@ -145,7 +153,7 @@ function fromSdaPayload(payload: Payload, columns: readonly RowColumn[]): RowAns
 // ---- the snapshot's rows -----------------------------------------------------------------------
 
 /** A value as SQLite returns it; a `date` column is selected as epoch milliseconds. */
-export type NativeCell = string | number | null;
+type NativeCell = string | number | null;
 
 /** What the snapshot's answer is kept as in the cache (its cells as SQLite gave them); never SDA text. */
 interface StoredRows {
@@ -207,17 +215,25 @@ function answerOfStored(stored: StoredRows, kinds: readonly ColumnKind[]): RowAn
  */
 export function snapshotRows(columns: readonly RowColumn[], types: readonly SqlType[], rows: readonly Record<string, unknown>[]): Payload {
   // The same bound as an SDA answer's (docs/decisions.md#limits), checked before any row is typed.
-  if (rows.length > MAX_ANSWER_ROWS) {
-    throw new UpstreamError(`The upstream answered with ${rows.length} rows; Loam serves at most ${MAX_ANSWER_ROWS} rows from one query, so the answer was refused.`);
+  refuseOverRows(rows.length);
+  return storedPayload(
+    { columns: columns.map((c) => c.column), types: [...types], rows: rows.map((row) => columns.map(({ column }) => nativeCell(row[column]))) },
+    columns.map((c) => c.kind),
+  );
+}
+
+function refuseOverRows(rows: number): void {
+  if (rows > MAX_ANSWER_ROWS) {
+    throw new UpstreamError(`The upstream answered with ${rows} rows; Loam serves at most ${MAX_ANSWER_ROWS} rows from one query, so the answer was refused.`);
   }
-  const stored: StoredRows = {
-    columns: columns.map((c) => c.column),
-    types: [...types],
-    rows: rows.map((row) => columns.map(({ column }) => nativeCell(row[column]))),
-  };
-  const kinds = columns.map((c) => c.kind);
+}
+
+/** The cells each snapshot answer was made of, for a mirror's merge (mergeSnapshotRows). */
+const storedOf = new WeakMap<RowAnswer, StoredRows>();
+
+function storedPayload(stored: StoredRows, kinds: readonly ColumnKind[]): Payload {
   const answer = answerOfStored(stored, kinds);
-  madeFrom.set(answer, stored);
+  storedOf.set(answer, stored);
   return Payload.ofValue(answer, {
     tag: STORED,
     text: () => JSON.stringify(answer.payload),
@@ -225,36 +241,41 @@ export function snapshotRows(columns: readonly RowColumn[], types: readonly SqlT
   });
 }
 
-/** The cells each answer of `snapshotRows` was made of, for a mirror's merge (`mergeSnapshotRows`). */
-const madeFrom = new WeakMap<RowAnswer, StoredRows>();
+/** A snapshot answer's cells (each row in its query's column order); what a mirror merges. */
+export type SnapshotRow = readonly (string | number | null)[];
 
-/** A row of a snapshot answer as its file's SQL gave it: SQLite's own values by column name. */
-export type NativeRow = Readonly<Record<string, NativeCell>>;
-
-/**
- * How SQLite orders two TEXT values of a column of the default (BINARY) collation: by their UTF-8
- * bytes. A merge orders text keys so, as the file's ORDER BY did (JavaScript's `<` compares UTF-16 units).
- */
-export function sqliteTextOrder(a: string, b: string): number {
-  return a === b ? 0 : Buffer.compare(Buffer.from(a), Buffer.from(b));
+function storedRowsOf(payload: Payload): StoredRows {
+  const value = payload.value();
+  const stored = value instanceof RowAnswer ? storedOf.get(value) : undefined;
+  if (stored === undefined) throw new UpstreamError("The snapshot mirror was handed an answer that is not a snapshot's rows.");
+  return stored;
 }
 
 /**
- * Several snapshot files' answers to one typed query as the one answer a single file holding all their
- * datasets would give (docs/decisions.md#national-mirror): `rows` makes the answer's rows of every
- * answer's rows, in file order, as the query's SQL would have selected them from one file (ordered by
- * its ORDER BY, cut to its LIMIT, summed, or the union of an extent); the answer keeps the columns and
- * SQL types of the first. Only an answer `snapshotRows` made can be merged (a mirror asks its files, not a cache).
+ * Several snapshot files' answers to one typed query (in the mirror's file order) as the answer one
+ * file holding all their datasets gives (docs/decisions.md#national-mirror): the rows together, then
+ * `combine`d as the query's SQL would (ordered, cut, reduced; default: as they come), held to the same
+ * MAX_ANSWER_ROWS. The column types are those of the first answer with rows (every file reads them
+ * from the survey's own metadata).
  */
-export function mergeSnapshotRows(answers: readonly Payload[], columns: readonly RowColumn[], rows: (all: NativeRow[], each: NativeRow[][]) => NativeRow[]): Payload {
-  const made = answers.map((payload) => {
-    const value = payload.value();
-    const stored = value instanceof RowAnswer ? madeFrom.get(value) : undefined;
-    if (!stored) throw new UpstreamError("The snapshot mirror was handed an answer that is not a snapshot file's rows.");
-    return stored;
-  });
-  const each = made.map((stored) => stored.rows.map((row) => Object.fromEntries(stored.columns.map((column, i) => [column, row[i] ?? null]))));
-  return snapshotRows(columns, made[0]?.types ?? [], rows(each.flat(), each));
+export function mergeSnapshotRows(answers: readonly Payload[], columns: readonly RowColumn[], combine: (rows: SnapshotRow[]) => SnapshotRow[] = (rows) => rows): Payload {
+  const stored = answers.map(storedRowsOf);
+  const rows = combine(stored.flatMap((s) => s.rows));
+  refuseOverRows(rows.length);
+  const types = (stored.find((s) => s.rows.length > 0) ?? stored[0])?.types ?? [];
+  return storedPayload({ columns: columns.map((c) => c.column), types, rows: rows.map((row) => [...row]) }, columns.map((c) => c.kind));
+}
+
+/** A lookup by key across a mirror's files: the answer that has rows (a key is in one file), else the first. */
+export function answerWithRows(answers: readonly Payload[]): Payload {
+  return answers.find((payload) => storedRowsOf(payload).rows.length > 0) ?? answers[0]!;
+}
+
+/** Rows stably ordered by one column (each file's rows come in the query's order within it). */
+export function byColumn(columns: readonly RowColumn[], column: string, compare: (a: string | number | null, b: string | number | null) => number): (rows: SnapshotRow[]) => SnapshotRow[] {
+  const at = columns.findIndex((c) => c.column === column);
+  if (at < 0) throw new Error(`no column ${column} to order by`);
+  return (rows) => rows.sort((a, b) => compare(a[at] ?? null, b[at] ?? null));
 }
 
 function nativeCell(value: unknown): NativeCell {
