@@ -193,7 +193,7 @@ export const AoiFeatureProperties = t.Object(
 export const AoiFeature = t.Object(
   {
     type: t.Literal("Feature"),
-    id: t.String({ description: "The source polygon's key (SDA mupolygonkey; snapshot row)." }),
+    id: t.String({ description: "The source polygon's key (SDA mupolygonkey; snapshot: a key made from its survey area)." }),
     geometry: t.Union([PolygonGeometry, MultiPolygonGeometry]),
     properties: AoiFeatureProperties,
   },

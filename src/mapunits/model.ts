@@ -118,7 +118,7 @@ export const MapUnitFeatureProperties = t.Object(
 export const MapUnitFeature = t.Object(
   {
     type: t.Literal("Feature"),
-    id: t.String({ description: "The polygon's key in its source (Soil Data Access: mupolygonkey; offline snapshot: the polygon's row); map units have many polygons." }),
+    id: t.String({ description: "The polygon's key in its source (Soil Data Access: mupolygonkey; offline snapshot: a key made from its survey area, the same in every snapshot file); map units have many polygons." }),
     geometry: t.Union([PolygonGeometry, MultiPolygonGeometry]),
     properties: MapUnitFeatureProperties,
   },

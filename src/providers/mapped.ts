@@ -79,7 +79,7 @@ export interface MapUnitRole<A = any, PA = any> {
 
 /** One map-unit polygon (delineation) of a polygon answer. */
 export interface MapUnitPolygon {
-  /** The polygon's key in its source (SDA mupolygonkey; the snapshot's row id). */
+  /** The polygon's key in its source (SDA mupolygonkey; the snapshot's key made from its survey area: docs/decisions.md#national-mirror). */
   id: string;
   mapUnitKey: string;
   mapUnitSymbol: string | null;

@@ -3,8 +3,9 @@
  * the mirror written by `loam import --snapshot <file>`'s own code, as an operator writes one per state.
  * Tests serve it with LOAM_SNAPSHOT=<dir> and compare its answers with the one-file snapshot's.
  */
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readdirSync, symlinkSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { buildSnapshot } from "../../src/snapshot/build";
 import { importDownloads } from "../../src/snapshot/import";
 import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
 import type { Provider } from "../../src/providers/provider";
@@ -32,4 +33,26 @@ export async function buildMirror(dir: string, files: readonly MirrorFile[]): Pr
     }
   }
   return dir;
+}
+
+/**
+ * A snapshot file written as `loam snapshot build` writes one, from the repository's exports without the
+ * `leftOut` paths under DATA_DIR (e.g. "ssurgo/IA015-aoi", held by another file of the mirror): the rest
+ * of the data beside a state's file. The data folder it reads is links into DATA_DIR (under `dir`).
+ */
+export async function buildWithout(dir: string, name: string, leftOut: readonly string[]): Promise<string> {
+  const data = join(dir, `${name}.data`);
+  const link = (relative: string) => {
+    mkdirSync(join(data, relative), { recursive: true });
+    for (const entry of readdirSync(join(DATA_DIR, relative))) {
+      const path = relative === "" ? entry : `${relative}/${entry}`;
+      if (leftOut.includes(path)) continue;
+      if (leftOut.some((p) => p.startsWith(`${path}/`))) link(path);
+      else symlinkSync(resolve(DATA_DIR, path), join(data, path));
+    }
+  };
+  link("");
+  const outPath = join(dir, name);
+  await buildSnapshot({ dataDir: data, outPath });
+  return outPath;
 }

@@ -26,7 +26,8 @@ const ENDPOINTS: [path: string, kind: string][] = [
   ["/v1/providers/usda_kssl/raw/pedons/02N0245", "lab_pedon"],
   ["/ogc/collections/mapunits", "ssurgo_polygon_extent"],
   ["/ogc/collections/pedons", "lab_extent"],
-  ["/ogc/collections/mapunits/items/1", "ssurgo_polygon"],
+  // IA073's first polygon: its key is made from the survey area (docs/decisions.md#national-mirror).
+  ["/ogc/collections/mapunits/items/2080730000001", "ssurgo_polygon"],
 ];
 
 /**

@@ -18,10 +18,11 @@ import { readPolygonalWkt, writeWkt } from "../../geometry/wkt";
 import { decodeRings } from "../../upstream/snapshot-geometry";
 import type { SdaPayload } from "../../upstream/sda/payload";
 import { sqlInteger, sqlNumber } from "../../upstream/sda/sql";
+import { SURVEY_AREA_DATASETS } from "../../upstream/snapshot-schema";
 import type { Payload, QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
 import type { AreaParams, MapUnitPolygon } from "../provider";
-import { MAX_POLYGON_ROWS, SSURGO_POLYGON_COLUMNS, nativeAnswer, polygonRow, polygonRowsOf, polygonSelect, sdaGeometry, type PolygonRow } from "./polygons";
+import { MAX_POLYGON_ROWS, SSURGO_POLYGON_COLUMNS, mergePolygonPages, nativeAnswer, polygonRow, polygonRowsOf, polygonSelect, sdaGeometry, type PolygonRow } from "./polygons";
 
 const AXES = ["longitude", "latitude"] as const;
 
@@ -83,7 +84,19 @@ export const areaPolygonQuery: QueryKind<AreaParams, AreaAnswer> = {
     const text = rings.map((ring) => ring.map((p) => `${p[0]} ${p[1]}`).join(",")).join("|");
     return `${new Bun.CryptoHasher("sha256").update(text).digest("hex")}:${rings.reduce((n, r) => n + r.length, 0)}:${limit}`;
   },
-  forms: { sda: ssurgoAreaSql, snapshot: { prepare: prepareSnapshot } },
+  forms: {
+    sda: ssurgoAreaSql,
+    snapshot: {
+      prepare: prepareSnapshot,
+      // The files whose survey areas meet the area's box (docs/decisions.md#national-mirror).
+      datasets: SURVEY_AREA_DATASETS,
+      reach: ({ rings }) => {
+        const { minX, minY, maxX, maxY } = ringsBBox(rings);
+        return [minX, minY, maxX, maxY];
+      },
+      merge: (answers, { limit }) => mergePolygonPages(answers, limit),
+    },
+  },
   decode: async (payload) => {
     const { rows, raw } = await polygonRowsOf(payload, sdaCut);
     return { cut: cutPolygonsOf(rows), rows: rows.length, raw };

@@ -11,14 +11,14 @@
 import type { Database } from "bun:sqlite";
 import { UpstreamError, ValidationError } from "../../errors";
 import { isoDay } from "../../upstream/sda/dates";
-import { dateIn, decodeRows, numberIn, someRows, trimmedIn, type ColumnKind, type RowAnswer, type Value } from "../../upstream/sda/rows";
+import { answerWithRows, dateIn, decodeRows, numberIn, someRows, trimmedIn, type ColumnKind, type RowAnswer, type Value } from "../../upstream/sda/rows";
 import { commentFree, selectList } from "../../upstream/sda/sql";
 import type { Payload, QueryKind, SourceDescription } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
 import { SURVEY_AREA_DATASETS } from "../../upstream/snapshot-schema";
 import type { SummaryComponent, SummaryHorizon } from "../../domain/component";
 import type { AnswerContext, MapUnitData, MapUnitParams, PointParams } from "../provider";
-import { mapUnitKeysUnder, mukeysAtPointSql } from "./queries";
+import { atPointMirror, mapUnitKeysUnder, mukeysAtPointSql } from "./queries";
 import { SSURGO_ID, SSURGO_ORGANIZATION, SSURGO_SOURCE_URL } from "./catalog";
 import { retrievedAt } from "../../domain/retrieved-at";
 import { surveyVersionWarning } from "./normalize";
@@ -188,7 +188,7 @@ export const mapUnitsAtPointQuery: QueryKind<PointParams, RowAnswer> = {
   kind: "ssurgo_mapunits_at_point",
   columns: MAP_UNIT_COLUMN_NAMES,
   key: ({ longitude, latitude }) => `${longitude},${latitude}`,
-  forms: { sda: mapUnitsAtPointSql, snapshot: { prepare: prepareSnapshotAtPoint } },
+  forms: { sda: mapUnitsAtPointSql, snapshot: { prepare: prepareSnapshotAtPoint, ...atPointMirror(MAP_UNIT_COLUMNS) } },
   decode: (payload) => decodeRows(payload, MAP_UNIT_COLUMNS),
   raw: (answer) => answer.payload,
 };
@@ -229,7 +229,8 @@ export const mapUnitQuery: QueryKind<MapUnitParams, RowAnswer> = {
   kind: "ssurgo_mapunit",
   columns: MAP_UNIT_COLUMN_NAMES,
   key: ({ mapUnitKey }) => checkMapUnitKey(mapUnitKey),
-  forms: { sda: mapUnitSql, snapshot: { prepare: prepareSnapshot } },
+  // A key, no place: every file of survey areas is asked; the one holding it answers (docs/decisions.md#national-mirror).
+  forms: { sda: mapUnitSql, snapshot: { prepare: prepareSnapshot, datasets: SURVEY_AREA_DATASETS, merge: answerWithRows } },
   // Typed rows, straight from the snapshot or from SDA's strings once (docs/decisions.md#decode-once).
   decode: (payload) => decodeRows(payload, MAP_UNIT_COLUMNS),
   raw: (answer) => answer.payload,

@@ -14,12 +14,14 @@ import { polygonsOfRings, rfc7946Winding, type Polygons } from "../../geometry/r
 import { readWkt, WktError, writeWkt } from "../../geometry/wkt";
 import { decodeRings, encodedRingsMeetBox } from "../../upstream/snapshot-geometry";
 import { answerAsSda, decodeSdaTable, type Cell, type SdaPayload, type SqlType } from "../../upstream/sda/payload";
-import { decodeRows, snapshotRows, type RowAnswer, type RowColumn } from "../../upstream/sda/rows";
+import { decodeRows, mergeSnapshotRows, snapshotRows, type RowAnswer, type RowColumn, type SnapshotRow } from "../../upstream/sda/rows";
 import { sqlBbox, sqlInteger } from "../../upstream/sda/sql";
+import { SURVEY_AREA_DATASETS } from "../../upstream/snapshot-schema";
 import { Payload, type QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
 import type { BboxParams, MapUnitPolygon } from "../provider";
 import { upstreamMapUnitKey } from "./mapunit";
+import { MAX_POLYGON_KEY } from "./polygon-keys";
 
 export const SSURGO_POLYGON_COLUMNS = ["mupolygonkey", "areasymbol", "musym", "mukey", "muname", "geom"] as const;
 
@@ -64,13 +66,16 @@ WHERE mupolygongeo.STIntersects(geometry::STGeomFromText('POLYGON((${w} ${s}, ${
 ORDER BY P.mupolygonkey`;
 }
 
-/** A polygon key as SSURGO writes it (mupolygonkey, the snapshot's row id): digits, at most 2147483647; null otherwise. */
+/**
+ * A polygon key: SDA's mupolygonkey (an int) or the snapshot's key made from the survey area
+ * (polygon-keys.ts, below 2^53): digits, at most MAX_POLYGON_KEY; null otherwise.
+ */
 export function ssurgoPolygonKey(raw: string): string | null {
-  return /^\d{1,10}$/.test(raw) && Number(raw) <= 2_147_483_647 ? raw : null;
+  return /^\d{1,16}$/.test(raw) && Number(raw) <= MAX_POLYGON_KEY ? raw : null;
 }
 
 function afterKey(after: string): string {
-  return sqlInteger(/^\d{1,10}$/.test(after) ? Number(after) : Number.NaN, "cursor position (polygon key)", 0, 2_147_483_647);
+  return sqlInteger(/^\d{1,16}$/.test(after) ? Number(after) : Number.NaN, "cursor position (polygon key)", 0, MAX_POLYGON_KEY);
 }
 
 export const SSURGO_EXTENT_COLUMNS = ["min_lon", "min_lat", "max_lon", "max_lat"] as const;
@@ -118,11 +123,19 @@ function prepareByKey(file: SnapshotFile): (params: { key: string }) => Payload 
   };
 }
 
+/** The extents of several files' polygons as one: the box around them (docs/decisions.md#national-mirror). */
+function extentUnion(rows: SnapshotRow[]): SnapshotRow[] {
+  if (rows.length === 0) return [];
+  const at = (i: number) => rows.map((row) => row[i] as number);
+  return [[Math.min(...at(0)), Math.min(...at(1)), Math.max(...at(2)), Math.max(...at(3))]];
+}
+
 export const polygonByKeyQuery: QueryKind<{ key: string }, PolygonAnswer> = {
   kind: "ssurgo_polygon",
   columns: SSURGO_POLYGON_COLUMNS,
   key: ({ key }) => key,
-  forms: { sda: ssurgoPolygonByKeySql, snapshot: { prepare: prepareByKey } },
+  // A key, no place: every file of survey areas is asked; the one holding it answers (docs/decisions.md#national-mirror).
+  forms: { sda: ssurgoPolygonByKeySql, snapshot: { prepare: prepareByKey, datasets: SURVEY_AREA_DATASETS, merge: polygonAnswerWithRows } },
   decode: decodePolygonAnswer,
   raw: (answer) => answer.raw(),
 };
@@ -131,7 +144,7 @@ export const extentQuery: QueryKind<Record<string, never>, RowAnswer> = {
   kind: "ssurgo_polygon_extent",
   columns: SSURGO_EXTENT_COLUMNS,
   key: () => "all",
-  forms: { sda: ssurgoExtentSql, snapshot: { prepare: prepareExtent } },
+  forms: { sda: ssurgoExtentSql, snapshot: { prepare: prepareExtent, datasets: SURVEY_AREA_DATASETS, merge: (answers) => mergeSnapshotRows(answers, EXTENT_ROWS, extentUnion) } },
   decode: (payload) => decodeRows(payload, EXTENT_ROWS),
   raw: (answer) => answer.payload,
 };
@@ -155,6 +168,29 @@ function polygonWire(rows: readonly PolygonRow[]): SdaPayload {
 /** A snapshot answer: its rows in native types, its wire JSON written only when asked. */
 export function nativeAnswer(rows: PolygonRow[]): Payload {
   return Payload.ofValue(rows, { tag: STORED_ROWS, text: () => JSON.stringify(polygonWire(rows)), stored: () => JSON.stringify(rows) });
+}
+
+/** The native rows a snapshot's polygon answer was made of (what a mirror merges). */
+function madeRows(payload: Payload): PolygonRow[] {
+  const made = payload.value();
+  if (!Array.isArray(made)) throw new UpstreamError("The snapshot mirror was handed an answer that is not a snapshot's polygon rows.");
+  return made as PolygonRow[];
+}
+
+/**
+ * Several files' answers of polygons in key order, one more than the page (a box's, an area's cut) as
+ * one file holding them all answers (docs/decisions.md#national-mirror): the rows in key order (keys are
+ * unique across files: polygon-keys.ts), cut to `limit + 1`. The budget is held when it is decoded, as
+ * for any answer.
+ */
+export function mergePolygonPages(answers: readonly Payload[], limit: number): Payload {
+  const rows = answers.flatMap(madeRows).sort((a, b) => Number(a[0]) - Number(b[0]));
+  return nativeAnswer(rows.slice(0, limit + 1));
+}
+
+/** A lookup by polygon key across a mirror's files: the answer that has the polygon, else the first. */
+function polygonAnswerWithRows(answers: readonly Payload[]): Payload {
+  return answers.find((payload) => madeRows(payload).length > 0) ?? answers[0]!;
 }
 
 /** The tag of the cache's text of native polygon rows (Payload.ofValue); SDA's text is JSON and never starts so. */
@@ -334,7 +370,10 @@ export const polygonQuery: QueryKind<BboxParams, PolygonAnswer> = {
   kind: "ssurgo_polygons",
   columns: SSURGO_POLYGON_COLUMNS,
   key: ({ bbox, limit, after }) => `${bbox.join(",")}:${limit}${after == null ? "" : `:after=${after}`}`,
-  forms: { sda: ssurgoPolygonSql, snapshot: { prepare: prepareSnapshot } },
+  forms: {
+    sda: ssurgoPolygonSql,
+    snapshot: { prepare: prepareSnapshot, datasets: SURVEY_AREA_DATASETS, reach: ({ bbox }) => bbox, merge: (answers, { limit }) => mergePolygonPages(answers, limit) },
+  },
   decode: decodePolygonAnswer,
   raw: (answer) => answer.raw(),
 };

@@ -6,9 +6,10 @@
  */
 import type { Database } from "bun:sqlite";
 import { pointInEncodedRings } from "../../upstream/snapshot-geometry";
-import { decodeRows, type RowAnswer } from "../../upstream/sda/rows";
+import { byColumn, decodeRows, mergeSnapshotRows, type RowAnswer, type RowColumn } from "../../upstream/sda/rows";
 import { selectList, sqlNumber } from "../../upstream/sda/sql";
-import type { Payload, QueryKind } from "../../upstream/transport";
+import { SURVEY_AREA_DATASETS } from "../../upstream/snapshot-schema";
+import type { Box, Payload, QueryKind, SnapshotForm } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
 import type { PointParams } from "../provider";
 import { POINT_COLUMNS, POINT_TABLES, SSURGO_POINT_COLUMNS } from "./columns";
@@ -62,6 +63,20 @@ export function mapUnitKeysUnder(file: SnapshotFile): (longitude: number, latitu
   };
 }
 
+/**
+ * A national mirror's part of a snapshot form of rows by map unit under a point (docs/decisions.md#national-mirror):
+ * the files whose survey areas' boxes hold the point; their rows by map unit key in key order (a map unit
+ * is one survey area's, so in one file), each map unit's rows as its file ordered them: one file's answer.
+ */
+export function atPointMirror(columns: readonly RowColumn[]): Pick<SnapshotForm<PointParams>, "datasets" | "reach" | "merge"> {
+  const order = byColumn(columns, "mukey", (a, b) => byKey(String(a ?? ""), String(b ?? "")));
+  return {
+    datasets: SURVEY_AREA_DATASETS,
+    reach: ({ longitude, latitude }): Box => [longitude, latitude, longitude, latitude],
+    merge: (answers) => mergeSnapshotRows(answers, columns, order),
+  };
+}
+
 /** The snapshot form: the map units holding the point, then the same joins as SDA. */
 function prepareSnapshot(file: SnapshotFile): (params: PointParams) => Payload {
   const db: Database = file.db;
@@ -85,7 +100,7 @@ export const pointQuery: QueryKind<PointParams, RowAnswer> = {
   kind: "ssurgo_point",
   columns: SSURGO_POINT_COLUMNS,
   key: ({ longitude, latitude }) => `${longitude},${latitude}`,
-  forms: { sda: ssurgoPointSql, snapshot: { prepare: prepareSnapshot } },
+  forms: { sda: ssurgoPointSql, snapshot: { prepare: prepareSnapshot, ...atPointMirror(POINT_COLUMNS) } },
   // Typed rows, straight from the snapshot or from SDA's strings once (docs/decisions.md#decode-once).
   decode: (payload) => decodeRows(payload, POINT_COLUMNS),
   raw: (answer) => answer.payload,

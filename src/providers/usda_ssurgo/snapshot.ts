@@ -91,7 +91,8 @@ async function addDownload(db: Database, source: string, log: (line: string) => 
 }
 
 export const SSURGO_SNAPSHOT: SnapshotStep = {
-  layout: "1",
+  // 2: polygon keys made from the survey area, not a row counter (docs/decisions.md#national-mirror).
+  layout: "2",
   create: createSsurgoTables,
   formats: WSS_FORMATS,
   formatOf,

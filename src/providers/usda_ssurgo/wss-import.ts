@@ -12,6 +12,7 @@ import { encodeRings } from "../../upstream/snapshot-geometry";
 import { createBaseSchema, ensureIndexes, ensureTable, quoteIdent, tableExists } from "../../upstream/snapshot-schema";
 import { decodeText } from "../decode";
 import { normalizeDateTime, readSurveyAreaVersions } from "./wss-metadata";
+import { areaKeyBase, POLYGONS_PER_AREA } from "./polygon-keys";
 import {
   iterateWssRecords,
   readColumnDictionary,
@@ -141,13 +142,39 @@ function geometryRings(geometry: { type: string; coordinates: unknown } | null):
   return [];
 }
 
+/**
+ * The key of each next polygon of a survey area (docs/decisions.md#national-mirror): the area's band
+ * (polygon-keys.ts), numbered on from what the band holds (nothing, as an area is replaced whole). A band
+ * holding another area's polygons (two symbols of another shape hashed alike) stops the import.
+ */
+function polygonKeys(db: Database): (areasymbol: string | null) => number {
+  const next = new Map<string | null, number>();
+  const held = db.prepare<{ id: number | null; other: string | null }, [number, number, string | null]>(
+    "SELECT max(id) AS id, max(CASE WHEN areasymbol IS NOT ?3 THEN coalesce(areasymbol, '(none)') END) AS other FROM mupolygon WHERE id > ?1 AND id < ?2",
+  );
+  return (areasymbol) => {
+    let key = next.get(areasymbol);
+    if (key === undefined) {
+      const base = areaKeyBase(areasymbol);
+      const band = held.get(base, base + POLYGONS_PER_AREA, areasymbol);
+      if (band?.other != null) throw new Error(`survey areas ${areasymbol ?? "(none)"} and ${band.other} would share polygon keys; a snapshot holds only one of them`);
+      key = band?.id ?? base;
+    }
+    key += 1;
+    if (key % POLYGONS_PER_AREA === 0) throw new Error(`survey area ${areasymbol ?? "(none)"} has ${POLYGONS_PER_AREA} polygons or more; its polygon keys hold ${POLYGONS_PER_AREA - 1}`);
+    next.set(areasymbol, key);
+    return key;
+  };
+}
+
 async function importPolygons(db: Database, folder: string, log: Log, warnings: string[]): Promise<number> {
   const spatial = join(folder, "spatial");
   const files = existsSync(spatial) ? readdirSync(spatial).filter((n) => /^soilmu_a_.*\.shp$/i.test(n)).sort() : [];
   if (files.length === 0) warnings.push(`${basename(folder)}: no spatial/soilmu_a_*.shp; its map units cannot be found by point`);
   const insertPolygon = db.prepare(
-    "INSERT INTO mupolygon (mukey, areasymbol, musym, spatialver, min_x, min_y, max_x, max_y, rings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO mupolygon (id, mukey, areasymbol, musym, spatialver, min_x, min_y, max_x, max_y, rings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
+  const keyOf = polygonKeys(db);
   const insertBox = db.prepare("INSERT INTO mupolygon_rtree (id, min_x, max_x, min_y, max_y) VALUES (?, ?, ?, ?, ?)");
   let total = 0;
   for (const name of files) {
@@ -157,11 +184,13 @@ async function importPolygons(db: Database, folder: string, log: Log, warnings: 
       for (const { props, rings } of batch) {
         const box = ringsBBox(rings);
         const text = (k: string) => (props[k] == null ? null : String(props[k]).trim());
-        const { lastInsertRowid } = insertPolygon.run(
-          text("MUKEY"), text("AREASYMBOL"), text("MUSYM"), props.SPATIALVER == null ? null : Number(props.SPATIALVER),
+        const areasymbol = text("AREASYMBOL");
+        const id = keyOf(areasymbol);
+        insertPolygon.run(
+          id, text("MUKEY"), areasymbol, text("MUSYM"), props.SPATIALVER == null ? null : Number(props.SPATIALVER),
           box.minX, box.minY, box.maxX, box.maxY, encodeRings(rings),
         );
-        insertBox.run(lastInsertRowid, box.minX, box.maxX, box.minY, box.maxY);
+        insertBox.run(id, box.minX, box.maxX, box.minY, box.maxY);
       }
       batch.length = 0;
     });
