@@ -8,7 +8,7 @@
  * - Two lab collections in two files: Kansas, and a copy of it written by the scale bench's generator
  *   (renumbered pedons 99Z…, the same coordinates and values, so every box holds pedons of both and the
  *   nearest tie), against one file holding both: boxes paged to their end, a pedon of each file, the
- *   collection's extent and counts, and the nearest pedons.
+ *   collection's extent and counts, and the nearest pedons (the evidence route, and the query itself).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -289,6 +289,15 @@ describe("two lab collections in two files", () => {
       for (const bbox of ["-97,38,-95,40", "-89,38,-87,40", "-90,30,-89,31"]) {
         const pages = await expectSamePages(one, mirror, `/ogc/collections/pedons/items?bbox=${bbox}&limit=100`);
         expect(typeof pages[0].numberMatched).toBe("number");
+      }
+    }
+  }, 60_000);
+
+  test("the evidence at a point lists the nearest pedons of both files, as one file does", async () => {
+    for (const mirror of mirrors) {
+      for (const [latitude, longitude] of [[39.05, -95.7], [39.3534584, -94.943222], [38.3, -90.5]]) {
+        const body = await expectSame(one, mirror, `/v1/soil/evidence?latitude=${latitude}&longitude=${longitude}&properties=ph,organic_carbon,clay`);
+        if (longitude < -94) expect(JSON.stringify(body)).toContain("99Z");
       }
     }
   }, 60_000);
