@@ -5,10 +5,13 @@
  * - Each source of one dataset (series descriptions, geochemistry, SCAN, SoilGrids) is put in a file of its
  *   own, apart from the SSURGO and lab file: every route of theirs answers the body the one-file test
  *   snapshot answers, but for what names the source (the time it was built or imported, the identity).
- * - Two lab collections in two files: Kansas, and a copy of it written by the scale bench's generator
- *   (renumbered pedons 99Z…, the same coordinates and values, so every box holds pedons of both and the
- *   nearest tie), against one file holding both: boxes paged to their end, a pedon of each file, the
- *   collection's extent and counts, and the nearest pedons (the evidence route, and the query itself).
+ * - SoilGrids rasters cut into east and west halves in two files: points and grids answer the whole
+ *   rasters' values.
+ * - Two lab collections in two files: Kansas, and two copies of it written by the scale bench's generator
+ *   (renumbered pedons 99Z…, the values Kansas's; the first copy at Kansas's coordinates, so every box
+ *   holds pedons of both files and the nearest tie, the second 7.7 degrees east), against one file holding
+ *   both: boxes paged to their end, a pedon of each file, the collection's extent and counts, and the
+ *   nearest pedons (the evidence route, and the query itself), with the mirror's files in either order.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -102,6 +105,9 @@ describe("sources of one dataset, each in its own file", () => {
     expect(JSON.stringify(pedon)).toContain("/v1/series/");
     await expectSame(one, mirror, "/v1/pedons?bbox=-96.5,38.5,-95,39.5&limit=5");
     await expectSame(one, mirror, "/v1/providers/usda_kssl/raw/pedons/02N0245");
+    // SSURGO and the nearest pedons of one file, the series of another.
+    await expectSame(one, mirror, "/v1/soil/evidence?latitude=41.944131&longitude=-94.359608&properties=ph,organic_carbon,clay");
+    await expectSame(one, mirror, "/v1/soil/evidence?latitude=39.05&longitude=-95.7&properties=ph,organic_carbon,clay");
   }, 60_000);
 
   test("geochemistry: sites in a box and their pages, nearest sites, a site, its raw row", async () => {
