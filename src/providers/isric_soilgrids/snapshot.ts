@@ -3,7 +3,7 @@
  * `soilgrids/raster/<layer>_<depth>_<statistic>.tif` of the data directory with the geotiff library
  * (UInt16, DEFLATE with PREDICTOR=2, EPSG:4326) into `isric_soilgrids_clip`, one row per file with its
  * grid and its cells as a blob, or, larger than one tile, with its cells by tile in `isric_soilgrids_tile`
- * (./tiles.ts); the readers answer a point (the cell containing it, per clip) and the whole grid of each
+ * (./tiles.ts, compressed); the readers answer a point (the cell containing it, per clip) and the whole grid of each
  * small clip. Only validated numbers reach SQL.
  */
 import type { Database } from "bun:sqlite";
@@ -168,7 +168,8 @@ export const SOILGRIDS_FORMATS: readonly ImportFormat[] = [
 export const SOILGRIDS_SNAPSHOT: SnapshotStep = {
   // 2: the clips' dataset is named by their place and states their extent; 3: each clip names the dataset it came with.
   // 4: a clip larger than one tile is stored by tile (serving holds a bounded cache of them, not every raster).
-  layout: "4",
+  // 5: the blocks are stored compressed (differenced rows, zstd: ./tiles.ts).
+  layout: "5",
   create: createTable,
   async import(db: Database, dataDir: string, log: (line: string) => void) {
     createTable(db);
