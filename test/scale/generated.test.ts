@@ -17,6 +17,7 @@ import { generate, type Generated } from "../../bench/scale/generate";
 import { copyShift, pedonNumber } from "../../bench/scale/kssl";
 import { tileShift } from "../../bench/scale/ssurgo";
 import { SERIES_START, stationTriplet } from "../../bench/scale/scan";
+import { decodeBlock } from "../../src/providers/usda_scan/blocks";
 import { CELL, REGION_ORIGIN } from "../../bench/scale/soilgrids";
 import { DATA_DIR, startLoam, type RunningLoam } from "../support/server";
 
@@ -61,7 +62,10 @@ describe("bench:scale at 1 %: what is generated is what is served", () => {
       expect(count("SELECT count(*) AS n FROM mupolygon")).toBe(sizes.areas * sizes.polygonsPerArea);
       expect(count("SELECT count(*) AS n FROM lab_combine_nasis_ncss")).toBe(sizes.pedons);
       expect(count("SELECT count(*) AS n FROM lab_layer")).toBe(kssl.layers);
-      expect(count("SELECT count(*) AS n FROM usda_scan_value")).toBe(scan.stations * scan.valuesPerStation);
+      // A block per station and month of the ten years, holding every hourly value.
+      expect(count("SELECT count(*) AS n FROM usda_scan_block")).toBe(scan.stations * 120);
+      const blocks = db.query<{ cells: Uint8Array }, []>("SELECT cells FROM usda_scan_block").all();
+      expect(blocks.reduce((n, b) => n + decodeBlock(b.cells).length, 0)).toBe(scan.stations * scan.valuesPerStation);
       expect(count("SELECT count(*) AS n FROM isric_soilgrids_clip")).toBe(generated.rasters.length);
       expect(count(`SELECT count(*) AS n FROM isric_soilgrids_clip WHERE width = ${sizes.rasterSide} AND height = ${sizes.rasterSide}`)).toBe(72);
     } finally {

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { DEFAULT_PROVIDERS } from "../../src/providers/registry";
 import { openSnapshots } from "../../src/upstream/snapshot-mirror";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
-import { buildMirror, buildWithout } from "../support/mirror";
+import { buildMirror, buildWithout, masked } from "../support/mirror";
 import { startLoam, testSnapshot, type RunningLoam } from "../support/server";
 import { pointQuery } from "../../src/providers/usda_ssurgo/queries";
 import { mapUnitsAtPointQuery } from "../../src/providers/usda_ssurgo/mapunit";
@@ -65,19 +65,6 @@ function areaBoxes(file: string): Map<string, number[]> {
   return new Map(rows.map((r) => JSON.parse(r.value) as { id: string; bbox: number[] }).map((d) => [d.id, d.bbox]));
 }
 
-/**
- * What differs between any two servers, masked: their port (absolute links), the clock (cache times) and
- * request ids (the files are built seconds apart, a day apart at midnight). No body names the source's identity (it is in the cache key and entity tag only), so
- * nothing else is masked.
- */
-const masked = (text: string): string =>
-  text
-    .replace(/http:\/\/127\.0\.0\.1:\d+/g, "http://HOST")
-    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "T")
-    .replace(/built \d{4}-\d\d-\d\d/g, "built D")
-    .replace(/Retrieved \d{4}-\d\d-\d\d/g, "Retrieved D")
-    .replace(/"age_seconds":\d+/g, '"age_seconds":0')
-    .replace(/"request_id":"[0-9a-f-]+"/g, '"request_id":"R"');
 
 async function bodyOf(loam: RunningLoam, path: string): Promise<{ status: number; text: string }> {
   const response = await loam.get(path);

@@ -8,7 +8,7 @@ import type { QueryKind } from "../../upstream/transport";
 import { decodeAnswer, type ClipFacts, type SoilGridsAnswer } from "./answer";
 import { SOILGRIDS_ID } from "./catalog";
 import { depthsOverlapping, layerNamed, layerOfProperty, STATISTICS, type SoilGridsLayer } from "./layers";
-import { gridForm, pointForm } from "./snapshot";
+import { gridForm, mergeClipPoints, pointForm } from "./snapshot";
 import type { SoilGridsForm } from "./transport";
 
 /** The layers and depth labels a query needs (properties it does not serve are not asked). */
@@ -37,6 +37,8 @@ const restForm: SoilGridsForm<PointValuesParams> = (params) => {
   };
 };
 
+const clipPoint = pointForm<{ latitude: number; longitude: number; layers: readonly SoilGridsLayer[] }>();
+
 export const POINT_QUERY: QueryKind<PointValuesParams, SoilGridsAnswer> = {
   kind: "soilgrids_point",
   columns: ["properties.layers"],
@@ -47,8 +49,11 @@ export const POINT_QUERY: QueryKind<PointValuesParams, SoilGridsAnswer> = {
   forms: {
     soilgrids: restForm,
     snapshot: {
+      // Every file of clips is asked (no reach): the answer names the clips held and their extent, of all of them.
+      datasets: SOILGRIDS_ID,
+      merge: mergeClipPoints,
       prepare(snapshot) {
-        const read = pointForm<{ latitude: number; longitude: number; layers: readonly SoilGridsLayer[] }>().prepare(snapshot);
+        const read = clipPoint.prepare(snapshot);
         return (params: PointValuesParams) => read({ latitude: params.latitude, longitude: params.longitude, layers: needed(params).layers });
       },
     },

@@ -3,7 +3,7 @@
  * `soilgrids/raster/<layer>_<depth>_<statistic>.tif` of the data directory with the geotiff library
  * (UInt16, DEFLATE with PREDICTOR=2, EPSG:4326) into `isric_soilgrids_clip`, one row per file with its
  * grid and its cells as a blob, or, larger than one tile, with its cells by tile in `isric_soilgrids_tile`
- * (./tiles.ts); the readers answer a point (the cell containing it, per clip) and the whole grid of each
+ * (./tiles.ts, compressed); the readers answer a point (the cell containing it, per clip) and the whole grid of each
  * small clip. Only validated numbers reach SQL.
  */
 import type { Database } from "bun:sqlite";
@@ -15,7 +15,8 @@ import { createTileTable, storedByTile, StoredTiles, storeTiles, TILE_TABLE } fr
 import type { ImportFormat, SnapshotStep } from "../provider";
 import type { DatasetInfo } from "../../upstream/snapshot-schema";
 import { Payload, type SnapshotForm } from "../../upstream/transport";
-import type { ClipCell, ClipPayload } from "./answer";
+import { sqliteTextOrder } from "../../upstream/sda/rows";
+import type { ClipCell, ClipFacts, ClipPayload } from "./answer";
 import { layerNamed, type SoilGridsLayer } from "./layers";
 import { SOILGRIDS_ID } from "./catalog";
 
@@ -167,7 +168,8 @@ export const SOILGRIDS_FORMATS: readonly ImportFormat[] = [
 export const SOILGRIDS_SNAPSHOT: SnapshotStep = {
   // 2: the clips' dataset is named by their place and states their extent; 3: each clip names the dataset it came with.
   // 4: a clip larger than one tile is stored by tile (serving holds a bounded cache of them, not every raster).
-  layout: "4",
+  // 5: the blocks are stored compressed (differenced rows, zstd: ./tiles.ts).
+  layout: "5",
   create: createTable,
   async import(db: Database, dataDir: string, log: (line: string) => void) {
     createTable(db);
@@ -237,6 +239,78 @@ export function cellOf(clip: Clip, longitude: number, latitude: number): ClipCel
   };
 }
 
+// ---- a national mirror: several files' clips as one file's (docs/decisions.md#national-mirror) --------------
+
+type ClipKey = { layer: string; depth: string; statistic: string };
+/** Clips in the order one file lists them: ORDER BY layer, depth, statistic (SQLite's text order); a stable sort keeps file order within a key. */
+const byClip = (a: ClipKey, b: ClipKey) => sqliteTextOrder(a.layer, b.layer) || sqliteTextOrder(a.depth, b.depth) || sqliteTextOrder(a.statistic, b.statistic);
+
+/**
+ * The point's cells of every file, in one file's clip order; the clips held and their extent, of every
+ * file together (what the answer's warnings name). A layer, depth and statistic held by two files (two
+ * places) is listed once in `held`; a point in both (their rasters overlap) has both cells, and the
+ * answer reads the later file's.
+ */
+export function mergeClipPoints(answers: Payload[]): Payload {
+  const each = answers.map((answer) => answer.json() as ClipPayload);
+  const held = each.flatMap((p) => p.held).sort(byClip).filter((h, i, all) => i === 0 || byClip(all[i - 1]!, h) !== 0);
+  const extents = each.flatMap((p) => (p.extent ? [p.extent] : []));
+  const payload: ClipPayload = { snapshot_clips: each.flatMap((p) => p.snapshot_clips).sort(byClip), extent: unionBox(extents), held };
+  return Payload.ofJson(payload);
+}
+
+/** A clip as the grid form sends it. */
+type GridPayloadClip = ClipFacts & { cells: number[] };
+
+/**
+ * Every file's clips, in one file's clip order. A layer, depth and statistic held by several files (the
+ * places of several imports) is joined into one clip when their grids are one lattice (`joinedClip`);
+ * else each is sent with its own grid, and the grid route draws the first file's.
+ */
+function mergeGrid(answers: Payload[]): Payload {
+  const clips = answers.flatMap((answer) => (answer.json() as { clips: GridPayloadClip[] }).clips).sort(byClip);
+  const groups: GridPayloadClip[][] = [];
+  for (const clip of clips) {
+    const last = groups.at(-1);
+    if (last && byClip(last[0]!, clip) === 0) last.push(clip);
+    else groups.push([clip]);
+  }
+  return Payload.ofJson({ clips: groups.flatMap(joinedClip) });
+}
+
+/**
+ * Clips of one layer, depth and statistic on one lattice (the same cell size, NoData and CRS, origins a
+ * whole number of cells apart) as one clip covering them all, each cell from the file that has a value
+ * there (the first file's where two do; NoData where none does), when the joined grid is no larger than
+ * a clip the grid form sends (one tile: a far-apart pair would make a grid of mostly NoData); else as they are.
+ */
+function joinedClip(clips: GridPayloadClip[]): GridPayloadClip[] {
+  const first = clips[0]!;
+  if (clips.length === 1) return clips;
+  const [cellW, cellH] = first.cell_size;
+  const west = Math.min(...clips.map((c) => c.origin[0]));
+  const north = Math.max(...clips.map((c) => c.origin[1]));
+  const offsets = clips.map((c) => [(c.origin[0] - west) / cellW, (north - c.origin[1]) / cellH] as const);
+  const onLattice = offsets.every((o) => o.every((cells) => Math.abs(cells - Math.round(cells)) < 1e-6));
+  const alike = clips.every((c) => c.cell_size[0] === cellW && c.cell_size[1] === cellH && c.nodata === first.nodata && c.crs === first.crs);
+  if (!onLattice || !alike) return clips;
+  const at = offsets.map(([x, y]) => [Math.round(x), Math.round(y)] as const);
+  const width = Math.max(...clips.map((c, i) => at[i]![0] + c.width));
+  const height = Math.max(...clips.map((c, i) => at[i]![1] + c.height));
+  if (storedByTile(width, height)) return clips;
+  const cells = new Array<number>(width * height).fill(first.nodata);
+  clips.forEach((clip, i) => {
+    const [x, y] = at[i]!;
+    for (let row = 0; row < clip.height; row++) {
+      for (let column = 0; column < clip.width; column++) {
+        const to = (y + row) * width + x + column;
+        if (cells[to] === first.nodata) cells[to] = clip.cells[row * clip.width + column]!;
+      }
+    }
+  });
+  return [{ ...first, origin: [west, north], width, height, cells }];
+}
+
 /** The point query's offline form: the cells of the asked layers' clips that hold the point. */
 export function pointForm<P extends { latitude: number; longitude: number; layers: readonly SoilGridsLayer[] }>(): SnapshotForm<P> {
   return {
@@ -259,6 +333,8 @@ export function pointForm<P extends { latitude: number; longitude: number; layer
  * or stored by tile (more than one tile's cells) is not sent as one grid: its points answer, the map draws the small clips.
  */
 export const gridForm: SnapshotForm<Record<string, never>> = {
+  datasets: SOILGRIDS_ID,
+  merge: mergeGrid,
   prepare(snapshot) {
     const clips = clipsOf(snapshot.db).filter((c) => !c.window && !c.stored);
     return () =>

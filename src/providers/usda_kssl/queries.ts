@@ -8,9 +8,9 @@
  * matched PEDLABSAMPNUM_PATTERN.
  */
 import { ValidationError } from "../../errors";
-import { quoteIdent } from "../../upstream/snapshot-schema";
+import { LAB_COLLECTION_DATASETS, quoteIdent } from "../../upstream/snapshot-schema";
 import type { SqlType } from "../../upstream/sda/payload";
-import { decodeRows, snapshotRows, someRows, type ColumnKind, type RowAnswer, type RowColumn, type Value } from "../../upstream/sda/rows";
+import { answerWithRows, byColumn, decodeRows, mergeSnapshotRows, snapshotRows, someRows, sqliteTextOrder, type ColumnKind, type RowAnswer, type RowColumn, type SnapshotRow, type Value } from "../../upstream/sda/rows";
 import { selectList, sqlBbox, sqlInteger, sqlNumber } from "../../upstream/sda/sql";
 import type { Payload, QueryKind } from "../../upstream/transport";
 import type { SnapshotFile } from "../../upstream/snapshot";
@@ -288,11 +288,64 @@ function prepareNearest(file: SnapshotFile): (params: NearestParams) => Payload 
     answer(NEAREST_ROWS, keys.all(minLon, minLat, maxLon, maxLat, latitude, longitude, limit, cosOf(latitude)).flatMap(({ key }) => rows(key)));
 }
 
+// ---- a national mirror: several files' answers as one file's (docs/decisions.md#national-mirror) ----------
+
+/** A cell as `CAST(cell AS REAL)` reads it (the export's coordinates are TEXT). */
+const real = (cell: string | number | null | undefined) => (typeof cell === "number" ? cell : Number(cell ?? 0));
+/** Pedon keys (pedlabsampnum) in the forms' ORDER BY order: SQLite's text order. */
+const byPedonKey = (a: string | number | null, b: string | number | null) => sqliteTextOrder(String(a ?? ""), String(b ?? ""));
+const at = (columns: readonly RowColumn[], column: string) => columns.findIndex((c) => c.column === column);
+
+/** The box's pedons of every file, in pedon-key order, cut to the form's limit + 1 (the row that says more exist). */
+function mergeBbox(answers: Payload[], { limit }: BboxParams): Payload {
+  const ordered = byColumn(BBOX_ROWS, "pedon_key", byPedonKey);
+  return mergeSnapshotRows(answers, BBOX_ROWS, (rows) => ordered(rows).slice(0, limit + 1));
+}
+
+/** The union of the files' extents; a file without located pedons answers a row of nulls, as one file without any does. */
+const mergeExtent = (answers: Payload[]) =>
+  mergeSnapshotRows(answers, EXTENT_ROWS, (rows) => {
+    const located = rows.filter((row) => row.every((cell) => cell !== null));
+    if (located.length === 0) return rows.slice(0, 1);
+    const of = (column: string, pick: (...values: number[]) => number) => pick(...located.map((row) => real(row[at(EXTENT_ROWS, column)])));
+    return [[of("min_lon", Math.min), of("min_lat", Math.min), of("max_lon", Math.max), of("max_lat", Math.max)]];
+  });
+
+/** The box's located pedons and the unlocated ones, each file's counted: summed. */
+const mergeCount = (answers: Payload[]) =>
+  mergeSnapshotRows(answers, COUNT_ROWS, (rows) => [COUNT_ROWS.map((_, i) => rows.reduce((total, row) => total + real(row[i]), 0))]);
+
+/**
+ * The `limit` nearest pedons of every file's nearest, each with its rows: ranked by the forms' own
+ * distance (the same expression on the same doubles) and then pedon key, as one file's ORDER BY ranks them.
+ */
+function mergeNearest(answers: Payload[], { latitude, longitude, limit }: NearestParams): Payload {
+  const cos = cosOf(latitude);
+  const [key, lat, lon] = ["pedon_key", "latitude_decimal_degrees", "longitude_decimal_degrees"].map((column) => at(NEAREST_ROWS, column)) as [number, number, number];
+  const distance = (row: SnapshotRow) => {
+    const dLat = real(row[lat]) - latitude;
+    const dLon = (real(row[lon]) - longitude) * cos;
+    return dLat * dLat + dLon * dLon;
+  };
+  return mergeSnapshotRows(answers, NEAREST_ROWS, (rows) => {
+    // A pedon's rows come together (one row per layer, in layer order): each run of one key is a pedon.
+    const pedons: SnapshotRow[][] = [];
+    for (const row of rows) {
+      const last = pedons.at(-1);
+      if (last && last[0]![key] === row[key]) last.push(row);
+      else pedons.push([row]);
+    }
+    const ranked = pedons.map((pedon) => ({ pedon, distance: distance(pedon[0]!) }));
+    ranked.sort((a, b) => a.distance - b.distance || byPedonKey(a.pedon[0]![key] ?? null, b.pedon[0]![key] ?? null));
+    return ranked.slice(0, limit).flatMap((p) => p.pedon);
+  });
+}
+
 export const bboxQuery: QueryKind<BboxParams, RowAnswer> = {
   kind: "lab_bbox",
   columns: LAB_BBOX_COLUMNS,
   key: ({ bbox, limit, after }) => `${bbox.join(",")}:${limit}${after == null ? "" : `:after=${after}`}`,
-  forms: { sda: labBboxSql, snapshot: { prepare: prepareBbox } },
+  forms: { sda: labBboxSql, snapshot: { prepare: prepareBbox, datasets: LAB_COLLECTION_DATASETS, reach: ({ bbox }) => bbox, merge: mergeBbox } },
   decode: (payload) => decodeRows(payload, BBOX_ROWS),
   raw: (answer) => answer.payload,
 };
@@ -301,7 +354,7 @@ export const pedonQuery: QueryKind<PedonParams, RowAnswer> = {
   kind: "lab_pedon",
   columns: LAB_PEDON_COLUMNS,
   key: ({ pedonKey }) => `${pedonKey.form}:${pedonKey.value}`,
-  forms: { sda: labPedonSql, snapshot: { prepare: preparePedon } },
+  forms: { sda: labPedonSql, snapshot: { prepare: preparePedon, datasets: LAB_COLLECTION_DATASETS, merge: answerWithRows } },
   decode: (payload) => decodeRows(payload, PEDON_ROWS),
   raw: (answer) => answer.payload,
 };
@@ -310,7 +363,7 @@ export const extentQuery: QueryKind<Record<string, never>, RowAnswer> = {
   kind: "lab_extent",
   columns: LAB_EXTENT_COLUMNS,
   key: () => "all",
-  forms: { sda: labExtentSql, snapshot: { prepare: prepareExtent } },
+  forms: { sda: labExtentSql, snapshot: { prepare: prepareExtent, datasets: LAB_COLLECTION_DATASETS, merge: mergeExtent } },
   decode: (payload) => decodeRows(payload, EXTENT_ROWS),
   raw: (answer) => answer.payload,
 };
@@ -324,7 +377,8 @@ export const countQuery: QueryKind<Pick<BboxParams, "bbox">, RowAnswer> = {
   kind: "lab_count",
   columns: LAB_COUNT_COLUMNS,
   key: ({ bbox }) => bbox.join(","),
-  forms: { snapshot: { prepare: prepareCount } },
+  // No reach: every collection's unlocated pedons are counted, whatever the box.
+  forms: { snapshot: { prepare: prepareCount, datasets: LAB_COLLECTION_DATASETS, merge: mergeCount } },
   decode: (payload) => decodeRows(payload, COUNT_ROWS),
   raw: (answer) => answer.payload,
 };
@@ -333,7 +387,7 @@ export const nearestQuery: QueryKind<NearestParams, RowAnswer> = {
   kind: "lab_nearest",
   columns: LAB_NEAREST_COLUMNS,
   key: ({ latitude, longitude, bbox, limit }) => `${latitude},${longitude}:${bbox.join(",")}:${limit}`,
-  forms: { sda: labNearestSql, snapshot: { prepare: prepareNearest } },
+  forms: { sda: labNearestSql, snapshot: { prepare: prepareNearest, datasets: LAB_COLLECTION_DATASETS, reach: ({ bbox }) => bbox, merge: mergeNearest } },
   decode: (payload) => decodeRows(payload, NEAREST_ROWS),
   raw: (answer) => answer.payload,
 };

@@ -17,6 +17,13 @@ export interface OsdDocument {
   json: Record<string, unknown> & { SERIES: string };
 }
 
+/**
+ * In a national mirror the file holding the series descriptions answers (docs/decisions.md#national-mirror):
+ * the import writes them, with the Munsell table their colours need, as one dataset (`usda_osd:series`),
+ * which a mirror holds in one file only, so no answers are merged.
+ */
+const OFFLINE = { datasets: OSD_PROVIDER_ID } as const;
+
 const notFound = (key: string, where: string) =>
   new NotFoundError(`No Official Series Description named '${key.replaceAll("_", " ")}' ${where}.`, OSD_PROVIDER_ID);
 
@@ -28,6 +35,7 @@ export const SERIES_QUERY: QueryKind<SeriesKeyParams, OsdDocument> = {
   key: (params) => params.key,
   forms: {
     snapshot: {
+      ...OFFLINE,
       prepare: (file) => (params) => {
         const stored = readStoredOsd(file.db, params.key);
         if (!stored) throw notFound(params.key, "in the offline snapshot (it holds the series of its survey areas and lab pedons)");
@@ -61,6 +69,7 @@ export const MUNSELL_QUERY: QueryKind<Record<string, never>, MunsellTable> = {
   key: () => "renotation",
   forms: {
     snapshot: {
+      ...OFFLINE,
       prepare: (file) => () => {
         const rows = file.has("usda_osd_munsell_renotation")
           ? file.db.query<RenotationRow, []>("SELECT hue, value, chroma, x, y, luminance AS Y FROM usda_osd_munsell_renotation").all()
@@ -86,7 +95,7 @@ export const KNOWN_SERIES_QUERY: QueryKind<Record<string, never>, Set<string> | 
   columns: [],
   key: () => "all",
   forms: {
-    snapshot: { prepare: (file) => () => Payload.ofJson([...storedSeriesKeys(file.db)].sort()) },
+    snapshot: { prepare: (file) => () => Payload.ofJson([...storedSeriesKeys(file.db)].sort()), ...OFFLINE },
     osd: (async () => Payload.ofJson(null)) satisfies OsdLiveForm<Record<string, never>>,
   },
   decode(payload) {

@@ -14,10 +14,12 @@ import { tableExists, type DatasetInfo } from "../../upstream/snapshot-schema";
 import { Payload } from "../../upstream/transport";
 import type { ImportFormat, SnapshotStep, SitesBoxParams, StationKeyParams, SitesNearParams, StationSeriesParams } from "../provider";
 import { SCAN_PROVIDER_ID, SOURCE_AWDB, SOURCE_INVENTORY, SOURCE_ISMN } from "./catalog";
+import { blockReader, BLOCK_TABLE, createBlockTable, storeBlocks } from "./blocks";
 import { csvRecords, inventoryRecords, ismnName, nameKey, readIsmn, zipMemberTimes } from "./files";
 import { endDateOf, type OtherAccount, seriesPayload, type SeriesAnswer, type StationRecord, type StationsAnswer } from "./records";
 
-export const SCAN_LAYOUT = "2";
+/** 3: the values stored by series and month, packed and compressed (./blocks.ts), no longer a row each. */
+export const SCAN_LAYOUT = "3";
 const METADATA = "scan/metadata/soilDB_station-metadata.csv";
 const INVENTORY = "scan/metadata/nwcc_inventory.csv";
 const ISMN_DIR = "scan/ismn";
@@ -39,7 +41,7 @@ function createTables(db: Database): void {
   db.run(
     `CREATE TABLE IF NOT EXISTS usda_scan_series (series_id INTEGER PRIMARY KEY, triplet TEXT NOT NULL, element TEXT NOT NULL, depth_cm REAL NOT NULL, ordinal INTEGER NOT NULL, source_unit TEXT NOT NULL, file TEXT NOT NULL, file_time TEXT, first_ms INTEGER, last_ms INTEGER, count INTEGER NOT NULL)`,
   );
-  db.run(`CREATE TABLE IF NOT EXISTS usda_scan_value (series_id INTEGER NOT NULL, t INTEGER NOT NULL, value REAL NOT NULL, flags TEXT NOT NULL, PRIMARY KEY (series_id, t)) WITHOUT ROWID`);
+  createBlockTable(db);
 }
 
 function inventoryAccount(row: Record<string, string>): OtherAccount {
@@ -131,7 +133,7 @@ function addIsmnFile(db: Database, records: Map<string, StationRecord>, { file, 
   const depthCm = Math.round(name.depthFromM * 100 * 1000) / 1000;
   const same = (e: { element: string; depth_cm: number | null }) => e.element === variable.element && e.depth_cm !== null && Math.abs(e.depth_cm - depthCm) < 0.01;
   for (const old of db.query<{ series_id: number }, [string, string, number]>("SELECT series_id FROM usda_scan_series WHERE triplet = ? AND element = ? AND abs(depth_cm - ?) < 0.01").all(station.triplet, variable.element, depthCm)) {
-    db.query("DELETE FROM usda_scan_value WHERE series_id = ?").run(old.series_id);
+    db.query(`DELETE FROM ${BLOCK_TABLE} WHERE series_id = ?`).run(old.series_id);
     db.query("DELETE FROM usda_scan_series WHERE series_id = ?").run(old.series_id);
   }
   station.sensors = station.sensors.filter((s) => !same(s));
@@ -142,12 +144,7 @@ function addIsmnFile(db: Database, records: Map<string, StationRecord>, { file, 
     .query("INSERT INTO usda_scan_series (triplet, element, depth_cm, ordinal, source_unit, file, file_time, first_ms, last_ms, count) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?) RETURNING series_id")
     // retrieved_at of a series is its file's date (the download's member time), not the import's (docs/decisions.md#retrieved-at).
     .get(station.triplet, variable.element, depthCm, variable.sourceUnit, file, time, first, last, series.values.length) as { series_id: number };
-  const insertValue = db.prepare("INSERT OR IGNORE INTO usda_scan_value (series_id, t, value, flags) VALUES (?, ?, ?, ?)");
-  // One transaction per series: a statement's own commit per value took 3-4 s a series at build.
-  db.transaction(() => {
-    for (const v of series.values) insertValue.run(series_id, v.t / 1000, v.value, v.flags);
-  })();
-  insertValue.finalize();
+  storeBlocks(db, series_id, series.values.map((v) => ({ t: v.t / 1000, value: v.value, flags: v.flags })));
   station.sensors.push({
     element: variable.element,
     source_element: name.variable,
@@ -287,7 +284,10 @@ export function snapshotScan(db: Database): Readers {
   const heldAll = db.query<{ triplet: string; element: string; depth_cm: number; first_ms: number | null; last_ms: number | null; count: number }, []>(
     "SELECT triplet, element, depth_cm, first_ms, last_ms, count FROM usda_scan_series ORDER BY triplet, element, depth_cm",
   );
-  const values = db.query<{ t: number; value: number; flags: string }, [number, number, number]>("SELECT t, value, flags FROM usda_scan_value WHERE series_id = ? AND t >= ? AND t < ? ORDER BY t");
+  if (!tableExists(db, BLOCK_TABLE)) {
+    throw new UpstreamError("The offline snapshot holds SCAN series in an older layout: rebuild it with 'npm run snapshot:build', or import the ISMN files again into a new snapshot.", SCAN_PROVIDER_ID);
+  }
+  const values = blockReader(db);
   const held = heldAll.all().map((s) => ({
     station_triplet: s.triplet,
     element: s.element,
@@ -317,7 +317,7 @@ export function snapshotScan(db: Database): Readers {
     series: (p) => {
       const found = findSeries.all(p.station, p.element, p.depthCm);
       const chosen = found.find((s) => s.ordinal === p.ordinal);
-      const rows = chosen ? values.all(chosen.series_id, Math.floor(p.startMs / 1000), Math.ceil(p.endMs / 1000)) : [];
+      const rows = chosen ? values(chosen.series_id, Math.floor(p.startMs / 1000), Math.ceil(p.endMs / 1000)) : [];
       const answer: SeriesAnswer = {
         origin: "ismn",
         source_unit: chosen?.source_unit ?? "m3/m3",

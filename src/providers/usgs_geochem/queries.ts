@@ -6,10 +6,17 @@
  */
 import type { QueryKind } from "../../upstream/transport";
 import type { SiteBoxParams, SiteNearParams, SiteParams } from "../provider";
-import { decodeSlice, type GeochemRows } from "./rows";
+import { decodeSlice, GEOCHEM_PROVIDER_ID, type GeochemRows } from "./rows";
 import { snapshotGeochem } from "./snapshot";
 import { nearestSites, oneSite, sitesInBox } from "./table";
 import type { GeochemLiveForm } from "./transport";
+
+/**
+ * In a national mirror the file holding the DS 801 table answers (docs/decisions.md#national-mirror):
+ * the import writes it as one dataset (`usgs_geochem:ds801`), which a mirror holds in one file only, so
+ * no answers are merged.
+ */
+const OFFLINE = { datasets: GEOCHEM_PROVIDER_ID } as const;
 
 const raw = (answer: GeochemRows) => ({ columns: answer.columns, units: answer.units, rows: answer.rows });
 
@@ -19,7 +26,7 @@ export const SITES_IN_BOX_QUERY: QueryKind<SiteBoxParams, GeochemRows> = {
   columns: [],
   key: (p) => `${p.bbox.join(",")}|${p.after ?? ""}|${p.limit}|${p.property ?? ""}${p.days ? `|${p.days.first ?? ".."}/${p.days.last ?? ".."}` : ""}`,
   forms: {
-    snapshot: { prepare: (file) => (params) => sitesInBox(snapshotGeochem(file.db), params) },
+    snapshot: { prepare: (file) => (params) => sitesInBox(snapshotGeochem(file.db), params), ...OFFLINE, reach: (p) => p.bbox },
     geochem: sitesInBox satisfies GeochemLiveForm<SiteBoxParams>,
   },
   decode: decodeSlice,
@@ -32,7 +39,7 @@ export const NEAREST_SITES_QUERY: QueryKind<SiteNearParams, GeochemRows> = {
   columns: [],
   key: (p) => `${p.latitude},${p.longitude}|${p.limit}|${p.property ?? ""}`,
   forms: {
-    snapshot: { prepare: (file) => (params) => nearestSites(snapshotGeochem(file.db), params) },
+    snapshot: { prepare: (file) => (params) => nearestSites(snapshotGeochem(file.db), params), ...OFFLINE },
     geochem: nearestSites satisfies GeochemLiveForm<SiteNearParams>,
   },
   decode: decodeSlice,
@@ -45,7 +52,7 @@ export const SITE_QUERY: QueryKind<SiteParams, GeochemRows> = {
   columns: [],
   key: (p) => String(p.siteId),
   forms: {
-    snapshot: { prepare: (file) => (params) => oneSite(snapshotGeochem(file.db), params) },
+    snapshot: { prepare: (file) => (params) => oneSite(snapshotGeochem(file.db), params), ...OFFLINE },
     geochem: oneSite satisfies GeochemLiveForm<SiteParams>,
   },
   decode: decodeSlice,

@@ -83,6 +83,19 @@ export function someRows(answer: RowAnswer, keep: (row: readonly Value[]) => boo
   return new RowAnswer({ ...answer.typed, rows: answer.typed.rows.filter(keep) }, () => answer.payload);
 }
 
+const BELOW_SURROGATES = /^[\u0000-\ud7ff]*$/;
+
+/**
+ * How SQLite orders two TEXT values of the default (BINARY) collation: by their UTF-8 bytes. A mirror's
+ * merge orders text keys so, as each file's ORDER BY did (JavaScript's `<` compares UTF-16 code units).
+ */
+export function sqliteTextOrder(a: string, b: string): number {
+  if (a === b) return 0;
+  // Below U+D800 the UTF-16 units order as the UTF-8 bytes do (keys are ASCII): no bytes made.
+  if (BELOW_SURROGATES.test(a) && BELOW_SURROGATES.test(b)) return a < b ? -1 : 1;
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
 /** Rows as objects keyed by column name. */
 export function rowRecords(table: RowTable): Record<string, Value>[] {
   return table.rows.map((row) => {
