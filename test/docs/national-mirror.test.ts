@@ -3,8 +3,8 @@
  * files" blocks run as written (`bun src/cli.ts` for `loam`, the mirror directory in a temporary folder):
  * each `loam import` writes the file it names and no other, each `LOAM_SNAPSHOT=mirror loam serve` starts
  * a real server on the directory, and what it serves is compared with the one-file test snapshot, which
- * holds the same datasets: the same answers but for what names the source (cache fields, entity tags and
- * the coverage sentence listing the snapshot's datasets).
+ * holds the same datasets: the same answers but for what differs between any two servers (port, clock,
+ * request id), the cache member and the coverage warning naming each file's imports.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as shapefile from "shapefile";
 import { DATA_DIR, startLoam, type RunningLoam } from "../support/server";
+import { masked, withoutCoverage } from "../support/mirror";
 import { pollUntil, spawnLoam } from "../support/spawn";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -48,16 +49,11 @@ async function areaBox(area: string): Promise<number[]> {
   return [...(await shapefile.open(join(spatial, shp))).bbox];
 }
 
-/** What names the source, removed: cache fields, and the coverage sentence that lists the snapshot's datasets. */
-function comparable(body: any): any {
-  if (Array.isArray(body)) return body.map(comparable);
-  if (body === null || typeof body !== "object") return body;
-  return Object.fromEntries(
-    Object.entries(body)
-      .filter(([key]) => key !== "cache")
-      .map(([key, value]) => [key, key === "warnings" && Array.isArray(value) ? value.filter((w) => !String(w).includes("Snapshot coverage")) : comparable(value)]),
-  );
-}
+/**
+ * A body but for what differs between two servers (`masked`: port, clock, request id), the cache member
+ * (whether this server was asked before) and the coverage warning (it names each file's imports).
+ */
+const comparable = (body: unknown) => withoutCoverage(JSON.parse(masked(JSON.stringify(body)), (key, value) => (key === "cache" ? undefined : value)));
 
 let dir: string;
 let one: RunningLoam;
