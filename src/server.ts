@@ -12,7 +12,9 @@ import { SdaTransport } from "./upstream/sda/client";
 import { openSnapshots, snapshotFiles } from "./upstream/snapshot-mirror";
 import type { SharedUpstreams } from "./providers/provider";
 import type { SourceDescription, Transport } from "./upstream/transport";
-import { buildSnapshot } from "./snapshot/build";
+import { Database } from "bun:sqlite";
+import { buildSnapshot, staleLayout } from "./snapshot/build";
+import { readSnapshotInfo } from "./upstream/snapshot-schema";
 import { DEFAULT_SNAPSHOT_PATH } from "./snapshot/paths";
 import { resolveEmbeddedSnapshot } from "./snapshot/embedded";
 
@@ -40,7 +42,30 @@ export async function snapshotPath(config: Config): Promise<string> {
 /** The shared transport of the configured upstream (LOAM_UPSTREAM): SDA, or the offline snapshot. */
 export async function openUpstreams(config: Config): Promise<SharedUpstreams> {
   if (config.upstream === "sda") return { sda: new SdaTransport({ url: config.sdaUrl, timeoutMs: config.upstreamTimeoutMs }) };
-  return { snapshot: openSnapshots(await snapshotPath(config)) };
+  const spec = await snapshotPath(config);
+  for (const file of snapshotFiles(spec)) refuseOlderLayout(file);
+  return { snapshot: openSnapshots(spec) };
+}
+
+/**
+ * A snapshot written by an older release (its shared format or a provider's tables of another layout)
+ * stops the start, naming what to do; served, its first query of those tables would fail
+ * (docs/decisions.md#import). `npm start` rebuilds the default snapshot before this; a file the operator
+ * named (a mirror's state file) is theirs to rebuild or import again.
+ */
+function refuseOlderLayout(file: string): void {
+  let stale: string | null;
+  const db = new Database(file, { readonly: true });
+  try {
+    stale = staleLayout(readSnapshotInfo(db).values);
+  } catch {
+    return; // not a Loam snapshot: the transport's open says so
+  } finally {
+    db.close();
+  }
+  if (stale !== null) {
+    throw new Error(`LOAM_SNAPSHOT: ${file} was written by an older release (${stale}); rebuild it with 'loam snapshot build', or import its downloads again into a new file with 'loam import <provider> <path>... --snapshot <file>'`);
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * A national mirror's start (docs/decisions.md#national-mirror): LOAM_SNAPSHOT names a directory of
  * snapshot files or files separated by commas, and the instance serves their datasets as one source;
- * a missing file or a dataset in two files stops the start; `loam import` will not guess which of a
+ * a missing file, a dataset in two files or a file of an older release stops the start; `loam import` will not guess which of a
  * mirror's files to write. Expected places are read from each file's own snapshot_info here.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -93,6 +93,21 @@ describe("a national mirror of several snapshot files", () => {
     const { code, said } = await refusedStart({ LOAM_SNAPSHOT: twice });
     expect(code).not.toBe(0);
     expect(said).toContain(`the dataset kssl:KS is in both ${join(twice, "a.sqlite")} and ${join(twice, "b.sqlite")}`);
+    expect(said).not.toMatch(/\n\s+at /);
+  }, 60_000);
+
+  test("a file written by an older release stops the start, naming the file and the tables to rebuild", async () => {
+    const old = join(dir, "older");
+    mkdirSync(old, { recursive: true });
+    copyFileSync(join(mirror, "iowa-west.sqlite"), join(old, "a.sqlite"));
+    copyFileSync(join(mirror, "iowa-east.sqlite"), join(old, "b.sqlite"));
+    const db = new Database(join(old, "b.sqlite"));
+    const held = db.query<{ value: string }, []>("SELECT value FROM snapshot_info WHERE key = 'layout:usda_scan'").get()!.value;
+    db.query("UPDATE snapshot_info SET value = ? WHERE key = 'layout:usda_scan'").run(String(Number(held) - 1));
+    db.close();
+    const { code, said } = await refusedStart({ LOAM_SNAPSHOT: old });
+    expect(code).not.toBe(0);
+    expect(said).toContain(`${join(old, "b.sqlite")} was written by an older release (usda_scan tables of layout ${Number(held) - 1}, now ${held})`);
     expect(said).not.toMatch(/\n\s+at /);
   }, 60_000);
 
