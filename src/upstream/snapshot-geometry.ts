@@ -21,7 +21,7 @@
  * read without building arrays. The geometry itself is `src/geometry/` (docs/decisions.md#geometry).
  */
 import { UpstreamError } from "../errors";
-import { flatRingsMeetBox, pointInFlatRings, ringsOfFlat, type Ring } from "../geometry/rings";
+import { pointInFlatRings, ringsOfFlat, type Ring } from "../geometry/rings";
 
 /** The blob's first byte. An older snapshot's blob was raw doubles, whose first byte (of the ring count) is 0. */
 const RING_TAG = 1;
@@ -261,9 +261,4 @@ export function decodeRings(blob: Uint8Array): number[][][] {
 /** Is the point in the stored record (geometry/rings.ts: even-odd, half-open edges)? */
 export function pointInEncodedRings(blob: Uint8Array, px: number, py: number): boolean {
   return pointInFlatRings(flatRingsOf(blob), px, py);
-}
-
-/** Does the stored record meet the closed box [w, s, e, n] (as SQL Server's STIntersects)? */
-export function encodedRingsMeetBox(blob: Uint8Array, w: number, s: number, e: number, n: number): boolean {
-  return flatRingsMeetBox(flatRingsOf(blob), w, s, e, n);
 }
