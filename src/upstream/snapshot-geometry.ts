@@ -29,6 +29,8 @@ const CLOSED = 1;
 const PACKED = 2;
 const TWO_24 = 2 ** 24;
 const TWO_48 = 2 ** 48;
+/** More points than any record holds (1 GB decoded): a count past it is a damaged blob, not an allocation. */
+const MAX_POINTS = 2 ** 26;
 
 const scratch = new Float64Array(1);
 const scratchWords = new Uint32Array(scratch.buffer);
@@ -181,15 +183,18 @@ function unpackRing(bytes: Uint8Array, view: DataView, out: Float64Array, k: num
   for (let axis = 0; axis < 2; axis++) {
     let z = 0;
     for (let mul = 1; ; mul *= 128) {
-      const b = bytes[at++]!;
+      const b = bytes[at++];
+      if (b === undefined) throw damaged();
       z += (b & 127) * mul;
       if (b < 128) break;
     }
     scales[axis] = 2 ** unzigzag(z);
     widths[axis] = bytes[at++]!;
+    if (at + 8 > bytes.length || !(widths[axis]! <= 53)) throw damaged();
     out[k + axis] = view.getFloat64(at, true);
     at += 8;
   }
+  if (at + Math.ceil(((n - 1) * (widths[0]! + widths[1]!)) / 8) > bytes.length) throw damaged();
   let bit = at * 8;
   for (let axis = 0; axis < 2; axis++) {
     const scale = scales[axis]!;
@@ -203,6 +208,9 @@ function unpackRing(bytes: Uint8Array, view: DataView, out: Float64Array, k: num
   return Math.ceil(bit / 8);
 }
 
+/** A blob cut short or inconsistent (a damaged file): refused, never read past its end. */
+const damaged = () => new UpstreamError("The offline snapshot holds a damaged map-unit polygon: rebuild it with 'npm run snapshot:build'.");
+
 /** A stored blob as flat rings (the layout of geometry/rings.ts). */
 export function flatRingsOf(bytes: Uint8Array): Float64Array {
   if (bytes[0] !== RING_TAG) {
@@ -215,13 +223,16 @@ export function flatRingsOf(bytes: Uint8Array): Float64Array {
   const varint = () => {
     let v = 0;
     for (let mul = 1; ; mul *= 128) {
-      const b = bytes[at++]!;
+      const b = bytes[at++];
+      if (b === undefined) throw damaged();
       v += (b & 127) * mul;
       if (b < 128) return v;
     }
   };
   const count = varint();
-  const out = new Float64Array(1 + count + 2 * varint());
+  const points = varint();
+  if (count > bytes.length || points > MAX_POINTS) throw damaged();
+  const out = new Float64Array(1 + count + 2 * points);
   out[0] = count;
   let k = 1;
   for (let r = 0; r < count; r++) {
@@ -229,8 +240,10 @@ export function flatRingsOf(bytes: Uint8Array): Float64Array {
     const flags = bytes[at++]!;
     const closed = (flags & CLOSED) !== 0;
     out[k++] = n + (closed ? 1 : 0);
+    if (k + 2 * (n + (closed ? 1 : 0)) > out.length) throw damaged();
     const start = k;
     if ((flags & PACKED) === 0) {
+      if (at + 16 * n > bytes.length) throw damaged();
       for (let i = 0; i < 2 * n; i++, at += 8) out[k++] = view.getFloat64(at, true);
     } else {
       at = unpackRing(bytes, view, out, k, n, at);
@@ -241,6 +254,7 @@ export function flatRingsOf(bytes: Uint8Array): Float64Array {
       out[k++] = out[start + 1]!;
     }
   }
+  if (k !== out.length) throw damaged();
   return out;
 }
 

@@ -95,6 +95,12 @@ describe("packed rings (docs/decisions.md#ring-encoding)", () => {
     roundTrip([]);
   });
 
+  test("a blob cut short anywhere is refused as damaged, never read past its end", () => {
+    const blob = encodeRings([boundary(12, -93.79, 41.94), [[1e-300, 0], [1e300, 1], [2, 2]], [[0, 0], [1, 1]]]);
+    roundTrip([[[0, 0], [1, 1]]]);
+    for (let end = 1; end < blob.byteLength; end++) expect(() => decodeRings(blob.subarray(0, end))).toThrow("damaged");
+  });
+
   test("a blob of the older layout (raw doubles) is refused, never read as rings", () => {
     const rings = [boundary(6, -93.79, 41.94)];
     expect(() => decodeRings(new Uint8Array(flatRings(rings).buffer))).toThrow("older layout");
