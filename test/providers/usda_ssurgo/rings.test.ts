@@ -10,6 +10,7 @@ import { copyFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { flatRings } from "../../../src/geometry/rings";
+import { layoutKey, staleLayout } from "../../../src/snapshot/build";
 import { decodeRings } from "../../../src/upstream/snapshot-geometry";
 import { SnapshotTransport } from "../../../src/upstream/snapshot";
 import { DATA_DIR, startLoam, testSnapshot } from "../../support/server";
@@ -53,7 +54,16 @@ describe("packed rings of the real survey areas", () => {
     }
   });
 
-  test("a snapshot whose rings are raw doubles (layout 2) is refused with the rebuild it needs, never misread", async () => {
+  test("a snapshot of the raw-doubles layout (2) is stale: it is rebuilt, or stops the start, before it is read", async () => {
+    const db = new Database(await testSnapshot(), { readonly: true });
+    const values = new Map((db.query("SELECT key, value FROM snapshot_info").all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
+    db.close();
+    expect(staleLayout(values)).toBeNull();
+    values.set(layoutKey("usda_ssurgo"), "2");
+    expect(staleLayout(values)).toBe("usda_ssurgo tables of layout 2, now 3");
+  });
+
+  test("rings of raw doubles in a file that claims the packed layout are refused with the rebuild they need, never misread", async () => {
     const path = join(mkdtempSync(join(tmpdir(), "loam-old-rings-")), "snapshot.sqlite");
     copyFileSync(await testSnapshot(), path);
     const db = new Database(path);
