@@ -14,6 +14,7 @@ import { layoutKey, staleLayout } from "../../../src/snapshot/build";
 import { decodeRings } from "../../../src/upstream/snapshot-geometry";
 import { SnapshotTransport } from "../../../src/upstream/snapshot";
 import { DATA_DIR, startLoam, testSnapshot } from "../../support/server";
+import { SURVEY_SHAPEFILES } from "../../support/survey-shapefiles";
 
 /** Each record with a geometry, in record order: its rings, each coordinate as the hex of its little-endian double. */
 async function ringsOf(path: string): Promise<string[][][][]> {
@@ -34,7 +35,7 @@ async function ringsOf(path: string): Promise<string[][][][]> {
 
 const hex = (v: number) => Buffer.from(new Float64Array([v]).buffer).toString("hex");
 
-const SHAPEFILES = [["MH936", "MH936/spatial/soilmu_a_mh936"], ["IA073", "IA073-aoi/spatial/soilmu_a_aoi"], ["IA015", "IA015-aoi/spatial/soilmu_a_aoi"], ["IA183", "IA183-aoi/spatial/soilmu_a_aoi"]] as const;
+const SHAPEFILES = SURVEY_SHAPEFILES;
 
 describe("packed rings of the real survey areas", () => {
   test("every coordinate reads back as the shapefile's double, bit for bit, in at most 60 % of raw doubles' bytes", async () => {
