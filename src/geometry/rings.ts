@@ -5,8 +5,8 @@
  * [outer, ...holes]; polygons are a list of those (a multipolygon).
  *
  * Rings are also kept flat, as one Float64Array [ringCount, n0, x, y, x, y, ..., n1, x, y, ...] (the
- * layout the snapshot stores, docs/decisions.md#polygons), so the hot point query tests a stored
- * record without building arrays.
+ * layout the snapshot's packed rings decode to, docs/decisions.md#ring-encoding), so the hot point query
+ * tests a stored record without building arrays.
  *
  * Point in polygon: even-odd, so a point inside an outer ring and inside its hole is out, and which ring
  * is a hole need not be known. Edge rule (half-open, as in W. R. Franklin's PNPOLY): an edge counts as a

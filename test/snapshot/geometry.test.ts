@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { decodeRings, encodeRings } from "../../src/upstream/snapshot-geometry";
-import { pointInRings, ringsBBox } from "../../src/geometry/rings";
+import { flatRings, pointInRings, ringsBBox, type Ring } from "../../src/geometry/rings";
 
 // A 10 x 10 square (clockwise, as shapefile outer rings are) with a 4 x 4 hole (counter-clockwise).
 const outer = [[0, 0], [0, 10], [10, 10], [10, 0], [0, 0]] as const;
@@ -50,5 +50,59 @@ describe("point in polygon (even-odd, half-open edges)", () => {
     const rings = [[[171.027176688, 6.073104675], [171.1, 6.2], [171.763860226, 8.712463683], [171.027176688, 6.073104675]]];
     expect(decodeRings(encodeRings(rings))).toEqual(rings);
     expect(ringsBBox(rings)).toEqual({ minX: 171.027176688, minY: 6.073104675, maxX: 171.763860226, maxY: 8.712463683 });
+  });
+});
+
+describe("packed rings (docs/decisions.md#ring-encoding)", () => {
+  const bits = (rings: readonly Ring[]) => rings.map((ring) => ring.map((p) => Buffer.from(new Float64Array([p[0]!, p[1]!]).buffer).toString("hex")));
+  const roundTrip = (rings: readonly Ring[]) => expect(bits(decodeRings(encodeRings(rings)))).toEqual(bits(rings));
+  // A digitized boundary's steps: 12 m or so, each coordinate a full double (as WSS exports are).
+  const boundary = (n: number, x: number, y: number) => {
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const ring = Array.from({ length: n }, (_, i) => [x + 1e-4 * Math.cos(i / n * 6.283) + 3e-5 * next(), y + 1e-4 * Math.sin(i / n * 6.283) + 3e-5 * next()]);
+    return [...ring, ring[0]!];
+  };
+
+  test("a survey-like ring reads back bit for bit in under 60 % of raw doubles' bytes, its closing point restored", () => {
+    const rings = [boundary(40, -93.7899120768844, 41.9443601462425), boundary(9, -93.79, 41.944)];
+    roundTrip(rings);
+    expect(encodeRings(rings).byteLength).toBeLessThan(0.6 * flatRings(rings).byteLength);
+  });
+
+  test("a ring that cannot be packed exactly is stored as raw doubles and still reads back bit for bit", () => {
+    const unpackable: Ring[] = [
+      [[1e-300, 0], [1e300, 1], [2, 2]], // a difference past 2^52 of the ring's smallest step
+      [[0, 1], [-0, 2], [3, 3]], // -0 after 0: equal as numbers, not as bits
+      [[NaN, 1], [2, 2], [3, 3]],
+      [[Infinity, 1], [2, 2], [3, 3]],
+    ];
+    for (const ring of unpackable) {
+      roundTrip([ring]);
+      // tag, ring count, point count, the ring's point count and flags, then 16 bytes a point.
+      expect(encodeRings([ring]).byteLength).toBe(5 + 16 * ring.length);
+    }
+  });
+
+  test("open rings, single points, empty rings, zeros, subnormals and rings across signs and binades read back bit for bit", () => {
+    roundTrip([
+      [[-0.001, 0.5], [0, 0], [200.125, -45.5], [5e-324, 2 ** -1022], [-93.7899120768844, 41.9443601462425]],
+      [[1, 2]],
+      [],
+      [[0, 0], [0, 0], [0, 0]],
+      boundary(5, 179.99999, -89.99999),
+    ]);
+    roundTrip([]);
+  });
+
+  test("a blob cut short anywhere is refused as damaged, never read past its end", () => {
+    const blob = encodeRings([boundary(12, -93.79, 41.94), [[1e-300, 0], [1e300, 1], [2, 2]], [[0, 0], [1, 1]]]);
+    roundTrip([[[0, 0], [1, 1]]]);
+    for (let end = 1; end < blob.byteLength; end++) expect(() => decodeRings(blob.subarray(0, end))).toThrow("damaged");
+  });
+
+  test("a blob of the older layout (raw doubles) is refused, never read as rings", () => {
+    const rings = [boundary(6, -93.79, 41.94)];
+    expect(() => decodeRings(new Uint8Array(flatRings(rings).buffer))).toThrow("older layout");
   });
 });

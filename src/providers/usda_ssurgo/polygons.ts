@@ -10,9 +10,9 @@
  */
 import type { Database } from "bun:sqlite";
 import { UpstreamError, ValidationError } from "../../errors";
-import { polygonsOfRings, rfc7946Winding, type Polygons } from "../../geometry/rings";
+import { flatRingsMeetBox, polygonsOfRings, ringsOfFlat, rfc7946Winding, type Polygons } from "../../geometry/rings";
 import { readWkt, WktError, writeWkt } from "../../geometry/wkt";
-import { decodeRings, encodedRingsMeetBox } from "../../upstream/snapshot-geometry";
+import { decodeRings, flatRingsOf } from "../../upstream/snapshot-geometry";
 import { answerAsSda, decodeSdaTable, type Cell, type SdaPayload, type SqlType } from "../../upstream/sda/payload";
 import { decodeRows, mergeSnapshotRows, snapshotRows, type RowAnswer, type RowColumn, type SnapshotRow } from "../../upstream/sda/rows";
 import { sqlBbox, sqlInteger } from "../../upstream/sda/sql";
@@ -221,8 +221,10 @@ function prepareSnapshot(file: SnapshotFile): (params: BboxParams) => Payload {
   return ({ bbox: [w, s, e, n], limit, after }) => {
     const rows: PolygonRow[] = [];
     for (const row of candidates.iterate(w, s, e, n, after == null ? -1 : Number(afterKey(after)))) {
-      if (!encodedRingsMeetBox(row.rings, w, s, e, n)) continue;
-      rows.push(polygonRow(row, polygonsOfRings(decodeRings(row.rings))));
+      // Decoded once for the box test and the answer (docs/decisions.md#ring-encoding).
+      const flat = flatRingsOf(row.rings);
+      if (!flatRingsMeetBox(flat, w, s, e, n)) continue;
+      rows.push(polygonRow(row, polygonsOfRings(ringsOfFlat(flat))));
       if (rows.length > limit) break;
     }
     return nativeAnswer(rows);

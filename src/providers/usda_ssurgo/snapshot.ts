@@ -92,7 +92,8 @@ async function addDownload(db: Database, source: string, log: (line: string) => 
 
 export const SSURGO_SNAPSHOT: SnapshotStep = {
   // 2: polygon keys made from the survey area, not a row counter (docs/decisions.md#national-mirror).
-  layout: "2",
+  // 3: rings packed as integer differences, not raw doubles (docs/decisions.md#ring-encoding).
+  layout: "3",
   create: createSsurgoTables,
   formats: WSS_FORMATS,
   formatOf,

@@ -9,6 +9,7 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { areaKeyBase, MAX_POLYGON_KEY } from "../../../src/providers/usda_ssurgo/polygon-keys";
 import { DATA_DIR, testSnapshot } from "../../support/server";
+import { SURVEY_SHAPEFILES } from "../../support/survey-shapefiles";
 
 /** Each record's MUKEY and AREASYMBOL of a shapefile with a geometry, in record order. */
 async function records(path: string): Promise<{ mukey: string; area: string }[]> {
@@ -17,7 +18,7 @@ async function records(path: string): Promise<{ mukey: string; area: string }[]>
   return JSON.parse(await new Response(child.stdout).text());
 }
 
-const SHAPEFILES = [["MH936", "MH936/spatial/soilmu_a_mh936"], ["IA073", "IA073-aoi/spatial/soilmu_a_aoi"], ["IA015", "IA015-aoi/spatial/soilmu_a_aoi"], ["IA183", "IA183-aoi/spatial/soilmu_a_aoi"]] as const;
+const SHAPEFILES = SURVEY_SHAPEFILES;
 
 describe("polygon keys", () => {
   test("are the area's code x 10^7 + the polygon's place in its shapefile", async () => {
