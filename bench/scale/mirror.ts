@@ -20,6 +20,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join } from "node:path";
 import { memoryOf, startLoamServer, TMP, type Child } from "../lib";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
+import { SURVEY_AREA_DATASETS } from "../../src/upstream/snapshot-schema";
 import { sizesAt, type ScaleSizes } from "./generate";
 import { writeLabTables } from "./kssl";
 import { DATASETS, importInto, measure, startups, type Import, type Measured, type Query } from "./measure";
@@ -95,7 +96,7 @@ function filesHolding(files: string[], lon: number, lat: number): number {
   return files.filter((file) => {
     const transport = new SnapshotTransport(file);
     try {
-      return (transport.describe().datasets ?? []).some((d) => d.bbox && d.bbox[0] <= lon && lon <= d.bbox[2] && d.bbox[1] <= lat && lat <= d.bbox[3]);
+      return (transport.describe().datasets ?? []).some((d) => d.kind === SURVEY_AREA_DATASETS && d.bbox && d.bbox[0] <= lon && lon <= d.bbox[2] && d.bbox[1] <= lat && lat <= d.bbox[3]);
     } finally {
       transport.close();
     }
