@@ -27,8 +27,8 @@ import { DATASETS, importInto, measure, startups, type Import, type Measured, ty
 import { KNOWN, labQueries, mapUnitsPath, pointPath, surveyQueries } from "./queries";
 import { planAreas, readSourceArea, TILE_STEP, tileShift, tilesPerSideOf, writeArea, type GeneratedArea, type SourceArea, type StatePlan } from "./ssurgo";
 
-const STATES = 10;
-const PER_ROW = 5;
+export const STATES = 10;
+export const PER_ROW = 5;
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY";
 
 interface State { plan: StatePlan; areas: GeneratedArea[] }
@@ -38,7 +38,7 @@ interface State { plan: StatePlan; areas: GeneratedArea[] }
  * state spans `side` tiles a side; the next one starts 1.5 tiles before that, so its first column of
  * tiles falls between this one's last two (the polygons never overlap: a tile's are 0.0036° x 0.0026°).
  */
-function planState(s: number, sizes: ScaleSizes, polygonsPerTile: number): State {
+export function planState(s: number, sizes: ScaleSizes, polygonsPerTile: number): State {
   const side = Math.ceil(Math.sqrt(sizes.areas)) * tilesPerSideOf(sizes.polygonsPerArea, polygonsPerTile);
   const step = (side - 1.5) * TILE_STEP;
   const plan: StatePlan = { prefix: `Z${LETTERS[s]}`, number: s, origin: [(s % PER_ROW) * step, Math.floor(s / PER_ROW) * step] };
