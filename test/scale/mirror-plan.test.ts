@@ -24,13 +24,14 @@ function keyRange(file: string): [number, number] {
   return [Math.min(...keys), Math.max(...keys)];
 }
 
-describe("bench:scale mirror: eleven states of 100 areas", async () => {
-  const source = await shapefile.open(join(AREA, "spatial", "soilmu_a_aoi.shp"));
-  const box = source.bbox;
-  let polygonsPerTile = 0;
-  while (!(await source.read()).done) polygonsPerTile++;
-  const states = Array.from({ length: STATES + 1 }, (_, s) => planState(s, sizes, polygonsPerTile));
-  const areas = states.flatMap((s) => s.areas);
+const source = await shapefile.open(join(AREA, "spatial", "soilmu_a_aoi.shp"));
+const box = source.bbox;
+let polygonsPerTile = 0;
+while (!(await source.read()).done) polygonsPerTile++;
+const states = Array.from({ length: STATES + 1 }, (_, s) => planState(s, sizes, polygonsPerTile));
+const areas = states.flatMap((s) => s.areas);
+
+describe("bench:scale mirror: eleven states of 100 areas", () => {
 
   test("area symbols are two letters and three digits, one state's letters each, all distinct", () => {
     expect(areas).toHaveLength(1100);
