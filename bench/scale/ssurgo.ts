@@ -1,8 +1,9 @@
 /**
  * Generated Web Soil Survey areas for the scale bench: each area is IA073's area-of-interest export
  * (datasets/ssurgo/IA073-aoi) tiled at a real state's density. Its tables are IA073's rows with every
- * key renumbered (+ area number x 2 x 10^7) and the area renamed `ZZnnn` "Synthetic ..."; its polygons
- * are IA073's 13 polygons repeated on a grid of tiles, coordinates shifted. Clearly synthetic.
+ * key renumbered (+ the area's number across all states x 10^6) and the area renamed `ZZnnn` (a
+ * state of the national mirror's: `ZAnnn`, `ZBnnn`...) "Synthetic ..."; its polygons are IA073's 13
+ * polygons repeated on a grid of tiles, coordinates shifted. Clearly synthetic.
  */
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,8 +20,14 @@ export const POLYGONS_PER_AREA = 10_000;
  * polygons over 21 square degrees, 47,600 a square degree) need 2.7e-4 square degrees each.
  */
 export const TILE_STEP = 0.0165;
-/** Keys stay under 2^31 (a map unit key is an int; IA073's largest, a chtgkey, is 1.2 x 10^8) for 100 areas. */
-const KEY_STEP = 20_000_000;
+/**
+ * Keys of area n are IA073's + n x 10^6: IA073's keys of one kind span at most 156,497 (map unit keys
+ * 2,765,528 to 2,922,024), so no two areas share a key, and its largest (a chtgkey, 1.2 x 10^8) stays
+ * under 2^31 (a map unit key is an int; the route checks it) for 11 states of 100 areas.
+ */
+const KEY_STEP = 1_000_000;
+/** Areas a state holds at most (DESIGN's 100): area numbers of state s start at s x this. */
+const AREAS_PER_STATE = 100;
 
 export interface GeneratedArea {
   areasymbol: string;
@@ -52,20 +59,33 @@ export async function readSourceArea(datasets: string): Promise<SourceArea> {
   return { folder, polygons, box: source.bbox as [number, number, number, number] };
 }
 
-export const areaSymbol = (n: number) => `ZZ${String(n).padStart(3, "0")}`;
+/** A state of generated areas: its area symbols' two letters, its number (keys) and the shift of its first tile. */
+export interface StatePlan {
+  prefix: string;
+  number: number;
+  origin: [number, number];
+}
+
+/** The one state of `npm run bench:scale -- <percent>`. */
+export const ONE_STATE: StatePlan = { prefix: "ZZ", number: 0, origin: [0, 0] };
+
+export const areaSymbol = (n: number, prefix = ONE_STATE.prefix) => `${prefix}${String(n).padStart(3, "0")}`;
 export const renumber = (key: string, offset: number) => String(Number(key) + offset);
 
-/** The areas of a run: `count` areas on a square grid of areas, each a square grid of tiles. */
-export function planAreas(count: number, polygonsPerArea: number, polygonsPerTile: number): GeneratedArea[] {
-  const tilesPerSide = Math.ceil(Math.sqrt(Math.ceil(polygonsPerArea / polygonsPerTile)));
+export const tilesPerSideOf = (polygonsPerArea: number, polygonsPerTile: number) => Math.ceil(Math.sqrt(Math.ceil(polygonsPerArea / polygonsPerTile)));
+
+/** The areas of a state: `count` areas on a square grid of areas, each a square grid of tiles, from the state's origin. */
+export function planAreas(count: number, polygonsPerArea: number, polygonsPerTile: number, state: StatePlan = ONE_STATE): GeneratedArea[] {
+  const tilesPerSide = tilesPerSideOf(polygonsPerArea, polygonsPerTile);
   const areasPerSide = Math.ceil(Math.sqrt(count));
+  const [x0, y0] = state.origin;
   return Array.from({ length: count }, (_, i) => ({
-    areasymbol: areaSymbol(i + 1),
-    areaname: `Synthetic area ${areaSymbol(i + 1)} (IA073 Greene County, Iowa, tiled; not survey data)`,
+    areasymbol: areaSymbol(i + 1, state.prefix),
+    areaname: `Synthetic area ${areaSymbol(i + 1, state.prefix)} (IA073 Greene County, Iowa, tiled; not survey data)`,
     polygons: polygonsPerArea,
-    offset: [(i % areasPerSide) * tilesPerSide * TILE_STEP, Math.floor(i / areasPerSide) * tilesPerSide * TILE_STEP] as [number, number],
+    offset: [x0 + (i % areasPerSide) * tilesPerSide * TILE_STEP, y0 + Math.floor(i / areasPerSide) * tilesPerSide * TILE_STEP] as [number, number],
     tilesPerSide,
-    keyOffset: (i + 1) * KEY_STEP,
+    keyOffset: (state.number * AREAS_PER_STATE + i + 1) * KEY_STEP,
   }));
 }
 

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
-import { buildMirror, masked } from "../support/mirror";
+import { buildMirror, masked, withoutCoverage } from "../support/mirror";
 import { DATA_DIR, startLoam, testSnapshot, type RunningLoam } from "../support/server";
 import { openSnapshots } from "../../src/upstream/snapshot-mirror";
 import { SnapshotTransport } from "../../src/upstream/snapshot";
@@ -27,18 +27,6 @@ import { pedonNumber, writeLabTables } from "../../bench/scale/kssl";
 const temp = (name: string) => mkdtempSync(join(tmpdir(), `loam-mirror-${name}-`));
 /** A generated download's path as buildMirror reads its paths: under DATA_DIR. */
 const fromData = (path: string) => relative(resolve(DATA_DIR), path);
-
-/**
- * The warning naming the snapshot's coverage: its datasets' labels, which name each import (the build's
- * "Sierra de Neiba" clips are "imported, lon … lat …" when `loam import` reads them), so it is left out
- * where a mirror's files were imported otherwise than the one-file snapshot was built.
- */
-const COVERAGE = "Served from Loam's offline snapshot";
-function withoutCoverage(value: unknown): unknown {
-  if (Array.isArray(value)) return value.filter((v) => !(typeof v === "string" && v.startsWith(COVERAGE))).map(withoutCoverage);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, withoutCoverage(v)]));
-  return value;
-}
 
 /** The mirror's answer must be the one file's: its status, and its body but for the port, the clock and the request id (`masked`) and the cache member, then `adjust`ed. */
 function expectSameAnswer(path: string, a: { status: number; body: unknown }, b: { status: number; body: unknown }, adjust = (body: unknown) => body): void {
