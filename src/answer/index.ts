@@ -12,6 +12,7 @@ import type { Connected } from "../providers/connect";
 import type { OperationalProvider } from "../providers/provider";
 import type { Registry } from "../providers/registry";
 import type { CacheMetadata } from "../domain/model";
+import { coverageWords } from "../domain/coverage";
 
 /**
  * Where an answer's upstream data stand in the cache: the cache's own account of an answer (source,
@@ -43,7 +44,7 @@ export function sourceWarnings(source: SourceDescription, cache: CacheDescriptor
   const warnings: string[] = [];
   if (source.kind === "snapshot") {
     warnings.push(
-      `Served from Loam's offline snapshot of dated USDA-NRCS exports${source.builtAt ? ` (built ${source.builtAt.slice(0, 10)})` : ""}, not from a live query of Soil Data Access; retrieved_at is when the snapshot was built, and each survey's own version date is in its citation and warnings. Snapshot coverage: ${(source.coverage ?? []).join("; ") || "unknown"}.`,
+      `Served from Loam's offline snapshot of dated USDA-NRCS exports${source.builtAt ? ` (built ${source.builtAt.slice(0, 10)})` : ""}, not from a live query of Soil Data Access; retrieved_at is when the snapshot was built, and each survey's own version date is in its citation and warnings. Snapshot coverage: ${coverageWords(source) || "unknown"}.`,
     );
   }
   warnings.push(...staleWarnings(cache));

@@ -37,6 +37,40 @@ export interface MappedScope {
 
 export const LIVE_COVERS_ALL = "live mode (LOAM_UPSTREAM=sda) covers every US survey";
 
+/**
+ * At most this many datasets (or survey areas) are named one by one in a sentence; more are counted, so a
+ * national mirror's thousand survey areas do not add 100 KB to every answer (docs/decisions.md#coverage-messages).
+ */
+export const NAMED_DATASETS = 12;
+const WHERE_LISTED = "GET /v1/layers lists each with its box";
+
+/** `ids` by count and range when there are more than NAMED_DATASETS, else each (joined by `separator`). */
+function idsInWords(ids: readonly string[], noun: string, separator: string): string {
+  if (ids.length <= NAMED_DATASETS) return ids.join(separator);
+  const sorted = [...ids].sort();
+  return `${sorted.length.toLocaleString("en-US")} ${noun}, ${sorted[0]} to ${sorted.at(-1)}`;
+}
+
+/**
+ * What a snapshot holds, in words for a warning: each dataset's label when there are a few; else, per kind,
+ * the labels of a kind with a few, and for a kind with many the count and the first and last ids, with
+ * where the whole list is served.
+ */
+export function coverageWords(source: Pick<CoverageSource, "coverage" | "datasets">): string {
+  const datasets = source.datasets ?? [];
+  if (datasets.length <= NAMED_DATASETS) return (source.coverage ?? datasets.map((d) => d.label)).join("; ");
+  const kinds = new Map<string, { id: string; label: string }[]>();
+  for (const d of datasets) kinds.set(d.kind, [...(kinds.get(d.kind) ?? []), d]);
+  // Kinds in the order one file lists its labels (by kind, descending: src/upstream/snapshot.ts coverageOf).
+  const parts = [...kinds.entries()].sort(([a], [b]) => b.localeCompare(a)).map(([, held]) => {
+    if (held.length <= 3) return held.map((d) => d.label).sort().join("; ");
+    // A label begins with its source's short name (SSURGO IA073 …).
+    const source = held[0]!.label.split(" ")[0];
+    return `${source} ${idsInWords(held.map((d) => d.id), "datasets", ", ")}`;
+  });
+  return `${parts.join("; ")} (${WHERE_LISTED})`;
+}
+
 type Ring = [number, number][];
 interface Country {
   name: string;
@@ -110,7 +144,8 @@ export function noMapUnitReasonIn(scope: MappedScope, source: CoverageSource, [w
   const country = countryAt((west + east) / 2, (south + north) / 2);
   if (country && !scope.countries.includes(country.id)) return `it lies in ${country.name}, and ${scope.sentence}.`;
   if (source.kind === "snapshot") {
-    return `it lies outside this offline snapshot (areas: ${areas.map((a) => a.symbol).join(", ") || "none"}); ${LIVE_COVERS_ALL}.`;
+    const named = areas.length > NAMED_DATASETS ? `${idsInWords(areas.map((a) => a.symbol), "survey areas", ", ")}; ${WHERE_LISTED}` : areas.map((a) => a.symbol).join(", ");
+    return `it lies outside this offline snapshot (areas: ${named || "none"}); ${LIVE_COVERS_ALL}.`;
   }
   return "no completed soil survey covers it, or it lies in water or outside the data.";
 }

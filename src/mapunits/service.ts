@@ -19,6 +19,7 @@ import { loadMapUnit, summarizeMapUnit, type MapUnitProvider, type SummaryPlan }
 import { MAX_MAP_UNIT_LIMIT, type MapUnitCollection, type MapUnitFeature } from "./model";
 import { HALF_OF_MAP_UNIT } from "../aggregation/caveats";
 import { combinedCache, csvCap, csvTooLarge, everyPage } from "../answer/whole-table";
+import { coverageWords } from "../domain/coverage";
 
 /**
  * Most map units summarized for one page: each is one upstream query (one SDA request when not
@@ -285,7 +286,7 @@ export function pageWarnings(page: MapUnitPage, limit: number, maxLimit = MAX_MA
     warnings.push(`Truncated: more than ${limit} polygons meet the bbox from this page on; this page lists the next ${limit} by polygon key. Follow 'next' (or the Link header) for the rest, narrow the bbox${raise}.`);
   }
   if (page.polygons.length === 0) {
-    const coverage = page.source.kind === "snapshot" ? ` The offline snapshot covers: ${(page.source.coverage ?? []).join("; ") || "unknown"}.` : "";
+    const coverage = page.source.kind === "snapshot" ? ` The offline snapshot covers: ${coverageWords(page.source) || "unknown"}.` : "";
     warnings.push(`No map-unit polygon meets the bbox on this page.${coverage}`);
   }
   warnings.push(...page.summaryWarnings);

@@ -5,7 +5,7 @@ import { requestOrigin } from "../http/request-path";
 import { constantDocument } from "../http/trace";
 import type { Registry } from "../providers/registry";
 import { SERVICE_NAME, VERSION } from "../version";
-import { LIVE_COVERS_ALL, type CoverageSource, type MappedScope } from "../domain/coverage";
+import { coverageWords, LIVE_COVERS_ALL, type CoverageSource, type MappedScope } from "../domain/coverage";
 import { ApiMetadata, HealthResponse, LayersResponse } from "./model";
 import { layerEntries } from "./layers";
 
@@ -18,7 +18,7 @@ const EXPERIMENTAL_WARNING =
  */
 export function coverageSentence(source: CoverageSource, scope: MappedScope | undefined): string {
   if (source.kind === "snapshot") {
-    return ` Coverage: this instance serves an offline snapshot holding ${(source.coverage ?? []).join("; ") || "no dataset"}; ${LIVE_COVERS_ALL}.`;
+    return ` Coverage: this instance serves an offline snapshot holding ${coverageWords(source) || "no dataset"}; ${LIVE_COVERS_ALL}.`;
   }
   // Where the mapped provider maps is its own sentence (docs/decisions.md#provider-words).
   return ` Coverage: live Soil Data Access (${source.kind}), every published US soil survey area${scope ? `; ${scope.sentence}` : ""}.`;
