@@ -59,8 +59,21 @@ function idsInWords(ids: readonly string[], noun: string, separator: string): st
 export function coverageWords(source: Pick<CoverageSource, "coverage" | "datasets">): string {
   const datasets = source.datasets ?? [];
   if (datasets.length <= NAMED_DATASETS) return (source.coverage ?? datasets.map((d) => d.label)).join("; ");
+  // A source's datasets never change while it is served: its words are made once, not per answer.
+  let words = countedWords.get(datasets);
+  if (words === undefined) countedWords.set(datasets, (words = countedCoverage(datasets)));
+  return words;
+}
+
+const countedWords = new WeakMap<readonly object[], string>();
+
+function countedCoverage(datasets: NonNullable<CoverageSource["datasets"]>): string {
   const kinds = new Map<string, { id: string; label: string }[]>();
-  for (const d of datasets) kinds.set(d.kind, [...(kinds.get(d.kind) ?? []), d]);
+  for (const d of datasets) {
+    const held = kinds.get(d.kind);
+    if (held) held.push(d);
+    else kinds.set(d.kind, [d]);
+  }
   // Kinds in the order one file lists its labels (by kind, descending: src/upstream/snapshot.ts coverageOf).
   const parts = [...kinds.entries()].sort(([a], [b]) => b.localeCompare(a)).map(([, held]) => {
     if (held.length <= 3) return held.map((d) => d.label).sort().join("; ");
