@@ -65,8 +65,10 @@ export class SnapshotMirror implements Transport {
           const other = holder.get(key);
           if (other !== undefined) throw new Error(`LOAM_SNAPSHOT: the dataset ${key} is in both ${other} and ${path}; a mirror holds each dataset in one file`);
           holder.set(key, path);
-          const boxes = this.files.at(-1)!.kinds;
-          boxes.set(d.kind, [...(boxes.get(d.kind) ?? []), d.bbox ?? null]);
+          const kinds = this.files.at(-1)!.kinds;
+          const boxes = kinds.get(d.kind);
+          if (boxes) boxes.push(d.bbox ?? null);
+          else kinds.set(d.kind, [d.bbox ?? null]);
         }
       }
     } catch (error) {
